@@ -1,0 +1,52 @@
+"""Flags and helpers shared by several commands (data selection, JSON output)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def add_data_arguments(parser: argparse.ArgumentParser) -> None:
+    """--data / --tasks / --lang / --split / --types: which tasks a command works on."""
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--data", metavar="DIR", help="task data folder (default: $CLARQ_DATA, then the download cache)")
+    source.add_argument("--tasks", metavar="DIR", help="a folder of tasks in the upstream layout, e.g. tasks/")
+    parser.add_argument("--lang", choices=["en", "zh", "all"], default="all", help="language (default: all)")
+    parser.add_argument("--split", choices=["test", "dev", "all"], default="all", help="split (default: all)")
+    parser.add_argument("--types", metavar="N[,N-M]", help="task type numbers, e.g. 1-13 or 3,5")
+
+
+def parse_types(spec: str | None) -> list[int] | None:
+    """`1-13,20` -> [1..13, 20]; None means all types."""
+    from ..errors import ClarqError
+
+    if not spec:
+        return None
+    numbers: list[int] = []
+    try:
+        for part in spec.split(","):
+            low, _, high = part.strip().partition("-")
+            numbers.extend(range(int(low), int(high or low) + 1))
+    except ValueError:
+        raise ClarqError(f"bad --types value {spec!r}", "use numbers and ranges such as 1-13,20") from None
+    return numbers
+
+
+def selected_languages(lang: str) -> tuple[str, ...]:
+    return ("en", "zh") if lang == "all" else (lang,)
+
+
+def load_selected_tasks(args: argparse.Namespace) -> list:
+    """The tasks named by the data flags, from --tasks, --data, $CLARQ_DATA or the cache."""
+    from ..data import load_tasks, resolve_data_dir
+
+    root = resolve_data_dir(args.tasks or args.data)
+    split = None if args.split == "all" else args.split
+    return load_tasks(root, selected_languages(args.lang), split=split, types=parse_types(args.types))
+
+
+def print_json(payload: Any) -> None:
+    json.dump(payload, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")

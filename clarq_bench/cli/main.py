@@ -1,0 +1,62 @@
+"""Entry point: builds the parser from the command modules and turns user errors into one line.
+
+Command modules are imported here but must import nothing heavy at module level, so `clarq --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from .. import __version__
+from ..errors import ClarqError
+
+#: Command-group modules under clarq_bench.cli; each has `register(subparsers)` that sets `handler` on its parsers.
+COMMAND_MODULES = ("tasks", "data", "run", "seekers", "play", "score", "compare", "provider_eval", "submit", "export")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="clarq", description="Benchmark how well language-model agents ask clarification questions."
+    )
+    parser.add_argument("--version", action="version", version=f"clarq {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(f"{__package__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"{__package__}.{name}":
+                continue  # command group not built yet
+            raise
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one command; returns the exit code (2 for a user error, printed as one line)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 0
+    try:
+        return int(handler(args) or 0)
+    except ClarqError as exc:
+        print(f"clarq: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("clarq: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # output piped into `head` and the like
+        sys.stderr.close()
+        return 0
+
+
+def entry() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()

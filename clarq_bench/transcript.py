@@ -1,0 +1,123 @@
+"""The record of one played dialogue: what was said, by whom, what it revealed and what it cost.
+
+One Transcript is one JSON line in a run's transcripts.jsonl. The judge and metrics read only this; the leaderboard
+verifies submissions from it. Closed vocabularies (speaker, intent, reply kind, end reason) are enums.
+"""
+
+from __future__ import annotations
+
+from enum import Enum, IntEnum
+
+from pydantic import BaseModel, Field
+
+from .tasks import Language
+
+
+class Speaker(str, Enum):
+    seeker = "seeker"
+    provider = "provider"
+
+
+class Intent(IntEnum):
+    """The provider's reading of a post-root seeker turn (the paper's six intents)."""
+
+    confirm_task = 1  # consulting about or confirming the whole task
+    answerable = 2  # a clear question one frontier node answers
+    unanswerable = 3  # a clear question no frontier node answers
+    repeat = 4  # repeats an already answered question
+    unrelated = 5  # chat unrelated to the task
+    vague = 6  # "what's next?", "anything else?"
+
+
+class ReplyKind(str, Enum):
+    """What kind of provider utterance a turn is."""
+
+    greeting = "greeting"  # turn 0
+    root = "root"  # the deliberately incomplete first answer (node 0)
+    off_topic = "off_topic"  # before the root: the seeker turn was not about the task
+    response_i = "response_i"  # one or more tree nodes revealed verbatim
+    response_ii = "response_ii"  # a generated reply that reveals nothing
+    enough = "enough"  # frontier empty: "you already have enough information"
+
+
+class EndReason(str, Enum):
+    goodbye = "goodbye"
+    turn_cap = "turn_cap"
+    error = "error"
+    budget = "budget"
+    released = "released"  # imported from a released dialogue file; how it ended was not recorded
+
+
+class Usage(BaseModel):
+    """Tokens and dollars; added up per turn, per role and per run."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    calls: int = 0
+    cached_calls: int = 0
+
+    def __add__(self, other: "Usage") -> "Usage":
+        return Usage(
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            cost_usd=self.cost_usd + other.cost_usd,
+            calls=self.calls + other.calls,
+            cached_calls=self.cached_calls + other.cached_calls,
+        )
+
+
+class Turn(BaseModel):
+    """One utterance."""
+
+    speaker: Speaker
+    text: str
+    intent: Intent | None = Field(default=None, description="Provider turns after the root: the seeker turn's intent.")
+    kind: ReplyKind | None = Field(default=None, description="Provider turns: what kind of reply this is.")
+    revealed: list[str] = Field(default_factory=list, description="Node ids the provider claims this turn reveals.")
+    usage: Usage = Field(default_factory=Usage, description="Model usage spent producing this turn.")
+    latency_s: float = 0.0
+    notes: dict[str, object] = Field(
+        default_factory=dict, description="Agent-specific facts: rationale, leakage-guard hits, model version, ..."
+    )
+
+
+class AgentInfo(BaseModel):
+    """Who played a side: registry name, model (resolved version) and settings that matter for reproduction."""
+
+    name: str
+    model: str | None = None
+    settings: dict[str, object] = Field(default_factory=dict)
+
+
+class Transcript(BaseModel):
+    """One finished dialogue."""
+
+    task_id: str
+    language: Language
+    type_number: int
+    split: str = "test"
+    task_hash: str = ""
+    trial: int = 0
+    seed: int = 0
+    seeker: AgentInfo
+    provider: AgentInfo
+    turns: list[Turn]
+    end_reason: EndReason
+    error: str | None = None
+    usage: dict[str, Usage] = Field(default_factory=dict, description="Usage per role: seeker, provider.")
+    started_at: str | None = None
+    finished_at: str | None = None
+
+    @property
+    def seeker_turns(self) -> list[Turn]:
+        return [turn for turn in self.turns if turn.speaker == Speaker.seeker]
+
+    @property
+    def provider_turns(self) -> list[Turn]:
+        return [turn for turn in self.turns if turn.speaker == Speaker.provider]
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """What a resume skips on: the (task, trial) pair."""
+        return (self.task_id, self.trial)
