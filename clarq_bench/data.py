@@ -49,6 +49,7 @@ def parse_tree(
     """Pair response lines with their ids (and explanations for non-root nodes, in order) into a tree."""
     _require(len(texts) == len(ids), source, index, f"{len(texts)} responses but {len(ids)} node ids")
     _require(all(t.strip() for t in texts), source, index, "an empty response line")
+    _require("0" in ids, source, index, "no root node (id 0)")
     if explanations is not None:
         _require(
             len(explanations) == len(ids) - 1,

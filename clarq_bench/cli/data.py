@@ -1,0 +1,59 @@
+"""`clarq data download|where|verify`: get the pinned upstream task data and check a copy."""
+
+from __future__ import annotations
+
+import argparse
+
+from .common import print_json
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("data", help="download and check the ClarQ-LLM task data")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    fetch = actions.add_parser("download", help="fetch the pinned upstream files into the user cache")
+    fetch.add_argument("--results", action="store_true", help="also fetch the released GPT-4o dialogue files")
+    fetch.add_argument("--url", help="base URL of a mirror (default: the pinned upstream commit; env CLARQ_DATA_URL)")
+    fetch.add_argument("--json", action="store_true")
+    fetch.set_defaults(handler=_download)
+    where = actions.add_parser("where", help="print which data folder clarq would use")
+    where.add_argument("--data", metavar="DIR")
+    where.set_defaults(handler=_where)
+    verify = actions.add_parser("verify", help="compare a data folder with the pinned checksums")
+    verify.add_argument("--data", metavar="DIR")
+    verify.set_defaults(handler=_verify)
+
+
+def _download(args: argparse.Namespace) -> int:
+    from ..download import download
+
+    report = download(base_url=args.url, with_results=args.results)
+    if args.json:
+        print_json(report.model_dump())
+    else:
+        print(
+            f"{report.target}: {len(report.fetched)} fetched, {len(report.already_present)} already present, "
+            "all verified"
+        )
+    return 0
+
+
+def _where(args: argparse.Namespace) -> int:
+    from ..data import resolve_data_dir
+
+    print(resolve_data_dir(args.data))
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    import sys
+
+    from ..data import resolve_data_dir
+    from ..download import verify_folder
+
+    root = resolve_data_dir(args.data)
+    problems = verify_folder(root)
+    for relative, problem in sorted(problems.items()):
+        print(f"clarq: {relative}: {problem}", file=sys.stderr)
+    if not problems:
+        print(f"{root}: identical to the pinned upstream data")
+    return 1 if problems else 0

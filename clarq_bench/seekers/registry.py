@@ -1,0 +1,154 @@
+"""Seeker names -> factories, and how a `--seeker` value becomes a Seeker for one task.
+
+A factory is any callable `(task, config) -> Seeker` (a class whose __init__ takes those two works), registered by
+`@register_seeker("name")`, by the `clarq.seekers` entry-point group, or named on the CLI as `package.module:Class`.
+Factories receive a SeekerTask (id, language, type, brief) -- never the response tree -- unless they declare
+`needs_tree = True` (the oracle, an upper bound built from the tree, is the one shipped exception).
+
+Name resolution for `--seeker NAME` (in order): a registered name; `package.module:Class`; a name that looks like a
+model (has a `/`, as in `openai/gpt-4o`, or starts with a known model family such as gpt-, o1, claude, gemini,
+llama, qwen, deepseek, mistral, ernie) is the `llm` seeker on that model; anything else is an unknown-seeker error.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from typing import Any, Callable, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..errors import ClarqError
+from ..registry import Registry, import_object, looks_like_import_path
+from ..tasks import Language, Task, TaskBrief
+from .base import Seeker
+
+SeekerFactory = Callable[..., Seeker]
+
+seekers: Registry[SeekerFactory] = Registry("seeker", entry_point_group="clarq.seekers")
+
+#: Model families a bare `--seeker` name may start with to be read as "the llm seeker on this model".
+MODEL_NAME = re.compile(
+    r"^(gpt|chatgpt|o[1-9]|claude|gemini|gemma|llama|meta-llama|mistral|mixtral|codestral|qwen|deepseek|ernie|"
+    r"glm|yi|phi|command|grok|kimi|moonshot)([-_.:/\w]*)$",
+    re.IGNORECASE,
+)
+
+#: Shipped seekers, imported only when used (`clarq --help` must not import them).
+BUILTIN = {
+    "llm": "clarq_bench.seekers.llm:LLMSeeker",
+    "no-question": "clarq_bench.seekers.baselines:NoQuestionSeeker",
+    "oracle": "clarq_bench.seekers.baselines:OracleSeeker",
+    "heuristic": "clarq_bench.seekers.baselines:HeuristicSeeker",
+    "replay": "clarq_bench.seekers.baselines:ReplaySeeker",
+    "human": "clarq_bench.seekers.human:HumanSeeker",
+}
+for _name, _spec in BUILTIN.items():
+    seekers.add_lazy(_name, _spec)
+
+
+def register_seeker(name: str) -> Callable[[SeekerFactory], SeekerFactory]:
+    """Decorator: register a seeker factory (usually a class taking `(task, config)`) under `name`."""
+    return seekers.register(name)
+
+
+class SeekerTask(BaseModel):
+    """What a seeker factory is given about its task: everything but the response tree."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    language: Language
+    type_number: int
+    brief: TaskBrief
+
+    @classmethod
+    def of(cls, task: Task) -> "SeekerTask":
+        return cls(id=task.id, language=task.language, type_number=task.type_number, brief=task.brief)
+
+
+class SeekerConfig(BaseModel):
+    """Settings of the seeker side of a run (recorded in config.json) plus the runtime LLM client (not recorded)."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    name: str = Field(description="Registered name, `package.module:Class`, or a model name for the llm seeker.")
+    model: str | None = Field(default=None, description="Model for LLM-backed seekers (litellm name).")
+    mode: Literal["completion", "chat"] = Field(default="completion", description="llm seeker prompt layout.")
+    temperature: float = 0.0
+    max_tokens: int | None = None
+    replay: str | None = Field(default=None, description="replay seeker: transcripts.jsonl or released results file.")
+    max_questions: int = Field(default=10, description="heuristic seeker: questions before it says goodbye.")
+    options: dict[str, Any] = Field(default_factory=dict, description="Free-form settings for custom seekers.")
+    client: Any = Field(default=None, exclude=True, description="LLMClient for LLM-backed seekers (runtime only).")
+
+    def recorded(self) -> dict[str, Any]:
+        """The reproducible part (what goes into config.json and the config hash)."""
+        return self.model_dump(mode="json", exclude={"client"})
+
+
+def looks_like_model(name: str) -> bool:
+    """True for names read as a model for the llm seeker: `provider/model` or a known model family prefix."""
+    if looks_like_import_path(name):
+        return False
+    return "/" in name or bool(MODEL_NAME.match(name))
+
+
+def resolve_seeker(config: SeekerConfig) -> tuple[SeekerFactory, SeekerConfig]:
+    """The factory for `config.name` and the config to build it with (model names become the llm seeker)."""
+    name = config.name
+    if name in seekers:
+        return seekers.get(name), config
+    if looks_like_import_path(name):
+        factory = import_object(name)
+        if not callable(factory):
+            raise ClarqError(f"{name} is not a class or function", "name a seeker class as package.module:Class")
+        return factory, config  # type: ignore[return-value]
+    if looks_like_model(name):
+        return seekers.get("llm"), config.model_copy(update={"model": name})
+    raise seekers.unknown(name)
+
+
+def describe(config: SeekerConfig) -> tuple[str, str | None]:
+    """(registry name, model) as recorded in transcripts: `--seeker gpt-4o` is ("llm", "gpt-4o")."""
+    if config.name not in seekers and not looks_like_import_path(config.name) and looks_like_model(config.name):
+        return "llm", config.name
+    return config.name, config.model
+
+
+def build_seeker(name: str, task: Task, config: SeekerConfig | None = None) -> Seeker:
+    """A fresh seeker for one task. Only factories with `needs_tree = True` are given the full Task."""
+    config = (config or SeekerConfig(name=name)).model_copy(update={"name": name})
+    factory, config = resolve_seeker(config)
+    given: Task | SeekerTask = task if getattr(factory, "needs_tree", False) else SeekerTask.of(task)
+    seeker = _call_factory(factory, given, config)
+    if not callable(getattr(seeker, "respond", None)):
+        raise ClarqError(f"seeker {name!r} built an object without `async respond(view)`", "see the Seeker protocol")
+    return seeker
+
+
+def _call_factory(factory: SeekerFactory, task: Task | SeekerTask, config: SeekerConfig) -> Seeker:
+    """Call with (task, config), (task) or () depending on what the factory accepts."""
+    try:
+        parameters = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return factory(task, config)
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if any(p.kind == p.VAR_POSITIONAL for p in parameters) or len(positional) >= 2:
+        return factory(task, config)
+    if len(positional) == 1:
+        return factory(task)
+    return factory()
+
+
+def seeker_summary() -> list[tuple[str, str]]:
+    """(name, one-line description) for every registered seeker, for `clarq seekers`."""
+    rows = []
+    for name in seekers.names():
+        try:
+            factory = seekers.get(name)
+            doc = (inspect.getdoc(factory) or "").strip().splitlines()
+            rows.append((name, doc[0] if doc else ""))
+        except ClarqError as exc:
+            rows.append((name, f"(cannot load: {exc})"))
+    return rows

@@ -1,0 +1,236 @@
+"""A fake OpenAI-compatible chat-completions server on 127.0.0.1, for tests and benchmarks.
+
+It speaks real HTTP/1.1 (keep-alive, Content-Length bodies) from an asyncio loop in a background thread, so the real
+client stack (litellm, openai, httpx/aiohttp) stays in the path. Replies follow a script of behaviours (normal reply,
+error status with optional Retry-After, slow reply, garbage body); when the script runs out, a responder callable
+answers. Standard library only: importing this module must stay cheap.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Behaviour", "FakeOpenAIServer", "reply", "error", "garbage", "estimate_tokens"]
+
+
+@dataclass(frozen=True)
+class Behaviour:
+    """What the server does for one request.
+
+    kind: "reply" (200 with `text` as the message content), "error" (`status` with an OpenAI-style error body and
+    optional Retry-After header), "garbage" (200 with a body that is not JSON). `delay_s` is waited before answering;
+    None means the server's default latency.
+    """
+
+    kind: str = "reply"
+    text: str | None = None
+    status: int = 200
+    retry_after: float | None = None
+    message: str = ""
+    delay_s: float | None = None
+
+
+def reply(text: str | None = None, delay_s: float | None = None) -> Behaviour:
+    """A normal 200 reply; text None means "ask the responder"."""
+    return Behaviour("reply", text=text, delay_s=delay_s)
+
+
+def error(status: int, retry_after: float | None = None, message: str = "", delay_s: float | None = None) -> Behaviour:
+    """An HTTP error (429, 500, 401, 400, ...), optionally with a Retry-After header in seconds."""
+    return Behaviour("error", status=status, retry_after=retry_after, message=message, delay_s=delay_s)
+
+
+def garbage(delay_s: float | None = None) -> Behaviour:
+    """A 200 whose body is not JSON at all (a broken proxy)."""
+    return Behaviour("garbage", delay_s=delay_s)
+
+
+def estimate_tokens(text: str) -> int:
+    """The fake servers' token count: one token per 4 characters, at least 1 (deterministic, testable)."""
+    return max(1, (len(text) + 3) // 4)
+
+
+def _default_responder(body: dict[str, Any]) -> str:
+    if (body.get("response_format") or {}).get("type") == "json_object":
+        return '{"ok": true}'
+    last = body.get("messages", [{}])[-1].get("content", "")
+    return f"echo: {last}" if isinstance(last, str) else "echo"
+
+
+_REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 429: "Too Many Requests",
+            500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"}
+
+
+@dataclass
+class _Stats:
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    in_flight: int = 0
+    max_in_flight: int = 0
+    served_delays: list[float] = field(default_factory=list)
+
+
+class FakeOpenAIServer:
+    """POST /v1/chat/completions on 127.0.0.1:<free port>, scripted.
+
+    Use as a context manager (or start()/stop()). `base_url` is "http://127.0.0.1:PORT/v1". `requests` holds every
+    request body received (in arrival order), `max_in_flight` the most requests being served at once.
+    """
+
+    def __init__(
+        self,
+        script: Iterable[Behaviour | str] = (),
+        *,
+        latency_s: float = 0.0,
+        responder: Callable[[dict[str, Any]], str] | None = None,
+    ) -> None:
+        self._script: list[Behaviour] = [reply(b) if isinstance(b, str) else b for b in script]
+        self.latency_s = latency_s
+        self.responder = responder or _default_responder
+        self._stats = _Stats()
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._server: asyncio.base_events.Server | None = None
+        self.port = 0
+
+    # ---- script and observations -------------------------------------------------------------------------------
+
+    def push(self, *behaviours: Behaviour | str) -> None:
+        """Append behaviours to the script (served first-in, first-out)."""
+        with self._lock:
+            self._script.extend(reply(b) if isinstance(b, str) else b for b in behaviours)
+
+    @property
+    def requests(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return list(self._stats.requests)
+
+    @property
+    def hits(self) -> int:
+        with self._lock:
+            return len(self._stats.requests)
+
+    @property
+    def max_in_flight(self) -> int:
+        with self._lock:
+            return self._stats.max_in_flight
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def reset(self) -> None:
+        """Forget recorded requests and the in-flight maximum (the script is kept)."""
+        with self._lock:
+            self._stats = _Stats(in_flight=self._stats.in_flight)
+
+    def _next(self) -> Behaviour:
+        with self._lock:
+            return self._script.pop(0) if self._script else reply()
+
+    # ---- lifecycle ---------------------------------------------------------------------------------------------
+
+    def start(self) -> "FakeOpenAIServer":
+        ready = threading.Event()
+
+        def run() -> None:
+            loop = asyncio.new_event_loop()
+            self._loop = loop
+            self._server = loop.run_until_complete(asyncio.start_server(self._handle, "127.0.0.1", 0, backlog=512))
+            self.port = self._server.sockets[0].getsockname()[1]
+            ready.set()
+            loop.run_forever()
+            self._server.close()
+            loop.run_until_complete(self._server.wait_closed())
+            loop.close()
+
+        self._thread = threading.Thread(target=run, name="fake-openai", daemon=True)
+        self._thread.start()
+        ready.wait(5)
+        return self
+
+    def stop(self) -> None:
+        if self._loop is not None and self._thread is not None:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(5)
+            self._loop = self._thread = None
+
+    def __enter__(self) -> "FakeOpenAIServer":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # ---- HTTP --------------------------------------------------------------------------------------------------
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                lines = head.decode("latin-1").split("\r\n")
+                method, path, _ = lines[0].split(" ", 2)
+                headers = {k.strip().lower(): v.strip() for k, _, v in (ln.partition(":") for ln in lines[1:] if ln)}
+                body = await reader.readexactly(int(headers.get("content-length", "0")))
+                status, extra, payload = await self._serve(method, path, body)
+                reason = _REASONS.get(status, "Status")
+                out = [f"HTTP/1.1 {status} {reason}", "Content-Type: application/json",
+                       f"Content-Length: {len(payload)}", "Connection: keep-alive"]
+                out += [f"{k}: {v}" for k, v in extra.items()]
+                writer.write(("\r\n".join(out) + "\r\n\r\n").encode("latin-1") + payload)
+                await writer.drain()
+                if headers.get("connection", "").lower() == "close":
+                    break
+        except (asyncio.IncompleteReadError, ConnectionError, ValueError):
+            pass
+        finally:
+            writer.close()
+
+    async def _serve(self, method: str, path: str, raw: bytes) -> tuple[int, dict[str, str], bytes]:
+        if method != "POST" or not path.rstrip("/").endswith("/chat/completions"):
+            return 404, {}, json.dumps({"error": {"message": f"no route {method} {path}"}}).encode()
+        try:
+            body = json.loads(raw or b"{}")
+        except json.JSONDecodeError:
+            return 400, {}, json.dumps({"error": {"message": "request body is not JSON"}}).encode()
+        behaviour = self._next()
+        with self._lock:
+            self._stats.requests.append(body)
+            self._stats.in_flight += 1
+            self._stats.max_in_flight = max(self._stats.max_in_flight, self._stats.in_flight)
+        try:
+            delay = self.latency_s if behaviour.delay_s is None else behaviour.delay_s
+            if delay > 0:
+                await asyncio.sleep(delay)
+            return self._respond(behaviour, body)
+        finally:
+            with self._lock:
+                self._stats.in_flight -= 1
+
+    def _respond(self, behaviour: Behaviour, body: dict[str, Any]) -> tuple[int, dict[str, str], bytes]:
+        if behaviour.kind == "garbage":
+            return 200, {}, b"<html>this is not json"
+        if behaviour.kind == "error":
+            headers = {} if behaviour.retry_after is None else {"Retry-After": f"{behaviour.retry_after:g}"}
+            kinds = {401: "invalid_api_key", 429: "rate_limit_exceeded", 400: "invalid_request_error"}
+            message = behaviour.message or f"fake server error {behaviour.status}"
+            err = {"message": message, "type": kinds.get(behaviour.status, "server_error"), "code": None}
+            return behaviour.status, headers, json.dumps({"error": err}).encode()
+        text = behaviour.text if behaviour.text is not None else self.responder(body)
+        prompt = "".join(str(m.get("content", "")) for m in body.get("messages", []))
+        prompt_tokens, completion_tokens = estimate_tokens(prompt), estimate_tokens(text)
+        payload = {
+            "id": f"chatcmpl-fake-{time.monotonic_ns()}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model", "fake"),
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                      "total_tokens": prompt_tokens + completion_tokens},
+        }
+        return 200, {}, json.dumps(payload).encode()

@@ -1,0 +1,60 @@
+"""`clarq tasks ...` in-process, and the start-up cost of the CLI."""
+
+import json
+import os
+import subprocess
+import sys
+import shutil
+
+from clarq_bench.cli.main import main
+
+from upstream_paths import REPO, UPSTREAM_DATA, needs_upstream
+
+
+@needs_upstream
+def test_stats_json_matches_reference(capsys):
+    assert main(["tasks", "stats", "--data", str(UPSTREAM_DATA), "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    for language in ("en", "zh"):
+        assert stats[language]["tasks"] == 310
+        assert stats[language]["required_nodes_test"] == 1149
+        assert stats[language]["depth"] == {"1": 166, "2": 124, "3": 18, "4": 2}
+
+
+@needs_upstream
+def test_list_show_filters(capsys):
+    assert main(["tasks", "list", "--data", str(UPSTREAM_DATA), "--lang", "zh", "--types", "3", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["id"] for r in rows] == [f"zh/03/{i}" for i in range(10)]
+    assert main(["tasks", "show", "en/03/3", "--data", str(UPSTREAM_DATA), "--json"]) == 0
+    task = json.loads(capsys.readouterr().out)
+    assert [n["id"] for n in task["tree"]["nodes"]] == ["0", "1", "1.1", "1.1.1", "1.1.2", "2"]
+    assert main(["tasks", "show", "en/99/0", "--data", str(UPSTREAM_DATA)]) == 2
+    assert "no task" in capsys.readouterr().err
+
+
+@needs_upstream
+def test_validate_exit_codes(tmp_path, capsys):
+    assert main(["tasks", "validate", "--data", str(UPSTREAM_DATA)]) == 0
+    shutil.copytree(UPSTREAM_DATA / "Chinese", tmp_path / "Chinese")
+    (tmp_path / "Chinese" / "2._Escort_Mission.json").write_text('[{"background": "x", "all_response": 1}]')
+    assert main(["tasks", "validate", "--data", str(tmp_path)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "2._Escort_Mission.json record 0" in err[0]
+
+
+def test_missing_folder_is_one_line(tmp_path, capsys):
+    assert main(["tasks", "list", "--data", str(tmp_path / "nope")]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_help_does_not_import_heavy_modules():
+    code = (
+        "import sys\n"
+        "from clarq_bench.cli.main import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "heavy = [m for m in ('litellm', 'openai', 'numpy', 'matplotlib', 'rich', 'datasets') if m in sys.modules]\n"
+        "print(heavy)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True).stdout
+    assert out.strip().splitlines()[-1] == "[]"
