@@ -1,0 +1,42 @@
+"""Offline provider latency per seeker turn over released dialogues (target: under 20 ms on 2 cores).
+
+Usage: python benchmarks/provider_latency.py [RESULTS_FILE_OR_DIR] [--multi-info]
+Replays every post-root step teacher-forced (as `clarq provider-eval` does) and times each decision.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from clarq_bench.provider.offline import OfflineProvider
+from clarq_bench.provider_eval import load_dialogues, replay_steps
+
+DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "clarq-llm-upstream" / "results"
+
+
+def main() -> None:
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    multi = "--multi-info" in sys.argv
+    dialogues = load_dialogues(args[0] if args else DEFAULT)
+    timings: list[float] = []
+    setup: list[float] = []
+    for dialogue in dialogues:
+        start = time.perf_counter()
+        provider = OfflineProvider(dialogue.task, multi_info=multi)
+        setup.append(time.perf_counter() - start)
+        for step in replay_steps(dialogue):
+            start = time.perf_counter()
+            provider.decide(step.prefix)
+            timings.append(time.perf_counter() - start)
+    timings.sort()
+    p95 = timings[int(0.95 * (len(timings) - 1))]
+    print(f"offline provider ({'multi-info' if multi else 'single'}): {len(timings)} turns over {len(dialogues)} dialogues")
+    print(f"per turn: mean {1000 * statistics.mean(timings):.2f} ms, p95 {1000 * p95:.2f} ms, "
+          f"max {1000 * timings[-1]:.2f} ms; setup per task mean {1000 * statistics.mean(setup):.2f} ms")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+"""Rule-based reading of seeker turns for the offline provider: relatedness, confirmation, vagueness, goodbye.
+
+These cues decide the Response II branch once the matcher found no frontier node to reveal (intents 1, 3, 4, 5, 6),
+and two of them (confirmation, vagueness) are also matcher features. Rules are short regular expressions per
+language; they were written against released dialogues of task types 1-13 only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..transcript import Intent
+from .lexical import is_question, sentences, tokens
+
+_CONFIRM = {
+    "en": re.compile(
+        r"(is (that|this) (correct|right|accurate)|am i (correct|right)|did i (get|understand)|right\?|correct\?"
+        r"|just to (confirm|make sure|be sure|clarify|recap|summari[sz]e)|to confirm|to summari[sz]e|in summary"
+        r"|my plan|here'?s (my|the) plan|let me (summari[sz]e|recap)|so,? (i|my plan)|sounds? (good|like a plan))",
+        re.IGNORECASE,
+    ),
+    "zh": re.compile(r"(对吗|对吧|是吗|正确吗|没错吧|没问题吧|确认一下|总结|是否正确|理解正确|我的计划|计划如下|步骤如下|以下步骤)"),
+}
+_VAGUE = {
+    "en": re.compile(
+        r"(anything else|any other|anything (i|that i) should|is there anything|what'?s next|what should i do next"
+        r"|any (additional|further|more|specific|other) (tips|advice|information|details|precautions|steps|guidance|"
+        r"suggestions|strategies|things))",
+        re.IGNORECASE,
+    ),
+    "zh": re.compile(r"(还有什么|还有其他|其他需要|其他注意|还需要注意|需要注意的|注意事项|下一步|接下来|有什么建议|其他建议)"),
+}
+_GOODBYE = {
+    "en": re.compile(r"\b(goodbye|bye|farewell)\b", re.IGNORECASE),
+    "zh": re.compile(r"(再见|拜拜)"),
+}
+_HELP = {
+    "en": re.compile(r"\b(help|task|quest|mission|need|how|what|where|which|guide|guidance|advice)\b", re.IGNORECASE),
+    "zh": re.compile(r"(帮|任务|需要|如何|怎么|什么|哪|建议|指导)"),
+}
+
+
+def _lang(language: str) -> str:
+    return "zh" if language == "zh" else "en"
+
+
+def asks_confirmation(turn: str, language: str) -> bool:
+    """A summary or plan put up for confirmation ("..., is that correct?")."""
+    return bool(_CONFIRM[_lang(language)].search(turn))
+
+
+def is_vague(turn: str, language: str) -> bool:
+    """An open request for more ("anything else?", "what's next?")."""
+    return bool(_VAGUE[_lang(language)].search(turn))
+
+
+def says_goodbye(turn: str, language: str) -> bool:
+    return bool(_GOODBYE[_lang(language)].search(turn))
+
+
+def has_question(turn: str, language: str) -> bool:
+    return any(is_question(s, language) for s in sentences(turn, language))
+
+
+def is_related(turn: str, language: str, vocabulary: set[str]) -> bool:
+    """Does the turn touch the task: shares a content token with the task's own words, or asks for help?"""
+    if set(tokens(turn, language)) & vocabulary:
+        return True
+    return bool(_HELP[_lang(language)].search(turn))
+
+
+def classify_unmatched(turn: str, language: str, vocabulary: set[str], repeats: bool) -> Intent:
+    """The intent of a post-root turn no frontier node answers: 6 vague, 1 confirm, 5 unrelated, 4 repeat, else 3."""
+    if is_vague(turn, language):
+        return Intent.vague
+    if asks_confirmation(turn, language):
+        return Intent.confirm_task
+    if not is_related(turn, language, vocabulary):
+        return Intent.unrelated
+    if repeats:
+        return Intent.repeat
+    if not has_question(turn, language):
+        return Intent.confirm_task
+    return Intent.unanswerable

@@ -1,0 +1,91 @@
+"""The leakage guard: does a generated reply (Response II) give away a node the seeker has not obtained yet?
+
+A generated reply must never carry unrevealed tree content, or a seeker would get information without asking the
+right question. The check is lexical and deterministic: the share of a node's *distinctive* n-grams found in the
+reply, where distinctive means not already said by the provider (root and revealed nodes) - restating what the
+seeker already has is allowed and common ("just go to the modern tavern ..."). English uses word trigrams, Chinese
+character trigrams (Latin words inside Chinese count as one unit). No model, no corpus: pure functions.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, NamedTuple
+
+from ..tasks import ResponseTree
+
+#: Share of a node's distinctive n-grams that makes a reply a leak.
+DEFAULT_THRESHOLD = 0.3
+#: ... or this many distinctive n-grams in common, whatever the share (long nodes).
+DEFAULT_MIN_SHARED = 6
+NGRAM = 3
+
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_ZH_UNIT = re.compile(r"[\u4e00-\u9fff]|[A-Za-z0-9]+")
+
+
+class LeakHit(NamedTuple):
+    """One unrevealed node found in a reply: its id, the share of its distinctive n-grams, and those n-grams."""
+
+    node_id: str
+    score: float
+    shared: list[str]
+
+
+def units(text: str, language: str) -> list[str]:
+    """Words (English, lower-cased) or characters (Chinese; Latin runs stay whole)."""
+    if language == "zh":
+        return [unit.lower() for unit in _ZH_UNIT.findall(text)]
+    return _WORD.findall(text.lower())
+
+
+def ngrams(text: str, language: str, n: int = NGRAM) -> set[str]:
+    """The set of n-grams of `text`; a text shorter than n gives its whole unit sequence as one gram."""
+    seq = units(text, language)
+    joiner = "" if language == "zh" else " "
+    if not seq:
+        return set()
+    if len(seq) < n:
+        return {joiner.join(seq)}
+    return {joiner.join(seq[i : i + n]) for i in range(len(seq) - n + 1)}
+
+
+def leak_score(reply: str, node_text: str, known: set[str], language: str) -> tuple[float, list[str]]:
+    """Share of the node's n-grams not in `known` that also occur in `reply`, and those shared n-grams."""
+    distinctive = ngrams(node_text, language) - known
+    if not distinctive:
+        return 0.0, []
+    shared = sorted(distinctive & ngrams(reply, language))
+    return len(shared) / len(distinctive), shared
+
+
+def find_leaks(
+    reply: str,
+    tree: ResponseTree,
+    revealed: Iterable[str],
+    language: str,
+    *,
+    said: Iterable[str] = (),
+    threshold: float = DEFAULT_THRESHOLD,
+    min_shared: int = DEFAULT_MIN_SHARED,
+) -> list[LeakHit]:
+    """Every unrevealed non-root node whose distinctive n-grams the reply carries above the threshold.
+
+    `revealed` are the ids the seeker has obtained (their text, with the root's, counts as known); `said` adds
+    other provider text already in the dialogue.
+    """
+    done = set(revealed)
+    known: set[str] = set(ngrams(tree.root.text, language))
+    for node_id in done:
+        if node_id in tree:
+            known |= ngrams(tree[node_id].text, language)
+    for text in said:
+        known |= ngrams(text, language)
+    hits: list[LeakHit] = []
+    for node in tree.required:
+        if node.id in done:
+            continue
+        score, shared = leak_score(reply, node.text, known, language)
+        if shared and (score >= threshold or len(shared) >= min_shared):
+            hits.append(LeakHit(node.id, round(score, 3), shared))
+    return hits

@@ -1,0 +1,169 @@
+"""The offline provider's text matcher: tokens, per-task term weights and seeker-turn-to-node similarity features.
+
+Pure Python and per task, so it needs no model and no corpus: a node's document is its text plus its explanation
+(which says which uncertainty it resolves); term weights are BM25-style IDF over the task's own nodes, so the
+explanations' shared boilerplate ("this response addresses ...") weighs almost nothing while node-specific words
+("North Mine", "东方山脉") weigh most. English uses stemmed words, Chinese character bigrams (plus Latin words).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+from ..tasks import ResponseTree
+
+_WORD = re.compile(r"[a-z0-9]+")
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
+_LATIN_RUN = re.compile(r"[A-Za-z0-9]+")
+_SENTENCE_EN = re.compile(r"[^.?!\n]+[.?!]*")
+_SENTENCE_ZH = re.compile(r"[^。？！?!；;\n]+[。？！?!；;]*")
+
+STOPWORDS_EN = frozenset(
+    """a about above after again against all also am an and any are as at be because been before being below
+    between both but by can could did do does doing down during each few for from further had has have having he
+    her here hers him his how i if in into is it its itself just let me more most my myself no nor not now of off
+    on once only or other our ours out over own same she should so some such than that the their theirs them then
+    there these they this those through to too under until up very was we were what when where which while who
+    whom why will with would you your yours yourself thank thanks please jax hello hi okay ok sure great need
+    know tell get go also able like make want much many one sure right correct confirm clarify just well
+    response responses previous previously addresses address addressed question questions note use used using
+    party noticed notice issue unsure specify specifying specified explain explained mentioned mention did
+    uncertainty concerns concern alleviates answer answers there multiple""".split()
+)
+#: Bigrams of the Chinese explanations' and seekers' boilerplate; the in-task IDF handles the rest.
+STOP_BIGRAMS_ZH = frozenset(
+    """回复 复用 用于 于解 解答 答应 的疑 疑问 前面 面J 任务 务回 没有 有介 介绍 注： 只有 有在 在对 对方 方注 注意 意到
+    存在 在多 多个 且不 不确 确定 定应 应该 才使 使用 用这 这个 个回 谢谢 谢你 你的 请问 问题 我们 我的 你提 提到 是否
+    可以 需要 什么 哪个 哪里 如何 怎么 一个 这些 那些 以及 还是 或者 我会 我应 应该 吗？ 是不""".split()
+)
+
+QUESTION_WORDS_EN = ("which", "what", "where", "how", "who", "when", "why", "whom", "whose", "should i", "do i",
+                     "can i", "could you", "is there", "are there", "would")  # fmt: skip
+QUESTION_MARKERS_ZH = ("？", "?", "吗", "呢", "哪", "什么", "如何", "怎么", "怎样", "请问", "是否", "多少", "几")
+
+
+def _stem(word: str) -> str:
+    """A deliberately crude English stemmer: enough to meet `mines`/`mine`, `digging`/`dig`, `boxes`/`box`."""
+    if len(word) <= 4:
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return word[:-2]
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            stem = word[: -len(suffix)]
+            return stem[:-1] if len(stem) > 3 and stem[-1] == stem[-2] and stem[-1] not in "ls" else stem
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def tokens(text: str, language: str) -> list[str]:
+    """Content tokens: stemmed non-stopwords (en) or CJK character bigrams plus lower-cased Latin words (zh)."""
+    if language == "zh":
+        out = [w.lower() for w in _LATIN_RUN.findall(text) if w.lower() not in STOPWORDS_EN]
+        for run in _CJK_RUN.findall(text):
+            if len(run) == 1:
+                out.append(run)
+            out.extend(run[i : i + 2] for i in range(len(run) - 1) if run[i : i + 2] not in STOP_BIGRAMS_ZH)
+        return out
+    return [_stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS_EN and len(w) > 1]
+
+
+def sentences(text: str, language: str) -> list[str]:
+    pattern = _SENTENCE_ZH if language == "zh" else _SENTENCE_EN
+    return [s.strip() for s in pattern.findall(text) if s.strip()]
+
+
+def is_question(sentence: str, language: str) -> bool:
+    """A sentence that asks something: a question mark, or (zh) a question particle / (en) a leading wh-word."""
+    if language == "zh":
+        return any(marker in sentence for marker in QUESTION_MARKERS_ZH)
+    lowered = sentence.lower().lstrip("0123456789.-*) ")
+    return sentence.rstrip().endswith("?") or lowered.startswith(QUESTION_WORDS_EN)
+
+
+def question_text(text: str, language: str) -> str:
+    """The asking part of a seeker turn (its question sentences), or the whole turn when nothing looks asked."""
+    asked = [s for s in sentences(text, language) if is_question(s, language)]
+    return " ".join(asked) if asked else ""
+
+
+@dataclass(frozen=True)
+class NodeMatch:
+    """Similarity features between one seeker turn and one node (all in [0, 1] except `bm25`)."""
+
+    node_id: str
+    question_cover: float  # share of the node's weighted terms found in the turn's question sentences
+    turn_cover: float  # share of the node's weighted terms found anywhere in the turn
+    text_cover: float  # share of the node text's own (answer) terms found in the turn
+    exclusive_cover: float  # like question_cover, over terms no other frontier node has
+    bm25: float  # BM25 of the question sentences against the node document
+
+
+class TaskIndex:
+    """Term weights and node documents of one task's tree; scores seeker turns against frontier nodes."""
+
+    def __init__(self, tree: ResponseTree, language: str) -> None:
+        self.language = language
+        self.tree = tree
+        self.text_terms: dict[str, set[str]] = {}
+        self.doc_terms: dict[str, list[str]] = {}
+        for node in tree.nodes:
+            text_tokens = tokens(node.text, language)
+            self.text_terms[node.id] = set(text_tokens)
+            self.doc_terms[node.id] = text_tokens + tokens(node.explanation or "", language)
+        count = len(self.doc_terms)
+        frequency: dict[str, int] = {}
+        for terms in self.doc_terms.values():
+            for term in set(terms):
+                frequency[term] = frequency.get(term, 0) + 1
+        self.idf = {t: math.log(1.0 + (count - df + 0.5) / (df + 0.5)) for t, df in frequency.items()}
+        self.average_length = sum(len(terms) for terms in self.doc_terms.values()) / max(count, 1)
+
+    def weight(self, term: str) -> float:
+        return self.idf.get(term, 0.0)
+
+    def _cover(self, terms: Iterable[str], present: set[str]) -> float:
+        unique = set(terms)
+        total = sum(self.weight(t) for t in unique)
+        return sum(self.weight(t) for t in unique if t in present) / total if total else 0.0
+
+    def bm25(self, query: list[str], node_id: str, k1: float = 1.2, b: float = 0.75) -> float:
+        doc = self.doc_terms[node_id]
+        counts: dict[str, int] = {}
+        for term in doc:
+            counts[term] = counts.get(term, 0) + 1
+        norm = k1 * (1 - b + b * len(doc) / max(self.average_length, 1e-9))
+        return sum(
+            self.weight(t) * counts[t] * (k1 + 1) / (counts[t] + norm) for t in set(query) if t in counts
+        )
+
+    def match(self, turn: str, frontier: list[str]) -> list[NodeMatch]:
+        """Features of `turn` against each frontier node, in frontier order."""
+        asked = question_text(turn, self.language)
+        asked_terms = set(tokens(asked, self.language))
+        turn_terms = set(tokens(turn, self.language))
+        out = []
+        for node_id in frontier:
+            doc = self.doc_terms[node_id]
+            others: set[str] = set()
+            for other in frontier:
+                if other != node_id:
+                    others.update(self.doc_terms[other])
+            exclusive = [t for t in doc if t not in others]
+            out.append(
+                NodeMatch(
+                    node_id=node_id,
+                    question_cover=self._cover(doc, asked_terms),
+                    turn_cover=self._cover(doc, turn_terms),
+                    text_cover=self._cover(self.text_terms[node_id], turn_terms),
+                    exclusive_cover=self._cover(exclusive, asked_terms),
+                    bm25=self.bm25(list(asked_terms), node_id),
+                )
+            )
+        return out

@@ -1,0 +1,81 @@
+"""The offline provider: plays "Jax" from the response tree with rules and lexical matching, no language model.
+
+Flow per seeker turn (state is re-derived from the dialogue each time, see base.ProviderState):
+- before the root: a related turn gets the root verbatim, an unrelated one a fixed off-topic reply;
+- frontier empty: "you already have enough" for task talk, the unrelated reply otherwise;
+- otherwise the matcher picks the frontier node(s) the turn asks about (first one, or all in multi-info mode) and
+  returns them verbatim (Response I, intent 2); with no pick the intent rules choose a Response II template.
+Deterministic and fast (well under 20 ms per turn); no network, no model, so `clarq` runs with no API key.
+"""
+
+from __future__ import annotations
+
+from ..tasks import ROOT_ID, Task
+from ..transcript import Intent, ReplyKind, Speaker, Turn
+from . import replies
+from .base import ProviderState, ProviderTurn
+from .intents import classify_unmatched, is_related
+from .lexical import TaskIndex, question_text, tokens
+from .matcher import select
+
+#: A question whose BM25 against an already-given node reaches this is read as asking it again (intent 4).
+REPEAT_MIN_BM25 = 2.5
+
+
+class OfflineProvider:
+    """Rule-and-similarity provider for one task. `multi_info=True` reveals every frontier node a turn answers."""
+
+    name = "offline"
+
+    def __init__(self, task: Task, *, multi_info: bool = False) -> None:
+        self.task = task
+        self.language = task.language
+        self.multi_info = multi_info
+        self.index = TaskIndex(task.tree, task.language)
+        brief = task.brief
+        words = " ".join([brief.role, brief.task_name, *brief.items, *brief.skills, *brief.scenes, brief.background])
+        self.vocabulary = set(tokens(words, self.language)) | set(tokens(task.tree.root.text, self.language))
+
+    def greeting(self) -> ProviderTurn:
+        greeting = "有什么可以帮助你？" if self.language == "zh" else "what can help you?"
+        return ProviderTurn(text=greeting, kind=ReplyKind.greeting)
+
+    async def respond(self, turns: list[Turn]) -> ProviderTurn:
+        return self.decide(turns)
+
+    def decide(self, turns: list[Turn]) -> ProviderTurn:
+        """The synchronous core of respond(): `turns` ends with the seeker's latest turn."""
+        seeker = next((t.text for t in reversed(turns) if t.speaker == Speaker.seeker), "")
+        state = ProviderState.from_turns(self.task.tree, turns)
+        tree = self.task.tree
+        if not state.root_given:
+            if is_related(seeker, self.language, self.vocabulary):
+                return ProviderTurn(text=tree.root.text, kind=ReplyKind.root, revealed=[ROOT_ID])
+            return ProviderTurn(text=replies.off_topic(self.language), kind=ReplyKind.off_topic)
+        if state.frontier:
+            selection = select(self.index, seeker, state.frontier, multi_info=self.multi_info)
+            notes: dict[str, object] = {"scores": {k: round(v, 3) for k, v in selection.scores.items()}}
+            if selection.chosen:
+                text = replies.join_nodes([tree[i].text for i in selection.chosen], self.language)
+                return ProviderTurn(
+                    text=text, kind=ReplyKind.response_i, intent=Intent.answerable,
+                    revealed=list(selection.chosen), notes=notes,
+                )  # fmt: skip
+        else:
+            notes = {}
+        previous = self._asked_again(seeker, [ROOT_ID, *state.revealed])
+        intent = classify_unmatched(seeker, self.language, self.vocabulary, repeats=previous is not None)
+        if not state.frontier and intent != Intent.unrelated:
+            return ProviderTurn(text=replies.enough(self.language), kind=ReplyKind.enough, intent=intent)
+        text = replies.response_ii(intent, self.language, previous=previous)
+        return ProviderTurn(text=text, kind=ReplyKind.response_ii, intent=intent, notes=notes)
+
+    def _asked_again(self, seeker: str, given: list[str]) -> str | None:
+        """The text of an already-given node the turn's question asks about again, if any (best match)."""
+        asked = list(set(tokens(question_text(seeker, self.language), self.language)))
+        if not asked:
+            return None
+        best = max(given, key=lambda node_id: self.index.bm25(asked, node_id))
+        if best == ROOT_ID or self.index.bm25(asked, best) < REPEAT_MIN_BM25:
+            return None
+        return self.task.tree[best].text

@@ -1,0 +1,46 @@
+"""Response II wording for the offline provider, rendered from prompts/provider/offline_*.<lang>.md.
+
+Templates never hold node text. The only node text a Response II may carry is the repeat reply's `{previous}`,
+which is always a node the seeker already received (revealed earlier or the root), so nothing unrevealed leaks.
+"""
+
+from __future__ import annotations
+
+from .. import prompts
+from ..transcript import Intent
+
+#: Which template answers which intent when no node is revealed.
+TEMPLATES = {
+    Intent.confirm_task: "provider/offline_positive",
+    Intent.unanswerable: "provider/offline_reassure",
+    Intent.vague: "provider/offline_reassure",
+    Intent.unrelated: "provider/offline_unrelated",
+}
+
+
+def language_of(language: str) -> str:
+    return "zh" if language == "zh" else "en"
+
+
+def off_topic(language: str) -> str:
+    """Before the root: the seeker's turn was not about the task."""
+    return prompts.render("provider/offline_off_topic", language_of(language))
+
+
+def enough(language: str) -> str:
+    """The frontier is empty: everything required was already said."""
+    return prompts.render("provider/offline_enough", language_of(language))
+
+
+def response_ii(intent: Intent, language: str, previous: str | None = None) -> str:
+    """The generated reply for a turn no frontier node answers; `previous` is an already-given text (intent 4)."""
+    if intent == Intent.repeat:
+        if previous:
+            return prompts.render("provider/offline_repeat", language_of(language), previous=previous)
+        return prompts.render("provider/offline_repeat_generic", language_of(language))
+    return prompts.render(TEMPLATES.get(intent, "provider/offline_reassure"), language_of(language))
+
+
+def join_nodes(texts: list[str], language: str) -> str:
+    """Several node sentences as one reply, each kept intact (multi-info Response I)."""
+    return ("" if language == "zh" else " ").join(text.strip() for text in texts)

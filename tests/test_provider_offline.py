@@ -1,0 +1,179 @@
+"""The offline provider: gating, verbatim Response I, no leakage in Response II, English and Chinese."""
+
+from __future__ import annotations
+
+import pytest
+
+from clarq_bench import prompts
+from clarq_bench.errors import ClarqError
+from clarq_bench.provider.factory import make_provider
+from clarq_bench.provider.lexical import TaskIndex, tokens
+from clarq_bench.provider.matcher import select
+from clarq_bench.provider.offline import OfflineProvider
+from clarq_bench.tasks import ResponseTree, Split, Task, TaskBrief
+from clarq_bench.textmatch import carries_node
+from clarq_bench.transcript import Intent, ReplyKind, Speaker, Turn
+
+EN_NODES = [
+    ("0", "You can go to the mine to dig for rubies.", None),
+    ("1", "If you stun the monsters, then you can enter the mine.",
+     "This response addresses how to enter the mine guarded by monsters. Use it only if the other party noticed "
+     "they cannot enter the mine."),
+    ("1.1", "You can release fog from the swamp into the mine to stun the monsters.",
+     "This response addresses how to stun the monsters. Use it only if the other party asks how to stun them."),
+    ("2", "You should go to the North Mine, as only the North Mine has rubies.",
+     "There are two mines, North Mine and West Mine. This response addresses which mine to go to."),
+]  # fmt: skip
+ZH_NODES = [
+    ("0", "你可以去山脉挖胡萝卜，然后去山脉高处制造烟雾。", None),
+    ("1", "北方山脉才有很多胡萝卜。", "这个回复用于解答应该去哪个山脉挖胡萝卜的疑问。注：只有在对方注意到存在多个山脉才使用。"),
+    ("2", "你应该前往东方山脉的高处，因为只有东方山脉附近存在村庄。",
+     "这个回复用于解答应该去哪个山脉的高处制造烟雾的疑问。"),
+]  # fmt: skip
+
+
+def make_task(language: str, nodes) -> Task:
+    brief = TaskBrief(role="adventurer", task_name="rubies" if language == "en" else "生存",
+                      items=("air sucker",), skills=("dig",), scenes=("North Mine", "West Mine", "Swamp"),
+                      background="Collect rubies from a mine." if language == "en" else "在山脉中生存。")  # fmt: skip
+    return Task(id=f"{language}/01/0", language=language, type_number=1, type_name="Gather Resources", index=0,
+                split=Split.test, brief=brief, tree=ResponseTree.build(nodes))  # fmt: skip
+
+
+def dialogue(*exchanges: tuple[str, object]) -> list[Turn]:
+    """Turns from (seeker text, provider ProviderTurn-or-None) pairs; a None reply ends the list on the seeker."""
+    turns = [Turn(speaker=Speaker.provider, text="what can help you?", kind=ReplyKind.greeting)]
+    for seeker, reply in exchanges:
+        turns.append(Turn(speaker=Speaker.seeker, text=seeker))
+        if reply is not None:
+            turns.append(reply.to_turn())
+    return turns
+
+
+async def play(provider: OfflineProvider, seeker_turns: list[str]) -> list:
+    """Play seeker turns against the provider; returns the provider's replies."""
+    turns = [provider.greeting().to_turn()]
+    replies = []
+    for text in seeker_turns:
+        turns.append(Turn(speaker=Speaker.seeker, text=text))
+        reply = await provider.respond(turns)
+        replies.append(reply)
+        turns.append(reply.to_turn())
+    return replies
+
+
+def unrevealed_leak(task: Task, text: str, revealed: set[str]) -> list[str]:
+    return [n.id for n in task.tree.required if n.id not in revealed and carries_node(text, n.text, task.language)]
+
+
+async def test_root_gate_then_verbatim_response_i_en():
+    task = make_task("en", EN_NODES)
+    provider = OfflineProvider(task)
+    first, second = await play(provider, ["Hi, I need help collecting rubies for my quest.",
+                                          "Which mine should I go to, the North Mine or the West Mine?"])  # fmt: skip
+    assert first.kind == ReplyKind.root and first.text == task.tree.root.text and first.revealed == ["0"]
+    assert second.kind == ReplyKind.response_i and second.intent == Intent.answerable
+    assert second.revealed == ["2"] and second.text == task.tree["2"].text
+
+
+async def test_unrelated_opening_gets_no_root():
+    provider = OfflineProvider(make_task("en", EN_NODES))
+    (reply,) = await play(provider, ["lovely weather today"])
+    assert reply.kind == ReplyKind.off_topic and reply.revealed == []
+    assert reply.text == prompts.render("provider/offline_off_topic", "en")
+
+
+async def test_child_never_before_parent():
+    task = make_task("en", EN_NODES)
+    stun = "How do I stun the monsters? Should I release fog from the swamp into the mine?"
+    for script in (["I need help collecting rubies.", stun, stun],
+                   ["I need help collecting rubies.", "Which mine, North or West?", stun,
+                    "How can I enter the mine past the monsters?", stun]):  # fmt: skip
+        replies = await play(OfflineProvider(task), script)
+        seen: set[str] = {"0"}
+        for reply in replies[1:]:
+            assert reply.revealed == [] or len(reply.revealed) == 1
+            for node_id in reply.revealed:
+                assert task.tree[node_id].parent in seen, f"{node_id} revealed before its parent"
+                assert reply.text == task.tree[node_id].text  # Response I is verbatim
+                seen.add(node_id)
+        assert "1.1" not in replies[1].revealed  # asked first, before its parent is out
+        assert "1.1" in seen  # asked again once the parent is out
+
+
+async def test_response_ii_never_leaks_unrevealed_text():
+    task = make_task("en", EN_NODES)
+    provider = OfflineProvider(task)
+    turns = ["I need help collecting rubies.", "Thanks. So my plan is fine, is that correct?",
+             "Is there anything else I should know?", "Do you like pizza?", "How long will the whole quest take?",
+             "Which mine should I go to, North or West?", "Sorry, tell me again: which one is it, North or West?"]
+    replies = await play(provider, turns)
+    revealed: set[str] = set()
+    kinds = set()
+    for reply in replies:
+        if reply.kind != ReplyKind.response_i:
+            assert unrevealed_leak(task, reply.text, revealed) == []
+            kinds.add(reply.intent)
+        revealed.update(reply.revealed)
+    assert {Intent.confirm_task, Intent.vague, Intent.unrelated, Intent.unanswerable} <= kinds
+    assert replies[-2].revealed == ["2"]
+    assert replies[-1].intent == Intent.repeat and task.tree["2"].text in replies[-1].text
+
+
+async def test_enough_when_frontier_empty():
+    task = make_task("zh", ZH_NODES)
+    provider = OfflineProvider(task)
+    turns = dialogue(("我需要在这里生存，请帮帮我。", None))
+    turns += [task_turn(task, "0", ReplyKind.root), Turn(speaker=Speaker.seeker, text="哪个山脉有胡萝卜？"),
+              task_turn(task, "1"), Turn(speaker=Speaker.seeker, text="哪个山脉的高处可以制造烟雾？"),
+              task_turn(task, "2"), Turn(speaker=Speaker.seeker, text="还有什么我需要知道的吗？")]  # fmt: skip
+    reply = await provider.respond(turns)
+    assert reply.kind == ReplyKind.enough and reply.revealed == []
+    assert reply.text == prompts.render("provider/offline_enough", "zh")
+
+
+def task_turn(task: Task, node_id: str, kind: ReplyKind = ReplyKind.response_i) -> Turn:
+    return Turn(speaker=Speaker.provider, text=task.tree[node_id].text, kind=kind, revealed=[node_id])
+
+
+async def test_chinese_selects_by_character_bigrams():
+    task = make_task("zh", ZH_NODES)
+    replies = await play(OfflineProvider(task), ["我需要在这里生存，请帮帮我。",
+                                                 "请问我应该去哪个山脉的高处制造烟雾？东方还是西方？"])  # fmt: skip
+    assert replies[0].kind == ReplyKind.root
+    assert replies[1].revealed == ["2"] and replies[1].text == task.tree["2"].text
+
+
+def test_lexical_matcher_alone_ranks_the_asked_node():
+    """The lexical path (no embeddings) works by itself in both languages."""
+    assert "胡萝" in tokens("哪个山脉有胡萝卜", "zh") and "mine" in tokens("Which mines?", "en")
+    en = make_task("en", EN_NODES)
+    assert select(TaskIndex(en.tree, "en"), "Which mine has the rubies, North or West?", ["1", "2"]).chosen == ["2"]
+    zh = make_task("zh", ZH_NODES)
+    assert select(TaskIndex(zh.tree, "zh"), "哪个山脉盛产胡萝卜？", ["1", "2"]).chosen == ["1"]
+
+
+async def test_multi_info_reveals_all_asked_nodes_intact():
+    task = make_task("en", EN_NODES)
+    provider = OfflineProvider(task, multi_info=True)
+    replies = await play(provider, ["I need help collecting rubies.",
+                                    "How can I enter the mine past the monsters? And which mine, North or West?"])
+    reply = replies[1]
+    assert reply.revealed == ["1", "2"]
+    assert all(carries_node(reply.text, task.tree[i].text, "en") for i in reply.revealed)
+
+
+def test_factory():
+    task = make_task("en", EN_NODES)
+    assert isinstance(make_provider("offline", task, "multi-info"), OfflineProvider)
+    assert make_provider("offline", task).multi_info is False
+
+
+def test_templates_exist_for_both_languages_and_hold_no_braces_but_previous():
+    for name in ("offline_off_topic", "offline_positive", "offline_reassure", "offline_repeat",
+                 "offline_repeat_generic", "offline_unrelated", "offline_enough"):  # fmt: skip
+        for language in ("en", "zh"):
+            text = prompts.load(f"provider/{name}", language)
+            assert text and text.replace("{previous}", "").count("{") == 0
+    with pytest.raises(ClarqError):
+        prompts.load("provider/no_such_template", "en")
