@@ -1,0 +1,58 @@
+"""`clarq compare RUN_A RUN_B`: paired differences on the same tasks, with intervals and p-values."""
+
+from __future__ import annotations
+
+import argparse
+
+from .score import add_source_arguments
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "compare",
+        help="paired comparison of two runs or released files",
+        description="A - B on the dialogues both played (same task and trial): paired bootstrap intervals for "
+        "success, AQD and AQL, and the exact McNemar test for success.",
+    )
+    parser.add_argument("run_a", metavar="RUN_A", help="run directory or released results file")
+    parser.add_argument("run_b", metavar="RUN_B", help="run directory or released results file")
+    add_source_arguments(parser, many=True)
+    parser.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    parser.set_defaults(handler=run_compare)
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    from ..comparison import compare
+    from ..errors import ClarqError
+    from .common import print_json
+    from .score import score_path
+
+    sides = []
+    for path in (args.run_a, args.run_b):
+        results = score_path(args, path)
+        if len(results) != 1:
+            raise ClarqError(f"{path} holds {len(results)} result sets", "compare one run or one file per side")
+        sides.append(results[0])
+    (source_a, _, verdicts_a), (source_b, _, verdicts_b) = sides
+    result = compare(verdicts_a, verdicts_b, names=(source_a.name, source_b.name), seed=args.seed,
+                     resamples=args.resamples)  # fmt: skip
+    if args.json:
+        print_json(result.model_dump(mode="json"))
+    else:
+        print_comparison(result)
+    return 0
+
+
+def print_comparison(result) -> None:  # type: ignore[no-untyped-def]
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"A = {result.a}   B = {result.b}   ({result.pairs} pairs on {result.paired_on})")
+    for column in ("figure", "A", "B", "A - B", "95% CI", "p", "test"):
+        table.add_column(column, justify="left" if column in ("figure", "test") else "right")
+    for d in result.differences:
+        table.add_row(d.figure, f"{d.a:.4f}", f"{d.b:.4f}", f"{d.difference:+.4f}", f"[{d.low:+.4f}, {d.high:+.4f}]",
+                      f"{d.p_value:.4f}", d.test)  # fmt: skip
+    m = result.mcnemar
+    table.add_row("success", "", "", f"{m['a_only']} vs {m['b_only']}", "", f"{m['p_value']:.4f}", "McNemar exact")
+    Console().print(table)

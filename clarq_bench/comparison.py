@@ -1,0 +1,108 @@
+"""Paired comparison of two scored sets of dialogues on the same tasks: A - B for success (paired bootstrap and the
+exact McNemar test), AQD and AQL (paired bootstrap), with intervals and p-values.
+
+Dialogues pair on (task id, trial). When no task id is shared (for example an English run against a Chinese one,
+whose parallel tasks differ only in the language prefix) they pair on (type, index, trial) instead, and the
+Comparison says so. Reads Verdicts only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pydantic import BaseModel
+
+from .errors import ClarqError
+from .judge import Verdict
+from .stats import DEFAULT_RESAMPLES, DEFAULT_SEED, figure_seed, mcnemar_exact, paired_bootstrap
+
+
+class Difference(BaseModel):
+    """A - B on the paired dialogues for one figure."""
+
+    figure: str
+    a: float
+    b: float
+    difference: float
+    low: float
+    high: float
+    p_value: float
+    test: str
+
+
+class Comparison(BaseModel):
+    a: str
+    b: str
+    pairs: int
+    paired_on: str
+    unpaired_a: int
+    unpaired_b: int
+    mcnemar: dict[str, float | int]
+    differences: list[Difference]
+
+
+def _key_by_id(v: Verdict) -> tuple[str, int]:
+    return (v.task_id, v.trial)
+
+
+def _key_by_position(v: Verdict) -> tuple[str, int]:
+    return (v.task_id.split("/", 1)[-1], v.trial)
+
+
+FIGURES: dict[str, Callable[[Verdict], float]] = {
+    "success": lambda v: float(v.success),
+    "aqd": lambda v: float(v.aqd),
+    "aql": lambda v: v.aql,
+    "aql_tokens": lambda v: v.aql_tokens,
+}
+
+
+def pair_verdicts(a: list[Verdict], b: list[Verdict]) -> tuple[list[tuple[Verdict, Verdict]], str, int, int]:
+    """Matched (A, B) verdicts in key order, what they were paired on, and how many of each side stayed unpaired."""
+    for name, key in (("task id and trial", _key_by_id), ("type, index and trial", _key_by_position)):
+        left = {key(v): v for v in a}
+        right = {key(v): v for v in b}
+        shared = sorted(set(left) & set(right))
+        if shared:
+            return [(left[k], right[k]) for k in shared], name, len(left) - len(shared), len(right) - len(shared)
+    raise ClarqError("the two runs share no task", "compare runs played on the same tasks")
+
+
+def compare(
+    a: list[Verdict],
+    b: list[Verdict],
+    *,
+    names: tuple[str, str] = ("A", "B"),
+    seed: int = DEFAULT_SEED,
+    resamples: int = DEFAULT_RESAMPLES,
+) -> Comparison:
+    """Paired differences A - B for success, AQD, AQL and AQL in tokens, plus McNemar on success."""
+    pairs, paired_on, only_a, only_b = pair_verdicts(a, b)
+    differences = []
+    for figure, value in FIGURES.items():
+        left = [value(x) for x, _ in pairs]
+        right = [value(y) for _, y in pairs]
+        result = paired_bootstrap(left, right, seed=figure_seed(seed, f"compare/{figure}"), resamples=resamples)
+        differences.append(
+            Difference(
+                figure=figure,
+                a=sum(left) / len(left),
+                b=sum(right) / len(right),
+                difference=result.difference,
+                low=result.low,
+                high=result.high,
+                p_value=result.p_value,
+                test="paired bootstrap",
+            )
+        )
+    test = mcnemar_exact([x.success for x, _ in pairs], [y.success for _, y in pairs])
+    return Comparison(
+        a=names[0],
+        b=names[1],
+        pairs=len(pairs),
+        paired_on=paired_on,
+        unpaired_a=only_a,
+        unpaired_b=only_b,
+        mcnemar={"a_only": test.a_only, "b_only": test.b_only, "p_value": test.p_value},
+        differences=differences,
+    )

@@ -1,0 +1,98 @@
+"""How long a seeker turn is: the released units (AQL as published) and one unit comparable across languages.
+
+Released unit (REFERENCE.md): the language is read from the dialogue's first seeker turn (CJK ideographs >= Latin
+letters -> Chinese); an English turn's length is its number of space characters, a Chinese turn's its number of
+characters. That makes English and Chinese AQL incomparable, so every turn is also measured in subword tokens of
+one multilingual tokenizer: OpenAI's `o200k_base` (the GPT-4o tokenizer), whose table ships inside the pinned
+litellm package, so it loads offline through tiktoken. Where it cannot be loaded the documented fallback unit
+`cjk+words` is used instead (each CJK character counts 1, each run of Latin letters or digits counts 1).
+The unit used is recorded in every Verdict, so figures in different units are never mixed silently.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import re
+import threading
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+from typing import NamedTuple
+
+#: CJK unified ideographs (basic block and extension A) and compatibility ideographs.
+CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+LATIN = re.compile(r"[A-Za-z]")
+WORDISH = re.compile(r"[A-Za-z0-9]+")
+
+TOKEN_UNIT = "o200k_base"
+FALLBACK_UNIT = "cjk+words"
+_LOCK = threading.Lock()
+
+
+def detect_language(first_seeker_turn: str, default: str = "en") -> str:
+    """The released rule: CJK count >= Latin letter count -> "zh", else "en".
+
+    A turn with neither (empty, digits only) falls back to `default` instead of the rule's accidental "zh".
+    """
+    cjk = len(CJK.findall(first_seeker_turn))
+    latin = len(LATIN.findall(first_seeker_turn))
+    if cjk == 0 and latin == 0:
+        return default
+    return "zh" if cjk >= latin else "en"
+
+
+def released_length(text: str, language: str) -> int:
+    """A turn's length in the released unit: spaces for English, characters for Chinese."""
+    return len(text) if language == "zh" else text.count(" ")
+
+
+def fallback_length(text: str) -> int:
+    """The fallback cross-language unit: CJK characters plus Latin/digit words."""
+    return len(CJK.findall(text)) + len(WORDISH.findall(text))
+
+
+def _bundled_table_dir() -> Path | None:
+    """litellm's folder of tiktoken tables, found without importing litellm (which is slow)."""
+    spec = importlib.util.find_spec("litellm")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    folder = Path(list(spec.submodule_search_locations)[0]) / "litellm_core_utils" / "tokenizers"
+    # tiktoken names a cached table by the sha1 of its download address.
+    key = hashlib.sha1(
+        f"https://openaipublic.blob.core.windows.net/encodings/{TOKEN_UNIT}.tiktoken".encode()
+    ).hexdigest()
+    return folder if (folder / key).is_file() else None
+
+
+class TokenCounter(NamedTuple):
+    unit: str
+    count: Callable[[str], int]
+
+
+@lru_cache(maxsize=1)
+def token_counter() -> TokenCounter:
+    """The cross-language length function and its unit name (o200k_base offline, else the fallback)."""
+    folder = _bundled_table_dir()
+    try:
+        import tiktoken
+    except ImportError:
+        return TokenCounter(FALLBACK_UNIT, fallback_length)
+    if folder is None:
+        return TokenCounter(FALLBACK_UNIT, fallback_length)
+    # tiktoken finds cached tables through TIKTOKEN_CACHE_DIR (and checks their sha256); point it at the bundled
+    # folder for this one load only, then put the environment back as it was.
+    with _LOCK:
+        before = os.environ.get("TIKTOKEN_CACHE_DIR")
+        os.environ["TIKTOKEN_CACHE_DIR"] = str(folder)
+        try:
+            encoding = tiktoken.get_encoding(TOKEN_UNIT)
+        except Exception:  # missing or corrupt table: tiktoken would try the network; we never do
+            return TokenCounter(FALLBACK_UNIT, fallback_length)
+        finally:
+            if before is None:
+                os.environ.pop("TIKTOKEN_CACHE_DIR", None)
+            else:
+                os.environ["TIKTOKEN_CACHE_DIR"] = before
+    return TokenCounter(TOKEN_UNIT, lambda text: len(encoding.encode(text, disallowed_special=())))

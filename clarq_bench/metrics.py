@@ -1,0 +1,211 @@
+"""Verdicts -> a Summary: the released figures (success, AQD, AQL) and what the released system lacked.
+
+Released definitions (REFERENCE.md), per dialogue then averaged over ALL dialogues scored: success = every required
+node obtained; AQD = provider turns after the root + 1 - tree nodes incl. the root; AQL = mean length of all seeker
+turns in the released unit. Added: AQL in one cross-language token unit, AQD over successful dialogues only,
+breakdowns per language / task type / tree depth / number of required nodes, pass^k over trials, elicitation
+precision (questions that obtained a node) and redundancy rate, each headline figure with a seeded bootstrap 95%
+interval over tasks. Reads Verdicts only.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+
+from pydantic import BaseModel, Field
+
+from .judge import TurnLabel, Verdict
+from .stats import CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, bootstrap_ratio, figure_seed, pass_hat_k
+
+#: Seeker turns that are not questions: they do not count towards precision and redundancy.
+NON_QUESTIONS = frozenset({TurnLabel.opening, TurnLabel.goodbye, TurnLabel.no_reply})
+
+
+class Figure(BaseModel):
+    """One number with its bootstrap interval; `n` = dialogues (or turns, for turn rates) in the denominator."""
+
+    value: float | None
+    low: float | None = None
+    high: float | None = None
+    n: int = 0
+
+
+class Group(BaseModel):
+    """The headline figures of one slice of the dialogues (a language, a task type, a depth, ...)."""
+
+    key: str
+    dialogues: int
+    success: Figure
+    aqd: Figure
+    aql: Figure
+    aql_tokens: Figure
+
+
+class Summary(BaseModel):
+    """Every figure of a scored set of dialogues, with intervals; written as summary.json."""
+
+    source: str = ""
+    judge: str
+    dialogues: int
+    tasks: int
+    trials: int = Field(description="Most trials of any task.")
+    split: str
+    languages: dict[str, int]
+    aql_units: dict[str, str] = Field(description="Released AQL unit per detected language.")
+    token_unit: str
+    seekers: list[str]
+    providers: list[str]
+    success: Figure
+    aqd: Figure
+    aql: Figure
+    aql_tokens: Figure
+    aqd_successful: Figure
+    elicitation_precision: Figure
+    redundancy_rate: Figure
+    pass_k: dict[str, Figure] = Field(default_factory=dict, description="pass^k for k = 1..trials.")
+    by_language: list[Group]
+    by_type: list[Group]
+    by_depth: list[Group]
+    by_required: list[Group]
+    turn_labels: dict[str, int]
+    node_status: dict[str, int]
+    end_reasons: dict[str, int]
+    unverified_claims: int
+    bootstrap: dict[str, float | int | str]
+
+
+def _clustered(
+    verdicts: Sequence[Verdict], value: Callable[[Verdict], float], weight: Callable[[Verdict], float]
+) -> tuple[list[float], list[float]]:
+    """Per-task sums of value and weight: the clusters the bootstrap resamples."""
+    num: dict[str, float] = defaultdict(float)
+    den: dict[str, float] = defaultdict(float)
+    for verdict in verdicts:
+        num[verdict.task_id] += value(verdict)
+        den[verdict.task_id] += weight(verdict)
+    keys = sorted(num)
+    return [num[k] for k in keys], [den[k] for k in keys]
+
+
+def figure(
+    verdicts: Sequence[Verdict],
+    name: str,
+    value: Callable[[Verdict], float],
+    weight: Callable[[Verdict], float] = lambda v: 1.0,
+    *,
+    seed: int = DEFAULT_SEED,
+    resamples: int = DEFAULT_RESAMPLES,
+) -> Figure:
+    """sum(value)/sum(weight) over `verdicts` with a task-clustered bootstrap interval seeded by `name`."""
+    num, den = _clustered(verdicts, value, weight)
+    interval = bootstrap_ratio(num, den, seed=figure_seed(seed, name), resamples=resamples)
+    return Figure(value=interval.value, low=interval.low, high=interval.high, n=int(sum(den)))
+
+
+def success_rate(verdicts: Sequence[Verdict]) -> float:
+    """Share of dialogues with every required node obtained (denominator: all dialogues)."""
+    return sum(v.success for v in verdicts) / len(verdicts) if verdicts else 0.0
+
+
+def mean_aqd(verdicts: Sequence[Verdict]) -> float:
+    return sum(v.aqd for v in verdicts) / len(verdicts) if verdicts else 0.0
+
+
+def mean_aql(verdicts: Sequence[Verdict]) -> float:
+    return sum(v.aql for v in verdicts) / len(verdicts) if verdicts else 0.0
+
+
+def _questions(verdict: Verdict) -> int:
+    return sum(turn.label not in NON_QUESTIONS for turn in verdict.seeker_turns)
+
+
+def _group(verdicts: Sequence[Verdict], key: str, seed: int, resamples: int) -> Group:
+    kw = {"seed": seed, "resamples": resamples}
+    return Group(
+        key=key,
+        dialogues=len(verdicts),
+        success=figure(verdicts, f"{key}/success", lambda v: float(v.success), **kw),
+        aqd=figure(verdicts, f"{key}/aqd", lambda v: float(v.aqd), **kw),
+        aql=figure(verdicts, f"{key}/aql", lambda v: v.aql, **kw),
+        aql_tokens=figure(verdicts, f"{key}/aql_tokens", lambda v: v.aql_tokens, **kw),
+    )
+
+
+def _groups(
+    verdicts: Sequence[Verdict], by: Callable[[Verdict], object], prefix: str, seed: int, resamples: int
+) -> list[Group]:
+    buckets: dict[object, list[Verdict]] = defaultdict(list)
+    for verdict in verdicts:
+        buckets[by(verdict)].append(verdict)
+    return [_group(buckets[k], f"{prefix}{k}", seed, resamples) for k in sorted(buckets)]  # type: ignore[type-var]
+
+
+def _pass_k(verdicts: Sequence[Verdict], seed: int, resamples: int) -> dict[str, Figure]:
+    outcomes: dict[str, list[bool]] = defaultdict(list)
+    for verdict in verdicts:
+        outcomes[verdict.task_id].append(verdict.success)
+    most = max((len(o) for o in outcomes.values()), default=0)
+    result = {}
+    for k in range(1, most + 1):
+        values = [pass_hat_k(len(o), sum(o), k) for _, o in sorted(outcomes.items()) if len(o) >= k]
+        interval = bootstrap_ratio(
+            values, [1.0] * len(values), seed=figure_seed(seed, f"pass^{k}"), resamples=resamples
+        )
+        result[str(k)] = Figure(value=interval.value, low=interval.low, high=interval.high, n=len(values))
+    return result
+
+
+def summarize(
+    verdicts: Sequence[Verdict],
+    *,
+    source: str = "",
+    split: str = "all",
+    seed: int = DEFAULT_SEED,
+    resamples: int = DEFAULT_RESAMPLES,
+) -> Summary:
+    """Every figure of `verdicts` (already filtered to the split being reported)."""
+    if not verdicts:
+        raise ValueError("no dialogues to summarize")
+    kw = {"seed": seed, "resamples": resamples}
+    successful = [v for v in verdicts if v.success]
+    labels = Counter(turn.label.value for v in verdicts for turn in v.seeker_turns)
+    trials = Counter(v.task_id for v in verdicts)
+    return Summary(
+        source=source,
+        judge=", ".join(sorted({v.judge for v in verdicts})),
+        dialogues=len(verdicts),
+        tasks=len(trials),
+        trials=max(trials.values()),
+        split=split,
+        languages=dict(sorted(Counter(v.language for v in verdicts).items())),
+        aql_units={
+            lang: "characters" if lang == "zh" else "spaces" for lang in sorted({v.aql_language for v in verdicts})
+        },
+        token_unit=", ".join(sorted({v.token_unit for v in verdicts})),
+        seekers=sorted({v.seeker for v in verdicts}),
+        providers=sorted({v.provider for v in verdicts}),
+        success=figure(verdicts, "success", lambda v: float(v.success), **kw),
+        aqd=figure(verdicts, "aqd", lambda v: float(v.aqd), **kw),
+        aql=figure(verdicts, "aql", lambda v: v.aql, **kw),
+        aql_tokens=figure(verdicts, "aql_tokens", lambda v: v.aql_tokens, **kw),
+        aqd_successful=figure(successful, "aqd_successful", lambda v: float(v.aqd), **kw)
+        if successful
+        else Figure(value=None),
+        elicitation_precision=figure(
+            verdicts, "precision", lambda v: float(v.count(TurnLabel.obtained)), lambda v: float(_questions(v)), **kw
+        ),
+        redundancy_rate=figure(
+            verdicts, "redundancy", lambda v: float(v.count(TurnLabel.redundant)), lambda v: float(_questions(v)), **kw
+        ),
+        pass_k=_pass_k(verdicts, seed, resamples),
+        by_language=_groups(verdicts, lambda v: v.language, "lang=", seed, resamples),
+        by_type=_groups(verdicts, lambda v: v.type_number, "type=", seed, resamples),
+        by_depth=_groups(verdicts, lambda v: v.tree_depth, "depth=", seed, resamples),
+        by_required=_groups(verdicts, lambda v: v.required_count, "required=", seed, resamples),
+        turn_labels={label.value: labels.get(label.value, 0) for label in TurnLabel},
+        node_status=dict(sorted(Counter(n.status.value for v in verdicts for n in v.nodes).items())),
+        end_reasons=dict(sorted(Counter(v.end_reason.value for v in verdicts).items())),
+        unverified_claims=sum(len(v.unverified_claims) for v in verdicts),
+        bootstrap={"resamples": resamples, "seed": seed, "confidence": CONFIDENCE, "unit": "task"},
+    )

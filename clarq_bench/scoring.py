@@ -1,0 +1,163 @@
+"""From a path on disk to Verdicts: reads a run directory (config.json + transcripts.jsonl) or a released results
+file, finds each transcript's task, judges them all, and picks the split to report.
+
+This is what `clarq score` and `clarq compare` share; it works from the files alone (no runner code). Tasks of a run
+come from --data, else from the run's config.json (`data_dir` or `tasks_dir`, relative paths tried against the
+working directory and then the run directory); released files carry their own tasks.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, Literal, NamedTuple
+
+from pydantic import ValidationError
+
+from .errors import ClarqError, DataError
+from .judge import NodeCheck, Verdict, judge_all
+from .tasks import Task
+from .transcript import Transcript
+
+Format = Literal["auto", "clarq", "upstream"]
+TASK_KEYS = ("data_dir", "tasks_dir")
+
+
+class Source(NamedTuple):
+    """One scorable set of dialogues: a name for reports and the (transcript, task) pairs."""
+
+    name: str
+    pairs: list[tuple[Transcript, Task]]
+    run_dir: Path | None  # where report files go by default (None for released files)
+
+
+def detect_format(path: Path) -> Literal["clarq", "upstream"]:
+    """A run directory or a .jsonl file is ours; a `*.En.json` / `*.Ch.json` file (or a folder of them) is upstream."""
+    if path.is_dir():
+        if (path / "transcripts.jsonl").is_file():
+            return "clarq"
+        if any(path.glob("*.En.json")) or any(path.glob("*.Ch.json")):
+            return "upstream"
+        raise ClarqError(f"{path} has no transcripts.jsonl and no released results files", "pass a run directory")
+    if not path.exists():
+        raise ClarqError(f"{path} does not exist", "pass a run directory or a released results file")
+    if path.suffix == ".jsonl":
+        return "clarq"
+    if path.name.endswith((".En.json", ".Ch.json")):
+        return "upstream"
+    raise ClarqError(f"cannot tell what {path} is", "use --format clarq or --format upstream")
+
+
+def read_transcripts(path: Path) -> list[Transcript]:
+    """Every Transcript of a transcripts.jsonl file. Blank lines are skipped and so is an unfinished last line (a
+    run stopped mid-write; the runner rewrites it on resume); any other bad line is a DataError."""
+    transcripts = []
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DataError(str(path), f"cannot read: {exc}") from None
+    lines = text.split("\n")[:-1]  # whatever follows the last newline is unfinished
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            transcripts.append(Transcript.model_validate_json(line))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            raise DataError(str(path), f"line {number} is not a transcript: {first['loc']}: {first['msg']}") from None
+    return transcripts
+
+
+def _config_task_dir(run_dir: Path) -> str | None:
+    config_path = run_dir / "config.json"
+    if not config_path.is_file():
+        return None
+    try:
+        config: Any = json.loads(config_path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise DataError(str(config_path), f"cannot read: {exc}") from None
+    for scope in (config, *(v for v in config.values() if isinstance(v, dict))) if isinstance(config, dict) else ():
+        for key in TASK_KEYS:
+            if isinstance(scope.get(key), str) and scope[key]:
+                return scope[key]
+    return None
+
+
+def load_tasks_from(location: str | Path, languages: Iterable[str], *, base: Path | None = None) -> dict[str, Task]:
+    """Tasks by id from a data folder (upstream layout) or a released results file/folder."""
+    from .data import load_tasks
+
+    path = Path(location).expanduser()
+    if not path.exists() and base is not None and (base / path).exists():
+        path = base / path
+    if path.is_file() or (path.is_dir() and (any(path.glob("*.En.json")) or any(path.glob("*.Ch.json")))):
+        from .upstream import load_released_dialogues, released_files
+
+        return {d.task.id: d.task for f in released_files(path) for d in load_released_dialogues(f)}
+    return {task.id: task for task in load_tasks(path, tuple(sorted(set(languages))))}  # type: ignore[arg-type]
+
+
+def load_run(path: Path, data: str | None = None) -> Source:
+    """A run directory (or a bare transcripts.jsonl) with the task of every transcript."""
+    run_dir = path if path.is_dir() else path.parent
+    transcripts = read_transcripts(path / "transcripts.jsonl" if path.is_dir() else path)
+    if not transcripts:
+        raise ClarqError(f"{path} holds no transcripts", "run some dialogues first")
+    location = data or _config_task_dir(run_dir)
+    if location is None:
+        raise ClarqError(f"cannot tell which tasks {path} was played on", "pass --data DIR")
+    tasks = load_tasks_from(location, {t.language for t in transcripts}, base=run_dir)
+    pairs = []
+    for transcript in transcripts:
+        task = tasks.get(transcript.task_id)
+        if task is None:
+            raise ClarqError(f"task {transcript.task_id} of {path} is not in {location}", "pass the run's --data DIR")
+        if transcript.task_hash and transcript.task_hash != task.content_hash():
+            raise ClarqError(
+                f"task {transcript.task_id} in {location} differs from the one the run was played on",
+                "score with the same task data the run used",
+            )
+        pairs.append((transcript, task))
+    return Source(
+        name=run_dir.name if path.is_dir() else path.name, pairs=pairs, run_dir=run_dir if path.is_dir() else None
+    )
+
+
+def load_sources(path: str | Path, fmt: Format = "auto", data: str | None = None) -> list[Source]:
+    """What PATH holds: one run, or one Source per released results file."""
+    path = Path(path).expanduser()
+    kind = detect_format(path) if fmt == "auto" else fmt
+    if kind == "clarq":
+        return [load_run(path, data)]
+    from .score_import import import_released
+    from .upstream import released_files
+
+    return [Source(name=f.name, pairs=import_released(f), run_dir=None) for f in released_files(path)]
+
+
+def select_split(verdicts: list[Verdict], split: str = "auto") -> tuple[list[Verdict], str]:
+    """Keep one split: `auto` = the test split when any test dialogue is present (as released), else all."""
+    if split == "auto":
+        split = "test" if any(v.split == "test" for v in verdicts) else "all"
+    chosen = verdicts if split == "all" else [v for v in verdicts if v.split == split]
+    if not chosen:
+        raise ClarqError(f"no dialogues of split {split!r}", "use --split all")
+    return chosen, split
+
+
+def node_check_for(judge_model: str) -> NodeCheck | None:
+    """The LLM leftover check for `--judge MODEL` (None for `--judge none`)."""
+    if judge_model == "none":
+        return None
+    from .judge_llm import llm_node_check
+
+    try:
+        from .llm import LLMClient, LLMSettings
+    except ImportError:
+        raise ClarqError("the LLM layer (clarq_bench.llm) is not available", "use --judge none") from None
+    return llm_node_check(LLMClient(LLMSettings()), judge_model)
+
+
+async def judge_source(source: Source, check: NodeCheck | None, judge_name: str = "none") -> list[Verdict]:
+    return await judge_all(source.pairs, check, judge_name=judge_name)
