@@ -1,0 +1,53 @@
+"""`clarq leaderboard verify FILE...` and `clarq leaderboard build DIR -o SITE`: check submissions, write the site."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("leaderboard", help="verify submissions and build the static leaderboard site")
+    commands = parser.add_subparsers(dest="leaderboard_command", metavar="COMMAND", required=True)
+    verify = commands.add_parser("verify", help="recompute submissions from their transcripts; one line per problem")
+    verify.add_argument("files", metavar="FILE", nargs="+", help="submission files (.json or .zip)")
+    verify.add_argument("--data", metavar="DIR", help="task data (default: $CLARQ_DATA, then the download cache)")
+    verify.set_defaults(handler=handle_verify)
+    build = commands.add_parser("build", help="write a static HTML leaderboard from a folder of submissions")
+    build.add_argument("directory", metavar="DIR", help="folder of submission files")
+    build.add_argument("-o", "--output", metavar="SITE", required=True, help="output folder")
+    build.add_argument("--reference", metavar="FILE_OR_DIR", help="released upstream results file(s) as reference rows")
+    build.add_argument("--data", metavar="DIR", help="task data (default: $CLARQ_DATA, then the download cache)")
+    build.add_argument("--no-verify", action="store_true", help="include submissions without verifying them")
+    build.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    build.set_defaults(handler=handle_build)
+
+
+def handle_verify(args: argparse.Namespace) -> int:
+    """Exit 0 when every file verifies, 1 when any has problems (printed one per line, prefixed by the file)."""
+    from ..leaderboard.verify import load_task_data, verify_file
+
+    _, tasks = load_task_data(args.data, {"en", "zh"})
+    failed = 0
+    for path in args.files:
+        _, outcome = verify_file(path, args.data, tasks)
+        for line in outcome.problems:
+            print(line if line.startswith(str(path)) else f"{path}: {line}")
+        for note in outcome.notes:
+            print(f"{path}: note: {note}")
+        if outcome.ok:
+            print(f"{path}: verified")
+        failed += not outcome.ok
+    return 1 if failed else 0
+
+
+def handle_build(args: argparse.Namespace) -> int:
+    from ..leaderboard.site import build_site, load_entries, reference_entries
+
+    entries, rejected = load_entries(args.directory, data=args.data, verify=not args.no_verify)
+    if args.reference:
+        entries += reference_entries(args.reference)
+    index = build_site(entries, args.output, rejected=rejected, plots=not args.no_plots)
+    for name, problems in rejected:
+        print(f"rejected {name}: {problems[0]}" + (f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""))
+    print(f"wrote {index} ({len(entries)} entries, {len(rejected)} rejected)")
+    return 0

@@ -1,0 +1,32 @@
+"""`clarq submit RUN_DIR -o FILE`: pack a finished run as a leaderboard submission (JSON, or zip when FILE ends .zip)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("submit", help="pack a run as a leaderboard submission file",
+                                   description="Pack a run directory into one verifiable submission file.")  # fmt: skip
+    parser.add_argument("run_dir", metavar="RUN_DIR", help="a run directory (config.json + transcripts.jsonl)")
+    parser.add_argument("-o", "--output", metavar="FILE", required=True, help="submission file (.json or .zip)")
+    parser.add_argument("--name", default="", help="display name on the leaderboard")
+    parser.add_argument("--org", default="", help="organisation")
+    parser.add_argument("--notes", default="", help="free-text notes")
+    parser.add_argument("--partial", action="store_true", help="accept a run with missing dialogues (marked partial)")
+    parser.add_argument("--data", metavar="DIR", help="task data the run used (default: the run's recorded folder)")
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    from ..leaderboard.bundle import build_submission, write_submission
+    from ..leaderboard.schema import Submitter
+
+    submitter = Submitter(name=args.name, org=args.org, notes=args.notes)
+    submission = build_submission(args.run_dir, data=args.data, submitter=submitter, partial=args.partial)
+    path = write_submission(submission, args.output)
+    m = submission.manifest
+    success = m.metrics["summary"]["success"]["value"]
+    extra = f", partial: {len(m.missing)} missing" if m.partial else ""
+    print(f"wrote {path}: {m.transcript_count} dialogues, {m.label.value}{extra}, success {success:.3f}")
+    return 0

@@ -1,0 +1,14 @@
+"""The leaderboard: submission bundles (bundle.py), their verification (verify.py), safe reading of untrusted files
+(safety.py), the static site (site.py, pages.py, plots.py, assets/) and the Hugging Face export (hf.py).
+
+Reads run directories and submission files only; never imports the runner or dialogue code, never runs a model.
+"""
+
+from .bundle import build_submission, read_submission, write_submission
+from .schema import Label, Manifest, Submission, Submitter
+from .verify import Verification, verify_file, verify_submission
+
+__all__ = [
+    "Label", "Manifest", "Submission", "Submitter", "Verification",
+    "build_submission", "read_submission", "verify_file", "verify_submission", "write_submission",
+]  # fmt: skip

@@ -1,0 +1,207 @@
+"""`clarq submit`: pack a finished run into one submission file, and read submission files back.
+
+A submission is a single JSON document (`.json`) or a zip of manifest.json + transcripts.jsonl + verdicts.jsonl
+(`.zip`). Packing refuses an incomplete run (a selected task or trial without a transcript) unless `partial`, labels
+the run standard or custom, records per-task content hashes and the task-set hash, and computes the figures that
+`clarq leaderboard verify` will recompute. Reading goes through safety.py and never executes anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zipfile
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterable
+
+from pydantic import ValidationError
+
+from .. import __version__
+from ..errors import ClarqError
+from ..judge import Verdict
+from ..tasks import Task
+from ..transcript import AgentInfo, Speaker, Transcript
+from .figures import DEFAULT_RESAMPLES, compute_metrics
+from .rundir import read_run, strip_secrets, verdicts_for
+from .safety import read_json_text, read_zip_members
+from .schema import Label, Manifest, Submission, Submitter, dialogue_key, task_set_hash
+
+#: The standard setting: our LLM provider on this model, in this mode, with this turn cap.
+STANDARD_PROVIDER = "gpt-4o"
+STANDARD_MODE = "single"
+STANDARD_MAX_TURNS = 12
+
+
+def runner_digest(tasks: Iterable[Task]) -> str:
+    """The runner's `tasks_digest` (SHA-256 over `id:hash` lines in selection order), to match config.json."""
+    digest = hashlib.sha256()
+    for task in tasks:
+        digest.update(f"{task.id}:{task.content_hash()}\n".encode())
+    return digest.hexdigest()
+
+
+def classify(config: dict[str, Any], provider: AgentInfo) -> tuple[Label, list[str]]:
+    """standard when the provider is gpt-4o in single-info mode with the default turn cap; else custom, with why."""
+    settings = config.get("provider") if isinstance(config.get("provider"), dict) else provider.settings
+    name = str(settings.get("name") or provider.name)
+    model = settings.get("model") or provider.model
+    mode = settings.get("mode") or STANDARD_MODE
+    reasons = []
+    if STANDARD_PROVIDER not in (name, model):
+        reasons.append(f"provider {model or name} (standard: {STANDARD_PROVIDER})")
+    if mode != STANDARD_MODE:
+        reasons.append(f"provider mode {mode} (standard: {STANDARD_MODE})")
+    max_turns = config.get("max_turns", STANDARD_MAX_TURNS)
+    if max_turns != STANDARD_MAX_TURNS:
+        reasons.append(f"turn cap {max_turns} (standard: {STANDARD_MAX_TURNS})")
+    return (Label.custom if reasons else Label.standard), reasons
+
+
+def _models(transcripts: list[Transcript], speaker: Speaker, info: str) -> list[str]:
+    """Model versions a side used: its AgentInfo plus any `model` a turn recorded in its notes."""
+    found: set[str] = set()
+    for transcript in transcripts:
+        agent = getattr(transcript, info)
+        if agent.model:
+            found.add(str(agent.model))
+        for turn in transcript.turns:
+            model = turn.notes.get("model") if turn.speaker == speaker else None
+            if isinstance(model, str) and model:
+                found.add(model)
+    return sorted(found)
+
+
+def _judge_identity(verdicts: list[Verdict], config: dict[str, Any]) -> AgentInfo:
+    names = sorted({v.judge for v in verdicts}) or ["none"]
+    name = "none" if names == ["none"] else ", ".join(n for n in names if n != "none")
+    return AgentInfo(name=name, model=None if name == "none" else config.get("judge_model") or name)
+
+
+def build_submission(
+    run_dir: str | Path,
+    *,
+    data: str | None = None,
+    submitter: Submitter | None = None,
+    partial: bool = False,
+    resamples: int = DEFAULT_RESAMPLES,
+) -> Submission:
+    """Pack a run directory; raises ClarqError for an incomplete run (unless `partial`) or inconsistent files."""
+    files = read_run(run_dir, data)
+    transcripts = sorted(files.transcripts, key=lambda t: (t.task_id, t.trial))
+    trials = int(files.config.get("trials") or max(t.trial for t in transcripts) + 1)
+    seen: set[str] = set()
+    for transcript in transcripts:
+        key = dialogue_key(transcript.task_id, transcript.trial)
+        if key in seen:
+            raise ClarqError(f"{files.run_dir}: dialogue {key} appears twice", "remove the duplicate line")
+        seen.add(key)
+        task = files.tasks.get(transcript.task_id)
+        if task is None:
+            raise ClarqError(f"{files.run_dir}: task {transcript.task_id} is not in the run's task selection",
+                             "pass the run's task data with --data DIR")  # fmt: skip
+        if transcript.task_hash and transcript.task_hash != task.content_hash():
+            raise ClarqError(f"{files.run_dir}: task {transcript.task_id} in {files.data_root} differs from the one "
+                             "the run was played on", "pass the run's task data with --data DIR")  # fmt: skip
+    missing = [dialogue_key(tid, trial) for trial in range(trials) for tid in files.tasks if dialogue_key(tid, trial) not in seen]
+    if missing and not partial:
+        shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+        raise ClarqError(f"{files.run_dir}: the run is incomplete: {len(missing)} dialogue(s) missing ({shown})",
+                         f"resume it with `clarq run --resume {files.run_dir}`, or pass --partial")  # fmt: skip
+    hashes = {task_id: task.content_hash() for task_id, task in files.tasks.items()}
+    digest = task_set_hash(hashes)
+    recorded_digest = files.config.get("tasks_digest")
+    if recorded_digest and recorded_digest != runner_digest(files.tasks.values()):
+        raise ClarqError(f"{files.run_dir}: the task data in {files.data_root} differs from the run's (tasks_digest)",
+                         "pass the run's task data with --data DIR")  # fmt: skip
+    verdicts = verdicts_for(files)
+    verdicts = sorted(verdicts, key=lambda v: (v.task_id, v.trial))
+    config = strip_secrets(files.config)
+    first = transcripts[0]
+    label, reasons = classify(config, first.provider)
+    split = str(config.get("split") or "test")
+    manifest = Manifest(
+        clarq_version=__version__,
+        created_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        submitter=submitter or Submitter(),
+        run_id=str(config.get("run_id") or files.run_dir.name),
+        run_config=config,
+        seeker=first.seeker,
+        seeker_models=_models(transcripts, Speaker.seeker, "seeker"),
+        provider=first.provider,
+        provider_models=_models(transcripts, Speaker.provider, "provider"),
+        judge=_judge_identity(verdicts, config),
+        label=label,
+        label_reasons=reasons,
+        partial=bool(missing),
+        missing=missing,
+        trials=trials,
+        max_turns=config.get("max_turns"),
+        task_hashes=hashes,
+        task_set_hash=digest,
+        transcript_count=len(transcripts),
+        metrics=compute_metrics(transcripts, verdicts, split=split, resamples=resamples),
+    )
+    return Submission(manifest=manifest, transcripts=transcripts, verdicts=verdicts)
+
+
+def write_submission(submission: Submission, path: str | Path) -> Path:
+    """Write as a zip (`.zip`) or one JSON document (anything else)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.suffix == ".zip":
+        with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr("manifest.json", submission.manifest.model_dump_json(indent=2))
+            archive.writestr("transcripts.jsonl", "".join(t.model_dump_json() + "\n" for t in submission.transcripts))
+            archive.writestr("verdicts.jsonl", "".join(v.model_dump_json() + "\n" for v in submission.verdicts))
+    else:
+        path.write_text(submission.model_dump_json(), encoding="utf-8")
+    return path
+
+
+def _schema_error(path: Path, what: str, exc: ValidationError) -> ClarqError:
+    first = exc.errors()[0]
+    loc = ".".join(str(part) for part in first["loc"])
+    extra = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+    return ClarqError(f"{path}: {what} is malformed at {loc}: {first['msg']}{extra}", "rebuild it with `clarq submit`")
+
+
+def _jsonl(path: Path, text: str, model: type, what: str) -> list[Any]:
+    records = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            try:
+                records.append(model.model_validate_json(line))
+            except ValidationError as exc:
+                raise _schema_error(path, f"{what} line {number}", exc) from None
+    return records
+
+
+def read_submission(path: str | Path) -> Submission:
+    """Load a submission file (zip or JSON) safely; ClarqError on anything unsafe or malformed."""
+    path = Path(path)
+    if not path.is_file():
+        raise ClarqError(f"{path}: no such submission file", "pass a file written by `clarq submit`")
+    if zipfile.is_zipfile(path):
+        members = read_zip_members(path)
+        for required in ("manifest.json", "transcripts.jsonl", "verdicts.jsonl"):
+            if required not in members:
+                raise ClarqError(f"{path}: the zip has no {required}", "rebuild it with `clarq submit`")
+        try:
+            manifest = Manifest.model_validate_json(members["manifest.json"])
+        except ValidationError as exc:
+            raise _schema_error(path, "manifest.json", exc) from None
+        transcripts = _jsonl(path, members["transcripts.jsonl"], Transcript, "transcripts.jsonl")
+        verdicts = _jsonl(path, members["verdicts.jsonl"], Verdict, "verdicts.jsonl")
+        return Submission(manifest=manifest, transcripts=transcripts, verdicts=verdicts)
+    text = read_json_text(path)
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ClarqError(f"{path}: not JSON (line {exc.lineno} column {exc.colno}: {exc.msg})",
+                         "pass a file written by `clarq submit`") from None  # fmt: skip
+    try:
+        return Submission.model_validate_json(text)
+    except ValidationError as exc:
+        raise _schema_error(path, "the submission", exc) from None
+

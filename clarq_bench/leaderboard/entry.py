@@ -1,0 +1,56 @@
+"""One row-source of the leaderboard site: a verified (or reference, or unverified) submission ready to render.
+
+Kept apart from the page code so pages read one shape whatever the origin: a submission file that passed (or failed)
+verification, or a released upstream dialogue file imported as a reference row.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..judge import Verdict
+from ..tasks import Task
+from ..transcript import Transcript
+from .schema import Manifest
+
+STATUS_VERIFIED, STATUS_UNVERIFIED, STATUS_REFERENCE, STATUS_FAILED = "verified", "not verified", "reference", "failed"
+
+
+@dataclass
+class Entry:
+    manifest: Manifest
+    transcripts: list[Transcript]
+    verdicts: list[Verdict]  # what the figures and the viewer use (recomputed when verified)
+    tasks: dict[str, Task]  # may be empty: pages then show what the transcripts alone tell
+    status: str
+    problems: list[str] = field(default_factory=list)
+    source: str = ""
+
+    @property
+    def title(self) -> str:
+        sub = self.manifest.submitter
+        return sub.name or f"{self.manifest.seeker.name} vs {self.manifest.provider.name}"
+
+    @property
+    def slug(self) -> str:
+        """A file-name-safe, unique id: a readable stem plus a digest of the run and task set."""
+        stem = re.sub(r"[^a-z0-9]+", "-", self.title.lower()).strip("-")[:40] or "submission"
+        digest = hashlib.sha256(f"{self.manifest.run_id}|{self.manifest.task_set_hash}|{self.source}".encode()).hexdigest()
+        return f"{stem}-{digest[:8]}"
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        return self.manifest.metrics.get("summary") or {}
+
+    def language_group(self, language: str) -> dict[str, Any] | None:
+        for group in self.summary.get("by_language") or []:
+            if group.get("key") == f"lang={language}":
+                return group
+        return None
+
+    @property
+    def languages(self) -> list[str]:
+        return sorted({t.language for t in self.transcripts})

@@ -1,0 +1,144 @@
+"""Reading a run directory for packing (submit, export): its config, transcripts, recorded verdicts and tasks.
+
+Narrow on purpose: config.json is the runner's RunConfig as a dict (read leniently, so older or hand-written runs
+still pack), transcripts.jsonl one Transcript per line, and an optional verdicts.jsonl of recorded judge verdicts
+(the only place LLM-judged nodes can come from: packing never calls a model). Tasks come from --data, else the run's
+recorded `data` folder, else $CLARQ_DATA / the download cache, filtered as the run selected them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..errors import ClarqError, DataError
+from ..judge import Verdict, judge_deterministic
+from ..tasks import Task
+from ..transcript import Transcript
+
+SECRET_KEY = re.compile(r"api[_-]?key|secret|passw(or)?d|authori[sz]ation|bearer|credential|(^|_)token$|cookie", re.I)
+SECRET_VALUE = re.compile(r"^(sk-|sk_|xox[bp]-|ghp_|hf_)[A-Za-z0-9_\-]{8,}")
+REDACTED = "[redacted]"
+#: Where a run recorded its task folder (RunConfig.data_dir; older spellings accepted).
+DATA_KEYS = ("data_dir", "data", "tasks_dir")
+
+
+def strip_secrets(value: Any) -> Any:
+    """A copy of a JSON value with secret-looking keys and key-shaped strings replaced by `[redacted]`."""
+    if isinstance(value, dict):
+        return {k: REDACTED if SECRET_KEY.search(str(k)) else strip_secrets(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [strip_secrets(v) for v in value]
+    if isinstance(value, str) and SECRET_VALUE.match(value):
+        return REDACTED
+    if isinstance(value, str):
+        return re.sub(r"(https?://)[^/@\s]+:[^/@\s]+@", r"\1[redacted]@", value)  # user:pass@ in URLs
+    return value
+
+
+def _read_jsonl(path: Path, model: type, what: str) -> list[Any]:
+    records = []
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise DataError(str(path), f"cannot read: {exc.strerror}") from None
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append(model.model_validate_json(line))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            loc = ".".join(str(part) for part in first["loc"])
+            raise DataError(str(path), f"line {number} is not a {what}: {loc}: {first['msg']}") from None
+    return records
+
+
+@dataclass
+class RunFiles:
+    """What a run directory holds, plus the tasks its transcripts were played on."""
+
+    run_dir: Path
+    config: dict[str, Any]
+    transcripts: list[Transcript]
+    recorded_verdicts: list[Verdict]
+    tasks: dict[str, Task]  # every task the run selected, by id
+    data_root: Path
+
+
+def read_config(run_dir: Path) -> dict[str, Any]:
+    path = run_dir / "config.json"
+    if not path.is_file():
+        raise ClarqError(f"{run_dir} is not a run directory (no config.json)", "pass the folder of a `clarq run`")
+    try:
+        config = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise DataError(str(path), f"cannot read: {exc}") from None
+    if not isinstance(config, dict):
+        raise DataError(str(path), "expected a JSON object")
+    return config
+
+
+def selected_tasks(config: dict[str, Any], root: Path) -> dict[str, Task]:
+    """The tasks the run's config selects (languages, split, types, then the first `limit`), in the runner's order."""
+    from ..data import load_tasks
+
+    languages = config.get("languages") or ["en"]
+    split = config.get("split") or "test"
+    tasks = load_tasks(root, languages, split=None if split == "all" else split, types=config.get("types"))
+    limit = config.get("limit")
+    if isinstance(limit, int) and limit >= 0:
+        tasks = tasks[:limit]
+    return {task.id: task for task in tasks}
+
+
+def data_root_for(config: dict[str, Any], run_dir: Path, explicit: str | None) -> Path:
+    """--data, else the folder the run recorded (absolute, or relative to cwd / the run dir), else the default."""
+    from ..data import resolve_data_dir
+
+    if explicit:
+        return Path(explicit).expanduser()
+    for key in DATA_KEYS:
+        recorded = config.get(key)
+        if isinstance(recorded, str) and recorded:
+            for candidate in (Path(recorded).expanduser(), run_dir / recorded):
+                if candidate.is_dir():
+                    return candidate
+    return resolve_data_dir(None)
+
+
+def read_run(run_dir: str | Path, data: str | None = None) -> RunFiles:
+    """Load everything `clarq submit` / `clarq export` needs from a run directory."""
+    run_dir = Path(run_dir)
+    config = read_config(run_dir)
+    transcripts_path = run_dir / "transcripts.jsonl"
+    if not transcripts_path.is_file():
+        raise ClarqError(f"{run_dir} has no transcripts.jsonl", "run some dialogues first")
+    transcripts = _read_jsonl(transcripts_path, Transcript, "transcript")
+    if not transcripts:
+        raise ClarqError(f"{run_dir} holds no transcripts", "run some dialogues first")
+    verdicts_path = run_dir / "verdicts.jsonl"
+    recorded = _read_jsonl(verdicts_path, Verdict, "verdict") if verdicts_path.is_file() else []
+    root = data_root_for(config, run_dir, data)
+    tasks = selected_tasks(config, root)
+    return RunFiles(run_dir, config, transcripts, recorded, tasks, root)
+
+
+def verdicts_for(files: RunFiles) -> list[Verdict]:
+    """One verdict per transcript: the recorded one when the run has verdicts.jsonl, else the deterministic stage."""
+    recorded = {(v.task_id, v.trial): v for v in files.recorded_verdicts}
+    verdicts = []
+    for transcript in files.transcripts:
+        task = files.tasks.get(transcript.task_id)
+        if task is None:
+            raise ClarqError(
+                f"transcript of task {transcript.task_id} is not among the run's selected tasks in {files.data_root}",
+                "pass the run's task data with --data DIR",
+            )
+        verdicts.append(recorded.get(transcript.key) or judge_deterministic(transcript, task))
+    return verdicts

@@ -1,0 +1,77 @@
+"""The submission record: a manifest (who, what, on which tasks, with which figures) plus transcripts and verdicts.
+
+One model for both on-disk forms (a single JSON document, or a zip of manifest.json + transcripts.jsonl +
+verdicts.jsonl). Verdicts travel with the transcripts so LLM-judged nodes carry their recorded decision; everything
+else in them is recomputed by verification. The task-set hash is over sorted `task_id:content_hash` lines.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from enum import Enum
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from ..judge import Verdict
+from ..transcript import AgentInfo, Transcript
+
+FORMAT = "clarq-submission"
+FORMAT_VERSION = 1
+
+
+class Label(str, Enum):
+    """standard: our provider at its default model and mode and the default turn cap; custom: anything else."""
+
+    standard = "standard"
+    custom = "custom"
+    reference = "reference"  # imported from the released upstream dialogues
+
+
+class Submitter(BaseModel):
+    name: str = ""
+    org: str = ""
+    notes: str = ""
+
+
+class Manifest(BaseModel):
+    """Everything about a submission except the dialogues themselves."""
+
+    format: Literal["clarq-submission"] = FORMAT
+    format_version: int = FORMAT_VERSION
+    clarq_version: str
+    created_at: str
+    submitter: Submitter = Field(default_factory=Submitter)
+    run_id: str
+    run_config: dict[str, Any] = Field(default_factory=dict, description="The run's config.json, secrets removed.")
+    seeker: AgentInfo
+    seeker_models: list[str] = Field(default_factory=list, description="Every seeker model version seen.")
+    provider: AgentInfo
+    provider_models: list[str] = Field(default_factory=list)
+    judge: AgentInfo = Field(description='name "none" when only the deterministic stage ran.')
+    label: Label
+    label_reasons: list[str] = Field(default_factory=list, description="Why a run is custom.")
+    partial: bool = False
+    missing: list[str] = Field(default_factory=list, description="`task_id#trial` pairs the run lacks.")
+    trials: int = 1
+    max_turns: int | None = None
+    task_hashes: dict[str, str] = Field(description="task id -> Task.content_hash() of every task in the set.")
+    task_set_hash: str
+    transcript_count: int
+    metrics: dict[str, Any] = Field(description="Figures recomputed by `clarq leaderboard verify`.")
+
+
+class Submission(BaseModel):
+    manifest: Manifest
+    transcripts: list[Transcript]
+    verdicts: list[Verdict]
+
+
+def task_set_hash(task_hashes: dict[str, str]) -> str:
+    """SHA-256 over sorted `id:hash` lines: one fingerprint for the whole task set."""
+    blob = "\n".join(f"{task_id}:{digest}" for task_id, digest in sorted(task_hashes.items()))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def dialogue_key(task_id: str, trial: int) -> str:
+    return f"{task_id}#{trial}"

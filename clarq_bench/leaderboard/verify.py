@@ -1,0 +1,223 @@
+"""`clarq leaderboard verify`: recompute a submission from its transcripts and list every disagreement.
+
+Checks, each failing one giving one line: the task-set hash and every task hash against the local task data; one
+transcript per (task, trial) of the task set (unless partial, and then the gaps must be declared); the standard /
+custom label and the turn cap; every revealed-node claim against the provider's text (and its place in the tree);
+no node text handed out without a claim; each recorded verdict against the deterministic judge (only nodes the
+judge cannot settle may be recorded as LLM-judged, and only with a judge named); every figure recomputed. Nothing
+from the submission is executed, and paths named inside it are never read.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import NamedTuple
+
+from ..errors import ClarqError
+from ..judge import OBTAINED, NodeStatus, Verdict, judge_deterministic
+from ..lengths import token_counter
+from ..tasks import ROOT_ID, Task
+from ..textmatch import carries_node
+from ..transcript import ReplyKind, Speaker, Transcript
+from .bundle import classify, read_submission
+from .figures import TOKEN_FIELDS, bootstrap_settings, compute_metrics, differences
+from .schema import FORMAT_VERSION, Submission, dialogue_key, task_set_hash
+
+MAX_METRIC_LINES = 12
+
+
+class Verification(NamedTuple):
+    """The outcome for one submission: problems (empty = verified), notes, and what was rebuilt."""
+
+    problems: list[str]
+    notes: list[str]
+    verdicts: list[Verdict]  # recomputed (with recorded LLM-judged nodes merged in)
+    tasks: dict[str, Task]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def load_task_data(data: str | Path | None, languages: set[str]) -> tuple[Path, dict[str, Task]]:
+    """Every task of the given languages (all splits) from --data / $CLARQ_DATA / the download cache."""
+    from ..data import load_tasks, resolve_data_dir
+
+    root = resolve_data_dir(data)
+    tasks = load_tasks(root, tuple(sorted(languages & {"en", "zh"})))  # type: ignore[arg-type]
+    return root, {task.id: task for task in tasks}
+
+
+def _check_tasks(sub: Submission, data: dict[str, Task], root: Path, problems: list[str]) -> None:
+    manifest = sub.manifest
+    if task_set_hash(manifest.task_hashes) != manifest.task_set_hash:
+        problems.append(f"task_set_hash {manifest.task_set_hash[:12]}... does not match its task hashes "
+                        f"({task_set_hash(manifest.task_hashes)[:12]}...)")  # fmt: skip
+    absent = [task_id for task_id in manifest.task_hashes if task_id not in data]
+    if absent:
+        problems.append(f"{len(absent)} task(s) are not in the task data at {root} (first: {', '.join(absent[:3])})")
+    for task_id, digest in manifest.task_hashes.items():
+        if task_id in data and data[task_id].content_hash() != digest:
+            problems.append(f"task {task_id}: hash {digest[:12]}... differs from the task data "
+                            f"({data[task_id].content_hash()[:12]}...)")  # fmt: skip
+
+
+def _check_coverage(sub: Submission, problems: list[str]) -> None:
+    manifest = sub.manifest
+    counts = Counter(dialogue_key(t.task_id, t.trial) for t in sub.transcripts)
+    for key, count in sorted(counts.items()):
+        if count > 1:
+            problems.append(f"dialogue {key} appears {count} times")
+    if len(sub.transcripts) != manifest.transcript_count:
+        problems.append(f"transcript_count is {manifest.transcript_count} but the file holds {len(sub.transcripts)}")
+    declared = set(manifest.missing)
+    expected = [dialogue_key(tid, trial) for trial in range(manifest.trials) for tid in sorted(manifest.task_hashes)]
+    for key in expected:
+        if key in counts and key in declared:
+            problems.append(f"dialogue {key} is declared missing but is present")
+        elif key not in counts and not manifest.partial:
+            problems.append(f"dialogue {key} is missing (its task is in the task set and the submission is not partial)")
+        elif key not in counts and key not in declared:
+            problems.append(f"dialogue {key} is missing and not declared in `missing`")
+    if manifest.partial != bool(declared):
+        problems.append(f"partial is {manifest.partial} but {len(declared)} dialogue(s) are declared missing")
+    for transcript in sub.transcripts:
+        key = dialogue_key(transcript.task_id, transcript.trial)
+        if transcript.task_id not in manifest.task_hashes:
+            problems.append(f"dialogue {key}: its task is not in the task set")
+        elif transcript.task_hash and transcript.task_hash != manifest.task_hashes[transcript.task_id]:
+            problems.append(f"dialogue {key}: task_hash differs from the task set's hash for {transcript.task_id}")
+        if transcript.trial >= manifest.trials or transcript.trial < 0:
+            problems.append(f"dialogue {key}: trial {transcript.trial} is outside 0..{manifest.trials - 1}")
+
+
+def _check_identity(sub: Submission, problems: list[str]) -> None:
+    manifest = sub.manifest
+    label, reasons = classify(manifest.run_config, manifest.provider)
+    if label != manifest.label:
+        why = "; ".join(reasons) or "provider, mode and turn cap are the standard ones"
+        problems.append(f"label is {manifest.label.value} but the run config makes it {label.value} ({why})")
+    for transcript in sub.transcripts:
+        key = dialogue_key(transcript.task_id, transcript.trial)
+        if transcript.seeker.name != manifest.seeker.name or transcript.provider.name != manifest.provider.name:
+            problems.append(f"dialogue {key}: played by {transcript.seeker.name} vs {transcript.provider.name}, "
+                            f"not the manifest's {manifest.seeker.name} vs {manifest.provider.name}")  # fmt: skip
+        cap = manifest.run_config.get("max_turns")
+        if isinstance(cap, int) and len(transcript.seeker_turns) > cap:
+            problems.append(f"dialogue {key}: {len(transcript.seeker_turns)} seeker turns, above the turn cap {cap}")
+
+
+def _check_claims(transcript: Transcript, task: Task, verdict: Verdict, problems: list[str]) -> None:
+    """Every claimed node is real, carried by its turn's text and on the frontier; nothing leaks unclaimed."""
+    key = dialogue_key(transcript.task_id, transcript.trial)
+    revealed: set[str] = set()
+    for index, turn in enumerate(transcript.turns):
+        if turn.speaker != Speaker.provider:
+            continue
+        if turn.kind == ReplyKind.root and not carries_node(turn.text, task.tree.root.text, task.language):
+            problems.append(f"dialogue {key} turn {index}: marked as the root answer but does not carry the root text")
+        for node_id in turn.revealed:
+            if node_id == ROOT_ID:
+                continue
+            if node_id not in task.tree:
+                problems.append(f"dialogue {key} turn {index}: claims node {node_id}, which the task does not have")
+                continue
+            if not carries_node(turn.text, task.tree[node_id].text, task.language):
+                problems.append(f"dialogue {key} turn {index}: claims node {node_id} but its text does not carry it")
+            parent = task.tree[node_id].parent
+            if parent not in (ROOT_ID, None) and parent not in revealed and parent not in turn.revealed:
+                problems.append(f"dialogue {key} turn {index}: reveals node {node_id} before its parent {parent}")
+        revealed.update(turn.revealed)
+    for node in verdict.nodes:
+        if node.status in (NodeStatus.exact, NodeStatus.substring) and node.claimed_turn is None:
+            problems.append(f"dialogue {key} turn {node.turn}: carries node {node.node_id} without claiming it")
+
+
+def _merge_verdict(
+    key: str, recomputed: Verdict, recorded: Verdict | None, judge_named: bool, problems: list[str]
+) -> Verdict:
+    """The recomputed verdict with the recorded LLM-judged nodes merged in; disagreements become problems."""
+    if recorded is None:
+        problems.append(f"dialogue {key}: no recorded verdict")
+        return recomputed
+    by_id = {node.node_id: node for node in recorded.nodes}
+    merged = []
+    for node in recomputed.nodes:
+        mine = by_id.get(node.node_id)
+        if mine is None:
+            problems.append(f"dialogue {key} node {node.node_id}: no recorded status")
+            merged.append(node)
+        elif node.status in OBTAINED or mine.status not in OBTAINED:
+            if mine.status != node.status:
+                problems.append(f"dialogue {key} node {node.node_id}: recorded {mine.status.value} "
+                                f"but the judge finds {node.status.value}")  # fmt: skip
+            merged.append(node)
+        elif mine.status == NodeStatus.llm and judge_named:
+            merged.append(node.model_copy(update={"status": NodeStatus.llm}))
+        elif mine.status == NodeStatus.llm:
+            problems.append(f"dialogue {key} node {node.node_id}: recorded as LLM-judged but the submission names no judge")
+            merged.append(node)
+        else:
+            problems.append(f"dialogue {key} node {node.node_id}: recorded {mine.status.value} but no provider turn "
+                            "carries it")  # fmt: skip
+            merged.append(node)
+    extra = set(by_id) - {node.node_id for node in recomputed.nodes}
+    if extra:
+        problems.append(f"dialogue {key}: recorded nodes the task does not have: {', '.join(sorted(extra))}")
+    return recomputed.model_copy(update={"nodes": merged, "judge": recorded.judge})
+
+
+def verify_submission(sub: Submission, data: str | Path | None = None, tasks: dict[str, Task] | None = None) -> Verification:
+    """Check one loaded submission against the task data (`tasks` given, or loaded from `data`)."""
+    problems: list[str] = []
+    notes: list[str] = []
+    manifest = sub.manifest
+    if manifest.format_version != FORMAT_VERSION:
+        problems.append(f"format_version {manifest.format_version} is not supported (expected {FORMAT_VERSION})")
+        return Verification(problems, notes, [], {})
+    languages = {task_id.split("/", 1)[0] for task_id in manifest.task_hashes}
+    if tasks is None:
+        root, tasks = load_task_data(data, languages)
+    else:
+        root = Path(str(data or "<given tasks>"))
+    _check_tasks(sub, tasks, root, problems)
+    _check_coverage(sub, problems)
+    _check_identity(sub, problems)
+    recorded = {(v.task_id, v.trial): v for v in sub.verdicts}
+    judge_named = manifest.judge.name not in ("", "none")
+    verdicts: list[Verdict] = []
+    for transcript in sub.transcripts:
+        task = tasks.get(transcript.task_id)
+        if task is None or task.content_hash() != manifest.task_hashes.get(transcript.task_id):
+            continue  # already reported: cannot judge against a task we do not have
+        key = dialogue_key(transcript.task_id, transcript.trial)
+        recomputed = judge_deterministic(transcript, task)
+        _check_claims(transcript, task, recomputed, problems)
+        verdicts.append(_merge_verdict(key, recomputed, recorded.get(transcript.key), judge_named, problems))
+    if len(verdicts) == len(sub.transcripts) and verdicts:
+        seed, resamples = bootstrap_settings(manifest.metrics)
+        split = str(manifest.run_config.get("split") or "test")
+        again = compute_metrics(sub.transcripts, verdicts, split=split, seed=seed, resamples=resamples)
+        recorded_unit = (manifest.metrics.get("summary") or {}).get("token_unit")
+        skip: tuple[str, ...] = ()
+        if recorded_unit != token_counter().unit:
+            skip = TOKEN_FIELDS
+            notes.append(f"token figures not compared: recorded in {recorded_unit}, this machine counts {token_counter().unit}")
+        lines = list(differences(manifest.metrics, again, skip=skip))
+        problems.extend(lines[:MAX_METRIC_LINES])
+        if len(lines) > MAX_METRIC_LINES:
+            problems.append(f"... and {len(lines) - MAX_METRIC_LINES} more figures differ")
+    llm_nodes = sum(node.status == NodeStatus.llm for v in verdicts for node in v.nodes)
+    if llm_nodes:
+        notes.append(f"{llm_nodes} node(s) accepted on the recorded LLM judge's verdict ({manifest.judge.name})")
+    return Verification(problems, notes, verdicts, tasks)
+
+
+def verify_file(path: str | Path, data: str | Path | None = None, tasks: dict[str, Task] | None = None) -> tuple[Submission | None, Verification]:
+    """Load and verify one file; an unreadable or unsafe file is a single problem."""
+    try:
+        sub = read_submission(path)
+    except ClarqError as exc:
+        return None, Verification([str(exc)], [], [], {})
+    return sub, verify_submission(sub, data, tasks)

@@ -1,0 +1,69 @@
+"""Hand-made run directories for the leaderboard tests: scripted dialogues on the repo's sample tasks (tasks/).
+
+A dialogue asks for each required node in tree order and the provider answers with the node text verbatim,
+claiming it; `drop` leaves the last `drop` nodes unasked, so the dialogue fails. No runner or model is involved.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from clarq_bench.data import load_tasks
+from clarq_bench.tasks import Task
+from clarq_bench.transcript import AgentInfo, EndReason, Intent, ReplyKind, Speaker, Transcript, Turn, Usage
+
+from upstream_paths import SAMPLE_TASKS
+
+
+def sample_tasks(languages=("en", "zh")) -> list[Task]:
+    return load_tasks(SAMPLE_TASKS, languages, split="test")
+
+
+def scripted_transcript(task: Task, *, seeker: str = "scripted", drop: int = 0, trial: int = 0,
+                        opening: str | None = None, provider: str = "offline", cost: float = 0.0) -> Transcript:
+    nodes = task.tree.required[: len(task.tree.required) - drop]
+    turns = [
+        Turn(speaker=Speaker.provider, text="what can help you?", kind=ReplyKind.greeting),
+        Turn(speaker=Speaker.seeker, text=opening or f"Hello, I need to do this: {task.brief.task_name}"),
+        Turn(speaker=Speaker.provider, text=task.tree.root.text, kind=ReplyKind.root, revealed=["0"]),
+    ]
+    for node in nodes:
+        turns.append(Turn(speaker=Speaker.seeker, text=f"Could you tell me more about step {node.id} please?"))
+        turns.append(Turn(speaker=Speaker.provider, text=node.text, kind=ReplyKind.response_i,
+                          intent=Intent.answerable, revealed=[node.id]))
+    turns.append(Turn(speaker=Speaker.seeker, text="Thanks, goodbye!"))
+    return Transcript(
+        task_id=task.id, language=task.language, type_number=task.type_number, split=task.split.value,
+        task_hash=task.content_hash(), trial=trial, seed=8848 + trial,
+        seeker=AgentInfo(name=seeker, model="scripted-1"), provider=AgentInfo(name=provider),
+        turns=turns, end_reason=EndReason.goodbye, usage={"seeker": Usage(cost_usd=cost, calls=1)},
+    )
+
+
+def write_run(run_dir: Path, transcripts: list[Transcript], tasks: list[Task], *, provider: dict | None = None,
+              max_turns: int = 12, trials: int = 1, extra: dict | None = None) -> Path:
+    """A run directory as the runner writes it (config.json + transcripts.jsonl)."""
+    from clarq_bench.leaderboard.bundle import runner_digest
+
+    run_dir.mkdir(parents=True, exist_ok=True)
+    config = {
+        "data_dir": str(SAMPLE_TASKS), "tasks_digest": runner_digest(tasks), "languages": sorted({t.language for t in tasks}),
+        "split": "test", "types": None, "limit": None, "trials": trials, "seed": 8848, "max_turns": max_turns,
+        "seeker": {"name": transcripts[0].seeker.name, "model": "scripted-1", "mode": None},
+        "provider": provider or {"name": "offline", "model": None, "mode": None},
+        "judge_model": None, "run_id": run_dir.name, **(extra or {}),
+    }
+    (run_dir / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    (run_dir / "transcripts.jsonl").write_text("".join(t.model_dump_json() + "\n" for t in transcripts), encoding="utf-8")
+    return run_dir
+
+
+def make_run(run_dir: Path, *, seeker: str = "scripted", drop_every: int = 0, **kwargs) -> Path:
+    """Every sample test task once; with drop_every=k, every k-th dialogue misses its last node."""
+    tasks = sample_tasks()
+    transcripts = [
+        scripted_transcript(task, seeker=seeker, drop=1 if drop_every and i % drop_every == 0 else 0, cost=0.01)
+        for i, task in enumerate(tasks)
+    ]
+    return write_run(run_dir, transcripts, tasks, **kwargs)

@@ -1,0 +1,128 @@
+"""The leaderboard site in a real headless Chromium (from file://): sort, navigate, filter, and stay inert.
+
+Needs Debian's chromium + chromium-driver and the `selenium` package; skipped with the reason otherwise.
+Set CLARQ_SCREENSHOT_DIR to keep the screenshots it takes.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from clarq_bench.leaderboard.site import build_site, load_entries, reference_entries
+
+from test_leaderboard_site import HOSTILE, hostile_submissions
+from upstream_paths import SAMPLE_TASKS, UPSTREAM_RESULTS
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
+pytestmark = pytest.mark.skipif(
+    not (CHROMIUM and CHROMEDRIVER), reason="chromium / chromedriver not installed (apt-get install chromium chromium-driver)"
+)
+REFERENCE = UPSTREAM_RESULTS / "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json"
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage", "--window-size=1300,1000")  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("browser")
+    folder = hostile_submissions(root / "subs", root / "runs")
+    entries, rejected = load_entries(folder, data=str(SAMPLE_TASKS))
+    assert not rejected
+    if REFERENCE.is_file():
+        entries += reference_entries(REFERENCE)
+    return build_site(entries, root / "site", plots=True)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory):
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+def assert_inert(driver) -> None:
+    """No alert open, the title untouched, the body not marked by an onerror handler."""
+    from selenium.common.exceptions import NoAlertPresentException
+
+    with pytest.raises(NoAlertPresentException):
+        driver.switch_to.alert.text  # noqa: B018
+    assert driver.title != "pwned"  # the hostile name may appear in the title, as text
+    assert driver.execute_script("return document.body.dataset.pwned === undefined")
+    assert driver.execute_script("return document.querySelectorAll('main script, main img[src=x]').length") == 0
+
+
+def screenshot(driver, name: str, tmp_path: Path) -> Path:
+    target = Path(os.environ.get("CLARQ_SCREENSHOT_DIR") or tmp_path)
+    target.mkdir(parents=True, exist_ok=True)
+    path = target / name
+    assert driver.save_screenshot(str(path))
+    assert path.stat().st_size > 10_000
+    return path
+
+
+def column(driver, table_id: str, index: int) -> list[str]:
+    from selenium.webdriver.common.by import By
+
+    return [row.find_elements(By.TAG_NAME, "td")[index].get_attribute("data-value")
+            for row in driver.find_elements(By.CSS_SELECTOR, f"#{table_id} tbody tr")]  # fmt: skip
+
+
+def test_sort_navigate_filter_and_stay_inert(site: Path, browser, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(site.as_uri())
+    assert browser.title == "clarq leaderboard"
+    assert_inert(browser)
+    rows = browser.find_elements(By.CSS_SELECTOR, "#board-en tbody tr")
+    assert len(rows) == (3 if REFERENCE.is_file() else 2)
+    headers = browser.find_elements(By.CSS_SELECTOR, "#board-en thead th")
+    names = [h.text.strip(" ↕↑↓") for h in headers]
+    success, aqd = names.index("Success"), names.index("AQD")
+    headers[aqd].click()  # AQD sorts ascending first (fewer wasted questions is better)
+    values = [float(v) for v in column(browser, "board-en", aqd)]
+    assert values == sorted(values) and headers[aqd].get_attribute("aria-sort") == "ascending"
+    headers[success].click()
+    values = [float(v) for v in column(browser, "board-en", success)]
+    assert values == sorted(values, reverse=True) and headers[success].get_attribute("aria-sort") == "descending"
+    ranks = [r.find_element(By.CSS_SELECTOR, "td.rank").text for r in browser.find_elements(By.CSS_SELECTOR, "#board-en tbody tr")]
+    assert ranks == [str(i) for i in range(1, len(ranks) + 1)]
+    screenshot(browser, "leaderboard-index.png", tmp_path)
+
+    browser.find_element(By.PARTIAL_LINK_TEXT, "Hostile").click()
+    assert_inert(browser)
+    assert HOSTILE in browser.find_element(By.TAG_NAME, "h1").text  # shown as text, not run
+    assert browser.execute_script("return document.querySelector('.plots img').naturalWidth") > 100
+    browser.find_element(By.PARTIAL_LINK_TEXT, "failures only").click()
+    assert_inert(browser)
+    dialogues = browser.find_elements(By.CSS_SELECTOR, "details.dialogue")
+    visible = [d for d in dialogues if d.is_displayed()]
+    assert len(dialogues) == 16 and len(visible) == 8  # every second hostile dialogue misses a node
+    assert browser.find_element(By.ID, "shown-count").text == "8"
+    assert all(d.get_attribute("data-success") == "0" for d in visible)
+    first = visible[0]
+    first.find_element(By.TAG_NAME, "summary").click()
+    assert first.get_attribute("open") is not None
+    turns = first.find_elements(By.CSS_SELECTOR, ".turn")
+    assert turns[1].text.startswith("Seeker" + HOSTILE[:8]) or HOSTILE in turns[1].text
+    marks = first.find_elements(By.CSS_SELECTOR, ".turn.provider mark.node")
+    assert marks and marks[0].is_displayed()
+    assert "intent 2 · answerable" in first.text and "failure" in first.text
+    assert_inert(browser)
+    screenshot(browser, "leaderboard-dialogue.png", tmp_path)
+    browser.find_element(By.ID, "only-failures").click()  # filter off: all 16 back
+    assert sum(d.is_displayed() for d in browser.find_elements(By.CSS_SELECTOR, "details.dialogue")) == 16
