@@ -26,7 +26,7 @@ EN_NODES = [
 ]  # fmt: skip
 ZH_NODES = [
     ("0", "你可以去山脉挖胡萝卜，然后去山脉高处制造烟雾。", None),
-    ("1", "北方山脉才有很多胡萝卜。", "这个回复用于解答应该去哪个山脉挖胡萝卜的疑问。注：只有在对方注意到存在多个山脉才使用。"),
+    ("1", "北方山脉才有很多胡萝卜。", "这个回复用于解答应该去哪个山脉挖胡萝卜的疑问。注：只有在对方注意到存在多个山脉且不确定应该去哪一个挖胡萝卜才使用。"),
     ("2", "你应该前往东方山脉的高处，因为只有东方山脉附近存在村庄。",
      "这个回复用于解答应该去哪个山脉的高处制造烟雾的疑问。"),
 ]  # fmt: skip
@@ -177,3 +177,70 @@ def test_templates_exist_for_both_languages_and_hold_no_braces_but_previous():
             assert text and text.replace("{previous}", "").count("{") == 0
     with pytest.raises(ClarqError):
         prompts.load("provider/no_such_template", "en")
+
+
+# --- "what must be noticed" focus features -------------------------------------------------------------------------
+
+NOTICED_NODES = [
+    ("0", "Get the priest in a castle to bless your pure water.", None),
+    ("1", "The pass to enter the castle can only be requested from Henry's office.",
+     "Note: Use this response only if the other party has noticed the need for a pass and is unsure where to "
+     "obtain it."),
+    ("2", "Currently only Dusk Castle has a priest.",
+     "Note: Use this response only if the other party has noticed that there are multiple castles and is unsure "
+     "which one has a priest."),
+]  # fmt: skip
+
+
+def test_focus_phrase_reads_the_note_clause_in_both_languages():
+    from clarq_bench.provider.lexical import competing_options, focus_phrase
+
+    explanation = NOTICED_NODES[2][2]
+    assert focus_phrase(explanation, "en").startswith("that there are multiple castles")
+    assert competing_options(explanation, "en") == ["castles"]
+    zh = "前面没有说清楚去哪个工作室。注：只有在对方注意到存在多个工作室且不确定应该去哪一个才使用这个回复。"
+    assert focus_phrase(zh, "zh") == "工作室且不确定应该去哪一个"
+    focus = TaskIndex(ResponseTree.build([("0", "根", None), ("1", "去莉莉工作室。", zh)]), "zh").focus_terms["1"]
+    assert {"工作", "作室"} <= focus and not focus & {"去哪", "哪一", "不确", "应该"}
+    assert competing_options(zh, "zh") == ["工作室"]
+    # No note: the first sentence (the gap the node fills) stands in; nothing at all gives "".
+    assert focus_phrase("There are multiple rivers. This response addresses which.", "en") == "There are multiple rivers."
+    assert focus_phrase(None, "en") == "" and competing_options(None, "en") == []
+
+
+def test_focus_terms_drop_boilerplate():
+    index = TaskIndex(make_task("en", NOTICED_NODES).tree, "en")
+    assert index.focus_terms["2"] == {"castle", "priest"}
+    assert "pass" in index.focus_terms["1"] and "lack" not in index.focus_terms["1"]
+    assert "multiple" not in index.focus_terms["2"] and "unsure" not in index.focus_terms["2"]
+
+
+def test_seeker_must_mention_what_the_node_needs_noticed():
+    """Node 1's text shares 'castle' with the turn, but only node 2's noticed uncertainty (which castle) is asked."""
+    from clarq_bench.provider.matcher import node_features
+
+    index = TaskIndex(make_task("en", NOTICED_NODES).tree, "en")
+    turn = "Thanks, Jax. Just to clarify, which castle should I go to in order to find the priest?"
+    rows = node_features(index, turn, ["1", "2"])
+    assert rows[1]["fq"] > rows[0]["fq"] and rows[1]["fo"] == 1.0 and rows[0]["fo"] == 0.0
+    assert select(index, turn, ["1", "2"]).chosen == ["2"]
+
+
+def test_indirect_requests_count_as_questions_but_recaps_do_not():
+    from clarq_bench.provider.lexical import is_question, question_text
+
+    assert is_question("I'd like to know which castle has the priest.", "en")
+    assert is_question("Please tell me where the pass is issued", "en")
+    assert not is_question("I will head to Dusk Castle with the pure water.", "en")
+    turn = "I will go to the castle first. I'm not sure which priest to ask."
+    assert question_text(turn, "en") == "I'm not sure which priest to ask."
+
+
+def test_specific_questions_exclude_open_and_confirmation_sentences():
+    from clarq_bench.provider.matcher import node_features
+
+    index = TaskIndex(make_task("en", NOTICED_NODES).tree, "en")
+    rows = node_features(index, "I will bless the water in a castle, is that correct? Anything else I should know?",
+                         ["1", "2"])  # fmt: skip
+    assert all(row["nspec"] == 0.0 and row["sf"] == 0.0 for row in rows)
+    assert select(index, "Is there anything else I should know?", ["1", "2"]).chosen == []

@@ -4,6 +4,8 @@ Pure Python and per task, so it needs no model and no corpus: a node's document 
 (which says which uncertainty it resolves); term weights are BM25-style IDF over the task's own nodes, so the
 explanations' shared boilerplate ("this response addresses ...") weighs almost nothing while node-specific words
 ("North Mine", "东方山脉") weigh most. English uses stemmed words, Chinese character bigrams (plus Latin words).
+Each node also gets focus terms (what its explanation's "Note" says the seeker must have noticed) and option
+terms (the "multiple X" it settles): the reference reveals a node only when the seeker voiced that uncertainty.
 """
 
 from __future__ import annotations
@@ -37,12 +39,59 @@ STOPWORDS_EN = frozenset(
 STOP_BIGRAMS_ZH = frozenset(
     """回复 复用 用于 于解 解答 答应 的疑 疑问 前面 面J 任务 务回 没有 有介 介绍 注： 只有 有在 在对 对方 方注 注意 意到
     存在 在多 多个 且不 不确 确定 定应 应该 才使 使用 用这 这个 个回 谢谢 谢你 你的 请问 问题 我们 我的 你提 提到 是否
-    可以 需要 什么 哪个 哪里 如何 怎么 一个 这些 那些 以及 还是 或者 我会 我应 应该 吗？ 是不""".split()
+    可以 需要 什么 哪个 哪里 如何 怎么 一个 这些 那些 以及 还是 或者 我会 我应 应该 吗？ 是不
+    且不 去哪 哪一 用哪 该去 该用 该使 一种 哪种 知道 不知""".split()
 )
+
+#: Where an explanation says what the seeker must have noticed ("Note: Use this response only if ... noticed X").
+_NOTICED_EN = re.compile(r"noticed\s+(.*?)(?:\.\s|\.$|$)", re.IGNORECASE | re.DOTALL)
+_NOTICED_ZH = re.compile(r"注意到了?(.*?)(?:才|。|$)", re.DOTALL)
+_FOCUS_PREFIX_ZH = re.compile(r"^(?:存在|有|需要|没有|不知道|无法)?(?:多个|多种|两个|两种|几个|几种|不同的?)?")
+#: The competing options a node resolves: "multiple rivers", "two types of traps" / "多个森林", "两种电池".
+_MULTIPLE_EN = re.compile(
+    r"\b(?:multiple|two|several|various|different)\s+(?:types? of\s+|kinds? of\s+)?([a-z][a-z' -]*?)"
+    r"(?=\s+(?:and|in|to|that|for|which|available|visible|on|at|with|but)\b|[,.;]|$)",
+    re.IGNORECASE,
+)
+_MULTIPLE_ZH = re.compile(r"(?:多个|多种|两个|两种|几个|几种|不同的?)(.+?)(?:且|而|，|,|。|但|才|$)")
+_FIRST_SENTENCE = re.compile(r"^[^.。]*[.。]?")
+#: Boilerplate of the "noticed ..." phrases, on top of STOPWORDS_EN.
+FOCUS_STOP_EN = frozenset(
+    """lack information need needs needed sure which one ones choose unsure that there multiple various two several
+    different type types kind kinds specific exact way ways where how what go find obtain get""".split()
+)
+
+
+def focus_phrase(explanation: str | None, language: str) -> str:
+    """What the seeker must have noticed for this node to be used (the explanation's "Note" clause), else the
+    explanation's first sentence (which states the gap the node fills)."""
+    if not explanation:
+        return ""
+    match = (_NOTICED_ZH if language == "zh" else _NOTICED_EN).search(explanation)
+    if match and match.group(1).strip():
+        phrase = match.group(1).strip()
+        return _FOCUS_PREFIX_ZH.sub("", phrase) if language == "zh" else phrase
+    first = _FIRST_SENTENCE.match(explanation.strip())
+    return first.group(0) if first else ""
+
+
+def competing_options(explanation: str | None, language: str) -> list[str]:
+    """The "multiple X" heads an explanation names (X = the options the seeker must choose between)."""
+    if not explanation:
+        return []
+    pattern = _MULTIPLE_ZH if language == "zh" else _MULTIPLE_EN
+    return [m.group(1).strip() for m in pattern.finditer(explanation) if m.group(1).strip()]
+
 
 QUESTION_WORDS_EN = ("which", "what", "where", "how", "who", "when", "why", "whom", "whose", "should i", "do i",
                      "can i", "could you", "is there", "are there", "would")  # fmt: skip
-QUESTION_MARKERS_ZH = ("？", "?", "吗", "呢", "哪", "什么", "如何", "怎么", "怎样", "请问", "是否", "多少", "几")
+#: Requests phrased as statements ("I'd like to know which ...", "please tell me where ...").
+_INDIRECT_QUESTION_EN = re.compile(
+    r"\b(tell me|let me know|wondering|(like|need|want) to know|not sure (which|what|where|how)|advise|"
+    r"unsure (which|what|where|how)|guide me|point me)\b"
+)
+QUESTION_MARKERS_ZH = ("？", "?", "吗", "呢", "哪", "什么", "如何", "怎么", "怎样", "请问", "是否", "多少", "几", "告诉我", "想知道",
+                       "不确定", "不清楚", "指点", "说明一下")  # fmt: skip
 
 
 def _stem(word: str) -> str:
@@ -84,7 +133,11 @@ def is_question(sentence: str, language: str) -> bool:
     if language == "zh":
         return any(marker in sentence for marker in QUESTION_MARKERS_ZH)
     lowered = sentence.lower().lstrip("0123456789.-*) ")
-    return sentence.rstrip().endswith("?") or lowered.startswith(QUESTION_WORDS_EN)
+    return (
+        sentence.rstrip().endswith("?")
+        or lowered.startswith(QUESTION_WORDS_EN)
+        or bool(_INDIRECT_QUESTION_EN.search(lowered))
+    )
 
 
 def question_text(text: str, language: str) -> str:
@@ -113,7 +166,13 @@ class TaskIndex:
         self.tree = tree
         self.text_terms: dict[str, set[str]] = {}
         self.doc_terms: dict[str, list[str]] = {}
+        self.focus_terms: dict[str, set[str]] = {}
+        self.option_terms: dict[str, set[str]] = {}
         for node in tree.nodes:
+            focus = tokens(focus_phrase(node.explanation, language), language)
+            self.focus_terms[node.id] = {t for t in focus if t not in FOCUS_STOP_EN}
+            options = " ".join(competing_options(node.explanation, language))
+            self.option_terms[node.id] = {t for t in tokens(options, language) if t not in FOCUS_STOP_EN}
             text_tokens = tokens(node.text, language)
             self.text_terms[node.id] = set(text_tokens)
             self.doc_terms[node.id] = text_tokens + tokens(node.explanation or "", language)
@@ -128,10 +187,13 @@ class TaskIndex:
     def weight(self, term: str) -> float:
         return self.idf.get(term, 0.0)
 
-    def _cover(self, terms: Iterable[str], present: set[str]) -> float:
+    def cover(self, terms: Iterable[str], present: set[str]) -> float:
+        """IDF-weighted share of `terms` found in `present` (0 when `terms` is empty)."""
         unique = set(terms)
         total = sum(self.weight(t) for t in unique)
         return sum(self.weight(t) for t in unique if t in present) / total if total else 0.0
+
+    _cover = cover
 
     def bm25(self, query: list[str], node_id: str, k1: float = 1.2, b: float = 0.75) -> float:
         doc = self.doc_terms[node_id]
