@@ -1,0 +1,74 @@
+"""The LLM provider through the real client stack (litellm -> HTTP) against the fake OpenAI server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from upstream_paths import UPSTREAM_RESULTS, needs_upstream
+
+from clarq_bench.provider.factory import make_provider
+
+try:  # the LLM layer is built in parallel; until it lands these tests cannot run
+    from clarq_bench.llm import LLMClient, LLMSettings
+except ImportError as exc:  # pragma: no cover
+    pytest.skip(f"LLM layer not available: {exc}", allow_module_level=True)
+from test_llm_provider import NODES_EN, decision, dialogue, make_task  # noqa: E402
+from clarq_bench.testing.fake_openai import FakeOpenAIServer
+from clarq_bench.transcript import ReplyKind
+
+
+def responder(decide: dict[str, object], text: str = "Don't worry about that, just go on."):
+    """JSON-mode requests get the decision, plain ones the generated text."""
+
+    def answer(body: dict) -> str:
+        wants_json = (body.get("response_format") or {}).get("type") in ("json_object", "json_schema")
+        prompt = str(body["messages"][-1]["content"])
+        return json.dumps(decide) if wants_json or '"intent"' in prompt[-400:] else text
+
+    return answer
+
+
+@pytest.fixture
+def keyed(monkeypatch, tmp_path):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+
+
+async def test_response_i_is_one_request_with_seed_and_temperature(keyed):
+    with FakeOpenAIServer(responder=responder(decision(2, "2"))) as server:
+        client = LLMClient(LLMSettings(api_base=server.base_url, use_cache=False))
+        provider = make_provider("openai/fake-jax", make_task(), client=client)
+        turn = await provider.respond(dialogue("There are two mines, which one?"))
+        bodies = server.requests
+    assert turn.kind == ReplyKind.response_i and turn.text == NODES_EN[3][1]
+    assert len(bodies) == 1
+    assert bodies[0]["temperature"] == 0 and bodies[0]["seed"] == 8848
+    assert turn.notes["seed"] == 8848 and turn.notes["temperature"] == 0.0 and turn.notes["model"]
+    assert turn.usage.prompt_tokens > 0
+
+
+async def test_response_ii_is_two_requests(keyed):
+    with FakeOpenAIServer(responder=responder(decision(6))) as server:
+        client = LLMClient(LLMSettings(api_base=server.base_url, use_cache=False))
+        provider = make_provider("openai/fake-jax", make_task(), "multi-info", client=client)
+        turn = await provider.respond(dialogue("Anything else I should know?"))
+        bodies = server.requests
+    assert turn.kind == ReplyKind.response_ii and turn.text == "Don't worry about that, just go on."
+    assert len(bodies) == 2 and turn.notes["calls"] == 2
+
+
+@needs_upstream
+def test_cli_provider_eval_runs_on_a_litellm_model_name(keyed, monkeypatch, capsys):
+    from clarq_bench.cli.main import main
+
+    with FakeOpenAIServer(responder=responder(decision(2, "1"))) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_BASE", server.base_url)
+        path = UPSTREAM_RESULTS / "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json"
+        code = main(["provider-eval", "--provider", "openai/fake-jax", "--dialogues", str(path), "--types", "1",
+                     "--json"])  # fmt: skip
+        hits = server.hits
+    assert code == 0 and hits > 10
+    report = json.loads(capsys.readouterr().out)
+    assert report["groups"]["all"]["steps"] > 10
