@@ -1,1 +1,9 @@
-"""Seekers: the systems under test, their protocol and registry, and the shipped baselines."""
+"""Seekers: the systems under test, their protocol and registry, and the shipped baselines.
+
+Importing this package is cheap: shipped seekers are registered lazily and imported when first built.
+"""
+
+from .base import DialogueView, Seeker
+from .registry import SeekerConfig, SeekerTask, build_seeker, register_seeker, seekers
+
+__all__ = ["DialogueView", "Seeker", "SeekerConfig", "SeekerTask", "build_seeker", "register_seeker", "seekers"]

@@ -147,8 +147,8 @@ def seeker_summary() -> list[tuple[str, str]]:
     for name in seekers.names():
         try:
             factory = seekers.get(name)
-            doc = (inspect.getdoc(factory) or "").strip().splitlines()
-            rows.append((name, doc[0] if doc else ""))
+            doc = (inspect.getdoc(factory) or "").strip().split("\n\n")[0]
+            rows.append((name, " ".join(doc.split())))
         except ClarqError as exc:
             rows.append((name, f"(cannot load: {exc})"))
     return rows

@@ -1,0 +1,62 @@
+"""`clarq play`: a person takes one side of one dialogue at the terminal.
+
+--role provider: you are Jax, answering a seeker (default heuristic) with the task's tree on screen (L2H).
+--role seeker: you ask, against a provider (default offline) without seeing the tree (H2L).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("play", help="play one dialogue yourself, as the provider or as the seeker")
+    parser.add_argument("task_id", help="e.g. en/01/0 (see `clarq tasks list`)")
+    parser.add_argument("--role", choices=["provider", "seeker"], required=True, help="the side you play")
+    parser.add_argument("--seeker", default="heuristic", help="the seeker you answer (--role provider)")
+    parser.add_argument("--provider", default="offline", help="the provider you ask (--role seeker)")
+    parser.add_argument("--max-turns", type=int, default=12, help="seeker turns before the cut-off (default: 12)")
+    parser.add_argument("--save", metavar="FILE", help="append the transcript to this .jsonl file")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--data", metavar="DIR", help="task data folder (default: $CLARQ_DATA, then the cache)")
+    source.add_argument("--tasks", metavar="DIR", help="a folder of tasks in the upstream layout, e.g. tasks/")
+    parser.set_defaults(handler=_play)
+
+
+def _play(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from ..data import load_tasks, resolve_data_dir
+    from ..errors import ClarqError
+    from ..runner import build_provider, quick_success
+    from ..run_config import AgentSettings
+    from ..seekers.registry import SeekerConfig, SeekerTask, build_seeker
+
+    language = args.task_id.split("/")[0]
+    if language not in ("en", "zh"):
+        raise ClarqError(f"bad task id {args.task_id!r}", "task ids look like en/01/0")
+    matches = [t for t in load_tasks(resolve_data_dir(args.tasks or args.data), [language]) if t.id == args.task_id]
+    if not matches:
+        raise ClarqError(f"no task {args.task_id!r}", "see `clarq tasks list` for the ids")
+    task = matches[0]
+    if args.role == "provider":
+        from ..provider.human import HumanProvider
+
+        seeker, provider = build_seeker(args.seeker, task, SeekerConfig(name=args.seeker)), HumanProvider(task)
+    else:
+        from ..seekers.human import HumanSeeker
+
+        seeker = HumanSeeker(SeekerTask.of(task))
+        provider = build_provider(AgentSettings(name=args.provider), task, None, seed=8848, trial=0)
+    from ..dialogue import play_dialogue
+
+    transcript = asyncio.run(play_dialogue(task, seeker, provider, max_turns=args.max_turns))
+    if args.role == "provider":
+        print(f"seeker: {transcript.seeker_turns[-1].text if transcript.seeker_turns else ''}")
+    if transcript.error:
+        print(f"error: {transcript.error}")
+    print(f"ended: {transcript.end_reason.value}; all required nodes obtained: {quick_success(task, transcript)}")
+    if args.save:
+        with open(args.save, "a", encoding="utf-8") as out:
+            out.write(transcript.model_dump_json() + "\n")
+    return 0

@@ -1,0 +1,87 @@
+"""RunConfig: everything that decides what a run produces, recorded in runs/<id>/config.json (never a secret).
+
+Its hash decides whether a resume is allowed: execution-only settings (concurrency, spending cap, display) are
+recorded but left out of the hash, since changing them does not change any dialogue. `diff_configs` names the
+fields that differ, for the "config changed" error a resume gives.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+#: Recorded, but changing them does not change the dialogues, so a resume may change them freely.
+EXECUTION_ONLY = frozenset({"concurrency", "max_cost", "progress", "use_cache"})
+DEFAULT_SEED = 8848
+
+
+class AgentSettings(BaseModel):
+    """One side of the dialogue as named on the command line."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(description="Registered name, `package.module:Class`, or (seekers) a model name.")
+    model: str | None = Field(default=None, description="Model for LLM-backed agents (litellm name, as given).")
+    mode: str | None = Field(default=None, description="Seeker: completion|chat. Provider: single|multi.")
+    temperature: float = 0.0
+    max_tokens: int | None = None
+    options: dict[str, Any] = Field(default_factory=dict, description="Agent-specific settings (replay file, ...).")
+
+
+class RunConfig(BaseModel):
+    """A run, reproducibly: which tasks, which agents, how many trials with which seeds, the turn cap."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    data_dir: str | None = Field(default=None, description="Task folder as resolved at the start of the run.")
+    tasks_digest: str = Field(default="", description="SHA-256 over the selected tasks' content hashes.")
+    languages: list[Literal["en", "zh"]] = Field(default_factory=lambda: ["en"])
+    split: Literal["test", "dev", "all"] = "test"
+    types: list[int] | None = None
+    limit: int | None = Field(default=None, description="Only the first N selected tasks (per the sorted task list).")
+    trials: int = Field(default=1, ge=1)
+    seed: int = Field(default=DEFAULT_SEED, description="Trial t uses seed + t, passed to every model call.")
+    max_turns: int = Field(default=12, ge=1, description="Seeker turns before the dialogue is cut off.")
+    seeker: AgentSettings
+    provider: AgentSettings
+    judge_model: str | None = None
+    concurrency: int = Field(default=32, ge=1)
+    max_cost: float | None = Field(default=None, description="Stop starting dialogues once this many USD are spent.")
+    use_cache: bool = True
+    progress: bool = True
+
+    def trial_seed(self, trial: int) -> int:
+        """The distinct, recorded seed of one trial."""
+        return self.seed + trial
+
+    def hashed_fields(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", exclude=set(EXECUTION_ONLY))
+
+    def config_hash(self) -> str:
+        blob = json.dumps(self.hashed_fields(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
+
+
+def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(value, dict):
+        flat: dict[str, Any] = {}
+        for key, inner in value.items():
+            flat.update(_flatten(inner, f"{prefix}{key}."))
+        return flat or {prefix.rstrip("."): {}}
+    return {prefix.rstrip("."): value}
+
+
+def diff_configs(old: RunConfig, new: RunConfig, *, hashed_only: bool = True) -> list[tuple[str, Any, Any]]:
+    """(dotted field, old value, new value) for every field that differs, in field order."""
+    dump = (lambda c: c.hashed_fields()) if hashed_only else (lambda c: c.model_dump(mode="json"))
+    before, after = _flatten(dump(old)), _flatten(dump(new))
+    keys = list(before) + [key for key in after if key not in before]
+    return [(key, before.get(key), after.get(key)) for key in keys if before.get(key) != after.get(key)]
+
+
+def describe_diff(changes: list[tuple[str, Any, Any]]) -> str:
+    """`seeker.name: heuristic -> oracle; trials: 1 -> 3`."""
+    return "; ".join(f"{key}: {json.dumps(old)} -> {json.dumps(new)}" for key, old, new in changes)

@@ -1,0 +1,322 @@
+"""A run: many dialogues played concurrently into a run directory that survives interruption and can be resumed.
+
+runs/<run-id>/config.json    the RunConfig (+ its hash, run id, clarq version); no secrets
+runs/<run-id>/transcripts.jsonl   one line per finished dialogue, appended with one write + flush + fsync
+runs/<run-id>/summary.json (+ report.md)   written at the end (judge/metrics/report when installed)
+
+Resume skips the (task, trial) pairs already in transcripts.jsonl after checking the config hash (a change is
+refused unless forced, naming the changed fields); a partial last line left by kill -9 is cut off first, so at
+most the dialogues in flight are lost. When the LLM client reports its budget exhausted, no new dialogue starts.
+Builds agents from names (seekers.registry, provider factory) and hands them to dialogue.play_dialogue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+from . import __version__
+from .dialogue import play_dialogue
+from .errors import ClarqError
+from .registry import import_object, looks_like_import_path
+from .run_config import AgentSettings, RunConfig, describe_diff, diff_configs
+from .seekers.registry import SeekerConfig, build_seeker, describe, resolve_seeker
+from .tasks import Task
+from .transcript import AgentInfo, EndReason, Speaker, Transcript
+
+CONFIG_FILE, TRANSCRIPTS_FILE, SUMMARY_FILE = "config.json", "transcripts.jsonl", "summary.json"
+
+
+def tasks_digest(tasks: list[Task]) -> str:
+    digest = hashlib.sha256()
+    for task in tasks:
+        digest.update(f"{task.id}:{task.content_hash()}\n".encode())
+    return digest.hexdigest()
+
+
+def new_run_id(config: RunConfig) -> str:
+    """`20260101-120000-heuristic-offline-en-1a2b3c`: sortable, readable, unique enough."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    seeker = (config.seeker.model or config.seeker.name).replace("/", "_").replace(":", "_").split(".")[-1]
+    provider = config.provider.name.replace(":", "_").split(".")[-1]
+    return f"{stamp}-{seeker}-{provider}-{'+'.join(config.languages)}-{config.config_hash()[:6]}"
+
+
+# --- the transcripts file ---------------------------------------------------------------------------------------
+
+
+def repair_tail(path: Path) -> int:
+    """Cut a partial last line (no newline: a write interrupted by kill -9). Returns the bytes removed."""
+    if not path.exists():
+        return 0
+    with open(path, "rb+") as handle:
+        size = handle.seek(0, os.SEEK_END)
+        if size == 0:
+            return 0
+        handle.seek(max(0, size - 1))
+        if handle.read(1) == b"\n":
+            return 0
+        keep = 0
+        position = size
+        while position > 0:  # scan back in blocks for the last newline
+            start = max(0, position - 65536)
+            handle.seek(start)
+            block = handle.read(position - start)
+            cut = block.rfind(b"\n")
+            if cut >= 0:
+                keep = start + cut + 1
+                break
+            position = start
+        handle.truncate(keep)
+        os.fsync(handle.fileno())
+        return size - keep
+
+
+def read_transcripts(path: Path) -> list[Transcript]:
+    """Every complete line of a transcripts.jsonl; a partial last line is ignored."""
+    if not path.exists():
+        return []
+    records = []
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            if not line.endswith("\n"):
+                break
+            if line.strip():
+                records.append(Transcript.model_validate_json(line))
+    return records
+
+
+class TranscriptWriter:
+    """Appends one transcript per call as a single write of a full line, then flush + fsync."""
+
+    def __init__(self, path: Path) -> None:
+        self.fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+
+    def append(self, transcript: Transcript) -> None:
+        line = (transcript.model_dump_json() + "\n").encode("utf-8")
+        written = os.write(self.fd, line)
+        if written != len(line):  # pragma: no cover - only on a full disk
+            raise OSError(f"short write to transcripts file ({written} of {len(line)} bytes)")
+        os.fsync(self.fd)
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+
+# --- building agents --------------------------------------------------------------------------------------------
+
+
+def seeker_config(settings: AgentSettings, client: Any) -> SeekerConfig:
+    options = dict(settings.options)
+    return SeekerConfig(
+        name=settings.name,
+        model=settings.model,
+        mode=settings.mode or "completion",  # type: ignore[arg-type]
+        temperature=settings.temperature,
+        max_tokens=settings.max_tokens,
+        replay=options.pop("replay", None),
+        max_questions=int(options.pop("max_questions", 10)),
+        options=options,
+        client=client,
+    )
+
+
+def build_provider(settings: AgentSettings, task: Task, client: Any, *, seed: int, trial: int) -> Any:
+    """A provider for one dialogue: `package.module:Class` (called with (task, settings)), `offline`, or an LLM
+    provider on a model (`--provider gpt-4o`, or `--provider llm --provider-model gpt-4o`)."""
+    if looks_like_import_path(settings.name):
+        return import_object(settings.name)(task, settings)  # type: ignore[operator]
+    from .provider.factory import make_provider
+
+    mode = settings.mode or "single"
+    if settings.name == "offline":
+        return make_provider("offline", task, mode)
+    model = settings.model if settings.name == "llm" else settings.name
+    if not model:
+        raise ClarqError("the llm provider needs a model", "pass --provider MODEL or --provider-model MODEL")
+    return make_provider(model, task, mode, client=client, seed=seed, trial=trial, **settings.options)
+
+
+def budget_exhausted(client: Any) -> bool:
+    flag = getattr(client, "budget_exhausted", False)
+    return bool(flag() if callable(flag) else flag)
+
+
+def quick_success(task: Task, transcript: Transcript) -> bool:
+    """The released rule's deterministic stage, for the running success rate: every required node is carried by
+    some provider turn after the greeting (the judge proper runs at the end; this one is cheap and loads nothing)."""
+    from .textmatch import carries_node
+
+    said = [turn.text for turn in transcript.turns[1:] if turn.speaker == Speaker.provider]
+    return all(any(carries_node(text, node.text, task.language) for text in said) for node in task.tree.required)
+
+
+async def summarize_run(run_dir: Path, tasks: list[Task], judge_model: str | None = None) -> Any:
+    """Judge every transcript of the run and write summary.json + report.md; returns the metrics Summary.
+
+    Without the judge/metrics/report modules, writes summary.json with the per-dialogue facts instead (None).
+    """
+    transcripts = read_transcripts(run_dir / TRANSCRIPTS_FILE)
+    by_id = {task.id: task for task in tasks}
+    pairs = [(t, by_id[t.task_id]) for t in transcripts if t.task_id in by_id]
+    try:
+        from .judge import judge_all
+        from .metrics import summarize
+        from .report import write_report
+        from .scoring import node_check_for, select_split
+    except ImportError:
+        facts = [
+            {"task_id": t.task_id, "trial": t.trial, "end_reason": t.end_reason.value, "error": t.error,
+             "seeker_turns": len(t.seeker_turns), "success": quick_success(task, t)}
+            for t, task in pairs
+        ]  # fmt: skip
+        payload = {"dialogues": len(facts), "successes": sum(f["success"] for f in facts), "facts": facts}
+        (run_dir / SUMMARY_FILE).write_text(json.dumps(payload, ensure_ascii=False, indent=2) + "\n", "utf-8")
+        return None
+    if not pairs:
+        return None
+    judge_name = judge_model or "none"
+    verdicts = await judge_all(pairs, node_check_for(judge_name), judge_name=judge_name)
+    chosen, split = select_split(verdicts)
+    summary = summarize(chosen, source=run_dir.name, split=split)
+    write_report(summary, run_dir, plots=False)
+    return summary
+
+
+# --- the run ----------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class RunStats:
+    """Running totals shown while the run goes and returned at the end."""
+
+    total: int = 0
+    skipped: int = 0
+    done: int = 0
+    successes: int = 0
+    errors: int = 0
+    tokens: int = 0
+    cost_usd: float = 0.0
+    stopped_for_budget: bool = False
+    end_reasons: dict[str, int] = field(default_factory=dict)
+
+    def add(self, transcript: Transcript, success: bool) -> None:
+        self.done += 1
+        self.successes += success
+        self.errors += transcript.end_reason == EndReason.error
+        self.end_reasons[transcript.end_reason.value] = self.end_reasons.get(transcript.end_reason.value, 0) + 1
+        for usage in transcript.usage.values():
+            self.tokens += usage.prompt_tokens + usage.completion_tokens
+            self.cost_usd += usage.cost_usd
+
+    def line(self) -> str:
+        rate = f"{self.successes / self.done:.1%}" if self.done else "-"
+        return (f"{self.done}/{self.total - self.skipped} dialogues  success {rate}  tokens {self.tokens:,}  "
+                f"${self.cost_usd:.2f}  errors {self.errors}")  # fmt: skip
+
+
+def prepare_run_dir(config: RunConfig, run_dir: Path, *, resume: bool, force: bool) -> set[tuple[str, int]]:
+    """Create or check the run directory; return the (task, trial) pairs already finished."""
+    config_path, transcripts = run_dir / CONFIG_FILE, run_dir / TRANSCRIPTS_FILE
+    if resume:
+        if not config_path.exists():
+            raise ClarqError(f"{run_dir} is not a run directory (no {CONFIG_FILE})", "pass the folder of a run")
+        old = RunConfig.model_validate_json(config_path.read_text(encoding="utf-8"))
+        changes = diff_configs(old, config)
+        if changes and not force:
+            raise ClarqError(f"the run's config changed: {describe_diff(changes)}", "rerun with --force to resume anyway")
+        repair_tail(transcripts)
+    elif transcripts.exists() and transcripts.stat().st_size:
+        raise ClarqError(f"{run_dir} already holds transcripts", f"resume it with --resume {run_dir}")
+    run_dir.mkdir(parents=True, exist_ok=True)
+    payload = config.model_dump(mode="json") | {
+        "config_hash": config.config_hash(), "run_id": run_dir.name, "clarq_version": __version__,
+        "written_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }  # fmt: skip
+    tmp = config_path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(payload, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, config_path)
+    return {record.key for record in read_transcripts(transcripts)}
+
+
+async def run_dialogues(
+    config: RunConfig,
+    tasks: list[Task],
+    run_dir: Path,
+    *,
+    client: Any = None,
+    resume: bool = False,
+    force: bool = False,
+    on_update: Callable[[RunStats], None] | None = None,
+) -> RunStats:
+    """Play every (task, trial) pair not yet in the run directory, `config.concurrency` at a time."""
+    sconfig = seeker_config(config.seeker, client)
+    resolve_seeker(sconfig)  # an unknown seeker fails before anything starts
+    seeker_name, seeker_model = describe(sconfig)
+    resolve = getattr(client, "resolve_model", None)
+    if seeker_model and callable(resolve):  # record the dated version the alias stood for
+        seeker_model = resolve(seeker_model)
+    done = prepare_run_dir(config, run_dir, resume=resume, force=force)
+    jobs = [(task, trial) for trial in range(config.trials) for task in tasks]
+    stats = RunStats(total=len(jobs))
+    pending = [(task, trial) for task, trial in jobs if (task.id, trial) not in done]
+    stats.skipped = len(jobs) - len(pending)
+    writer = TranscriptWriter(run_dir / TRANSCRIPTS_FILE)
+    gate = asyncio.Semaphore(config.concurrency)
+    seeker_info = AgentInfo(name=seeker_name, model=seeker_model, settings=config.seeker.model_dump(mode="json"))
+    provider_info = AgentInfo(name=config.provider.name, model=config.provider.model,
+                              settings=config.provider.model_dump(mode="json"))  # fmt: skip
+
+    async def play(task: Task, trial: int) -> None:
+        async with gate:
+            if budget_exhausted(client):
+                stats.stopped_for_budget = True
+                return
+            seed = config.trial_seed(trial)
+            try:
+                seeker = build_seeker(sconfig.name, task, sconfig)
+                provider = build_provider(config.provider, task, client, seed=seed, trial=trial)
+            except Exception as exc:  # a per-task build failure is that dialogue's error
+                transcript = Transcript(
+                    task_id=task.id, language=task.language, type_number=task.type_number, split=task.split.value,
+                    task_hash=task.content_hash(), trial=trial, seed=seed, seeker=seeker_info,
+                    provider=provider_info, turns=[], end_reason=EndReason.error,
+                    error=f"build: {exc.__class__.__name__}: {exc}",
+                )  # fmt: skip
+            else:
+                transcript = await play_dialogue(
+                    task, seeker, provider, max_turns=config.max_turns, trial=trial, seed=seed,
+                    seeker_info=seeker_info, provider_info=provider_info,
+                    budget_exhausted=lambda: budget_exhausted(client),
+                )  # fmt: skip
+            if transcript.end_reason == EndReason.budget and len(transcript.turns) <= 1:
+                stats.stopped_for_budget = True
+                return  # never started: leave it for a resume with a larger budget
+            writer.append(transcript)
+            stats.add(transcript, quick_success(task, transcript))
+            if on_update:
+                on_update(stats)
+
+    try:
+        await asyncio.gather(*(play(task, trial) for task, trial in pending))
+    finally:
+        writer.close()
+    return stats
+
+
+def run_dir_for(config: RunConfig, runs_root: Path, resume: str | Path | None) -> Path:
+    """The run directory: the one being resumed, or a new runs_root/<run-id>."""
+    return Path(resume) if resume else Path(runs_root) / new_run_id(config)
+
+
+def load_run_config(run_dir: Path) -> RunConfig:
+    path = Path(run_dir) / CONFIG_FILE
+    if not path.exists():
+        raise ClarqError(f"{run_dir} is not a run directory (no {CONFIG_FILE})", "pass the folder of a run")
+    return RunConfig.model_validate_json(path.read_text(encoding="utf-8"))

@@ -1,0 +1,81 @@
+"""The generic Registry: decorator, lazy import strings, entry points loaded once on a miss, helpful misses."""
+
+from __future__ import annotations
+
+import importlib.metadata
+
+import pytest
+
+from clarq_bench.errors import ClarqError
+from clarq_bench.registry import Registry, import_object, looks_like_import_path
+
+
+def test_decorator_registers_and_duplicates_are_refused() -> None:
+    kinds: Registry[type] = Registry("widget")
+
+    @kinds.register("round")
+    class Round:
+        pass
+
+    assert kinds.get("round") is Round
+    with pytest.raises(ClarqError, match="widget 'round' is already registered"):
+        kinds.add("round", object)
+    with pytest.raises(ClarqError, match="already registered"):
+        kinds.add_lazy("round", "collections:OrderedDict")
+
+
+def test_lazy_string_is_imported_on_first_use_only() -> None:
+    kinds: Registry[object] = Registry("widget")
+    kinds.add_lazy("ordered", "collections:OrderedDict")
+    kinds.add_lazy("broken", "no_such_module_xyz:Thing")
+    from collections import OrderedDict
+
+    assert "ordered" in kinds and kinds.names() == ["broken", "ordered"]
+    assert kinds.get("ordered") is OrderedDict
+    with pytest.raises(ClarqError, match="cannot import module 'no_such_module_xyz'"):
+        kinds.get("broken")
+
+
+def test_unknown_name_lists_close_matches_and_every_choice() -> None:
+    kinds: Registry[int] = Registry("seeker")
+    for number, name in enumerate(["heuristic", "oracle", "no-question"]):
+        kinds.add(name, number)
+    with pytest.raises(ClarqError) as caught:
+        kinds.get("heuristik")
+    message = str(caught.value)
+    assert "unknown seeker 'heuristik'" in message and "did you mean heuristic?" in message
+    assert "known: heuristic, no-question, oracle" in message
+    assert "did you mean" not in str(kinds.unknown("zzzzzz"))
+
+
+def test_entry_points_load_once_on_a_miss_and_never_override(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    points = [
+        importlib.metadata.EntryPoint(name="plugged", value="collections:Counter", group="clarq.test"),
+        importlib.metadata.EntryPoint(name="local", value="collections:deque", group="clarq.test"),
+    ]
+
+    def fake_entry_points(*, group: str) -> list[importlib.metadata.EntryPoint]:
+        calls.append(group)
+        return [point for point in points if point.group == group]
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", fake_entry_points)
+    kinds: Registry[object] = Registry("widget", entry_point_group="clarq.test")
+    kinds.add("local", dict)
+    assert kinds.get("local") is dict and calls == []  # a hit never loads entry points
+    from collections import Counter
+
+    assert kinds.get("plugged") is Counter
+    assert "missing" not in kinds
+    assert kinds.get("local") is dict  # the registered one wins over the entry point of the same name
+    assert calls == ["clarq.test"]
+
+
+def test_import_paths() -> None:
+    assert looks_like_import_path("pkg.mod:Class") and not looks_like_import_path("gpt-4o")
+    assert not looks_like_import_path("openai/gpt-4o") and not looks_like_import_path("a:")
+    assert import_object("os.path:join") is __import__("os").path.join
+    with pytest.raises(ClarqError, match="has no attribute 'Nope'"):
+        import_object("os:Nope")
+    with pytest.raises(ClarqError, match="bad import path"):
+        import_object("os")
