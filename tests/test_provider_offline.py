@@ -244,3 +244,66 @@ def test_specific_questions_exclude_open_and_confirmation_sentences():
                          ["1", "2"])  # fmt: skip
     assert all(row["nspec"] == 0.0 and row["sf"] == 0.0 for row in rows)
     assert select(index, "Is there anything else I should know?", ["1", "2"]).chosen == []
+
+
+def context_dialogue(task: Task, *exchanges: tuple[str, str | None]) -> list[Turn]:
+    """Greeting, an opening answered by the root, then (seeker text, revealed node id or None) exchanges; the
+    last seeker text gets no reply."""
+    turns = [Turn(speaker=Speaker.provider, text="what can help you?", kind=ReplyKind.greeting),
+             Turn(speaker=Speaker.seeker, text="I need help collecting rubies."),
+             task_turn(task, "0", ReplyKind.root)]  # fmt: skip
+    for seeker, node_id in exchanges:
+        turns.append(Turn(speaker=Speaker.seeker, text=seeker))
+        if node_id is not None:
+            turns.append(task_turn(task, node_id))
+    return turns
+
+
+def test_context_features_read_the_dialogue_so_far():
+    from clarq_bench.provider.matcher import node_features
+    from clarq_bench.provider.offline_context import CONTEXT_FEATURES, context_features
+
+    task = make_task("en", EN_NODES)
+    index = TaskIndex(task.tree, "en")
+    first_turn = "Which mine should I go to?"
+    first = context_dialogue(task, (first_turn, None))
+    rows = context_features(index, first, ["1", "2"], node_features(index, first_turn, ["1", "2"]))
+    assert all(set(row) == set(CONTEXT_FEATURES) for row in rows)
+    assert [row["first"] for row in rows] == [1.0, 1.0] and rows[0]["nrev"] == 0.0
+    assert rows[1]["rank"] == 0.0 and rows[1]["gap"] > 0 > rows[0]["gap"]  # "mine ... go to" is node 2's question
+
+    # Later: node 1 was revealed, the seeker now recaps it; node 1.1 is its child, node 2 was asked about before.
+    recap_turn = "So I stun the monsters and then enter the mine, right?"
+    later = context_dialogue(task, ("Which one of the two mines, North or West?", None),
+                             ("How do I get into the mine?", "1"), (recap_turn, None))  # fmt: skip
+    frontier = task.tree.frontier(["1"])
+    assert frontier == ["1.1", "2"]
+    rows = dict(zip(frontier, context_features(index, later, frontier, node_features(index, recap_turn, frontier))))
+    assert rows["1.1"]["first"] == 0.0 and rows["1.1"]["nrev"] == 1.0
+    assert rows["1.1"]["childlast"] == 1.0 and rows["2"]["childlast"] == 0.0
+    assert rows["1.1"]["depth"] == 2.0 and rows["2"]["depth"] == 1.0
+    assert rows["2"]["prevf"] > 0.0 == rows["1.1"]["prevf"]
+    # Every word of the turn is in the revealed texts; some only there (not in any frontier node's document).
+    assert rows["2"]["fresh"] == 0.0 < rows["2"]["recap"]
+    ask = "Which mine has rubies, North or West?"
+    fresh = context_features(index, context_dialogue(task, (ask, None)), ["1", "2"],
+                             node_features(index, ask, ["1", "2"]))  # fmt: skip
+    assert fresh[0]["fresh"] > 0.0
+
+
+def test_every_model_weighs_exactly_the_declared_features():
+    from clarq_bench.provider.matcher import FEATURES, MULTI_INFO, SINGLE_INFO
+
+    for model in (SINGLE_INFO, MULTI_INFO):
+        assert set(model.weights) == set(FEATURES) and 0 < model.threshold < 1
+
+
+def test_context_alone_never_reveals_a_node_the_turn_does_not_mention():
+    """The first turn after the root pushes scores up; a content-free turn there still reveals nothing."""
+    task = make_task("en", EN_NODES)
+    index = TaskIndex(task.tree, "en")
+    turn = "Thanks. So my plan is fine, is that correct?"
+    history = context_dialogue(task, (turn, None))
+    assert select(index, turn, ["1", "2"], history=history).chosen == []
+    asked = "Which mine has the rubies, North or West?"
+    assert select(index, asked, ["1", "2"], history=context_dialogue(task, (asked, None))).chosen == ["2"]

@@ -1,4 +1,4 @@
-"""Which frontier nodes does a seeker turn ask about? A small linear model over lexical features, per node.
+"""Which frontier nodes does a seeker turn ask about? A small linear model over lexical and context features.
 
 Decision rule (it mirrors how the reference provider selects: the first frontier node judged answerable):
 single-info mode reveals the first frontier node, in numeric order, whose score reaches the threshold;
@@ -9,7 +9,9 @@ held out for `clarq provider-eval`. Features are scale-sensitive, so any change 
 Feature groups: BM25 / term cover of the node document against the question sentences (bq ba bs qc xc tc rel ismax);
 turn cues (hasq conf vague ntok pos nfr nspec); what the node's explanation says must have been NOTICED (fq ft fx fs
 fkey fall sf hasf) and the "multiple X" options it resolves (fo); which question sentence each node wins (win wfirst);
-terms only this node has, over the specific (not open / not confirmation) questions (sx).
+terms only this node has, over the specific (not open / not confirmation) questions (sx); and the dialogue context
+(offline_context.py: recap share, first turn after the root, earlier mentions, depth, rank among the frontier).
+Checked with `provider_tune.py --check` (fit on odd types 1-13, score even ones, and vice versa) before adoption.
 """
 
 from __future__ import annotations
@@ -17,12 +19,16 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
+from ..transcript import Speaker, Turn
 from .intents import asks_confirmation, is_vague
 from .lexical import TaskIndex, is_question, sentences, tokens
+from .offline_context import CONTEXT_FEATURES, context_features
 
-FEATURES = ("bq", "ba", "bs", "qc", "xc", "tc", "rel", "ismax", "hasq", "conf", "vague", "ntok", "pos", "nfr",
-            "fq", "ft", "fx", "fs", "fo", "hasf", "win", "wfirst", "fkey", "fall",
-            "sx", "sf", "nspec")
+LEXICAL_FEATURES = ("bq", "ba", "bs", "qc", "xc", "tc", "rel", "ismax", "hasq", "conf", "vague", "ntok", "pos",
+                    "nfr", "fq", "ft", "fx", "fs", "fo", "hasf", "win", "wfirst", "fkey", "fall", "sx", "sf",
+                    "nspec")  # fmt: skip
+#: Lexical features of the latest turn, then dialogue-context features (offline_context.py).
+FEATURES = LEXICAL_FEATURES + CONTEXT_FEATURES
 
 
 #: BM25 below this never counts as a strong relative match (a lone weak hit is not "the best of the frontier").
@@ -35,30 +41,43 @@ class LinearModel(NamedTuple):
     threshold: float
 
 
-#: Fitted on types 1-13 of the three single-info released files (en + zh pooled).
+#: Fitted on types 1-13 of the three single-info released files (en + zh pooled), lexical + context features.
 SINGLE_INFO = LinearModel(
-    weights={"bq": -0.0646, "ba": 0.0831, "bs": 0.0679, "qc": -1.5103, "xc": -0.1432, "tc": -0.3728, "rel": 2.3784,
-             "ismax": 0.0939, "hasq": -0.4754, "conf": -0.093, "vague": -0.757, "ntok": -0.3136, "pos": -0.1495,
-             "nfr": 0.0675, "fq": 0.1991, "ft": 0.9074, "fx": 0.4862, "fs": 1.179, "fo": -0.1937, "hasf": 0.0,
-             "win": 0.3232, "wfirst": 0.5821, "fkey": -0.3445, "fall": -0.4248, "sx": 1.7813, "sf": -0.0983,
-             "nspec": 0.1318},
-    bias=-0.7108,
-    threshold=0.45,
+    weights={"bq": -0.0631, "ba": 0.0917, "bs": 0.1168, "qc": -1.456, "xc": 0.0281, "tc": -0.127, "rel": 1.8208,
+             "ismax": 0.1146, "hasq": -0.6071, "conf": -0.0914, "vague": -0.8023, "ntok": -0.2422, "pos": -0.0806,
+             "nfr": -0.33, "fq": 0.2023, "ft": 0.8282, "fx": 0.4914, "fs": 0.8299, "fo": -0.0298, "hasf": 0.0,
+             "win": 0.2815, "wfirst": 0.5891, "fkey": -0.1698, "fall": -0.3127, "sx": 1.948, "sf": 0.0735,
+             "nspec": 0.1242, "prevf": -0.3256, "recap": 0.1294, "first": 0.627, "nrev": -0.4238, "depth": 0.2074,
+             "childlast": -0.2227, "fresh": -1.012, "rank": 0.1656, "gap": 0.0381},
+    bias=0.7716,
+    threshold=0.475,
 )  # fmt: skip
-#: Fitted on types 1-13 of the released multi-info file (English only; used for both languages).
+#: Fitted on types 1-13 of the released multi-info file (English only; used for both languages). Lexical features
+#: only (context weights 0): context won on the odd/even check but lost on leave-one-type-out (provider_tune.USED).
 MULTI_INFO = LinearModel(
     weights={"bq": -0.3143, "ba": 0.1913, "bs": 0.245, "qc": 1.0516, "xc": 0.7498, "tc": 0.2793, "rel": 1.2096,
              "ismax": -0.3731, "hasq": 0.0, "conf": 0.6125, "vague": -0.5227, "ntok": -0.3457, "pos": -0.4126,
              "nfr": 0.2358, "fq": 1.6088, "ft": 1.1365, "fx": 0.5407, "fs": -0.768, "fo": -0.0792, "hasf": 0.0,
              "win": 0.3707, "wfirst": 0.9639, "fkey": -0.1972, "fall": -0.9264, "sx": 0.4715, "sf": 0.294,
-             "nspec": 0.3665},
+             "nspec": 0.3665, "prevf": 0.0, "recap": 0.0, "first": 0.0, "nrev": 0.0, "depth": 0.0, "childlast": 0.0,
+             "fresh": 0.0, "rank": 0.0, "gap": 0.0},
     bias=-2.7621,
     threshold=0.475,
 )  # fmt: skip
 
 
+def all_features(
+    index: TaskIndex, turn: str, frontier: list[str], history: list[Turn] | None = None
+) -> list[dict[str, float]]:
+    """Lexical plus context features per frontier node. `history` is the dialogue ending with `turn` (without it
+    the turn is read as the whole dialogue: nothing revealed, not the first turn after the root)."""
+    lexical = node_features(index, turn, frontier)
+    context = context_features(index, history or [Turn(speaker=Speaker.seeker, text=turn)], frontier, lexical)
+    return [{**a, **b} for a, b in zip(lexical, context)]
+
+
 def node_features(index: TaskIndex, turn: str, frontier: list[str]) -> list[dict[str, float]]:
-    """One feature dict per frontier node (in frontier order) for this seeker turn."""
+    """One dict of LEXICAL_FEATURES per frontier node (in frontier order) for this seeker turn."""
     language = index.language
     asked = [s for s in sentences(turn, language) if is_question(s, language)]
     asked_terms = list(set(tokens(" ".join(asked), language)))
@@ -145,12 +164,19 @@ class Selection(NamedTuple):
     scores: dict[str, float]
 
 
-def select(index: TaskIndex, turn: str, frontier: list[str], *, multi_info: bool = False) -> Selection:
-    """Frontier nodes the turn asks about: the first one (single-info) or all of them (multi-info)."""
+def select(
+    index: TaskIndex, turn: str, frontier: list[str], *, multi_info: bool = False, history: list[Turn] | None = None
+) -> Selection:
+    """Frontier nodes the turn asks about: the first one (single-info) or all of them (multi-info). `history`:
+    the dialogue so far, ending with `turn` (see all_features)."""
     model = MULTI_INFO if multi_info else SINGLE_INFO
-    scores = {
-        node_id: score(features, model)
-        for node_id, features in zip(frontier, node_features(index, turn, frontier))
-    }
-    chosen = [node_id for node_id in frontier if scores[node_id] >= model.threshold]
+    rows = all_features(index, turn, frontier, history)
+    scores = {node_id: score(features, model) for node_id, features in zip(frontier, rows)}
+    # Evidence floor: context alone (e.g. "first turn after the root") never reveals a node the turn shares no
+    # weighted term with; costs nothing on the tuning types and keeps content-free turns from getting a reveal.
+    chosen = [
+        node_id
+        for node_id, features in zip(frontier, rows)
+        if scores[node_id] >= model.threshold and features["ba"] > 0
+    ]
     return Selection(chosen=chosen if multi_info else chosen[:1], scores=scores)

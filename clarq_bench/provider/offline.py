@@ -53,7 +53,9 @@ class OfflineProvider:
                 return ProviderTurn(text=tree.root.text, kind=ReplyKind.root, revealed=[ROOT_ID])
             return ProviderTurn(text=replies.off_topic(self.language), kind=ReplyKind.off_topic)
         if state.frontier:
-            selection = select(self.index, seeker, state.frontier, multi_info=self.multi_info)
+            selection = select(
+                self.index, seeker, state.frontier, multi_info=self.multi_info, history=turns
+            )
             notes: dict[str, object] = {"scores": {k: round(v, 3) for k, v in selection.scores.items()}}
             if selection.chosen:
                 text = replies.join_nodes([tree[i].text for i in selection.chosen], self.language)

@@ -72,7 +72,6 @@ class _Stats:
     requests: list[dict[str, Any]] = field(default_factory=list)
     in_flight: int = 0
     max_in_flight: int = 0
-    served_delays: list[float] = field(default_factory=list)
 
 
 class FakeOpenAIServer:
@@ -146,8 +145,7 @@ class FakeOpenAIServer:
             self.port = self._server.sockets[0].getsockname()[1]
             ready.set()
             loop.run_forever()
-            self._server.close()
-            loop.run_until_complete(self._server.wait_closed())
+            loop.run_until_complete(self._shutdown())
             loop.close()
 
         self._thread = threading.Thread(target=run, name="fake-openai", daemon=True)
@@ -160,6 +158,14 @@ class FakeOpenAIServer:
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(5)
             self._loop = self._thread = None
+
+    async def _shutdown(self) -> None:
+        assert self._server is not None
+        self._server.close()
+        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     def __enter__(self) -> "FakeOpenAIServer":
         return self.start()
@@ -186,8 +192,10 @@ class FakeOpenAIServer:
                 await writer.drain()
                 if headers.get("connection", "").lower() == "close":
                     break
-        except (asyncio.IncompleteReadError, ConnectionError, ValueError):
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError, ValueError):
             pass
+        except asyncio.CancelledError:
+            pass  # shutting down; swallowed so the stream callback does not log a cancelled task
         finally:
             writer.close()
 
@@ -234,3 +242,20 @@ class FakeOpenAIServer:
                       "total_tokens": prompt_tokens + completion_tokens},
         }
         return 200, {}, json.dumps(payload).encode()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Serve from a separate process (benchmarks): prints the port on stdout, runs until stdin closes."""
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(description="fake OpenAI-compatible server on 127.0.0.1")
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds to wait before each reply")
+    args = parser.parse_args(argv)
+    with FakeOpenAIServer(latency_s=args.latency) as server:
+        print(server.port, flush=True)
+        sys.stdin.read()
+
+
+if __name__ == "__main__":
+    main()

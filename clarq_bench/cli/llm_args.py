@@ -1,0 +1,60 @@
+"""Flags for commands that call models (run, score, provider-eval): cache, endpoint, budget and rate limits.
+
+Nothing heavy is imported at module level; LLMSettings is built inside settings_from_args.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..llm import LLMSettings
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
+    return value
+
+
+def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
+    """--no-cache, --cache PATH, --api-base URL, --max-cost USD, --rpm N, --model-concurrency N."""
+    group = parser.add_argument_group("model calls")
+    group.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
+    group.add_argument("--cache", metavar="PATH", type=Path, help="response cache file (default: user cache dir)")
+    group.add_argument("--api-base", metavar="URL", help="an OpenAI-compatible endpoint, e.g. http://localhost:8000/v1")
+    group.add_argument("--max-cost", metavar="USD", type=_positive_float,
+                       help="stop starting new dialogues once this many dollars are spent")
+    group.add_argument("--rpm", metavar="N", type=_positive_float, help="request starts per minute per model")
+    group.add_argument("--model-concurrency", metavar="N", type=_positive_int, default=32,
+                       help="calls in flight per model (default: 32)")
+
+
+def settings_from_args(args: argparse.Namespace) -> "LLMSettings":
+    """LLMSettings from the flags above (missing attributes fall back to the defaults)."""
+    from ..llm import LLMSettings
+
+    return LLMSettings(
+        use_cache=not getattr(args, "no_cache", False),
+        cache_path=getattr(args, "cache", None),
+        api_base=getattr(args, "api_base", None),
+        max_cost=getattr(args, "max_cost", None),
+        rpm=getattr(args, "rpm", None),
+        max_concurrency_per_model=getattr(args, "model_concurrency", None) or 32,
+    )

@@ -1,0 +1,29 @@
+"""The one door to language models: litellm calls with retries, JSON replies, a response cache, accounting, limits.
+
+Importing this package does not import litellm (that happens on the first real call or credential check).
+
+    client = LLMClient(LLMSettings(...))
+    c = await client.complete(messages, model="gpt-4o", role="provider", schema=Reply, seed=8848, trial=0)
+    with track_usage() as meter: ...   # meter.by_role: usage of the calls made inside
+"""
+
+from .accounting import UsageMeter, call_cost, track_usage
+from .cache import ResponseCache, cache_key, default_cache_path
+from .client import Completion, LLMClient, LLMSettings
+from .errors import (
+    LLMAuthError,
+    LLMBadRequestError,
+    LLMContextWindowError,
+    LLMCredentialsError,
+    LLMError,
+    LLMJSONError,
+    LLMUnavailableError,
+)
+from .models import ALIASES, check_credentials, resolve_model
+
+__all__ = [
+    "ALIASES", "Completion", "LLMAuthError", "LLMBadRequestError", "LLMClient", "LLMContextWindowError",
+    "LLMCredentialsError", "LLMError", "LLMJSONError", "LLMSettings", "LLMUnavailableError", "ResponseCache",
+    "UsageMeter", "cache_key", "call_cost", "check_credentials", "default_cache_path", "resolve_model",
+    "track_usage",
+]

@@ -1,0 +1,218 @@
+"""LLMClient: the one door to language models, and its settings and result records.
+
+`await client.complete(messages, model=..., role=..., schema=...)` resolves the model alias, answers from the cache
+or sends the request (per-model limits, bounded retries), prices it, adds it to the run's and the open scopes'
+meters, and for a schema parses and validates the JSON reply, re-asking a bounded number of times. The parts live
+in sibling modules; this one only puts them in order.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+
+from ..transcript import Usage
+from .accounting import UsageMeter, call_cost, record_in_scopes
+from .cache import ResponseCache, cache_key, default_cache_path
+from .errors import LLMBadRequestError, LLMJSONError
+from .jsonreply import ReplyProblem, parse_reply, reask_messages
+from .limits import ModelLimits
+from .models import SCRIPTED_PREFIX, check_credentials, resolve_model, supports_json_mode
+from .retry import with_retries
+from .transports import DirectOpenAI, RawReply, litellm_call, request_params, scripted_call
+
+if TYPE_CHECKING:
+    from ..testing.scripted import ScriptedModel
+
+Messages = list[dict[str, Any]]
+
+
+class LLMSettings(BaseModel):
+    """How a client calls models. Safe to write into a run's config: the API key is excluded from dumps."""
+
+    cache_path: Path | None = Field(None, description="SQLite cache file; None = the user cache dir.")
+    use_cache: bool = Field(True, description="Answer repeated identical requests from the cache.")
+    max_concurrency_per_model: int = Field(32, ge=1, description="Calls in flight per model.")
+    rpm: float | None = Field(None, gt=0, description="Request starts per minute per model; None = unpaced.")
+    api_base: str | None = Field(None, description="An OpenAI-compatible base URL, e.g. http://localhost:8000/v1.")
+    api_key: SecretStr | None = Field(None, exclude=True, description="Key for api_base; else the environment's.")
+    max_cost: float | None = Field(None, ge=0, description="Dollar budget: no new dialogues once it is spent.")
+    timeout_s: float = Field(120.0, gt=0, description="Per-attempt timeout.")
+    max_attempts: int = Field(6, ge=1, description="Attempts per request, counting the first.")
+    retry_base_wait: float = Field(1.0, ge=0, description="First backoff ceiling in seconds; doubles per retry.")
+    retry_max_wait: float = Field(60.0, ge=0, description="Longest single wait, also caps Retry-After.")
+    json_retries: int = Field(2, ge=0, description="Re-asks after an invalid JSON reply.")
+    transport: Literal["litellm", "direct"] = Field(
+        "litellm", description="direct = plain HTTP for openai/ models at api_base (lower overhead); else litellm."
+    )
+
+
+class Completion(BaseModel):
+    """One answered request (all of its re-asks and retries included)."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    text: str = Field(description="The final reply text.")
+    parsed: Any = Field(None, description="The validated schema instance when a schema was given.")
+    usage: Usage = Field(description="Tokens and dollars of every billed request made for this completion.")
+    model: str = Field(description="The resolved model version that answered.")
+    requested_model: str = Field(description="The name the caller asked for (alias or full).")
+    role: str = "seeker"
+    latency_s: float = 0.0
+    cached: bool = Field(False, description="Every request was answered from the cache.")
+    attempts: int = Field(0, description="HTTP attempts made (0 when all came from the cache).")
+    asks: int = Field(1, description="Requests in the conversation: 1 + JSON re-asks.")
+
+    @property
+    def cost(self) -> float:
+        return self.usage.cost_usd
+
+
+class LLMClient:
+    """Calls models for one run; holds its cache, limits and meters. Use one per run, share it between dialogues."""
+
+    def __init__(self, settings: LLMSettings | None = None, *,
+                 scripted: Mapping[str, "ScriptedModel"] | None = None) -> None:
+        self.settings = settings or LLMSettings()
+        self.scripted: dict[str, ScriptedModel] = dict(scripted or {})
+        self.limits = ModelLimits(self.settings.max_concurrency_per_model, self.settings.rpm)
+        self.meter = UsageMeter()
+        self.retries = 0
+        self._cache: ResponseCache | None = None
+        self._cache_lock = threading.Lock()
+        self._direct: DirectOpenAI | None = None
+
+    # ---- names, credentials, budget ----------------------------------------------------------------------------
+
+    def resolve_model(self, name: str) -> str:
+        """The dated version behind an alias; scripted model names are kept as they are."""
+        return name if name in self.scripted else resolve_model(name)
+
+    def check_credentials(self, models: Iterable[str | None]) -> None:
+        """LLMCredentialsError for a hosted model without a key (scripted models need none)."""
+        key = self.settings.api_key.get_secret_value() if self.settings.api_key else None
+        check_credentials([m for m in models if m not in self.scripted], api_base=self.settings.api_base, api_key=key)
+
+    @property
+    def usage(self) -> Usage:
+        """Everything this client has spent so far."""
+        return self.meter.total
+
+    @property
+    def usage_by_role(self) -> dict[str, Usage]:
+        return dict(self.meter.by_role)
+
+    @property
+    def budget_exhausted(self) -> bool:
+        """True once max_cost is spent; the runner checks it before starting each new dialogue."""
+        return self.settings.max_cost is not None and self.meter.cost_usd >= self.settings.max_cost
+
+    @property
+    def cache(self) -> ResponseCache | None:
+        """The response cache (opened on first use), or None when caching is off."""
+        if not self.settings.use_cache:
+            return None
+        with self._cache_lock:
+            if self._cache is None:
+                self._cache = ResponseCache(self.settings.cache_path or default_cache_path())
+            return self._cache
+
+    # ---- calls -------------------------------------------------------------------------------------------------
+
+    async def complete(self, messages: Messages, *, model: str, role: str = "seeker",
+                       schema: type[BaseModel] | None = None, temperature: float = 0.0, seed: int | None = None,
+                       trial: int = 0, max_tokens: int | None = None) -> Completion:
+        """Ask `model`; with `schema`, the reply must be JSON valid for it (`parsed`), else LLMJSONError."""
+        started = time.perf_counter()
+        resolved = self.resolve_model(model)
+        json_mode = schema is not None and resolved not in self.scripted and supports_json_mode(resolved)
+        params = request_params(temperature, seed, max_tokens, json_mode)
+        conversation = list(messages)
+        total, attempts, all_cached = Usage(), 0, True
+        asks_allowed = 1 + (self.settings.json_retries if schema is not None else 0)
+        for ask in range(1, asks_allowed + 1):
+            text, usage, made, cached = await self._ask(resolved, conversation, params, seed, trial, role)
+            total, attempts, all_cached = total + usage, attempts + made, all_cached and cached
+            if schema is None:
+                parsed = None
+                break
+            try:
+                parsed = parse_reply(text, schema)
+                break
+            except ReplyProblem as problem:
+                if ask == asks_allowed:
+                    raise LLMJSONError(f"{resolved}: no valid {schema.__name__} JSON after {ask} asks ({problem})",
+                                       "try another model or raise json_retries", model=resolved, attempts=attempts,
+                                       text=text) from None
+                conversation = reask_messages(conversation, text, str(problem))
+        return Completion(text=text, parsed=parsed, usage=total, model=resolved, requested_model=model, role=role,
+                          latency_s=time.perf_counter() - started, cached=all_cached, attempts=attempts, asks=ask)
+
+    async def _ask(self, resolved: str, messages: Messages, params: dict[str, Any], seed: int | None, trial: int,
+                   role: str) -> tuple[str, Usage, int, bool]:
+        """(text, usage, attempts, cached) for one request, from the cache or the model; accounted here."""
+        scripted = resolved in self.scripted
+        cache = None if scripted else self.cache
+        key = cache_key(resolved, messages, params, seed, trial) if cache is not None else ""
+        if cache is not None and (hit := cache.get(key)) is not None:
+            usage = Usage(cached_calls=1)
+            self._account(role, resolved, usage)
+            return str(hit["text"]), usage, 0, True
+
+        async def attempt() -> RawReply:
+            async with self.limits.slot(resolved):
+                return await self._send(resolved, messages, params)
+
+        raw, attempts = await with_retries(
+            attempt, model=resolved, max_attempts=self.settings.max_attempts, base_wait=self.settings.retry_base_wait,
+            max_wait=self.settings.retry_max_wait, on_retry=self._count_retry,
+        )
+        cost = 0.0 if scripted else call_cost(resolved, raw.prompt_tokens, raw.completion_tokens)
+        usage = Usage(prompt_tokens=raw.prompt_tokens, completion_tokens=raw.completion_tokens, cost_usd=cost, calls=1)
+        self._account(role, resolved, usage)
+        if cache is not None:
+            cache.put(key, resolved, {"text": raw.text, "model": resolved, "prompt_tokens": raw.prompt_tokens,
+                                      "completion_tokens": raw.completion_tokens, "cost_usd": cost})
+        return raw.text, usage, attempts, False
+
+    async def _send(self, resolved: str, messages: Messages, params: dict[str, Any]) -> RawReply:
+        if resolved in self.scripted:
+            return await scripted_call(self.scripted[resolved], messages)
+        if resolved.startswith(SCRIPTED_PREFIX):
+            raise LLMBadRequestError(f"no scripted model named {resolved!r} is registered with this client",
+                                     "pass it in LLMClient(scripted={...})", model=resolved)
+        settings = self.settings
+        key = settings.api_key.get_secret_value() if settings.api_key else None
+        if settings.transport == "direct" and settings.api_base and resolved.startswith("openai/"):
+            if self._direct is None:
+                self._direct = DirectOpenAI(settings.api_base, key)
+            return await self._direct.call(resolved, messages, params, timeout_s=settings.timeout_s)
+        return await litellm_call(resolved, messages, params, api_base=settings.api_base, api_key=key,
+                                  timeout_s=settings.timeout_s)
+
+    def _account(self, role: str, resolved: str, usage: Usage) -> None:
+        self.meter.add(role, resolved, usage)
+        record_in_scopes(role, resolved, usage)
+
+    def _count_retry(self, exc: BaseException | None) -> None:
+        self.retries += 1
+
+    async def aclose(self) -> None:
+        """Release HTTP sessions of the current event loop and close the cache."""
+        if self._direct is not None:
+            await self._direct.aclose()
+        with self._cache_lock:
+            if self._cache is not None:
+                self._cache.close()
+                self._cache = None
+
+    async def __aenter__(self) -> "LLMClient":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()

@@ -1,0 +1,55 @@
+"""JSON replies: pull a JSON value out of model text, validate it against a pydantic schema, build the re-ask.
+
+Models wrap JSON in code fences or add a sentence after it; parsing tolerates both by decoding the first complete
+JSON value in the text. The re-ask wording lives in prompts/llm/json_reask.en.md.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
+_DECODER = json.JSONDecoder()
+
+
+class ReplyProblem(ValueError):
+    """Why a reply was not accepted, phrased for the model (it is quoted back in the re-ask)."""
+
+
+def extract_json(text: str) -> Any:
+    """The first complete JSON object or array in `text` (inside a code fence if there is one)."""
+    candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
+    for candidate in candidates:
+        for start, char in enumerate(candidate):
+            if char not in "{[":
+                continue
+            try:
+                value, _ = _DECODER.raw_decode(candidate, start)
+            except json.JSONDecodeError:
+                continue
+            return value
+    raise ReplyProblem("it contained no valid JSON object")
+
+
+def parse_reply(text: str, schema: type[BaseModel]) -> BaseModel:
+    """The reply validated against `schema`; ReplyProblem says what was wrong."""
+    value = extract_json(text)
+    try:
+        return schema.model_validate(value)
+    except ValidationError as exc:
+        details = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or 'the object'}: {err['msg']}" for err in exc.errors()[:5]
+        )
+        raise ReplyProblem(f"the JSON did not match the required fields ({details})") from None
+
+
+def reask_messages(messages: list[dict[str, Any]], bad_reply: str, problem: str) -> list[dict[str, Any]]:
+    """The conversation extended with the rejected reply and a request to answer again in valid JSON."""
+    from ..prompts import render
+
+    return [*messages, {"role": "assistant", "content": bad_reply},
+            {"role": "user", "content": render("llm/json_reask", "en", problem=problem)}]
