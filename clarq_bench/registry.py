@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import os
+import sys
 from typing import Callable, Generic, Iterator, TypeVar
 
 from .errors import ClarqError
@@ -22,6 +24,7 @@ def import_object(spec: str) -> object:
     module_name, colon, attr = spec.partition(":")
     if not colon or not module_name or not attr:
         raise ClarqError(f"bad import path {spec!r}", "write it as package.module:ClassName")
+    _importable_from_working_directory()
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
@@ -35,6 +38,13 @@ def import_object(spec: str) -> object:
         except AttributeError:
             raise ClarqError(f"module {module_name!r} has no attribute {attr!r}", "check the class name") from None
     return target
+
+
+def _importable_from_working_directory() -> None:
+    """`clarq run --seeker my_seeker:MySeeker` should find ./my_seeker.py, as `python -m` would."""
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.append(cwd)
 
 
 def looks_like_import_path(name: str) -> bool:
