@@ -2,9 +2,11 @@
 
 Replays the shared released dialogues teacher-forced (clarq_bench.provider_eval.replay_steps: every step starts from
 the reference's own dialogue prefix, reveals reconstructed with textmatch.carries_node). Our LLMProvider runs on a
-scripted model through the real LLMClient: the decision call is answered from the released decision, a generation
-call with a short fixed text. Calls are counted by the scripted model; prompt tokens are estimated as characters/4
-(the fake server's estimate_tokens, the LLM layer's estimate for scripted models).
+ScriptedModel through the real LLMClient (JSON parsing, accounting; no HTTP, no cache): the decision call is
+answered from the released decision, a generation call with the released provider's own reply on that step, so the
+leakage guard sees real GPT-4o Response II text. Calls, sequential calls and guard hits are read from each turn's
+notes, prompt tokens from its usage (the LLM layer counts a scripted model's tokens as characters/4, like the fake
+server); the scripted model also counts the requests it receives, as a cross-check.
 
 The released decision of a step: the nodes the reference revealed -> intent 2 with those ids; otherwise, from the
 reference text: the fixed "enough" reply -> intent 3 (our fixed template, no generation), an "unrelated" reply ->
@@ -19,12 +21,22 @@ Pooled over the four released files this gives 2.19 and 7.97 (the issue's "2.2 a
 Prompt tokens of the released design are estimated with our own prompt sizes (its prompts are not public here):
 the classification call ~ our decision prompt; a node check ~ our decision prompt offering that one node.
 
-Run: `python benchmarks/provider_calls.py [--limit N] [--json]` (about a minute for all four files).
+Also printed: the most sequential calls any turn made (the issue's bound is 2, LLMProvider.MAX_SEQUENTIAL_CALLS;
+the exit code is 1 if it is exceeded), the share of Response I turns, and leakage-guard hits among the generated
+replies.
+
+Run: `python benchmarks/provider_calls.py [--limit N] [--json]` (about five seconds for all four files).
+Measured on the four released files (4,200 post-root turns): ours 1.145 calls per turn on the single-info files
+(p95 2, max sequential 2, 1,262 prompt tokens per turn) against the released design's 2.224 (lower) to 8.205
+(upper); 1.161 over all four files (released 2.187 to 7.969); the guard flags 6 of the 678 released GPT-4o
+Response II replies (each repaired by dropping the leaking sentence, none needing the safe template).
 
 Real models: `clarq provider-eval --provider gpt-4o --dialogues ../shared/clarq-llm-upstream/results` replays the
 same dialogues against a real model when OPENAI_API_KEY is set (any litellm model name works, with its usual key
 variable, e.g. `--provider anthropic/claude-3-5-sonnet-20240620` and ANTHROPIC_API_KEY); add
-`--provider-mode multi-info` for the multi-info file. Each turn's notes record the resolved model, seed and calls.
+`--provider-mode multi-info` for the multi-info file; `--provider openai/NAME --api-base URL` for a local
+OpenAI-compatible server. Without the key the command stops before any call, naming the variable. Each turn's notes
+record the resolved model, seed, temperature and calls.
 """
 
 from __future__ import annotations
@@ -40,14 +52,15 @@ from pathlib import Path
 
 from clarq_bench.llm import LLMClient, LLMSettings
 from clarq_bench.provider.factory import ProviderMode
-from clarq_bench.provider.llm_provider import LLMProvider
+from clarq_bench.provider.llm_provider import MAX_SEQUENTIAL_CALLS, LLMProvider
+from clarq_bench.data import strip_speaker
 from clarq_bench.provider_eval import ReplayStep, replay_steps
 from clarq_bench.testing import ScriptedModel
+from clarq_bench.transcript import ReplyKind
 from clarq_bench.upstream import load_released_dialogues
 
 RESULTS = Path(__file__).resolve().parents[2] / "shared" / "clarq-llm-upstream" / "results"
 MODEL = "scripted/released-decisions"
-GENERATED = {"en": "Don't worry about that, you're doing fine.", "zh": "别担心这个，你做得很好。"}
 ENOUGH = re.compile(r"already collected enough|enough information|已经收集到足够|足够的信息", re.I)
 UNRELATED = re.compile(r"not related|unrelated|无关|没有关系", re.I)
 POSITIVE = re.compile(r"plan (looks|sounds)|looks (good|solid|great)|sounds (good|great)|计划不错|没问题|很好", re.I)
@@ -74,21 +87,19 @@ def released_decision(step: ReplayStep) -> dict[str, object]:
 
 
 class Script:
-    """The scripted model's answers for the step being replayed; counts calls and prompt characters."""
+    """The scripted model's answers for the step being replayed: the decision first, then the released reply."""
 
     def __init__(self) -> None:
         self.decision = "{}"
-        self.language = "en"
+        self.reply = ""
         self.calls = 0
-        self.tokens = 0
 
-    def reset(self, decision: dict[str, object], language: str) -> None:
-        self.decision, self.language, self.calls, self.tokens = json.dumps(decision), language, 0, 0
+    def reset(self, decision: dict[str, object], reply: str) -> None:
+        self.decision, self.reply, self.calls = json.dumps(decision), strip_speaker(reply), 0
 
     def __call__(self, messages: list[dict]) -> str:
         self.calls += 1
-        self.tokens += sum(estimate_tokens(str(m.get("content", ""))) for m in messages)
-        return self.decision if self.calls == 1 else GENERATED[self.language]
+        return self.decision if self.calls == 1 else self.reply
 
 
 def released_costs(provider: LLMProvider, step: ReplayStep) -> tuple[int, int, int, int]:
@@ -112,15 +123,23 @@ async def replay_file(path: Path, limit: int | None) -> list[dict[str, object]]:
     rows = []
     for dialogue in load_released_dialogues(path)[:limit]:
         task = dialogue.task
-        provider = LLMProvider(task, client, model=MODEL, mode=ProviderMode.multi_info if multi else ProviderMode.single)
+        mode = ProviderMode.multi_info if multi else ProviderMode.single
+        provider = LLMProvider(task, client, model=MODEL, mode=mode)
         for step in replay_steps(dialogue):
-            script.reset(released_decision(step), task.language)
+            script.reset(released_decision(step), step.reference_text)
             turn = await provider.respond(step.prefix)
+            calls = int(turn.notes["calls"])  # type: ignore[call-overload]
+            if calls != script.calls or turn.usage.calls != calls:
+                raise AssertionError(f"{task.id}: turn notes {calls} calls, model saw {script.calls}")
             lower, upper, lower_tokens, upper_tokens = released_costs(provider, step)
             rows.append({
-                "calls": script.calls, "tokens": script.tokens, "lower": lower, "upper": upper,
+                "calls": calls, "sequential": int(turn.notes["sequential_calls"]),  # type: ignore[call-overload]
+                "tokens": turn.usage.prompt_tokens, "lower": lower, "upper": upper,
                 "lower_tokens": lower_tokens, "upper_tokens": upper_tokens,
                 "agrees": sorted(turn.revealed) == sorted(step.reference), "kind": turn.kind.value,
+                "generated": turn.kind == ReplyKind.response_ii and calls == 2,
+                "guard_hit": "leak_guard" in turn.notes,
+                "fallback": turn.notes.get("leak_fallback") is True,
             })  # fmt: skip
     return rows
 
@@ -135,10 +154,15 @@ def summarise(rows: list[dict[str, object]]) -> dict[str, float]:
         return [float(row[key]) for row in rows]  # type: ignore[arg-type]
 
     out: dict[str, float] = {"turns": len(rows), "agreement": statistics.mean(col("agrees"))}
-    for key in ("calls", "lower", "upper", "tokens", "lower_tokens", "upper_tokens"):
+    for key in ("calls", "lower", "upper", "tokens", "lower_tokens", "upper_tokens"):  # "tokens": prompt tokens
         out[f"{key}_mean"] = statistics.mean(col(key))
         out[f"{key}_p95"] = p95(col(key))
     out["max_calls"] = max(col("calls"))
+    out["max_sequential"] = max(col("sequential"))
+    out["response_i_share"] = statistics.mean(float(row["kind"] == ReplyKind.response_i.value) for row in rows)
+    out["generated"] = sum(col("generated"))
+    out["guard_hits"] = sum(col("guard_hit"))
+    out["fallbacks"] = sum(col("fallback"))
     return out
 
 
@@ -162,15 +186,20 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(table, indent=2))
         return 0
     head = f"{'':58} {'turns':>5} | {'ours calls':>10} {'p95':>4} {'tok/turn':>8} | {'released lower':>14} {'p95':>4}"
-    head += f" {'tok':>6} | {'upper':>6} {'p95':>4} {'tok':>6} | agree"
+    head += f" {'tok':>6} | {'upper':>6} {'p95':>4} {'tok':>6} | {'max seq':>7} | {'resp I':>6} | guard hits | agree"
     print(head)
     for name, s in table.items():
         print(f"{name[:58]:58} {s['turns']:5.0f} | {s['calls_mean']:10.3f} {s['calls_p95']:4.0f} "
               f"{s['tokens_mean']:8.0f} | {s['lower_mean']:14.3f} {s['lower_p95']:4.0f} {s['lower_tokens_mean']:6.0f}"
               f" | {s['upper_mean']:6.3f} {s['upper_p95']:4.0f} {s['upper_tokens_mean']:6.0f} | "
-              f"{100 * s['agreement']:.1f}%")  # fmt: skip
-    print(f"max calls in one turn (ours): {table['all files']['max_calls']:.0f}")
-    return 0
+              f"{s['max_sequential']:7.0f} | {100 * s['response_i_share']:5.1f}% | "
+              f"{s['guard_hits']:4.0f}/{s['generated']:<5.0f} | {100 * s['agreement']:.1f}%")  # fmt: skip
+    pooled = table["all files"]
+    print(f"ours, all files: max calls in one turn {pooled['max_calls']:.0f}, max sequential calls in one turn "
+          f"{pooled['max_sequential']:.0f} (bound {MAX_SEQUENTIAL_CALLS}); leakage guard hit on "
+          f"{pooled['guard_hits']:.0f} of {pooled['generated']:.0f} generated replies (the released replies), "
+          f"{pooled['fallbacks']:.0f} replaced by the safe template")  # fmt: skip
+    return 0 if pooled["max_sequential"] <= MAX_SEQUENTIAL_CALLS else 1
 
 
 if __name__ == "__main__":

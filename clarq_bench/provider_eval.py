@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 from .provider.base import Provider
 from .tasks import ROOT_ID, Task, node_sort_key
 from .textmatch import carries_node
-from .transcript import ReplyKind, Speaker, Turn
+from .transcript import ReplyKind, Speaker, Turn, Usage
 from .upstream import ReleasedDialogue, load_released_dialogues, released_files
 
 ProviderFactory = Callable[[Task], Provider]
@@ -104,9 +104,11 @@ def replay_steps(dialogue: ReleasedDialogue) -> list[ReplayStep]:
 
 
 async def _replay_dialogue(
-    dialogue: ReleasedDialogue, factory: ProviderFactory, limit: asyncio.Semaphore
+    dialogue: ReleasedDialogue, factory: ProviderFactory, limit: asyncio.Semaphore, stop: Callable[[], bool] | None
 ) -> list[StepResult]:
     async with limit:
+        if stop is not None and stop():
+            return []  # e.g. the model budget is spent: dialogues not yet started are skipped
         provider = factory(dialogue.task)
         results = []
         for step in replay_steps(dialogue):
@@ -125,11 +127,16 @@ async def _replay_dialogue(
 
 
 async def replay(
-    dialogues: list[ReleasedDialogue], factory: ProviderFactory, *, concurrency: int = 8
+    dialogues: list[ReleasedDialogue],
+    factory: ProviderFactory,
+    *,
+    concurrency: int = 8,
+    stop: Callable[[], bool] | None = None,
 ) -> list[StepResult]:
-    """Run the provider built by `factory` over every step of every dialogue; results in dialogue order."""
+    """Run the provider built by `factory` over every step of every dialogue; results in dialogue order.
+    `stop` is asked before each dialogue starts; once it says True the remaining dialogues are skipped."""
     limit = asyncio.Semaphore(max(1, concurrency))
-    chunks = await asyncio.gather(*(_replay_dialogue(d, factory, limit) for d in dialogues))
+    chunks = await asyncio.gather(*(_replay_dialogue(d, factory, limit, stop) for d in dialogues))
     return [result for chunk in chunks for result in chunk]
 
 
@@ -190,6 +197,8 @@ class Report(BaseModel):
 
     provider: str
     groups: dict[str, Figures]
+    model: str | None = Field(None, description="The resolved model version (LLM providers).")
+    usage: Usage | None = Field(None, description="Every model call of the replay (LLM providers).")
 
 
 def type_range(type_number: int) -> str:

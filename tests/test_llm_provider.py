@@ -214,34 +214,90 @@ async def test_empty_frontier_task_question_gets_enough_in_one_call():
     assert "(none)" in recorder.prompts[0]  # nothing is offered any more
 
 
-async def test_leak_is_regenerated_once_and_recorded():
-    leaky = "Just dig in the Copper Mine, the Salt Mine holds no rubies."
-    recorder = Recorder(decision(6), leaky, "Don't overthink it, you're on the right track.")
+async def test_leaking_sentence_is_dropped_without_another_call():
+    leaky = "Don't overthink it. Just dig in the Copper Mine, the Salt Mine holds no rubies."
+    recorder = Recorder(decision(6), leaky)
     turn = await provider_with(recorder).respond(dialogue("Anything else?"))
-    assert turn.text == "Don't overthink it, you're on the right track."
+    assert turn.text == "Don't overthink it."
     guard = turn.notes["leak_guard"]
-    assert len(guard) == 1 and guard[0]["hits"][0]["node_id"] == "2"
-    assert "leak_fallback" not in turn.notes
-    assert_recorded(turn, 3)
-    assert NODES_EN[3][1] in recorder.prompts[2].split("previous draft")[1]  # the retry names what leaked
+    assert guard["action"] == "repaired" and guard["draft"] == leaky
+    assert guard["hits"][0]["node_id"] == "2"
+    assert guard["dropped"] == ["Just dig in the Copper Mine, the Salt Mine holds no rubies."]
+    assert turn.notes["guard_hits"] == 1 and "leak_fallback" not in turn.notes
+    assert_recorded(turn, 2)
+    assert len(recorder.prompts) == 2 and turn.notes["sequential_calls"] == 2
 
 
-async def test_leak_twice_falls_back_to_safe_template():
+async def test_leak_with_nothing_clean_left_falls_back_to_safe_template():
     leaky = "Get sleeping fog over the Lantern Marsh at dawn and dig in the Copper Mine."
-    recorder = Recorder(decision(3), leaky, leaky)
+    recorder = Recorder(decision(3), leaky)
     turn = await provider_with(recorder).respond(dialogue("How do I find rubies?"))
     from clarq_bench import prompts
 
     assert turn.text == prompts.render("provider/llm_safe", "en")
-    assert turn.notes["leak_fallback"] is True and len(turn.notes["leak_guard"]) == 2
-    assert {hit["node_id"] for hit in turn.notes["leak_guard"][0]["hits"]} >= {"2"}
+    assert turn.notes["leak_fallback"] is True and turn.notes["leak_guard"]["action"] == "safe_template"
+    assert {hit["node_id"] for hit in turn.notes["leak_guard"]["hits"]} >= {"1.1", "2"}
+    assert turn.notes["guard_hits"] == len(turn.notes["leak_guard"]["hits"])
+    assert_recorded(turn, 2)
+
+
+async def test_zh_leak_is_repaired_sentence_by_sentence():
+    recorder = Recorder(decision(6), "别想太多。去铜矿挖，盐矿里没有红宝石。")
+    turn = await provider_with(recorder, language="zh").respond(dialogue("还有别的吗？", language="zh"))
+    assert turn.text == "别想太多。" and turn.notes["leak_guard"]["hits"][0]["node_id"] == "2"
+    assert_recorded(turn, 2)
+
+
+async def test_empty_draft_gets_the_safe_template():
+    recorder = Recorder(decision(6), "Jax: ")
+    turn = await provider_with(recorder).respond(dialogue("Anything else?"))
+    from clarq_bench import prompts
+
+    assert turn.text == prompts.render("provider/llm_safe", "en") and turn.notes["empty_draft"] is True
+    assert turn.notes["guard_hits"] == 0
+
+
+LEAKY = "Get sleeping fog over the Lantern Marsh at dawn and dig in the Copper Mine."
+
+
+@pytest.mark.parametrize(
+    ("script", "seeker", "revealed", "root"),
+    [
+        ([{"related": False}], "Nice weather!", (), False),
+        ([{"related": True}], "What do you need?", (), False),
+        ([decision(2, "2")], "Which mine?", (), True),
+        ([decision(2, "2", "1")], "Which mine and how?", (), True),
+        ([decision(2, "1.1"), LEAKY], "Where is the fog?", (), True),
+        ([decision(1, summary=True), "Yes."], "So I dig, right?", (), True),
+        ([decision(1), LEAKY], "Is my plan ok?", (), True),
+        ([decision(3), LEAKY], "How do I find rubies?", (), True),
+        ([decision(4), "Don't overthink it. " + LEAKY], "Again?", (), True),
+        ([decision(5)], "Music?", (), True),
+        ([decision(6), LEAKY], "Anything else?", (), True),
+        ([decision(3)], "More?", ("1", "1.1", "2"), True),
+        (["not json", decision(6), LEAKY], "Anything else?", (), True),
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("mode", ["single", "multi-info"])
+async def test_never_more_than_two_sequential_calls(script, seeker, revealed, root, mode):
+    """Every path, leak or not, makes at most MAX_SEQUENTIAL_CALLS model calls (JSON re-asks aside)."""
+    from clarq_bench.provider.llm_provider import MAX_SEQUENTIAL_CALLS
+
+    recorder = Recorder(*script)
+    turn = await provider_with(recorder, mode=mode).respond(dialogue(seeker, revealed=revealed, root=root))
+    reasks = sum(isinstance(item, str) and not item.startswith("{") for item in script[:1])
+    assert MAX_SEQUENTIAL_CALLS == 2
+    assert turn.notes["calls"] == turn.notes["sequential_calls"] <= MAX_SEQUENTIAL_CALLS
+    assert len(recorder.prompts) == turn.notes["requests"] == turn.notes["calls"] + reasks
+    assert recorder.replies == []  # the script was used up: no path stopped early
+    assert_recorded(turn, turn.notes["calls"])
 
 
 async def test_restating_revealed_content_is_not_a_leak():
     reply = "Just stun the guards with sleeping fog, then you can get into the mine."
     recorder = Recorder(decision(6), reply)
     turn = await provider_with(recorder).respond(dialogue("What next?", revealed=("1",)))
-    assert turn.text == reply and "leak_guard" not in turn.notes
+    assert turn.text == reply and "leak_guard" not in turn.notes and turn.notes["guard_hits"] == 0
 
 
 async def test_malformed_decision_is_reasked_by_the_llm_layer():
@@ -272,3 +328,80 @@ def test_factory_builds_llm_provider_for_model_names():
     provider = make_provider("gpt-4o", make_task(), "multi-info", client=client, seed=7)
     assert isinstance(provider, LLMProvider)
     assert provider.model == "gpt-4o" and provider.mode == ProviderMode.multi_info and provider.seed == 7
+
+
+def placeholders(text: str) -> set[str]:
+    import string
+
+    return {field for _, field, _, _ in string.Formatter().parse(text) if field}
+
+
+def test_every_llm_template_exists_in_both_languages_with_the_same_placeholders():
+    from clarq_bench.prompts import PROMPT_ROOT
+
+    names = sorted({path.name.split(".")[0] for path in (PROMPT_ROOT / "provider").glob("llm_*.md")})
+    assert "llm_decide" in names and "llm_reply" in names
+    for name in names:
+        en = (PROMPT_ROOT / "provider" / f"{name}.en.md").read_text(encoding="utf-8")
+        zh = (PROMPT_ROOT / "provider" / f"{name}.zh.md").read_text(encoding="utf-8")
+        assert placeholders(en) == placeholders(zh), name
+        assert zh != en, name  # written for Chinese, if only the punctuation (the speaker lines)
+        assert len(zh) < 20 or any("\u4e00" <= ch <= "\u9fff" for ch in zh), name
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("mode", ["single", "multi-info"])
+async def test_every_prompt_renders_completely_in_both_languages(language, mode):
+    """Gate, decision and every generation instruction, rendered through the provider: no placeholder is left and
+    a Chinese task gets Chinese wording throughout."""
+    cjk = lambda text: sum("\u4e00" <= ch <= "\u9fff" for ch in text)  # noqa: E731
+    seeker = "还有别的吗？" if language == "zh" else "Anything else?"
+    cases = [([{"related": True}], False), ([decision(1), "ok"], True), ([decision(1, summary=True), "ok"], True),
+             ([decision(3), "ok"], True), ([decision(4), "ok"], True), ([decision(6), "ok"], True)]  # fmt: skip
+    for script, root in cases:
+        recorder = Recorder(*script)
+        turn = await provider_with(recorder, language=language, mode=mode).respond(
+            dialogue(seeker, root=root, language=language)
+        )
+        assert recorder.replies == [] and turn.text
+        for prompt in recorder.prompts:
+            body = prompt.replace('{"intent"', "").replace('{"related"', "")
+            assert not any("{" + name + "}" in body for name in ("role", "task_name", "dialogue", "said", "frontier",
+                                                                 "hidden", "instruction", "mode_rule"))  # fmt: skip
+            if language == "zh":
+                assert cjk(prompt) > 40 and "Use only if" not in prompt and "Conversation so far" not in prompt
+            else:
+                assert cjk(prompt) == 0
+    provider = provider_with(Recorder(), language=language, mode=mode)
+    for name in ("llm_greeting", "llm_safe", "llm_enough", "llm_unrelated", "llm_off_topic"):
+        text = provider._text(name)
+        assert text and (cjk(text) > 0) == (language == "zh"), name
+
+
+def test_turns_record_the_dated_model_version():
+    client = LLMClient(LLMSettings(use_cache=False))
+    turn = LLMProvider(make_task(), client, model="gpt-4o").greeting()
+    assert turn.notes["model"] == "gpt-4o-2024-05-13" and turn.notes["seed"] == 8848
+    assert turn.notes["temperature"] == 0.0
+
+
+def test_benchmark_replay_keeps_the_call_bounds(capsys):
+    """benchmarks/provider_calls.py on a slice of the released dialogues: at most 2 sequential calls per turn and
+    at most 1.3 calls per turn on the single-info files, read from the turns the real LLMClient produced."""
+    import importlib.util
+    from pathlib import Path
+
+    from upstream_paths import UPSTREAM_RESULTS
+
+    if not UPSTREAM_RESULTS.is_dir():
+        pytest.skip("released dialogues not available")
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "provider_calls.py"
+    spec = importlib.util.spec_from_file_location("provider_calls", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--results", str(UPSTREAM_RESULTS), "--limit", "20", "--json"]) == 0
+    table = json.loads(capsys.readouterr().out)
+    assert table["all files"]["max_sequential"] <= 2 and table["all files"]["calls_p95"] <= 2
+    assert table["single-info files"]["calls_mean"] <= 1.3
+    assert table["all files"]["upper_mean"] > table["all files"]["lower_mean"] > 2
+    assert table["all files"]["tokens_mean"] > 0

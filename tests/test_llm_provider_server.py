@@ -58,17 +58,52 @@ async def test_response_ii_is_two_requests(keyed):
     assert len(bodies) == 2 and turn.notes["calls"] == 2
 
 
+@pytest.fixture
+def litellm_calls(monkeypatch):
+    """Spy on the LLM layer's litellm transport: the models it was called for and the api_base it got."""
+    from clarq_bench.llm import client as client_module
+
+    seen: list[tuple[str, str | None]] = []
+    real = client_module.litellm_call
+
+    async def spy(model, messages, params, *, api_base=None, **kwargs):
+        seen.append((model, api_base))
+        return await real(model, messages, params, api_base=api_base, **kwargs)
+
+    monkeypatch.setattr(client_module, "litellm_call", spy)
+    return seen
+
+
 @needs_upstream
-def test_cli_provider_eval_runs_on_a_litellm_model_name(keyed, monkeypatch, capsys):
+def test_cli_provider_eval_runs_litellm_against_the_fake_server(keyed, litellm_calls, monkeypatch, capsys):
     from clarq_bench.cli.main import main
 
+    for name in ("OPENAI_BASE_URL", "OPENAI_API_BASE"):  # only --api-base may point litellm at the server
+        monkeypatch.delenv(name, raising=False)
     with FakeOpenAIServer(responder=responder(decision(2, "1"))) as server:
-        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
-        monkeypatch.setenv("OPENAI_API_BASE", server.base_url)
         path = UPSTREAM_RESULTS / "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json"
         code = main(["provider-eval", "--provider", "openai/fake-jax", "--dialogues", str(path), "--types", "1",
-                     "--json"])  # fmt: skip
-        hits = server.hits
-    assert code == 0 and hits > 10
+                     "--api-base", server.base_url, "--no-cache", "--json"])  # fmt: skip
+        bodies = server.requests
+    assert server.base_url.startswith("http://127.0.0.1:")
+    assert code == 0 and len(bodies) > 10
+    assert len(litellm_calls) == len(bodies) and set(litellm_calls) == {("openai/fake-jax", server.base_url)}
+    assert all(body["temperature"] == 0 and body["seed"] == 8848 for body in bodies)
     report = json.loads(capsys.readouterr().out)
     assert report["groups"]["all"]["steps"] > 10
+    assert report["model"] == "openai/fake-jax" and report["usage"]["calls"] == len(bodies)
+
+
+def test_cli_provider_eval_without_key_fails_before_starting(monkeypatch, tmp_path, litellm_calls, capsys):
+    from test_provider_eval import write_results
+
+    from clarq_bench.cli.main import main
+
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_BASE"):
+        monkeypatch.delenv(name, raising=False)
+    code = main(["provider-eval", "--provider", "gpt-4o", "--dialogues", str(write_results(tmp_path))])
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == "" and litellm_calls == []
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1
+    assert "OPENAI_API_KEY" in lines[0] and "--provider offline" in lines[0]

@@ -85,3 +85,8 @@ def test_offline_provider_replays_and_cli_prints_json(tmp_path, capsys):
     payload = json.loads(capsys.readouterr().out)
     assert payload["groups"]["all"]["steps"] == 4
     assert main(["provider-eval", "--dialogues", str(path), "--types", "14-26"]) == 2
+
+
+async def test_replay_skips_dialogues_once_told_to_stop(tmp_path):
+    dialogues = load_dialogues(write_results(tmp_path))
+    assert await replay(dialogues, lambda task: ScriptedProvider([]), stop=lambda: True) == []

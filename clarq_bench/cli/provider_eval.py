@@ -1,20 +1,30 @@
-"""`clarq provider-eval`: replay released dialogues through a provider and report its fidelity to the reference."""
+"""`clarq provider-eval`: replay released dialogues through a provider and report its fidelity to the reference.
+
+`--provider offline` needs nothing; any other name is a litellm model for the LLM provider (`gpt-4o`, as in the
+paper, or e.g. `anthropic/claude-3-5-sonnet-20240620`, `openai/NAME --api-base http://localhost:8000/v1`). Its key
+is checked before anything starts: a hosted model without its key variable is a one-line error.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "provider-eval", help="teacher-forced fidelity of a provider against the released GPT-4o provider"
     )
-    parser.add_argument("--provider", default="offline", metavar="NAME", help="provider name (default: offline)")
+    parser.add_argument("--provider", default="offline", metavar="NAME",
+                        help="offline, or a litellm model name for the LLM provider, e.g. gpt-4o (default: offline)")
     parser.add_argument("--dialogues", required=True, metavar="FILE_OR_DIR", help="released results file or folder")
     parser.add_argument("--types", metavar="N[,N-M]", help="task types to replay, e.g. 14-26")
     parser.add_argument("--provider-mode", choices=["single", "multi-info"], default="single")
     parser.add_argument("--concurrency", type=int, default=8, help="dialogues replayed at once (default: 8)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    from .llm_args import add_llm_arguments
+
+    add_llm_arguments(parser)
     parser.set_defaults(handler=_run)
 
 
@@ -22,23 +32,51 @@ def _run(args: argparse.Namespace) -> int:
     import asyncio
 
     from ..errors import ClarqError
-    from ..provider.factory import make_provider
-    from ..provider_eval import load_dialogues, replay, report
+    from ..provider_eval import load_dialogues, report
     from .common import parse_types, print_json
 
     dialogues = load_dialogues(args.dialogues, parse_types(args.types))
     if not dialogues:
         raise ClarqError(f"no released dialogues in {args.dialogues} for these types", "check --dialogues and --types")
-    results = asyncio.run(
-        replay(dialogues, lambda task: make_provider(args.provider, task, args.provider_mode),
-               concurrency=args.concurrency)
-    )  # fmt: skip
+    client = _client(args)
+    results = asyncio.run(_replay(dialogues, args, client))
     outcome = report(results, f"{args.provider} ({args.provider_mode})")
+    if client is not None:
+        outcome = outcome.model_copy(update={"usage": client.usage, "model": client.resolve_model(args.provider)})
+        if client.budget_exhausted:
+            print(f"clarq: --max-cost {args.max_cost:g} spent: dialogues not yet started were skipped",
+                  file=sys.stderr)  # fmt: skip
     if args.json:
         print_json(outcome.model_dump(mode="json"))
         return 0
     _print_table(outcome)
     return 0
+
+
+def _client(args: argparse.Namespace):  # -> LLMClient | None
+    """An LLMClient for a model-backed provider, its credentials checked now (before any call), else None."""
+    if args.provider == "offline":
+        return None
+    from ..llm import LLMClient
+    from .llm_args import settings_from_args
+
+    client = LLMClient(settings_from_args(args))
+    client.check_credentials([args.provider])
+    return client
+
+
+async def _replay(dialogues, args: argparse.Namespace, client) -> list:
+    from ..provider.factory import make_provider
+    from ..provider_eval import replay
+
+    options = {} if client is None else {"client": client}
+    stop = None if client is None else (lambda: client.budget_exhausted)  # --max-cost
+    try:
+        return await replay(dialogues, lambda task: make_provider(args.provider, task, args.provider_mode, **options),
+                            concurrency=args.concurrency, stop=stop)  # fmt: skip
+    finally:
+        if client is not None:
+            await client.aclose()
 
 
 def _print_table(outcome) -> None:
@@ -57,3 +95,8 @@ def _print_table(outcome) -> None:
     for intent, row in outcome.groups["all"].confusion.items():
         confusion.add_row(intent, str(row["same"]), str(row["other"]), str(row["none"]))
     console.print(confusion)
+    if outcome.usage is not None:
+        usage, steps = outcome.usage, max(1, outcome.groups["all"].steps)
+        console.print(f"model {outcome.model}: {usage.calls} calls ({usage.calls / steps:.2f} per turn), "
+                      f"{usage.prompt_tokens} prompt tokens ({usage.prompt_tokens / steps:.0f} per turn), "
+                      f"{usage.cached_calls} from the cache, ${usage.cost_usd:.2f}")  # fmt: skip

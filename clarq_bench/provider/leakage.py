@@ -5,6 +5,9 @@ right question. The check is lexical and deterministic: the share of a node's *d
 reply, where distinctive means not already said by the provider (root and revealed nodes) - restating what the
 seeker already has is allowed and common ("just go to the modern tavern ..."). English uses word trigrams, Chinese
 character trigrams (Latin words inside Chinese count as one unit). No model, no corpus: pure functions.
+
+A flagged reply is repaired without another model call (`redact_leaks`): the sentences carrying the leaked n-grams
+are dropped and the rest is checked again; the provider falls back to its safe template when nothing clean is left.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ NGRAM = 3
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _ZH_UNIT = re.compile(r"[\u4e00-\u9fff]|[A-Za-z0-9]+")
+_SENTENCE_END = re.compile(r"(?<=[.!?\u3002\uff01\uff1f\uff1b;])\s*")
 
 
 class LeakHit(NamedTuple):
@@ -89,3 +93,38 @@ def find_leaks(
         if shared and (score >= threshold or len(shared) >= min_shared):
             hits.append(LeakHit(node.id, round(score, 3), shared))
     return hits
+
+
+def sentences(text: str) -> list[str]:
+    """The reply cut after sentence-final punctuation (English and Chinese), blanks dropped."""
+    return [part.strip() for part in _SENTENCE_END.split(text) if part.strip()]
+
+
+def redact_leaks(
+    reply: str,
+    hits: list[LeakHit],
+    tree: ResponseTree,
+    revealed: Iterable[str],
+    language: str,
+    *,
+    said: Iterable[str] = (),
+    threshold: float = DEFAULT_THRESHOLD,
+    min_shared: int = DEFAULT_MIN_SHARED,
+) -> tuple[str, list[str]]:
+    """(repaired reply, dropped sentences): the reply without every sentence that carries a leaked n-gram.
+
+    The repaired reply is "" when nothing is left or when what is left still leaks (the n-grams can straddle
+    sentences); the caller then uses its safe template.
+    """
+    leaked = {gram for hit in hits for gram in hit.shared}
+    kept: list[str] = []
+    dropped: list[str] = []
+    for sentence in sentences(reply):
+        (dropped if ngrams(sentence, language) & leaked else kept).append(sentence)
+    repaired = ("" if language == "zh" else " ").join(kept).strip()
+    if not units(repaired, language):
+        return "", dropped
+    said = list(said)
+    if find_leaks(repaired, tree, revealed, language, said=said, threshold=threshold, min_shared=min_shared):
+        return "", dropped
+    return repaired, dropped

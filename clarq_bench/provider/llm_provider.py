@@ -8,9 +8,14 @@ Response II is generated (intents 1, 3, 4, 6), fixed (5) or the fixed "enough" r
 Cost: the released agent made a classification call plus up to three checks per frontier node, one after another.
 Here one structured call returns intent, chosen frontier ids and a rationale; a Response I turn needs nothing more
 and only a generated Response II makes a second call. The tree is the authority, not the model: ids outside the
-frontier are discarded and recorded (`notes["refused_ids"]`). A generated reply that carries an unrevealed node's
-content (leakage.py) is regenerated once and then replaced by a safe template, each hit recorded in
-`notes["leak_guard"]` - the only path with a third call. Every turn records model version, seed and temperature.
+frontier are discarded and recorded (`notes["refused_ids"]`). So a turn makes at most MAX_SEQUENTIAL_CALLS (2)
+model calls, one after the other, and never more: the leakage guard adds none. A generated reply that carries an
+unrevealed node's content (leakage.py) loses the sentences that carry it, and when nothing clean is left it is
+replaced by a safe template; the draft, the hits and the action are recorded in `notes["leak_guard"]`, their count
+in `notes["guard_hits"]`. (The issue's "regenerate once" would be a third sequential call on a Response II turn;
+the repair without a call keeps the two-call bound.) Every turn records the resolved model version, seed,
+temperature (0), its calls (`calls`, `sequential_calls`) and the requests they took (`requests`, counting the LLM
+layer's JSON re-asks after malformed output).
 
 Real models: `clarq provider-eval --provider gpt-4o` (or any litellm model name, e.g. `anthropic/claude-3-5-sonnet`)
 builds this provider through provider/factory.make_provider; litellm reads the usual key variables
@@ -27,7 +32,7 @@ from ..tasks import Task, node_sort_key
 from ..transcript import Intent, ReplyKind, Speaker, Turn, Usage
 from .base import ProviderState, ProviderTurn
 from .factory import ProviderMode
-from .leakage import DEFAULT_MIN_SHARED, DEFAULT_THRESHOLD, find_leaks
+from .leakage import DEFAULT_MIN_SHARED, DEFAULT_THRESHOLD, find_leaks, redact_leaks
 from .llm_schema import GateDecision, TurnDecision
 
 if TYPE_CHECKING:  # the LLM layer imports litellm; keep it out of import time
@@ -36,6 +41,8 @@ if TYPE_CHECKING:  # the LLM layer imports litellm; keep it out of import time
 DEFAULT_MODEL = "gpt-4o"
 DEFAULT_SEED = 8848
 TEMPERATURE = 0.0
+#: Model calls one turn may make, one after the other: the decision, then (Response II only) the generation.
+MAX_SEQUENTIAL_CALLS = 2
 PROMPTS = "provider/"
 #: Intents that get a generated Response II, and the instruction template each uses.
 GENERATED = {
@@ -54,10 +61,12 @@ class _Calls:
     def __init__(self) -> None:
         self.usage = Usage()
         self.count = 0
+        self.requests = 0
         self.model: str | None = None
 
     def add(self, completion: Any) -> None:
         self.count += 1
+        self.requests += int(getattr(completion, "asks", 1) or 1)
         usage = getattr(completion, "usage", None) or Usage()
         if usage.calls == 0:
             usage = usage.model_copy(update={"calls": 1})
@@ -79,7 +88,6 @@ class LLMProvider:
         trial: int = 0,
         leak_threshold: float = DEFAULT_THRESHOLD,
         leak_min_shared: int = DEFAULT_MIN_SHARED,
-        leak_retries: int = 1,
     ) -> None:
         self.task = task
         self.tree = task.tree
@@ -91,7 +99,6 @@ class LLMProvider:
         self.trial = trial
         self.leak_threshold = leak_threshold
         self.leak_min_shared = leak_min_shared
-        self.leak_retries = leak_retries
         self.role = task.brief.role or self._text("llm_default_role")
 
     # ----------------------------------------------------------------- wording
@@ -134,6 +141,8 @@ class LLMProvider:
             "mode": self.mode.value,
             "calls": calls.count,
             "sequential_calls": calls.count,  # every call of a turn waits on the previous one
+            "requests": calls.requests,  # calls plus the LLM layer's JSON re-asks
+            "guard_hits": 0,  # unrevealed nodes the leakage guard found in a generated draft
         }
         notes.update(extra)
         return notes
@@ -267,9 +276,11 @@ class LLMProvider:
         calls: _Calls,
         facts: dict[str, object],
     ) -> str:
-        """Response II with the leakage guard: regenerate after a hit (`leak_retries` times), then a safe template."""
+        """Response II in one call, behind the leakage guard: a leaking draft loses its leaking sentences, or is
+        replaced by the safe template when nothing clean is left. No further call (MAX_SEQUENTIAL_CALLS)."""
         said = [turn.text for turn in turns if turn.speaker == Speaker.provider]
-        base = dict(
+        prompt = self._text(
+            "llm_reply",
             role=self.role,
             task_name=self.task.brief.task_name,
             said=self._said(state),
@@ -277,19 +288,25 @@ class LLMProvider:
             instruction=self._text(instruction),
             hidden=self._hidden(state),
         )
-        retry = ""
-        guard: list[dict[str, object]] = []
-        for attempt in range(1 + self.leak_retries):
-            text = strip_speaker(await self._ask(calls, self._text("llm_reply", retry=retry, **base), None))
-            hits = find_leaks(text, self.tree, state.revealed, self.language, said=said,
-                              threshold=self.leak_threshold, min_shared=self.leak_min_shared)  # fmt: skip
-            if text and not hits:
-                if guard:
-                    facts["leak_guard"] = guard
-                return text
-            guard.append({"attempt": attempt + 1, "text": text, "hits": [hit._asdict() for hit in hits]})
-            leaked = "; ".join(self.tree[hit.node_id].text for hit in hits) or "-"
-            retry = self._text("llm_retry", leaked=leaked)
-        facts["leak_guard"] = guard
+        text = strip_speaker(await self._ask(calls, prompt, None))
+        if not text:
+            facts["leak_fallback"] = True  # nothing to say is no leak, but the seeker still gets a reply
+            facts["empty_draft"] = True
+            return self._text("llm_safe")
+        hits = find_leaks(text, self.tree, state.revealed, self.language, said=said,
+                          threshold=self.leak_threshold, min_shared=self.leak_min_shared)  # fmt: skip
+        if not hits:
+            return text
+        repaired, dropped = redact_leaks(text, hits, self.tree, state.revealed, self.language, said=said,
+                                         threshold=self.leak_threshold, min_shared=self.leak_min_shared)  # fmt: skip
+        facts["guard_hits"] = len(hits)
+        facts["leak_guard"] = {
+            "draft": text,
+            "hits": [hit._asdict() for hit in hits],
+            "dropped": dropped,
+            "action": "repaired" if repaired else "safe_template",
+        }
+        if repaired:
+            return repaired
         facts["leak_fallback"] = True
         return self._text("llm_safe")
