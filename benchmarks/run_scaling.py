@@ -1,113 +1,54 @@
-"""How close does the runner get to the critical path? 260 dialogues, llm seeker + a one-call-per-turn LLM provider,
-every model call served by the fake OpenAI server with a fixed latency (default 100 ms), at several concurrencies.
+"""How close does the runner get to the critical path? 260 dialogues, the `llm` seeker against the LLM provider
+(clarq_bench.provider.llm_provider), every model call going through LLMClient to the fake OpenAI server in another
+process with a fixed latency (default 100 ms), at several concurrencies, for each LLM transport (direct, litellm).
 
-Critical path = the longest dialogue's sequential latency (its model calls x latency): no schedule can beat it.
+The server plays both models: the provider's gate and decision calls get JSON (related; the first offered answer),
+the seeker asks until the provider says it has enough, then says goodbye. So every dialogue walks its whole tree.
+Critical path = the longest dialogue's sequential model calls x latency: no schedule can beat it.
 Concurrency 1 is measured on the first --serial-sample dialogues and extrapolated to all of them (said in the table).
 
     python benchmarks/run_scaling.py [--latency 0.1] [--dialogues 260] [--concurrency 1,16,64,260]
+                                     [--transport direct,litellm] [--profile FILE]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import multiprocessing
+import os
+import re
 import tempfile
 import time
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-from clarq_bench.provider.base import ProviderState, ProviderTurn
 from clarq_bench.run_config import AgentSettings, RunConfig
 from clarq_bench.runner import read_transcripts, run_dialogues
 from clarq_bench.tasks import Task
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
-from clarq_bench.transcript import ReplyKind, Speaker, Turn
 
 SEEKER_MODEL, PROVIDER_MODEL = "openai/bench-seeker", "openai/bench-provider"
-ENOUGH = "That is all you need."
+ENOUGH = "You already have enough information"  # prompts/provider/llm_enough.en.md
+OFFERED = re.compile(r'^- id "([^"]+)"', re.MULTILINE)  # prompts/provider/llm_node_line.en.md
 
 
-class OneCallProvider:
-    """Stands in for the LLM provider: one model call per turn (its text is ignored), then walks the tree."""
-
-    def __init__(self, task: Task, settings: AgentSettings) -> None:
-        self.task = task
-        self.client = CLIENT
-
-    def greeting(self) -> ProviderTurn:
-        return ProviderTurn(text="what can help you?", kind=ReplyKind.greeting)
-
-    async def respond(self, turns: list[Turn]) -> ProviderTurn:
-        last = next(t.text for t in reversed(turns) if t.speaker == Speaker.seeker)
-        await self.client.complete([{"role": "user", "content": last}], model=PROVIDER_MODEL, role="provider")
-        state = ProviderState.from_turns(self.task.tree, turns)
-        if not state.root_given:
-            return ProviderTurn(text=self.task.tree.root.text, kind=ReplyKind.root, revealed=["0"])
-        if not state.frontier:
-            return ProviderTurn(text=ENOUGH, kind=ReplyKind.enough)
-        node = self.task.tree[state.frontier[0]]
-        return ProviderTurn(text=node.text, kind=ReplyKind.response_i, revealed=[node.id])
-
-
-def seeker_reply(body: dict[str, Any]) -> str:
-    """The fake server's seeker: asks until the provider says there is nothing left, then says goodbye."""
-    prompt = body["messages"][-1]["content"]
-    return "Thank you, goodbye!" if ENOUGH in prompt else "Which one should I choose?"
-
-
-class SDKClient:
-    """Fallback when clarq_bench.llm is not installed yet: the same `complete` call over the openai SDK."""
-
-    def __init__(self, base_url: str) -> None:
-        from openai import AsyncOpenAI
-
-        self.sdk = AsyncOpenAI(base_url=base_url, api_key="fake", max_retries=0)
-        self.budget_exhausted = False
-
-    async def complete(self, messages: list[dict[str, str]], *, model: str, **_: Any) -> Any:
-        reply = await self.sdk.chat.completions.create(model=model.split("/", 1)[-1], messages=messages)  # type: ignore[arg-type]
-        return type("Completion", (), {"text": reply.choices[0].message.content or ""})()
-
-
-class SleepClient:
-    """`--transport sleep`: no HTTP at all, each call just waits the latency (isolates the runner's own overhead)."""
-
-    budget_exhausted = False
-
-    def __init__(self, latency: float) -> None:
-        self.latency = latency
-
-    async def complete(self, messages: list[dict[str, str]], *, model: str, **_: Any) -> Any:
-        await asyncio.sleep(self.latency)
-        text = seeker_reply({"messages": messages}) if model == SEEKER_MODEL else "ok"
-        return type("Completion", (), {"text": text})()
-
-
-def make_client(base_url: str, concurrency: int) -> Any:
-    if base_url.startswith("sleep:"):
-        return SleepClient(float(base_url.split(":", 1)[1]))
-    if not has_llm_layer():
-        return SDKClient(base_url)
-    from clarq_bench.llm import LLMClient, LLMSettings
-
-    return LLMClient(LLMSettings(api_base=base_url, use_cache=False, max_concurrency_per_model=max(concurrency, 1)))
-
-
-CLIENT: Any = None
-
-
-def has_llm_layer() -> bool:
-    try:
-        import clarq_bench.llm  # noqa: F401
-    except ImportError:
-        return False
-    return hasattr(clarq_bench.llm, "LLMClient")
+def fake_models(body: dict[str, Any]) -> str:
+    """The fake server's two models: the provider (JSON decisions) and the seeker (asks until told it is enough)."""
+    prompt = str(body["messages"][-1]["content"])
+    if body.get("model") == SEEKER_MODEL.split("/", 1)[1]:
+        return "Thank you, goodbye!" if ENOUGH in prompt else "Which one should I choose, and how?"
+    if '"related"' in prompt:
+        return json.dumps({"related": True, "rationale": "asks about the task"})
+    available = prompt.split("Prepared answers available now:", 1)[-1].split("Conversation so far:", 1)[0]
+    ids = OFFERED.findall(available)[:1]
+    return json.dumps({"intent": 2, "node_ids": ids, "summary_confirmation": False, "rationale": "clear question"})
 
 
 def _serve(latency: float, port_out: Any, stop: Any) -> None:
-    with FakeOpenAIServer(latency_s=latency, responder=seeker_reply) as server:
+    with FakeOpenAIServer(latency_s=latency, responder=fake_models) as server:
         port_out.send(server.base_url)
         stop.wait()
 
@@ -129,27 +70,54 @@ def server_process(latency: float) -> Iterator[str]:
         process.join(5)
 
 
-async def one_setting(tasks: list[Task], concurrency: int, base_url: str, folder: Path) -> tuple[float, int]:
-    """Wall time of one run, and the most model calls any single dialogue made."""
-    global CLIENT
-    CLIENT = make_client(base_url, concurrency)
+def make_client(base_url: str, transport: str, concurrency: int) -> Any:
+    from clarq_bench.llm import LLMClient, LLMSettings
+
+    return LLMClient(LLMSettings(api_base=base_url, api_key="sk-bench", use_cache=False, transport=transport,
+                                 max_concurrency_per_model=max(concurrency, 1)))  # fmt: skip
+
+
+async def one_setting(tasks: list[Task], concurrency: int, base_url: str, transport: str,
+                      run_dir: Path) -> tuple[float, int, float]:
+    """Wall time of one run, the most model calls any single dialogue made, and the run's CPU seconds."""
+    client = make_client(base_url, transport, concurrency)
     config = RunConfig(
         seeker=AgentSettings(name="llm", model=SEEKER_MODEL),
-        provider=AgentSettings(name=f"{__name__}:OneCallProvider"),
-        concurrency=concurrency,
-        progress=False,
-        use_cache=False,
-    )
-    run_dir = folder / f"c{concurrency}"
-    started = time.perf_counter()
-    await run_dialogues(config, tasks, run_dir, client=CLIENT)
-    wall = time.perf_counter() - started
+        provider=AgentSettings(name="llm", model=PROVIDER_MODEL),
+        concurrency=concurrency, progress=False, use_cache=False,
+    )  # fmt: skip
+    cpu, started = time.process_time(), time.perf_counter()
+    try:
+        await run_dialogues(config, tasks, run_dir, client=client)
+    finally:
+        await client.aclose()
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu
     records = read_transcripts(run_dir / "transcripts.jsonl")
     errors = [r.error for r in records if r.error]
     if errors:
         raise SystemExit(f"{len(errors)} dialogues failed, e.g. {errors[0]}")
-    calls = max(len(r.seeker_turns) + len(r.provider_turns) - 1 for r in records)  # greeting costs no call
-    return wall, calls
+    calls = max(sum(turn.usage.calls for turn in r.turns) for r in records)
+    return wall, calls, cpu
+
+
+async def all_settings(tasks: list[Task], levels: list[int], serial_sample: int, base_url: str, transport: str,
+                       folder: Path) -> tuple[list[tuple[int, float, float, str]], int]:
+    """Every concurrency level in one event loop (litellm's background worker binds itself to the first loop)."""
+    await one_setting(tasks[:4], 4, base_url, transport, folder / "warm-up")  # imports, price table, sockets
+    rows, longest_calls = [], 0
+    for concurrency in levels:
+        if concurrency == 1 and len(tasks) > serial_sample:
+            sample = tasks[:serial_sample]
+            wall, _, cpu = await one_setting(sample, 1, base_url, transport, folder / "c1")
+            wall, cpu = wall * len(tasks) / len(sample), cpu * len(tasks) / len(sample)
+            note = f"extrapolated from {len(sample)} dialogues"
+        else:
+            wall, calls, cpu = await one_setting(tasks, concurrency, base_url, transport, folder / f"c{concurrency}")
+            longest_calls, note = max(longest_calls, calls), ""
+        rows.append((concurrency, wall, cpu, note))
+    if not longest_calls:  # the critical path comes from the full set
+        _, longest_calls, _ = await one_setting(tasks, len(tasks), base_url, transport, folder / "probe")
+    return rows, longest_calls
 
 
 def main() -> None:
@@ -158,34 +126,34 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.1)
     parser.add_argument("--dialogues", type=int, default=260)
     parser.add_argument("--concurrency", default="1,16,64,260")
-    parser.add_argument("--transport", choices=["http", "sleep"], default="http",
-                        help="http: the fake server (default); sleep: no HTTP, the runner's own overhead only")
-    parser.add_argument("--serial-sample", type=int, default=4, help="dialogues actually run at concurrency 1")
+    parser.add_argument("--transport", default="direct,litellm", help="LLM transports to measure, comma-separated")
+    parser.add_argument("--serial-sample", type=int, default=8, help="dialogues actually run at concurrency 1")
+    parser.add_argument("--profile", metavar="FILE", help="cProfile each transport's runs into FILE.<transport>")
     args = parser.parse_args()
     from clarq_bench.data import load_tasks
 
+    os.environ.setdefault("OPENAI_API_KEY", "sk-bench")
     tasks = load_tasks(Path(args.data), ["en"], split="test")[: args.dialogues]
-    rows = []
-    serving = server_process(args.latency) if args.transport == "http" else nullcontext(f"sleep:{args.latency}")
-    with serving as base_url, tempfile.TemporaryDirectory() as tmp:
-        # the critical path comes from the full set: every dialogue's call count is known from a fast run
-        _, longest_calls = asyncio.run(one_setting(tasks, len(tasks), base_url, Path(tmp) / "probe"))
-        critical = longest_calls * args.latency
-        for concurrency in (int(c) for c in args.concurrency.split(",")):
-            if concurrency == 1:
-                sample = tasks[: args.serial_sample]
-                wall, _ = asyncio.run(one_setting(sample, 1, base_url, Path(tmp)))
-                wall, note = wall * len(tasks) / len(sample), f"extrapolated from {len(sample)} dialogues"
+    levels = [int(c) for c in args.concurrency.split(",")]
+    with server_process(args.latency) as base_url, tempfile.TemporaryDirectory() as tmp:
+        for transport in args.transport.split(","):
+            run = all_settings(tasks, levels, args.serial_sample, base_url, transport, Path(tmp) / transport)
+            if args.profile:
+                import cProfile
+
+                profiler = cProfile.Profile()
+                rows, longest_calls = profiler.runcall(asyncio.run, run)
+                profiler.dump_stats(f"{args.profile}.{transport}")
             else:
-                wall, _ = asyncio.run(one_setting(tasks, concurrency, base_url, Path(tmp)))
-                note = ""
-            rows.append((concurrency, wall, wall / critical, note))
-    print(f"transport {args.transport}: {'LLM layer' if args.transport == 'http' and has_llm_layer() else 'openai SDK' if args.transport == 'http' else 'asyncio.sleep'}")
-    print(f"{len(tasks)} dialogues, {args.latency * 1000:.0f} ms per call, longest dialogue {longest_calls} calls "
-          f"-> critical path {critical:.2f} s")  # fmt: skip
-    print(f"{'concurrency':>11}  {'wall s':>8}  {'x critical':>10}  note")
-    for concurrency, wall, ratio, note in rows:
-        print(f"{concurrency:>11}  {wall:>8.2f}  {ratio:>10.2f}  {note}")
+                rows, longest_calls = asyncio.run(run)
+            critical = longest_calls * args.latency
+            print(f"\ntransport {transport}: llm seeker vs LLM provider through LLMClient, fake server in a separate "
+                  f"process")  # fmt: skip
+            print(f"{len(tasks)} dialogues, {args.latency * 1000:.0f} ms per call, longest dialogue {longest_calls} "
+                  f"calls -> critical path {critical:.2f} s")  # fmt: skip
+            print(f"{'concurrency':>11}  {'wall s':>8}  {'x critical':>10}  {'client CPU s':>12}  note")
+            for concurrency, wall, cpu, note in rows:
+                print(f"{concurrency:>11}  {wall:>8.2f}  {wall / critical:>10.2f}  {cpu:>12.2f}  {note}")
 
 
 if __name__ == "__main__":

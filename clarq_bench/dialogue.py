@@ -5,36 +5,29 @@ Knows no names, files or CLI (the runner builds the seeker and provider and pass
 provider call ends only this dialogue, recorded as `error`; cancellation (Ctrl-C) propagates. The seeker is shown
 speaker and text of each turn only: the provider's annotations (revealed ids, intents) stay out of its view.
 
-Goodbye rule (both languages are checked on every seeker turn, whatever the task language):
-English "goodbye", "good-bye" or "good bye" in any case as a whole word ("Goodbye!", "GOODBYE." count; "goodbyes",
-"goodbye-party" do not); Chinese 再见 (or 再会 / 再會), except in 再见到 / 再见面 / 再见过 ("see again"). Plain "bye" does not end.
+Goodbye rule: clarq_bench.goodbye.is_goodbye (shared with the judge), checked on every seeker turn: English
+"goodbye" in any case as a whole word, Chinese 再见, both whatever the task language.
 The cap counts seeker turns (default 12, as released: the 12th seeker turn gets no reply).
 """
 
 from __future__ import annotations
 
-import re
 import time
 from contextlib import nullcontext
 from functools import lru_cache
 from datetime import datetime, timezone
 from typing import Any, Awaitable, Callable, TypeVar
 
+from .goodbye import is_goodbye
 from .provider.base import Provider
 from .seekers.base import DialogueView, Seeker
 from .tasks import Task
 from .transcript import AgentInfo, EndReason, Speaker, Transcript, Turn, Usage
 
 DEFAULT_MAX_TURNS = 12
-ENGLISH_GOODBYE = re.compile(r"(?<![\w-])good[-\s]?bye(?![\w-])", re.IGNORECASE)
-CHINESE_GOODBYE = re.compile(r"再[见會会](?![到面过])")
 
 R = TypeVar("R")
-
-
-def is_goodbye(text: str) -> bool:
-    """Does this seeker turn end the dialogue? See the module docstring for the exact rule."""
-    return bool(ENGLISH_GOODBYE.search(text) or CHINESE_GOODBYE.search(text))
+__all__ = ["DEFAULT_MAX_TURNS", "is_goodbye", "play_dialogue"]
 
 
 @lru_cache(maxsize=1)

@@ -11,12 +11,12 @@ one), so the judge itself never imports the LLM layer. Reads transcripts only; n
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Awaitable, Callable, Sequence
 from enum import Enum
 
 from pydantic import BaseModel, Field
 
+from .goodbye import is_goodbye  # the one rule, shared with the dialogue loop
 from .lengths import detect_language, released_length, token_counter
 from .tasks import ROOT_ID, Task
 from .textmatch import carries_node, normalise
@@ -24,8 +24,6 @@ from .transcript import EndReason, Intent, ReplyKind, Speaker, Transcript, Turn
 
 #: The leftover-node check: (node text, candidate provider turn texts, language) -> obtained?
 NodeCheck = Callable[[str, list[str], str], Awaitable[bool]]
-
-GOODBYE = re.compile(r"\bgood\s*-?\s*bye\b|再见|再會|再会", re.IGNORECASE)
 
 
 class NodeStatus(str, Enum):
@@ -132,11 +130,6 @@ class Verdict(BaseModel):
 
     def count(self, label: TurnLabel) -> int:
         return sum(turn.label == label for turn in self.seeker_turns)
-
-
-def is_goodbye(text: str) -> bool:
-    """Case-insensitive, word-bounded goodbye (English) or 再见 (Chinese)."""
-    return bool(GOODBYE.search(text))
 
 
 def find_root_turn(transcript: Transcript, task: Task) -> int | None:

@@ -6,7 +6,11 @@ runs/<run-id>/summary.json (+ report.md)   written at the end (judge/metrics/rep
 
 Resume skips the (task, trial) pairs already in transcripts.jsonl after checking the config hash (a change is
 refused unless forced, naming the changed fields); a partial last line left by kill -9 is cut off first, so at
-most the dialogues in flight are lost. When the LLM client reports its budget exhausted, no new dialogue starts.
+most the dialogues in flight are lost. Dialogues that ended with an error are kept and counted as skipped with
+errors, unless `retry_errors` is set: then their records are removed (one atomic rewrite of the file) and they are
+played again. Dialogues cut short by the budget are always played again on resume (they did not finish).
+When the LLM client reports its budget exhausted, no new dialogue starts and those in flight end at their next
+seeker turn with end reason `budget`.
 Builds agents from names (seekers.registry, provider factory) and hands them to dialogue.play_dialogue.
 """
 
@@ -16,6 +20,7 @@ import asyncio
 import hashlib
 import json
 import os
+import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -93,19 +98,44 @@ def read_transcripts(path: Path) -> list[Transcript]:
 
 
 class TranscriptWriter:
-    """Appends one transcript per call as a single write of a full line, then flush + fsync."""
+    """Appends one transcript per call as a single write of a full line; fsync runs on a background thread.
+
+    The write itself is synchronous, so once `append` returns the line is in the kernel's page cache and survives
+    kill -9 of this process. fsync (needed only against power loss) takes milliseconds on some disks; done on the
+    event loop it stalled every dialogue in flight, so a syncer thread does it instead, coalescing bursts of
+    appends into one fsync. `close` waits for a final fsync.
+    """
 
     def __init__(self, path: Path) -> None:
         self.fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        self._dirty = threading.Event()
+        self._closing = False
+        self._syncer = threading.Thread(target=self._sync_loop, name="clarq-fsync", daemon=True)
+        self._syncer.start()
 
     def append(self, transcript: Transcript) -> None:
         line = (transcript.model_dump_json() + "\n").encode("utf-8")
         written = os.write(self.fd, line)
         if written != len(line):  # pragma: no cover - only on a full disk
             raise OSError(f"short write to transcripts file ({written} of {len(line)} bytes)")
-        os.fsync(self.fd)
+        self._dirty.set()
+
+    def _sync_loop(self) -> None:
+        while True:
+            self._dirty.wait()
+            if self._closing:
+                return
+            self._dirty.clear()
+            try:
+                os.fsync(self.fd)
+            except OSError:  # pragma: no cover - the descriptor is being closed
+                return
 
     def close(self) -> None:
+        self._closing = True
+        self._dirty.set()
+        self._syncer.join()
+        os.fsync(self.fd)
         os.close(self.fd)
 
 
@@ -198,6 +228,7 @@ class RunStats:
 
     total: int = 0
     skipped: int = 0
+    skipped_errors: int = 0  # of the skipped, how many ended with an error (resume with retry_errors to replay them)
     done: int = 0
     successes: int = 0
     errors: int = 0
@@ -221,8 +252,22 @@ class RunStats:
                 f"${self.cost_usd:.2f}  errors {self.errors}")  # fmt: skip
 
 
-def prepare_run_dir(config: RunConfig, run_dir: Path, *, resume: bool, force: bool) -> set[tuple[str, int]]:
-    """Create or check the run directory; return the (task, trial) pairs already finished."""
+def rewrite_transcripts(path: Path, keep: list[Transcript]) -> None:
+    """Replace transcripts.jsonl by `keep`, atomically (temporary file, fsync, rename)."""
+    tmp = path.with_suffix(".jsonl.tmp")
+    with open(tmp, "wb") as handle:
+        handle.write(b"".join((record.model_dump_json() + "\n").encode("utf-8") for record in keep))
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+
+
+def prepare_run_dir(config: RunConfig, run_dir: Path, *, resume: bool, force: bool,
+                    retry_errors: bool = False) -> list[Transcript]:
+    """Create or check the run directory; return the records of the (task, trial) pairs that count as played.
+
+    On resume, records that will be played again (budget cut-offs; errors with `retry_errors`) are removed first.
+    """
     config_path, transcripts = run_dir / CONFIG_FILE, run_dir / TRANSCRIPTS_FILE
     if resume:
         if not config_path.exists():
@@ -242,7 +287,12 @@ def prepare_run_dir(config: RunConfig, run_dir: Path, *, resume: bool, force: bo
     tmp = config_path.with_suffix(".tmp")
     tmp.write_text(json.dumps(payload, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     os.replace(tmp, config_path)
-    return {record.key for record in read_transcripts(transcripts)}
+    records = read_transcripts(transcripts)
+    replay = {EndReason.budget} | ({EndReason.error} if retry_errors else set())
+    kept = [record for record in records if record.end_reason not in replay]
+    if len(kept) != len(records):
+        rewrite_transcripts(transcripts, kept)
+    return kept
 
 
 async def run_dialogues(
@@ -253,20 +303,27 @@ async def run_dialogues(
     client: Any = None,
     resume: bool = False,
     force: bool = False,
+    retry_errors: bool = False,
     on_update: Callable[[RunStats], None] | None = None,
 ) -> RunStats:
-    """Play every (task, trial) pair not yet in the run directory, `config.concurrency` at a time."""
+    """Play every (task, trial) pair not yet in the run directory, `config.concurrency` at a time.
+
+    With `retry_errors` (resume only), pairs whose dialogue ended with an error are played again, replacing the
+    error record; without it they stay as they are and are counted in `stats.skipped_errors`."""
     sconfig = seeker_config(config.seeker, client)
     resolve_seeker(sconfig)  # an unknown seeker fails before anything starts
     seeker_name, seeker_model = describe(sconfig)
     resolve = getattr(client, "resolve_model", None)
     if seeker_model and callable(resolve):  # record the dated version the alias stood for
         seeker_model = resolve(seeker_model)
-    done = prepare_run_dir(config, run_dir, resume=resume, force=force)
+    kept = prepare_run_dir(config, run_dir, resume=resume, force=force, retry_errors=retry_errors)
+    done = {record.key for record in kept}
     jobs = [(task, trial) for trial in range(config.trials) for task in tasks]
     stats = RunStats(total=len(jobs))
     pending = [(task, trial) for task, trial in jobs if (task.id, trial) not in done]
     stats.skipped = len(jobs) - len(pending)
+    wanted = {(task.id, trial) for task, trial in jobs}
+    stats.skipped_errors = sum(r.end_reason == EndReason.error and r.key in wanted for r in kept)
     writer = TranscriptWriter(run_dir / TRANSCRIPTS_FILE)
     gate = asyncio.Semaphore(config.concurrency)
     seeker_info = AgentInfo(name=seeker_name, model=seeker_model, settings=config.seeker.model_dump(mode="json"))

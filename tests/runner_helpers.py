@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +70,10 @@ class TreeWalkingProvider:
         options = getattr(settings, "options", {}) or {}
         self.delay = float(options.get("provider_delay", 0.0))
         self.fail_on = int(options.get("fail_on", 0))  # 1-based provider turn that raises (0: never)
+        # outside the run's config (so a resume sees no change): task indexes whose first provider turn raises
+        failing = os.environ.get("RUNNER_HELPERS_FAIL_TASKS", "")
+        if str(task.index) in failing.split(","):
+            self.fail_on = 1
         self.calls = 0
 
     def greeting(self) -> ProviderTurn:

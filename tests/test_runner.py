@@ -160,6 +160,115 @@ async def test_budget_stops_new_dialogues_cleanly(tmp_path: Path) -> None:
     assert resumed.done + resumed.skipped == 5
 
 
+class PollBudget:
+    """A client whose budget is spent from the `limit`-th poll on (the runner and the dialogue loop both poll)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.polls = 0
+
+    @property
+    def budget_exhausted(self) -> bool:
+        self.polls += 1
+        return self.polls >= self.limit
+
+
+async def test_budget_cuts_a_dialogue_in_flight_with_end_reason_budget_and_resume_replays_it(tmp_path: Path) -> None:
+    # poll 1: the runner starts dialogue 0; poll 2: its first seeker turn; poll 3: its second -> spent
+    stats = await run_dialogues(config(concurrency=1), tasks(3), tmp_path / "run", client=PollBudget(3))
+    assert stats.stopped_for_budget and stats.done == 1
+    [record] = read_transcripts(tmp_path / "run" / "transcripts.jsonl")
+    assert record.end_reason == EndReason.budget and len(record.turns) == 3 and record.error is None
+    resumed = await run_dialogues(config(concurrency=1), tasks(3), tmp_path / "run", resume=True)
+    records = read_transcripts(tmp_path / "run" / "transcripts.jsonl")
+    assert (resumed.done, resumed.skipped) == (3, 0) and not resumed.stopped_for_budget
+    assert sorted(r.key for r in records) == [(f"en/01/{i}", 0) for i in range(3)]
+    assert all(r.end_reason == EndReason.goodbye for r in records)
+
+
+def test_cli_max_cost_stops_starting_dialogues(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    import clarq_bench.cli.run_progress as run_progress
+
+    monkeypatch.setattr(run_progress, "llm_client_for", lambda config, args: PollBudget(4))
+    data = write_task_folder(tmp_path / "data", 4)
+    argv = ["run", "--tasks", str(data), "--seeker", "heuristic", "--provider", "runner_helpers:TreeWalkingProvider",
+            "--runs-dir", str(tmp_path / "runs"), "--no-progress", "--concurrency", "1", "--max-cost", "0.01"]  # fmt: skip
+    assert main(argv) == 0
+    assert "budget reached: stopped starting dialogues" in capsys.readouterr().err
+    [run_dir] = list((tmp_path / "runs").iterdir())
+    assert 1 <= len(read_transcripts(run_dir / "transcripts.jsonl")) < 4
+
+
+async def test_resume_keeps_error_records_unless_retry_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    run_dir, path = tmp_path / "run", tmp_path / "run" / "transcripts.jsonl"
+    monkeypatch.setenv("RUNNER_HELPERS_FAIL_TASKS", "1,3")
+    first = await run_dialogues(config(), tasks(5), run_dir)
+    assert first.errors == 2 and first.done == 5
+    kept = await run_dialogues(config(), tasks(5), run_dir, resume=True)  # errors kept, reported, not replayed
+    assert (kept.done, kept.skipped, kept.skipped_errors) == (0, 5, 2)
+    assert len(read_transcripts(path)) == 5
+    still = await run_dialogues(config(), tasks(5), run_dir, resume=True, retry_errors=True)  # still failing
+    assert (still.done, still.errors, still.skipped, still.skipped_errors) == (2, 2, 3, 0)
+    assert len(read_transcripts(path)) == 5
+    monkeypatch.delenv("RUNNER_HELPERS_FAIL_TASKS")
+    before = {r.key: r for r in read_transcripts(path) if r.end_reason != EndReason.error}
+    fixed = await run_dialogues(config(), tasks(5), run_dir, resume=True, retry_errors=True)
+    assert (fixed.done, fixed.errors, fixed.skipped) == (2, 0, 3)
+    records = read_transcripts(path)
+    assert len(records) == 5 and len({r.key for r in records}) == 5  # replaced, never duplicated
+    assert all(r.end_reason == EndReason.goodbye for r in records)
+    assert all(before[r.key] == r for r in records if r.key in before)  # finished ones untouched
+
+
+def test_cli_retry_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    data = write_task_folder(tmp_path / "data", 3)
+    monkeypatch.setenv("RUNNER_HELPERS_FAIL_TASKS", "0")
+    argv = ["run", "--tasks", str(data), "--seeker", "heuristic", "--provider", "runner_helpers:TreeWalkingProvider",
+            "--runs-dir", str(tmp_path / "runs"), "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    [run_dir] = list((tmp_path / "runs").iterdir())
+    monkeypatch.delenv("RUNNER_HELPERS_FAIL_TASKS")
+    capsys.readouterr()
+    assert main(["run", "--resume", str(run_dir), "--no-progress"]) == 0
+    assert "1 of the dialogues already done ended with an error and were kept" in capsys.readouterr().err
+    assert main(["run", "--resume", str(run_dir), "--retry-errors", "--no-progress"]) == 0
+    assert "(2 already done)" in capsys.readouterr().err
+    records = read_transcripts(run_dir / "transcripts.jsonl")
+    assert len(records) == 3 and not any(r.error for r in records)
+    assert main(["run", "--tasks", str(data), "--retry-errors", "--provider", "offline"]) == 2
+    assert "--retry-errors only applies to a resumed run" in capsys.readouterr().err
+
+
+def test_default_provider_is_gpt4o_and_a_missing_key_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = write_task_folder(tmp_path / "data", 2)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    argv = ["run", "--tasks", str(data), "--seeker", "heuristic", "--runs-dir", str(tmp_path / "runs"), "--no-progress"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert "provider model gpt-4o needs OPENAI_API_KEY" in err and "--provider offline" in err
+    assert not (tmp_path / "runs").exists()  # nothing started
+    assert main(argv[:-1] + ["--seeker", "gpt-4o", "--provider", "offline", "--no-progress"]) == 2
+    assert "seeker model gpt-4o needs OPENAI_API_KEY" in capsys.readouterr().err
+    assert main(argv + ["--provider", "offline", "--judge-model", "gpt-4o"]) == 2
+    assert "judge model gpt-4o needs OPENAI_API_KEY" in capsys.readouterr().err
+    assert main(argv + ["--provider", "offline"]) == 0
+
+
+def test_api_base_lets_the_default_provider_run_without_a_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from clarq_bench.cli.run_progress import check_keys
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    check_keys([("provider", "openai/local-model")], api_base="http://127.0.0.1:9/v1")  # no error: local endpoint
+    with pytest.raises(ClarqError, match="provider model gpt-4o needs OPENAI_API_KEY"):
+        check_keys([("provider", "gpt-4o")])
+
+
 def test_cli_run_end_to_end_and_resume(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = write_task_folder(tmp_path / "data", 4)
     argv = ["run", "--tasks", str(data), "--seeker", "heuristic", "--provider", "runner_helpers:TreeWalkingProvider",

@@ -39,15 +39,17 @@ def _play(args: argparse.Namespace) -> int:
     if not matches:
         raise ClarqError(f"no task {args.task_id!r}", "see `clarq tasks list` for the ids")
     task = matches[0]
+    client = _client_for(args)
     if args.role == "provider":
         from ..provider.human import HumanProvider
 
-        seeker, provider = build_seeker(args.seeker, task, SeekerConfig(name=args.seeker)), HumanProvider(task)
+        config = SeekerConfig(name=args.seeker, client=client)
+        seeker, provider = build_seeker(args.seeker, task, config), HumanProvider(task)
     else:
         from ..seekers.human import HumanSeeker
 
         seeker = HumanSeeker(SeekerTask.of(task))
-        provider = build_provider(AgentSettings(name=args.provider), task, None, seed=8848, trial=0)
+        provider = build_provider(AgentSettings(name=args.provider), task, client, seed=8848, trial=0)
     from ..dialogue import play_dialogue
 
     transcript = asyncio.run(play_dialogue(task, seeker, provider, max_turns=args.max_turns))
@@ -60,3 +62,20 @@ def _play(args: argparse.Namespace) -> int:
         with open(args.save, "a", encoding="utf-8") as out:
             out.write(transcript.model_dump_json() + "\n")
     return 0
+
+
+def _client_for(args: argparse.Namespace) -> object:
+    """An LLMClient when the machine side is a model (its key checked first, one line if missing), else None."""
+    from ..run_config import AgentSettings
+    from .run_progress import check_keys, models_by_role
+
+    if args.role == "provider":
+        models = models_by_role(AgentSettings(name=args.seeker))
+    else:
+        models = models_by_role(AgentSettings(name="heuristic"), AgentSettings(name=args.provider))
+    if not models:
+        return None
+    from ..llm import LLMClient, LLMSettings
+
+    check_keys(models)
+    return LLMClient(LLMSettings())

@@ -50,6 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         plan.add_argument("--max-cost", type=float, help="stop starting dialogues after this many USD")
     plan.add_argument("--runs-dir", default="runs", help="where new run directories go (default: runs/)")
     plan.add_argument("--resume", metavar="RUN_DIR", help="continue a run: skip its finished (task, trial) pairs")
+    plan.add_argument("--retry-errors", action="store_true",
+                      help="with --resume: play again the dialogues that ended with an error (replacing their records)")
     plan.add_argument("--force", action="store_true", help="resume even though the config changed")
     plan.add_argument("--no-progress", action="store_true", help="no live progress display")
 
@@ -60,8 +62,13 @@ def _run(args: argparse.Namespace) -> int:
     from ..runner import load_run_config, run_dir_for
     from .run_progress import build_config, llm_client_for, play_with_progress, select_tasks
 
+    from ..errors import ClarqError
+
+    if args.retry_errors and not args.resume:
+        raise ClarqError("--retry-errors only applies to a resumed run", "pass --resume RUN_DIR --retry-errors")
     base = load_run_config(Path(args.resume)) if args.resume else None
     config, tasks = select_tasks(build_config(args, base), args)
     client = llm_client_for(config, args)
     run_dir = run_dir_for(config, Path(args.runs_dir), args.resume)
-    return asyncio.run(play_with_progress(config, tasks, run_dir, client, resume=bool(args.resume), force=args.force))
+    return asyncio.run(play_with_progress(config, tasks, run_dir, client, resume=bool(args.resume), force=args.force,
+                                          retry_errors=args.retry_errors))

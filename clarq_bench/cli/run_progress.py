@@ -16,6 +16,16 @@ from ..tasks import Task
 from .common import parse_types, selected_languages
 from .run import RUN_FIELDS
 
+#: The provider of `clarq run` when --provider is not given: GPT-4o, as in the paper (needs OPENAI_API_KEY).
+DEFAULT_PROVIDER = "gpt-4o"
+
+#: What to pass instead when a role's model has no key.
+OFFLINE_FIX = {
+    "seeker": "--seeker heuristic",
+    "provider": "--provider offline",
+    "judge": "no --judge-model (deterministic judging)",
+}
+
 
 def _options(pairs: list[str] | None) -> dict[str, str]:
     options = {}
@@ -43,7 +53,7 @@ def replay_languages(path: Path) -> list[str]:
 def build_config(args: argparse.Namespace, base: RunConfig | None) -> RunConfig:
     """The run's config: the saved one on resume (explicit flags override), else defaults plus flags."""
     fields: dict[str, Any] = base.model_dump() if base else {
-        "seeker": {"name": "heuristic"}, "provider": {"name": "offline"}, "languages": ["en"], "split": "test",
+        "seeker": {"name": "heuristic"}, "provider": {"name": DEFAULT_PROVIDER}, "languages": ["en"], "split": "test",
     }  # fmt: skip
     for name in RUN_FIELDS:
         if getattr(args, name, None) is not None:
@@ -94,34 +104,68 @@ def select_tasks(config: RunConfig, args: argparse.Namespace) -> tuple[RunConfig
     return config.model_copy(update={"data_dir": str(root.resolve()), "tasks_digest": tasks_digest(tasks)}), tasks
 
 
-def llm_client_for(config: RunConfig, args: argparse.Namespace) -> Any:
-    """An LLMClient when either side needs a model (credentials checked now, before anything starts), else None."""
-    from ..seekers.registry import SeekerConfig, describe
+def models_by_role(seeker: AgentSettings, provider: AgentSettings | None = None,
+                   judge_model: str | None = None) -> list[tuple[str, str]]:
+    """(role, model) for every model a run would call; an unknown seeker name fails here, before anything else."""
+    from ..seekers.registry import SeekerConfig, describe, resolve_seeker
 
-    seeker_name, seeker_model = describe(SeekerConfig(name=config.seeker.name, model=config.seeker.model))
-    models = [m for m in (seeker_model, config.provider.model) if m]
-    if config.provider.name not in ("offline", "llm") and ":" not in config.provider.name:
-        models.append(config.provider.name)
-    if config.judge_model:
-        models.append(config.judge_model)
+    config = SeekerConfig(name=seeker.name, model=seeker.model)
+    resolve_seeker(config)
+    models = []
+    _, seeker_model = describe(config)
+    if seeker_model:
+        models.append(("seeker", seeker_model))
+    if provider is not None:
+        if provider.name == "llm" and provider.model:
+            models.append(("provider", provider.model))
+        elif provider.name not in ("offline", "llm") and ":" not in provider.name:
+            models.append(("provider", provider.name))
+    if judge_model:
+        models.append(("judge", judge_model))
+    return models
+
+
+def check_keys(models: list[tuple[str, str]], api_base: str | None = None, api_key: str | None = None) -> None:
+    """The LLM layer's credential check for every (role, model), with the configured api_base; a missing key is
+    one ClarqError line naming the variable and the offline alternative for that role."""
+    from ..llm import LLMCredentialsError, check_credentials
+    from ..llm.models import missing_credentials
+
+    for role, model in models:
+        try:
+            check_credentials([model], api_base=api_base, api_key=api_key)
+        except LLMCredentialsError as exc:
+            variable = " and ".join(missing_credentials(exc.model)) or "its API key"
+            raise ClarqError(
+                f"the {role} model {model} needs {variable}, which is not set",
+                f"set {variable}, or pass {OFFLINE_FIX[role]} to run without it",
+            ) from None
+
+
+def llm_client_for(config: RunConfig, args: argparse.Namespace) -> Any:
+    """An LLMClient when any role needs a model (credentials checked now, before anything starts), else None."""
+    models = models_by_role(config.seeker, config.provider, config.judge_model)
     if not models:
         return None
     try:
-        from ..llm import LLMClient, check_credentials
+        from ..llm import LLMClient
         from .llm_args import settings_from_args
     except ImportError:
-        raise ClarqError(f"{', '.join(models)} needs the LLM layer (clarq_bench.llm), which is not installed",
+        names = ", ".join(model for _, model in models)
+        raise ClarqError(f"{names} needs the LLM layer (clarq_bench.llm), which is not installed",
                          "use --seeker heuristic --provider offline, or reinstall clarq") from None
 
     settings = settings_from_args(args)
-    check_credentials(models, api_base=getattr(settings, "api_base", None))
+    key = settings.api_key.get_secret_value() if settings.api_key else None
+    check_keys(models, api_base=settings.api_base, api_key=key)
     if config.max_cost is not None:
         settings = settings.model_copy(update={"max_cost": config.max_cost})
     return LLMClient(settings)
 
 
 async def play_with_progress(
-    config: RunConfig, tasks: list[Task], run_dir: Path, client: Any, *, resume: bool, force: bool
+    config: RunConfig, tasks: list[Task], run_dir: Path, client: Any, *, resume: bool, force: bool,
+    retry_errors: bool = False,
 ) -> int:
     """Run with a live progress line (when enabled and on a terminal), then print the results table."""
     from rich.console import Console
@@ -141,8 +185,17 @@ async def play_with_progress(
         def update(stats: Any) -> None:
             progress.update(bar, completed=stats.done + stats.skipped, line=stats.line())
 
-        stats = await run_dialogues(config, tasks, run_dir, client=client, resume=resume, force=force, on_update=update)
+        try:
+            stats = await run_dialogues(config, tasks, run_dir, client=client, resume=resume, force=force,
+                                        retry_errors=retry_errors, on_update=update)
+        finally:
+            close = getattr(client, "aclose", None)
+            if close is not None:  # HTTP sessions and the cache of this event loop
+                await close()
     console.print(f"{stats.line()}  ({stats.skipped} already done)  -> {run_dir}")
+    if stats.skipped_errors:
+        console.print(f"{stats.skipped_errors} of the dialogues already done ended with an error and were kept; "
+                      f"play them again with --resume {run_dir} --retry-errors")
     if stats.stopped_for_budget:
         console.print(f"budget reached: stopped starting dialogues; raise --max-cost and --resume {run_dir}")
     summary = await summarize_run(run_dir, tasks, config.judge_model)

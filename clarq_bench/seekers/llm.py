@@ -28,18 +28,19 @@ def render_brief(task: SeekerTask) -> str:
     return prompts.render("seeker/brief", language, role=brief.role, task_name=brief.task_name, **listed)
 
 
-def completion_messages(task: SeekerTask, view: DialogueView) -> list[dict[str, str]]:
+def completion_messages(task: SeekerTask, view: DialogueView, brief: str | None = None) -> list[dict[str, str]]:
     lines = [
         prompts.render(f"seeker/line_{turn.speaker.value}", view.language, text=turn.text.strip())
         for turn in view.turns
     ]
-    text = prompts.render("seeker/completion", view.language, brief=render_brief(task), transcript="\n".join(lines))
+    brief = render_brief(task) if brief is None else brief
+    text = prompts.render("seeker/completion", view.language, brief=brief, transcript="\n".join(lines))
     return [{"role": "user", "content": text}]
 
 
-def chat_messages(task: SeekerTask, view: DialogueView) -> list[dict[str, str]]:
-    messages = [{"role": "system", "content": prompts.render("seeker/chat_system", view.language,
-                                                               brief=render_brief(task))}]  # fmt: skip
+def chat_messages(task: SeekerTask, view: DialogueView, brief: str | None = None) -> list[dict[str, str]]:
+    brief = render_brief(task) if brief is None else brief
+    messages = [{"role": "system", "content": prompts.render("seeker/chat_system", view.language, brief=brief)}]
     for turn in view.turns:
         role = "user" if turn.speaker == Speaker.provider else "assistant"
         messages.append({"role": role, "content": turn.text})
@@ -64,10 +65,11 @@ class LLMSeeker:
             raise ClarqError("the llm seeker needs an LLM client", "build it through the runner or pass client=")
         self.task = task
         self.config = config
+        self.brief = render_brief(task)  # the same for every turn: rendered once
 
     def messages(self, view: DialogueView) -> list[dict[str, str]]:
         build = chat_messages if self.config.mode == "chat" else completion_messages
-        return build(self.task, view)
+        return build(self.task, view, self.brief)
 
     async def respond(self, view: DialogueView) -> str:
         completion = await self.config.client.complete(
