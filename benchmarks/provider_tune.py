@@ -1,9 +1,16 @@
-"""Refit the offline provider's matcher (clarq_bench/provider/matcher.py) on released dialogues of types 1-13.
+"""Fit and cross-validate the offline provider's matcher (clarq_bench/provider/matcher.py) on types 1-13.
 
-Usage: python benchmarks/provider_tune.py [RESULTS_DIR] [--check]   (default ../shared/clarq-llm-upstream/results)
-Prints the weights, bias and threshold to paste into matcher.py. Types 14-26 are never read here.
---check: the generalisation check to run before trusting a change -- fit on odd types, score each file on even
-types, and vice versa (both within 1-13); prints the mean per file.
+Usage: python benchmarks/provider_tune.py [RESULTS_DIR] [--cv] [--check] [--write]
+       (RESULTS_DIR defaults to ../shared/clarq-llm-upstream/results)
+Default: fit both models on released dialogues of task types 1-13 and print weights and in-sample agreement.
+--write: also regenerate clarq_bench/provider/offline_weights.py (the coefficients the provider loads).
+--cv: leave-one-task-type-out cross-validation over types 1-13 -- for each type t, fit (logistic weights AND the
+      decision threshold) on the other twelve types, decide every step of type t; prints agreement per file over
+      all 13 held-out folds. This is the honest proxy for the held-out types 14-26 and the figure to compare
+      changes by; the in-sample agreement is not.
+--check: the older, weaker odd/even split (fit on odd types, score even ones, and vice versa).
+Types 14-26 are never read here (load_dialogues is always restricted to 1-13). The released dev types 27-31
+carry no dialogues, so they cannot add labelled steps.
 Labels follow the reference's selection rule: in single-info files the revealed node is positive and the frontier
 nodes before it negative (later ones are unknown and skipped); in the multi-info file every frontier node is
 labelled by whether it was revealed. A turn that revealed nothing makes its whole frontier negative.
@@ -17,15 +24,20 @@ from pathlib import Path
 import numpy as np
 
 from clarq_bench.provider.lexical import TaskIndex
-from clarq_bench.provider.matcher import FEATURES, LEXICAL_FEATURES, all_features
+from clarq_bench.provider.matcher import FEATURES, all_features
 from clarq_bench.provider_eval import load_dialogues, replay_steps
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = ROOT.parent / "shared" / "clarq-llm-upstream" / "results"
+WEIGHTS_FILE = ROOT / "clarq_bench" / "provider" / "offline_weights.py"
 TUNING_TYPES = range(1, 14)
-#: Features each model uses (the others get weight 0). Multi-info stays lexical: the context features won on the
-#: odd/even check but lost on leave-one-type-out over 1-13 (69.9 -> 69.2); single-info gained on both.
-USED = {False: FEATURES, True: LEXICAL_FEATURES}
+#: Features each model uses (the others get weight 0). Both use everything: with the L2 below, the context features
+#: also help multi-info under leave-one-type-out (73.6 -> 74.3); with the old near-zero L2 they did not.
+USED = {False: FEATURES, True: FEATURES}
+#: L2 strength on standardised features. Chosen from {1, 10, 100, 300} by leave-one-type-out over 1-13 only
+#: (100 best or tied on every file; 1 -- effectively unregularised -- was the previous setting).
+L2 = 100.0
+THRESHOLDS = [t / 40 for t in range(4, 36)]
 
 
 def collect(files: list[Path]) -> list[tuple[list[str], list[str], np.ndarray, str, int]]:
@@ -52,7 +64,7 @@ def examples(steps, multi: bool):
     return np.array(xs), np.array(ys)
 
 
-def fit(x: np.ndarray, y: np.ndarray, l2: float = 1.0, iterations: int = 3000) -> tuple[np.ndarray, float]:
+def fit(x: np.ndarray, y: np.ndarray, l2: float = L2, iterations: int = 3000) -> tuple[np.ndarray, float]:
     """L2 logistic regression by gradient descent on standardised features; returns raw-scale weights and bias."""
     mean, std = x.mean(0), x.std(0) + 1e-9
     z = np.hstack([(x - mean) / std, np.ones((len(x), 1))])
@@ -64,14 +76,23 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = 1.0, iterations: int = 3000) -
     return raw, float(w[-1] - np.sum(w[:-1] * mean / std))
 
 
-def agreement(steps, weights, bias, threshold, multi: bool) -> float:
-    agree = 0
+def decisions(steps, weights, bias, threshold, multi: bool) -> list[bool]:
+    """Per step: does matcher.select's rule with these coefficients decide what the reference decided?"""
+    out = []
+    evidence_column = FEATURES.index("ba")
     for frontier, reference, matrix, *_ in steps:
-        p = 1 / (1 + np.exp(-(matrix @ weights + bias))) if len(frontier) else np.array([])
-        evidence = matrix[:, FEATURES.index("ba")] > 0 if len(frontier) else []  # matcher.select's evidence floor
+        if not len(frontier):
+            out.append(not reference)
+            continue
+        p = 1 / (1 + np.exp(-(matrix @ weights + bias)))
+        evidence = matrix[:, evidence_column] > 0  # matcher.select's evidence floor
         chosen = [n for n, v, e in zip(frontier, p, evidence) if v >= threshold and e]
-        agree += sorted(chosen if multi else chosen[:1]) == sorted(reference)
-    return agree / len(steps)
+        out.append(sorted(chosen if multi else chosen[:1]) == sorted(reference))
+    return out
+
+
+def agreement(steps, weights, bias, threshold, multi: bool) -> float:
+    return float(np.mean(decisions(steps, weights, bias, threshold, multi))) if steps else 0.0
 
 
 def tune(steps, multi: bool) -> tuple[np.ndarray, float, float]:
@@ -80,8 +101,18 @@ def tune(steps, multi: bool) -> tuple[np.ndarray, float, float]:
     used = [FEATURES.index(name) for name in USED[multi]]
     weights, bias = np.zeros(len(FEATURES)), 0.0
     weights[used], bias = fit(x[:, used], y)
-    thresholds = [t / 40 for t in range(4, 36)]
-    return weights, bias, max(thresholds, key=lambda t: agreement(steps, weights, bias, t, multi))
+    return weights, bias, max(THRESHOLDS, key=lambda t: agreement(steps, weights, bias, t, multi))
+
+
+def cross_validate(steps, multi: bool) -> dict[str, tuple[float, int]]:
+    """Leave-one-task-type-out over the types present: per file, (agreement over all held-out folds, steps)."""
+    outcomes: dict[str, list[bool]] = {}
+    for held in sorted({s[4] for s in steps}):
+        weights, bias, threshold = tune([s for s in steps if s[4] != held], multi)
+        test = [s for s in steps if s[4] == held]
+        for step, ok in zip(test, decisions(test, weights, bias, threshold, multi)):
+            outcomes.setdefault(step[3], []).append(ok)
+    return {name: (float(np.mean(v)), len(v)) for name, v in sorted(outcomes.items())}
 
 
 def check(steps, multi: bool) -> dict[str, float]:
@@ -97,21 +128,51 @@ def check(steps, multi: bool) -> dict[str, float]:
     return {name: float(np.mean(values)) for name, values in scores.items()}
 
 
+def render(models: dict[str, tuple[np.ndarray, float, float]]) -> str:
+    lines = [
+        '"""Offline matcher coefficients. GENERATED by `python benchmarks/provider_tune.py --write` -- do not edit.',
+        "",
+        "Logistic weights on raw feature values (matcher.FEATURES), bias and decision threshold, fitted on released",
+        "dialogues of task types 1-13 only (single: the three single-info files; multi: the multi-info file).",
+        '"""',
+        "",
+        "MODELS = {",
+    ]
+    for key, (weights, bias, threshold) in models.items():
+        lines.append(f'    "{key}": {{')
+        lines.append('        "weights": {')
+        lines.extend(f'            "{name}": {float(value)!r},' for name, value in zip(FEATURES, np.round(weights, 6)))
+        lines.append("        },")
+        lines.append(f'        "bias": {round(float(bias), 6)!r},')
+        lines.append(f'        "threshold": {float(threshold)!r},')
+        lines.append("    },")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     folder = Path(args[0]) if args else DEFAULT
     files = sorted(folder.glob("*.json"))
-    for name, multi in (("SINGLE_INFO", False), ("MULTI_INFO", True)):
+    models: dict[str, tuple[np.ndarray, float, float]] = {}
+    for key, multi in (("single", False), ("multi", True)):
         chosen = [f for f in files if ("multi_info" in f.name) == multi]
         steps = collect(chosen)
+        if "--cv" in sys.argv:
+            for file, (value, n) in cross_validate(steps, multi).items():
+                print(f"{key}: leave-one-type-out CV, types 1-13, {file}: {100 * value:.1f}% of {n} steps")
+            continue
         if "--check" in sys.argv:
             for file, value in check(steps, multi).items():
-                print(f"{name}: odd/even check {file}: {100 * value:.1f}")
+                print(f"{key}: odd/even check {file}: {100 * value:.1f}")
             continue
         weights, bias, best = tune(steps, multi)
-        print(f"{name}: {len(steps)} steps, agreement on types 1-13 {agreement(steps, weights, bias, best, multi):.4f}")
-        print("  weights=" + repr({k: round(float(v), 4) for k, v in zip(FEATURES, weights)}))
-        print(f"  bias={bias:.4f}, threshold={best}")
+        models[key] = (weights, bias, best)
+        print(f"{key}: {len(steps)} steps, in-sample agreement on types 1-13 "
+              f"{agreement(steps, weights, bias, best, multi):.4f}, threshold {best}")  # fmt: skip
+    if models and "--write" in sys.argv:
+        WEIGHTS_FILE.write_text(render(models), encoding="utf-8")
+        print(f"wrote {WEIGHTS_FILE.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

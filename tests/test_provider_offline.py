@@ -307,3 +307,33 @@ def test_context_alone_never_reveals_a_node_the_turn_does_not_mention():
     assert select(index, turn, ["1", "2"], history=history).chosen == []
     asked = "Which mine has the rubies, North or West?"
     assert select(index, asked, ["1", "2"], history=context_dialogue(task, (asked, None))).chosen == ["2"]
+
+
+def test_char_grams_meet_inflections_and_chinese_without_segmentation():
+    from clarq_bench.provider.lexical import char_grams
+
+    assert char_grams("Mines!", "en") & char_grams("the mine", "en") >= {" min", "mine"}
+    assert {"山脉", "东", "东方"} <= char_grams("东方 山脉", "zh")
+    index = TaskIndex(make_task("zh", ZH_NODES).tree, "zh")
+    asked = char_grams("哪个山脉有胡萝卜？", "zh")
+    assert index.gram_cover(index.text_grams["1"], asked) > index.gram_cover(index.text_grams["2"], asked)
+
+
+def test_option_miss_flags_nodes_whose_multiple_x_is_never_named():
+    from clarq_bench.provider.matcher import node_features
+
+    index = TaskIndex(make_task("en", EN_NODES).tree, "en")
+    silent = dict(zip(["1", "2"], node_features(index, "How do I get past the monsters?", ["1", "2"])))
+    assert silent["2"]["hasopt"] == 1.0 and silent["2"]["omiss"] == 1.0 and silent["2"]["fot"] == 0.0
+    assert silent["1"]["hasopt"] == 0.0 and silent["1"]["omiss"] == 0.0
+    named = node_features(index, "Which of the two mines has rubies?", ["2"])[0]
+    assert named["omiss"] == 0.0 < named["fot"]
+
+
+def test_generated_weights_cover_exactly_the_features():
+    from clarq_bench.provider.matcher import FEATURES
+    from clarq_bench.provider.offline_weights import MODELS
+
+    assert set(MODELS) == {"single", "multi"}
+    for model in MODELS.values():
+        assert list(model["weights"]) == list(FEATURES) and 0 < model["threshold"] < 1

@@ -123,6 +123,21 @@ def tokens(text: str, language: str) -> list[str]:
     return [_stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS_EN and len(w) > 1]
 
 
+_NON_WORD_EN = re.compile(r"[^a-z0-9]+")
+_SPACE = re.compile(r"\s+")
+
+
+def char_grams(text: str, language: str) -> set[str]:
+    """Character n-grams, robust to inflection and word segmentation: 4-grams over the lower-cased words of English
+    text (with word-boundary spaces), character unigrams and bigrams of Chinese text (spaces removed)."""
+    lowered = text.lower()
+    if language == "zh":
+        compact = _SPACE.sub("", lowered)
+        return set(compact) | {compact[i : i + 2] for i in range(len(compact) - 1)}
+    padded = " " + _NON_WORD_EN.sub(" ", lowered).strip() + " "
+    return {padded[i : i + 4] for i in range(len(padded) - 3)} if len(padded) > 3 else set()
+
+
 def sentences(text: str, language: str) -> list[str]:
     pattern = _SENTENCE_ZH if language == "zh" else _SENTENCE_EN
     return [s.strip() for s in pattern.findall(text) if s.strip()]
@@ -168,7 +183,14 @@ class TaskIndex:
         self.doc_terms: dict[str, list[str]] = {}
         self.focus_terms: dict[str, set[str]] = {}
         self.option_terms: dict[str, set[str]] = {}
+        # Character n-gram sets of each node's text, explanation and focus phrase, with their own in-task IDF.
+        self.text_grams: dict[str, set[str]] = {}
+        self.explanation_grams: dict[str, set[str]] = {}
+        self.focus_grams: dict[str, set[str]] = {}
         for node in tree.nodes:
+            self.text_grams[node.id] = char_grams(node.text, language)
+            self.explanation_grams[node.id] = char_grams(node.explanation or "", language)
+            self.focus_grams[node.id] = char_grams(focus_phrase(node.explanation, language), language)
             focus = tokens(focus_phrase(node.explanation, language), language)
             self.focus_terms[node.id] = {t for t in focus if t not in FOCUS_STOP_EN}
             options = " ".join(competing_options(node.explanation, language))
@@ -183,6 +205,11 @@ class TaskIndex:
                 frequency[term] = frequency.get(term, 0) + 1
         self.idf = {t: math.log(1.0 + (count - df + 0.5) / (df + 0.5)) for t, df in frequency.items()}
         self.average_length = sum(len(terms) for terms in self.doc_terms.values()) / max(count, 1)
+        gram_frequency: dict[str, int] = {}
+        for node_id in self.text_grams:
+            for gram in self.text_grams[node_id] | self.explanation_grams[node_id]:
+                gram_frequency[gram] = gram_frequency.get(gram, 0) + 1
+        self.gram_idf = {g: math.log(1.0 + (count - df + 0.5) / (df + 0.5)) for g, df in gram_frequency.items()}
 
     def weight(self, term: str) -> float:
         return self.idf.get(term, 0.0)
@@ -194,6 +221,12 @@ class TaskIndex:
         return sum(self.weight(t) for t in unique if t in present) / total if total else 0.0
 
     _cover = cover
+
+    def gram_cover(self, grams: set[str], present: set[str]) -> float:
+        """IDF-weighted share of a node's character n-grams found in `present` (0 when `grams` is empty)."""
+        idf = self.gram_idf
+        total = sum(idf.get(g, 0.0) for g in grams)
+        return sum(idf.get(g, 0.0) for g in grams if g in present) / total if total else 0.0
 
     def bm25(self, query: list[str], node_id: str, k1: float = 1.2, b: float = 0.75) -> float:
         doc = self.doc_terms[node_id]

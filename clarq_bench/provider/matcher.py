@@ -8,10 +8,13 @@ held out for `clarq provider-eval`. Features are scale-sensitive, so any change 
 
 Feature groups: BM25 / term cover of the node document against the question sentences (bq ba bs qc xc tc rel ismax);
 turn cues (hasq conf vague ntok pos nfr nspec); what the node's explanation says must have been NOTICED (fq ft fx fs
-fkey fall sf hasf) and the "multiple X" options it resolves (fo); which question sentence each node wins (win wfirst);
-terms only this node has, over the specific (not open / not confirmation) questions (sx); and the dialogue context
-(offline_context.py: recap share, first turn after the root, earlier mentions, depth, rank among the frontier).
-Checked with `provider_tune.py --check` (fit on odd types 1-13, score even ones, and vice versa) before adoption.
+fkey fall sf hasf) and the "multiple X" options it resolves (fo, and over the whole turn: hasopt omiss fot -- a node
+settling "multiple X" whose X the seeker never names is rarely revealed); which question sentence each node wins (win
+wfirst); terms only this node has, over the specific (not open / not confirmation) questions (sx); character n-gram
+cover of the node text, focus phrase and explanation by the question / the turn (gtq gfq gta gfa geq: robust to
+inflection and Chinese segmentation); and the dialogue context (offline_context.py: recap share, first turn after the
+root, earlier mentions, depth, rank among the frontier).
+Checked with `provider_tune.py --cv` (leave-one-task-type-out over types 1-13) before adoption.
 """
 
 from __future__ import annotations
@@ -21,12 +24,13 @@ from typing import NamedTuple
 
 from ..transcript import Speaker, Turn
 from .intents import asks_confirmation, is_vague
-from .lexical import TaskIndex, is_question, sentences, tokens
+from .lexical import TaskIndex, char_grams, is_question, question_text, sentences, tokens
 from .offline_context import CONTEXT_FEATURES, context_features
+from .offline_weights import MODELS
 
 LEXICAL_FEATURES = ("bq", "ba", "bs", "qc", "xc", "tc", "rel", "ismax", "hasq", "conf", "vague", "ntok", "pos",
                     "nfr", "fq", "ft", "fx", "fs", "fo", "hasf", "win", "wfirst", "fkey", "fall", "sx", "sf",
-                    "nspec")  # fmt: skip
+                    "nspec", "hasopt", "omiss", "fot", "gtq", "gfq", "gta", "gfa", "geq")  # fmt: skip
 #: Lexical features of the latest turn, then dialogue-context features (offline_context.py).
 FEATURES = LEXICAL_FEATURES + CONTEXT_FEATURES
 
@@ -41,29 +45,11 @@ class LinearModel(NamedTuple):
     threshold: float
 
 
-#: Fitted on types 1-13 of the three single-info released files (en + zh pooled), lexical + context features.
-SINGLE_INFO = LinearModel(
-    weights={"bq": -0.0631, "ba": 0.0917, "bs": 0.1168, "qc": -1.456, "xc": 0.0281, "tc": -0.127, "rel": 1.8208,
-             "ismax": 0.1146, "hasq": -0.6071, "conf": -0.0914, "vague": -0.8023, "ntok": -0.2422, "pos": -0.0806,
-             "nfr": -0.33, "fq": 0.2023, "ft": 0.8282, "fx": 0.4914, "fs": 0.8299, "fo": -0.0298, "hasf": 0.0,
-             "win": 0.2815, "wfirst": 0.5891, "fkey": -0.1698, "fall": -0.3127, "sx": 1.948, "sf": 0.0735,
-             "nspec": 0.1242, "prevf": -0.3256, "recap": 0.1294, "first": 0.627, "nrev": -0.4238, "depth": 0.2074,
-             "childlast": -0.2227, "fresh": -1.012, "rank": 0.1656, "gap": 0.0381},
-    bias=0.7716,
-    threshold=0.475,
-)  # fmt: skip
-#: Fitted on types 1-13 of the released multi-info file (English only; used for both languages). Lexical features
-#: only (context weights 0): context won on the odd/even check but lost on leave-one-type-out (provider_tune.USED).
-MULTI_INFO = LinearModel(
-    weights={"bq": -0.3143, "ba": 0.1913, "bs": 0.245, "qc": 1.0516, "xc": 0.7498, "tc": 0.2793, "rel": 1.2096,
-             "ismax": -0.3731, "hasq": 0.0, "conf": 0.6125, "vague": -0.5227, "ntok": -0.3457, "pos": -0.4126,
-             "nfr": 0.2358, "fq": 1.6088, "ft": 1.1365, "fx": 0.5407, "fs": -0.768, "fo": -0.0792, "hasf": 0.0,
-             "win": 0.3707, "wfirst": 0.9639, "fkey": -0.1972, "fall": -0.9264, "sx": 0.4715, "sf": 0.294,
-             "nspec": 0.3665, "prevf": 0.0, "recap": 0.0, "first": 0.0, "nrev": 0.0, "depth": 0.0, "childlast": 0.0,
-             "fresh": 0.0, "rank": 0.0, "gap": 0.0},
-    bias=-2.7621,
-    threshold=0.475,
-)  # fmt: skip
+#: Both models are fitted by benchmarks/provider_tune.py on released dialogues of types 1-13 only and stored in
+#: offline_weights.py (generated, never edited by hand): single-info on the three single-info files (en + zh
+#: pooled), multi-info on the multi-info file (English; used for both languages).
+SINGLE_INFO = LinearModel(**MODELS["single"])
+MULTI_INFO = LinearModel(**MODELS["multi"])
 
 
 def all_features(
@@ -104,12 +90,16 @@ def node_features(index: TaskIndex, turn: str, frontier: list[str]) -> list[dict
                 best, best_score = node_id, value
         winners.append(best)
     sentence_sets = [set(terms) for terms in per_sentence]
+    asked_grams = char_grams(question_text(turn, language), language)
+    turn_grams = char_grams(turn, language)
     rows = []
     for position, node_id in enumerate(frontier):
         match = matches[position]
         focus = index.focus_terms[node_id]
         others = set().union(*(index.focus_terms[o] for o in frontier if o != node_id))
         exclusive = focus - others
+        options = index.option_terms[node_id]
+        option_cover = index.cover(options, turn_set)
         rows.append(
             {
                 "bq": bq[position],
@@ -139,6 +129,14 @@ def node_features(index: TaskIndex, turn: str, frontier: list[str]) -> list[dict
                 "fall": float(bool(focus) and focus <= turn_set),
                 "win": float(winners.count(node_id)),
                 "wfirst": 1.0 / (1 + winners.index(node_id)) if node_id in winners else 0.0,
+                "hasopt": float(bool(options)),
+                "omiss": float(bool(options) and option_cover == 0.0),
+                "fot": option_cover,
+                "gtq": index.gram_cover(index.text_grams[node_id], asked_grams),
+                "gfq": index.gram_cover(index.focus_grams[node_id], asked_grams),
+                "gta": index.gram_cover(index.text_grams[node_id], turn_grams),
+                "gfa": index.gram_cover(index.focus_grams[node_id], turn_grams),
+                "geq": index.gram_cover(index.explanation_grams[node_id], asked_grams),
             }
         )
     return rows
