@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import time
 
@@ -70,9 +71,9 @@ async def test_401_is_not_retried_and_is_one_clear_line(fake_openai, tmp_path, r
     assert "401" in message and "Incorrect API key provided" in message and MODEL in message
 
 
-async def test_context_window_error_is_not_retried(fake_openai, tmp_path):
+async def test_context_window_error_is_not_retried(fake_openai, tmp_path, transport):
     fake_openai.push(error(400, message="This model's maximum context length is 8192 tokens"))
-    client = make_client(fake_openai, tmp_path)
+    client = make_client(fake_openai, tmp_path, transport=transport)
     with pytest.raises(LLMContextWindowError):
         await client.complete(HELLO, model=MODEL)
     assert fake_openai.hits == 1
@@ -87,9 +88,9 @@ async def test_retries_are_bounded_and_counted(fake_openai, tmp_path, retry_wait
     assert "3 attempts" in str(caught.value)
 
 
-async def test_invalid_json_is_reasked_then_accepted(fake_openai, tmp_path):
+async def test_invalid_json_is_reasked_then_accepted(fake_openai, tmp_path, transport):
     fake_openai.push("I think the answer is three.", 'Sure:\n```json\n{"answer": 3}\n```\nAnything else?')
-    client = make_client(fake_openai, tmp_path)
+    client = make_client(fake_openai, tmp_path, transport=transport)
     completion = await client.complete(HELLO, model=MODEL, schema=Answer)
     assert completion.parsed == Answer(answer=3) and completion.asks == 2 and fake_openai.hits == 2
     first, second = fake_openai.requests
@@ -108,8 +109,8 @@ async def test_json_reasks_are_bounded_then_a_typed_error(fake_openai, tmp_path)
     assert client.usage.calls == 3
 
 
-async def test_second_identical_call_is_a_cache_hit(fake_openai, tmp_path):
-    client = make_client(fake_openai, tmp_path, use_cache=True)
+async def test_second_identical_call_is_a_cache_hit(fake_openai, tmp_path, transport):
+    client = make_client(fake_openai, tmp_path, use_cache=True, transport=transport)
     first = await client.complete(HELLO, model=MODEL, seed=8848, trial=0)
     second = await client.complete(HELLO, model=MODEL, seed=8848, trial=0)
     assert fake_openai.hits == 1
@@ -140,8 +141,8 @@ async def test_alias_resolves_to_the_dated_version_and_is_recorded(fake_openai, 
     assert fake_openai.requests[0]["model"] == "gpt-4o-2024-05-13"
 
 
-async def test_cost_is_the_sum_of_per_call_costs_from_the_price_table(fake_openai, tmp_path):
-    client = make_client(fake_openai, tmp_path)
+async def test_cost_is_the_sum_of_per_call_costs_from_the_price_table(fake_openai, tmp_path, transport):
+    client = make_client(fake_openai, tmp_path, transport=transport)
     prompts = ["short", "a somewhat longer question about the task " * 5, "x" * 999]
     with track_usage() as meter:
         for i, prompt in enumerate(prompts):
@@ -203,3 +204,88 @@ async def test_cache_file_is_safe_under_threads_and_tasks(fake_openai, tmp_path)
     with sqlite3.connect(tmp_path / "cache.sqlite3") as conn:
         assert conn.execute("SELECT COUNT(*) FROM responses").fetchone()[0] == 10
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_call_cost_matches_litellm_and_keeps_tiered_models_on_litellm():
+    """Linear prices are read once and multiplied; tiered ones (above 128k tokens) are priced by litellm each time."""
+    from clarq_bench.llm import accounting
+
+    litellm = litellm_module()
+
+    def litellm_cost(model, prompt_tokens, completion_tokens):
+        return sum(litellm.cost_per_token(model=model, prompt_tokens=prompt_tokens,
+                                          completion_tokens=completion_tokens))
+
+    for model, tokens in [(MODEL, (1234, 56)), ("anthropic/claude-3-5-sonnet-20240620", (10, 2000)),
+                          ("gemini/gemini-1.5-pro", (1000, 10)), ("gemini/gemini-1.5-pro", (200_000, 10))]:
+        assert accounting.call_cost(model, *tokens) == pytest.approx(litellm_cost(model, *tokens), rel=1e-12)
+    assert MODEL in accounting._RATES and "gemini/gemini-1.5-pro" in accounting._TIERED
+    assert accounting.call_cost("openai/no-such-model-anywhere", 10, 10) == 0.0
+    assert not accounting.is_priced("openai/no-such-model-anywhere")
+
+
+def test_auto_transport_rule():
+    from clarq_bench.llm.transports import uses_direct
+
+    base = "http://127.0.0.1:8000/v1"
+    assert uses_direct("auto", base, "openai/gpt-4o-2024-05-13") and uses_direct("direct", base, "hosted_vllm/m/x")
+    assert uses_direct("auto", base, "gpt-4o-2024-05-13")  # a bare name litellm places with OpenAI
+    assert not uses_direct("auto", None, "openai/gpt-4o-2024-05-13")  # hosted OpenAI: litellm
+    assert not uses_direct("auto", base, "anthropic/claude-3-5-sonnet-20240620")
+    assert not uses_direct("auto", base, "bedrock/meta.llama3-1-405b-instruct-v1:0")
+    assert not uses_direct("litellm", base, "openai/gpt-4o-2024-05-13")
+
+
+async def test_auto_transport_sends_openai_models_at_an_api_base_directly(fake_openai, tmp_path, monkeypatch):
+    from clarq_bench.llm import client as client_module
+
+    async def no_litellm(*args, **kwargs):
+        raise AssertionError("litellm was used")
+
+    monkeypatch.setattr(client_module, "litellm_call", no_litellm)
+    client = make_client(fake_openai, tmp_path, transport="auto")
+    completion = await client.complete(HELLO, model="openai/gpt-4o")
+    assert completion.text == "echo: Say hello." and fake_openai.requests[0]["model"] == "gpt-4o-2024-05-13"
+    await client.aclose()
+
+
+async def test_backoff_doubles_after_the_first_attempt_outside_tenacity(retry_waits, monkeypatch):
+    from clarq_bench.llm import retry
+
+    monkeypatch.setattr(retry.random, "uniform", lambda low, high: high)  # the ceiling of each full-jitter wait
+    failures: list[BaseException] = []
+
+    async def always_500() -> str:
+        raise retry.HTTPStatusError(500, "down")
+
+    with pytest.raises(LLMUnavailableError) as caught:
+        await retry.with_retries(always_500, model=MODEL, max_attempts=4, base_wait=0.5, max_wait=1.5,
+                                 on_retry=failures.append)
+    assert retry_waits == [0.5, 1.0, 1.5] and len(failures) == 3 and caught.value.attempts == 4
+
+    calls = 0
+
+    async def succeed_second() -> str:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise retry.HTTPStatusError(429, "slow down", {"retry-after": "2"})
+        return "ok"
+
+    assert await retry.with_retries(succeed_second, model=MODEL, max_attempts=3) == ("ok", 2)
+    assert 2 <= retry_waits[-1] <= 2.2
+
+
+async def test_fake_server_answers_pipelined_requests_in_order(fake_openai):
+    fake_openai.push(reply("slow", delay_s=0.1), reply("fast"))
+    reader, writer = await asyncio.open_connection("127.0.0.1", fake_openai.port)
+    body = b'{"messages": [{"role": "user", "content": "hi"}]}'
+    request = (b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(body)) + body
+    writer.write(request + request)
+    texts = []
+    for _ in range(2):
+        head = await reader.readuntil(b"\r\n\r\n")
+        length = int(head.split(b"Content-Length: ")[1].split(b"\r\n")[0])
+        texts.append(json.loads(await reader.readexactly(length))["choices"][0]["message"]["content"])
+    writer.close()
+    assert texts == ["slow", "fast"] and fake_openai.hits == 2

@@ -2,6 +2,11 @@
 
 Importing this package does not import litellm (that happens on the first real call or credential check).
 
+Transport: for OpenAI-compatible endpoints (`--api-base` with `openai/...` or `hosted_vllm/...` models) use
+LLMSettings(transport="auto"): a plain aiohttp path with ~0.4 ms CPU per call, against ~5 ms through litellm;
+every other provider string goes through litellm either way. The rule is in transports.py; the figures come from
+benchmarks/llm_overhead.py.
+
     client = LLMClient(LLMSettings(...))
     c = await client.complete(messages, model="gpt-4o", role="provider", schema=Reply, seed=8848, trial=0)
     with track_usage() as meter: ...   # meter.by_role: usage of the calls made inside

@@ -49,12 +49,25 @@ class ResponseCache:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._conn = sqlite3.connect(self.path, timeout=30.0, check_same_thread=False, isolation_level=None)
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA synchronous=NORMAL")
-        self._conn.execute("PRAGMA busy_timeout=30000")
-        self._conn.execute(SCHEMA)
+        self._setup()
         self.hits = 0
         self.misses = 0
+
+    def _setup(self) -> None:
+        """WAL mode and the table. Switching to WAL can fail with "database is locked" at once, without waiting
+        for the busy timeout, while another connection opens the same new file; that is retried briefly."""
+        deadline = time.monotonic() + 30.0
+        while True:
+            try:
+                self._conn.execute("PRAGMA busy_timeout=30000")
+                self._conn.execute("PRAGMA journal_mode=WAL")
+                self._conn.execute("PRAGMA synchronous=NORMAL")
+                self._conn.execute(SCHEMA)
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)
 
     def get(self, key: str) -> dict[str, Any] | None:
         with self._lock:

@@ -24,7 +24,7 @@ from .jsonreply import ReplyProblem, parse_reply, reask_messages
 from .limits import ModelLimits
 from .models import SCRIPTED_PREFIX, check_credentials, resolve_model, supports_json_mode
 from .retry import with_retries
-from .transports import DirectOpenAI, RawReply, litellm_call, request_params, scripted_call
+from .transports import DirectOpenAI, RawReply, litellm_call, request_params, scripted_call, uses_direct
 
 if TYPE_CHECKING:
     from ..testing.scripted import ScriptedModel
@@ -47,8 +47,9 @@ class LLMSettings(BaseModel):
     retry_base_wait: float = Field(1.0, ge=0, description="First backoff ceiling in seconds; doubles per retry.")
     retry_max_wait: float = Field(60.0, ge=0, description="Longest single wait, also caps Retry-After.")
     json_retries: int = Field(2, ge=0, description="Re-asks after an invalid JSON reply.")
-    transport: Literal["litellm", "direct"] = Field(
-        "litellm", description="direct = plain HTTP for openai/ models at api_base (lower overhead); else litellm."
+    transport: Literal["litellm", "auto", "direct"] = Field(
+        "litellm", description="auto (recommended) / direct: plain HTTP for OpenAI-compatible models at api_base, "
+                               "litellm for the rest (rule in llm/transports.py); litellm: every model via litellm."
     )
 
 
@@ -86,6 +87,7 @@ class LLMClient:
         self._cache: ResponseCache | None = None
         self._cache_lock = threading.Lock()
         self._direct: DirectOpenAI | None = None
+        self._uses_direct: dict[str, bool] = {}
 
     # ---- names, credentials, budget ----------------------------------------------------------------------------
 
@@ -133,11 +135,13 @@ class LLMClient:
         json_mode = schema is not None and resolved not in self.scripted and supports_json_mode(resolved)
         params = request_params(temperature, seed, max_tokens, json_mode)
         conversation = list(messages)
-        total, attempts, all_cached = Usage(), 0, True
+        total: Usage | None = None
+        attempts, all_cached = 0, True
         asks_allowed = 1 + (self.settings.json_retries if schema is not None else 0)
         for ask in range(1, asks_allowed + 1):
             text, usage, made, cached = await self._ask(resolved, conversation, params, seed, trial, role)
-            total, attempts, all_cached = total + usage, attempts + made, all_cached and cached
+            total = usage if total is None else total + usage
+            attempts, all_cached = attempts + made, all_cached and cached
             if schema is None:
                 parsed = None
                 break
@@ -150,8 +154,11 @@ class LLMClient:
                                        "try another model or raise json_retries", model=resolved, attempts=attempts,
                                        text=text) from None
                 conversation = reask_messages(conversation, text, str(problem))
-        return Completion(text=text, parsed=parsed, usage=total, model=resolved, requested_model=model, role=role,
-                          latency_s=time.perf_counter() - started, cached=all_cached, attempts=attempts, asks=ask)
+        # every field is built here from checked values: model_construct skips re-validating them on each call
+        return Completion.model_construct(
+            text=text, parsed=parsed, usage=total, model=resolved, requested_model=model, role=role,
+            latency_s=time.perf_counter() - started, cached=all_cached, attempts=attempts, asks=ask,
+        )
 
     async def _ask(self, resolved: str, messages: Messages, params: dict[str, Any], seed: int | None, trial: int,
                    role: str) -> tuple[str, Usage, int, bool]:
@@ -160,7 +167,7 @@ class LLMClient:
         cache = None if scripted else self.cache
         key = cache_key(resolved, messages, params, seed, trial) if cache is not None else ""
         if cache is not None and (hit := cache.get(key)) is not None:
-            usage = Usage(cached_calls=1)
+            usage = Usage.model_construct(prompt_tokens=0, completion_tokens=0, cost_usd=0.0, calls=0, cached_calls=1)
             self._account(role, resolved, usage)
             return str(hit["text"]), usage, 0, True
 
@@ -173,7 +180,8 @@ class LLMClient:
             max_wait=self.settings.retry_max_wait, on_retry=self._count_retry,
         )
         cost = 0.0 if scripted else call_cost(resolved, raw.prompt_tokens, raw.completion_tokens)
-        usage = Usage(prompt_tokens=raw.prompt_tokens, completion_tokens=raw.completion_tokens, cost_usd=cost, calls=1)
+        usage = Usage.model_construct(prompt_tokens=raw.prompt_tokens, completion_tokens=raw.completion_tokens,
+                                      cost_usd=cost, calls=1, cached_calls=0)
         self._account(role, resolved, usage)
         if cache is not None:
             cache.put(key, resolved, {"text": raw.text, "model": resolved, "prompt_tokens": raw.prompt_tokens,
@@ -187,11 +195,15 @@ class LLMClient:
             raise LLMBadRequestError(f"no scripted model named {resolved!r} is registered with this client",
                                      "pass it in LLMClient(scripted={...})", model=resolved)
         settings = self.settings
-        key = settings.api_key.get_secret_value() if settings.api_key else None
-        if settings.transport == "direct" and settings.api_base and resolved.startswith("openai/"):
+        direct = self._uses_direct.get(resolved)
+        if direct is None:
+            direct = self._uses_direct[resolved] = uses_direct(settings.transport, settings.api_base, resolved)
+        if direct:
             if self._direct is None:
-                self._direct = DirectOpenAI(settings.api_base, key)
+                key = settings.api_key.get_secret_value() if settings.api_key else None
+                self._direct = DirectOpenAI(settings.api_base or "", key)
             return await self._direct.call(resolved, messages, params, timeout_s=settings.timeout_s)
+        key = settings.api_key.get_secret_value() if settings.api_key else None
         return await litellm_call(resolved, messages, params, api_base=settings.api_base, api_key=key,
                                   timeout_s=settings.timeout_s)
 

@@ -11,8 +11,6 @@ import asyncio
 import threading
 import time
 import weakref
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 
 
 class _Pace:
@@ -47,13 +45,21 @@ class ModelLimits:
             weakref.WeakKeyDictionary()
         )
         self._paces: dict[str, _Pace] = {}
+        #: The loop and per-model semaphores of the latest call: the common case needs no lock and no weak lookup.
+        self._last: tuple[asyncio.AbstractEventLoop, dict[str, asyncio.Semaphore]] | None = None
 
     def _semaphore(self, model: str) -> asyncio.Semaphore:
         loop = asyncio.get_running_loop()
+        last = self._last
+        if last is not None and last[0] is loop:
+            semaphore = last[1].get(model)
+            if semaphore is not None:
+                return semaphore
         with self._lock:
             per_loop = self._semaphores.setdefault(loop, {})
             if model not in per_loop:
                 per_loop[model] = asyncio.Semaphore(self.max_in_flight)
+            self._last = (loop, per_loop)
             return per_loop[model]
 
     def _pace(self, model: str) -> _Pace | None:
@@ -62,12 +68,37 @@ class ModelLimits:
         with self._lock:
             return self._paces.setdefault(model, _Pace(self.rpm))
 
-    @asynccontextmanager
-    async def slot(self, model: str) -> AsyncIterator[None]:
-        async with self._semaphore(model):
-            pace = self._pace(model)
+    def slot(self, model: str) -> "_Slot":
+        """An async context manager holding one in-flight slot of `model` (after its RPM pace, if any)."""
+        return _Slot(self, model)
+
+
+class _Slot:
+    """`async with limits.slot(model)` (a plain class: cheaper per call than an @asynccontextmanager generator)."""
+
+    __slots__ = ("limits", "model", "semaphore")
+
+    def __init__(self, limits: ModelLimits, model: str) -> None:
+        self.limits = limits
+        self.model = model
+        self.semaphore: asyncio.Semaphore | None = None
+
+    async def __aenter__(self) -> None:
+        semaphore = self.limits._semaphore(self.model)
+        await semaphore.acquire()
+        self.semaphore = semaphore
+        try:
+            pace = self.limits._pace(self.model)
             if pace is not None:
                 wait = pace.reserve()
                 if wait > 0:
                     await asyncio.sleep(wait)
-            yield
+        except BaseException:
+            semaphore.release()
+            self.semaphore = None
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self.semaphore is not None:
+            self.semaphore.release()
+            self.semaphore = None

@@ -13,7 +13,7 @@ import email.utils
 import random
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
@@ -51,6 +51,22 @@ def _is_network_error(exc: BaseException) -> bool:
     # litellm.Timeout / APIConnectionError, openai.APIConnectionError, httpx.TransportError, aiohttp.ClientError
     return bool(names & {"Timeout", "APITimeoutError", "APIConnectionError", "TransportError", "ClientError",
                          "ServerDisconnectedError"})
+
+
+#: How OpenAI-compatible servers (OpenAI, vLLM, llama.cpp, ...) word a too-long prompt in a plain 400 reply; litellm
+#: maps these to its ContextWindowExceededError, the direct transport sees only the status and the message.
+CONTEXT_WINDOW_MARKERS = ("context_length_exceeded", "maximum context length", "context window", "context length",
+                          "prompt is too long")
+
+
+def is_context_overflow(exc: BaseException) -> bool:
+    """The prompt does not fit the model (litellm's ContextWindowExceededError, or a 400/413 saying so)."""
+    if type(exc).__name__ == "ContextWindowExceededError":
+        return True
+    if _status(exc) not in (400, 413):
+        return False
+    text = str(getattr(exc, "message", None) or exc).lower()
+    return any(marker in text for marker in CONTEXT_WINDOW_MARKERS)
 
 
 def is_transient(exc: BaseException) -> bool:
@@ -104,7 +120,7 @@ def surface(exc: BaseException, model: str, attempts: int) -> LLMError | None:
     """The typed one-line LLMError for a failure not worth retrying or retried in vain; None for internal faults."""
     status = _status(exc)
     detail = short_message(exc)
-    if type(exc).__name__ == "ContextWindowExceededError":
+    if is_context_overflow(exc):
         return LLMContextWindowError(f"{model}: the prompt is longer than the model's context window ({detail})",
                                      "use a model with a longer context or fewer turns", model=model, attempts=attempts)
     if status in AUTH_STATUSES:
@@ -124,18 +140,26 @@ def surface(exc: BaseException, model: str, attempts: int) -> LLMError | None:
 
 
 class _Wait:
-    """Retry-After when given (plus a little jitter), else exponential backoff with full jitter."""
+    """Retry-After when given (plus a little jitter), else exponential backoff with full jitter.
 
-    def __init__(self, base: float, max_wait: float) -> None:
+    `offset` is the number of attempts made before tenacity took over (the first one runs outside it).
+    """
+
+    def __init__(self, base: float, max_wait: float, offset: int = 0) -> None:
         self.base = base
         self.max_wait = max_wait
+        self.offset = offset
 
     def __call__(self, state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None
+        return self.seconds(exc, state.attempt_number + self.offset)
+
+    def seconds(self, exc: BaseException | None, attempt_number: int) -> float:
+        """The wait after failed attempt number `attempt_number` (1-based) raised `exc`."""
         asked = retry_after(exc) if exc is not None else None
         if asked is not None:
             return min(self.max_wait, asked + random.uniform(0, min(1.0, 0.1 * asked)))
-        ceiling = min(self.max_wait, self.base * 2 ** (state.attempt_number - 1))
+        ceiling = min(self.max_wait, self.base * 2 ** (attempt_number - 1))
         return random.uniform(0, ceiling)
 
 
@@ -143,19 +167,41 @@ async def _sleep(seconds: float) -> None:
     await sleep(seconds)
 
 
+def _raise_surfaced(exc: Exception, model: str, attempts: int) -> NoReturn:
+    error = surface(exc, model, attempts)
+    if error is None or error is exc:
+        raise exc
+    raise error from exc
+
+
 async def with_retries(
     call: Callable[[], Awaitable[T]], *, model: str, max_attempts: int, base_wait: float = 1.0,
     max_wait: float = 60.0, on_retry: Callable[[BaseException], Any] | None = None,
 ) -> tuple[T, int]:
-    """(result, attempts made). Raises a typed LLMError when the failure is not transient or retries run out."""
-    attempts = 0
+    """(result, attempts made). Raises a typed LLMError when the failure is not transient or retries run out.
+
+    The first attempt is a plain await: almost every call succeeds at once, and building tenacity's retry state
+    costs more CPU than the rest of our per-call work. Only after a transient failure (and its wait) does tenacity
+    run the remaining attempts, with the same stop, wait and retry rules.
+    """
+    try:
+        return await call(), 1
+    except Exception as exc:
+        if max_attempts <= 1 or not is_transient(exc):
+            _raise_surfaced(exc, model, 1)
+        first_failure = exc
+    wait = _Wait(base_wait, max_wait, offset=1)
+    if on_retry is not None:
+        on_retry(first_failure)
+    await _sleep(wait.seconds(first_failure, 1))
+    attempts = 1
 
     def before_sleep(state: RetryCallState) -> None:
         if on_retry is not None and state.outcome is not None:
             on_retry(state.outcome.exception())
 
     retrying = AsyncRetrying(
-        stop=stop_after_attempt(max_attempts), wait=_Wait(base_wait, max_wait), sleep=_sleep,
+        stop=stop_after_attempt(max_attempts - 1), wait=wait, sleep=_sleep,
         retry=retry_if_exception(is_transient), before_sleep=before_sleep, reraise=True,
     )
     try:
@@ -164,8 +210,5 @@ async def with_retries(
                 attempts += 1
                 result = await call()
     except Exception as exc:
-        error = surface(exc, model, attempts)
-        if error is None or error is exc:
-            raise
-        raise error from exc
+        _raise_surfaced(exc, model, attempts)
     return result, attempts

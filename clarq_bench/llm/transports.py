@@ -1,26 +1,58 @@
-"""How one request reaches a model: litellm (the default door), a direct OpenAI-compatible HTTP path, or a script.
+"""How one request reaches a model: a direct OpenAI-compatible HTTP path, litellm, or a script.
 
 Each transport takes the resolved model, the messages and the request parameters and returns a RawReply, or raises
-the failure for retry.py to sort. litellm's own retries are switched off (ours are counted and bounded). The direct
-path exists because litellm costs a few milliseconds of CPU per call, which at high concurrency on a small machine
-dominates latency; it is used only when asked (`transport="direct"`) for `openai/...` models with an api_base.
+the failure for retry.py to sort. litellm's own retries are switched off (ours are counted and bounded).
+
+Which transport answers (LLMSettings.transport, decided once per resolved model by `uses_direct`):
+
+- scripted models (`scripted/...` registered with the client) never touch HTTP;
+- "auto" (recommended) and "direct" (the same rule, the older name): the direct aiohttp path when an api_base is
+  set and the model speaks the OpenAI chat-completions wire format there, i.e. its provider prefix is one of DIRECT_PREFIXES (`openai/...`,
+  `hosted_vllm/...`, `custom_openai/...`) or it is a bare name litellm places with OpenAI (`gpt-4o-2024-05-13`);
+  the request goes to {api_base}/chat/completions with the name after the prefix;
+- everything else goes through litellm: any model without an api_base (hosted OpenAI included) and every other
+  provider string (`anthropic/...`, `bedrock/...`, `ollama/...`, `gemini/...`), whose wire formats, auth schemes
+  and parameter quirks litellm translates;
+- "litellm" (still the default, so that a plain LLMSettings() behaves as before) sends every model through
+  litellm.
+
+Why direct is preferred where it applies: litellm spends ~4-6 ms of CPU per call (the openai SDK's request
+transformation, httpx-style response objects, litellm's response conversion and bookkeeping; its tunable switches
+are set in models.litellm_module), so at 64 calls in flight on two cores a run queues on our own CPU (~200 ms median
+overhead); the direct path costs ~0.4 ms of CPU, about as much as a hand-written aiohttp call (benchmarks/llm_overhead.py compares both with a raw aiohttp baseline). The two
+paths send the same body and are held to the same tests (retries, Retry-After, 401, JSON re-asks, cache, cost).
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 import os
 import weakref
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .models import bare_name, litellm_module
+from .models import bare_name, litellm_module, provider_of
 from .retry import HTTPStatusError
 
 if TYPE_CHECKING:
     import aiohttp
 
     from ..testing.scripted import ScriptedModel
+
+
+#: Provider prefixes whose models are served over the OpenAI chat-completions API at an api_base.
+DIRECT_PREFIXES = frozenset({"openai", "hosted_vllm", "custom_openai"})
+
+
+def uses_direct(transport: str, api_base: str | None, resolved: str) -> bool:
+    """Whether `resolved` goes over the direct HTTP path under this transport setting (the rule in the docstring)."""
+    if transport == "litellm" or not api_base:
+        return False
+    prefix, slash, _ = resolved.partition("/")
+    if slash:
+        return prefix in DIRECT_PREFIXES
+    return provider_of(resolved) == "openai"
 
 
 class RawReply(NamedTuple):
@@ -62,8 +94,25 @@ async def litellm_call(model: str, messages: list[dict[str, Any]], params: dict[
                     int(getattr(usage, "completion_tokens", 0) or 0))
 
 
+def _error_message(raw: bytes) -> str:
+    """The server's own error message from an OpenAI-style error body, else the start of the body."""
+    text = raw.decode("utf-8", "replace")
+    try:
+        error = json.loads(text).get("error")
+        message = error.get("message") if isinstance(error, dict) else error
+        if isinstance(message, str) and message:
+            return message
+    except (ValueError, AttributeError):
+        pass
+    return text[:500]
+
+
 class DirectOpenAI:
-    """POST {api_base}/chat/completions with aiohttp; one session per event loop, reused across calls."""
+    """POST {api_base}/chat/completions with aiohttp; one session per event loop, reused across calls.
+
+    Kept as lean as a hand-written aiohttp call: the body is serialised once to bytes (no aiohttp JSON payload),
+    headers and timeout objects are built once, and the session lookup is a pointer comparison on the hot path.
+    """
 
     def __init__(self, api_base: str, api_key: str | None) -> None:
         self.url = api_base.rstrip("/") + "/chat/completions"
@@ -72,39 +121,53 @@ class DirectOpenAI:
         self._sessions: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aiohttp.ClientSession] = (
             weakref.WeakKeyDictionary()
         )
+        self._last: tuple[asyncio.AbstractEventLoop, aiohttp.ClientSession] | None = None
+        self._timeouts: dict[float, aiohttp.ClientTimeout] = {}
 
     def _session(self) -> "aiohttp.ClientSession":
+        loop = asyncio.get_running_loop()
+        last = self._last
+        if last is not None and last[0] is loop and not last[1].closed:
+            return last[1]
         import aiohttp
 
-        loop = asyncio.get_running_loop()
         session = self._sessions.get(loop)
         if session is None or session.closed:
             session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0), headers=self.headers)
             self._sessions[loop] = session
+        self._last = (loop, session)
         return session
+
+    def _timeout(self, seconds: float) -> "aiohttp.ClientTimeout":
+        timeout = self._timeouts.get(seconds)
+        if timeout is None:
+            import aiohttp
+
+            timeout = self._timeouts[seconds] = aiohttp.ClientTimeout(total=seconds)
+        return timeout
 
     async def call(self, model: str, messages: list[dict[str, Any]], params: dict[str, Any], *,
                    timeout_s: float) -> RawReply:
-        import aiohttp
-
-        body = {"model": bare_name(model), "messages": messages, **params}
-        async with self._session().post(self.url, json=body, timeout=aiohttp.ClientTimeout(total=timeout_s)) as rsp:
+        body = json.dumps({"model": bare_name(model), "messages": messages, **params}).encode()
+        async with self._session().post(self.url, data=body, timeout=self._timeout(timeout_s)) as rsp:
             raw = await rsp.read()
-            if rsp.status >= 300:
-                raise HTTPStatusError(rsp.status, raw.decode("utf-8", "replace")[:500], rsp.headers)
+            status = rsp.status
+            if status >= 300:
+                raise HTTPStatusError(status, _error_message(raw), rsp.headers)
         try:
-            import json
-
             data = json.loads(raw)
             text = data["choices"][0]["message"]["content"] or ""
-        except (ValueError, KeyError, IndexError, TypeError):
+            usage = data.get("usage") or {}
+            return RawReply(text, int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0))
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
             raise HTTPStatusError(502, f"malformed reply body: {raw[:100]!r}") from None
-        usage = data.get("usage") or {}
-        return RawReply(text, int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0))
 
     async def aclose(self) -> None:
         """Close the current loop's session."""
-        session = self._sessions.pop(asyncio.get_running_loop(), None)
+        loop = asyncio.get_running_loop()
+        session = self._sessions.pop(loop, None)
+        if self._last is not None and self._last[0] is loop:
+            self._last = None
         if session is not None:
             await session.close()
 

@@ -4,6 +4,10 @@ It speaks real HTTP/1.1 (keep-alive, Content-Length bodies) from an asyncio loop
 client stack (litellm, openai, httpx/aiohttp) stays in the path. Replies follow a script of behaviours (normal reply,
 error status with optional Retry-After, slow reply, garbage body); when the script runs out, a responder callable
 answers. Standard library only: importing this module must stay cheap.
+
+It is test infrastructure that benchmarks share a machine with, so it is kept cheap per request (~0.1 ms of CPU): a
+bare asyncio.Protocol parses requests from the socket buffer (no stream reader tasks), and a reply's latency is a
+loop timer (call_later) rather than a sleeping task. Replies on one connection are written in request order.
 """
 
 from __future__ import annotations
@@ -96,6 +100,7 @@ class FakeOpenAIServer:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._server: asyncio.base_events.Server | None = None
+        self._connections: set[_Connection] = set()
         self.port = 0
 
     # ---- script and observations -------------------------------------------------------------------------------
@@ -129,10 +134,6 @@ class FakeOpenAIServer:
         with self._lock:
             self._stats = _Stats(in_flight=self._stats.in_flight)
 
-    def _next(self) -> Behaviour:
-        with self._lock:
-            return self._script.pop(0) if self._script else reply()
-
     # ---- lifecycle ---------------------------------------------------------------------------------------------
 
     def start(self) -> "FakeOpenAIServer":
@@ -141,7 +142,8 @@ class FakeOpenAIServer:
         def run() -> None:
             loop = asyncio.new_event_loop()
             self._loop = loop
-            self._server = loop.run_until_complete(asyncio.start_server(self._handle, "127.0.0.1", 0, backlog=512))
+            self._server = loop.run_until_complete(
+                loop.create_server(lambda: _Connection(self), "127.0.0.1", 0, backlog=512))
             self.port = self._server.sockets[0].getsockname()[1]
             ready.set()
             loop.run_forever()
@@ -162,10 +164,9 @@ class FakeOpenAIServer:
     async def _shutdown(self) -> None:
         assert self._server is not None
         self._server.close()
-        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        for connection in list(self._connections):
+            connection.close()
+        self._connections.clear()
 
     def __enter__(self) -> "FakeOpenAIServer":
         return self.start()
@@ -175,50 +176,27 @@ class FakeOpenAIServer:
 
     # ---- HTTP --------------------------------------------------------------------------------------------------
 
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while True:
-                head = await reader.readuntil(b"\r\n\r\n")
-                lines = head.decode("latin-1").split("\r\n")
-                method, path, _ = lines[0].split(" ", 2)
-                headers = {k.strip().lower(): v.strip() for k, _, v in (ln.partition(":") for ln in lines[1:] if ln)}
-                body = await reader.readexactly(int(headers.get("content-length", "0")))
-                status, extra, payload = await self._serve(method, path, body)
-                reason = _REASONS.get(status, "Status")
-                out = [f"HTTP/1.1 {status} {reason}", "Content-Type: application/json",
-                       f"Content-Length: {len(payload)}", "Connection: keep-alive"]
-                out += [f"{k}: {v}" for k, v in extra.items()]
-                writer.write(("\r\n".join(out) + "\r\n\r\n").encode("latin-1") + payload)
-                await writer.drain()
-                if headers.get("connection", "").lower() == "close":
-                    break
-        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError, ValueError):
-            pass
-        except asyncio.CancelledError:
-            pass  # shutting down; swallowed so the stream callback does not log a cancelled task
-        finally:
-            writer.close()
-
-    async def _serve(self, method: str, path: str, raw: bytes) -> tuple[int, dict[str, str], bytes]:
+    def _begin(self, method: str, path: str, raw: bytes) -> tuple[Behaviour | None, Any]:
+        """Route and record one request: (behaviour, body), or (None, (status, headers, payload)) when refused."""
         if method != "POST" or not path.rstrip("/").endswith("/chat/completions"):
-            return 404, {}, json.dumps({"error": {"message": f"no route {method} {path}"}}).encode()
+            return None, (404, {}, json.dumps({"error": {"message": f"no route {method} {path}"}}).encode())
         try:
             body = json.loads(raw or b"{}")
-        except json.JSONDecodeError:
-            return 400, {}, json.dumps({"error": {"message": "request body is not JSON"}}).encode()
-        behaviour = self._next()
+        except ValueError:
+            return None, (400, {}, json.dumps({"error": {"message": "request body is not JSON"}}).encode())
         with self._lock:
-            self._stats.requests.append(body)
-            self._stats.in_flight += 1
-            self._stats.max_in_flight = max(self._stats.max_in_flight, self._stats.in_flight)
-        try:
-            delay = self.latency_s if behaviour.delay_s is None else behaviour.delay_s
-            if delay > 0:
-                await asyncio.sleep(delay)
-            return self._respond(behaviour, body)
-        finally:
-            with self._lock:
-                self._stats.in_flight -= 1
+            behaviour = self._script.pop(0) if self._script else _DEFAULT
+            stats = self._stats
+            stats.requests.append(body)
+            stats.in_flight += 1
+            if stats.in_flight > stats.max_in_flight:
+                stats.max_in_flight = stats.in_flight
+        return behaviour, body
+
+    def _finish(self, behaviour: Behaviour, body: dict[str, Any]) -> tuple[int, dict[str, str], bytes]:
+        with self._lock:
+            self._stats.in_flight -= 1
+        return self._respond(behaviour, body)
 
     def _respond(self, behaviour: Behaviour, body: dict[str, Any]) -> tuple[int, dict[str, str], bytes]:
         if behaviour.kind == "garbage":
@@ -242,6 +220,93 @@ class FakeOpenAIServer:
                       "total_tokens": prompt_tokens + completion_tokens},
         }
         return 200, {}, json.dumps(payload).encode()
+
+
+_DEFAULT = Behaviour("reply")
+
+
+def _http_response(status: int, extra: dict[str, str], payload: bytes) -> bytes:
+    head = (f"HTTP/1.1 {status} {_REASONS.get(status, 'Status')}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(payload)}\r\nConnection: keep-alive\r\n")
+    for key, value in extra.items():
+        head += f"{key}: {value}\r\n"
+    return (head + "\r\n").encode("latin-1") + payload
+
+
+class _Connection(asyncio.Protocol):
+    """One client connection: parses requests out of the receive buffer, answers each after its delay, in order."""
+
+    def __init__(self, server: FakeOpenAIServer) -> None:
+        self.server = server
+        self.transport: asyncio.Transport | None = None
+        self.buffer = b""
+        self.pending: list[list[Any]] = []  # per request, in arrival order: [response bytes or None, close after]
+        self.loop = asyncio.get_running_loop()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        self.server._connections.add(self)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.server._connections.discard(self)
+        self.transport = None
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        while True:
+            end = self.buffer.find(b"\r\n\r\n")
+            if end < 0:
+                if len(self.buffer) > 1 << 16:
+                    self.close()
+                return
+            try:
+                lines = self.buffer[:end].decode("latin-1").split("\r\n")
+                method, path, _ = lines[0].split(" ", 2)
+                headers = {k.strip().lower(): v.strip() for k, _, v in (ln.partition(":") for ln in lines[1:] if ln)}
+                length = int(headers.get("content-length", "0"))
+            except ValueError:
+                self.close()
+                return
+            if len(self.buffer) < end + 4 + length:
+                return
+            raw = self.buffer[end + 4:end + 4 + length]
+            self.buffer = self.buffer[end + 4 + length:]
+            self._request(method, path, raw, headers.get("connection", "").lower() == "close")
+
+    def _request(self, method: str, path: str, raw: bytes, close: bool) -> None:
+        slot: list[Any] = [None, close]
+        self.pending.append(slot)
+        behaviour, body = self.server._begin(method, path, raw)
+        if behaviour is None:
+            slot[0] = _http_response(*body)
+            self._flush()
+            return
+        delay = self.server.latency_s if behaviour.delay_s is None else behaviour.delay_s
+        if delay > 0:
+            self.loop.call_later(delay, self._answer, slot, behaviour, body)
+        else:
+            self._answer(slot, behaviour, body)
+
+    def _answer(self, slot: list[Any], behaviour: Behaviour, body: dict[str, Any]) -> None:
+        try:
+            slot[0] = _http_response(*self.server._finish(behaviour, body))
+        except Exception as exc:  # a broken responder: answer 500 rather than leave the client hanging
+            message = json.dumps({"error": {"message": f"fake server responder failed: {exc!r}"}}).encode()
+            slot[0] = _http_response(500, {}, message)
+        self._flush()
+
+    def _flush(self) -> None:
+        while self.pending and self.pending[0][0] is not None:
+            response, close = self.pending.pop(0)
+            if self.transport is None or self.transport.is_closing():
+                continue
+            self.transport.write(response)
+            if close:
+                self.transport.close()
 
 
 def main(argv: list[str] | None = None) -> None:
