@@ -75,7 +75,8 @@ def litellm_calls(monkeypatch):
 
 
 @needs_upstream
-def test_cli_provider_eval_runs_litellm_against_the_fake_server(keyed, litellm_calls, monkeypatch, capsys):
+@pytest.mark.parametrize("transport", ["litellm", "auto"])
+def test_cli_provider_eval_runs_against_the_fake_server(transport, keyed, litellm_calls, monkeypatch, capsys):
     from clarq_bench.cli.main import main
 
     for name in ("OPENAI_BASE_URL", "OPENAI_API_BASE"):  # only --api-base may point litellm at the server
@@ -83,11 +84,14 @@ def test_cli_provider_eval_runs_litellm_against_the_fake_server(keyed, litellm_c
     with FakeOpenAIServer(responder=responder(decision(2, "1"))) as server:
         path = UPSTREAM_RESULTS / "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json"
         code = main(["provider-eval", "--provider", "openai/fake-jax", "--dialogues", str(path), "--types", "1",
-                     "--api-base", server.base_url, "--no-cache", "--json"])  # fmt: skip
+                     "--api-base", server.base_url, "--transport", transport, "--no-cache", "--json"])  # fmt: skip
         bodies = server.requests
     assert server.base_url.startswith("http://127.0.0.1:")
     assert code == 0 and len(bodies) > 10
-    assert len(litellm_calls) == len(bodies) and set(litellm_calls) == {("openai/fake-jax", server.base_url)}
+    if transport == "litellm":
+        assert len(litellm_calls) == len(bodies) and set(litellm_calls) == {("openai/fake-jax", server.base_url)}
+    else:  # an OpenAI-compatible model at --api-base takes the plain HTTP path
+        assert litellm_calls == []
     assert all(body["temperature"] == 0 and body["seed"] == 8848 for body in bodies)
     report = json.loads(capsys.readouterr().out)
     assert report["groups"]["all"]["steps"] > 10

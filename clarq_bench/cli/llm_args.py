@@ -34,11 +34,14 @@ def _positive_int(text: str) -> int:
 
 
 def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
-    """--no-cache, --cache PATH, --api-base URL, --max-cost USD, --rpm N, --model-concurrency N."""
+    """--no-cache, --cache PATH, --api-base URL, --transport, --max-cost USD, --rpm N, --model-concurrency N."""
     group = parser.add_argument_group("model calls")
     group.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
     group.add_argument("--cache", metavar="PATH", type=Path, help="response cache file (default: user cache dir)")
     group.add_argument("--api-base", metavar="URL", help="an OpenAI-compatible endpoint, e.g. http://localhost:8000/v1")
+    group.add_argument("--transport", choices=["auto", "litellm"], default="auto",
+                       help="auto: plain HTTP for OpenAI-compatible models at --api-base, litellm for the rest "
+                            "(default); litellm: every call through litellm")
     group.add_argument("--max-cost", metavar="USD", type=_positive_float,
                        help="stop starting new dialogues once this many dollars are spent")
     group.add_argument("--rpm", metavar="N", type=_positive_float, help="request starts per minute per model")
@@ -57,4 +60,5 @@ def settings_from_args(args: argparse.Namespace) -> "LLMSettings":
         max_cost=getattr(args, "max_cost", None),
         rpm=getattr(args, "rpm", None),
         max_concurrency_per_model=getattr(args, "model_concurrency", None) or 32,
+        transport=getattr(args, "transport", None) or "auto",
     )

@@ -48,7 +48,7 @@ class LLMSettings(BaseModel):
     retry_max_wait: float = Field(60.0, ge=0, description="Longest single wait, also caps Retry-After.")
     json_retries: int = Field(2, ge=0, description="Re-asks after an invalid JSON reply.")
     transport: Literal["litellm", "auto", "direct"] = Field(
-        "litellm", description="auto (recommended) / direct: plain HTTP for OpenAI-compatible models at api_base, "
+        "auto", description="auto (recommended) / direct: plain HTTP for OpenAI-compatible models at api_base, "
                                "litellm for the rest (rule in llm/transports.py); litellm: every model via litellm."
     )
 
