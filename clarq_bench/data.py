@@ -33,6 +33,18 @@ def _lines(value: str) -> list[str]:
     return [line.strip() for line in value.split("\n") if line.strip()]
 
 
+def brief_from_parts(parts: list[str], background: str) -> TaskBrief:
+    """The seeker's brief from the five `background_splitted` strings (role, task, items, skills, scenes)."""
+    return TaskBrief(
+        role=parts[0].strip(),
+        task_name=parts[1].strip(),
+        items=tuple(_lines(parts[2])),
+        skills=tuple(_lines(parts[3])),
+        scenes=tuple(_lines(parts[4])),
+        background=background,
+    )
+
+
 def _require(condition: bool, source: str, index: int, problem: str) -> None:
     if not condition:
         raise DataError(source, problem, index)
@@ -94,14 +106,7 @@ def parse_record(
         index,
         "background_splitted must be 5 strings (role, task, items, skills, scenes)",
     )
-    brief = TaskBrief(
-        role=parts[0].strip(),
-        task_name=parts[1].strip(),
-        items=tuple(_lines(parts[2])),
-        skills=tuple(_lines(parts[3])),
-        scenes=tuple(_lines(parts[4])),
-        background=background,
-    )
+    brief = brief_from_parts(parts, background)
     return Task(
         id=make_task_id(language, type_number, index),
         language=language,

@@ -120,12 +120,8 @@ async def play_dialogue(
         usage["provider"] = usage["provider"] + turn.usage
         turns.append(turn)
         seen.append(Turn(speaker=Speaker.provider, text=turn.text))
-    return Transcript(
-        task_id=task.id,
-        language=task.language,
-        type_number=task.type_number,
-        split=task.split.value,
-        task_hash=task.content_hash(),
+    return Transcript.of_task(
+        task,
         trial=trial,
         seed=seed,
         seeker=seeker_info or AgentInfo(name=type(seeker).__name__),

@@ -340,9 +340,8 @@ async def run_dialogues(
                 seeker = build_seeker(sconfig.name, task, sconfig)
                 provider = build_provider(config.provider, task, client, seed=seed, trial=trial)
             except Exception as exc:  # a per-task build failure is that dialogue's error
-                transcript = Transcript(
-                    task_id=task.id, language=task.language, type_number=task.type_number, split=task.split.value,
-                    task_hash=task.content_hash(), trial=trial, seed=seed, seeker=seeker_info,
+                transcript = Transcript.of_task(
+                    task, trial=trial, seed=seed, seeker=seeker_info,
                     provider=provider_info, turns=[], end_reason=EndReason.error,
                     error=f"build: {exc.__class__.__name__}: {exc}",
                 )  # fmt: skip

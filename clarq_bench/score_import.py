@@ -38,12 +38,8 @@ def transcript_from_released(dialogue: ReleasedDialogue) -> Transcript:
         provider_count += 1
         turns.append(Turn(speaker=Speaker.provider, text=line, kind=kind, revealed=revealed))
     source = Path(dialogue.source).name
-    return Transcript(
-        task_id=task.id,
-        language=task.language,
-        type_number=task.type_number,
-        split=task.split.value,
-        task_hash=task.content_hash(),
+    return Transcript.of_task(
+        task,
         seeker=AgentInfo(name=SEEKER_NAME, model="gpt-4o", settings={"source": source}),
         provider=AgentInfo(name=PROVIDER_NAME, model="gpt-4o-2024-05-13", settings={"source": source}),
         turns=turns,

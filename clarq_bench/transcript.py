@@ -10,7 +10,7 @@ from enum import Enum, IntEnum
 
 from pydantic import BaseModel, Field
 
-from .tasks import Language
+from .tasks import Language, Task
 
 
 class Speaker(str, Enum):
@@ -108,6 +108,12 @@ class Transcript(BaseModel):
     usage: dict[str, Usage] = Field(default_factory=dict, description="Usage per role: seeker, provider.")
     started_at: str | None = None
     finished_at: str | None = None
+
+    @classmethod
+    def of_task(cls, task: Task, **fields: object) -> "Transcript":
+        """A transcript of `task`: its id, language, type, split and content hash filled in, the rest from fields."""
+        return cls(task_id=task.id, language=task.language, type_number=task.type_number, split=task.split.value,
+                   task_hash=task.content_hash(), **fields)  # type: ignore[arg-type]
 
     @property
     def seeker_turns(self) -> list[Turn]:

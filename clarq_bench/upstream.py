@@ -14,9 +14,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .data import FILE_NAME, _lines, parse_tree, read_json
+from .data import FILE_NAME, _lines, brief_from_parts, parse_tree, read_json
 from .errors import DataError
-from .tasks import Language, Task, TaskBrief, make_task_id, split_of_type
+from .tasks import Language, Task, make_task_id, split_of_type
 
 #: The upstream type names, in type order (the same in both languages' file names).
 TYPE_NAMES = (
@@ -75,14 +75,7 @@ def _parse_released_record(
     parts = record.get("background_splitted") or ["", "", "", "", ""]
     if not (isinstance(parts, list) and len(parts) == 5 and all(isinstance(p, str) for p in parts)):
         raise DataError(source, "background_splitted must be 5 strings", position)
-    brief = TaskBrief(
-        role=parts[0].strip(),
-        task_name=parts[1].strip(),
-        items=tuple(_lines(parts[2])),
-        skills=tuple(_lines(parts[3])),
-        scenes=tuple(_lines(parts[4])),
-        background=str(record.get("background") or ""),
-    )
+    brief = brief_from_parts(parts, str(record.get("background") or ""))
     task = Task(
         id=make_task_id(language, type_number, index),
         language=language,

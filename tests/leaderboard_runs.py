@@ -33,9 +33,8 @@ def scripted_transcript(task: Task, *, seeker: str = "scripted", drop: int = 0, 
         turns.append(Turn(speaker=Speaker.provider, text=node.text, kind=ReplyKind.response_i,
                           intent=Intent.answerable, revealed=[node.id]))
     turns.append(Turn(speaker=Speaker.seeker, text="Thanks, goodbye!"))
-    return Transcript(
-        task_id=task.id, language=task.language, type_number=task.type_number, split=task.split.value,
-        task_hash=task.content_hash(), trial=trial, seed=8848 + trial,
+    return Transcript.of_task(
+        task, trial=trial, seed=8848 + trial,
         seeker=AgentInfo(name=seeker, model="scripted-1"), provider=AgentInfo(name=provider),
         turns=turns, end_reason=EndReason.goodbye, usage={"seeker": Usage(cost_usd=cost, calls=1)},
     )

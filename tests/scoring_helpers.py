@@ -41,12 +41,8 @@ def provider(
 def make_transcript(
     task: Task, turns: list[Turn], *, end: EndReason = EndReason.goodbye, trial: int = 0, name: str = "scripted"
 ) -> Transcript:
-    return Transcript(
-        task_id=task.id,
-        language=task.language,
-        type_number=task.type_number,
-        split=task.split.value,
-        task_hash=task.content_hash(),
+    return Transcript.of_task(
+        task,
         trial=trial,
         seeker=AgentInfo(name=name),
         provider=AgentInfo(name="offline"),
