@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import multiprocessing
 import os
-import re
 import tempfile
 import time
 from contextlib import contextmanager
@@ -28,27 +26,14 @@ from typing import Any, Iterator
 from clarq_bench.run_config import AgentSettings, RunConfig
 from clarq_bench.runner import read_transcripts, run_dialogues
 from clarq_bench.tasks import Task
+from clarq_bench.testing.fake_agents import both_agents
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
 
 SEEKER_MODEL, PROVIDER_MODEL = "openai/bench-seeker", "openai/bench-provider"
-ENOUGH = "You already have enough information"  # prompts/provider/llm_enough.en.md
-OFFERED = re.compile(r'^- id "([^"]+)"', re.MULTILINE)  # prompts/provider/llm_node_line.en.md
-
-
-def fake_models(body: dict[str, Any]) -> str:
-    """The fake server's two models: the provider (JSON decisions) and the seeker (asks until told it is enough)."""
-    prompt = str(body["messages"][-1]["content"])
-    if body.get("model") == SEEKER_MODEL.split("/", 1)[1]:
-        return "Thank you, goodbye!" if ENOUGH in prompt else "Which one should I choose, and how?"
-    if '"related"' in prompt:
-        return json.dumps({"related": True, "rationale": "asks about the task"})
-    available = prompt.split("Prepared answers available now:", 1)[-1].split("Conversation so far:", 1)[0]
-    ids = OFFERED.findall(available)[:1]
-    return json.dumps({"intent": 2, "node_ids": ids, "summary_confirmation": False, "rationale": "clear question"})
 
 
 def _serve(latency: float, port_out: Any, stop: Any) -> None:
-    with FakeOpenAIServer(latency_s=latency, responder=fake_models) as server:
+    with FakeOpenAIServer(latency_s=latency, responder=both_agents(SEEKER_MODEL, PROVIDER_MODEL)) as server:
         port_out.send(server.base_url)
         stop.wait()
 

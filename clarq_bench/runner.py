@@ -20,6 +20,7 @@ import asyncio
 import hashlib
 import json
 import os
+import re
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -48,9 +49,15 @@ def tasks_digest(tasks: list[Task]) -> str:
 def new_run_id(config: RunConfig) -> str:
     """`20260101-120000-heuristic-offline-en-1a2b3c`: sortable, readable, unique enough."""
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    seeker = (config.seeker.model or config.seeker.name).replace("/", "_").replace(":", "_").split(".")[-1]
-    provider = config.provider.name.replace(":", "_").split(".")[-1]
+    seeker = _name_part(config.seeker.model or config.seeker.name)
+    provider = _name_part(config.provider.model or config.provider.name)
     return f"{stamp}-{seeker}-{provider}-{'+'.join(config.languages)}-{config.config_hash()[:6]}"
+
+
+def _name_part(name: str) -> str:
+    """A model or agent name as one safe path component: `openai/gpt-4o` -> `openai_gpt-4o`, `pkg.mod:C` -> `mod_C`."""
+    tail = name.split(".")[-1] if ":" in name and "/" not in name else name  # an import path keeps module:Class
+    return re.sub(r"[^A-Za-z0-9._+-]+", "_", tail).strip("._") or "agent"
 
 
 # --- the transcripts file ---------------------------------------------------------------------------------------
@@ -367,8 +374,15 @@ async def run_dialogues(
 
 
 def run_dir_for(config: RunConfig, runs_root: Path, resume: str | Path | None) -> Path:
-    """The run directory: the one being resumed, or a new runs_root/<run-id>."""
-    return Path(resume) if resume else Path(runs_root) / new_run_id(config)
+    """The run directory: the one being resumed, or a new runs_root/<run-id> (suffixed when two start in one second)."""
+    if resume:
+        return Path(resume)
+    base = Path(runs_root) / new_run_id(config)
+    candidate, n = base, 1
+    while candidate.exists():
+        n += 1
+        candidate = base.with_name(f"{base.name}-{n}")
+    return candidate
 
 
 def load_run_config(run_dir: Path) -> RunConfig:
