@@ -1,7 +1,9 @@
 """Offline provider latency per seeker turn over released dialogues (target: under 20 ms on 2 cores).
 
-Usage: python benchmarks/provider_latency.py [RESULTS_FILE_OR_DIR] [--multi-info]
+Usage: python benchmarks/provider_latency.py [RESULTS_FILE_OR_DIR] [--multi-info] [--embeddings]
 Replays every post-root step teacher-forced (as `clarq provider-eval` does) and times each decision.
+--embeddings times `offline-e5` (the `embeddings` extra): its setup includes loading the model once and embedding
+every node's passages (warm()); a turn's time is embedding the seeker's words plus the lexical work.
 """
 
 from __future__ import annotations
@@ -20,12 +22,14 @@ DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "clarq-llm-
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     multi = "--multi-info" in sys.argv
+    embeddings = "--embeddings" in sys.argv
     dialogues = load_dialogues(args[0] if args else DEFAULT)
     timings: list[float] = []
     setup: list[float] = []
     for dialogue in dialogues:
         start = time.perf_counter()
-        provider = OfflineProvider(dialogue.task, multi_info=multi)
+        provider = OfflineProvider(dialogue.task, multi_info=multi, embeddings=embeddings)
+        provider.warm()
         setup.append(time.perf_counter() - start)
         for step in replay_steps(dialogue):
             start = time.perf_counter()
@@ -33,7 +37,8 @@ def main() -> None:
             timings.append(time.perf_counter() - start)
     timings.sort()
     p95 = timings[int(0.95 * (len(timings) - 1))]
-    print(f"offline provider ({'multi-info' if multi else 'single'}): {len(timings)} turns over {len(dialogues)} dialogues")
+    name = "offline-e5" if embeddings else "offline"
+    print(f"{name} provider ({'multi-info' if multi else 'single'}): {len(timings)} turns over {len(dialogues)} dialogues")
     print(f"per turn: mean {1000 * statistics.mean(timings):.2f} ms, p95 {1000 * p95:.2f} ms, "
           f"max {1000 * timings[-1]:.2f} ms; setup per task mean {1000 * statistics.mean(setup):.2f} ms")  # fmt: skip
 

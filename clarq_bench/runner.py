@@ -169,11 +169,11 @@ def build_provider(settings: AgentSettings, task: Task, client: Any, *, seed: in
     provider on a model (`--provider gpt-4o`, or `--provider llm --provider-model gpt-4o`)."""
     if looks_like_import_path(settings.name):
         return import_object(settings.name)(task, settings)  # type: ignore[operator]
-    from .provider.factory import make_provider
+    from .provider.factory import is_offline, make_provider
 
     mode = settings.mode or "single"
-    if settings.name == "offline":
-        return make_provider("offline", task, mode)
+    if is_offline(settings.name):
+        return make_provider(settings.name, task, mode)
     model = settings.model if settings.name == "llm" else settings.name
     if not model:
         raise ClarqError("the llm provider needs a model", "pass --provider MODEL or --provider-model MODEL")

@@ -334,6 +334,9 @@ def test_generated_weights_cover_exactly_the_features():
     from clarq_bench.provider.matcher import FEATURES
     from clarq_bench.provider.offline_weights import MODELS
 
-    assert set(MODELS) == {"single", "multi"}
-    for model in MODELS.values():
-        assert list(model["weights"]) == list(FEATURES) and 0 < model["threshold"] < 1
+    from clarq_bench.provider.embeddings import EMBEDDING_FEATURES
+
+    assert set(MODELS) == {"single", "multi", "single-e5"}
+    for key, model in MODELS.items():
+        names = FEATURES + EMBEDDING_FEATURES if key.endswith("-e5") else FEATURES
+        assert list(model["weights"]) == list(names) and 0 < model["threshold"] < 1

@@ -1,6 +1,6 @@
 """`clarq provider-eval`: replay released dialogues through a provider and report its fidelity to the reference.
 
-`--provider offline` needs nothing; any other name is a litellm model for the LLM provider (`gpt-4o`, as in the
+`--provider offline` needs nothing (`offline-e5` needs the `embeddings` extra); any other name is a litellm model for the LLM provider (`gpt-4o`, as in the
 paper, or e.g. `anthropic/claude-3-5-sonnet-20240620`, `openai/NAME --api-base http://localhost:8000/v1`). Its key
 is checked before anything starts: a hosted model without its key variable is a one-line error.
 """
@@ -16,7 +16,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "provider-eval", help="teacher-forced fidelity of a provider against the released GPT-4o provider"
     )
     parser.add_argument("--provider", default="offline", metavar="NAME",
-                        help="offline, or a litellm model name for the LLM provider, e.g. gpt-4o (default: offline)")
+                        help="offline, offline-e5, or a litellm model name for the LLM provider, e.g. gpt-4o "
+                             "(default: offline)")
     parser.add_argument("--dialogues", required=True, metavar="FILE_OR_DIR", help="released results file or folder")
     parser.add_argument("--types", metavar="N[,N-M]", help="task types to replay, e.g. 14-26")
     parser.add_argument("--provider-mode", choices=["single", "multi-info"], default="single")
@@ -55,7 +56,9 @@ def _run(args: argparse.Namespace) -> int:
 
 def _client(args: argparse.Namespace):  # -> LLMClient | None
     """An LLMClient for a model-backed provider, its credentials checked now (before any call), else None."""
-    if args.provider == "offline":
+    from ..provider.factory import is_offline
+
+    if is_offline(args.provider):
         return None
     from ..llm import LLMClient
     from .llm_args import settings_from_args

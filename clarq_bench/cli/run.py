@@ -36,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     side.add_argument("--seeker-mode", choices=["completion", "chat"], help="llm seeker layout (default: completion)")
     side.add_argument("--seeker-option", action="append", metavar="KEY=VALUE", help="custom seeker setting")
     side.add_argument("--replay", metavar="FILE", help="replay seeker: transcripts.jsonl or released results file")
-    side.add_argument("--provider", help="offline, a model name for the LLM provider, or package.module:Class")
+    side.add_argument("--provider", help="offline, offline-e5, a model name for the LLM provider, or package.module:Class")
     side.add_argument("--provider-model", help="model of the LLM provider when --provider is not the model")
     side.add_argument("--provider-mode", choices=["single", "multi-info"], help="nodes per reply (default: single)")
     side.add_argument("--judge-model", help="LLM judge for leftover nodes at scoring (default: deterministic only)")

@@ -118,7 +118,7 @@ def models_by_role(seeker: AgentSettings, provider: AgentSettings | None = None,
     if provider is not None:
         if provider.name == "llm" and provider.model:
             models.append(("provider", provider.model))
-        elif provider.name not in ("offline", "llm") and ":" not in provider.name:
+        elif provider.name not in ("offline", "offline-e5", "llm") and ":" not in provider.name:
             models.append(("provider", provider.name))
     if judge_model:
         models.append(("judge", judge_model))

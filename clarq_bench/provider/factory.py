@@ -1,4 +1,4 @@
-"""Providers by name: `offline`, or any litellm model name for the LLM provider (provider/llm_provider.py).
+"""Providers by name: `offline`, `offline-e5` (with embeddings), or any litellm model name for the LLM provider.
 
 Kept tiny on purpose so that the replay (`clarq provider-eval`) and the runner build providers one way.
 """
@@ -11,6 +11,15 @@ from ..tasks import Task
 from .base import Provider
 
 
+#: Offline provider names -> whether the matcher uses sentence embeddings (provider/embeddings.py).
+OFFLINE_PROVIDERS = {"offline": False, "offline-e5": True}
+
+
+def is_offline(name: str) -> bool:
+    """True for the providers that need no model and no key."""
+    return name in OFFLINE_PROVIDERS
+
+
 class ProviderMode(str, Enum):
     single = "single"
     multi_info = "multi-info"
@@ -19,10 +28,10 @@ class ProviderMode(str, Enum):
 def make_provider(name: str, task: Task, mode: ProviderMode | str = ProviderMode.single, **options: object) -> Provider:
     """A provider for one task. `mode` multi-info reveals every frontier node a turn answers."""
     mode = ProviderMode(mode)
-    if name == "offline":
+    if is_offline(name):
         from .offline import OfflineProvider
 
-        return OfflineProvider(task, multi_info=mode == ProviderMode.multi_info)
+        return OfflineProvider(task, multi_info=mode == ProviderMode.multi_info, embeddings=OFFLINE_PROVIDERS[name])
     return _llm_provider(name, task, mode, **options)
 
 

@@ -20,13 +20,16 @@ Checked with `provider_tune.py --cv` (leave-one-task-type-out over types 1-13) b
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..transcript import Speaker, Turn
 from .intents import asks_confirmation, is_vague
 from .lexical import TaskIndex, char_grams, is_question, question_text, sentences, tokens
 from .offline_context import CONTEXT_FEATURES, context_features
 from .offline_weights import MODELS
+
+if TYPE_CHECKING:
+    from .embeddings import Embedder
 
 LEXICAL_FEATURES = ("bq", "ba", "bs", "qc", "xc", "tc", "rel", "ismax", "hasq", "conf", "vague", "ntok", "pos",
                     "nfr", "fq", "ft", "fx", "fs", "fo", "hasf", "win", "wfirst", "fkey", "fall", "sx", "sf",
@@ -50,16 +53,26 @@ class LinearModel(NamedTuple):
 #: pooled), multi-info on the multi-info file (English; used for both languages).
 SINGLE_INFO = LinearModel(**MODELS["single"])
 MULTI_INFO = LinearModel(**MODELS["multi"])
+#: Single-info with embedding features too (provider offline-e5; fitted with `provider_tune.py --embeddings`).
+SINGLE_INFO_E5 = LinearModel(**MODELS["single-e5"]) if "single-e5" in MODELS else None
 
 
 def all_features(
-    index: TaskIndex, turn: str, frontier: list[str], history: list[Turn] | None = None
+    index: TaskIndex, turn: str, frontier: list[str], history: list[Turn] | None = None,
+    embedder: Embedder | None = None,
 ) -> list[dict[str, float]]:
-    """Lexical plus context features per frontier node. `history` is the dialogue ending with `turn` (without it
-    the turn is read as the whole dialogue: nothing revealed, not the first turn after the root)."""
+    """Lexical plus context features per frontier node, plus EMBEDDING_FEATURES when an embedder is given.
+    `history` is the dialogue ending with `turn` (without it the turn is read as the whole dialogue: nothing
+    revealed, not the first turn after the root)."""
     lexical = node_features(index, turn, frontier)
     context = context_features(index, history or [Turn(speaker=Speaker.seeker, text=turn)], frontier, lexical)
-    return [{**a, **b} for a, b in zip(lexical, context)]
+    rows = [{**a, **b} for a, b in zip(lexical, context)]
+    if embedder is not None:
+        from .embeddings import embedding_features
+
+        extra = embedding_features(embedder, index.tree, index.language, turn, frontier)
+        rows = [{**a, **b} for a, b in zip(rows, extra)]
+    return rows
 
 
 def node_features(index: TaskIndex, turn: str, frontier: list[str]) -> list[dict[str, float]]:
@@ -153,7 +166,7 @@ def match_exclusive(index: TaskIndex, node_id: str, frontier: list[str]) -> list
 
 def score(features: dict[str, float], model: LinearModel) -> float:
     """Probability-like score in (0, 1) that the turn asks about this node."""
-    z = model.bias + sum(model.weights[name] * features[name] for name in FEATURES)
+    z = model.bias + sum(weight * features[name] for name, weight in model.weights.items())
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
 
@@ -163,12 +176,15 @@ class Selection(NamedTuple):
 
 
 def select(
-    index: TaskIndex, turn: str, frontier: list[str], *, multi_info: bool = False, history: list[Turn] | None = None
+    index: TaskIndex, turn: str, frontier: list[str], *, multi_info: bool = False, history: list[Turn] | None = None,
+    embedder: Embedder | None = None,
 ) -> Selection:
     """Frontier nodes the turn asks about: the first one (single-info) or all of them (multi-info). `history`:
-    the dialogue so far, ending with `turn` (see all_features)."""
-    model = MULTI_INFO if multi_info else SINGLE_INFO
-    rows = all_features(index, turn, frontier, history)
+    the dialogue so far, ending with `turn` (see all_features). With an embedder, single-info mode uses the model
+    fitted with embedding features; multi-info mode keeps the lexical one (embeddings did not help it in CV)."""
+    use_embeddings = embedder is not None and not multi_info and SINGLE_INFO_E5 is not None
+    model = MULTI_INFO if multi_info else SINGLE_INFO_E5 if use_embeddings else SINGLE_INFO
+    rows = all_features(index, turn, frontier, history, embedder if use_embeddings else None)
     scores = {node_id: score(features, model) for node_id, features in zip(frontier, rows)}
     # Evidence floor: context alone (e.g. "first turn after the root") never reveals a node the turn shares no
     # weighted term with; costs nothing on the tuning types and keeps content-free turns from getting a reveal.

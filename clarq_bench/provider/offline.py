@@ -6,9 +6,13 @@ Flow per seeker turn (state is re-derived from the dialogue each time, see base.
 - otherwise the matcher picks the frontier node(s) the turn asks about (first one, or all in multi-info mode) and
   returns them verbatim (Response I, intent 2); with no pick the intent rules choose a Response II template.
 Deterministic and fast (well under 20 ms per turn); no network, no model, so `clarq` runs with no API key.
+`offline-e5` is the same provider with sentence-embedding features added to the matcher (provider/embeddings.py, an
+optional extra): a little closer to the reference on single-info dialogues, ~20-30 ms slower per turn.
 """
 
 from __future__ import annotations
+
+import asyncio
 
 from ..tasks import ROOT_ID, Task
 from ..transcript import Intent, ReplyKind, Speaker, Turn
@@ -27,10 +31,17 @@ class OfflineProvider:
 
     name = "offline"
 
-    def __init__(self, task: Task, *, multi_info: bool = False) -> None:
+    def __init__(self, task: Task, *, multi_info: bool = False, embeddings: bool = False) -> None:
         self.task = task
         self.language = task.language
         self.multi_info = multi_info
+        self.embedder = None
+        if embeddings:
+            from .embeddings import node_passages, shared_embedder
+
+            self.name = "offline-e5"
+            self.embedder = shared_embedder()
+            self._passages = node_passages(task.tree, task.language, task.tree.required_ids)
         self.index = TaskIndex(task.tree, task.language)
         brief = task.brief
         words = " ".join([brief.role, brief.task_name, *brief.items, *brief.skills, *brief.scenes, brief.background])
@@ -41,7 +52,15 @@ class OfflineProvider:
         return ProviderTurn(text=greeting, kind=ReplyKind.greeting)
 
     async def respond(self, turns: list[Turn]) -> ProviderTurn:
-        return self.decide(turns)
+        if self.embedder is None:
+            return self.decide(turns)
+        # The embedding engine releases the GIL and takes tens of ms: keep it off the event loop.
+        return await asyncio.to_thread(self.decide, turns)
+
+    def warm(self) -> None:
+        """Embed every node's passages in one batch (once), so a turn only embeds the seeker's words."""
+        if self.embedder is not None:
+            self.embedder.passages(self._passages)
 
     def decide(self, turns: list[Turn]) -> ProviderTurn:
         """The synchronous core of respond(): `turns` ends with the seeker's latest turn."""
@@ -53,8 +72,9 @@ class OfflineProvider:
                 return ProviderTurn(text=tree.root.text, kind=ReplyKind.root, revealed=[ROOT_ID])
             return ProviderTurn(text=replies.off_topic(self.language), kind=ReplyKind.off_topic)
         if state.frontier:
+            self.warm()
             selection = select(
-                self.index, seeker, state.frontier, multi_info=self.multi_info, history=turns
+                self.index, seeker, state.frontier, multi_info=self.multi_info, history=turns, embedder=self.embedder
             )
             notes: dict[str, object] = {"scores": {k: round(v, 3) for k, v in selection.scores.items()}}
             if selection.chosen:
