@@ -130,6 +130,19 @@ def test_incomplete_run_refused_unless_partial(tmp_path: Path) -> None:
     assert problems(path) == []
 
 
+def test_run_on_a_subset_of_the_split_is_partial(tmp_path: Path) -> None:
+    """--limit / --types runs are complete for their selection but not for the benchmark: only --partial packs them."""
+    tasks = sample_tasks(("en",))
+    chosen = tasks[:3]
+    run = write_run(tmp_path / "run", [scripted_transcript(t) for t in chosen], chosen, extra={"limit": 3})
+    with pytest.raises(ClarqError, match=rf"covers 3 of the {len(tasks)} tasks of its split"):
+        build_submission(run)
+    sub = build_submission(run, partial=True)
+    assert sub.manifest.partial and set(sub.manifest.task_hashes) == {t.id for t in tasks}
+    assert sorted(sub.manifest.missing) == sorted(f"{t.id}#0" for t in tasks[3:])
+    assert problems(write_submission(sub, tmp_path / "p.json")) == []
+
+
 def test_standard_label_and_secrets(tmp_path: Path) -> None:
     tasks = sample_tasks(("en",))
     provider = {"name": "gpt-4o", "model": None, "mode": "single", "options": {"api_key": "sk-live-abcdefghijkl"}}

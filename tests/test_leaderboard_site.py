@@ -73,3 +73,22 @@ def test_reference_rows_reproduce_released_figures() -> None:
     assert summary["success"]["value"] == pytest.approx(125 / 260)
     assert round(summary["aqd"]["value"], 4) == 0.4923 and round(summary["aql"]["value"], 2) == 70.49
     assert entry.manifest.label.value == "reference" and entry.title == "Released GPT-4o (Comp)"
+
+
+def test_partial_submission_is_marked_and_ranked_after_complete_ones(tmp_path: Path) -> None:
+    """A perfect run on 3 tasks must not outrank a complete run that misses some nodes."""
+    tasks = sample_tasks(("en",))
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    complete = write_run(tmp_path / "complete", [scripted_transcript(t, drop=i % 2) for i, t in enumerate(tasks)], tasks)
+    write_submission(build_submission(complete, submitter=Submitter(name="Complete run")), folder / "complete.json")
+    subset = write_run(tmp_path / "subset", [scripted_transcript(t) for t in tasks[:3]], tasks[:3], extra={"limit": 3})
+    write_submission(build_submission(subset, submitter=Submitter(name="Subset run"), partial=True),
+                     folder / "subset.json")  # fmt: skip
+    entries, rejected = load_entries(folder, data=str(SAMPLE_TASKS))
+    assert rejected == []
+    index = build_site(entries, tmp_path / "site", plots=False).read_text(encoding="utf-8")
+    board = index[index.index('id="board-en"'):]
+    assert board.index("Complete run") < board.index("Subset run")
+    row = board[board.index("Subset run"):]
+    assert '3<span class="org">partial</span>' in row[: row.index("</tr>")]

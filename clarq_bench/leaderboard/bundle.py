@@ -23,7 +23,7 @@ from ..judge import Verdict
 from ..tasks import Task
 from ..transcript import AgentInfo, Speaker, Transcript
 from .figures import DEFAULT_RESAMPLES, compute_metrics
-from .rundir import read_run, strip_secrets, verdicts_for
+from .rundir import read_run, split_tasks, strip_secrets, verdicts_for
 from .safety import read_json_text, read_zip_members
 from .schema import Label, Manifest, Submission, Submitter, dialogue_key, task_set_hash
 
@@ -103,12 +103,17 @@ def build_submission(
         if transcript.task_hash and transcript.task_hash != task.content_hash():
             raise ClarqError(f"{files.run_dir}: task {transcript.task_id} in {files.data_root} differs from the one "
                              "the run was played on", "pass the run's task data with --data DIR")  # fmt: skip
-    missing = [dialogue_key(tid, trial) for trial in range(trials) for tid in files.tasks if dialogue_key(tid, trial) not in seen]
+    universe = split_tasks(files.config, files.data_root)  # the split's task set, not just the run's selection
+    missing = [dialogue_key(tid, trial) for trial in range(trials) for tid in universe if dialogue_key(tid, trial) not in seen]
     if missing and not partial:
+        unselected = len(universe) - len(files.tasks)
+        if unselected:
+            raise ClarqError(f"{files.run_dir}: the run covers {len(files.tasks)} of the {len(universe)} tasks of its "
+                             "split (--limit or --types), so it is incomplete", "pass --partial to submit it as such")
         shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
         raise ClarqError(f"{files.run_dir}: the run is incomplete: {len(missing)} dialogue(s) missing ({shown})",
                          f"resume it with `clarq run --resume {files.run_dir}`, or pass --partial")  # fmt: skip
-    hashes = {task_id: task.content_hash() for task_id, task in files.tasks.items()}
+    hashes = {task_id: task.content_hash() for task_id, task in universe.items()}
     digest = task_set_hash(hashes)
     recorded_digest = files.config.get("tasks_digest")
     if recorded_digest and recorded_digest != runner_digest(files.tasks.values()):

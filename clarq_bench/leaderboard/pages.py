@@ -84,11 +84,11 @@ def _th(text: str, *, numeric: bool = False, nosort: bool = False, first: str | 
 
 
 def leaderboard_table(entries: list[Entry], language: str) -> str:
-    """One language's table, rows ordered by success (highest first)."""
+    """One language's table, rows ordered by success (highest first), partial submissions after complete ones."""
     rows = []
     ranked = [(e, e.language_group(language)) for e in entries]
     ranked = [(e, g) for e, g in ranked if g is not None]
-    ranked.sort(key=lambda pair: -((pair[1].get("success") or {}).get("value") or 0.0))
+    ranked.sort(key=lambda pair: (pair[0].manifest.partial, -((pair[1].get("success") or {}).get("value") or 0.0)))
     for position, (entry, group) in enumerate(ranked, start=1):
         m = entry.manifest
         cost = (m.metrics.get("cost") or {}).get("by_language", {}).get(language)
@@ -108,7 +108,8 @@ def leaderboard_table(entries: list[Entry], language: str) -> str:
             + figure_cell(group.get("aqd"), 2, signed=True)
             + figure_cell(group.get("aql"), 1)
             + figure_cell(group.get("aql_tokens"), 1)
-            + f'<td class="num" data-value="{esc(group.get("dialogues"))}">{esc(group.get("dialogues"))}</td>'
+            + f'<td class="num" data-value="{esc(group.get("dialogues"))}">{esc(group.get("dialogues"))}'
+            + ('<span class="org">partial</span>' if m.partial else "") + "</td>"
             + cost_cell
             + f'<td data-value="{esc(entry.status)}">{status_badge(entry)}</td>'
             "</tr>"

@@ -97,6 +97,12 @@ def selected_tasks(config: dict[str, Any], root: Path) -> dict[str, Task]:
     return {task.id: task for task in tasks}
 
 
+def split_tasks(config: dict[str, Any], root: Path) -> dict[str, Task]:
+    """Every task of the run's languages and split, whatever --types or --limit chose: what a complete submission
+    covers, so a run on a subset can only be submitted as partial."""
+    return selected_tasks({**config, "types": None, "limit": None}, root)
+
+
 def data_root_for(config: dict[str, Any], run_dir: Path, explicit: str | None) -> Path:
     """--data, else the folder the run recorded (absolute, or relative to cwd / the run dir), else the default."""
     from ..data import resolve_data_dir
