@@ -90,3 +90,20 @@ def test_offline_provider_replays_and_cli_prints_json(tmp_path, capsys):
 async def test_replay_skips_dialogues_once_told_to_stop(tmp_path):
     dialogues = load_dialogues(write_results(tmp_path))
     assert await replay(dialogues, lambda task: ScriptedProvider([]), stop=lambda: True) == []
+
+
+def test_table_says_each_group_once_with_short_file_names(tmp_path, capsys):
+    from clarq_bench.cli.provider_eval import _labels
+
+    labels = _labels(["all", "file=l2l_x_provider.Comp.En.json", "file=l2l_x_multi_info_provider.Comp.En.json | types 1-13",
+                      "lang=en | types 14-26"])  # fmt: skip
+    assert labels == {"all": ("all", "all"), "file=l2l_x_provider.Comp.En.json": ("file=provider.Comp.En.json", "all"),
+                      "file=l2l_x_multi_info_provider.Comp.En.json | types 1-13":
+                          ("file=multi_info_provider.Comp.En.json", "1-13"),
+                      "lang=en | types 14-26": ("lang=en", "14-26")}  # fmt: skip
+    path = write_results(tmp_path)
+    assert main(["provider-eval", "--dialogues", str(path)]) == 0
+    out = capsys.readouterr().out
+    # one file, one language, one type range: five groups with the same steps make one row, the most specific label
+    rows = [line for line in out.splitlines() if line.startswith("│") and "%" in line]
+    assert len(rows) == 1 and "lang=en" in rows[0] and "1-13" in rows[0]

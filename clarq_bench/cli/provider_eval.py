@@ -8,6 +8,7 @@ is checked before anything starts: a hosted model without its key variable is a 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 
@@ -82,16 +83,38 @@ async def _replay(dialogues, args: argparse.Namespace, client) -> list:
             await client.aclose()
 
 
+def _labels(groups: list[str]) -> dict[str, tuple[str, str]]:
+    """(group, types) per report key, file names without the prefix all files share (`l2l_GPT-4o_seeker_vs_...`)."""
+    split = {key: (key.partition(" | ")[0], key.partition(" | ")[2].removeprefix("types ") or "all") for key in groups}
+    files = sorted({group[len("file="):] for group, _ in split.values() if group.startswith("file=")})
+    common = os.path.commonprefix(files) if len(files) > 1 else ""
+    common = common[: common.rfind("_") + 1] if "_" in common else ""  # cut at a word boundary
+    return {key: (("file=" + group[len("file=") + len(common):]) if group.startswith("file=") else group, types)
+            for key, (group, types) in split.items()}  # fmt: skip
+
+
 def _print_table(outcome) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table("group", "steps", "ref reveals", "agreement", "precision", "recall", "never", "first",
-                  title=f"provider fidelity: {outcome.provider}")  # fmt: skip
+    table = Table(title=f"provider fidelity: {outcome.provider}",
+                  caption="agree: same node set as the reference, or both none; prec / recall: of revealed nodes; "
+                          "never / first: agreement of the trivial baselines (never reveal; always reveal the first "
+                          "frontier node)")  # fmt: skip
+    table.add_column("group", no_wrap=True)
+    table.add_column("types", no_wrap=True)
+    for name in ("steps", "ref reveals", "agree", "prec", "recall", "never", "first"):
+        table.add_column(name, justify="right")
     pct = lambda value: "-" if value is None else f"{100 * value:.1f}%"  # noqa: E731
+    labels = _labels(list(outcome.groups))
+    # Groups holding the same steps (one file, one language, one type range) are one row, under the most specific
+    # (last) of their labels.
+    rows: dict[str, tuple[str, object]] = {}
     for key, fig in outcome.groups.items():
-        table.add_row(key, str(fig.steps), pct(fig.reference_reveal_rate), pct(fig.agreement), pct(fig.precision),
-                      pct(fig.recall), pct(fig.baseline_never), pct(fig.baseline_first))  # fmt: skip
+        rows[fig.model_dump_json()] = (key, fig)  # a repeated key keeps its first position, takes the later label
+    for key, fig in rows.values():
+        table.add_row(*labels[key], str(fig.steps), pct(fig.reference_reveal_rate), pct(fig.agreement),
+                      pct(fig.precision), pct(fig.recall), pct(fig.baseline_never), pct(fig.baseline_first))  # fmt: skip
     console = Console()
     console.print(table)
     confusion = Table("our intent", "ref: same node(s)", "ref: other node(s)", "ref: none", title="confusion (all)")
