@@ -108,6 +108,7 @@ def models_by_role(seeker: AgentSettings, provider: AgentSettings | None = None,
                    judge_model: str | None = None) -> list[tuple[str, str]]:
     """(role, model) for every model a run would call; an unknown seeker name, or an offline-e5 provider without its
     extra, fails here, before anything else."""
+    from ..provider.factory import is_offline
     from ..seekers.registry import SeekerConfig, describe, resolve_seeker
 
     config = SeekerConfig(name=seeker.name, model=seeker.model)
@@ -123,7 +124,7 @@ def models_by_role(seeker: AgentSettings, provider: AgentSettings | None = None,
             shared_embedder()
         if provider.name == "llm" and provider.model:
             models.append(("provider", provider.model))
-        elif provider.name not in ("offline", "offline-e5", "llm") and ":" not in provider.name:
+        elif not is_offline(provider.name) and provider.name != "llm" and ":" not in provider.name:
             models.append(("provider", provider.name))
     if judge_model:
         models.append(("judge", judge_model))

