@@ -17,11 +17,14 @@ Builds agents from names (seekers.registry, provider factory) and hands them to 
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import json
 import os
 import re
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -367,10 +370,29 @@ async def run_dialogues(
                 on_update(stats)
 
     try:
-        await asyncio.gather(*(play(task, trial) for task, trial in pending))
+        with fewer_collections():
+            await asyncio.gather(*(play(task, trial) for task, trial in pending))
     finally:
         writer.close()
     return stats
+
+
+@contextmanager
+def fewer_collections(young: int = 100_000, middle: int = 50, old: int = 1_000) -> Iterator[None]:
+    """Run the cyclic garbage collector less often while dialogues play; restore its thresholds afterwards.
+
+    Why: a busy run allocates a few hundred objects per model call and keeps thousands of turns alive; at CPython's
+    default thresholds (700, 10, 10) a collection starts every couple of calls and the older generations rescan the
+    live set, all on the event loop. benchmarks/run_scaling.py (260 dialogues in flight): 1.21-1.36x of the critical
+    path with the defaults, 1.16-1.18x with these, and less client CPU. Reference counting still frees almost
+    everything at once; only cyclic garbage waits longer.
+    """
+    saved = gc.get_threshold()
+    gc.set_threshold(young, middle, old)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*saved)
 
 
 def run_dir_for(config: RunConfig, runs_root: Path, resume: str | Path | None) -> Path:

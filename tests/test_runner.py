@@ -314,3 +314,17 @@ def test_sigkill_mid_run_then_resume_loses_nothing_and_repeats_nothing(tmp_path:
     assert len(keys) == len(set(keys)) == 24
     assert before <= set(keys)
     assert f"({len(before)} already done)" in finished.stderr.decode()
+
+
+def test_collector_thresholds_are_raised_during_a_run_and_restored():
+    import gc
+
+    from clarq_bench.runner import fewer_collections
+
+    before = gc.get_threshold()
+    with fewer_collections():
+        assert gc.get_threshold() == (100_000, 50, 1_000)
+    assert gc.get_threshold() == before
+    with pytest.raises(RuntimeError), fewer_collections():
+        raise RuntimeError("a run that crashes still restores the collector")
+    assert gc.get_threshold() == before
