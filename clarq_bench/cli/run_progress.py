@@ -108,7 +108,7 @@ def models_by_role(seeker: AgentSettings, provider: AgentSettings | None = None,
                    judge_model: str | None = None) -> list[tuple[str, str]]:
     """(role, model) for every model a run would call; an unknown seeker name, or an offline-e5 provider without its
     extra, fails here, before anything else."""
-    from ..provider.factory import is_offline
+    from ..provider.factory import OFFLINE_PROVIDERS, is_offline
     from ..seekers.registry import SeekerConfig, describe, resolve_seeker
 
     config = SeekerConfig(name=seeker.name, model=seeker.model)
@@ -118,7 +118,7 @@ def models_by_role(seeker: AgentSettings, provider: AgentSettings | None = None,
     if seeker_model:
         models.append(("seeker", seeker_model))
     if provider is not None:
-        if provider.name == "offline-e5":  # its optional engine must load now, not in every dialogue
+        if OFFLINE_PROVIDERS.get(provider.name) and provider.mode != "multi-info":  # load its engine now, once
             from ..provider.embeddings import shared_embedder
 
             shared_embedder()

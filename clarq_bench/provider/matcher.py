@@ -54,7 +54,7 @@ class LinearModel(NamedTuple):
 SINGLE_INFO = LinearModel(**MODELS["single"])
 MULTI_INFO = LinearModel(**MODELS["multi"])
 #: Single-info with embedding features too (provider offline-e5; fitted with `provider_tune.py --embeddings`).
-SINGLE_INFO_E5 = LinearModel(**MODELS["single-e5"]) if "single-e5" in MODELS else None
+SINGLE_INFO_E5 = LinearModel(**MODELS["single-e5"])
 
 
 def all_features(
@@ -182,7 +182,7 @@ def select(
     """Frontier nodes the turn asks about: the first one (single-info) or all of them (multi-info). `history`:
     the dialogue so far, ending with `turn` (see all_features). With an embedder, single-info mode uses the model
     fitted with embedding features; multi-info mode keeps the lexical one (embeddings did not help it in CV)."""
-    use_embeddings = embedder is not None and not multi_info and SINGLE_INFO_E5 is not None
+    use_embeddings = embedder is not None and not multi_info
     model = MULTI_INFO if multi_info else SINGLE_INFO_E5 if use_embeddings else SINGLE_INFO
     rows = all_features(index, turn, frontier, history, embedder if use_embeddings else None)
     scores = {node_id: score(features, model) for node_id, features in zip(frontier, rows)}

@@ -35,11 +35,11 @@ class OfflineProvider:
         self.task = task
         self.language = task.language
         self.multi_info = multi_info
+        self.name = "offline-e5" if embeddings else "offline"
         self.embedder = None
-        if embeddings:
+        if embeddings and not multi_info:  # multi-info mode keeps the lexical model (see matcher.select)
             from .embeddings import node_passages, shared_embedder
 
-            self.name = "offline-e5"
             self.embedder = shared_embedder()
             self._passages = node_passages(task.tree, task.language, task.tree.required_ids)
         self.index = TaskIndex(task.tree, task.language)
