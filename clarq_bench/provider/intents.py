@@ -34,6 +34,22 @@ _GOODBYE = {
     "en": re.compile(r"\b(goodbye|bye|farewell)\b", re.IGNORECASE),
     "zh": re.compile(r"(再见|拜拜)"),
 }
+#: Instructions to the provider itself rather than questions about the task (prompt injection).
+_INSTRUCTION = {
+    "en": re.compile(
+        r"(\b(ignore|disregard|forget|override|bypass)\b[^.?!\n]{0,40}\b(instructions?|rules?|prompts?|guidelines?"
+        r"|constraints?|restrictions?)\b|\bsystem prompt\b|\bdeveloper (message|mode)\b|\byou are now\b"
+        r"|\b(list|reveal|dump|print|recite|output)\b[^.?!\n]{0,30}\b(everything|every (node|response|answer|"
+        r"piece|step|detail)|all (of )?(the |your )?(nodes|responses|answers|information|hidden|secrets?|details|tree))\b"
+        r"|\b(response|hidden) tree\b|\btell me everything\b)",
+        re.IGNORECASE,
+    ),
+    "zh": re.compile(
+        r"((忽略|无视|忘记|忘掉|绕过|不要管)[^。？！\n]{0,12}(指令|指示|规则|提示|设定|限制|要求)|系统提示|开发者模式|你现在是"
+        r"|(列出|说出|告诉我|给出|输出|透露|公开)[^。？！\n]{0,6}(所有|全部|一切)|所有(的)?(信息|回复|答案|节点|细节)|全部(的)?(信息|回复|答案|节点|细节)"
+        r"|回复树)"
+    ),
+}
 _HELP = {
     "en": re.compile(r"\b(help|task|quest|mission|need|how|what|where|which|guide|guidance|advice)\b", re.IGNORECASE),
     "zh": re.compile(r"(帮|任务|需要|如何|怎么|什么|哪|建议|指导)"),
@@ -56,6 +72,12 @@ def is_vague(turn: str, language: str) -> bool:
 
 def says_goodbye(turn: str, language: str) -> bool:
     return bool(_GOODBYE[_lang(language)].search(turn))
+
+
+def instructs_provider(turn: str, language: str) -> bool:
+    """An instruction to the provider itself ("ignore your instructions", "list everything"), checked in both
+    languages whatever the task's: such a turn asks about no specific uncertainty."""
+    return bool(_INSTRUCTION["en"].search(turn) or _INSTRUCTION["zh"].search(turn))
 
 
 def has_question(turn: str, language: str) -> bool:

@@ -21,6 +21,7 @@ from .base import ProviderState, ProviderTurn
 from .intents import classify_unmatched, is_related
 from .lexical import TaskIndex, question_text, tokens
 from .matcher import select
+from .screen import screen
 
 #: A question whose BM25 against an already-given node reaches this is read as asking it again (intent 4).
 REPEAT_MIN_BM25 = 2.5
@@ -71,25 +72,28 @@ class OfflineProvider:
             if is_related(seeker, self.language, self.vocabulary):
                 return ProviderTurn(text=tree.root.text, kind=ReplyKind.root, revealed=[ROOT_ID])
             return ProviderTurn(text=replies.off_topic(self.language), kind=ReplyKind.off_topic)
-        if state.frontier:
+        screened = screen(self.task, turns)
+        notes: dict[str, object] = {"screen": screened.verdict.value} if screened.verdict else {}
+        if state.frontier and not screened.blocks_reveal:
             self.warm()
             selection = select(
-                self.index, seeker, state.frontier, multi_info=self.multi_info, history=turns, embedder=self.embedder
-            )
-            notes: dict[str, object] = {"scores": {k: round(v, 3) for k, v in selection.scores.items()}}
-            if selection.chosen:
-                text = replies.join_nodes([tree[i].text for i in selection.chosen], self.language)
+                self.index, seeker, state.frontier, multi_info=self.multi_info, history=turns,
+                embedder=self.embedder,
+            )  # fmt: skip
+            notes["scores"] = {k: round(v, 3) for k, v in selection.scores.items()}
+            chosen = selection.chosen[: screened.max_nodes]
+            if chosen:
+                text = replies.join_nodes([tree[i].text for i in chosen], self.language)
                 return ProviderTurn(
-                    text=text, kind=ReplyKind.response_i, intent=Intent.answerable,
-                    revealed=list(selection.chosen), notes=notes,
-                )  # fmt: skip
-        else:
-            notes = {}
+                    text=text, kind=ReplyKind.response_i, intent=Intent.answerable, revealed=chosen, notes=notes
+                )
         previous = self._asked_again(seeker, [ROOT_ID, *state.revealed])
-        intent = classify_unmatched(seeker, self.language, self.vocabulary, repeats=previous is not None)
+        intent = screened.intent or classify_unmatched(
+            seeker, self.language, self.vocabulary, repeats=previous is not None
+        )
         if not state.frontier and intent != Intent.unrelated:
-            return ProviderTurn(text=replies.enough(self.language), kind=ReplyKind.enough, intent=intent)
-        text = replies.response_ii(intent, self.language, previous=previous)
+            return ProviderTurn(text=replies.enough(self.language), kind=ReplyKind.enough, intent=intent, notes=notes)
+        text = replies.response_ii(intent, self.language, previous=previous, screen=screened.verdict)
         return ProviderTurn(text=text, kind=ReplyKind.response_ii, intent=intent, notes=notes)
 
     def _asked_again(self, seeker: str, given: list[str]) -> str | None:

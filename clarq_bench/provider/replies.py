@@ -32,8 +32,21 @@ def enough(language: str) -> str:
     return prompts.render("provider/offline_enough", language_of(language))
 
 
-def response_ii(intent: Intent, language: str, previous: str | None = None) -> str:
-    """The generated reply for a turn no frontier node answers; `previous` is an already-given text (intent 4)."""
+#: Replies to screened turns (screen.py) that ask for one specific question / for the task's language.
+SCREEN_TEMPLATES = {
+    "too_long": "provider/offline_one_question",
+    "spray": "provider/offline_one_question",
+    "instruction": "provider/offline_one_question",
+    "other_language": "provider/offline_language",
+}
+
+
+def response_ii(intent: Intent, language: str, previous: str | None = None, screen: object = None) -> str:
+    """The generated reply for a turn no frontier node answers; `previous` is an already-given text (intent 4);
+    `screen` is the screen verdict of a turn read before matching (screen.Verdict), if any."""
+    template = SCREEN_TEMPLATES.get(getattr(screen, "value", screen))  # type: ignore[arg-type]
+    if template:
+        return prompts.render(template, language_of(language))
     if intent == Intent.repeat:
         if previous:
             return prompts.render("provider/offline_repeat", language_of(language), previous=previous)
