@@ -50,6 +50,11 @@ _INSTRUCTION = {
         r"|回复树)"
     ),
 }
+#: An open question (which one, where, how...) or a choice between options ("A, B, or C?"): asks for something.
+_OPEN = {
+    "en": re.compile(r"(\b(which|what|where|how|who|when|why|whom|whose)\b|,?\s\bor\b[^?]*\?)", re.IGNORECASE),
+    "zh": re.compile(r"(哪|什么|怎么|怎样|如何|多少|几[个种条家位]|还是)"),
+}
 _HELP = {
     "en": re.compile(r"\b(help|task|quest|mission|need|how|what|where|which|guide|guidance|advice)\b", re.IGNORECASE),
     "zh": re.compile(r"(帮|任务|需要|如何|怎么|什么|哪|建议|指导)"),
@@ -63,6 +68,13 @@ def _lang(language: str) -> str:
 def asks_confirmation(turn: str, language: str) -> bool:
     """A summary or plan put up for confirmation ("..., is that correct?")."""
     return bool(_CONFIRM[_lang(language)].search(turn))
+
+
+def asks_open_question(turn: str, language: str) -> bool:
+    """A question sentence that asks which / where / how ..., or to choose between options: a clarification
+    even when it opens with "just to clarify" or "to confirm", so it never gets the plain "sounds good"."""
+    pattern = _OPEN[_lang(language)]
+    return any(is_question(s, language) and pattern.search(s) for s in sentences(turn, language))
 
 
 def is_vague(turn: str, language: str) -> bool:
@@ -95,7 +107,7 @@ def classify_unmatched(turn: str, language: str, vocabulary: set[str], repeats: 
     """The intent of a post-root turn no frontier node answers: 6 vague, 1 confirm, 5 unrelated, 4 repeat, else 3."""
     if is_vague(turn, language):
         return Intent.vague
-    if asks_confirmation(turn, language):
+    if asks_confirmation(turn, language) and not asks_open_question(turn, language):
         return Intent.confirm_task
     if not is_related(turn, language, vocabulary):
         return Intent.unrelated

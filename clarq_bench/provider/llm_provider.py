@@ -34,6 +34,8 @@ from .base import ProviderState, ProviderTurn
 from .factory import ProviderMode
 from .leakage import DEFAULT_MIN_SHARED, DEFAULT_THRESHOLD, find_leaks, redact_leaks
 from .llm_schema import GateDecision, TurnDecision
+from .replies import SCREEN_TEMPLATES
+from .screen import Screened, Verdict, screen
 
 if TYPE_CHECKING:  # the LLM layer imports litellm; keep it out of import time
     from ..llm import LLMClient
@@ -51,6 +53,9 @@ GENERATED = {
     Intent.repeat: "llm_reply_repeat",
     Intent.vague: "llm_reply_reassure",
 }
+#: Screened turns answered with fixed wording and no model call (screen.py): they ask no one specific question.
+FIXED_SCREEN_REPLIES = {verdict: SCREEN_TEMPLATES[verdict.value].removeprefix(PROMPTS) for verdict in Verdict
+                        if verdict.value in SCREEN_TEMPLATES}
 #: Task questions that get the fixed "enough" reply once the frontier is empty.
 TASK_QUESTIONS = (Intent.answerable, Intent.unanswerable, Intent.vague)
 
@@ -191,8 +196,13 @@ class LLMProvider:
         dialogue = self._dialogue(turns)
         if not state.root_given:
             return await self._gate(state, dialogue, calls)
+        screened = screen(self.task, turns)
+        fixed = FIXED_SCREEN_REPLIES.get(screened.verdict) if state.frontier else None
+        if fixed is not None:  # a spray, an overlong or other-language turn, an instruction: no call needed
+            return self._turn(self._text(fixed), ReplyKind.response_ii, calls, intent=screened.intent,
+                              screen=screened.verdict.value)  # type: ignore[union-attr]  # fmt: skip
         decision: TurnDecision = await self._ask(calls, self.decision_prompt(turns), TurnDecision)
-        return await self._act(decision, state, dialogue, turns, calls)
+        return await self._act(decision, state, dialogue, turns, calls, screened)
 
     def decision_prompt(self, turns: list[Turn], offered: list[str] | None = None) -> str:
         """The post-root decision prompt for this dialogue; `offered` replaces the frontier (for cost estimates)."""
@@ -233,7 +243,8 @@ class LLMProvider:
         return kept, repeated, refused
 
     async def _act(
-        self, decision: TurnDecision, state: ProviderState, dialogue: str, turns: list[Turn], calls: _Calls
+        self, decision: TurnDecision, state: ProviderState, dialogue: str, turns: list[Turn], calls: _Calls,
+        screened: Screened,
     ) -> ProviderTurn:
         intent = Intent(decision.intent)
         kept, repeated, refused = self._gated(decision, state)
@@ -243,8 +254,18 @@ class LLMProvider:
         }
         if refused:
             facts["refused_ids"] = refused  # outside the frontier: the tree forbids them now
+        if screened.blocks_reveal:  # the shared screen overrules the model: this turn may reveal nothing
+            facts["screen"] = screened.verdict.value  # type: ignore[union-attr]
+            if kept:
+                facts["screened_ids"] = kept
+            kept = []
+            if screened.intent is not None:
+                intent = screened.intent
+            elif intent == Intent.answerable:
+                intent = Intent.confirm_task  # nothing was asked (no question or request in the turn)
         if intent in (Intent.answerable, Intent.unanswerable) and kept:
-            chosen = kept if self.mode == ProviderMode.multi_info else kept[:1]
+            limit = screened.max_nodes if self.mode == ProviderMode.multi_info else 1
+            chosen = kept[:limit]
             if len(kept) > len(chosen):
                 facts["dropped_ids"] = kept[len(chosen) :]
             ordered = sorted(chosen, key=node_sort_key) if len(chosen) > 1 else chosen

@@ -34,10 +34,11 @@ def enough(language: str) -> str:
 
 #: Replies to screened turns (screen.py) that ask for one specific question / for the task's language.
 SCREEN_TEMPLATES = {
-    "too_long": "provider/offline_one_question",
-    "spray": "provider/offline_one_question",
-    "instruction": "provider/offline_one_question",
-    "other_language": "provider/offline_language",
+    "too_long": "provider/screen_one_question",
+    "spray": "provider/screen_one_question",
+    "instruction": "provider/screen_one_question",
+    "names_only": "provider/screen_what_exactly",
+    "other_language": "provider/screen_language",
 }
 
 

@@ -68,7 +68,7 @@ class Screened(NamedTuple):
     """The screening of one post-root seeker turn."""
 
     verdict: Verdict | None  # None: an ordinary turn, which may reveal up to `max_nodes` nodes
-    max_nodes: int  # distinct questions it asks (multi-info mode never reveals more)
+    max_nodes: int  # distinct things it asks (asks_in); multi-info mode never reveals more
 
     @property
     def blocks_reveal(self) -> bool:
@@ -211,6 +211,18 @@ def _repeats(text: str, asked: int, turns: list[Turn], language: str) -> bool:
     return answered > 0 and answered >= asked
 
 
+_ASK = {
+    "en": re.compile(r"\b(which|what|where|how|who|when|why|whom|whose)\b", re.IGNORECASE),
+    "zh": re.compile(r"(哪|什么|怎么|如何|怎样|多少|几[个种条家位次])"),
+}
+
+
+def asks_in(sentence: str, language: str) -> int:
+    """Distinct things one question sentence asks: its interrogatives ("Which mine, and how do I get in?" asks
+    two), at least one."""
+    return max(1, len(_ASK[language].findall(sentence)))
+
+
 def screen(task: Task, turns: list[Turn]) -> Screened:
     """Screen the seeker's latest turn (`turns[-1]`) of a dialogue whose root was already given."""
     language = "zh" if task.language == "zh" else "en"
@@ -241,4 +253,4 @@ def screen(task: Task, turns: list[Turn]) -> Screened:
         return blocked(Verdict.repeat)
     if _only_echo(asked, earlier[1:], task, language):  # the greeting is not Jax's content
         return blocked(Verdict.echo)
-    return Screened(None, len(asked))
+    return Screened(None, sum(asks_in(sentence, language) for sentence in asked))

@@ -27,9 +27,10 @@ def both_agents(seeker_model: str, provider_model: str) -> Callable[[dict[str, A
         prompt = str(body["messages"][-1]["content"])
         if body.get("model") == seeker_name:
             done = any(phrase in prompt for phrase in enough)
+            step = prompt.count("\n")  # grows every turn: the same question twice would be a repeat (intent 4)
             if CJK.search(prompt):
-                return "谢谢，再见！" if done else "我应该选哪一个？具体怎么做？"
-            return "Thank you, goodbye!" if done else "Which one should I choose, and how?"
+                return "谢谢，再见！" if done else f"第{step}步我应该选哪一个？具体怎么做？"
+            return "Thank you, goodbye!" if done else f"For step {step}, which one should I choose, and how?"
         if '"related"' in prompt:
             return json.dumps({"related": True, "rationale": "asks about the task"})
         offered = OFFERED.findall(prompt)[:1]
