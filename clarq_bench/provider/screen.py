@@ -249,8 +249,9 @@ def screen(task: Task, turns: list[Turn]) -> Screened:
     # Chinese bigrams do not set function words apart ("我需要用X吗"), so there own content means the task's words.
     if names.names_only(asked, language, task_vocabulary(task, language) if language == "zh" else None):
         return blocked(Verdict.names_only)
-    if _repeats(raw, len(asked), turns, language):
+    asks = sum(asks_in(sentence, language) for sentence in asked)
+    if _repeats(raw, asks, turns, language):
         return blocked(Verdict.repeat)
     if _only_echo(asked, earlier[1:], task, language):  # the greeting is not Jax's content
         return blocked(Verdict.echo)
-    return Screened(None, sum(asks_in(sentence, language) for sentence in asked))
+    return Screened(None, asks)
