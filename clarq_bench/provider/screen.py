@@ -48,6 +48,15 @@ ECHO_CHARS = 6
 _PARENTHESES = re.compile(r"\s*[(（][^()（）]*[)）]\s*")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]")
+#: Interrogatives that ask something of a name ("how do I use X?", "which one?") and the openers that do not.
+_INTERROGATIVE = {
+    "en": re.compile(r"\b(which|what|where|how|who|when|why|whom|whose|whether)\b|\bor\b", re.IGNORECASE),
+    "zh": re.compile(r"哪|什么|怎么|如何|怎样|多少|几|还是|是否|为何|为什么"),
+}
+_CONTENT_FREE = {
+    "en": re.compile(r"\b(what|how)\s+about\b|\bwhat\s+of\b", re.IGNORECASE),
+    "zh": re.compile(r"怎么样|如何呢"),
+}
 _NOTE = re.compile(r"[(（]([^()（）]*)[)）]")
 _NON_TEXT = re.compile(r"[\s\W_]+")
 _WORD_OR_MARK = re.compile(r"[A-Za-z0-9']+|[^\sA-Za-z0-9']")
@@ -136,10 +145,14 @@ class EntityIndex(NamedTuple):
         return len(own & vocabulary if vocabulary is not None else own)
 
     def names_only(self, asked: list[str], language: str, vocabulary: set[str] | None = None) -> bool:
-        """Every question only names entities and says nothing of the task of its own ("What about the X?",
-        "X呢？", "Do I need the X?"): a guess at a name, not a question about an uncertainty."""
+        """Every question only names entities, with no interrogative and nothing of the task of its own ("What
+        about the X?", "And X?", "X呢？"): a name thrown in, not a question about an uncertainty. ("How do I use
+        the X?" and "A, B or C: which one?" ask something and pass.)"""
         return all(
-            self.kinds_named(s, language) and not self.content_besides(s, language, vocabulary) for s in asked
+            self.kinds_named(s, language)
+            and not _INTERROGATIVE[language].search(_CONTENT_FREE[language].sub(" ", s))
+            and not self.content_besides(s, language, vocabulary)
+            for s in asked
         )
 
     def is_spray(self, asked: list[str], language: str) -> bool:
@@ -188,6 +201,18 @@ def task_vocabulary(task: Task, language: str) -> set[str]:
     words = " ".join([brief.role, brief.task_name, *brief.items, *brief.skills, *brief.scenes])
     words += " " + " ".join(node.text for node in task.tree.nodes)
     return set(tokens(words, language))
+
+
+def _brief_sentences(task: Task, language: str) -> list[str]:
+    """The brief's own prose sentences (its lists of names excluded: asking about a listed restriction is fine)."""
+    brief = task.brief
+    entries = {_NON_TEXT.sub("", entry) for entry in (*brief.items, *brief.skills, *brief.scenes)}
+    minimum = 2 * (ECHO_CHARS if language == "zh" else ECHO_WORDS)
+    return [
+        sentence for sentence in sentences(brief.background, language)
+        if _NON_TEXT.sub("", sentence) not in entries
+        and (len(_NON_TEXT.sub("", sentence)) if language == "zh" else len(_words(sentence))) >= minimum
+    ]  # fmt: skip
 
 
 def _only_echo(asked: list[str], earlier: list[str], task: Task, language: str) -> bool:
@@ -256,6 +281,6 @@ def screen(task: Task, turns: list[Turn]) -> Screened:
     asks = sum(asks_in(sentence, language) for sentence in asked)
     if _repeats(raw, asks, turns, language):
         return blocked(Verdict.repeat)
-    if _only_echo(asked, [*earlier[1:], task.brief.background], task, language):  # the greeting is no content
+    if _only_echo(asked, [*earlier[1:], *_brief_sentences(task, language)], task, language):
         return blocked(Verdict.echo)
     return Screened(None, asks)
