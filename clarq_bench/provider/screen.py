@@ -37,6 +37,10 @@ MAX_CHARS = {"en": 3000, "zh": 1200}
 #: West or South Coast?"), or a turn whose questions name this many kinds with fewer than MIN_CONTENT words of their
 #: own besides the names ("What about the X? What about the Y? ...").
 SPRAY_KINDS_PER_QUESTION = 5
+#: ... or a turn of this many short questions that each throw in a name of the brief with at most
+#: NAME_QUESTION_CONTENT words of their own ("Does X matter? And Y? Tell me about Z?").
+SPRAY_NAME_QUESTIONS = 3
+NAME_QUESTION_CONTENT = 1
 SPRAY_KINDS = 3
 MIN_CONTENT = 3
 #: Separate question sentences in one turn (released GPT-4o seekers: at most 10 on the tuning types).
@@ -155,8 +159,17 @@ class EntityIndex(NamedTuple):
             for s in asked
         )
 
+    def names_something(self, text: str, language: str) -> bool:
+        """Does the text name an entity, or copy another phrase of the brief's lists (task name, a note)?"""
+        lowered = text.lower()
+        return bool(self.kinds_named(text, language)) or any(phrase.lower() in lowered for phrase in self.phrases)
+
     def is_spray(self, asked: list[str], language: str) -> bool:
         if any(self.kinds_named(sentence, language) >= SPRAY_KINDS_PER_QUESTION for sentence in asked):
+            return True
+        thrown_in = [s for s in asked if self.names_something(s, language)
+                     and self.content_besides(s, language) <= NAME_QUESTION_CONTENT]  # fmt: skip
+        if len(thrown_in) >= SPRAY_NAME_QUESTIONS:
             return True
         joined = " ".join(asked)
         return self.kinds_named(joined, language) >= SPRAY_KINDS and self.content_besides(joined, language) < MIN_CONTENT
