@@ -180,8 +180,9 @@ def test_a_quoted_phrase_inside_a_real_question_is_no_echo() -> None:
     # "the gem he needs" is Jax's phrase (the root's), the question about where Henry is is the seeker's own
     assert verdict("en", "You said to trade a gem with Henry for a fire crystal. Where exactly can I find Henry?",
                    ("Which gem does Henry need?", "1")) is None  # fmt: skip
-    assert without_echo("Where is it? Henry needs the Starlight Gem.", ["Henry needs the Starlight Gem."], "en") \
-        == "where is it ,"
+    left = without_echo("Where is it? Henry needs the Starlight Gem.", ["Henry needs the Starlight Gem."], "en")
+    assert left.startswith("Where is it ?") and "Starlight" not in left
+    assert without_echo("具体怎么做：亨利需要的是星光宝石。", ["亨利需要的是星光宝石。"], "zh") == "具体怎么做：。"
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])

@@ -186,26 +186,31 @@ def _words(text: str) -> list[str]:
 
 
 def without_echo(text: str, earlier: list[str], language: str) -> str:
-    """The text with every whole sentence of an earlier provider turn that it copies taken out (sentences of at
-    least ECHO_WORDS words / ECHO_CHARS characters; a copied phrase inside a real question stays)."""
+    """The text with every whole sentence it copies from `earlier` texts taken out, punctuation kept (sentences of
+    at least ECHO_WORDS words / ECHO_CHARS characters; a copied phrase inside a real question stays)."""
     said = [sentence for turn in earlier for sentence in sentences(strip_speaker(turn), language)]
-    if language == "zh":
-        compact = _NON_TEXT.sub("", text)
-        for sentence in sorted({_NON_TEXT.sub("", s) for s in said}, key=len, reverse=True):
-            if len(sentence) >= ECHO_CHARS:
-                compact = compact.replace(sentence, "，")
-        return compact
-    words = _words(text)
-    for sentence in sorted({tuple(_words(s)) for s in said}, key=len, reverse=True):
-        n = len(sentence)
-        if n < ECHO_WORDS:
+    if language == "zh":  # compare characters, ignoring spaces and punctuation
+        units = [(i, ch) for i, ch in enumerate(text) if not _NON_TEXT.fullmatch(ch)]
+        copied = {_NON_TEXT.sub("", s) for s in said}
+        minimum = ECHO_CHARS
+    else:  # compare lower-cased words
+        pieces = _WORD_OR_MARK.findall(text)
+        units = [(i, p.lower()) for i, p in enumerate(pieces) if p[0].isalnum() or p[0] == "'"]
+        copied = {" ".join(_words(s)) for s in said}
+        minimum = ECHO_WORDS
+    keys = [unit for _, unit in units]
+    covered: set[int] = set()
+    for sentence in copied:
+        span = list(sentence) if language == "zh" else sentence.split()
+        n = len(span)
+        if n < minimum:
             continue
-        k = 0
-        while k + n <= len(words):
-            if tuple(words[k : k + n]) == sentence:
-                words[k : k + n] = [","]
-            k += 1
-    return " ".join(words)
+        for k in range(len(keys) - n + 1):
+            if keys[k] == span[0] and keys[k : k + n] == span:
+                covered.update(index for index, _ in units[k : k + n])
+    if language == "zh":
+        return "".join(ch for i, ch in enumerate(text) if i not in covered)
+    return " ".join(piece for i, piece in enumerate(pieces) if i not in covered)
 
 
 def task_vocabulary(task: Task, language: str) -> set[str]:
@@ -220,7 +225,7 @@ def _brief_sentences(task: Task, language: str) -> list[str]:
     """The brief's own prose sentences (its lists of names excluded: asking about a listed restriction is fine)."""
     brief = task.brief
     entries = {_NON_TEXT.sub("", entry) for entry in (*brief.items, *brief.skills, *brief.scenes)}
-    minimum = 2 * (ECHO_CHARS if language == "zh" else ECHO_WORDS)
+    minimum = ECHO_CHARS if language == "zh" else ECHO_WORDS
     return [
         sentence for sentence in sentences(brief.background, language)
         if _NON_TEXT.sub("", sentence) not in entries
@@ -271,6 +276,7 @@ def screen(task: Task, turns: list[Turn]) -> Screened:
     raw = turns[-1].text if turns else ""
     earlier = [turn.text for turn in turns[:-1] if turn.speaker == Speaker.provider]
     asked = [s for s in sentences(raw, language) if is_question(s, language)]
+    copied = [*earlier[1:], *_brief_sentences(task, language)]  # the greeting is no content of Jax's
 
     def blocked(verdict: Verdict) -> Screened:
         return Screened(verdict, 0)
@@ -281,8 +287,9 @@ def screen(task: Task, turns: list[Turn]) -> Screened:
         return blocked(Verdict.other_language)
     if instructs_provider(raw, language):
         return blocked(Verdict.instruction)
-    if not asked:
-        return blocked(Verdict.no_question)
+    own = without_echo(raw, copied, language)
+    if not asked or not any(is_question(s, language) for s in sentences(own, language)):
+        return blocked(Verdict.no_question)  # nothing asked, or only inside text copied from Jax or the brief
     if len(asked) > MAX_QUESTIONS:
         return blocked(Verdict.spray)
     names = EntityIndex.of(task, language)
@@ -294,6 +301,6 @@ def screen(task: Task, turns: list[Turn]) -> Screened:
     asks = sum(asks_in(sentence, language) for sentence in asked)
     if _repeats(raw, asks, turns, language):
         return blocked(Verdict.repeat)
-    if _only_echo(asked, [*earlier[1:], *_brief_sentences(task, language)], task, language):
+    if _only_echo(asked, copied, task, language):
         return blocked(Verdict.echo)
     return Screened(None, asks)
