@@ -233,14 +233,9 @@ def _brief_sentences(task: Task, language: str) -> list[str]:
     ]  # fmt: skip
 
 
-def _only_echo(asked: list[str], earlier: list[str], task: Task, language: str) -> bool:
-    """The questions name nothing of the task beyond sentences copied from Jax or from the brief ("How exactly
-    should I handle this: <his sentence>?", the brief pasted back): an echo asks about no uncertainty of its own."""
-    vocabulary = task_vocabulary(task, language)
-    if not earlier or not any(set(tokens(sentence, language)) & vocabulary for sentence in asked):
-        return False
-    own = (set(tokens(without_echo(sentence, earlier, language), language)) for sentence in asked)
-    return not any(terms & vocabulary for terms in own)
+def _names_task(questions: list[str], vocabulary: set[str], language: str) -> bool:
+    """Does any of the questions use a word of the task's own (its names, its nodes' text)?"""
+    return any(set(tokens(question, language)) & vocabulary for question in questions)
 
 
 def _repeats(text: str, asked: int, turns: list[Turn], language: str) -> bool:
@@ -287,8 +282,8 @@ def screen(task: Task, turns: list[Turn]) -> Screened:
         return blocked(Verdict.other_language)
     if instructs_provider(raw, language):
         return blocked(Verdict.instruction)
-    own = without_echo(raw, copied, language)
-    if not asked or not any(is_question(s, language) for s in sentences(own, language)):
+    own_asked = [s for s in sentences(without_echo(raw, copied, language), language) if is_question(s, language)]
+    if not asked or not own_asked:
         return blocked(Verdict.no_question)  # nothing asked, or only inside text copied from Jax or the brief
     if len(asked) > MAX_QUESTIONS:
         return blocked(Verdict.spray)
@@ -301,6 +296,7 @@ def screen(task: Task, turns: list[Turn]) -> Screened:
     asks = sum(asks_in(sentence, language) for sentence in asked)
     if _repeats(raw, asks, turns, language):
         return blocked(Verdict.repeat)
-    if _only_echo(asked, copied, task, language):
-        return blocked(Verdict.echo)
+    vocabulary = task_vocabulary(task, language)
+    if _names_task(asked, vocabulary, language) and not _names_task(own_asked, vocabulary, language):
+        return blocked(Verdict.echo)  # its questions name the task only in what they copy from Jax or the brief
     return Screened(None, asks)
