@@ -45,6 +45,10 @@ SPRAY_KINDS = 3
 MIN_CONTENT = 3
 #: Separate question sentences in one turn (released GPT-4o seekers: at most 10 on the tuning types).
 MAX_QUESTIONS = 12
+#: A question sentence made mostly (this share) of runs of COPY_GRAM words / characters copied from Jax or the
+#: brief is not the seeker's own question (a pasted brief, even with words taken out, asks nothing).
+MAX_COPIED_SHARE = 0.8
+COPY_GRAM = {"en": 4, "zh": 6}
 #: A sentence of an earlier provider turn copied whole, of this many words (en) / characters (zh) or more.
 ECHO_WORDS = 5
 ECHO_CHARS = 6
@@ -233,6 +237,30 @@ def _brief_sentences(task: Task, language: str) -> list[str]:
     ]  # fmt: skip
 
 
+def _units(text: str, language: str) -> list[str]:
+    """Characters (zh, spaces and punctuation dropped) or lower-cased words (en)."""
+    return [ch for ch in text if not _NON_TEXT.fullmatch(ch)] if language == "zh" else _words(text)
+
+
+def _grams(texts: list[str], language: str) -> set[tuple[str, ...]]:
+    n = COPY_GRAM[language]
+    grams: set[tuple[str, ...]] = set()
+    for text in texts:
+        units = _units(strip_speaker(text), language)
+        grams.update(tuple(units[i : i + n]) for i in range(len(units) - n + 1))
+    return grams
+
+
+def _copied_share(sentence: str, grams: set[tuple[str, ...]], language: str) -> float:
+    """The share of a sentence's words (characters) inside runs it copies from Jax or the brief."""
+    units, n = _units(sentence, language), COPY_GRAM[language]
+    covered: set[int] = set()
+    for i in range(len(units) - n + 1):
+        if tuple(units[i : i + n]) in grams:
+            covered.update(range(i, i + n))
+    return len(covered) / len(units) if units else 0.0
+
+
 def _names_task(questions: list[str], vocabulary: set[str], language: str) -> bool:
     """Does any of the questions use a word of the task's own (its names, its nodes' text)?"""
     return any(set(tokens(question, language)) & vocabulary for question in questions)
@@ -282,8 +310,9 @@ def screen(task: Task, turns: list[Turn]) -> Screened:
         return blocked(Verdict.other_language)
     if instructs_provider(raw, language):
         return blocked(Verdict.instruction)
-    own_asked = [s for s in sentences(without_echo(raw, copied, language), language) if is_question(s, language)]
-    if not asked or not own_asked:
+    copied_grams = _grams(copied, language)
+    own_asked = [s for s in asked if _copied_share(s, copied_grams, language) < MAX_COPIED_SHARE]
+    if not own_asked:
         return blocked(Verdict.no_question)  # nothing asked, or only inside text copied from Jax or the brief
     if len(asked) > MAX_QUESTIONS:
         return blocked(Verdict.spray)
@@ -297,6 +326,7 @@ def screen(task: Task, turns: list[Turn]) -> Screened:
     if _repeats(raw, asks, turns, language):
         return blocked(Verdict.repeat)
     vocabulary = task_vocabulary(task, language)
-    if _names_task(asked, vocabulary, language) and not _names_task(own_asked, vocabulary, language):
+    own_words = [without_echo(s, copied, language) for s in own_asked]
+    if _names_task(asked, vocabulary, language) and not _names_task(own_words, vocabulary, language):
         return blocked(Verdict.echo)  # its questions name the task only in what they copy from Jax or the brief
     return Screened(None, asks)
