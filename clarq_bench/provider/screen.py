@@ -43,6 +43,10 @@ SPRAY_NAME_QUESTIONS = 3
 NAME_QUESTION_CONTENT = 1
 SPRAY_KINDS = 3
 MIN_CONTENT = 3
+#: ... or a turn made mostly (this share of its characters) of this many phrases or more copied from the brief's
+#: lists: released seekers that name four or more stay under 0.5, a list of names with a question around it above.
+SPRAY_LISTED = 4
+SPRAY_LISTED_SHARE = 0.6
 #: Separate question sentences in one turn (released GPT-4o seekers: at most 10 on the tuning types).
 MAX_QUESTIONS = 12
 #: A question sentence made mostly (this share) of runs of COPY_GRAM words / characters copied from Jax or the
@@ -168,7 +172,24 @@ class EntityIndex(NamedTuple):
         lowered = text.lower()
         return bool(self.kinds_named(text, language)) or any(phrase.lower() in lowered for phrase in self.phrases)
 
-    def is_spray(self, asked: list[str], language: str) -> bool:
+    def listed(self, text: str) -> tuple[int, float]:
+        """How many phrases of the brief's lists the text copies, and the share of its characters they make up."""
+        lowered = text.lower()
+        covered = [False] * len(lowered)
+        named = 0
+        for phrase in self.phrases:
+            needle, start = phrase.lower(), 0
+            while (found := lowered.find(needle, start)) >= 0:
+                covered[found : found + len(needle)] = [True] * len(needle)
+                start = found + 1
+            named += start > 0
+        counted = [hit for ch, hit in zip(lowered, covered) if not _NON_TEXT.fullmatch(ch)]
+        return named, (sum(counted) / len(counted) if counted else 0.0)
+
+    def is_spray(self, asked: list[str], language: str, turn: str = "") -> bool:
+        named, share = self.listed(turn)
+        if named >= SPRAY_LISTED and share >= SPRAY_LISTED_SHARE:
+            return True
         if any(self.kinds_named(sentence, language) >= SPRAY_KINDS_PER_QUESTION for sentence in asked):
             return True
         thrown_in = [s for s in asked if self.names_something(s, language)
@@ -317,7 +338,7 @@ def screen(task: Task, turns: list[Turn]) -> Screened:
     if len(asked) > MAX_QUESTIONS:
         return blocked(Verdict.spray)
     names = EntityIndex.of(task, language)
-    if names.is_spray(asked, language):
+    if names.is_spray(asked, language, raw):
         return blocked(Verdict.spray)
     # Chinese bigrams do not set function words apart ("我需要用X吗"), so there own content means the task's words.
     if names.names_only(asked, language, task_vocabulary(task, language) if language == "zh" else None):
