@@ -331,7 +331,7 @@ def screen(task: Task, turns: list[Turn]) -> Screened:
         return blocked(Verdict.other_language)
     if instructs_provider(raw, language):
         return blocked(Verdict.instruction)
-    copied_grams = _grams(copied, language)
+    copied_grams = _grams([*earlier[1:], task.brief.background], language)
     own_asked = [s for s in asked if _copied_share(s, copied_grams, language) < MAX_COPIED_SHARE]
     if not own_asked:
         return blocked(Verdict.no_question)  # nothing asked, or only inside text copied from Jax or the brief
