@@ -44,7 +44,8 @@ NAME_QUESTION_CONTENT = 1
 SPRAY_KINDS = 3
 MIN_CONTENT = 3
 #: ... or a turn made mostly (this share of its characters) of this many phrases or more copied from the brief's
-#: lists: released seekers that name four or more stay under 0.5, a list of names with a question around it above.
+#: lists, of SPRAY_KINDS kinds or more: released seekers that name four or more stay under 0.5, a list of names
+#: with a question around it above.
 SPRAY_LISTED = 4
 SPRAY_LISTED_SHARE = 0.6
 #: Separate question sentences in one turn (released GPT-4o seekers: at most 10 on the tuning types).
@@ -188,8 +189,8 @@ class EntityIndex(NamedTuple):
 
     def is_spray(self, asked: list[str], language: str, turn: str = "") -> bool:
         named, share = self.listed(turn)
-        if named >= SPRAY_LISTED and share >= SPRAY_LISTED_SHARE:
-            return True
+        if named >= SPRAY_LISTED and share >= SPRAY_LISTED_SHARE and self.kinds_named(turn, language) >= SPRAY_KINDS:
+            return True  # (the options of one or two kinds, tersely listed, are a real choice)
         if any(self.kinds_named(sentence, language) >= SPRAY_KINDS_PER_QUESTION for sentence in asked):
             return True
         thrown_in = [s for s in asked if self.names_something(s, language)
