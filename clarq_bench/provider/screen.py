@@ -151,10 +151,7 @@ class EntityIndex(NamedTuple):
     def content_besides(self, text: str, language: str, vocabulary: set[str] | None = None) -> int:
         """Content terms of the text once every phrase copied from the brief's lists is taken out: what it says
         of its own (only terms of `vocabulary`, when given)."""
-        rest = text
-        for phrase in self.phrases:
-            rest = re.sub(re.escape(phrase), "，" if language == "zh" else " , ", rest, flags=re.IGNORECASE)
-        own = set(tokens(rest, language))  # a kind's head used on its own ("which mine?") is the seeker's own
+        own = set(tokens(self.without_names(text, language), language))  # a kind's head used on its own ("which mine?") is the seeker's own
         return len(own & vocabulary if vocabulary is not None else own)
 
     def names_only(self, asked: list[str], language: str, vocabulary: set[str] | None = None) -> bool:
@@ -174,18 +171,27 @@ class EntityIndex(NamedTuple):
         return bool(self.kinds_named(text, language)) or any(phrase.lower() in lowered for phrase in self.phrases)
 
     def listed(self, text: str) -> tuple[int, float]:
-        """How many phrases of the brief's lists the text copies, and the share of its characters they make up."""
+        """How many phrases of the brief's lists the text copies (longest first, a name inside a copied note
+        not counted again), and the share of its characters they make up."""
         lowered = text.lower()
         covered = [False] * len(lowered)
         named = 0
         for phrase in self.phrases:
-            needle, start = phrase.lower(), 0
+            needle, start, hit = phrase.lower(), 0, False
             while (found := lowered.find(needle, start)) >= 0:
-                covered[found : found + len(needle)] = [True] * len(needle)
+                if not any(covered[found : found + len(needle)]):
+                    covered[found : found + len(needle)] = [True] * len(needle)
+                    hit = True
                 start = found + 1
-            named += start > 0
+            named += hit
         counted = [hit for ch, hit in zip(lowered, covered) if not _NON_TEXT.fullmatch(ch)]
         return named, (sum(counted) / len(counted) if counted else 0.0)
+
+    def without_names(self, text: str, language: str) -> str:
+        """The text with every phrase of the brief's lists taken out."""
+        for phrase in self.phrases:
+            text = re.sub(re.escape(phrase), "，" if language == "zh" else " , ", text, flags=re.IGNORECASE)
+        return text
 
     def is_spray(self, asked: list[str], language: str, turn: str = "") -> bool:
         named, share = self.listed(turn)
@@ -332,13 +338,15 @@ def screen(task: Task, turns: list[Turn]) -> Screened:
         return blocked(Verdict.other_language)
     if instructs_provider(raw, language):
         return blocked(Verdict.instruction)
+    names = EntityIndex.of(task, language)
     copied_grams = _grams([*earlier[1:], task.brief.background], language)
-    own_asked = [s for s in asked if _copied_share(s, copied_grams, language) < MAX_COPIED_SHARE]
+    own_asked = [  # naming the brief's things is no copy: what is left of a sentence must be the seeker's own
+        s for s in asked if _copied_share(names.without_names(s, language), copied_grams, language) < MAX_COPIED_SHARE
+    ]
     if not own_asked:
         return blocked(Verdict.no_question)  # nothing asked, or only inside text copied from Jax or the brief
     if len(asked) > MAX_QUESTIONS:
         return blocked(Verdict.spray)
-    names = EntityIndex.of(task, language)
     if names.is_spray(asked, language, raw):
         return blocked(Verdict.spray)
     # Chinese bigrams do not set function words apart ("我需要用X吗"), so there own content means the task's words.
