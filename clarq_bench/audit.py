@@ -37,6 +37,16 @@ REFERENCE = "heuristic"
 
 Role = Literal["floor", "red-team", "reference", "ceiling", "other"]
 
+#: Issue 13's bar for a provider that cannot be gamed: a red-team strategy succeeds on at most this share of tasks
+#: (echo is allowed more: a quoted reply can still carry a real question's words).
+RED_TEAM_TARGET = 0.10
+TARGETS = {"red-echo": 0.20}
+
+
+def target_of(name: str) -> float | None:
+    """The most a strategy may succeed on a provider that cannot be gamed (None: not a red-team strategy)."""
+    return TARGETS.get(name, RED_TEAM_TARGET) if role_of(name) == "red-team" else None
+
 
 def red_team() -> list[str]:
     """The shipped red-team strategies, in report order."""
@@ -74,6 +84,11 @@ class StrategyResult(BaseModel):
     )
     questions: int
     errors: int = Field(description="Dialogues that ended with an error (counted as failures).")
+    target: float | None = Field(default=None, description="Red team: the most success allowed (issue 13).")
+
+    @property
+    def over_target(self) -> bool:
+        return self.target is not None and (self.success.value or 0.0) > self.target
 
 
 class AuditReport(BaseModel):
@@ -202,7 +217,7 @@ def tabulate(verdicts: Sequence[Verdict], strategies: Sequence[str], languages: 
                 nodes_per_question=figure(group, f"{language}/{name}/nodes", lambda v: float(_first_obtained(v)),
                                           lambda v: float(_questions(v))),
                 questions=sum(_questions(v) for v in group),
-                errors=sum(v.end_reason == EndReason.error for v in group),
+                errors=sum(v.end_reason == EndReason.error for v in group), target=target_of(name),
             ))  # fmt: skip
     return rows
 

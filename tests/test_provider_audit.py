@@ -42,6 +42,7 @@ def test_cli_audit_end_to_end_offline_table_and_json(capsys):
     rows = {(row["strategy"], row["language"]): row for row in report["rows"]}
     assert list(rows) == [(name, lang) for lang in ("en", "zh") for name in played]
     assert rows[("red-option-spray", "en")]["role"] == "red-team" and rows[("heuristic", "zh")]["role"] == "reference"
+    assert rows[("red-option-spray", "en")]["target"] == 0.10 and rows[("oracle", "en")]["target"] is None
     for lang in ("en", "zh"):
         assert rows[("no-question", lang)]["success"]["value"] == 0
         assert rows[("oracle", lang)]["success"]["value"] == 1

@@ -81,20 +81,15 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _pct(figure) -> str:
+def _shown(figure, percent: bool) -> str:
+    """`42.3% [35-50]` (percent) or `0.41 [0.37-0.45]`; `-` for no value."""
     if figure.value is None:
         return "-"
+    scale, value, bound = (100, "{:.1f}%", "{:.0f}") if percent else (1, "{:.2f}", "{:.2f}")
+    text = value.format(scale * figure.value)
     if figure.low is None or figure.high is None:
-        return f"{100 * figure.value:.1f}%"
-    return f"{100 * figure.value:.1f}% [{100 * figure.low:.0f}-{100 * figure.high:.0f}]"
-
-
-def _rate(figure) -> str:
-    if figure.value is None:
-        return "-"
-    if figure.low is None or figure.high is None:
-        return f"{figure.value:.2f}"
-    return f"{figure.value:.2f} [{figure.low:.2f}-{figure.high:.2f}]"
+        return text
+    return f"{text} [{bound.format(scale * figure.low)}-{bound.format(scale * figure.high)}]"
 
 
 def print_table(report) -> None:
@@ -109,7 +104,8 @@ def print_table(report) -> None:
         title=f"provider audit: {report.provider} ({report.provider_mode}), types {span} ({tasks} tasks)",
         caption="success: every required node obtained (deterministic judge), 95% bootstrap CI over tasks; "
                 "nodes/q: required nodes obtained per question (seeker turns after the opening that got a reply). "
-                f"Red-team strategies should stay near the floor. {report.wall_seconds:.0f} s.",
+                "Red-team strategies should stay near the floor: rows in red succeed on more than 10% of tasks (echo: "
+                f"20%). {report.wall_seconds:.0f} s.",
     )  # fmt: skip
     for name, justify in (("lang", "left"), ("strategy", "left"), ("role", "left"), ("success", "right"),
                           ("won", "right"), ("nodes/q", "right"), ("questions", "right"), ("errors", "right")):
@@ -119,9 +115,9 @@ def print_table(report) -> None:
         if previous is not None and row.language != previous:
             table.add_section()
         previous = row.language
-        style = "bold red" if row.role == "red-team" and (row.success.value or 0) > 0.10 else None
-        table.add_row(row.language, row.strategy, row.role, _pct(row.success), f"{row.successes}/{row.dialogues}",
-                      _rate(row.nodes_per_question), str(row.questions), str(row.errors) if row.errors else "",
+        style = "bold red" if row.over_target else None
+        table.add_row(row.language, row.strategy, row.role, _shown(row.success, True), f"{row.successes}/{row.dialogues}",
+                      _shown(row.nodes_per_question, False), str(row.questions), str(row.errors) if row.errors else "",
                       style=style)  # fmt: skip
     console = Console()
     if not console.is_terminal:  # piped into a file or a README: do not squeeze the table into 80 columns
