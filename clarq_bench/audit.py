@@ -233,14 +233,23 @@ def audit(
     concurrency: int = 16,
     client: Any = None,
 ) -> AuditReport:
-    """Play every strategy on every task against `provider` and tabulate. `client` (an LLMClient) is needed for a
-    model-backed provider; offline providers use worker processes instead."""
+    """Play every strategy on every task against `provider` and tabulate. `provider`: `offline`, `offline-e5`
+    (played over `workers` processes), `package.module:Class` (called with (task, AgentSettings), as `clarq run`
+    does), or a model name for the LLM provider through `client` (an LLMClient)."""
     from .provider.factory import is_offline, make_provider
+
+    from .registry import import_object, looks_like_import_path
 
     names = list(strategies or default_strategies())
     languages = sorted({task.language for task in tasks}, key=["en", "zh"].index)
     started = time.perf_counter()
-    if is_offline(provider):
+    if looks_like_import_path(provider):  # a provider of your own, built as `clarq run` builds it
+        from .run_config import AgentSettings
+
+        cls, settings = import_object(provider), AgentSettings(name=provider, mode=mode)
+        used, verdicts = 1, asyncio.run(play_all(tasks, names, lambda task: cls(task, settings),  # type: ignore[operator]
+                                                 provider_name=provider, max_turns=max_turns, concurrency=concurrency))
+    elif is_offline(provider):
         used = workers or default_workers()
         verdicts = play_offline(tasks, names, provider, mode, max_turns=max_turns, workers=used)
     else:

@@ -107,3 +107,16 @@ def test_cli_audit_of_a_hosted_model_without_key_fails_before_starting(monkeypat
 
 def test_tabulate_skips_missing_rows():
     assert tabulate([], ["oracle"], ["en"]) == []
+
+
+def test_a_provider_that_reveals_to_anything_is_caught(tmp_path, capsys):
+    """The tests' tree walker answers every turn with the next node: every red-team strategy wins on it."""
+    from runner_helpers import write_task_folder
+
+    data = write_task_folder(tmp_path, 2)
+    assert main(["provider-audit", "--provider", "runner_helpers:TreeWalkingProvider", "--tasks", str(data),
+                 "--types", "1", "--strategies", "no-question,red-content-free,red-injection,oracle", "--json"]) == 0
+    rows = {row["strategy"]: row for row in json.loads(capsys.readouterr().out)["rows"]}
+    assert rows["no-question"]["success"]["value"] == 0
+    assert rows["red-content-free"]["success"]["value"] == rows["red-injection"]["success"]["value"] == 1
+    assert all(rows[name]["target"] == 0.10 for name in ("red-content-free", "red-injection"))

@@ -18,7 +18,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "provider-audit", help="play the red-team suite against a provider: can it be gamed without real questions?"
     )
     parser.add_argument("--provider", default="offline", metavar="NAME",
-                        help="offline, offline-e5, or a litellm model name for the LLM provider (default: offline)")
+                        help="offline, offline-e5, package.module:Class, or a litellm model name for the LLM provider "
+                             "(default: offline)")
     parser.add_argument("--provider-mode", choices=["single", "multi-info"], default="single")
     from .common import add_data_arguments
 
@@ -58,13 +59,15 @@ def strategy_names(spec: str | None) -> list[str]:
 def _run(args: argparse.Namespace) -> int:
     from ..audit import audit
     from ..errors import ClarqError
+    from ..registry import looks_like_import_path
     from .common import load_selected_tasks, print_json
     from .provider_eval import _client
 
     if args.max_turns < 1:
         raise ClarqError("--max-turns must be at least 1", "pass a positive number of seeker turns")
     names = strategy_names(args.strategies)
-    client = _client(args)  # a missing key fails before anything is loaded
+    # a missing key fails before anything is loaded; a provider of your own gets no client
+    client = None if looks_like_import_path(args.provider) else _client(args)
     tasks = load_selected_tasks(args)
     if not tasks:
         raise ClarqError(f"no tasks match these flags (types {args.types})",
