@@ -80,10 +80,12 @@ def keyed(monkeypatch, tmp_path):
         monkeypatch.delenv(name, raising=False)
 
 
-@needs_upstream
-def test_cli_audit_against_the_llm_provider_on_the_fake_server(keyed, capsys):
+def test_cli_audit_against_the_llm_provider_on_the_fake_server(keyed, tmp_path, capsys):
+    from runner_helpers import write_task_folder
+
+    data = write_task_folder(tmp_path, 2)
     with FakeOpenAIServer(responder=responder) as server:
-        code = main(["provider-audit", "--provider", "openai/fake-jax", "--data", str(UPSTREAM_DATA), "--types", "14",
+        code = main(["provider-audit", "--provider", "openai/fake-jax", "--tasks", str(data), "--types", "1",
                      "--lang", "en", "--strategies", "no-question,red-content-free,red-keyword-one",
                      "--max-turns", "3", "--api-base", server.base_url, "--no-cache", "--json"])  # fmt: skip
         bodies = server.requests
@@ -93,9 +95,10 @@ def test_cli_audit_against_the_llm_provider_on_the_fake_server(keyed, capsys):
     assert report["model"] == "openai/fake-jax" and report["usage"]["calls"] == len(bodies) > 0
     rows = {row["strategy"]: row for row in report["rows"]}
     assert set(rows) == {"no-question", "red-content-free", "red-keyword-one"}
-    assert all(row["errors"] == 0 and row["dialogues"] == 10 for row in rows.values())
+    assert all(row["errors"] == 0 and row["dialogues"] == 2 for row in rows.values())
     assert rows["red-keyword-one"]["success"]["value"] == 0  # the model never revealed anything
-    assert rows["red-content-free"]["questions"] == 10  # opening, one answered question, one cut by the cap
+    assert rows["red-content-free"]["questions"] == 2  # opening, one answered question, one cut by the cap
+    assert all(body["temperature"] == 0 and body["seed"] == 8848 for body in bodies)
 
 
 def test_cli_audit_of_a_hosted_model_without_key_fails_before_starting(monkeypatch, capsys):

@@ -15,7 +15,8 @@ from clarq_bench.seekers import adversarial
 from clarq_bench.seekers.base import DialogueView
 from clarq_bench.seekers.registry import REDTEAM, SeekerConfig, SeekerTask, build_seeker, seekers
 from clarq_bench.tasks import Task
-from clarq_bench.transcript import Speaker, Turn
+from clarq_bench.provider.base import ProviderState, ProviderTurn
+from clarq_bench.transcript import Intent, ReplyKind, Speaker, Turn
 
 NAMES = list(REDTEAM)
 
@@ -59,9 +60,26 @@ def test_factory_gets_a_seeker_task_never_the_tree(name, monkeypatch):
         cls(make_task())  # handed a full Task directly, it refuses
 
 
+class QuietProvider:
+    """The root for the first turn, then a reply that reveals nothing (the seekers' side is under test here, and
+    the offline provider takes seconds over twelve 20,000-character Chinese turns)."""
+
+    def __init__(self, task: Task) -> None:
+        self.task = task
+
+    def greeting(self) -> ProviderTurn:
+        return ProviderTurn(text="what can help you?", kind=ReplyKind.greeting)
+
+    async def respond(self, turns: list[Turn]) -> ProviderTurn:
+        if not ProviderState.from_turns(self.task.tree, turns).root_given:
+            return ProviderTurn(text=self.task.tree.root.text, kind=ReplyKind.root, revealed=["0"])
+        return ProviderTurn(text="Just carry on as you are.", kind=ReplyKind.response_ii, intent=Intent.vague)
+
+
 async def play(name: str, task: Task, provider: str = "offline", max_turns: int = 12, trial: int = 0):
     seeker = build_seeker(name, task, SeekerConfig(name=name))
-    return await play_dialogue(task, seeker, make_provider(provider, task), max_turns=max_turns, trial=trial)
+    agent = QuietProvider(task) if provider == "quiet" else make_provider(provider, task)
+    return await play_dialogue(task, seeker, agent, max_turns=max_turns, trial=trial)
 
 
 def seeker_lines(transcript) -> list[str]:
@@ -72,7 +90,7 @@ def seeker_lines(transcript) -> list[str]:
 @pytest.mark.parametrize("language", ["en", "zh"])
 async def test_every_strategy_opens_normally_uses_every_turn_and_is_deterministic(name, language):
     task = make_task() if language == "en" else zh_task()
-    first, again = await play(name, task), await play(name, task)
+    first, again = await play(name, task, "quiet"), await play(name, task, "quiet")
     lines = seeker_lines(first)
     assert lines == seeker_lines(again)
     assert len(lines) == 12 and first.end_reason.value == "turn_cap"
@@ -141,6 +159,12 @@ def test_every_wording_file_renders_in_both_languages():
             assert len(lines) >= 4, (name, language)
             for line in lines:
                 adversarial.fill(line, term="x", terms="x", options="x", background="x", reply="x", task_name="x")
+
+
+async def test_against_the_offline_provider_every_strategy_plays_to_the_cap():
+    for name in NAMES:
+        transcript = await play(name, make_task(), max_turns=4)
+        assert transcript.end_reason.value == "turn_cap" and transcript.turns[2].revealed == ["0"], name
 
 
 @needs_upstream
