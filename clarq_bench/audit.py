@@ -22,7 +22,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
 from .judge import Verdict, judge_deterministic
 from .metrics import NON_QUESTIONS, Figure, figure
@@ -86,6 +86,7 @@ class StrategyResult(BaseModel):
     errors: int = Field(description="Dialogues that ended with an error (counted as failures).")
     target: float | None = Field(default=None, description="Red team: the most success allowed (issue 13).")
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def over_target(self) -> bool:
         return self.target is not None and (self.success.value or 0.0) > self.target
