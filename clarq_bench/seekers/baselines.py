@@ -1,4 +1,5 @@
-"""Reference seekers that need no model: no-question (floor), oracle (ceiling), heuristic (offline default), replay.
+"""Reference seekers that need no model: no-question (floor), oracle (ceiling), heuristic (an honest rule-based
+baseline, the offline default), replay.
 
 All wording comes from prompts/seeker/. Only the oracle is built from the response tree (`needs_tree = True`); the
 others see the brief and the dialogue, like any seeker.
@@ -20,7 +21,6 @@ from .registry import SeekerConfig, SeekerTask
 
 PARENTHESES = re.compile(r"\s*[(（]([^()（）]*)[)）]\s*")
 EN_LEAD = re.compile(r"^(an?|the)\s+", re.IGNORECASE)
-SENTENCE_END = re.compile(r"(?<=[.!?。！？；;])\s*")
 
 
 def seeker_turn_count(view: DialogueView) -> int:
@@ -131,12 +131,6 @@ def restrictions(entries: tuple[str, ...]) -> list[tuple[str, str]]:
     return [(" / ".join(subjects), note) for note, subjects in by_note.items()]
 
 
-def split_sentences(text: str) -> list[str]:
-    """Sentences of a reply, end punctuation removed."""
-    parts = (part.strip().rstrip(".!?。！？；;").strip() for part in SENTENCE_END.split(text))
-    return [part for part in parts if part]
-
-
 def content_terms(text: str, language: str) -> set[str]:
     """Rough content words: lower-cased words of 4+ letters (en) or character pairs (zh)."""
     if language == "en":
@@ -145,67 +139,107 @@ def content_terms(text: str, language: str) -> set[str]:
     return {a + b for a, b in zip(chars, chars[1:])}
 
 
+#: The provider's "you already have enough information" reply, in any wording: "enough information / info / details",
+#: "(you) have / know everything you need", "that's all you need", or a bare "you have (already) (got) enough." (en); 足够/够 with
+#: 信息/情报/了解, or 已经知道/掌握了全部/所有 (zh). Read from the reply's words only, never from provider internals.
+ENOUGH = {
+    "en": re.compile(
+        r"\benough\s+(?:information|info|details)\b"
+        r"|\b(?:have|got|know|that's|that\s+is)\s+(?:all|everything)\s+(?:(?:the\s+)?information\s+)?(?:that\s+)?you\s+need"
+        r"|^\W*you(?:'ve|\s+have)?\s+(?:already\s+)?(?:got\s+|collected\s+|gathered\s+)?enough\W*$",
+        re.IGNORECASE,
+    ),
+    "zh": re.compile(r"(?:足够|够了|足夠).{0,12}(?:信息|情报|資訊|了解)|(?:信息|情报).{0,6}(?:足够|够了)"
+                     r"|已经(?:知道|掌握|了解)了?(?:所有|全部|一切)"),  # fmt: skip
+}
+
+
+def told_enough(text: str) -> bool:
+    """Does this provider reply say the seeker already has enough information (either language)?"""
+    return any(pattern.search(text.strip()) for pattern in ENOUGH.values())
+
+
+def _plain(entry: str) -> str:
+    return PARENTHESES.sub(" ", entry).strip()
+
+
+def _lower_first(phrase: str, language: str) -> str:
+    """"Unleash fire magic" -> "unleash fire magic" in an English sentence; names ("Starlight Gem") and acronyms
+    keep their capitals."""
+    words = phrase.split()
+    if language != "en" or len(words[0]) < 2 or not words[0][1:].islower() or any(w[0].isupper() for w in words[1:]):
+        return phrase
+    return phrase[0].lower() + phrase[1:]
+
+
+class _Question:
+    """One question of the heuristic: its text, what it is about (content terms) and a base priority."""
+
+    __slots__ = ("text", "terms", "bonus", "order")
+
+    def __init__(self, text: str, subject: str, language: str, bonus: float, order: int) -> None:
+        self.text, self.terms, self.bonus, self.order = text, content_terms(subject, language), bonus, order
+
+
 class HeuristicSeeker:
-    """No LLM: asks how to handle each step of every new answer, how to get past each restriction and which
-    option to take wherever the brief lists several of a kind; re-asks unanswered choices once, then goodbye."""
+    """No LLM, an honest baseline: asks about the brief's own uncertainties, never quotes the provider back.
+
+    Its questions are built from the brief alone: which option to take wherever the brief lists several of a kind
+    ("Which one should I choose: West Mine or North Mine?"), how to get past each restriction in parentheses, how
+    and when to use each other skill and item, and what each other scene requires. Each is asked at most once. What
+    it was told only orders them: the question whose subject shares most words with the latest reply (then with
+    everything said so far) comes first, choices and restrictions breaking ties. It never repeats the provider's
+    sentences. It says goodbye when the provider says it already has enough information (detected from the reply's
+    wording, en and zh), when its questions run out, or after `max_questions` questions.
+    """
 
     def __init__(self, task: SeekerTask, config: SeekerConfig | None = None) -> None:
         self.task = task
-        self.language = task.language
+        self.language = language = task.language
         self.max_questions = config.max_questions if config else 10
         brief = task.brief
         kinds = (brief.scenes, brief.items, brief.skills)
-        self.choices = [group for kind in kinds for group in option_groups(kind, self.language)]
-        self.from_brief: list[str] = [
-            prompts.render("seeker/restriction", self.language, subject=subject, note=note.rstrip("。."))
-            for kind in kinds
-            for subject, note in restrictions(kind)
-        ]
-        self.from_brief += [self._choose(group) for group in self.choices]
-        self.vocabulary = content_terms(" ".join([brief.task_name, *brief.items, *brief.skills, *brief.scenes]),
-                                        self.language)  # fmt: skip
-        self.steps: list[str] = []
-        self.seen_replies: set[str] = set()
-        self.reasked = False
+        questions: list[tuple[str, str, float]] = []  # (text, subject, bonus)
+        grouped: set[str] = set()
+        for kind in kinds:
+            for group in option_groups(kind, language):
+                grouped.update(group)
+                options = join_options(group, language)
+                questions.append((prompts.render("seeker/choose", language, options=options), " ".join(group), 1.5))
+        for kind in kinds:
+            for subject, note in restrictions(kind):
+                text = prompts.render("seeker/restriction", language, subject=subject, note=note.rstrip("。."))
+                questions.append((text, f"{subject} {note}", 1.0))
+        for template, entries in (("seeker/use_skill", brief.skills), ("seeker/use_item", brief.items),
+                                  ("seeker/scene", brief.scenes)):  # fmt: skip
+            for entry in entries:
+                name = _plain(entry)
+                if name and name not in grouped and not PARENTHESES.search(entry):
+                    bare = EN_LEAD.sub("", name) if language == "en" else name  # "An air sucker" -> "air sucker"
+                    subject = name if template == "seeker/scene" else _lower_first(bare, language)
+                    questions.append((prompts.render(template, language, subject=subject), name, 0.0))
+        unique = list(dict.fromkeys(questions))
+        self.pending = [_Question(text, subject, language, bonus, i) for i, (text, subject, bonus) in enumerate(unique)]
 
-    def _choose(self, group: list[str]) -> str:
-        return prompts.render("seeker/choose", self.language, options=join_options(group, self.language))
-
-    def _step(self, sentence: str) -> str:
-        return prompts.render("seeker/step", self.language, step=sentence)
-
-    def _take_in(self, replies: list[str]) -> None:
-        """Queue "how exactly?" questions for a new informative reply: every sentence of the first answer (the
-        root), the whole of later ones (joined into one clause)."""
-        for index, text in enumerate(replies):
-            if text in self.seen_replies:
-                continue
-            self.seen_replies.add(text)
-            sentences = split_sentences(text)
-            if index == 0:
-                self.steps += [self._step(sentence) for sentence in sentences]
-            elif content_terms(text, self.language) & self.vocabulary and sentences:
-                joiner = "; " if self.language == "en" else "，"
-                self.steps.insert(0, self._step(joiner.join(sentences)))
+    def _next(self, replies: list[str]) -> str | None:
+        """The pending question most related to what was said (latest reply first), else the first one left."""
+        if not self.pending:
+            return None
+        latest = content_terms(replies[-1], self.language) if replies else set()
+        said = content_terms(" ".join(replies), self.language)
+        best = max(self.pending,
+                   key=lambda q: (2 * len(q.terms & latest) + len(q.terms & said) + q.bonus, -q.order))  # fmt: skip
+        self.pending.remove(best)
+        return best.text
 
     async def respond(self, view: DialogueView) -> str:
         asked = seeker_turn_count(view)
         if asked == 0:
             return opening(self.task)
-        if asked > self.max_questions:
-            return goodbye(self.language)
         replies = [turn.text for turn in view.turns[1:] if turn.speaker == Speaker.provider]
-        self._take_in(replies)
-        for queue in (self.steps, self.from_brief):
-            if queue:
-                return queue.pop(0)
-        if not self.reasked:
-            self.reasked = True
-            said = " ".join(replies).lower()
-            self.from_brief = [self._choose(g) for g in self.choices if not any(o.lower() in said for o in g)]
-            if self.from_brief:
-                return self.from_brief.pop(0)
-        return goodbye(self.language)
+        if asked > self.max_questions or (replies and told_enough(replies[-1])):
+            return goodbye(self.language)
+        return self._next(replies) or goodbye(self.language)
 
 
 def recorded_seeker_turns(path: str | Path) -> dict[tuple[str, int], list[str]]:

@@ -43,7 +43,22 @@ BUILTIN = {
     "replay": "clarq_bench.seekers.baselines:ReplaySeeker",
     "human": "clarq_bench.seekers.human:HumanSeeker",
 }
-for _name, _spec in BUILTIN.items():
+#: The red-team suite (seekers/adversarial.py): fixed strategies with no clarification skill, for
+#: `clarq provider-audit`. Kept in step with adversarial.STRATEGIES (a test checks it).
+REDTEAM = {
+    "red-keyword-each": "KeywordEachSeeker",
+    "red-keyword-one": "KeywordOneSeeker",
+    "red-keyword-list": "KeywordListSeeker",
+    "red-option-spray": "OptionSpraySeeker",
+    "red-brief-dump": "BriefDumpSeeker",
+    "red-content-free": "ContentFreeSeeker",
+    "red-injection": "InjectionSeeker",
+    "red-same-turn": "SameTurnSeeker",
+    "red-echo": "EchoSeeker",
+    "red-long": "LongTurnSeeker",
+    "red-other-language": "OtherLanguageSeeker",
+}
+for _name, _spec in [*BUILTIN.items(), *((n, f"clarq_bench.seekers.adversarial:{c}") for n, c in REDTEAM.items())]:
     seekers.add_lazy(_name, _spec)
 
 

@@ -1,0 +1,132 @@
+"""`clarq provider-audit`: how gameable is a provider? The red-team suite beside the floor and the ceiling.
+
+Plays every red-team strategy (seekers/adversarial.py), `no-question`, `heuristic` and `oracle` against the provider
+on types 14-26 by default (held out from the offline provider's tuning) and prints success (95% CI) and required
+nodes obtained per question for each. Works for `offline`, `offline-e5` and any litellm model (the LLM provider:
+its key is checked before anything starts; `--api-base` for a local OpenAI-compatible server). Library code:
+clarq_bench/audit.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "provider-audit", help="play the red-team suite against a provider: can it be gamed without real questions?"
+    )
+    parser.add_argument("--provider", default="offline", metavar="NAME",
+                        help="offline, offline-e5, package.module:Class, or a litellm model name for the LLM provider "
+                             "(default: offline)")
+    parser.add_argument("--provider-mode", choices=["single", "multi-info"], default="single")
+    from .common import add_data_arguments
+
+    add_data_arguments(parser)
+    parser.set_defaults(types="14-26")
+    parser.add_argument("--strategies", metavar="A,B",
+                        help="seekers to play, comma-separated (default: no-question, every red-* strategy, "
+                             "heuristic, oracle)")  # fmt: skip
+    parser.add_argument("--max-turns", type=int, default=12, metavar="N", help="seeker turns per dialogue (12)")
+    parser.add_argument("--workers", type=int, metavar="N", help="processes for an offline provider (default: cores)")
+    parser.add_argument("--concurrency", type=int, default=16,
+                        help="dialogues in flight against a model-backed provider (default: 16)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    from .llm_args import add_llm_arguments
+
+    add_llm_arguments(parser)
+    parser.set_defaults(handler=_run)
+
+
+def strategy_names(spec: str | None) -> list[str]:
+    """`--strategies a,b` -> names, each checked against the seeker registry (unknown -> one-line error)."""
+    from ..audit import default_strategies
+    from ..errors import ClarqError
+    from ..seekers.registry import seekers
+
+    if not spec:
+        return default_strategies()
+    names = [name.strip() for name in spec.split(",") if name.strip()]
+    if not names:
+        raise ClarqError(f"bad --strategies value {spec!r}", "name seekers separated by commas, e.g. red-echo,oracle")
+    for name in names:
+        if name not in seekers:
+            raise seekers.unknown(name)
+    return list(dict.fromkeys(names))
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..audit import audit
+    from ..errors import ClarqError
+    from ..registry import looks_like_import_path
+    from .common import load_selected_tasks, print_json
+    from .provider_eval import _client
+
+    if args.max_turns < 1:
+        raise ClarqError("--max-turns must be at least 1", "pass a positive number of seeker turns")
+    names = strategy_names(args.strategies)
+    # a missing key fails before anything is loaded; a provider of your own gets no client
+    client = None if looks_like_import_path(args.provider) else _client(args)
+    tasks = load_selected_tasks(args)
+    if not tasks:
+        raise ClarqError(f"no tasks match these flags (types {args.types})",
+                         "check --data/--tasks, --lang, --split and --types (default 14-26)")  # fmt: skip
+    report = audit(tasks, provider=args.provider, mode=args.provider_mode, strategies=names,
+                   max_turns=args.max_turns, workers=args.workers, concurrency=args.concurrency, client=client)
+    if client is not None and client.budget_exhausted:
+        print(f"clarq: --max-cost {args.max_cost:g} spent: {report.skipped} dialogues were not played",
+              file=sys.stderr)  # fmt: skip
+    if args.json:
+        print_json(report.model_dump(mode="json"))
+        return 0
+    print_table(report)
+    return 0
+
+
+def _shown(figure, percent: bool) -> str:
+    """`42.3% [35-50]` (percent) or `0.41 [0.37-0.45]`; `-` for no value."""
+    if figure.value is None:
+        return "-"
+    scale, value, bound = (100, "{:.1f}%", "{:.0f}") if percent else (1, "{:.2f}", "{:.2f}")
+    text = value.format(scale * figure.value)
+    if figure.low is None or figure.high is None:
+        return text
+    return f"{text} [{bound.format(scale * figure.low)}-{bound.format(scale * figure.high)}]"
+
+
+def print_table(report) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    types = report.types
+    contiguous = len(types) > 1 and types == list(range(types[0], types[-1] + 1))
+    span = f"{types[0]}-{types[-1]}" if contiguous else ",".join(map(str, types))
+    tasks = ", ".join(f"{lang} {count}" for lang, count in report.tasks.items())
+    table = Table(
+        title=f"provider audit: {report.provider} ({report.provider_mode}), types {span} ({tasks} tasks)",
+        caption="success: every required node obtained (deterministic judge), 95% bootstrap CI over tasks; "
+                "nodes/q: required nodes obtained per question (seeker turns after the opening that got a reply). "
+                "Red-team strategies should stay near the floor: rows in red succeed on more than 10% of tasks (echo: "
+                f"20%). {report.wall_seconds:.0f} s.",
+    )  # fmt: skip
+    for name, justify in (("lang", "left"), ("strategy", "left"), ("role", "left"), ("success", "right"),
+                          ("won", "right"), ("nodes/q", "right"), ("questions", "right"), ("errors", "right")):
+        table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    previous = None
+    for row in report.rows:
+        if previous is not None and row.language != previous:
+            table.add_section()
+        previous = row.language
+        style = "bold red" if row.over_target else None
+        table.add_row(row.language, row.strategy, row.role, _shown(row.success, True), f"{row.successes}/{row.dialogues}",
+                      _shown(row.nodes_per_question, False), str(row.questions), str(row.errors) if row.errors else "",
+                      style=style)  # fmt: skip
+    console = Console()
+    if not console.is_terminal:  # piped into a file or a README: do not squeeze the table into 80 columns
+        console = Console(width=130)
+    console.print(table)
+    if report.usage is not None:
+        usage = report.usage
+        console.print(f"model {report.model}: {usage.calls} calls, {usage.prompt_tokens} prompt tokens, "
+                      f"{usage.cached_calls} from the cache, ${usage.cost_usd:.2f}")  # fmt: skip
