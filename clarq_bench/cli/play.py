@@ -56,11 +56,15 @@ def _play(args: argparse.Namespace) -> int:
     if args.role == "provider":
         print(f"seeker: {transcript.seeker_turns[-1].text if transcript.seeker_turns else ''}")
     if transcript.error:
-        print(f"error: {transcript.error}")
+        from ..redact import redact
+
+        print(f"error: {redact(transcript.error)}")
     print(f"ended: {transcript.end_reason.value}; all required nodes obtained: {quick_success(task, transcript)}")
     if args.save:
         with open(args.save, "a", encoding="utf-8") as out:
-            out.write(transcript.model_dump_json() + "\n")
+            from ..redact import redact
+
+            out.write(redact(transcript.model_dump_json()) + "\n")
     return 0
 
 
