@@ -1,7 +1,8 @@
 """Hand-made run directories for the leaderboard tests: scripted dialogues on the repo's sample tasks (tasks/).
 
-A dialogue asks for each required node in tree order and the provider answers with the node text verbatim,
-claiming it; `drop` leaves the last `drop` nodes unasked, so the dialogue fails. No runner or model is involved.
+A dialogue asks for each required node in tree order and a "scripted" provider (self-reported: it cannot be
+replayed) answers with the node text verbatim, claiming it; `drop` leaves the last `drop` nodes unasked, so the
+dialogue fails. No runner or model is involved.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ def sample_tasks(languages=("en", "zh")) -> list[Task]:
 
 
 def scripted_transcript(task: Task, *, seeker: str = "scripted", drop: int = 0, trial: int = 0,
-                        opening: str | None = None, provider: str = "offline", cost: float = 0.0) -> Transcript:
+                        opening: str | None = None, provider: str = "scripted", cost: float = 0.0) -> Transcript:
     nodes = task.tree.required[: len(task.tree.required) - drop]
     turns = [
         Turn(speaker=Speaker.provider, text="what can help you?", kind=ReplyKind.greeting),
@@ -50,7 +51,7 @@ def write_run(run_dir: Path, transcripts: list[Transcript], tasks: list[Task], *
         "data_dir": str(SAMPLE_TASKS), "tasks_digest": runner_digest(tasks), "languages": sorted({t.language for t in tasks}),
         "split": "test", "types": None, "limit": None, "trials": trials, "seed": 8848, "max_turns": max_turns,
         "seeker": {"name": transcripts[0].seeker.name, "model": "scripted-1", "mode": None},
-        "provider": provider or {"name": "offline", "model": None, "mode": None},
+        "provider": provider or {"name": "scripted", "model": None, "mode": None},
         "judge_model": None, "run_id": run_dir.name, **(extra or {}),
     }
     (run_dir / "config.json").write_text(json.dumps(config), encoding="utf-8")
