@@ -24,15 +24,16 @@ def sample_tasks(languages=("en", "zh")) -> list[Task]:
 def scripted_transcript(task: Task, *, seeker: str = "scripted", drop: int = 0, trial: int = 0,
                         opening: str | None = None, provider: str = "scripted", cost: float = 0.0) -> Transcript:
     nodes = task.tree.required[: len(task.tree.required) - drop]
+    notes = {"model": f"{provider}-model"}  # as the LLM provider records the model version on every reply
     turns = [
-        Turn(speaker=Speaker.provider, text="what can help you?", kind=ReplyKind.greeting),
+        Turn(speaker=Speaker.provider, text="what can help you?", kind=ReplyKind.greeting, notes=notes),
         Turn(speaker=Speaker.seeker, text=opening or f"Hello, I need to do this: {task.brief.task_name}"),
-        Turn(speaker=Speaker.provider, text=task.tree.root.text, kind=ReplyKind.root, revealed=["0"]),
+        Turn(speaker=Speaker.provider, text=task.tree.root.text, kind=ReplyKind.root, revealed=["0"], notes=notes),
     ]
     for node in nodes:
         turns.append(Turn(speaker=Speaker.seeker, text=f"Could you tell me more about step {node.id} please?"))
         turns.append(Turn(speaker=Speaker.provider, text=node.text, kind=ReplyKind.response_i,
-                          intent=Intent.answerable, revealed=[node.id]))
+                          intent=Intent.answerable, revealed=[node.id], notes=notes))
     turns.append(Turn(speaker=Speaker.seeker, text="Thanks, goodbye!"))
     return Transcript.of_task(
         task, trial=trial, seed=8848 + trial,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..provider.factory import is_offline
 from ..transcript import AgentInfo, Speaker, Transcript
 from .schema import Manifest, Submission, dialogue_key
 
@@ -63,6 +64,8 @@ def _config_problems(manifest: Manifest) -> list[str]:
     fingerprints = {config.get("provider_fingerprint"), manifest.provider_fingerprint, manifest.provider.fingerprint}
     if len(fingerprints) > 1:
         problems.append("the provider fingerprint differs between the run config, the manifest and its provider")
+    elif not is_offline(manifest.provider.name) and fingerprints != {None}:
+        problems.append(f"provider {manifest.provider.name!r} carries an offline provider's fingerprint")
     access = {bool(config.get("seeker_tree_access")), manifest.tree_access, manifest.seeker.tree_access}
     builtin = _builtin_tree_access(manifest.seeker.name)
     if len(access) > 1 or (builtin is not None and access != {builtin}):

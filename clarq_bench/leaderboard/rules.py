@@ -82,13 +82,18 @@ def _reply(index: int, turn: Turn, task: Task, revealed: list[str], root_given: 
     return None
 
 
-def check_rules(transcript: Transcript, task: Task, *, single: bool, max_turns: int | None) -> str | None:
-    """The first rule the dialogue breaks, as one line naming it and the turn; None when it keeps them all."""
+def check_rules(transcript: Transcript, task: Task, *, single: bool, max_turns: int | None,
+                llm: bool = False) -> str | None:
+    """The first rule the dialogue breaks, as one line naming it and the turn; None when it keeps them all.
+    `llm`: played by clarq's LLM provider, which records the model version on every reply."""
     key = dialogue_key(transcript.task_id, transcript.trial)
     problem = _shape(transcript, max_turns)
     if problem:
-        return f"dialogue {key}: {problem}"
+        return f"dialogue {key}{' ' if problem.startswith('turn ') else ': '}{problem}"
     turns = transcript.turns
+    for index in range(0, len(turns), 2) if llm else ():
+        if not isinstance(turns[index].notes.get("model"), str) or not turns[index].notes["model"]:
+            return f"dialogue {key} turn {index}: an LLM provider reply that records no model version"
     if turns and (turns[0].kind != ReplyKind.greeting or turns[0].revealed):
         return f"dialogue {key} turn 0: not a greeting"
     revealed: list[str] = []

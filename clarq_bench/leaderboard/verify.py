@@ -25,6 +25,7 @@ from ..tasks import ROOT_ID, Task
 from ..textmatch import carries_node
 from ..transcript import ReplyKind, Speaker, Transcript
 from ..provider.factory import ProviderMode, is_offline
+from ..registry import looks_like_import_path
 from .bundle import classify, read_submission
 from .consistency import check_consistency
 from .replay import fingerprint_problem, provider_mode, replay_all
@@ -68,6 +69,13 @@ def _check_tasks(sub: Submission, data: dict[str, Task], root: Path, problems: l
     absent = [task_id for task_id in manifest.task_hashes if task_id not in data]
     if absent:
         problems.append(f"{len(absent)} task(s) are not in the task data at {root} (first: {', '.join(absent[:3])})")
+    languages = manifest.run_config.get("languages") or sorted({tid.split("/", 1)[0] for tid in manifest.task_hashes})
+    split = manifest.run_config.get("split") or "test"
+    universe = {tid for tid, task in data.items() if task.language in languages and split in ("all", task.split.value)}
+    lacking = sorted(universe - set(manifest.task_hashes))
+    if lacking:
+        problems.append(f"the task set lacks {len(lacking)} task(s) of its {'+'.join(languages)} {split} split "
+                        f"(first: {', '.join(lacking[:3])}): a submission covers the whole split")  # fmt: skip
     for task_id, digest in manifest.task_hashes.items():
         if task_id in data and data[task_id].content_hash() != digest:
             problems.append(f"task {task_id}: hash {digest[:12]}... differs from the task data "
@@ -172,6 +180,23 @@ def _merge_verdict(
     return recomputed.model_copy(update={"nodes": merged, "judge": recorded.judge})
 
 
+def _check_figures(sub: Submission, verdicts: list[Verdict], problems: list[str], notes: list[str]) -> None:
+    """Every recorded figure against the figures recomputed from the transcripts and verdicts."""
+    manifest = sub.manifest
+    seed, resamples = bootstrap_settings(manifest.metrics)
+    split = str(manifest.run_config.get("split") or "test")
+    again = compute_metrics(sub.transcripts, verdicts, split=split, seed=seed, resamples=resamples)
+    recorded_unit = (manifest.metrics.get("summary") or {}).get("token_unit")
+    skip: tuple[str, ...] = ()
+    if recorded_unit != token_counter().unit:
+        skip = TOKEN_FIELDS
+        notes.append(f"token figures not compared: recorded in {recorded_unit}, this machine counts {token_counter().unit}")
+    lines = list(differences(manifest.metrics, again, skip=skip))
+    problems.extend(lines[:MAX_METRIC_LINES])
+    if len(lines) > MAX_METRIC_LINES:
+        problems.append(f"... and {len(lines) - MAX_METRIC_LINES} more figures differ")
+
+
 def verify_submission(sub: Submission, data: str | Path | None = None, tasks: dict[str, Task] | None = None) -> Verification:
     """Check one loaded submission against the task data (`tasks` given, or loaded from `data`)."""
     problems: list[str] = []
@@ -193,43 +218,33 @@ def verify_submission(sub: Submission, data: str | Path | None = None, tasks: di
     judge_named = manifest.judge.name not in ("", "none")
     verdicts: list[Verdict] = []
     single = provider_mode(manifest) != ProviderMode.multi_info.value
+    llm = not is_offline(manifest.provider.name) and not looks_like_import_path(manifest.provider.name)
     broken: set[str] = set()
     for transcript in sub.transcripts:
         task = tasks.get(transcript.task_id)
         if task is None or task.content_hash() != manifest.task_hashes.get(transcript.task_id):
             continue  # already reported: cannot judge against a task we do not have
         key = dialogue_key(transcript.task_id, transcript.trial)
-        rule = check_rules(transcript, task, single=single, max_turns=manifest.max_turns)
+        rule = check_rules(transcript, task, single=single, max_turns=manifest.max_turns, llm=llm)
         if rule:
             problems.append(rule)
             broken.add(key)
         recomputed = judge_deterministic(transcript, task)
         _check_claims(transcript, task, recomputed, problems)
         verdicts.append(_merge_verdict(key, recomputed, recorded.get(transcript.key), judge_named, problems))
-    if len(verdicts) == len(sub.transcripts) and verdicts:
-        seed, resamples = bootstrap_settings(manifest.metrics)
-        split = str(manifest.run_config.get("split") or "test")
-        again = compute_metrics(sub.transcripts, verdicts, split=split, seed=seed, resamples=resamples)
-        recorded_unit = (manifest.metrics.get("summary") or {}).get("token_unit")
-        skip: tuple[str, ...] = ()
-        if recorded_unit != token_counter().unit:
-            skip = TOKEN_FIELDS
-            notes.append(f"token figures not compared: recorded in {recorded_unit}, this machine counts {token_counter().unit}")
-        lines = list(differences(manifest.metrics, again, skip=skip))
-        problems.extend(lines[:MAX_METRIC_LINES])
-        if len(lines) > MAX_METRIC_LINES:
-            problems.append(f"... and {len(lines) - MAX_METRIC_LINES} more figures differ")
-    llm_nodes = sum(node.status == NodeStatus.llm for v in verdicts for node in v.nodes)
-    if llm_nodes:
-        notes.append(f"{llm_nodes} node(s) accepted on the recorded LLM judge's verdict ({manifest.judge.name})")
     provenance = SELF_REPORTED
     if is_offline(manifest.provider.name):
         cannot = fingerprint_problem(manifest)
         problems.extend([cannot] if cannot else replay_all(sub.transcripts, tasks, manifest, broken))
-        provenance = REPLAYED
+        provenance = SELF_REPORTED if cannot else REPLAYED
     else:
         notes.append(f"the {manifest.provider.name} provider cannot be replayed: its replies are self-reported "
                      "(checked against the tree and the provider rules only)")  # fmt: skip
+    if len(verdicts) == len(sub.transcripts) and verdicts:
+        _check_figures(sub, verdicts, problems, notes)
+    llm_nodes = sum(node.status == NodeStatus.llm for v in verdicts for node in v.nodes)
+    if llm_nodes:
+        notes.append(f"{llm_nodes} node(s) accepted on the recorded LLM judge's verdict ({manifest.judge.name})")
     return Verification(problems, notes, verdicts, tasks, provenance)
 
 
