@@ -20,6 +20,8 @@ from typing import Any
 MARK = "[redacted]"
 #: Environment variables whose values are credentials.
 SECRET_ENV = re.compile(r"(^|_)(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|ACCESS_KEY|SECRET_ACCESS_KEY|AUTH)$", re.I)
+#: Keys of JSON objects (configs, options) whose values are credentials whatever they look like.
+SECRET_KEY = re.compile(r"api[_-]?key|secret|passw(or)?d|authori[sz]ation|bearer|credential|(^|_)token$|cookie", re.I)
 #: Shorter values are not redacted (too likely to match ordinary text).
 MIN_SECRET = 8
 _VALUE = r"[A-Za-z0-9._~+/=\-]"
@@ -61,11 +63,12 @@ def redact(text: str) -> str:
 
 
 def redact_data(value: Any) -> Any:
-    """A copy of a JSON-like value with every string redacted (keys kept)."""
+    """A copy of a JSON-like value with every string redacted and the values under secret-looking keys (api_key,
+    password, authorization, *_token, ...) replaced whole."""
     if isinstance(value, str):
         return redact(value)
     if isinstance(value, dict):
-        return {k: redact_data(v) for k, v in value.items()}
+        return {k: MARK if SECRET_KEY.search(str(k)) else redact_data(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [redact_data(v) for v in value]
     return value

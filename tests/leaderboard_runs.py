@@ -68,3 +68,18 @@ def make_run(run_dir: Path, *, seeker: str = "scripted", drop_every: int = 0, **
         for i, task in enumerate(tasks)
     ]
     return write_run(run_dir, transcripts, tasks, **kwargs)
+
+
+def edit_submission(path: Path, out_dir: Path, edit, *, reseal: bool = True) -> Path:
+    """A copy of a JSON submission changed by `edit(payload)`; re-sealed by default, as a forger who knows the seal
+    would (tests of the seal itself pass reseal=False), so that the checks below the seal are exercised."""
+    from clarq_bench.leaderboard.schema import Submission
+    from clarq_bench.leaderboard.seal import seal
+
+    payload = json.loads(path.read_text(encoding="utf-8"))
+    edit(payload)
+    if reseal:
+        payload = json.loads(seal(Submission.model_validate(payload)).model_dump_json())
+    out = out_dir / "tampered.json"
+    out.write_text(json.dumps(payload), encoding="utf-8")
+    return out

@@ -11,6 +11,7 @@ import pytest
 
 from clarq_bench.cli.main import main
 from clarq_bench.data import load_tasks
+from clarq_bench.errors import ClarqError
 from clarq_bench.llm import LLMClient, LLMSettings
 from clarq_bench.llm.endpoint import normalize_endpoint
 from clarq_bench.redact import redact
@@ -23,7 +24,7 @@ from upstream_paths import SAMPLE_TASKS
 SEEKER = "openai/gpt-4o"  # both fake servers answer to the same name
 
 
-def _run(server: FakeOpenAIServer, run_dir: Path, cache: Path, **settings) -> list:
+def _run(server: FakeOpenAIServer, run_dir: Path, cache: Path, resume: bool = False, **settings) -> list:
     tasks = load_tasks(SAMPLE_TASKS, ["en"], split="test")[:3]
     config = RunConfig(data_dir=str(SAMPLE_TASKS), seeker=AgentSettings(name="llm", model=SEEKER),
                        provider=AgentSettings(name="offline"), concurrency=4, progress=False)  # fmt: skip
@@ -32,7 +33,7 @@ def _run(server: FakeOpenAIServer, run_dir: Path, cache: Path, **settings) -> li
 
     async def go() -> None:
         try:
-            await run_dialogues(config, tasks, run_dir, client=client)
+            await run_dialogues(config, tasks, run_dir, client=client, resume=resume)
         finally:
             await client.aclose()
 
@@ -56,6 +57,8 @@ def test_two_servers_with_one_model_name_never_share_the_cache(tmp_path: Path) -
         assert second.hits == paid > 0  # nothing of the first server's replies was served for the second
         again = _run(second, tmp_path / "c", cache)
         assert second.hits == paid  # ...while the second server's own replies are cached
+        with pytest.raises(ClarqError, match=r"config changed: api_base"):
+            _run(second, tmp_path / "a", cache, resume=True)  # resuming the first server's run elsewhere
     assert {t.seeker_turns[0].text for t in a} == {"What should I do first? goodbye"}
     assert {t.seeker_turns[0].text for t in b} == {t.seeker_turns[0].text for t in again} == {"Thanks, I am done. Goodbye!"}
     configs = [json.loads((tmp_path / name / "config.json").read_text()) for name in "ab"]

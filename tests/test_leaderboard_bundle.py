@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import zipfile
 from pathlib import Path
 
@@ -11,10 +10,9 @@ import pytest
 from clarq_bench.cli.main import main
 from clarq_bench.errors import ClarqError
 from clarq_bench.leaderboard import build_submission, read_submission, verify_file, write_submission
-from clarq_bench.leaderboard.schema import Label, Submission, Submitter
-from clarq_bench.leaderboard.seal import seal
+from clarq_bench.leaderboard.schema import Label, Submitter
 
-from leaderboard_runs import make_run, sample_tasks, scripted_transcript, write_run
+from leaderboard_runs import edit_submission, make_run, sample_tasks, scripted_transcript, write_run
 from upstream_paths import SAMPLE_TASKS
 
 DATA = str(SAMPLE_TASKS)
@@ -28,15 +26,7 @@ def honest(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def tampered(honest: Path, tmp_path: Path, edit, *, reseal: bool = True) -> Path:
-    """The honest submission edited by `edit`; re-sealed by default, as a forger who knows the seal would (the seal
-    itself is tested with reseal=False), so that the checks below the seal are exercised."""
-    payload = json.loads(honest.read_text(encoding="utf-8"))
-    edit(payload)
-    if reseal:
-        payload = json.loads(seal(Submission.model_validate(payload)).model_dump_json())
-    path = tmp_path / "tampered.json"
-    path.write_text(json.dumps(payload), encoding="utf-8")
-    return path
+    return edit_submission(honest, tmp_path, edit, reseal=reseal)
 
 
 def problems(path: Path) -> list[str]:

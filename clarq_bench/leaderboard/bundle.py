@@ -25,7 +25,7 @@ from ..tasks import Task
 from ..transcript import AgentInfo, Speaker, Transcript
 from .consistency import recorded_models
 from .figures import DEFAULT_RESAMPLES, compute_metrics
-from .rundir import read_run, split_tasks, strip_secrets, verdicts_for
+from .rundir import read_run, split_tasks, verdicts_for
 from .safety import read_json_text, read_zip_members
 from .seal import seal
 from .schema import Label, Manifest, Submission, Submitter, dialogue_key, task_set_hash
@@ -113,7 +113,7 @@ def build_submission(
                          "pass the run's task data with --data DIR")  # fmt: skip
     verdicts = verdicts_for(files)
     verdicts = sorted(verdicts, key=lambda v: (v.task_id, v.trial))
-    config = redact_data(strip_secrets(files.config))
+    config = redact_data(files.config)
     transcripts = [Transcript.model_validate_json(redact(t.model_dump_json())) for t in transcripts]
     first = transcripts[0]
     label, reasons = classify(config, first.provider)
