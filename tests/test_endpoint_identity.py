@@ -12,6 +12,7 @@ import pytest
 from clarq_bench.cli.main import main
 from clarq_bench.data import load_tasks
 from clarq_bench.errors import ClarqError
+from clarq_bench.leaderboard import build_submission, verify_file, write_submission
 from clarq_bench.llm import LLMClient, LLMSettings
 from clarq_bench.llm.endpoint import normalize_endpoint
 from clarq_bench.redact import redact
@@ -67,6 +68,11 @@ def test_two_servers_with_one_model_name_never_share_the_cache(tmp_path: Path) -
     assert {(t.seeker.endpoint, t.seeker.reported_model) for t in a} == {(configs[0]["api_base"], None)}
     assert {(t.seeker.model, t.seeker.reported_model) for t in b} == {("openai/gpt-4o-2024-05-13", "local-llama-8b")}
     assert {t.seeker.reported_model for t in again} == {"local-llama-8b"}  # recorded from the cached entry too
+    sub = build_submission(tmp_path / "b", data=str(SAMPLE_TASKS), partial=True)
+    assert sub.manifest.seeker.endpoint == configs[1]["api_base"] and sub.manifest.seeker.reported_model == "local-llama-8b"
+    assert "local-llama-8b (reported by the server)" in sub.manifest.seeker_models
+    outcome = verify_file(write_submission(sub, tmp_path / "b.json"), str(SAMPLE_TASKS))[1]
+    assert outcome.problems == [] and outcome.provenance == "replayed"
 
 
 def test_a_key_echoed_in_401_and_500_bodies_reaches_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

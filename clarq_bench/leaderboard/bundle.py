@@ -23,7 +23,7 @@ from ..redact import redact, redact_data
 from ..judge import Verdict
 from ..tasks import Task
 from ..transcript import AgentInfo, Speaker, Transcript
-from .consistency import recorded_models
+from .consistency import recorded_models, side_identity
 from .figures import DEFAULT_RESAMPLES, compute_metrics
 from .rundir import read_run, split_tasks, verdicts_for
 from .safety import read_json_text, read_zip_members
@@ -124,9 +124,9 @@ def build_submission(
         submitter=submitter or Submitter(),
         run_id=str(config.get("run_id") or files.run_dir.name),
         run_config=config,
-        seeker=first.seeker,
+        seeker=side_identity(transcripts, "seeker"),
         seeker_models=recorded_models(transcripts, Speaker.seeker, "seeker"),
-        provider=first.provider,
+        provider=side_identity(transcripts, "provider"),
         provider_models=recorded_models(transcripts, Speaker.provider, "provider"),
         judge=_judge_identity(verdicts, config),
         label=label,

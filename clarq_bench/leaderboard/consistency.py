@@ -20,18 +20,30 @@ PROVIDER_FIELDS = ("name", "model", "endpoint", "reported_model", "fingerprint")
 
 def _differs(agent: AgentInfo, reference: AgentInfo, fields: tuple[str, ...]) -> str | None:
     for field in fields:
+        if field == "reported_model" and agent.reported_model is None:
+            continue  # a dialogue that ended before any reply came back saw no report
         if getattr(agent, field) != getattr(reference, field):
             return f"{field} {getattr(agent, field)!r}, not the manifest's {getattr(reference, field)!r}"
     return None
 
 
+def side_identity(transcripts: list[Transcript], side: str) -> AgentInfo:
+    """A side's identity for the manifest: the first transcript's, with the model name a server reported (dialogues
+    that ended before any reply came back have none)."""
+    reported = next((getattr(t, side).reported_model for t in transcripts if getattr(t, side).reported_model), None)
+    return getattr(transcripts[0], side).model_copy(update={"reported_model": reported})
+
+
 def recorded_models(transcripts: list[Transcript], speaker: Speaker, side: str) -> list[str]:
-    """Model versions a side used: its identity's model plus any `model` a turn recorded in its notes."""
+    """Model versions a side used: its identity's model (and the name a server reported for it, marked as such)
+    plus any `model` a turn recorded in its notes."""
     found: set[str] = set()
     for transcript in transcripts:
         agent = getattr(transcript, side)
         if agent.model:
             found.add(str(agent.model))
+        if agent.reported_model:
+            found.add(f"{agent.reported_model} (reported by the server)")
         for turn in transcript.turns:
             model = turn.notes.get("model") if turn.speaker == speaker else None
             if isinstance(model, str) and model:
