@@ -43,13 +43,12 @@ def handle_verify(args: argparse.Namespace) -> int:
 
 def handle_build(args: argparse.Namespace) -> int:
     from ..leaderboard.site import build_site, load_entries, reference_entries
+    from ..redact import redact
 
     entries, rejected = load_entries(args.directory, data=args.data, verify=not args.no_verify)
     if args.reference:
         entries += reference_entries(args.reference)
     index = build_site(entries, args.output, rejected=rejected, plots=not args.no_plots)
-    from ..redact import redact
-
     for name, problems in rejected:
         print(redact(f"rejected {name}: {problems[0]}" + (f" (+{len(problems) - 1} more)" if len(problems) > 1 else "")))
     print(f"wrote {index} ({len(entries)} entries, {len(rejected)} rejected)")

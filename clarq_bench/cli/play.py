@@ -55,15 +55,13 @@ def _play(args: argparse.Namespace) -> int:
     transcript = asyncio.run(play_dialogue(task, seeker, provider, max_turns=args.max_turns))
     if args.role == "provider":
         print(f"seeker: {transcript.seeker_turns[-1].text if transcript.seeker_turns else ''}")
-    if transcript.error:
-        from ..redact import redact
+    from ..redact import redact
 
+    if transcript.error:
         print(f"error: {redact(transcript.error)}")
     print(f"ended: {transcript.end_reason.value}; all required nodes obtained: {quick_success(task, transcript)}")
     if args.save:
         with open(args.save, "a", encoding="utf-8") as out:
-            from ..redact import redact
-
             out.write(redact(transcript.model_dump_json()) + "\n")
     return 0
 
