@@ -121,7 +121,7 @@ def test_audit_hand_edited_run_folder_still_offline_fails_replay(run: Path, tmp_
         lines.append(json.dumps(t))
     (forged / "transcripts.jsonl").write_text("\n".join(lines) + "\n")
     found = problems(write_submission(build_submission(forged), tmp_path / "forged.json"))
-    assert named(found, "en/01/0#0", 2, "the offline provider replays off_topic")
+    assert named(found, "en/01/0#0", 2, "the offline provider replays")  # "?" does not earn the root
 
 
 UNSEALED: dict[str, Callable[[dict], tuple[str | None, int | None]]] = {}
