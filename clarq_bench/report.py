@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .metrics import Figure, Group, Summary
+from .redact import redact
 
 HEADLINE = (
     ("success", "Success rate"),
@@ -160,7 +161,8 @@ def write_report(summary: Summary, folder: str | Path, *, plots: bool = True) ->
     folder.mkdir(parents=True, exist_ok=True)
     images = write_plots(summary, folder) if plots else []
     summary_path = folder / "summary.json"
-    summary_path.write_text(json.dumps(summary_payload(summary), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    summary_path.write_text(redact(json.dumps(summary_payload(summary), ensure_ascii=False, indent=2)) + "\n",
+                            encoding="utf-8")  # fmt: skip
     report_path = folder / "report.md"
-    report_path.write_text(markdown(summary, [str(p) for p in images]), encoding="utf-8")
+    report_path.write_text(redact(markdown(summary, [str(p) for p in images])), encoding="utf-8")
     return [summary_path, report_path, *images]

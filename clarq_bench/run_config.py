@@ -48,6 +48,10 @@ class RunConfig(BaseModel):
     seeker: AgentSettings
     provider: AgentSettings
     judge_model: str | None = None
+    api_base: str | None = Field(default=None, description="Normalized --api-base (no credentials): same model name, "
+                                 "other endpoint, other model.")
+    provider_fingerprint: str | None = Field(default=None, description="Offline providers: provider/identity.py digest.")
+    seeker_tree_access: bool = Field(default=False, description="The seeker was handed the response tree (needs_tree).")
     concurrency: int = Field(default=32, ge=1)
     max_cost: float | None = Field(default=None, description="Stop starting dialogues once this many USD are spent.")
     use_cache: bool = True

@@ -33,11 +33,13 @@ from typing import Any, Callable
 from . import __version__
 from .dialogue import play_dialogue
 from .errors import ClarqError
+from .redact import redact
 from .registry import import_object, looks_like_import_path
 from .run_config import AgentSettings, RunConfig, describe_diff, diff_configs
+from .run_identity import agent_infos, stamp_config, stamp_transcript
 from .seekers.registry import SeekerConfig, build_seeker, describe, resolve_seeker
 from .tasks import Task
-from .transcript import AgentInfo, EndReason, Speaker, Transcript
+from .transcript import EndReason, Speaker, Transcript
 
 CONFIG_FILE, TRANSCRIPTS_FILE, SUMMARY_FILE = "config.json", "transcripts.jsonl", "summary.json"
 
@@ -124,7 +126,7 @@ class TranscriptWriter:
         self._syncer.start()
 
     def append(self, transcript: Transcript) -> None:
-        line = (transcript.model_dump_json() + "\n").encode("utf-8")
+        line = (redact(transcript.model_dump_json()) + "\n").encode("utf-8")
         written = os.write(self.fd, line)
         if written != len(line):  # pragma: no cover - only on a full disk
             raise OSError(f"short write to transcripts file ({written} of {len(line)} bytes)")
@@ -217,7 +219,7 @@ async def summarize_run(run_dir: Path, tasks: list[Task], judge_model: str | Non
             for t, task in pairs
         ]  # fmt: skip
         payload = {"dialogues": len(facts), "successes": sum(f["success"] for f in facts), "facts": facts}
-        (run_dir / SUMMARY_FILE).write_text(json.dumps(payload, ensure_ascii=False, indent=2) + "\n", "utf-8")
+        (run_dir / SUMMARY_FILE).write_text(redact(json.dumps(payload, ensure_ascii=False, indent=2)) + "\n", "utf-8")
         return None
     if not pairs:
         return None
@@ -266,7 +268,7 @@ def rewrite_transcripts(path: Path, keep: list[Transcript]) -> None:
     """Replace transcripts.jsonl by `keep`, atomically (temporary file, fsync, rename)."""
     tmp = path.with_suffix(".jsonl.tmp")
     with open(tmp, "wb") as handle:
-        handle.write(b"".join((record.model_dump_json() + "\n").encode("utf-8") for record in keep))
+        handle.write(b"".join((redact(record.model_dump_json()) + "\n").encode("utf-8") for record in keep))
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(tmp, path)
@@ -295,7 +297,7 @@ def prepare_run_dir(config: RunConfig, run_dir: Path, *, resume: bool, force: bo
         "written_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }  # fmt: skip
     tmp = config_path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(payload, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    tmp.write_text(redact(json.dumps(payload, ensure_ascii=False, indent=2)) + "\n", encoding="utf-8")
     os.replace(tmp, config_path)
     records = read_transcripts(transcripts)
     replay = {EndReason.budget} | ({EndReason.error} if retry_errors else set())
@@ -321,7 +323,8 @@ async def run_dialogues(
     With `retry_errors` (resume only), pairs whose dialogue ended with an error are played again, replacing the
     error record; without it they stay as they are and are counted in `stats.skipped_errors`."""
     sconfig = seeker_config(config.seeker, client)
-    resolve_seeker(sconfig)  # an unknown seeker fails before anything starts
+    factory, _ = resolve_seeker(sconfig)  # an unknown seeker fails before anything starts
+    config = stamp_config(config, client, factory)  # endpoint, provider fingerprint, tree access
     seeker_name, seeker_model = describe(sconfig)
     resolve = getattr(client, "resolve_model", None)
     if seeker_model and callable(resolve):  # record the dated version the alias stood for
@@ -336,9 +339,7 @@ async def run_dialogues(
     stats.skipped_errors = sum(r.end_reason == EndReason.error and r.key in wanted for r in kept)
     writer = TranscriptWriter(run_dir / TRANSCRIPTS_FILE)
     gate = asyncio.Semaphore(config.concurrency)
-    seeker_info = AgentInfo(name=seeker_name, model=seeker_model, settings=config.seeker.model_dump(mode="json"))
-    provider_info = AgentInfo(name=config.provider.name, model=config.provider.model,
-                              settings=config.provider.model_dump(mode="json"))  # fmt: skip
+    seeker_info, provider_info = agent_infos(config, seeker_name, seeker_model)
 
     async def play(task: Task, trial: int) -> None:
         async with gate:
@@ -364,7 +365,7 @@ async def run_dialogues(
             if transcript.end_reason == EndReason.budget and len(transcript.turns) <= 1:
                 stats.stopped_for_budget = True
                 return  # never started: leave it for a resume with a larger budget
-            writer.append(transcript)
+            writer.append(stamp_transcript(transcript, client))
             stats.add(transcript, quick_success(task, transcript))
             if on_update:
                 on_update(stats)

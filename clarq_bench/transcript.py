@@ -83,11 +83,17 @@ class Turn(BaseModel):
 
 
 class AgentInfo(BaseModel):
-    """Who played a side: registry name, model (resolved version) and settings that matter for reproduction."""
+    """Who played a side: registry name, model (resolved version) and settings that matter for reproduction, plus
+    what the leaderboard needs to tell rows apart: the endpoint the model was called at, the name a server answered
+    as when it differs, whether a seeker was handed the response tree, and a deterministic provider's fingerprint."""
 
     name: str
     model: str | None = None
     settings: dict[str, object] = Field(default_factory=dict)
+    endpoint: str | None = Field(default=None, description="Normalized --api-base (no credentials); None = default.")
+    reported_model: str | None = Field(default=None, description="The model name the server reported, if different.")
+    tree_access: bool = Field(default=False, description="Seeker built with the response tree (needs_tree): oracle-class.")
+    fingerprint: str | None = Field(default=None, description="Deterministic provider: provider/identity.py digest.")
 
 
 class Transcript(BaseModel):

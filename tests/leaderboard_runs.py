@@ -1,7 +1,8 @@
 """Hand-made run directories for the leaderboard tests: scripted dialogues on the repo's sample tasks (tasks/).
 
-A dialogue asks for each required node in tree order and the provider answers with the node text verbatim,
-claiming it; `drop` leaves the last `drop` nodes unasked, so the dialogue fails. No runner or model is involved.
+A dialogue asks for each required node in tree order and a "scripted" provider (self-reported: it cannot be
+replayed) answers with the node text verbatim, claiming it; `drop` leaves the last `drop` nodes unasked, so the
+dialogue fails. No runner or model is involved.
 """
 
 from __future__ import annotations
@@ -21,17 +22,18 @@ def sample_tasks(languages=("en", "zh")) -> list[Task]:
 
 
 def scripted_transcript(task: Task, *, seeker: str = "scripted", drop: int = 0, trial: int = 0,
-                        opening: str | None = None, provider: str = "offline", cost: float = 0.0) -> Transcript:
+                        opening: str | None = None, provider: str = "scripted", cost: float = 0.0) -> Transcript:
     nodes = task.tree.required[: len(task.tree.required) - drop]
+    notes = {"model": f"{provider}-model"}  # as the LLM provider records the model version on every reply
     turns = [
-        Turn(speaker=Speaker.provider, text="what can help you?", kind=ReplyKind.greeting),
+        Turn(speaker=Speaker.provider, text="what can help you?", kind=ReplyKind.greeting, notes=notes),
         Turn(speaker=Speaker.seeker, text=opening or f"Hello, I need to do this: {task.brief.task_name}"),
-        Turn(speaker=Speaker.provider, text=task.tree.root.text, kind=ReplyKind.root, revealed=["0"]),
+        Turn(speaker=Speaker.provider, text=task.tree.root.text, kind=ReplyKind.root, revealed=["0"], notes=notes),
     ]
     for node in nodes:
         turns.append(Turn(speaker=Speaker.seeker, text=f"Could you tell me more about step {node.id} please?"))
         turns.append(Turn(speaker=Speaker.provider, text=node.text, kind=ReplyKind.response_i,
-                          intent=Intent.answerable, revealed=[node.id]))
+                          intent=Intent.answerable, revealed=[node.id], notes=notes))
     turns.append(Turn(speaker=Speaker.seeker, text="Thanks, goodbye!"))
     return Transcript.of_task(
         task, trial=trial, seed=8848 + trial,
@@ -50,7 +52,7 @@ def write_run(run_dir: Path, transcripts: list[Transcript], tasks: list[Task], *
         "data_dir": str(SAMPLE_TASKS), "tasks_digest": runner_digest(tasks), "languages": sorted({t.language for t in tasks}),
         "split": "test", "types": None, "limit": None, "trials": trials, "seed": 8848, "max_turns": max_turns,
         "seeker": {"name": transcripts[0].seeker.name, "model": "scripted-1", "mode": None},
-        "provider": provider or {"name": "offline", "model": None, "mode": None},
+        "provider": provider or {"name": "scripted", "model": None, "mode": None},
         "judge_model": None, "run_id": run_dir.name, **(extra or {}),
     }
     (run_dir / "config.json").write_text(json.dumps(config), encoding="utf-8")
@@ -66,3 +68,18 @@ def make_run(run_dir: Path, *, seeker: str = "scripted", drop_every: int = 0, **
         for i, task in enumerate(tasks)
     ]
     return write_run(run_dir, transcripts, tasks, **kwargs)
+
+
+def edit_submission(path: Path, out_dir: Path, edit, *, reseal: bool = True) -> Path:
+    """A copy of a JSON submission changed by `edit(payload)`; re-sealed by default, as a forger who knows the seal
+    would (tests of the seal itself pass reseal=False), so that the checks below the seal are exercised."""
+    from clarq_bench.leaderboard.schema import Submission
+    from clarq_bench.leaderboard.seal import seal
+
+    payload = json.loads(path.read_text(encoding="utf-8"))
+    edit(payload)
+    if reseal:
+        payload = json.loads(seal(Submission.model_validate(payload)).model_dump_json())
+    out = out_dir / "tampered.json"
+    out.write_text(json.dumps(payload), encoding="utf-8")
+    return out

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import zipfile
 from pathlib import Path
 
@@ -13,7 +12,7 @@ from clarq_bench.errors import ClarqError
 from clarq_bench.leaderboard import build_submission, read_submission, verify_file, write_submission
 from clarq_bench.leaderboard.schema import Label, Submitter
 
-from leaderboard_runs import make_run, sample_tasks, scripted_transcript, write_run
+from leaderboard_runs import edit_submission, make_run, sample_tasks, scripted_transcript, write_run
 from upstream_paths import SAMPLE_TASKS
 
 DATA = str(SAMPLE_TASKS)
@@ -26,12 +25,8 @@ def honest(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_submission(build_submission(run, submitter=Submitter(name="A", org="lab")), root / "a.json")
 
 
-def tampered(honest: Path, tmp_path: Path, edit) -> Path:
-    payload = json.loads(honest.read_text(encoding="utf-8"))
-    edit(payload)
-    path = tmp_path / "tampered.json"
-    path.write_text(json.dumps(payload), encoding="utf-8")
-    return path
+def tampered(honest: Path, tmp_path: Path, edit, *, reseal: bool = True) -> Path:
+    return edit_submission(honest, tmp_path, edit, reseal=reseal)
 
 
 def problems(path: Path) -> list[str]:
@@ -78,7 +73,8 @@ def test_altered_provider_turn_is_named(honest: Path, tmp_path: Path) -> None:
         turn["text"] = "Just do whatever seems best."
 
     found = problems(tampered(honest, tmp_path, edit))
-    assert found[0] == "dialogue en/01/1#0 turn 4: claims node 1 but its text does not carry it"
+    assert found[0] == "dialogue en/01/1#0 turn 4: the Response I is not its nodes' text verbatim"
+    assert "dialogue en/01/1#0 turn 4: claims node 1 but its text does not carry it" in found
     assert "dialogue en/01/1#0 node 1: recorded exact but no provider turn carries it" in found
 
 
@@ -159,9 +155,7 @@ def test_standard_label_and_secrets(tmp_path: Path) -> None:
     assert sub.manifest.label_reasons == ["provider mode multi-info (standard: single)", "turn cap 14 (standard: 12)"]
     # relabelling a custom run as standard is caught
     path = write_submission(sub, tmp_path / "m.json")
-    payload = json.loads(path.read_text())
-    payload["manifest"]["label"] = "standard"
-    path.write_text(json.dumps(payload))
+    path = tampered(path, tmp_path, lambda p: p["manifest"].update(label="standard"))
     assert problems(path)[0].startswith("label is standard but the run config makes it custom (provider mode multi-info")
 
 

@@ -44,7 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(handler(args) or 0)
     except ClarqError as exc:
-        print(f"clarq: error: {exc}", file=sys.stderr)
+        from ..redact import redact
+
+        print(f"clarq: error: {redact(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("clarq: interrupted", file=sys.stderr)

@@ -55,12 +55,14 @@ def _play(args: argparse.Namespace) -> int:
     transcript = asyncio.run(play_dialogue(task, seeker, provider, max_turns=args.max_turns))
     if args.role == "provider":
         print(f"seeker: {transcript.seeker_turns[-1].text if transcript.seeker_turns else ''}")
+    from ..redact import redact
+
     if transcript.error:
-        print(f"error: {transcript.error}")
+        print(f"error: {redact(transcript.error)}")
     print(f"ended: {transcript.end_reason.value}; all required nodes obtained: {quick_success(task, transcript)}")
     if args.save:
         with open(args.save, "a", encoding="utf-8") as out:
-            out.write(transcript.model_dump_json() + "\n")
+            out.write(redact(transcript.model_dump_json()) + "\n")
     return 0
 
 

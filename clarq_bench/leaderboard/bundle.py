@@ -19,12 +19,15 @@ from pydantic import ValidationError
 
 from .. import __version__
 from ..errors import ClarqError
+from ..redact import redact, redact_data
 from ..judge import Verdict
 from ..tasks import Task
 from ..transcript import AgentInfo, Speaker, Transcript
+from .consistency import recorded_models, side_identity
 from .figures import DEFAULT_RESAMPLES, compute_metrics
-from .rundir import read_run, split_tasks, strip_secrets, verdicts_for
+from .rundir import read_run, split_tasks, verdicts_for
 from .safety import read_json_text, read_zip_members
+from .seal import seal
 from .schema import Label, Manifest, Submission, Submitter, dialogue_key, task_set_hash
 
 #: The standard setting: our LLM provider on this model, in this mode, with this turn cap.
@@ -42,7 +45,10 @@ def runner_digest(tasks: Iterable[Task]) -> str:
 
 
 def classify(config: dict[str, Any], provider: AgentInfo) -> tuple[Label, list[str]]:
-    """standard when the provider is gpt-4o in single-info mode with the default turn cap; else custom, with why."""
+    """oracle-class when the seeker was handed the response tree; else standard when the provider is gpt-4o in
+    single-info mode with the default turn cap; else custom, with why."""
+    if config.get("seeker_tree_access"):
+        return Label.oracle, ["the seeker was given the response tree (needs_tree)"]
     settings = config.get("provider") if isinstance(config.get("provider"), dict) else provider.settings
     name = str(settings.get("name") or provider.name)
     model = settings.get("model") or provider.model
@@ -56,20 +62,6 @@ def classify(config: dict[str, Any], provider: AgentInfo) -> tuple[Label, list[s
     if max_turns != STANDARD_MAX_TURNS:
         reasons.append(f"turn cap {max_turns} (standard: {STANDARD_MAX_TURNS})")
     return (Label.custom if reasons else Label.standard), reasons
-
-
-def _models(transcripts: list[Transcript], speaker: Speaker, info: str) -> list[str]:
-    """Model versions a side used: its AgentInfo plus any `model` a turn recorded in its notes."""
-    found: set[str] = set()
-    for transcript in transcripts:
-        agent = getattr(transcript, info)
-        if agent.model:
-            found.add(str(agent.model))
-        for turn in transcript.turns:
-            model = turn.notes.get("model") if turn.speaker == speaker else None
-            if isinstance(model, str) and model:
-                found.add(model)
-    return sorted(found)
 
 
 def _judge_identity(verdicts: list[Verdict], config: dict[str, Any]) -> AgentInfo:
@@ -121,7 +113,8 @@ def build_submission(
                          "pass the run's task data with --data DIR")  # fmt: skip
     verdicts = verdicts_for(files)
     verdicts = sorted(verdicts, key=lambda v: (v.task_id, v.trial))
-    config = strip_secrets(files.config)
+    config = redact_data(files.config)
+    transcripts = [Transcript.model_validate_json(redact(t.model_dump_json())) for t in transcripts]
     first = transcripts[0]
     label, reasons = classify(config, first.provider)
     split = str(config.get("split") or "test")
@@ -131,10 +124,10 @@ def build_submission(
         submitter=submitter or Submitter(),
         run_id=str(config.get("run_id") or files.run_dir.name),
         run_config=config,
-        seeker=first.seeker,
-        seeker_models=_models(transcripts, Speaker.seeker, "seeker"),
-        provider=first.provider,
-        provider_models=_models(transcripts, Speaker.provider, "provider"),
+        seeker=side_identity(transcripts, "seeker"),
+        seeker_models=recorded_models(transcripts, Speaker.seeker, "seeker"),
+        provider=side_identity(transcripts, "provider"),
+        provider_models=recorded_models(transcripts, Speaker.provider, "provider"),
         judge=_judge_identity(verdicts, config),
         label=label,
         label_reasons=reasons,
@@ -146,8 +139,10 @@ def build_submission(
         task_set_hash=digest,
         transcript_count=len(transcripts),
         metrics=compute_metrics(transcripts, verdicts, split=split, resamples=resamples),
+        provider_fingerprint=config.get("provider_fingerprint"),
+        tree_access=bool(config.get("seeker_tree_access")),
     )
-    return Submission(manifest=manifest, transcripts=transcripts, verdicts=verdicts)
+    return seal(Submission(manifest=manifest, transcripts=transcripts, verdicts=verdicts))
 
 
 def write_submission(submission: Submission, path: str | Path) -> Path:
@@ -156,11 +151,11 @@ def write_submission(submission: Submission, path: str | Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.suffix == ".zip":
         with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-            archive.writestr("manifest.json", submission.manifest.model_dump_json(indent=2))
-            archive.writestr("transcripts.jsonl", "".join(t.model_dump_json() + "\n" for t in submission.transcripts))
-            archive.writestr("verdicts.jsonl", "".join(v.model_dump_json() + "\n" for v in submission.verdicts))
+            archive.writestr("manifest.json", redact(submission.manifest.model_dump_json(indent=2)))
+            archive.writestr("transcripts.jsonl", "".join(redact(t.model_dump_json()) + "\n" for t in submission.transcripts))
+            archive.writestr("verdicts.jsonl", "".join(redact(v.model_dump_json()) + "\n" for v in submission.verdicts))
     else:
-        path.write_text(submission.model_dump_json(), encoding="utf-8")
+        path.write_text(redact(submission.model_dump_json()), encoding="utf-8")
     return path
 
 

@@ -17,6 +17,8 @@ from ..transcript import Transcript
 from .schema import Manifest
 
 STATUS_VERIFIED, STATUS_UNVERIFIED, STATUS_REFERENCE, STATUS_FAILED = "verified", "not verified", "reference", "failed"
+#: How the provider's replies are known: replayed through the installed deterministic provider, or as recorded.
+REPLAYED, SELF_REPORTED = "replayed", "self-reported"
 
 
 @dataclass
@@ -28,6 +30,12 @@ class Entry:
     status: str
     problems: list[str] = field(default_factory=list)
     source: str = ""
+    provenance: str = SELF_REPORTED
+
+    @property
+    def oracle_class(self) -> bool:
+        """The seeker read the response tree: shown apart, never ranked among seekers."""
+        return self.manifest.tree_access or self.manifest.label.value == "oracle-class"
 
     @property
     def title(self) -> str:

@@ -14,7 +14,8 @@ from typing import Any
 from ..errors import ClarqError
 from ..judge import Verdict
 from ..transcript import Transcript
-from .rundir import read_run, strip_secrets, verdicts_for
+from ..redact import redact, redact_data
+from .rundir import read_run, verdicts_for
 
 PARQUET = "data/train-00000-of-00001.parquet"
 
@@ -106,13 +107,13 @@ def export_hf(run_dir: str | Path, out_dir: str | Path, *, data: str | None = No
     datasets.disable_progress_bars()
     files = read_run(run_dir, data)
     verdicts = verdicts_for(files)
-    rows = dialogue_rows(files.transcripts, verdicts)
+    rows = redact_data(dialogue_rows(files.transcripts, verdicts))
     out = Path(out_dir)
     (out / "data").mkdir(parents=True, exist_ok=True)
     dataset = datasets.Dataset.from_list(rows)
     target = out / PARQUET
     dataset.to_parquet(str(target))
-    config = strip_secrets(files.config)
+    config = redact_data(files.config)
     run_id = str(config.get("run_id") or Path(run_dir).name)
-    (out / "README.md").write_text(dataset_card(run_id, config, rows), encoding="utf-8")
+    (out / "README.md").write_text(redact(dataset_card(run_id, config, rows)), encoding="utf-8")
     return target

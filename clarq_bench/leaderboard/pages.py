@@ -83,8 +83,16 @@ def _th(text: str, *, numeric: bool = False, nosort: bool = False, first: str | 
     return f"<th{attrs}>{text}</th>"
 
 
-def leaderboard_table(entries: list[Entry], language: str) -> str:
-    """One language's table, rows ordered by success (highest first), partial submissions after complete ones."""
+def provenance_badge(entry: Entry) -> str:
+    css = "ok" if entry.provenance == "replayed" else ""
+    title = ("every provider reply replayed through the installed deterministic provider" if css else
+             "provider replies as recorded: checked against the tree and the provider rules, not replayed")
+    return f'<span class="badge {css}" title="{esc(title)}">{esc(entry.provenance)}</span>'
+
+
+def leaderboard_table(entries: list[Entry], language: str, *, numbered: bool = True) -> str:
+    """One language's table, rows ordered by success (highest first), partial submissions after complete ones;
+    unranked (oracle-class) tables show no positions."""
     rows = []
     ranked = [(e, e.language_group(language)) for e in entries]
     ranked = [(e, g) for e, g in ranked if g is not None]
@@ -96,8 +104,8 @@ def leaderboard_table(entries: list[Entry], language: str) -> str:
         models = ", ".join(m.seeker_models) or (m.seeker.model or "")
         rows.append(
             "<tr>"
-            f'<td class="rank num">{position}</td>'
-            f'<td><a href="s/{esc(entry.slug)}.html">{esc(entry.title)}</a>'
+            + (f'<td class="rank num">{position}</td>' if numbered else '<td class="num unranked">–</td>')
+            + f'<td><a href="s/{esc(entry.slug)}.html">{esc(entry.title)}</a>'
             + (f'<span class="org">{esc(m.submitter.org)}</span>' if m.submitter.org else "")
             + "</td>"
             f'<td data-value="{esc(m.seeker.name)}">{esc(m.seeker.name)}'
@@ -112,6 +120,7 @@ def leaderboard_table(entries: list[Entry], language: str) -> str:
             + ('<span class="org">partial</span>' if m.partial else "") + "</td>"
             + cost_cell
             + f'<td data-value="{esc(entry.status)}">{status_badge(entry)}</td>'
+            + f'<td data-value="{esc(entry.provenance)}">{provenance_badge(entry)}</td>'
             "</tr>"
         )
     head = "".join([
@@ -119,8 +128,9 @@ def leaderboard_table(entries: list[Entry], language: str) -> str:
         _th("Setting"), _th("Success", numeric=True), _th("AQD", numeric=True, first="ascending"),
         _th("AQL", numeric=True, first="ascending"), _th("AQL (tokens)", numeric=True, first="ascending"),
         _th("Dialogues", numeric=True), _th("Cost", numeric=True, first="ascending"), _th("Status"),
+        _th("Provider replies"),
     ])  # fmt: skip
-    lang = esc(language)
+    lang = esc(language) + ("" if numbered else "-oracle")
     return (f'<div class="wide"><table class="sortable leaderboard" id="board-{lang}"><thead><tr>{head}</tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table></div>")  # fmt: skip
 
@@ -133,11 +143,17 @@ def index_page(entries: list[Entry], skipped: list[tuple[str, list[str]]]) -> st
         "minus questions needed (positive: over-asking); AQL = mean length of the seeker's turns (released units: "
         "spaces in English, characters in Chinese; tokens are comparable across languages). Click a column to sort. "
         "<b>standard</b> rows use the GPT-4o provider in single-info mode with a 12-turn cap; <b>reference</b> rows "
-        "are the released ClarQ-LLM GPT-4o dialogues, rescored.</p>",
+        "are the released ClarQ-LLM GPT-4o dialogues, rescored. <b>replayed</b>: every provider reply was replayed "
+        "through the installed offline provider; <b>self-reported</b>: an LLM provider's replies as recorded, checked "
+        "against the tree and the provider rules only.</p>",
     ]
     for language in languages:
         parts.append(f"<h2>{esc(LANGUAGE_NAMES.get(language, language))}</h2>")
-        parts.append(leaderboard_table(entries, language))
+        parts.append(leaderboard_table([e for e in entries if not e.oracle_class], language))
+        oracles = [e for e in entries if e.oracle_class and e.language_group(language) is not None]
+        if oracles:
+            parts.append("<h3>Oracle-class (the seeker read the response tree: an upper bound, not ranked)</h3>")
+            parts.append(leaderboard_table(oracles, language, numbered=False))
     if skipped:
         items = "".join(f"<li>{esc(name)}: {esc(problems[0])}" + (f" (+{len(problems) - 1} more)" if len(problems) > 1 else "")
                         + "</li>" for name, problems in skipped)  # fmt: skip
@@ -172,10 +188,13 @@ def submission_page(entry: Entry, plots: list[str]) -> str:
     facts = [
         ("Submitter", esc(m.submitter.name) + (f" ({esc(m.submitter.org)})" if m.submitter.org else "")),
         ("Notes", esc(m.submitter.notes) or "–"),
-        ("Status", status_badge(entry)),
+        ("Status", status_badge(entry) + " " + provenance_badge(entry)),
         ("Setting", label_badge(m.label.value) + esc("; ".join(m.label_reasons))),
         ("Seeker", esc(m.seeker.name) + (f" · {esc(', '.join(m.seeker_models))}" if m.seeker_models else "")),
         ("Provider", esc(m.provider.name) + (f" · {esc(', '.join(m.provider_models))}" if m.provider_models else "")),
+        ("Endpoint", esc(m.seeker.endpoint or m.provider.endpoint or "the providers' default")),
+        ("Tree access", "yes: the seeker read the response tree (oracle-class)" if m.tree_access else "no"),
+        ("Provider fingerprint", f"<code>{esc(m.provider_fingerprint[:16])}</code>" if m.provider_fingerprint else "–"),
         ("Judge", esc(m.judge.name) + (f" · {esc(m.judge.model)}" if m.judge.model else "")),
         ("Dialogues", f"{len(entry.transcripts)} ({m.trials} trial(s)" + (", partial" if m.partial else "") + ")"),
         ("Turn cap", esc(m.max_turns if m.max_turns is not None else "–")),

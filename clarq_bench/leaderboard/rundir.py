@@ -9,7 +9,6 @@ recorded `data` folder, else $CLARQ_DATA / the download cache, filtered as the r
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,24 +20,8 @@ from ..judge import Verdict, judge_deterministic
 from ..tasks import Task
 from ..transcript import Transcript
 
-SECRET_KEY = re.compile(r"api[_-]?key|secret|passw(or)?d|authori[sz]ation|bearer|credential|(^|_)token$|cookie", re.I)
-SECRET_VALUE = re.compile(r"^(sk-|sk_|xox[bp]-|ghp_|hf_)[A-Za-z0-9_\-]{8,}")
-REDACTED = "[redacted]"
 #: Where a run recorded its task folder (RunConfig.data_dir; older spellings accepted).
 DATA_KEYS = ("data_dir", "data", "tasks_dir")
-
-
-def strip_secrets(value: Any) -> Any:
-    """A copy of a JSON value with secret-looking keys and key-shaped strings replaced by `[redacted]`."""
-    if isinstance(value, dict):
-        return {k: REDACTED if SECRET_KEY.search(str(k)) else strip_secrets(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [strip_secrets(v) for v in value]
-    if isinstance(value, str) and SECRET_VALUE.match(value):
-        return REDACTED
-    if isinstance(value, str):
-        return re.sub(r"(https?://)[^/@\s]+:[^/@\s]+@", r"\1[redacted]@", value)  # user:pass@ in URLs
-    return value
 
 
 def _read_jsonl(path: Path, model: type, what: str) -> list[Any]:

@@ -16,13 +16,15 @@ from pathlib import Path
 from .. import __version__
 from ..errors import ClarqError
 from ..judge import judge_deterministic
+from ..redact import redact
 from ..tasks import Task
 from ..transcript import AgentInfo
 from .bundle import read_submission
-from .entry import STATUS_REFERENCE, STATUS_UNVERIFIED, STATUS_VERIFIED, Entry
+from .entry import REPLAYED, SELF_REPORTED, STATUS_REFERENCE, STATUS_UNVERIFIED, STATUS_VERIFIED, Entry
 from .figures import compute_metrics
 from .pages import dialogues_page, index_page, submission_page
 from .schema import Label, Manifest, Submitter, task_set_hash
+from .verify import REPLAYED as VERIFY_REPLAYED
 from .verify import load_task_data, verify_file
 
 ASSETS = ("style.css", "leaderboard.js")
@@ -58,7 +60,9 @@ def load_entries(
             rejected.append((path.name, outcome.problems))
             continue
         used = {t.task_id: outcome.tasks[t.task_id] for t in sub.transcripts if t.task_id in outcome.tasks}
-        entries.append(Entry(sub.manifest, sub.transcripts, outcome.verdicts, used, STATUS_VERIFIED, source=path.name))
+        provenance = REPLAYED if outcome.provenance == VERIFY_REPLAYED else SELF_REPORTED
+        entries.append(Entry(sub.manifest, sub.transcripts, outcome.verdicts, used, STATUS_VERIFIED, source=path.name,
+                             provenance=provenance))  # fmt: skip
     return entries, rejected
 
 
@@ -131,10 +135,10 @@ def build_site(
             raise ClarqError(f"two submissions share the id {entry.slug}", "remove the duplicate file")
         slugs.add(entry.slug)
         images = _plots(entry, pages) if plots else []
-        (pages / f"{entry.slug}.html").write_text(submission_page(entry, images), encoding="utf-8")
-        (pages / f"{entry.slug}-dialogues.html").write_text(dialogues_page(entry), encoding="utf-8")
+        (pages / f"{entry.slug}.html").write_text(redact(submission_page(entry, images)), encoding="utf-8")
+        (pages / f"{entry.slug}-dialogues.html").write_text(redact(dialogues_page(entry)), encoding="utf-8")
     index = out / "index.html"
-    index.write_text(index_page(entries, rejected or []), encoding="utf-8")
+    index.write_text(redact(index_page(entries, rejected or [])), encoding="utf-8")
     return index
 
 

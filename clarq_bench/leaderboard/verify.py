@@ -1,6 +1,10 @@
 """`clarq leaderboard verify`: recompute a submission from its transcripts and list every disagreement.
 
-Checks, each failing one giving one line: the task-set hash and every task hash against the local task data; one
+Checks, each failing one giving one line: the content seal (seal.py: any edit after packing, named down to the
+dialogue and turn); identities agreeing between run config, manifest and transcripts (consistency.py); every
+dialogue's shape and the provider rules any clarq provider keeps (rules.py); for deterministic providers, a replay
+of every dialogue through the installed provider with the recorded fingerprint (replay.py: the row is "replayed",
+otherwise "self-reported"); the task-set hash and every task hash against the local task data; one
 transcript per (task, trial) of the task set (unless partial, and then the gaps must be declared); the standard /
 custom label and the turn cap; every revealed-node claim against the provider's text (and its place in the tree);
 no node text handed out without a claim; each recorded verdict against the deterministic judge (only nodes the
@@ -20,11 +24,18 @@ from ..lengths import token_counter
 from ..tasks import ROOT_ID, Task
 from ..textmatch import carries_node
 from ..transcript import ReplyKind, Speaker, Transcript
+from ..provider.factory import ProviderMode, is_offline
+from ..registry import looks_like_import_path
 from .bundle import classify, read_submission
+from .consistency import check_consistency
+from .replay import fingerprint_problem, provider_mode, replay_all
+from .rules import check_rules
+from .seal import check_seal
 from .figures import TOKEN_FIELDS, bootstrap_settings, compute_metrics, differences
 from .schema import FORMAT_VERSION, Submission, dialogue_key, task_set_hash
 
 MAX_METRIC_LINES = 12
+REPLAYED, SELF_REPORTED = "replayed", "provider self-reported"
 
 
 class Verification(NamedTuple):
@@ -34,6 +45,7 @@ class Verification(NamedTuple):
     notes: list[str]
     verdicts: list[Verdict]  # recomputed (with recorded LLM-judged nodes merged in)
     tasks: dict[str, Task]
+    provenance: str = SELF_REPORTED  # REPLAYED when every provider turn was replayed and matched
 
     @property
     def ok(self) -> bool:
@@ -57,6 +69,13 @@ def _check_tasks(sub: Submission, data: dict[str, Task], root: Path, problems: l
     absent = [task_id for task_id in manifest.task_hashes if task_id not in data]
     if absent:
         problems.append(f"{len(absent)} task(s) are not in the task data at {root} (first: {', '.join(absent[:3])})")
+    languages = manifest.run_config.get("languages") or sorted({tid.split("/", 1)[0] for tid in manifest.task_hashes})
+    split = manifest.run_config.get("split") or "test"
+    universe = {tid for tid, task in data.items() if task.language in languages and split in ("all", task.split.value)}
+    lacking = sorted(universe - set(manifest.task_hashes))
+    if lacking:
+        problems.append(f"the task set lacks {len(lacking)} task(s) of its {'+'.join(languages)} {split} split "
+                        f"(first: {', '.join(lacking[:3])}): a submission covers the whole split")  # fmt: skip
     for task_id, digest in manifest.task_hashes.items():
         if task_id in data and data[task_id].content_hash() != digest:
             problems.append(f"task {task_id}: hash {digest[:12]}... differs from the task data "
@@ -98,20 +117,17 @@ def _check_identity(sub: Submission, problems: list[str]) -> None:
     if label != manifest.label:
         why = "; ".join(reasons) or "provider, mode and turn cap are the standard ones"
         problems.append(f"label is {manifest.label.value} but the run config makes it {label.value} ({why})")
+    problems.extend(check_consistency(sub))
     for transcript in sub.transcripts:
         key = dialogue_key(transcript.task_id, transcript.trial)
-        if transcript.seeker.name != manifest.seeker.name or transcript.provider.name != manifest.provider.name:
-            problems.append(f"dialogue {key}: played by {transcript.seeker.name} vs {transcript.provider.name}, "
-                            f"not the manifest's {manifest.seeker.name} vs {manifest.provider.name}")  # fmt: skip
         cap = manifest.run_config.get("max_turns")
         if isinstance(cap, int) and len(transcript.seeker_turns) > cap:
             problems.append(f"dialogue {key}: {len(transcript.seeker_turns)} seeker turns, above the turn cap {cap}")
 
 
 def _check_claims(transcript: Transcript, task: Task, verdict: Verdict, problems: list[str]) -> None:
-    """Every claimed node is real, carried by its turn's text and on the frontier; nothing leaks unclaimed."""
+    """Every claimed node is real and carried by its turn's text; nothing leaks unclaimed (gating: rules.py)."""
     key = dialogue_key(transcript.task_id, transcript.trial)
-    revealed: set[str] = set()
     for index, turn in enumerate(transcript.turns):
         if turn.speaker != Speaker.provider:
             continue
@@ -125,10 +141,6 @@ def _check_claims(transcript: Transcript, task: Task, verdict: Verdict, problems
                 continue
             if not carries_node(turn.text, task.tree[node_id].text, task.language):
                 problems.append(f"dialogue {key} turn {index}: claims node {node_id} but its text does not carry it")
-            parent = task.tree[node_id].parent
-            if parent not in (ROOT_ID, None) and parent not in revealed and parent not in turn.revealed:
-                problems.append(f"dialogue {key} turn {index}: reveals node {node_id} before its parent {parent}")
-        revealed.update(turn.revealed)
     for node in verdict.nodes:
         if node.status in (NodeStatus.exact, NodeStatus.substring) and node.claimed_turn is None:
             problems.append(f"dialogue {key} turn {node.turn}: carries node {node.node_id} without claiming it")
@@ -168,6 +180,23 @@ def _merge_verdict(
     return recomputed.model_copy(update={"nodes": merged, "judge": recorded.judge})
 
 
+def _check_figures(sub: Submission, verdicts: list[Verdict], problems: list[str], notes: list[str]) -> None:
+    """Every recorded figure against the figures recomputed from the transcripts and verdicts."""
+    manifest = sub.manifest
+    seed, resamples = bootstrap_settings(manifest.metrics)
+    split = str(manifest.run_config.get("split") or "test")
+    again = compute_metrics(sub.transcripts, verdicts, split=split, seed=seed, resamples=resamples)
+    recorded_unit = (manifest.metrics.get("summary") or {}).get("token_unit")
+    skip: tuple[str, ...] = ()
+    if recorded_unit != token_counter().unit:
+        skip = TOKEN_FIELDS
+        notes.append(f"token figures not compared: recorded in {recorded_unit}, this machine counts {token_counter().unit}")
+    lines = list(differences(manifest.metrics, again, skip=skip))
+    problems.extend(lines[:MAX_METRIC_LINES])
+    if len(lines) > MAX_METRIC_LINES:
+        problems.append(f"... and {len(lines) - MAX_METRIC_LINES} more figures differ")
+
+
 def verify_submission(sub: Submission, data: str | Path | None = None, tasks: dict[str, Task] | None = None) -> Verification:
     """Check one loaded submission against the task data (`tasks` given, or loaded from `data`)."""
     problems: list[str] = []
@@ -181,37 +210,42 @@ def verify_submission(sub: Submission, data: str | Path | None = None, tasks: di
         root, tasks = load_task_data(data, languages)
     else:
         root = Path(str(data or "<given tasks>"))
+    problems.extend(check_seal(sub))
     _check_tasks(sub, tasks, root, problems)
     _check_coverage(sub, problems)
     _check_identity(sub, problems)
     recorded = {(v.task_id, v.trial): v for v in sub.verdicts}
     judge_named = manifest.judge.name not in ("", "none")
     verdicts: list[Verdict] = []
+    single = provider_mode(manifest) != ProviderMode.multi_info.value
+    llm = not is_offline(manifest.provider.name) and not looks_like_import_path(manifest.provider.name)
+    broken: set[str] = set()
     for transcript in sub.transcripts:
         task = tasks.get(transcript.task_id)
         if task is None or task.content_hash() != manifest.task_hashes.get(transcript.task_id):
             continue  # already reported: cannot judge against a task we do not have
         key = dialogue_key(transcript.task_id, transcript.trial)
+        rule = check_rules(transcript, task, single=single, max_turns=manifest.max_turns, llm=llm)
+        if rule:
+            problems.append(rule)
+            broken.add(key)
         recomputed = judge_deterministic(transcript, task)
         _check_claims(transcript, task, recomputed, problems)
         verdicts.append(_merge_verdict(key, recomputed, recorded.get(transcript.key), judge_named, problems))
+    provenance = SELF_REPORTED
+    if is_offline(manifest.provider.name):
+        cannot = fingerprint_problem(manifest)
+        problems.extend([cannot] if cannot else replay_all(sub.transcripts, tasks, manifest, broken))
+        provenance = SELF_REPORTED if cannot else REPLAYED
+    else:
+        notes.append(f"the {manifest.provider.name} provider cannot be replayed: its replies are self-reported "
+                     "(checked against the tree and the provider rules only)")  # fmt: skip
     if len(verdicts) == len(sub.transcripts) and verdicts:
-        seed, resamples = bootstrap_settings(manifest.metrics)
-        split = str(manifest.run_config.get("split") or "test")
-        again = compute_metrics(sub.transcripts, verdicts, split=split, seed=seed, resamples=resamples)
-        recorded_unit = (manifest.metrics.get("summary") or {}).get("token_unit")
-        skip: tuple[str, ...] = ()
-        if recorded_unit != token_counter().unit:
-            skip = TOKEN_FIELDS
-            notes.append(f"token figures not compared: recorded in {recorded_unit}, this machine counts {token_counter().unit}")
-        lines = list(differences(manifest.metrics, again, skip=skip))
-        problems.extend(lines[:MAX_METRIC_LINES])
-        if len(lines) > MAX_METRIC_LINES:
-            problems.append(f"... and {len(lines) - MAX_METRIC_LINES} more figures differ")
+        _check_figures(sub, verdicts, problems, notes)
     llm_nodes = sum(node.status == NodeStatus.llm for v in verdicts for node in v.nodes)
     if llm_nodes:
         notes.append(f"{llm_nodes} node(s) accepted on the recorded LLM judge's verdict ({manifest.judge.name})")
-    return Verification(problems, notes, verdicts, tasks)
+    return Verification(problems, notes, verdicts, tasks, provenance)
 
 
 def verify_file(path: str | Path, data: str | Path | None = None, tasks: dict[str, Task] | None = None) -> tuple[Submission | None, Verification]:

@@ -1,8 +1,8 @@
 """The response cache: one SQLite file (WAL), JSON values, keyed by what changes the answer.
 
-The key hashes the resolved model, the messages, the sampling parameters, the seed and the trial index, so repeated
-trials differ while a rerun replays them exactly. Timeouts, retries, endpoints, keys and headers are not part of the
-key and are never stored. One connection guarded by a lock serves asyncio tasks and threads alike; WAL and a busy
+The key hashes the resolved model, the normalized endpoint (llm/endpoint.py: the same model name at two endpoints
+is two models), the messages, the sampling parameters, the seed and the trial index, so repeated trials differ while
+a rerun replays them exactly. Timeouts, retries, keys and headers are not part of the key and are never stored. One connection guarded by a lock serves asyncio tasks and threads alike; WAL and a busy
 timeout let several processes share the file.
 """
 
@@ -27,9 +27,11 @@ CREATE TABLE IF NOT EXISTS responses (
 
 
 def cache_key(model: str, messages: list[dict[str, Any]], params: dict[str, Any], seed: int | None,
-              trial: int) -> str:
-    """sha256 over canonical JSON of everything that changes a reply."""
+              trial: int, endpoint: str | None = None) -> str:
+    """sha256 over canonical JSON of everything that changes a reply (`endpoint`: normalized api_base, or None)."""
     payload = {"model": model, "messages": messages, "params": params, "seed": seed, "trial": trial}
+    if endpoint:
+        payload["endpoint"] = endpoint
     blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 

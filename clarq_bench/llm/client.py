@@ -19,10 +19,11 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr
 from ..transcript import Usage
 from .accounting import UsageMeter, call_cost, record_in_scopes
 from .cache import ResponseCache, cache_key, default_cache_path
+from .endpoint import normalize_endpoint
 from .errors import LLMBadRequestError, LLMJSONError
 from .jsonreply import ReplyProblem, parse_reply, reask_messages
 from .limits import ModelLimits
-from .models import SCRIPTED_PREFIX, check_credentials, resolve_model, supports_json_mode
+from .models import SCRIPTED_PREFIX, bare_name, check_credentials, resolve_model, supports_json_mode
 from .retry import with_retries
 from .transports import DirectOpenAI, RawReply, litellm_call, request_params, scripted_call, uses_direct
 
@@ -88,6 +89,8 @@ class LLMClient:
         self._cache_lock = threading.Lock()
         self._direct: DirectOpenAI | None = None
         self._uses_direct: dict[str, bool] = {}
+        self.endpoint = normalize_endpoint(self.settings.api_base)  # in the cache key and the recorded identity
+        self.reported_models: dict[str, str] = {}  # resolved name -> the different name a server answered as
 
     # ---- names, credentials, budget ----------------------------------------------------------------------------
 
@@ -165,10 +168,11 @@ class LLMClient:
         """(text, usage, attempts, cached) for one request, from the cache or the model; accounted here."""
         scripted = resolved in self.scripted
         cache = None if scripted else self.cache
-        key = cache_key(resolved, messages, params, seed, trial) if cache is not None else ""
+        key = cache_key(resolved, messages, params, seed, trial, self.endpoint) if cache is not None else ""
         if cache is not None and (hit := cache.get(key)) is not None:
             usage = Usage.model_construct(prompt_tokens=0, completion_tokens=0, cost_usd=0.0, calls=0, cached_calls=1)
             self._account(role, resolved, usage)
+            self._note_reported(resolved, str(hit.get("reported_model") or ""))
             return str(hit["text"]), usage, 0, True
 
         async def attempt() -> RawReply:
@@ -183,10 +187,20 @@ class LLMClient:
         usage = Usage.model_construct(prompt_tokens=raw.prompt_tokens, completion_tokens=raw.completion_tokens,
                                       cost_usd=cost, calls=1, cached_calls=0)
         self._account(role, resolved, usage)
+        reported = "" if scripted else self._note_reported(resolved, raw.model)
         if cache is not None:
             cache.put(key, resolved, {"text": raw.text, "model": resolved, "prompt_tokens": raw.prompt_tokens,
-                                      "completion_tokens": raw.completion_tokens, "cost_usd": cost})
+                                      "completion_tokens": raw.completion_tokens, "cost_usd": cost,
+                                      "reported_model": reported})
         return raw.text, usage, attempts, False
+
+    def _note_reported(self, resolved: str, reported: str) -> str:
+        """Remember the name a server answered as when it differs from the one asked for (a local model behind
+        --api-base answering to `gpt-4o`); returns it, or "" when it matches or was not said."""
+        if not reported or reported in (resolved, bare_name(resolved)):
+            return ""
+        self.reported_models[resolved] = reported
+        return reported
 
     async def _send(self, resolved: str, messages: Messages, params: dict[str, Any]) -> RawReply:
         if resolved in self.scripted:

@@ -61,6 +61,7 @@ class RawReply(NamedTuple):
     text: str
     prompt_tokens: int
     completion_tokens: int
+    model: str = ""  # the model the server says answered ("" when it did not say)
 
 
 def request_params(temperature: float, seed: int | None, max_tokens: int | None, json_mode: bool) -> dict[str, Any]:
@@ -91,20 +92,23 @@ async def litellm_call(model: str, messages: list[dict[str, Any]], params: dict[
     text = response.choices[0].message.content or ""
     usage = getattr(response, "usage", None)
     return RawReply(text, int(getattr(usage, "prompt_tokens", 0) or 0),
-                    int(getattr(usage, "completion_tokens", 0) or 0))
+                    int(getattr(usage, "completion_tokens", 0) or 0), str(getattr(response, "model", "") or ""))
 
 
 def _error_message(raw: bytes) -> str:
-    """The server's own error message from an OpenAI-style error body, else the start of the body."""
+    """The server's own error message from an OpenAI-style error body, else the start of the body; redacted, since
+    some endpoints echo the Authorization header back."""
+    from ..redact import redact
+
     text = raw.decode("utf-8", "replace")
     try:
         error = json.loads(text).get("error")
         message = error.get("message") if isinstance(error, dict) else error
         if isinstance(message, str) and message:
-            return message
+            return redact(message)
     except (ValueError, AttributeError):
         pass
-    return text[:500]
+    return redact(text[:500])
 
 
 class DirectOpenAI:
@@ -158,7 +162,8 @@ class DirectOpenAI:
             data = json.loads(raw)
             text = data["choices"][0]["message"]["content"] or ""
             usage = data.get("usage") or {}
-            return RawReply(text, int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0))
+            return RawReply(text, int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0),
+                            str(data.get("model") or ""))
         except (ValueError, KeyError, IndexError, TypeError, AttributeError):
             raise HTTPStatusError(502, f"malformed reply body: {raw[:100]!r}") from None
 

@@ -91,10 +91,12 @@ class FakeOpenAIServer:
         *,
         latency_s: float = 0.0,
         responder: Callable[[dict[str, Any]], str] | None = None,
+        report_model: str | None = None,
     ) -> None:
         self._script: list[Behaviour] = [reply(b) if isinstance(b, str) else b for b in script]
         self.latency_s = latency_s
         self.responder = responder or _default_responder
+        self.report_model = report_model  # the model name replies claim (default: the one asked for)
         self._stats = _Stats()
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -214,7 +216,7 @@ class FakeOpenAIServer:
             "id": f"chatcmpl-fake-{time.monotonic_ns()}",
             "object": "chat.completion",
             "created": int(time.time()),
-            "model": body.get("model", "fake"),
+            "model": self.report_model or body.get("model", "fake"),
             "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
             "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                       "total_tokens": prompt_tokens + completion_tokens},

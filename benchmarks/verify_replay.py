@@ -1,0 +1,70 @@
+"""Time `clarq leaderboard verify` on an honest 260-dialogue offline submission (target: under 30 s on 2 cores).
+
+Usage: python benchmarks/verify_replay.py [RESULTS_FILE] [--multi-info] [--seeker heuristic]
+Plays the released GPT-4o seeker turns (the replay seeker; or --seeker NAME) against the offline provider on the
+English test set, packs the run with `clarq submit`, then verifies it: seal, consistency, rules, the deterministic
+judge, every figure, and a replay of every provider turn. Prints the verify time split into loading the task data
+and the rest, and the replay's share.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from clarq_bench.cli.main import main as clarq
+
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "clarq-llm-upstream"
+DEFAULT = SHARED / "results" / "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json"
+
+
+def main() -> None:
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    seeker = sys.argv[sys.argv.index("--seeker") + 1] if "--seeker" in sys.argv else "replay"
+    if seeker != "replay":
+        args = [a for a in args if a != seeker]
+    mode = "multi-info" if "--multi-info" in sys.argv else "single"
+    data = str(SHARED / "data")
+    with tempfile.TemporaryDirectory() as tmp:
+        runs, out = Path(tmp) / "runs", Path(tmp) / "sub.zip"
+        played = ["--seeker", seeker] + (["--replay", str(args[0] if args else DEFAULT)] if seeker == "replay" else [])
+        started = time.perf_counter()
+        assert clarq(["run", *played, "--provider", "offline", "--provider-mode", mode, "--data", data, "--lang", "en",
+                      "--runs-dir", str(runs), "--no-progress"]) == 0  # fmt: skip
+        run_s = time.perf_counter() - started
+        (run_dir,) = runs.iterdir()
+        assert clarq(["submit", str(run_dir), "-o", str(out), "--data", data]) == 0
+
+        from clarq_bench.leaderboard import replay as replay_module
+        from clarq_bench.leaderboard.verify import load_task_data, verify_file
+
+        spent = [0.0]
+        original = replay_module.replay_all
+
+        def timed(*a, **k):
+            t = time.perf_counter()
+            try:
+                return original(*a, **k)
+            finally:
+                spent[0] += time.perf_counter() - t
+
+        replay_module.replay_all = timed
+        import clarq_bench.leaderboard.verify as verify_module
+
+        verify_module.replay_all = timed
+        started = time.perf_counter()
+        _, tasks = load_task_data(data, {"en", "zh"})
+        loaded = time.perf_counter() - started
+        sub, outcome = verify_file(out, data, tasks)
+        total = time.perf_counter() - started
+    assert sub is not None and outcome.ok, outcome.problems[:5]
+    turns = sum(len(t.turns) for t in sub.transcripts)
+    print(f"played {len(sub.transcripts)} dialogues ({turns} turns, {mode}) in {run_s:.1f} s")
+    print(f"verify by replay ({outcome.provenance}): {total:.2f} s total = task data {loaded:.2f} s + checks "
+          f"{total - loaded - spent[0]:.2f} s + replay {spent[0]:.2f} s")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,74 @@
+"""The one redactor for everything clarq writes: run files, reports, submissions, the site, printed errors.
+
+Why one: a key reaches the disk by many roads (an endpoint echoing the Authorization header in a 401 or 500 body,
+a key pasted into a URL or a seeker option, an exception message); fixing each road misses the next one, so every
+write boundary passes its text through `redact`. It removes
+- the values of credential environment variables that are set (OPENAI_API_KEY, ANTHROPIC_API_KEY,
+  AWS_SECRET_ACCESS_KEY, and any *_API_KEY, *_TOKEN, *_SECRET, *_PASSWORD, *_ACCESS_KEY),
+- `Bearer <token>`, `sk-...`-shaped keys, and the values of `api_key=...`, `"api-key": "..."`, `token: ...`
+  and alike, and user:password@ in URLs.
+Text is redacted in place, so JSON stays valid (values are cut at quotes and backslashes).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import lru_cache
+from typing import Any
+
+MARK = "[redacted]"
+#: Environment variables whose values are credentials.
+SECRET_ENV = re.compile(r"(^|_)(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|ACCESS_KEY|SECRET_ACCESS_KEY|AUTH)$", re.I)
+#: Keys of JSON objects (configs, options) whose values are credentials whatever they look like.
+SECRET_KEY = re.compile(r"api[_-]?key|secret|passw(or)?d|authori[sz]ation|bearer|credential|(^|_)token$|cookie", re.I)
+#: Shorter values are not redacted (too likely to match ordinary text).
+MIN_SECRET = 8
+_VALUE = r"[A-Za-z0-9._~+/=\-]"
+_DIGIT = r"(?=[^\s\"'\\]*\d)"  # a credential value holds a digit: keeps ordinary words out
+PATTERNS = (
+    (re.compile(rf"(?i)\b(bearer)(\s+){_DIGIT}{_VALUE}{{8,}}"), rf"\1\2{MARK}"),
+    (re.compile(r"\b(sk|rk|pk)-[A-Za-z0-9_\-]{8,}|\b(xox[abpr]|ghp|gho|ghs|hf|glpat)[-_][A-Za-z0-9_\-]{8,}"), MARK),
+    (re.compile(r"\bAKIA[0-9A-Z]{16}\b"), MARK),
+    (re.compile(r"(?i)(?<![A-Za-z0-9_])((?:x-)?api[_-]?key|apikey|access[_-]?token|auth[_-]?token|client[_-]?secret"
+                r"|secret[_-]?key|authorization)(\\?[\"']?\s*[:=]\s*\\?[\"']?)(?!Bearer\b)"
+                rf"{_DIGIT}([^\s\"'\\&,;}}<>]{{6,}})"), rf"\1\2{MARK}"),
+    (re.compile(rf"(?i)([?&](?:key|token|secret|password|sig)=){_DIGIT}[^\s\"'\\&#]{{6,}}"), rf"\1{MARK}"),
+    (re.compile(r"(?i)(\b[a-z][a-z0-9+.\-]*://)[^/@\s\"'\\]+@"), rf"\1{MARK}@"),
+)
+
+
+def secret_values(environ: dict[str, str] | None = None) -> tuple[str, ...]:
+    """Values of the credential variables set in the environment, longest first."""
+    environ = os.environ if environ is None else environ
+    found = {value.strip() for name, value in environ.items() if SECRET_ENV.search(name) and len(value.strip()) >= MIN_SECRET}
+    return tuple(sorted(found, key=len, reverse=True))
+
+
+@lru_cache(maxsize=8)
+def _values_pattern(values: tuple[str, ...]) -> re.Pattern[str] | None:
+    return re.compile("|".join(re.escape(v) for v in values)) if values else None
+
+
+def redact(text: str) -> str:
+    """`text` with every credential value and credential-shaped string replaced by `[redacted]`."""
+    if not text:
+        return text
+    pattern = _values_pattern(secret_values())
+    if pattern is not None:
+        text = pattern.sub(MARK, text)
+    for regex, replacement in PATTERNS:
+        text = regex.sub(replacement, text)
+    return text
+
+
+def redact_data(value: Any) -> Any:
+    """A copy of a JSON-like value with every string redacted and the values under secret-looking keys (api_key,
+    password, authorization, *_token, ...) replaced whole."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {k: MARK if SECRET_KEY.search(str(k)) else redact_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [redact_data(v) for v in value]
+    return value

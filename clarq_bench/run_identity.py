@@ -1,0 +1,55 @@
+"""What a run records about who played, beyond the names given on the command line.
+
+Why: a leaderboard row is only as honest as its record. The endpoint (normalized --api-base), the deterministic
+provider's fingerprint and the seeker's access to the response tree are facts of the run that change its results,
+so they go into config.json (and its hash: a resume against another endpoint or provider build is a changed config),
+into the seeker / provider identity of every transcript, and from there into the submission. The name a server
+reported when it differs from the model asked for is stamped on each transcript as it is written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .run_config import RunConfig
+from .transcript import AgentInfo, Transcript
+
+
+def stamp_config(config: RunConfig, client: Any, seeker_factory: Any) -> RunConfig:
+    """The config with its endpoint, provider fingerprint and seeker tree access filled in from this run."""
+    from .provider.identity import provider_fingerprint
+
+    endpoint = getattr(client, "endpoint", None) if client is not None else None
+    return config.model_copy(update={
+        "api_base": endpoint,
+        "provider_fingerprint": provider_fingerprint(config.provider.name, config.provider.mode),
+        "seeker_tree_access": bool(getattr(seeker_factory, "needs_tree", False)),
+    })  # fmt: skip
+
+
+def agent_infos(config: RunConfig, seeker_name: str, seeker_model: str | None) -> tuple[AgentInfo, AgentInfo]:
+    """(seeker, provider) identities as every transcript of the run records them."""
+    seeker = AgentInfo(name=seeker_name, model=seeker_model, settings=config.seeker.model_dump(mode="json"),
+                       endpoint=config.api_base if seeker_model else None, tree_access=config.seeker_tree_access)
+    provider_model = config.provider.model if config.provider.name == "llm" else None
+    llm_provider = config.provider_fingerprint is None and ":" not in config.provider.name
+    provider = AgentInfo(name=config.provider.name, model=config.provider.model,
+                         settings=config.provider.model_dump(mode="json"),
+                         endpoint=config.api_base if (llm_provider or provider_model) else None,
+                         fingerprint=config.provider_fingerprint)  # fmt: skip
+    return seeker, provider
+
+
+def stamp_transcript(transcript: Transcript, client: Any) -> Transcript:
+    """Record the names servers answered as (when they differed from the model asked for) on both sides."""
+    reported = getattr(client, "reported_models", None) if client is not None else None
+    if not reported:
+        return transcript
+    resolve = getattr(client, "resolve_model", lambda name: name)
+    update = {}
+    for side in ("seeker", "provider"):
+        agent = getattr(transcript, side)
+        asked = agent.model or (agent.name if agent.endpoint else None)
+        if asked and resolve(asked) in reported:
+            update[side] = agent.model_copy(update={"reported_model": reported[resolve(asked)]})
+    return transcript.model_copy(update=update) if update else transcript
