@@ -33,6 +33,7 @@ from typing import Any, Callable
 from . import __version__
 from .dialogue import play_dialogue
 from .errors import ClarqError
+from .jsonl import dumps_line, load_file, read_jsonl, validate
 from .registry import import_object, looks_like_import_path
 from .run_config import AgentSettings, RunConfig, describe_diff, diff_configs
 from .seekers.registry import SeekerConfig, build_seeker, describe, resolve_seeker
@@ -94,16 +95,12 @@ def repair_tail(path: Path) -> int:
 
 
 def read_transcripts(path: Path) -> list[Transcript]:
-    """Every complete line of a transcripts.jsonl; a partial last line is ignored."""
+    """Every complete line of a transcripts.jsonl (clarq_bench.jsonl: split on "\\n", size and depth limits, a
+    malformed line is a DataError naming file and line). An unfinished last line is left out: on resume
+    `repair_tail` has already cut it (and the run says so); at scoring `scoring.read_transcripts` warns about it."""
     if not path.exists():
         return []
-    records = []
-    with open(path, encoding="utf-8") as lines:
-        for line in lines:
-            if not line.endswith("\n"):
-                break
-            if line.strip():
-                records.append(Transcript.model_validate_json(line))
+    records, _ = read_jsonl(path, Transcript, "transcript")
     return records
 
 
@@ -124,7 +121,7 @@ class TranscriptWriter:
         self._syncer.start()
 
     def append(self, transcript: Transcript) -> None:
-        line = (transcript.model_dump_json() + "\n").encode("utf-8")
+        line = dumps_line(transcript).encode("utf-8")
         written = os.write(self.fd, line)
         if written != len(line):  # pragma: no cover - only on a full disk
             raise OSError(f"short write to transcripts file ({written} of {len(line)} bytes)")
@@ -246,6 +243,7 @@ class RunStats:
     cost_usd: float = 0.0
     stopped_for_budget: bool = False
     end_reasons: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # one-line warnings for the user (an unfinished line cut, ...)
 
     def add(self, transcript: Transcript, success: bool) -> None:
         self.done += 1
@@ -266,27 +264,31 @@ def rewrite_transcripts(path: Path, keep: list[Transcript]) -> None:
     """Replace transcripts.jsonl by `keep`, atomically (temporary file, fsync, rename)."""
     tmp = path.with_suffix(".jsonl.tmp")
     with open(tmp, "wb") as handle:
-        handle.write(b"".join((record.model_dump_json() + "\n").encode("utf-8") for record in keep))
+        handle.write(b"".join(dumps_line(record).encode("utf-8") for record in keep))
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(tmp, path)
 
 
 def prepare_run_dir(config: RunConfig, run_dir: Path, *, resume: bool, force: bool,
-                    retry_errors: bool = False) -> list[Transcript]:
+                    retry_errors: bool = False, notes: list[str] | None = None) -> list[Transcript]:
     """Create or check the run directory; return the records of the (task, trial) pairs that count as played.
 
-    On resume, records that will be played again (budget cut-offs; errors with `retry_errors`) are removed first.
+    On resume, records that will be played again (budget cut-offs; errors with `retry_errors`) are removed first,
+    and an unfinished last line is cut (said in `notes`: its dialogue is played again).
     """
     config_path, transcripts = run_dir / CONFIG_FILE, run_dir / TRANSCRIPTS_FILE
     if resume:
         if not config_path.exists():
             raise ClarqError(f"{run_dir} is not a run directory (no {CONFIG_FILE})", "pass the folder of a run")
-        old = RunConfig.model_validate_json(config_path.read_text(encoding="utf-8"))
+        old = validate(RunConfig, load_file(config_path), str(config_path), what="run config")
         changes = diff_configs(old, config)
         if changes and not force:
             raise ClarqError(f"the run's config changed: {describe_diff(changes)}", "rerun with --force to resume anyway")
-        repair_tail(transcripts)
+        cut = repair_tail(transcripts)
+        if cut and notes is not None:
+            notes.append(f"{transcripts}: cut an unfinished last line ({cut} bytes, a write interrupted mid-way); "
+                         "its dialogue is played again")
     elif transcripts.exists() and transcripts.stat().st_size:
         raise ClarqError(f"{run_dir} already holds transcripts", f"resume it with --resume {run_dir}")
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -326,10 +328,11 @@ async def run_dialogues(
     resolve = getattr(client, "resolve_model", None)
     if seeker_model and callable(resolve):  # record the dated version the alias stood for
         seeker_model = resolve(seeker_model)
-    kept = prepare_run_dir(config, run_dir, resume=resume, force=force, retry_errors=retry_errors)
+    notes: list[str] = []
+    kept = prepare_run_dir(config, run_dir, resume=resume, force=force, retry_errors=retry_errors, notes=notes)
     done = {record.key for record in kept}
     jobs = [(task, trial) for trial in range(config.trials) for task in tasks]
-    stats = RunStats(total=len(jobs))
+    stats = RunStats(total=len(jobs), notes=notes)
     pending = [(task, trial) for task, trial in jobs if (task.id, trial) not in done]
     stats.skipped = len(jobs) - len(pending)
     wanted = {(task.id, trial) for task, trial in jobs}
@@ -411,4 +414,4 @@ def load_run_config(run_dir: Path) -> RunConfig:
     path = Path(run_dir) / CONFIG_FILE
     if not path.exists():
         raise ClarqError(f"{run_dir} is not a run directory (no {CONFIG_FILE})", "pass the folder of a run")
-    return RunConfig.model_validate_json(path.read_text(encoding="utf-8"))
+    return validate(RunConfig, load_file(path), str(path), what="run config")

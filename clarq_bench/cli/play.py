@@ -59,8 +59,10 @@ def _play(args: argparse.Namespace) -> int:
         print(f"error: {transcript.error}")
     print(f"ended: {transcript.end_reason.value}; all required nodes obtained: {quick_success(task, transcript)}")
     if args.save:
+        from ..jsonl import dumps_line
+
         with open(args.save, "a", encoding="utf-8") as out:
-            out.write(transcript.model_dump_json() + "\n")
+            out.write(dumps_line(transcript))
     return 0
 
 

@@ -42,10 +42,10 @@ def replay_languages(path: Path) -> list[str]:
     if path.name.endswith(".Ch.json"):
         return ["zh"]
     if path.suffix == ".jsonl" and path.is_file():
-        import json
+        from ..jsonl import parse_jsonl, read_text
 
-        with path.open(encoding="utf-8") as lines:
-            found = {json.loads(line).get("language", "en") for line in lines if line.strip().endswith("}")}
+        read = parse_jsonl(read_text(path), str(path))
+        found = {str(value.get("language", "en")) for _, value in read.records if isinstance(value, dict)}
         return sorted(found) or ["en"]
     return ["en"]
 
@@ -198,6 +198,8 @@ async def play_with_progress(
             close = getattr(client, "aclose", None)
             if close is not None:  # HTTP sessions and the cache of this event loop
                 await close()
+    for note in stats.notes:
+        console.print(f"warning: {note}", markup=False, highlight=False)
     console.print(f"{stats.line()}  ({stats.skipped} already done)  -> {run_dir}")
     if stats.skipped_errors:
         console.print(f"{stats.skipped_errors} of the dialogues already done ended with an error and were kept; "

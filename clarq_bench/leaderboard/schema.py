@@ -28,10 +28,14 @@ class Label(str, Enum):
     reference = "reference"  # imported from the released upstream dialogues
 
 
+#: Longest name/org and notes a submission may carry: they are published on the site as they are.
+MAX_NAME_CHARS, MAX_NOTES_CHARS = 200, 4000
+
+
 class Submitter(BaseModel):
-    name: str = ""
-    org: str = ""
-    notes: str = ""
+    name: str = Field("", max_length=MAX_NAME_CHARS)
+    org: str = Field("", max_length=MAX_NAME_CHARS)
+    notes: str = Field("", max_length=MAX_NOTES_CHARS)
 
 
 class Manifest(BaseModel):
