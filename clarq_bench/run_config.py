@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 #: Recorded, but changing them does not change the dialogues, so a resume may change them freely.
-EXECUTION_ONLY = frozenset({"concurrency", "max_cost", "progress", "use_cache"})
+EXECUTION_ONLY = frozenset({"concurrency", "max_cost", "progress", "use_cache", "turn_timeout", "max_errors"})
 DEFAULT_SEED = 8848
 
 
@@ -50,6 +50,9 @@ class RunConfig(BaseModel):
     judge_model: str | None = None
     concurrency: int = Field(default=32, ge=1)
     max_cost: float | None = Field(default=None, description="Stop starting dialogues once this many USD are spent.")
+    turn_timeout: float | None = Field(default=600.0, gt=0,
+                                       description="Seconds one agent call may take; None: no limit.")
+    max_errors: int | None = Field(default=None, ge=1, description="Stop starting dialogues after this many errored.")
     use_cache: bool = True
     progress: bool = True
 

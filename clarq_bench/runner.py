@@ -10,8 +10,11 @@ most the dialogues in flight are lost. Dialogues that ended with an error are ke
 errors, unless `retry_errors` is set: then their records are removed (one atomic rewrite of the file) and they are
 played again. Dialogues cut short by the budget are always played again on resume (they did not finish).
 When the LLM client reports its budget exhausted, no new dialogue starts and those in flight end at their next
-seeker turn with end reason `budget`.
-Builds agents from names (seekers.registry, provider factory) and hands them to dialogue.play_dialogue.
+seeker turn with end reason `budget`. When the circuit breaker trips (breaker.py: an error no retry can fix, or
+`max_errors` errored dialogues), no new dialogue starts either; a dialogue ended by a fatal error is not written
+(it never really played: a resume plays it again) and `RunStats.stopped` says why.
+Builds agents from names (seekers.registry, provider factory; every name resolved before the first dialogue) and
+hands them to dialogue.play_dialogue. Whatever an agent or its factory raises ends that dialogue, never the run.
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import __version__
-from .dialogue import play_dialogue
+from .breaker import CircuitBreaker, fatal_error
+from .dialogue import play_dialogue, safe_message
 from .errors import ClarqError
 from .jsonl import dumps_line, load_file, read_jsonl, validate
 from .registry import import_object, looks_like_import_path
@@ -164,6 +168,29 @@ def seeker_config(settings: AgentSettings, client: Any) -> SeekerConfig:
     )
 
 
+def resolve_provider(settings: AgentSettings) -> None:
+    """Fail before any dialogue when the provider name means nothing: `offline`, `offline-e5`, `llm` (with
+    --provider-model), an importable `package.module:Class`, or a model name (the seekers' rule: `provider/model` or
+    a known model family). `--provider gtp-4o` is a ClarqError (exit 2), not 260 dialogues that all fail."""
+    from .provider.factory import OFFLINE_PROVIDERS, is_offline
+    from .seekers.registry import looks_like_model
+
+    name = settings.name
+    if is_offline(name) or looks_like_model(name):
+        return
+    if name == "llm":
+        if not settings.model:
+            raise ClarqError("the llm provider needs a model", "pass --provider MODEL or --provider-model MODEL")
+        return
+    if looks_like_import_path(name):
+        if not callable(import_object(name)):
+            raise ClarqError(f"{name} is not a class or function", "name a provider class as package.module:Class")
+        return
+    known = ", ".join(OFFLINE_PROVIDERS)
+    raise ClarqError(f"unknown provider {name!r}: not {known}, a model name or package.module:Class",
+                     "check the spelling, e.g. --provider gpt-4o, --provider openai/MODEL or --provider offline")
+
+
 def build_provider(settings: AgentSettings, task: Task, client: Any, *, seed: int, trial: int) -> Any:
     """A provider for one dialogue: `package.module:Class` (called with (task, settings)), `offline`, or an LLM
     provider on a model (`--provider gpt-4o`, or `--provider llm --provider-model gpt-4o`)."""
@@ -242,6 +269,8 @@ class RunStats:
     tokens: int = 0
     cost_usd: float = 0.0
     stopped_for_budget: bool = False
+    stopped: str | None = None  # why the circuit breaker stopped the run (one line), None if it did not
+    unwritten: int = 0  # dialogues ended by the breaker's fatal error: not written, played again on resume
     end_reasons: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # one-line warnings for the user (an unfinished line cut, ...)
 
@@ -323,7 +352,8 @@ async def run_dialogues(
     With `retry_errors` (resume only), pairs whose dialogue ended with an error are played again, replacing the
     error record; without it they stay as they are and are counted in `stats.skipped_errors`."""
     sconfig = seeker_config(config.seeker, client)
-    resolve_seeker(sconfig)  # an unknown seeker fails before anything starts
+    resolve_seeker(sconfig)  # an unknown seeker or provider fails before anything starts
+    resolve_provider(config.provider)
     seeker_name, seeker_model = describe(sconfig)
     resolve = getattr(client, "resolve_model", None)
     if seeker_model and callable(resolve):  # record the dated version the alias stood for
@@ -343,40 +373,75 @@ async def run_dialogues(
     provider_info = AgentInfo(name=config.provider.name, model=config.provider.model,
                               settings=config.provider.model_dump(mode="json"))  # fmt: skip
 
-    async def play(task: Task, trial: int) -> None:
+    breaker = CircuitBreaker(max_errors=config.max_errors)
+    # The first dialogue goes alone until one exchange worked (or it ended): against an endpoint that refuses every
+    # call, the breaker then trips after one call instead of `concurrency` of them.
+    probed = asyncio.Event()
+
+    def failed(task: Task, trial: int, seed: int, error: str) -> Transcript:
+        return Transcript.of_task(task, trial=trial, seed=seed, seeker=seeker_info, provider=provider_info, turns=[],
+                                  end_reason=EndReason.error, error=error)  # fmt: skip
+
+    async def play(task: Task, trial: int, first: bool = False) -> None:
+        if not first:
+            await probed.wait()
+        try:
+            await play_one(task, trial)
+        finally:
+            probed.set()
+
+    async def play_one(task: Task, trial: int) -> None:
         async with gate:
+            if breaker.tripped:
+                return
             if budget_exhausted(client):
                 stats.stopped_for_budget = True
                 return
             seed = config.trial_seed(trial)
+            fatal: list[BaseException] = []
+
+            def on_error(role: str, exc: BaseException) -> None:
+                breaker.agent_failed(role, exc)
+                if fatal_error(exc) is not None:
+                    fatal.append(exc)
+
             try:
                 seeker = build_seeker(sconfig.name, task, sconfig)
                 provider = build_provider(config.provider, task, client, seed=seed, trial=trial)
-            except Exception as exc:  # a per-task build failure is that dialogue's error
-                transcript = Transcript.of_task(
-                    task, trial=trial, seed=seed, seeker=seeker_info,
-                    provider=provider_info, turns=[], end_reason=EndReason.error,
-                    error=f"build: {exc.__class__.__name__}: {exc}",
-                )  # fmt: skip
-            else:
                 transcript = await play_dialogue(
                     task, seeker, provider, max_turns=config.max_turns, trial=trial, seed=seed,
                     seeker_info=seeker_info, provider_info=provider_info,
-                    budget_exhausted=lambda: budget_exhausted(client),
+                    budget_exhausted=lambda: budget_exhausted(client), turn_timeout=config.turn_timeout,
+                    on_error=on_error, on_exchange=probed.set,
                 )  # fmt: skip
+            except (KeyboardInterrupt, asyncio.CancelledError):
+                raise
+            except BaseException as exc:  # a per-task build failure (or a fault around the dialogue) is its error
+                transcript = failed(task, trial, seed, f"build: {safe_message(exc)}")
             if transcript.end_reason == EndReason.budget and len(transcript.turns) <= 1:
                 stats.stopped_for_budget = True
                 return  # never started: leave it for a resume with a larger budget
-            writer.append(transcript)
+            if fatal:
+                stats.unwritten += 1
+                return  # the breaker's error: not a result of this dialogue; a resume plays it again
+            try:
+                writer.append(transcript)
+            except (ClarqError, ValueError) as exc:  # text the writer refuses (not valid Unicode): keep the record
+                transcript = failed(task, trial, seed, f"record: {safe_message(exc)}")
+                writer.append(transcript)
             stats.add(transcript, quick_success(task, transcript))
+            if transcript.end_reason == EndReason.error:
+                breaker.dialogue_errored()
+            stats.stopped = breaker.reason
             if on_update:
                 on_update(stats)
 
     try:
         with fewer_collections():
-            await asyncio.gather(*(play(task, trial) for task, trial in pending))
+            await asyncio.gather(*(play(task, trial, i == 0) for i, (task, trial) in enumerate(pending)))
     finally:
         writer.close()
+    stats.stopped = breaker.reason
     return stats
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 
+from .common import positive_int
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("play", help="play one dialogue yourself, as the provider or as the seeker")
@@ -15,7 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--role", choices=["provider", "seeker"], required=True, help="the side you play")
     parser.add_argument("--seeker", default="heuristic", help="the seeker you answer (--role provider)")
     parser.add_argument("--provider", default="offline", help="the provider you ask (--role seeker)")
-    parser.add_argument("--max-turns", type=int, default=12, help="seeker turns before the cut-off (default: 12)")
+    parser.add_argument("--max-turns", type=positive_int, default=12, help="seeker turns before the cut-off (default: 12)")
     parser.add_argument("--save", metavar="FILE", help="append the transcript to this .jsonl file")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--data", metavar="DIR", help="task data folder (default: $CLARQ_DATA, then the cache)")

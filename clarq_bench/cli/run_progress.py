@@ -211,4 +211,22 @@ async def play_with_progress(
         from ..report import print_table
 
         print_table(summary, Console(file=sys.stdout))
+    return outcome(stats, run_dir)
+
+
+def outcome(stats: Any, run_dir: Path) -> int:
+    """The exit code, with one line on stderr when it is not 0: 1 when the breaker stopped the run or dialogues of
+    the run ended with an error (their results are written, but are not a clean measurement)."""
+    if stats.stopped:
+        unplayed = stats.total - stats.skipped - stats.done
+        print(f"clarq: run stopped: {stats.stopped}; {stats.done} dialogues written, {unplayed} not played "
+              f"(fix the cause, then --resume {run_dir})", file=sys.stderr)
+        return 1
+    errors = stats.errors + stats.skipped_errors
+    if errors:
+        reasons = ", ".join(f"{count} {reason}" for reason, count in sorted(stats.end_reasons.items()))
+        print(f"clarq: {errors} dialogues ended with an error (this session: {reasons}); their `error` field in "
+              f"{run_dir}/transcripts.jsonl says why; play them again with --resume {run_dir} --retry-errors",
+              file=sys.stderr)
+        return 1
     return 0
