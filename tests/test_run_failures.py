@@ -153,3 +153,33 @@ def test_exit_codes_of_the_console_script(tmp_path):
     errored = subprocess.run(base + ["--provider", "offline", "--seeker", "runner_helpers:ExitingSeeker"],
                              capture_output=True, text=True, env=env)
     assert (ok.returncode, bad.returncode, errored.returncode) == (0, 2, 1), (ok.stderr, bad.stderr, errored.stderr)
+
+
+def played(tmp_path: Path, name: str, data: Path, *flags: str) -> Path:
+    runs = tmp_path / name
+    assert main(["run", "--tasks", str(data), "--runs-dir", str(runs), "--no-progress", "--seeker", "heuristic",
+                 *flags]) == 0
+    (run_dir,) = runs.iterdir()
+    return run_dir
+
+
+def test_compare_refuses_runs_on_different_tasks_with_the_same_ids(tmp_path, capsys):
+    sample = played(tmp_path, "a", TESTS.parent / "tasks", "--provider", "offline", "--types", "1")
+    other = played(tmp_path, "b", write_task_folder(tmp_path / "data", 2), "--provider", "offline")
+    capsys.readouterr()
+    assert main(["compare", str(sample), str(other), "--resamples", "50"]) == 2
+    err = capsys.readouterr().err
+    assert "were played on different task content (first: en/01/0)" in err and "Traceback" not in err
+
+
+def test_compare_names_the_settings_that_differ(tmp_path, capsys):
+    data = write_task_folder(tmp_path / "data", 3)
+    a = played(tmp_path, "a", data, "--provider", "offline")
+    b = played(tmp_path, "b", data, "--provider", "runner_helpers:TreeWalkingProvider", "--max-turns", "8")
+    capsys.readouterr()
+    assert main(["compare", str(a), str(b), "--resamples", "50"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "3 pairs on task content and trial" in out
+    assert 'settings that differ (A -> B): max_turns: 12 -> 8; provider.name: "offline" -> ' in out
+    assert main(["compare", str(a), str(a), "--resamples", "50"]) == 0
+    assert "the two sides were played with the same settings" in capsys.readouterr().out
