@@ -2,7 +2,7 @@
 
 runs/<run-id>/config.json    the RunConfig (+ its hash, run id, clarq version); no secrets
 runs/<run-id>/transcripts.jsonl   one line per finished dialogue, appended with one write + flush + fsync
-runs/<run-id>/summary.json (+ report.md)   written at the end (judge/metrics/report when installed)
+runs/<run-id>/summary.json (+ report.md)   written at the end (judge, metrics, report)
 
 Resume skips the (task, trial) pairs already in transcripts.jsonl after checking the config hash (a change is
 refused unless forced, naming the changed fields); a partial last line left by kill -9 is cut off first, so at
@@ -222,27 +222,16 @@ def quick_success(task: Task, transcript: Transcript) -> bool:
 
 
 async def summarize_run(run_dir: Path, tasks: list[Task], judge_model: str | None = None) -> Any:
-    """Judge every transcript of the run and write summary.json + report.md; returns the metrics Summary.
+    """Judge every transcript of the run and write summary.json + report.md; returns the metrics Summary (None when
+    the run holds no transcript)."""
+    from .judge import judge_all
+    from .metrics import summarize
+    from .report import write_report
+    from .scoring import node_check_for, select_split
 
-    Without the judge/metrics/report modules, writes summary.json with the per-dialogue facts instead (None).
-    """
     transcripts = read_transcripts(run_dir / TRANSCRIPTS_FILE)
     by_id = {task.id: task for task in tasks}
     pairs = [(t, by_id[t.task_id]) for t in transcripts if t.task_id in by_id]
-    try:
-        from .judge import judge_all
-        from .metrics import summarize
-        from .report import write_report
-        from .scoring import node_check_for, select_split
-    except ImportError:
-        facts = [
-            {"task_id": t.task_id, "trial": t.trial, "end_reason": t.end_reason.value, "error": t.error,
-             "seeker_turns": len(t.seeker_turns), "success": quick_success(task, t)}
-            for t, task in pairs
-        ]  # fmt: skip
-        payload = {"dialogues": len(facts), "successes": sum(f["success"] for f in facts), "facts": facts}
-        (run_dir / SUMMARY_FILE).write_text(json.dumps(payload, ensure_ascii=False, indent=2) + "\n", "utf-8")
-        return None
     if not pairs:
         return None
     judge_name = judge_model or "none"

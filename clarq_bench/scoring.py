@@ -147,11 +147,8 @@ def node_check_for(judge_model: str) -> NodeCheck | None:
     if judge_model == "none":
         return None
     from .judge_llm import llm_node_check
+    from .llm import LLMClient, LLMSettings
 
-    try:
-        from .llm import LLMClient, LLMSettings
-    except ImportError:
-        raise ClarqError("the LLM layer (clarq_bench.llm) is not available", "use --judge none") from None
     return llm_node_check(LLMClient(LLMSettings()), judge_model)
 
 

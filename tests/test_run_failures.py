@@ -183,3 +183,16 @@ def test_compare_names_the_settings_that_differ(tmp_path, capsys):
     assert 'settings that differ (A -> B): max_turns: 12 -> 8; provider.name: "offline" -> ' in out
     assert main(["compare", str(a), str(a), "--resamples", "50"]) == 0
     assert "the two sides were played with the same settings" in capsys.readouterr().out
+
+
+def test_score_output_and_report_show_errored_dialogues(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("RUNNER_HELPERS_FAIL_TASKS", "0,2")
+    assert main(run_argv(tmp_path, "--seeker", "heuristic", "--provider", "runner_helpers:TreeWalkingProvider",
+                         count=4)) == 1
+    run_dir = the_run(tmp_path)
+    printed = " ".join(capsys.readouterr().out.split())
+    assert "Dialogues ended by: error 2, goodbye 2." in printed and "2 of 4 dialogues ended in an error" in printed
+    report = (run_dir / "report.md").read_text(encoding="utf-8")
+    assert "**Warning:** Dialogues ended by: error 2, goodbye 2. 2 of 4 dialogues ended in an error" in report
+    assert main(["score", str(run_dir), "--no-write"]) == 0
+    assert "2 of 4 dialogues ended in an error" in " ".join(capsys.readouterr().out.split())

@@ -153,13 +153,8 @@ def llm_client_for(config: RunConfig, args: argparse.Namespace) -> Any:
     models = models_by_role(config.seeker, config.provider, config.judge_model)
     if not models:
         return None
-    try:
-        from ..llm import LLMClient
-        from .llm_args import settings_from_args
-    except ImportError:
-        names = ", ".join(model for _, model in models)
-        raise ClarqError(f"{names} needs the LLM layer (clarq_bench.llm), which is not installed",
-                         "use --seeker heuristic --provider offline, or reinstall clarq") from None
+    from ..llm import LLMClient
+    from .llm_args import settings_from_args
 
     settings = settings_from_args(args)
     key = settings.api_key.get_secret_value() if settings.api_key else None
