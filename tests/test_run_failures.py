@@ -196,3 +196,16 @@ def test_score_output_and_report_show_errored_dialogues(tmp_path, capsys, monkey
     assert "**Warning:** Dialogues ended by: error 2, goodbye 2. 2 of 4 dialogues ended in an error" in report
     assert main(["score", str(run_dir), "--no-write"]) == 0
     assert "2 of 4 dialogues ended in an error" in " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize("transport", ["auto", "litellm"])
+def test_a_401_provider_endpoint_stops_the_run_after_one_call(transport, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-bogus")
+    with FakeOpenAIServer() as server:
+        server.push(*[error(401, message="Incorrect API key provided")] * 200)
+        code = main(run_argv(tmp_path, "--seeker", "heuristic", "--provider", "openai/gpt-4o", "--api-base",
+                             server.base_url, "--no-cache", "--transport", transport, count=40))
+        calls = server.hits
+    err = capsys.readouterr().err
+    assert (code, calls) == (1, 1), err
+    assert "run stopped: the provider failed with an error no retry can fix" in err
