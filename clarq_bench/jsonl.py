@@ -26,7 +26,7 @@ from pydantic import BaseModel, ValidationError
 from .errors import DataError
 
 #: Longest accepted line (one dialogue is a few kilobytes; a 12-turn dialogue with long turns well under 1 MB).
-MAX_LINE_BYTES = 16 * 1024 * 1024
+MAX_LINE_CHARS = 16 * 1024 * 1024
 #: Largest accepted file (a run of 310 tasks x 2 languages x several trials stays far below).
 MAX_FILE_BYTES = 1024 * 1024 * 1024
 #: Deepest accepted nesting of arrays and objects (a transcript is about 6 levels deep).
@@ -126,7 +126,7 @@ class JSONLRead:
     unfinished: int | None = None  # line number of a last line without "\n" (never parsed)
 
 
-def parse_jsonl(text: str, source: str, *, max_line_bytes: int = MAX_LINE_BYTES, live: bool = True) -> JSONLRead:
+def parse_jsonl(text: str, source: str, *, max_line_chars: int = MAX_LINE_CHARS, live: bool = True) -> JSONLRead:
     """Split on "\\n" only (never splitlines), skip blank lines, parse each with the limits of `loads`.
 
     `live`: the file is appended to line by line (a run's transcripts), so a last line without "\\n" is unfinished
@@ -142,8 +142,8 @@ def parse_jsonl(text: str, source: str, *, max_line_bytes: int = MAX_LINE_BYTES,
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        if len(line) > max_line_bytes:
-            raise DataError(f"{source} line {number}", f"longer than the limit of {max_line_bytes} characters")
+        if len(line) > max_line_chars:
+            raise DataError(f"{source} line {number}", f"longer than the limit of {max_line_chars} characters")
         result.records.append((number, loads(line, source, number)))
     return result
 

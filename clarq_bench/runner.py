@@ -379,6 +379,28 @@ async def run_dialogues(
         finally:
             probed.set()
 
+    async def dialogue_of(task: Task, trial: int, seed: int, on_error: Callable[[str, BaseException], None]
+                          ) -> Transcript:
+        """Build the agents and play; whatever they raise outside an agent call is this dialogue's error too."""
+        try:
+            seeker = build_seeker(sconfig.name, task, sconfig)
+            provider = build_provider(config.provider, task, client, seed=seed, trial=trial)
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            raise
+        except BaseException as exc:  # a per-task build failure is that dialogue's error
+            return failed(task, trial, seed, f"build: {safe_message(exc)}")
+        try:
+            return await play_dialogue(
+                task, seeker, provider, max_turns=config.max_turns, trial=trial, seed=seed,
+                seeker_info=seeker_info, provider_info=provider_info,
+                budget_exhausted=lambda: budget_exhausted(client), turn_timeout=config.turn_timeout,
+                on_error=on_error, on_exchange=probed.set,
+            )  # fmt: skip
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            raise
+        except BaseException as exc:  # outside any agent call (the provider's greeting, ...)
+            return failed(task, trial, seed, f"dialogue: {safe_message(exc)}")
+
     async def play_one(task: Task, trial: int) -> None:
         async with gate:
             if breaker.tripped:
@@ -394,19 +416,7 @@ async def run_dialogues(
                 if fatal_error(exc) is not None:
                     fatal.append(exc)
 
-            try:
-                seeker = build_seeker(sconfig.name, task, sconfig)
-                provider = build_provider(config.provider, task, client, seed=seed, trial=trial)
-                transcript = await play_dialogue(
-                    task, seeker, provider, max_turns=config.max_turns, trial=trial, seed=seed,
-                    seeker_info=seeker_info, provider_info=provider_info,
-                    budget_exhausted=lambda: budget_exhausted(client), turn_timeout=config.turn_timeout,
-                    on_error=on_error, on_exchange=probed.set,
-                )  # fmt: skip
-            except (KeyboardInterrupt, asyncio.CancelledError):
-                raise
-            except BaseException as exc:  # a per-task build failure (or a fault around the dialogue) is its error
-                transcript = failed(task, trial, seed, f"build: {safe_message(exc)}")
+            transcript = await dialogue_of(task, trial, seed, on_error)
             if transcript.end_reason == EndReason.budget and len(transcript.turns) <= 1:
                 stats.stopped_for_budget = True
                 return  # never started: leave it for a resume with a larger budget

@@ -72,9 +72,10 @@ def test_leaderboard_verify_and_build_survive_a_deeply_nested_submission(tmp_pat
     tasks = sample_tasks()
     run = write_run(tmp_path / "run", [scripted_transcript(task) for task in tasks], tasks)
     write_submission(build_submission(run, submitter=Submitter(name="honest")), folder / "honest.json")
-    out = tmp_path / "site"
-    assert main(["leaderboard", "build", str(folder), "-o", str(out), "--data", str(SAMPLE_TASKS)]) == 0
-    assert "honest" in (out / "index.html").read_text(encoding="utf-8")
+    for flags in ([], ["--no-verify"]):
+        out = tmp_path / f"site{len(flags)}"
+        assert main(["leaderboard", "build", str(folder), "-o", str(out), "--data", str(SAMPLE_TASKS), *flags]) == 0
+        assert "honest" in (out / "index.html").read_text(encoding="utf-8")
 
 
 def test_oversized_notes_are_refused(tmp_path, capsys):
@@ -147,3 +148,20 @@ def test_score_refuses_an_empty_folder_and_a_binary_file(tmp_path, capsys):
     assert main(["score", str(binary), "--format", "clarq"]) == 2
     err = capsys.readouterr().err
     assert "not UTF-8 text" in err and "Traceback" not in err
+
+
+def test_the_writer_refuses_lone_surrogates_and_the_reader_names_the_line(tmp_path):
+    with pytest.raises(DataError, match="lone surrogate"):
+        dumps_line({"text": "hi \ud800"})
+    path = tmp_path / "t.jsonl"
+    path.write_text('{"a": 1}\n{"a": "\\ud800"}\n', encoding="utf-8")  # an escaped lone surrogate
+    with pytest.raises(DataError, match=r"t\.jsonl line 2: a string holds a lone surrogate"):
+        parse_jsonl(path.read_text(encoding="utf-8"), str(path))
+    with pytest.raises(DataError, match=r"x\.jsonl line 3: longer than the limit of 10 characters"):
+        parse_jsonl('{"a": 1}\n\n{"a": 12345678}\n', "x.jsonl", max_line_chars=10)
+    with pytest.raises(DataError, match=r"x\.jsonl line 1: not JSON"):
+        parse_jsonl("{nope\n", "x.jsonl")
+    read = parse_jsonl('{"a": 1}\n{"a": 2', "x.jsonl")
+    assert [value for _, value in read.records] == [{"a": 1}] and read.unfinished == 2
+    finished = parse_jsonl('{"a": 1}\n{"a": 2}', "x.jsonl", live=False)
+    assert len(finished.records) == 2 and finished.unfinished is None

@@ -106,13 +106,19 @@ def select_tasks(config: RunConfig, args: argparse.Namespace) -> tuple[RunConfig
 
 def models_by_role(seeker: AgentSettings, provider: AgentSettings | None = None,
                    judge_model: str | None = None) -> list[tuple[str, str]]:
-    """(role, model) for every model a run would call; an unknown seeker name, or an offline-e5 provider without its
-    extra, fails here, before anything else."""
+    """(role, model) for every model a run would call; an unknown seeker, provider or judge name, or an offline-e5
+    provider without its extra, fails here, before anything else."""
     from ..provider.factory import OFFLINE_PROVIDERS, is_offline
-    from ..seekers.registry import SeekerConfig, describe, resolve_seeker
+    from ..seekers.registry import SeekerConfig, describe, looks_like_model, resolve_seeker
+
+    from ..runner import resolve_provider
 
     config = SeekerConfig(name=seeker.name, model=seeker.model)
     resolve_seeker(config)
+    if provider is not None:
+        resolve_provider(provider)
+    if judge_model and not looks_like_model(judge_model):
+        raise ClarqError(f"unknown judge model {judge_model!r}", "pass a model name such as gpt-4o or openai/MODEL")
     models = []
     _, seeker_model = describe(config)
     if seeker_model:
