@@ -25,14 +25,12 @@ from typing import Any, Awaitable, Callable, TypeVar
 
 from .goodbye import is_goodbye
 from .provider.base import Provider
+from .run_config import DEFAULT_TURN_TIMEOUT
 from .seekers.base import DialogueView, Seeker
 from .tasks import Task
 from .transcript import AgentInfo, EndReason, Speaker, Transcript, Turn, Usage
 
 DEFAULT_MAX_TURNS = 12
-#: Seconds one agent call (a seeker turn, or a provider reply of several model calls) may take. Generous: a slow real
-#: provider makes 5-10 sequential model calls per reply, each retried with backoff on rate limits.
-DEFAULT_TURN_TIMEOUT = 600.0
 #: Longest turn text accepted from an agent; no model reply comes near it, a runaway plug-in can.
 MAX_TURN_CHARS = 100_000
 

@@ -54,7 +54,8 @@ def _play(args: argparse.Namespace) -> int:
         provider = build_provider(AgentSettings(name=args.provider), task, client, seed=8848, trial=0)
     from ..dialogue import play_dialogue
 
-    transcript = asyncio.run(play_dialogue(task, seeker, provider, max_turns=args.max_turns))
+    transcript = asyncio.run(play_dialogue(task, seeker, provider, max_turns=args.max_turns,
+                                           turn_timeout=None))  # a person may think for as long as they like
     if args.role == "provider":
         print(f"seeker: {transcript.seeker_turns[-1].text if transcript.seeker_turns else ''}")
     if transcript.error:

@@ -84,6 +84,8 @@ def build_config(args: argparse.Namespace, base: RunConfig | None) -> RunConfig:
         if value is not None:
             provider[key] = value
     fields["seeker"], fields["provider"] = AgentSettings(**seeker), AgentSettings(**provider)
+    if seeker["name"] == "human" and args.turn_timeout is None:
+        fields["turn_timeout"] = None  # a person at the terminal may think for as long as they like
     if args.no_progress:
         fields["progress"] = False
     return RunConfig(**fields)
