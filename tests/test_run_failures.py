@@ -86,7 +86,7 @@ def test_unicode_line_breaks_in_turns_run_score_and_submit(tmp_path):
 def test_a_401_endpoint_stops_the_run_within_a_few_calls(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-bogus")
     with FakeOpenAIServer() as server:
-        server.push(*[error(401, message="Incorrect API key provided")] * 500)
+        server.push(*[error(401, message="Incorrect API key provided")] * 200)
         code = main(run_argv(tmp_path, "--seeker", "openai/gpt-4o", "--provider", "offline", "--api-base",
                              server.base_url, "--no-cache", count=40))  # 32 dialogues in flight at once
         calls = server.hits
@@ -209,3 +209,41 @@ def test_a_401_provider_endpoint_stops_the_run_after_one_call(transport, tmp_pat
     err = capsys.readouterr().err
     assert (code, calls) == (1, 1), err
     assert "run stopped: the provider failed with an error no retry can fix" in err
+
+
+@pytest.mark.parametrize("status, words", [
+    (403, "rejected the API key (403"), (404, "rejected the request (404"), (400, "rejected the request (400"),
+])  # fmt: skip
+def test_other_errors_no_retry_can_fix_stop_the_run(status, words, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-bogus")
+    with FakeOpenAIServer() as server:
+        server.push(*[error(status, message="nope")] * 200)
+        code = main(run_argv(tmp_path, "--seeker", "openai/gpt-4o", "--provider", "offline", "--api-base",
+                             server.base_url, "--no-cache", count=40))
+        calls = server.hits
+    err = capsys.readouterr().err
+    assert (code, calls) == (1, 1) and words in err
+
+
+def test_transient_errors_are_not_fatal(tmp_path, capsys, monkeypatch):
+    """A 500 that outlives its retries ends its dialogue only; the next dialogues still play."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-bogus")
+    from clarq_bench.testing.fake_agents import both_agents
+
+    with FakeOpenAIServer(responder=both_agents("openai/s", "openai/p")) as server:
+        server.push(*[error(500, message="overloaded")] * 6)  # the first call's six attempts
+        code = main(run_argv(tmp_path, "--seeker", "openai/s", "--provider", "offline", "--api-base",
+                             server.base_url, "--no-cache", count=3))
+    records = read_transcripts(the_run(tmp_path) / "transcripts.jsonl")
+    assert code == 1 and len(records) == 3
+    assert [r.end_reason == EndReason.error for r in records].count(True) == 1
+    assert "retry later; check --api-base and the server" in next(r.error for r in records if r.error)
+
+
+def test_an_unknown_judge_model_is_a_usage_error(tmp_path, capsys):
+    assert main(run_argv(tmp_path, "--seeker", "heuristic", "--provider", "offline")) == 0
+    capsys.readouterr()
+    assert main(["score", str(the_run(tmp_path)), "--judge", "gtp-4o", "--no-write"]) == 2
+    assert "unknown judge model 'gtp-4o'" in capsys.readouterr().err
+    assert main(run_argv(tmp_path / "b", "--provider", "offline", "--judge-model", "gtp-4o")) == 2
+    assert "unknown judge model 'gtp-4o'" in capsys.readouterr().err
