@@ -12,7 +12,8 @@ The seeker is shown speaker and text of each turn only: the provider's annotatio
 of its view.
 
 Goodbye rule: clarq_bench.goodbye.is_goodbye (shared with the judge), checked on every seeker turn: English
-"goodbye" in any case as a whole word, Chinese 再见, both whatever the task language.
+"goodbye" in any case as a whole word, Chinese 再见, both whatever the task language, not when conditional ("If
+not, goodbye").
 The cap counts seeker turns (default 12, as released: the 12th seeker turn gets no reply).
 """
 
@@ -64,7 +65,8 @@ async def _bounded(call: Callable[[], Awaitable[R]], timeout: float | None) -> R
     """Await `call()` in its own task for at most `timeout` seconds (TurnTimeout after that; the task is cancelled).
 
     Its own task, not asyncio.wait_for: a CancelledError the agent raises itself is then its failure, told apart
-    from a cancellation of this dialogue, and a timed-out call is abandoned even if it ignores the cancellation.
+    from a cancellation of this dialogue, and a timed-out call is abandoned even if it ignores the cancellation
+    (it then runs on in the background until it ends, or until asyncio.run cancels it again at exit).
     """
     task = asyncio.ensure_future(_guarded(call))
     try:

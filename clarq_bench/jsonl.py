@@ -43,7 +43,8 @@ def dumps_line(payload: Any) -> str:
     line = json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n"
     where = _SURROGATE.search(line)
     if where:
-        raise DataError("record", f"text holds a lone surrogate (U+{ord(where.group()):04X}), which is not valid Unicode")
+        code = ord(where.group())
+        raise DataError("record", f"text holds a lone surrogate (U+{code:04X}), which is not valid Unicode")
     return line
 
 

@@ -130,8 +130,8 @@ def test_max_errors_stops_after_n_errored_dialogues(tmp_path, capsys):
     (["--max-errors", "x"], "--max-errors: not a whole number"),
 ])  # fmt: skip
 def test_bad_names_and_numbers_are_usage_errors_before_anything_runs(flags, words, tmp_path, capsys):
-    argv = run_argv(tmp_path, "--seeker", "heuristic", *(["--provider", "offline"] if "--provider" not in flags else []),
-                    *flags)
+    provider = [] if "--provider" in flags else ["--provider", "offline"]
+    argv = run_argv(tmp_path, "--seeker", "heuristic", *provider, *flags)
     try:
         code = main(argv)
     except SystemExit as exc:  # argparse

@@ -228,7 +228,7 @@ def test_cli_retry_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsy
             "--runs-dir", str(tmp_path / "runs"), "--no-progress"]  # fmt: skip
     assert main(argv) == 1  # written and scored, but a run with an errored dialogue is not a clean result
     [run_dir] = list((tmp_path / "runs").iterdir())
-    assert "clarq: 1 dialogues ended with an error (this session: 1 error, 2 goodbye)" in capsys.readouterr().err
+    assert "clarq: 1 dialogues ended with an error (played this session: error 1, goodbye 2)" in capsys.readouterr().err
     monkeypatch.delenv("RUNNER_HELPERS_FAIL_TASKS")
     assert main(["run", "--resume", str(run_dir), "--no-progress"]) == 1
     assert "1 of the dialogues already done ended with an error and were kept" in capsys.readouterr().err

@@ -76,8 +76,8 @@ def settings_differ(a, b) -> list[str]:  # type: ignore[no-untyped-def]
 
     left, right = run_settings(a), run_settings(b)
     keys = list(left) + [key for key in right if key not in left]
-    return [f"{key}: {json.dumps(left.get(key), ensure_ascii=False)} -> {json.dumps(right.get(key), ensure_ascii=False)}"
-            for key in keys if left.get(key) != right.get(key)]
+    shown = lambda value: json.dumps(value, ensure_ascii=False)  # noqa: E731
+    return [f"{key}: {shown(left.get(key))} -> {shown(right.get(key))}" for key in keys if left.get(key) != right.get(key)]
 
 
 def print_comparison(result) -> None:  # type: ignore[no-untyped-def]

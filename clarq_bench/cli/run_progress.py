@@ -227,8 +227,8 @@ def outcome(stats: Any, run_dir: Path) -> int:
         return 1
     errors = stats.errors + stats.skipped_errors
     if errors:
-        reasons = ", ".join(f"{count} {reason}" for reason, count in sorted(stats.end_reasons.items()))
-        print(f"clarq: {errors} dialogues ended with an error (this session: {reasons}); their `error` field in "
+        reasons = ", ".join(f"{reason} {count}" for reason, count in sorted(stats.end_reasons.items())) or "none"
+        print(f"clarq: {errors} dialogues ended with an error (played this session: {reasons}); their `error` field in "
               f"{run_dir}/transcripts.jsonl says why; play them again with --resume {run_dir} --retry-errors",
               file=sys.stderr)
         return 1
