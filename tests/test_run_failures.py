@@ -247,3 +247,13 @@ def test_an_unknown_judge_model_is_a_usage_error(tmp_path, capsys):
     assert "unknown judge model 'gtp-4o'" in capsys.readouterr().err
     assert main(run_argv(tmp_path / "b", "--provider", "offline", "--judge-model", "gtp-4o")) == 2
     assert "unknown judge model 'gtp-4o'" in capsys.readouterr().err
+
+
+def test_provider_eval_resolves_the_provider_name_first(capsys):
+    from upstream_paths import UPSTREAM_RESULTS
+
+    released = UPSTREAM_RESULTS / "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json"
+    if not released.is_file():
+        pytest.skip("released results are not beside the repository")
+    assert main(["provider-eval", "--provider", "gtp-4o", "--dialogues", str(released), "--types", "1"]) == 2
+    assert "unknown provider 'gtp-4o'" in capsys.readouterr().err

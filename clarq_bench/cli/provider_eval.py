@@ -60,7 +60,10 @@ def _run(args: argparse.Namespace) -> int:
 def _client(args: argparse.Namespace):  # -> LLMClient | None
     """An LLMClient for a model-backed provider, its credentials checked now (before any call), else None."""
     from ..provider.factory import is_offline
+    from ..run_config import AgentSettings
+    from ..runner import resolve_provider
 
+    resolve_provider(AgentSettings(name=args.provider))  # `--provider gtp-4o` is one line, not 260 failing replays
     if is_offline(args.provider):
         return None
     from ..llm import LLMClient
