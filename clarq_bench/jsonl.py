@@ -37,14 +37,18 @@ M = TypeVar("M", bound=BaseModel)
 
 
 def dumps_line(payload: Any) -> str:
-    """One JSONL record: compact JSON, non-ASCII kept as is, ending in "\\n". Pydantic models are dumped first."""
+    """One JSONL record: compact JSON, non-ASCII kept as is, ending in "\\n". Pydantic models are dumped first.
+
+    What the readers here would refuse (a lone surrogate, nesting past MAX_DEPTH, a line past MAX_LINE_CHARS) is
+    refused here too, as a DataError: clarq never writes a file it cannot read back."""
     if isinstance(payload, BaseModel):
         payload = payload.model_dump(mode="json")
+    problem = check_depth(payload)
+    if problem:
+        raise DataError("record", problem)
     line = json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n"
-    where = _SURROGATE.search(line)
-    if where:
-        code = ord(where.group())
-        raise DataError("record", f"text holds a lone surrogate (U+{code:04X}), which is not valid Unicode")
+    if len(line) > MAX_LINE_CHARS:
+        raise DataError("record", f"{len(line)} characters is more than the limit of {MAX_LINE_CHARS}")
     return line
 
 

@@ -426,7 +426,7 @@ async def run_dialogues(
             try:
                 writer.append(transcript)
             except (ClarqError, ValueError) as exc:  # text the writer refuses (not valid Unicode): keep the record
-                transcript = failed(task, trial, seed, f"record: {safe_message(exc)}")
+                transcript = failed(task, trial, seed, f"transcript could not be written ({safe_message(exc)})")
                 writer.append(transcript)
             stats.add(transcript, quick_success(task, transcript))
             if transcript.end_reason == EndReason.error:

@@ -220,3 +220,16 @@ class LineBreakSeeker(ScriptedSeeker):
 
 HOSTILE_SEEKERS = ("SurrogateSeeker", "CancellingSeeker", "ExitingSeeker", "GeneratorExitSeeker", "UnprintableSeeker",
                    "SurrogateErrorSeeker", "BytesSeeker", "HugeSeeker", "SyncSeeker")
+
+
+class NoteBombProvider(TreeWalkingProvider):
+    """Answers like TreeWalkingProvider but attaches notes the transcript file cannot hold: nested 100 levels deep
+    for task index 0, an object JSON cannot express for the others."""
+
+    async def respond(self, turns: list[Turn]) -> ProviderTurn:
+        reply = await super().respond(turns)
+        deep: Any = "bottom"
+        for _ in range(100):
+            deep = [deep]
+        reply.notes = {"deep": deep} if self.task.index == 0 else {"thing": object()}
+        return reply

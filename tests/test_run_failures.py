@@ -257,3 +257,12 @@ def test_provider_eval_resolves_the_provider_name_first(capsys):
         pytest.skip("released results are not beside the repository")
     assert main(["provider-eval", "--provider", "gtp-4o", "--dialogues", str(released), "--types", "1"]) == 2
     assert "unknown provider 'gtp-4o'" in capsys.readouterr().err
+
+
+def test_a_record_the_file_could_not_hold_is_an_error_record_not_a_crash(tmp_path, capsys):
+    assert main(run_argv(tmp_path, "--seeker", "heuristic", "--provider", "runner_helpers:NoteBombProvider")) == 1
+    records = read_transcripts(the_run(tmp_path) / "transcripts.jsonl")  # and the file reads back
+    assert len(records) == 3 and all(r.end_reason == EndReason.error and r.turns == [] for r in records)
+    errors = sorted(r.error or "" for r in records)
+    assert errors[0] == "transcript could not be written (DataError: record: nested deeper than 64 levels)"
+    assert all("Unable to serialize unknown type" in e for e in errors[1:])
