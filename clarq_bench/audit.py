@@ -237,7 +237,7 @@ def audit(
     """Play every strategy on every task against `provider` and tabulate. `provider`: `offline`, `offline-e5`
     (played over `workers` processes), `package.module:Class` (called with (task, AgentSettings), as `clarq run`
     does), or a model name for the LLM provider through `client` (an LLMClient)."""
-    from .provider.factory import is_offline, make_provider
+    from .provider.factory import is_offline
 
     from .registry import import_object, looks_like_import_path
 

@@ -1,9 +1,11 @@
 """Paired comparison of two scored sets of dialogues on the same tasks: A - B for success (paired bootstrap and the
 exact McNemar test), AQD and AQL (paired bootstrap), with intervals and p-values.
 
-Dialogues pair on (task id, trial). When no task id is shared (for example an English run against a Chinese one,
-whose parallel tasks differ only in the language prefix) they pair on (type, index, trial) instead, and the
-Comparison says so. Reads Verdicts only.
+Dialogues pair on (task content hash, trial) when the caller knows each dialogue's task hash (clarq compare always
+does): the same id on different task content (a run on the sample tasks/ against one on the real data) is refused,
+never paired. Without hashes they pair on (task id, trial). When nothing is shared (an English run against a Chinese
+one, whose parallel tasks differ in language) they pair on (type, index, trial) instead, and the Comparison says so.
+Reads Verdicts (and the hashes given) only.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class Comparison(BaseModel):
     unpaired_b: int
     mcnemar: dict[str, float | int]
     differences: list[Difference]
+    settings_differ: list[str] = []  # "provider.name: offline -> gpt-4o", filled in by the caller that read configs
 
 
 def _key_by_id(v: Verdict) -> tuple[str, int]:
@@ -57,11 +60,38 @@ FIGURES: dict[str, Callable[[Verdict], float]] = {
 }
 
 
-def pair_verdicts(a: list[Verdict], b: list[Verdict]) -> tuple[list[tuple[Verdict, Verdict]], str, int, int]:
-    """Matched (A, B) verdicts in key order, what they were paired on, and how many of each side stayed unpaired."""
-    for name, key in (("task id and trial", _key_by_id), ("type, index and trial", _key_by_position)):
-        left = {key(v): v for v in a}
-        right = {key(v): v for v in b}
+Hashes = dict[tuple[str, int], str]
+
+
+def _check_same_tasks(a: list[Verdict], b: list[Verdict], hashes_a: Hashes, hashes_b: Hashes) -> None:
+    """Refuse when one task id names different task content on the two sides (different task data)."""
+    shared = sorted({_key_by_id(v) for v in a} & {_key_by_id(v) for v in b})
+    differ = [key for key in shared if hashes_a.get(key) != hashes_b.get(key)]
+    if differ:
+        raise ClarqError(
+            f"{len(differ)} of the {len(shared)} dialogues the two sides share by task id were played on different "
+            f"task content (first: {differ[0][0]}); the runs used different task data",
+            "compare runs played on the same tasks (see `data_dir` / `tasks_digest` in their config.json)",
+        )
+
+
+def pair_verdicts(a: list[Verdict], b: list[Verdict], hashes_a: Hashes | None = None,
+                  hashes_b: Hashes | None = None) -> tuple[list[tuple[Verdict, Verdict]], str, int, int]:
+    """Matched (A, B) verdicts in key order, what they were paired on, and how many of each side stayed unpaired.
+
+    With hashes ((task id, trial) -> task content hash, for each side), pairs on (hash, trial), after refusing
+    ids whose content differs."""
+    keys: list[tuple[str, Callable[[Verdict], tuple[str, int]], Callable[[Verdict], tuple[str, int]]]] = []
+    if hashes_a is not None and hashes_b is not None:
+        _check_same_tasks(a, b, hashes_a, hashes_b)
+        keys.append(("task content and trial", lambda v: (hashes_a.get(_key_by_id(v), ""), v.trial),
+                     lambda v: (hashes_b.get(_key_by_id(v), ""), v.trial)))
+    else:
+        keys.append(("task id and trial", _key_by_id, _key_by_id))
+    keys.append(("type, index and trial", _key_by_position, _key_by_position))
+    for name, key_a, key_b in keys:
+        left = {key_a(v): v for v in a}
+        right = {key_b(v): v for v in b}
         shared = sorted(set(left) & set(right))
         if shared:
             return [(left[k], right[k]) for k in shared], name, len(left) - len(shared), len(right) - len(shared)
@@ -75,9 +105,10 @@ def compare(
     names: tuple[str, str] = ("A", "B"),
     seed: int = DEFAULT_SEED,
     resamples: int = DEFAULT_RESAMPLES,
+    hashes: tuple[Hashes, Hashes] | None = None,
 ) -> Comparison:
     """Paired differences A - B for success, AQD, AQL and AQL in tokens, plus McNemar on success."""
-    pairs, paired_on, only_a, only_b = pair_verdicts(a, b)
+    pairs, paired_on, only_a, only_b = pair_verdicts(a, b, *(hashes or (None, None)))
     differences = []
     for figure, value in FIGURES.items():
         left = [value(x) for x, _ in pairs]

@@ -7,7 +7,6 @@ input raises DataError naming the file and record; nothing else escapes for bad 
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
@@ -129,13 +128,11 @@ def parse_file_name(path: Path) -> tuple[int, str]:
 
 
 def read_json(path: Path) -> Any:
-    """Read a JSON file, turning I/O and syntax problems into one-line DataErrors."""
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(str(path), f"cannot read: {exc.__class__.__name__}: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise DataError(str(path), f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    """Read a JSON file (task or released results file) with clarq_bench.jsonl's size and nesting limits, turning
+    I/O and syntax problems into one-line DataErrors."""
+    from .jsonl import load_file
+
+    return load_file(path)
 
 
 def load_task_file(path: Path, language: Language) -> list[Task]:

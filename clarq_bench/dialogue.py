@@ -1,66 +1,147 @@
 """Plays one task: provider greeting, then seeker and provider alternate until goodbye, the turn cap, an error or
 the budget. Returns a Transcript with an end reason, always.
 
-Knows no names, files or CLI (the runner builds the seeker and provider and passes them in). A failing seeker or
-provider call ends only this dialogue, recorded as `error`; cancellation (Ctrl-C) propagates. The seeker is shown
-speaker and text of each turn only: the provider's annotations (revealed ids, intents) stay out of its view.
+Knows no names, files or CLI (the runner builds the seeker and provider and passes them in). A seeker or provider
+is code from outside: whatever one call raises (any BaseException short of KeyboardInterrupt: SystemExit, its own
+CancelledError, ...) or returns (not a string, a lone surrogate, megabytes of text), and a call that outlives
+`turn_timeout`, ends only this dialogue, recorded as `error` with the role and the reason; the run goes on.
+Ctrl-C and a cancellation of the dialogue itself propagate. `on_error(role, exc)` lets the runner see the exception
+(its circuit breaker stops a run on errors no retry can fix). A call that blocks the event loop without awaiting
+(time.sleep in async code) cannot be interrupted from inside the loop; the timeout covers calls that await.
+The seeker is shown speaker and text of each turn only: the provider's annotations (revealed ids, intents) stay out
+of its view.
 
 Goodbye rule: clarq_bench.goodbye.is_goodbye (shared with the judge), checked on every seeker turn: English
-"goodbye" in any case as a whole word, Chinese 再见, both whatever the task language.
+"goodbye" in any case as a whole word, Chinese 再见, both whatever the task language, not when conditional ("If
+not, goodbye").
 The cap counts seeker turns (default 12, as released: the 12th seeker turn gets no reply).
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
-from contextlib import nullcontext
-from functools import lru_cache
 from datetime import datetime, timezone
 from typing import Any, Awaitable, Callable, TypeVar
 
 from .goodbye import is_goodbye
 from .provider.base import Provider
+from .run_config import DEFAULT_TURN_TIMEOUT
 from .seekers.base import DialogueView, Seeker
 from .tasks import Task
 from .transcript import AgentInfo, EndReason, Speaker, Transcript, Turn, Usage
 
 DEFAULT_MAX_TURNS = 12
+#: Longest turn text accepted from an agent; no model reply comes near it, a runaway plug-in can.
+MAX_TURN_CHARS = 100_000
 
 R = TypeVar("R")
-__all__ = ["DEFAULT_MAX_TURNS", "is_goodbye", "play_dialogue"]
+__all__ = ["DEFAULT_MAX_TURNS", "DEFAULT_TURN_TIMEOUT", "TurnTimeout", "is_goodbye", "play_dialogue"]
 
 
-@lru_cache(maxsize=1)
-def _track_usage() -> Callable[[], Any] | None:
-    """The LLM layer's per-role usage scope, looked up once (None when the layer is not installed)."""
-    try:
-        from .llm import track_usage
-    except ImportError:
-        return None
-    return track_usage
+class TurnTimeout(Exception):
+    """An agent call took longer than the dialogue's turn timeout."""
+
+
+class BadReply(Exception):
+    """An agent returned something that cannot be a turn (not a string, not valid Unicode, far too long)."""
 
 
 def _meter() -> Any:
-    """A usage scope around one agent call; measures nothing without the LLM layer."""
-    track = _track_usage()
-    return track() if track is not None else nullcontext(None)
+    """A usage scope around one agent call (the LLM layer's per-role meter)."""
+    from .llm import track_usage
+
+    return track_usage()
 
 
 def _measured(meter: Any) -> Usage:
-    if meter is None:
-        return Usage()
     total = Usage()
     for usage in getattr(meter, "by_role", {}).values():
         total = total + usage
     return total
 
 
-async def _timed(call: Callable[[], Awaitable[R]]) -> tuple[R, Usage, float]:
+async def _bounded(call: Callable[[], Awaitable[R]], timeout: float | None) -> R:
+    """Await `call()` in its own task for at most `timeout` seconds (TurnTimeout after that; the task is cancelled).
+
+    Its own task, not asyncio.wait_for: a CancelledError the agent raises itself is then its failure, told apart
+    from a cancellation of this dialogue, and a timed-out call is abandoned even if it ignores the cancellation
+    (it then runs on in the background until it ends, or until asyncio.run cancels it again at exit).
+    """
+    task = asyncio.ensure_future(_guarded(call))
+    try:
+        done, _ = await asyncio.wait({task}, timeout=timeout)
+    except BaseException:  # this dialogue is being cancelled: take the agent's call down with it
+        task.cancel()
+        raise
+    if not done:
+        task.cancel()
+        raise TurnTimeout(f"no reply within the turn timeout of {timeout:g} s")
+    result = task.result()
+    if isinstance(result, _Raised):
+        raise result.exc
+    return result
+
+
+class _Raised:
+    """What an agent call raised, carried out of its task as a value (see `_guarded`)."""
+
+    def __init__(self, exc: BaseException) -> None:
+        self.exc = exc
+
+
+async def _guarded(call: Callable[[], Awaitable[R]]) -> R | _Raised:
+    """`await call()`, with SystemExit & co. returned as a value: raised inside a task, asyncio would re-raise them
+    out of the event loop and end the run. Ctrl-C and cancellation keep their meaning."""
+    try:
+        return await call()
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        raise
+    except BaseException as exc:
+        return _Raised(exc)
+
+
+async def _timed(call: Callable[[], Awaitable[R]], timeout: float | None = None) -> tuple[R, Usage, float]:
     """Run one agent call; return its result, the model usage it caused and its wall time."""
     started = time.perf_counter()
     with _meter() as meter:
-        result = await call()
+        result = await _bounded(call, timeout)
     return result, _measured(meter), time.perf_counter() - started
+
+
+def checked_text(text: object, role: str) -> str:
+    """`text` if it can be a turn: a str (or subclass, kept as a plain str), valid Unicode, not absurdly long."""
+    if not isinstance(text, str):
+        raise BadReply(f"{role} returned {type(text).__name__}, not str")
+    text = str.__str__(text)
+    if len(text) > MAX_TURN_CHARS:
+        raise BadReply(f"{role} returned {len(text):,} characters (limit {MAX_TURN_CHARS:,})")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise BadReply(f"{role} returned text that is not valid Unicode (a lone surrogate at position {exc.start})"
+                       ) from None
+    return text
+
+
+def safe_message(exc: BaseException) -> str:
+    """`Type: message` of any exception, one line, valid Unicode, bounded: it is written into the transcript."""
+    try:
+        message = str(exc)
+    except BaseException:  # a hostile __str__
+        message = "(unprintable)"
+    message = " ".join(message.encode("utf-8", "backslashreplace").decode("utf-8").split())
+    if len(message) > 500:
+        message = message[:497] + "..."
+    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+
+
+def _cancelled_from_outside(exc: BaseException) -> bool:
+    """A CancelledError aimed at this dialogue (the run stopping), not one the agent raised on its own."""
+    if not isinstance(exc, asyncio.CancelledError):
+        return False
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 def _now() -> str:
@@ -78,8 +159,13 @@ async def play_dialogue(
     seeker_info: AgentInfo | None = None,
     provider_info: AgentInfo | None = None,
     budget_exhausted: Callable[[], bool] | None = None,
+    turn_timeout: float | None = DEFAULT_TURN_TIMEOUT,
+    on_error: Callable[[str, BaseException], None] | None = None,
+    on_exchange: Callable[[], None] | None = None,
 ) -> Transcript:
-    """Play `task` to the end. `budget_exhausted` is polled before each seeker turn and after a failed call."""
+    """Play `task` to the end. `budget_exhausted` is polled before each seeker turn and after a failed call;
+    `turn_timeout` (seconds, None = no limit) bounds each agent call; `on_exchange` is called after each provider
+    reply (the runner's breaker waits for the first one before it starts the other dialogues)."""
     if max_turns < 1:
         raise ValueError("max_turns must be at least 1")
     started_at = _now()
@@ -97,9 +183,8 @@ async def play_dialogue(
         )
         role = "seeker"
         try:
-            text, spent, latency = await _timed(lambda: seeker.respond(view))
-            if not isinstance(text, str):
-                raise TypeError(f"seeker returned {type(text).__name__}, not str")
+            text, spent, latency = await _timed(lambda: seeker.respond(view), turn_timeout)
+            text = checked_text(text, "seeker")
             usage["seeker"] = usage["seeker"] + spent
             turns.append(Turn(speaker=Speaker.seeker, text=text, usage=spent, latency_s=round(latency, 4)))
             seen.append(Turn(speaker=Speaker.seeker, text=text))
@@ -109,16 +194,25 @@ async def play_dialogue(
             if number == max_turns:
                 break
             role = "provider"
-            reply, spent, latency = await _timed(lambda: provider.respond(list(turns)))
-        except Exception as exc:  # one bad call ends this dialogue, never the run
+            reply, spent, latency = await _timed(lambda: provider.respond(list(turns)), turn_timeout)
+            turn = reply.to_turn(latency_s=round(latency, 4))
+            turn.text = checked_text(turn.text, "provider")
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # one bad call ends this dialogue, never the run
+            if _cancelled_from_outside(exc):
+                raise
             end = EndReason.budget if out_of_budget() else EndReason.error
-            error = f"{role}: {exc.__class__.__name__}: {exc}"
+            error = f"{role}: {safe_message(exc)}"
+            if on_error is not None and end == EndReason.error:
+                on_error(role, exc)
             break
-        turn = reply.to_turn(latency_s=round(latency, 4))
         if spent.calls:  # measured by the LLM layer; otherwise keep what the provider reported
             turn.usage = spent
         usage["provider"] = usage["provider"] + turn.usage
         turns.append(turn)
+        if on_exchange is not None:
+            on_exchange()
         seen.append(Turn(speaker=Speaker.provider, text=turn.text))
     return Transcript.of_task(
         task,

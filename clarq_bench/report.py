@@ -41,9 +41,23 @@ def headline_rows(summary: Summary) -> list[tuple[str, str, int]]:
     return rows
 
 
+def endings_line(summary: Summary) -> str:
+    """How the dialogues ended, and a warning when some ended in an error (they count as failures, so the figures
+    are partly a measure of the failure, not of the seeker)."""
+    reasons = ", ".join(f"{reason} {count}" for reason, count in summary.end_reasons.items())
+    line = f"Dialogues ended by: {reasons}."
+    errors = summary.end_reasons.get("error", 0)
+    if errors:
+        line += (f" {errors} of {summary.dialogues} dialogues ended in an error and count as failures: the figures "
+                 "are not a clean measurement (each transcript's `error` says why; `clarq run --resume RUN_DIR "
+                 "--retry-errors` plays them again).")
+    return line
+
+
 def print_table(summary: Summary, console: Any = None) -> None:
     """The headline figures and the per-language slices as rich tables."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = console or Console()
@@ -62,6 +76,8 @@ def print_table(summary: Summary, console: Any = None) -> None:
     for group in summary.by_language:
         slices.add_row(*_group_cells(group))
     console.print(slices)
+    errored = summary.end_reasons.get("error", 0)
+    console.print(("[bold red]" if errored else "") + escape(endings_line(summary)) + ("[/]" if errored else ""))
 
 
 def _group_cells(group: Group) -> list[str]:
@@ -87,6 +103,8 @@ def markdown(summary: Summary, plots: list[str] = ()) -> str:  # type: ignore[as
         + ", ".join(f"{k} = {v}" for k, v in summary.aql_units.items())
         + f"; token unit `{summary.token_unit}`. Intervals: {summary.bootstrap['confidence']:.0%} percentile "
         f"bootstrap over tasks, {summary.bootstrap['resamples']} resamples, seed {summary.bootstrap['seed']}.",
+        "",
+        ("**Warning:** " if summary.end_reasons.get("error") else "") + endings_line(summary),
         "",
         _md_table(["figure", "value [95% CI]", "n"], [[a, b, str(c)] for a, b, c in headline_rows(summary)]),
     ]

@@ -14,8 +14,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 #: Recorded, but changing them does not change the dialogues, so a resume may change them freely.
-EXECUTION_ONLY = frozenset({"concurrency", "max_cost", "progress", "use_cache"})
+EXECUTION_ONLY = frozenset({"concurrency", "max_cost", "progress", "use_cache", "turn_timeout", "max_errors"})
 DEFAULT_SEED = 8848
+#: Seconds one agent call (a seeker turn, or a provider reply of several model calls) may take. Generous: a slow real
+#: provider makes 5-10 sequential model calls per reply, each retried with backoff on rate limits.
+DEFAULT_TURN_TIMEOUT = 600.0
 
 
 class AgentSettings(BaseModel):
@@ -54,6 +57,9 @@ class RunConfig(BaseModel):
     seeker_tree_access: bool = Field(default=False, description="The seeker was handed the response tree (needs_tree).")
     concurrency: int = Field(default=32, ge=1)
     max_cost: float | None = Field(default=None, description="Stop starting dialogues once this many USD are spent.")
+    turn_timeout: float | None = Field(default=DEFAULT_TURN_TIMEOUT, gt=0,
+                                       description="Seconds one agent call may take; None: no limit.")
+    max_errors: int | None = Field(default=None, ge=1, description="Stop starting dialogues after this many errored.")
     use_cache: bool = True
     progress: bool = True
 

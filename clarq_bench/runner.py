@@ -2,7 +2,7 @@
 
 runs/<run-id>/config.json    the RunConfig (+ its hash, run id, clarq version); no secrets
 runs/<run-id>/transcripts.jsonl   one line per finished dialogue, appended with one write + flush + fsync
-runs/<run-id>/summary.json (+ report.md)   written at the end (judge/metrics/report when installed)
+runs/<run-id>/summary.json (+ report.md)   written at the end (judge, metrics, report)
 
 Resume skips the (task, trial) pairs already in transcripts.jsonl after checking the config hash (a change is
 refused unless forced, naming the changed fields); a partial last line left by kill -9 is cut off first, so at
@@ -10,8 +10,11 @@ most the dialogues in flight are lost. Dialogues that ended with an error are ke
 errors, unless `retry_errors` is set: then their records are removed (one atomic rewrite of the file) and they are
 played again. Dialogues cut short by the budget are always played again on resume (they did not finish).
 When the LLM client reports its budget exhausted, no new dialogue starts and those in flight end at their next
-seeker turn with end reason `budget`.
-Builds agents from names (seekers.registry, provider factory) and hands them to dialogue.play_dialogue.
+seeker turn with end reason `budget`. When the circuit breaker trips (breaker.py: an error no retry can fix, or
+`max_errors` errored dialogues), no new dialogue starts either; a dialogue ended by a fatal error is not written
+(it never really played: a resume plays it again) and `RunStats.stopped` says why.
+Builds agents from names (seekers.registry, provider factory; every name resolved before the first dialogue) and
+hands them to dialogue.play_dialogue. Whatever an agent or its factory raises ends that dialogue, never the run.
 """
 
 from __future__ import annotations
@@ -31,9 +34,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import __version__
-from .dialogue import play_dialogue
+from .breaker import CircuitBreaker, fatal_error
+from .dialogue import play_dialogue, safe_message
 from .errors import ClarqError
 from .redact import redact
+from .jsonl import dumps_line, load_file, read_jsonl, validate
 from .registry import import_object, looks_like_import_path
 from .run_config import AgentSettings, RunConfig, describe_diff, diff_configs
 from .run_identity import agent_infos, stamp_config, stamp_transcript
@@ -96,16 +101,12 @@ def repair_tail(path: Path) -> int:
 
 
 def read_transcripts(path: Path) -> list[Transcript]:
-    """Every complete line of a transcripts.jsonl; a partial last line is ignored."""
+    """Every complete line of a transcripts.jsonl (clarq_bench.jsonl: split on "\\n", size and depth limits, a
+    malformed line is a DataError naming file and line). An unfinished last line is left out: on resume
+    `repair_tail` has already cut it (and the run says so); at scoring `scoring.read_transcripts` warns about it."""
     if not path.exists():
         return []
-    records = []
-    with open(path, encoding="utf-8") as lines:
-        for line in lines:
-            if not line.endswith("\n"):
-                break
-            if line.strip():
-                records.append(Transcript.model_validate_json(line))
+    records, _ = read_jsonl(path, Transcript, "transcript")
     return records
 
 
@@ -126,7 +127,7 @@ class TranscriptWriter:
         self._syncer.start()
 
     def append(self, transcript: Transcript) -> None:
-        line = (redact(transcript.model_dump_json()) + "\n").encode("utf-8")
+        line = redact(dumps_line(transcript)).encode("utf-8")
         written = os.write(self.fd, line)
         if written != len(line):  # pragma: no cover - only on a full disk
             raise OSError(f"short write to transcripts file ({written} of {len(line)} bytes)")
@@ -169,6 +170,29 @@ def seeker_config(settings: AgentSettings, client: Any) -> SeekerConfig:
     )
 
 
+def resolve_provider(settings: AgentSettings) -> None:
+    """Fail before any dialogue when the provider name means nothing: `offline`, `offline-e5`, `llm` (with
+    --provider-model), an importable `package.module:Class`, or a model name (the seekers' rule: `provider/model` or
+    a known model family). `--provider gtp-4o` is a ClarqError (exit 2), not 260 dialogues that all fail."""
+    from .provider.factory import OFFLINE_PROVIDERS, is_offline
+    from .seekers.registry import looks_like_model
+
+    name = settings.name
+    if is_offline(name) or looks_like_model(name):
+        return
+    if name == "llm":
+        if not settings.model:
+            raise ClarqError("the llm provider needs a model", "pass --provider MODEL or --provider-model MODEL")
+        return
+    if looks_like_import_path(name):
+        if not callable(import_object(name)):
+            raise ClarqError(f"{name} is not a class or function", "name a provider class as package.module:Class")
+        return
+    known = ", ".join(OFFLINE_PROVIDERS)
+    raise ClarqError(f"unknown provider {name!r}: not {known}, a model name or package.module:Class",
+                     "check the spelling, e.g. --provider gpt-4o, --provider openai/MODEL or --provider offline")
+
+
 def build_provider(settings: AgentSettings, task: Task, client: Any, *, seed: int, trial: int) -> Any:
     """A provider for one dialogue: `package.module:Class` (called with (task, settings)), `offline`, or an LLM
     provider on a model (`--provider gpt-4o`, or `--provider llm --provider-model gpt-4o`)."""
@@ -200,27 +224,16 @@ def quick_success(task: Task, transcript: Transcript) -> bool:
 
 
 async def summarize_run(run_dir: Path, tasks: list[Task], judge_model: str | None = None) -> Any:
-    """Judge every transcript of the run and write summary.json + report.md; returns the metrics Summary.
+    """Judge every transcript of the run and write summary.json + report.md; returns the metrics Summary (None when
+    the run holds no transcript)."""
+    from .judge import judge_all
+    from .metrics import summarize
+    from .report import write_report
+    from .scoring import node_check_for, select_split
 
-    Without the judge/metrics/report modules, writes summary.json with the per-dialogue facts instead (None).
-    """
     transcripts = read_transcripts(run_dir / TRANSCRIPTS_FILE)
     by_id = {task.id: task for task in tasks}
     pairs = [(t, by_id[t.task_id]) for t in transcripts if t.task_id in by_id]
-    try:
-        from .judge import judge_all
-        from .metrics import summarize
-        from .report import write_report
-        from .scoring import node_check_for, select_split
-    except ImportError:
-        facts = [
-            {"task_id": t.task_id, "trial": t.trial, "end_reason": t.end_reason.value, "error": t.error,
-             "seeker_turns": len(t.seeker_turns), "success": quick_success(task, t)}
-            for t, task in pairs
-        ]  # fmt: skip
-        payload = {"dialogues": len(facts), "successes": sum(f["success"] for f in facts), "facts": facts}
-        (run_dir / SUMMARY_FILE).write_text(redact(json.dumps(payload, ensure_ascii=False, indent=2)) + "\n", "utf-8")
-        return None
     if not pairs:
         return None
     judge_name = judge_model or "none"
@@ -247,7 +260,10 @@ class RunStats:
     tokens: int = 0
     cost_usd: float = 0.0
     stopped_for_budget: bool = False
+    stopped: str | None = None  # why the circuit breaker stopped the run (one line), None if it did not
+    unwritten: int = 0  # dialogues ended by the breaker's fatal error: not written, played again on resume
     end_reasons: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # one-line warnings for the user (an unfinished line cut, ...)
 
     def add(self, transcript: Transcript, success: bool) -> None:
         self.done += 1
@@ -268,27 +284,31 @@ def rewrite_transcripts(path: Path, keep: list[Transcript]) -> None:
     """Replace transcripts.jsonl by `keep`, atomically (temporary file, fsync, rename)."""
     tmp = path.with_suffix(".jsonl.tmp")
     with open(tmp, "wb") as handle:
-        handle.write(b"".join((redact(record.model_dump_json()) + "\n").encode("utf-8") for record in keep))
+        handle.write(b"".join(redact(dumps_line(record)).encode("utf-8") for record in keep))
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(tmp, path)
 
 
 def prepare_run_dir(config: RunConfig, run_dir: Path, *, resume: bool, force: bool,
-                    retry_errors: bool = False) -> list[Transcript]:
+                    retry_errors: bool = False, notes: list[str] | None = None) -> list[Transcript]:
     """Create or check the run directory; return the records of the (task, trial) pairs that count as played.
 
-    On resume, records that will be played again (budget cut-offs; errors with `retry_errors`) are removed first.
+    On resume, records that will be played again (budget cut-offs; errors with `retry_errors`) are removed first,
+    and an unfinished last line is cut (said in `notes`: its dialogue is played again).
     """
     config_path, transcripts = run_dir / CONFIG_FILE, run_dir / TRANSCRIPTS_FILE
     if resume:
         if not config_path.exists():
             raise ClarqError(f"{run_dir} is not a run directory (no {CONFIG_FILE})", "pass the folder of a run")
-        old = RunConfig.model_validate_json(config_path.read_text(encoding="utf-8"))
+        old = validate(RunConfig, load_file(config_path), str(config_path), what="run config")
         changes = diff_configs(old, config)
         if changes and not force:
             raise ClarqError(f"the run's config changed: {describe_diff(changes)}", "rerun with --force to resume anyway")
-        repair_tail(transcripts)
+        cut = repair_tail(transcripts)
+        if cut and notes is not None:
+            notes.append(f"{transcripts}: cut an unfinished last line ({cut} bytes, a write interrupted mid-way); "
+                         "its dialogue is played again")
     elif transcripts.exists() and transcripts.stat().st_size:
         raise ClarqError(f"{run_dir} already holds transcripts", f"resume it with --resume {run_dir}")
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -323,16 +343,18 @@ async def run_dialogues(
     With `retry_errors` (resume only), pairs whose dialogue ended with an error are played again, replacing the
     error record; without it they stay as they are and are counted in `stats.skipped_errors`."""
     sconfig = seeker_config(config.seeker, client)
-    factory, _ = resolve_seeker(sconfig)  # an unknown seeker fails before anything starts
+    factory, _ = resolve_seeker(sconfig)  # an unknown seeker or provider fails before anything starts
+    resolve_provider(config.provider)
     config = stamp_config(config, client, factory)  # endpoint, provider fingerprint, tree access
     seeker_name, seeker_model = describe(sconfig)
     resolve = getattr(client, "resolve_model", None)
     if seeker_model and callable(resolve):  # record the dated version the alias stood for
         seeker_model = resolve(seeker_model)
-    kept = prepare_run_dir(config, run_dir, resume=resume, force=force, retry_errors=retry_errors)
+    notes: list[str] = []
+    kept = prepare_run_dir(config, run_dir, resume=resume, force=force, retry_errors=retry_errors, notes=notes)
     done = {record.key for record in kept}
     jobs = [(task, trial) for trial in range(config.trials) for task in tasks]
-    stats = RunStats(total=len(jobs))
+    stats = RunStats(total=len(jobs), notes=notes)
     pending = [(task, trial) for task, trial in jobs if (task.id, trial) not in done]
     stats.skipped = len(jobs) - len(pending)
     wanted = {(task.id, trial) for task, trial in jobs}
@@ -341,40 +363,85 @@ async def run_dialogues(
     gate = asyncio.Semaphore(config.concurrency)
     seeker_info, provider_info = agent_infos(config, seeker_name, seeker_model)
 
-    async def play(task: Task, trial: int) -> None:
+    breaker = CircuitBreaker(max_errors=config.max_errors)
+    # The first dialogue goes alone until one exchange worked (or it ended): against an endpoint that refuses every
+    # call, the breaker then trips after one call instead of `concurrency` of them.
+    probed = asyncio.Event()
+
+    def failed(task: Task, trial: int, seed: int, error: str) -> Transcript:
+        return Transcript.of_task(task, trial=trial, seed=seed, seeker=seeker_info, provider=provider_info, turns=[],
+                                  end_reason=EndReason.error, error=error)  # fmt: skip
+
+    async def play(task: Task, trial: int, first: bool = False) -> None:
+        if not first:
+            await probed.wait()
+        try:
+            await play_one(task, trial)
+        finally:
+            probed.set()
+
+    async def dialogue_of(task: Task, trial: int, seed: int, on_error: Callable[[str, BaseException], None]
+                          ) -> Transcript:
+        """Build the agents and play; whatever they raise outside an agent call is this dialogue's error too."""
+        try:
+            seeker = build_seeker(sconfig.name, task, sconfig)
+            provider = build_provider(config.provider, task, client, seed=seed, trial=trial)
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            raise
+        except BaseException as exc:  # a per-task build failure is that dialogue's error
+            return failed(task, trial, seed, f"build: {safe_message(exc)}")
+        try:
+            return await play_dialogue(
+                task, seeker, provider, max_turns=config.max_turns, trial=trial, seed=seed,
+                seeker_info=seeker_info, provider_info=provider_info,
+                budget_exhausted=lambda: budget_exhausted(client), turn_timeout=config.turn_timeout,
+                on_error=on_error, on_exchange=probed.set,
+            )  # fmt: skip
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            raise
+        except BaseException as exc:  # outside any agent call (the provider's greeting, ...)
+            return failed(task, trial, seed, f"dialogue: {safe_message(exc)}")
+
+    async def play_one(task: Task, trial: int) -> None:
         async with gate:
+            if breaker.tripped:
+                return
             if budget_exhausted(client):
                 stats.stopped_for_budget = True
                 return
             seed = config.trial_seed(trial)
-            try:
-                seeker = build_seeker(sconfig.name, task, sconfig)
-                provider = build_provider(config.provider, task, client, seed=seed, trial=trial)
-            except Exception as exc:  # a per-task build failure is that dialogue's error
-                transcript = Transcript.of_task(
-                    task, trial=trial, seed=seed, seeker=seeker_info,
-                    provider=provider_info, turns=[], end_reason=EndReason.error,
-                    error=f"build: {exc.__class__.__name__}: {exc}",
-                )  # fmt: skip
-            else:
-                transcript = await play_dialogue(
-                    task, seeker, provider, max_turns=config.max_turns, trial=trial, seed=seed,
-                    seeker_info=seeker_info, provider_info=provider_info,
-                    budget_exhausted=lambda: budget_exhausted(client),
-                )  # fmt: skip
+            fatal: list[BaseException] = []
+
+            def on_error(role: str, exc: BaseException) -> None:
+                breaker.agent_failed(role, exc)
+                if fatal_error(exc) is not None:
+                    fatal.append(exc)
+
+            transcript = await dialogue_of(task, trial, seed, on_error)
             if transcript.end_reason == EndReason.budget and len(transcript.turns) <= 1:
                 stats.stopped_for_budget = True
                 return  # never started: leave it for a resume with a larger budget
-            writer.append(stamp_transcript(transcript, client))
+            if fatal:
+                stats.unwritten += 1
+                return  # the breaker's error: not a result of this dialogue; a resume plays it again
+            try:
+                writer.append(stamp_transcript(transcript, client))
+            except (ClarqError, ValueError) as exc:  # text the writer refuses (not valid Unicode): keep the record
+                transcript = failed(task, trial, seed, f"transcript could not be written ({safe_message(exc)})")
+                writer.append(stamp_transcript(transcript, client))
             stats.add(transcript, quick_success(task, transcript))
+            if transcript.end_reason == EndReason.error:
+                breaker.dialogue_errored()
+            stats.stopped = breaker.reason
             if on_update:
                 on_update(stats)
 
     try:
         with fewer_collections():
-            await asyncio.gather(*(play(task, trial) for task, trial in pending))
+            await asyncio.gather(*(play(task, trial, i == 0) for i, (task, trial) in enumerate(pending)))
     finally:
         writer.close()
+    stats.stopped = breaker.reason
     return stats
 
 
@@ -412,4 +479,4 @@ def load_run_config(run_dir: Path) -> RunConfig:
     path = Path(run_dir) / CONFIG_FILE
     if not path.exists():
         raise ClarqError(f"{run_dir} is not a run directory (no {CONFIG_FILE})", "pass the folder of a run")
-    return RunConfig.model_validate_json(path.read_text(encoding="utf-8"))
+    return validate(RunConfig, load_file(path), str(path), what="run config")

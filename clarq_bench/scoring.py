@@ -8,14 +8,13 @@ working directory and then the run directory); released files carry their own ta
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
+import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from pydantic import ValidationError
-
-from .errors import ClarqError, DataError
+from .errors import ClarqError
+from .jsonl import load_file, read_jsonl
 from .judge import NodeCheck, Verdict, judge_all
 from .tasks import Task
 from .transcript import Transcript
@@ -49,34 +48,27 @@ def detect_format(path: Path) -> Literal["clarq", "upstream"]:
     raise ClarqError(f"cannot tell what {path} is", "use --format clarq or --format upstream")
 
 
-def read_transcripts(path: Path) -> list[Transcript]:
-    """Every Transcript of a transcripts.jsonl file. Blank lines are skipped and so is an unfinished last line (a
-    run stopped mid-write; the runner rewrites it on resume); any other bad line is a DataError."""
-    transcripts = []
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(str(path), f"cannot read: {exc}") from None
-    lines = text.split("\n")[:-1]  # whatever follows the last newline is unfinished
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            transcripts.append(Transcript.model_validate_json(line))
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            raise DataError(str(path), f"line {number} is not a transcript: {first['loc']}: {first['msg']}") from None
-    return transcripts
+def read_transcripts(path: Path, warn: Callable[[str], None] | None = None) -> list[Transcript]:
+    """Every Transcript of a transcripts.jsonl file (clarq_bench.jsonl rules: a bad line is a DataError naming file
+    and line). An unfinished last line (a run stopped mid-write) is not a dialogue: it is left out and `warn` is told
+    which line it was (by default a one-line warning on stderr), never dropped silently."""
+    records, unfinished = read_jsonl(path, Transcript, "transcript")
+    if unfinished is not None:
+        message = (f"{path} line {unfinished} is unfinished (no newline at its end; a run stopped mid-write) and was "
+                   "not read; `clarq run --resume` plays that dialogue again")
+        (warn or _stderr)(message)
+    return records
+
+
+def _stderr(message: str) -> None:
+    print(f"clarq: warning: {message}", file=sys.stderr)
 
 
 def _config_task_dir(run_dir: Path) -> str | None:
     config_path = run_dir / "config.json"
     if not config_path.is_file():
         return None
-    try:
-        config: Any = json.loads(config_path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise DataError(str(config_path), f"cannot read: {exc}") from None
+    config: Any = load_file(config_path)
     for scope in (config, *(v for v in config.values() if isinstance(v, dict))) if isinstance(config, dict) else ():
         for key in TASK_KEYS:
             if isinstance(scope.get(key), str) and scope[key]:
@@ -133,7 +125,11 @@ def load_sources(path: str | Path, fmt: Format = "auto", data: str | None = None
     from .score_import import import_released
     from .upstream import released_files
 
-    return [Source(name=f.name, pairs=import_released(f), run_dir=None) for f in released_files(path)]
+    files = released_files(path)
+    if not files:
+        raise ClarqError(f"{path} holds no released results files (*.En.json / *.Ch.json)",
+                         "pass a results file, a folder of them, or a run directory with --format clarq")
+    return [Source(name=f.name, pairs=import_released(f), run_dir=None) for f in files]
 
 
 def select_split(verdicts: list[Verdict], split: str = "auto") -> tuple[list[Verdict], str]:
@@ -151,11 +147,11 @@ def node_check_for(judge_model: str) -> NodeCheck | None:
     if judge_model == "none":
         return None
     from .judge_llm import llm_node_check
+    from .llm import LLMClient, LLMSettings
+    from .seekers.registry import looks_like_model
 
-    try:
-        from .llm import LLMClient, LLMSettings
-    except ImportError:
-        raise ClarqError("the LLM layer (clarq_bench.llm) is not available", "use --judge none") from None
+    if not looks_like_model(judge_model):  # the seekers' rule: `provider/model` or a known model family
+        raise ClarqError(f"unknown judge model {judge_model!r}", "pass --judge none or a model such as gpt-4o")
     return llm_node_check(LLMClient(LLMSettings()), judge_model)
 
 

@@ -115,3 +115,121 @@ class SlowSeeker(ScriptedSeeker):
     def __init__(self, task: Any, config: Any) -> None:
         super().__init__(task, config)
         self.delay = self.delay or 0.05
+
+
+# --- hostile seekers: each misbehaves in one way; the run must record it on the dialogue and go on -------------
+
+
+class HangingSeeker:
+    """Never answers (awaits forever): costs one turn timeout, not the run."""
+
+    def __init__(self, task: Any, config: Any) -> None:
+        pass
+
+    async def respond(self, view: Any) -> str:
+        await asyncio.Event().wait()
+        return "never"
+
+
+class SurrogateSeeker:
+    """Returns a lone surrogate, which cannot be written as UTF-8."""
+
+    def __init__(self, task: Any, config: Any) -> None:
+        pass
+
+    async def respond(self, view: Any) -> str:
+        return "hello \ud800 there"
+
+
+class _Raising:
+    error: BaseException = RuntimeError("boom")
+
+    def __init__(self, task: Any, config: Any) -> None:
+        pass
+
+    async def respond(self, view: Any) -> str:
+        raise self.error
+
+
+class CancellingSeeker(_Raising):
+    """Raises CancelledError of its own accord (nobody cancelled it)."""
+
+    error = asyncio.CancelledError()
+
+
+class ExitingSeeker(_Raising):
+    """Calls sys.exit: SystemExit must not end the run."""
+
+    error = SystemExit(3)
+
+
+class GeneratorExitSeeker(_Raising):
+    error = GeneratorExit()
+
+
+class UnprintableError(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no message for you")
+
+
+class UnprintableSeeker(_Raising):
+    """Raises an exception whose str() itself raises."""
+
+    error = UnprintableError()
+
+
+class SurrogateErrorSeeker(_Raising):
+    """Raises an exception whose message holds a lone surrogate and a newline."""
+
+    error = ValueError("bad \udcff\nnews")
+
+
+class BytesSeeker:
+    def __init__(self, task: Any, config: Any) -> None:
+        pass
+
+    async def respond(self, view: Any) -> Any:
+        return b"goodbye"
+
+
+class HugeSeeker:
+    def __init__(self, task: Any, config: Any) -> None:
+        pass
+
+    async def respond(self, view: Any) -> str:
+        return "x" * 5_000_000
+
+
+class SyncSeeker:
+    """`respond` is not async: returns a str instead of an awaitable."""
+
+    def __init__(self, task: Any, config: Any) -> None:
+        pass
+
+    def respond(self, view: Any) -> str:
+        return "goodbye"
+
+
+class LineBreakSeeker(ScriptedSeeker):
+    """Speaks Unicode line separators (U+2028, U+2029, U+0085) that str.splitlines() would split on."""
+
+    def __init__(self, task: Any, config: Any) -> None:
+        super().__init__(task, config)
+        self.lines = ["mines\u2028or\u2029forests\u0085?", "monsters?"]
+
+
+HOSTILE_SEEKERS = ("SurrogateSeeker", "CancellingSeeker", "ExitingSeeker", "GeneratorExitSeeker", "UnprintableSeeker",
+                   "SurrogateErrorSeeker", "BytesSeeker", "HugeSeeker", "SyncSeeker")
+
+
+class NoteBombProvider(TreeWalkingProvider):
+    """Answers like TreeWalkingProvider but attaches notes the transcript file cannot hold: nested 100 levels deep
+    for task index 0, an object JSON cannot express for the others."""
+
+    async def respond(self, turns: list[Turn]) -> ProviderTurn:
+        reply = await super().respond(turns)
+        deep: Any = "bottom"
+        for _ in range(100):
+            deep = [deep]
+        reply.notes = {"deep": deep} if self.task.index == 0 else {"thing": object()}
+        return reply

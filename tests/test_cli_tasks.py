@@ -1,7 +1,6 @@
 """`clarq tasks ...` in-process, and the start-up cost of the CLI."""
 
 import json
-import os
 import subprocess
 import sys
 import shutil

@@ -120,7 +120,7 @@ async def test_failing_or_bad_seeker_ends_dialogue_with_recorded_error() -> None
     assert broken.end_reason == EndReason.error and broken.error == "seeker: ValueError: seeker model timed out"
     assert len(broken.turns) == 1
     wrong = await play_dialogue(task, NotText(), TreeWalkingProvider(task))
-    assert wrong.end_reason == EndReason.error and "TypeError" in (wrong.error or "")
+    assert wrong.end_reason == EndReason.error and "seeker returned NoneType, not str" in (wrong.error or "")
 
 
 async def test_budget_ends_dialogue_before_the_next_seeker_turn() -> None:

@@ -29,10 +29,8 @@ def test_reply_schema():
 
 
 async def test_scripted_model_marks_the_leftover_node(tmp_path):
-    llm = pytest.importorskip("clarq_bench.llm", reason="the LLM layer is not built yet")
-    testing = pytest.importorskip("clarq_bench.testing", reason="the LLM layer is not built yet")
-    if not hasattr(testing, "ScriptedModel") or not hasattr(llm, "LLMClient"):
-        pytest.skip("clarq_bench.testing.ScriptedModel is not built yet")
+    from clarq_bench import llm, testing
+
     from clarq_bench.judge_llm import llm_node_check
 
     seen = []

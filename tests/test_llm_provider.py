@@ -10,11 +10,8 @@ from clarq_bench.provider.factory import ProviderMode, make_provider
 from clarq_bench.provider.llm_provider import DEFAULT_SEED, LLMProvider
 from clarq_bench.tasks import ResponseTree, Split, Task, TaskBrief
 
-try:  # the LLM layer is built in parallel; until it lands these tests cannot run
-    from clarq_bench.llm import LLMClient, LLMSettings
-    from clarq_bench.testing import ScriptedModel
-except ImportError as exc:  # pragma: no cover
-    pytest.skip(f"LLM layer not available: {exc}", allow_module_level=True)
+from clarq_bench.llm import LLMClient, LLMSettings
+from clarq_bench.testing import ScriptedModel
 from clarq_bench.transcript import Intent, ReplyKind, Speaker, Turn
 
 MODEL = "scripted/jax"

@@ -9,10 +9,7 @@ from upstream_paths import UPSTREAM_RESULTS, needs_upstream
 
 from clarq_bench.provider.factory import make_provider
 
-try:  # the LLM layer is built in parallel; until it lands these tests cannot run
-    from clarq_bench.llm import LLMClient, LLMSettings
-except ImportError as exc:  # pragma: no cover
-    pytest.skip(f"LLM layer not available: {exc}", allow_module_level=True)
+from clarq_bench.llm import LLMClient, LLMSettings
 from test_llm_provider import NODES_EN, decision, dialogue, make_task  # noqa: E402
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
 from clarq_bench.transcript import ReplyKind

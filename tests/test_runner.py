@@ -226,11 +226,11 @@ def test_cli_retry_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsy
     monkeypatch.setenv("RUNNER_HELPERS_FAIL_TASKS", "0")
     argv = ["run", "--tasks", str(data), "--seeker", "heuristic", "--provider", "runner_helpers:TreeWalkingProvider",
             "--runs-dir", str(tmp_path / "runs"), "--no-progress"]  # fmt: skip
-    assert main(argv) == 0
+    assert main(argv) == 1  # written and scored, but a run with an errored dialogue is not a clean result
     [run_dir] = list((tmp_path / "runs").iterdir())
+    assert "clarq: 1 dialogues ended with an error (played this session: error 1, goodbye 2)" in capsys.readouterr().err
     monkeypatch.delenv("RUNNER_HELPERS_FAIL_TASKS")
-    capsys.readouterr()
-    assert main(["run", "--resume", str(run_dir), "--no-progress"]) == 0
+    assert main(["run", "--resume", str(run_dir), "--no-progress"]) == 1
     assert "1 of the dialogues already done ended with an error and were kept" in capsys.readouterr().err
     assert main(["run", "--resume", str(run_dir), "--retry-errors", "--no-progress"]) == 0
     assert "(2 already done)" in capsys.readouterr().err

@@ -8,6 +8,28 @@ import sys
 from typing import Any
 
 
+def positive_float(text: str) -> float:
+    """argparse type: a number above 0 (a bad value is a usage error, exit 2)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type: a whole number of at least 1 (`--limit -3` must not mean "all but the last 3")."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
+    return value
+
+
 def add_data_arguments(parser: argparse.ArgumentParser) -> None:
     """--data / --tasks / --lang / --split / --types: which tasks a command works on."""
     source = parser.add_mutually_exclusive_group()

@@ -9,28 +9,10 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .common import positive_float, positive_int
+
 if TYPE_CHECKING:
     from ..llm import LLMSettings
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
-    return value
 
 
 def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,10 +24,10 @@ def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--transport", choices=["auto", "litellm"], default="auto",
                        help="auto: plain HTTP for OpenAI-compatible models at --api-base, litellm for the rest "
                             "(default); litellm: every call through litellm")
-    group.add_argument("--max-cost", metavar="USD", type=_positive_float,
+    group.add_argument("--max-cost", metavar="USD", type=positive_float,
                        help="stop starting new dialogues once this many dollars are spent")
-    group.add_argument("--rpm", metavar="N", type=_positive_float, help="request starts per minute per model")
-    group.add_argument("--model-concurrency", metavar="N", type=_positive_int, default=32,
+    group.add_argument("--rpm", metavar="N", type=positive_float, help="request starts per minute per model")
+    group.add_argument("--model-concurrency", metavar="N", type=positive_int, default=32,
                        help="calls in flight per model (default: 32)")
 
 

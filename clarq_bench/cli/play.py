@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 
+from .common import positive_int
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("play", help="play one dialogue yourself, as the provider or as the seeker")
@@ -15,7 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--role", choices=["provider", "seeker"], required=True, help="the side you play")
     parser.add_argument("--seeker", default="heuristic", help="the seeker you answer (--role provider)")
     parser.add_argument("--provider", default="offline", help="the provider you ask (--role seeker)")
-    parser.add_argument("--max-turns", type=int, default=12, help="seeker turns before the cut-off (default: 12)")
+    parser.add_argument("--max-turns", type=positive_int, default=12, help="seeker turns before the cut-off (default: 12)")
     parser.add_argument("--save", metavar="FILE", help="append the transcript to this .jsonl file")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--data", metavar="DIR", help="task data folder (default: $CLARQ_DATA, then the cache)")
@@ -52,7 +54,8 @@ def _play(args: argparse.Namespace) -> int:
         provider = build_provider(AgentSettings(name=args.provider), task, client, seed=8848, trial=0)
     from ..dialogue import play_dialogue
 
-    transcript = asyncio.run(play_dialogue(task, seeker, provider, max_turns=args.max_turns))
+    transcript = asyncio.run(play_dialogue(task, seeker, provider, max_turns=args.max_turns,
+                                           turn_timeout=None))  # a person may think for as long as they like
     if args.role == "provider":
         print(f"seeker: {transcript.seeker_turns[-1].text if transcript.seeker_turns else ''}")
     from ..redact import redact
@@ -61,8 +64,10 @@ def _play(args: argparse.Namespace) -> int:
         print(f"error: {redact(transcript.error)}")
     print(f"ended: {transcript.end_reason.value}; all required nodes obtained: {quick_success(task, transcript)}")
     if args.save:
+        from ..jsonl import dumps_line
+
         with open(args.save, "a", encoding="utf-8") as out:
-            out.write(redact(transcript.model_dump_json()) + "\n")
+            out.write(redact(dumps_line(transcript)))
     return 0
 
 

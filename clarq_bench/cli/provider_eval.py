@@ -11,6 +11,8 @@ import argparse
 import os
 import sys
 
+from .common import positive_int
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -22,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--dialogues", required=True, metavar="FILE_OR_DIR", help="released results file or folder")
     parser.add_argument("--types", metavar="N[,N-M]", help="task types to replay, e.g. 14-26")
     parser.add_argument("--provider-mode", choices=["single", "multi-info"], default="single")
-    parser.add_argument("--concurrency", type=int, default=8, help="dialogues replayed at once (default: 8)")
+    parser.add_argument("--concurrency", type=positive_int, default=8, help="dialogues replayed at once (default: 8)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     from .llm_args import add_llm_arguments
 
@@ -58,7 +60,10 @@ def _run(args: argparse.Namespace) -> int:
 def _client(args: argparse.Namespace):  # -> LLMClient | None
     """An LLMClient for a model-backed provider, its credentials checked now (before any call), else None."""
     from ..provider.factory import is_offline
+    from ..run_config import AgentSettings
+    from ..runner import resolve_provider
 
+    resolve_provider(AgentSettings(name=args.provider))  # `--provider gtp-4o` is one line, not 260 failing replays
     if is_offline(args.provider):
         return None
     from ..llm import LLMClient

@@ -9,22 +9,19 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .common import add_data_arguments
+from .common import add_data_arguments, positive_float, positive_int
+from .llm_args import add_llm_arguments
 
 #: Flags that map one-to-one onto RunConfig fields; None means "not given" so a resume keeps the saved value.
-RUN_FIELDS = ("trials", "seed", "max_turns", "limit", "concurrency", "max_cost", "judge_model")
+RUN_FIELDS = ("trials", "seed", "max_turns", "limit", "concurrency", "max_cost", "judge_model", "turn_timeout",
+              "max_errors")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("run", help="play dialogues into a run directory and score them")
     add_data_arguments(parser)
     parser.set_defaults(lang=None, split=None, handler=_run)
-    try:
-        from .llm_args import add_llm_arguments
-    except ImportError:
-        pass
-    else:
-        add_llm_arguments(parser)
+    add_llm_arguments(parser)
     for action in parser._actions:  # same flags as other commands, but a run defaults to one language's test set
         if action.dest == "lang":
             action.help = "language (default: en; with --replay, the file's)"
@@ -41,13 +38,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     side.add_argument("--provider-mode", choices=["single", "multi-info"], help="nodes per reply (default: single)")
     side.add_argument("--judge-model", help="LLM judge for leftover nodes at scoring (default: deterministic only)")
     plan = parser.add_argument_group("run")
-    plan.add_argument("--trials", type=int, help="dialogues per task, each with its own seed (default: 1)")
+    plan.add_argument("--trials", type=positive_int, help="dialogues per task, each with its own seed (default: 1)")
     plan.add_argument("--seed", type=int, help="base seed; trial t uses seed+t (default: 8848)")
-    plan.add_argument("--max-turns", type=int, help="seeker turns before a dialogue is cut off (default: 12)")
-    plan.add_argument("--limit", type=int, help="only the first N selected tasks")
-    plan.add_argument("--concurrency", type=int, help="dialogues in flight at once (default: 32)")
-    if "--max-cost" not in parser._option_string_actions:  # the LLM layer's flags may already define it
-        plan.add_argument("--max-cost", type=float, help="stop starting dialogues after this many USD")
+    plan.add_argument("--max-turns", type=positive_int, help="seeker turns before a dialogue is cut off (default: 12)")
+    plan.add_argument("--limit", type=positive_int, help="only the first N selected tasks")
+    plan.add_argument("--concurrency", type=positive_int, help="dialogues in flight at once (default: 32)")
+    plan.add_argument("--turn-timeout", type=positive_float, metavar="SECONDS",
+                      help="longest one seeker or provider call may take before its dialogue ends with an error "
+                           "(default: 600)")
+    plan.add_argument("--max-errors", type=positive_int, metavar="N",
+                      help="stop starting dialogues once N have ended with an error (default: no limit; an error no "
+                           "retry can fix, such as a rejected key, stops the run at once)")
     plan.add_argument("--runs-dir", default="runs", help="where new run directories go (default: runs/)")
     plan.add_argument("--resume", metavar="RUN_DIR", help="continue a run: skip its finished (task, trial) pairs")
     plan.add_argument("--retry-errors", action="store_true",

@@ -42,10 +42,10 @@ def replay_languages(path: Path) -> list[str]:
     if path.name.endswith(".Ch.json"):
         return ["zh"]
     if path.suffix == ".jsonl" and path.is_file():
-        import json
+        from ..jsonl import parse_jsonl, read_text
 
-        with path.open(encoding="utf-8") as lines:
-            found = {json.loads(line).get("language", "en") for line in lines if line.strip().endswith("}")}
+        read = parse_jsonl(read_text(path), str(path))
+        found = {str(value.get("language", "en")) for _, value in read.records if isinstance(value, dict)}
         return sorted(found) or ["en"]
     return ["en"]
 
@@ -84,6 +84,8 @@ def build_config(args: argparse.Namespace, base: RunConfig | None) -> RunConfig:
         if value is not None:
             provider[key] = value
     fields["seeker"], fields["provider"] = AgentSettings(**seeker), AgentSettings(**provider)
+    if seeker["name"] == "human" and args.turn_timeout is None:
+        fields["turn_timeout"] = None  # a person at the terminal may think for as long as they like
     if args.no_progress:
         fields["progress"] = False
     return RunConfig(**fields)
@@ -106,13 +108,19 @@ def select_tasks(config: RunConfig, args: argparse.Namespace) -> tuple[RunConfig
 
 def models_by_role(seeker: AgentSettings, provider: AgentSettings | None = None,
                    judge_model: str | None = None) -> list[tuple[str, str]]:
-    """(role, model) for every model a run would call; an unknown seeker name, or an offline-e5 provider without its
-    extra, fails here, before anything else."""
+    """(role, model) for every model a run would call; an unknown seeker, provider or judge name, or an offline-e5
+    provider without its extra, fails here, before anything else."""
     from ..provider.factory import OFFLINE_PROVIDERS, is_offline
-    from ..seekers.registry import SeekerConfig, describe, resolve_seeker
+    from ..seekers.registry import SeekerConfig, describe, looks_like_model, resolve_seeker
+
+    from ..runner import resolve_provider
 
     config = SeekerConfig(name=seeker.name, model=seeker.model)
     resolve_seeker(config)
+    if provider is not None:
+        resolve_provider(provider)
+    if judge_model and not looks_like_model(judge_model):
+        raise ClarqError(f"unknown judge model {judge_model!r}", "pass a model name such as gpt-4o or openai/MODEL")
     models = []
     _, seeker_model = describe(config)
     if seeker_model:
@@ -153,13 +161,8 @@ def llm_client_for(config: RunConfig, args: argparse.Namespace) -> Any:
     models = models_by_role(config.seeker, config.provider, config.judge_model)
     if not models:
         return None
-    try:
-        from ..llm import LLMClient
-        from .llm_args import settings_from_args
-    except ImportError:
-        names = ", ".join(model for _, model in models)
-        raise ClarqError(f"{names} needs the LLM layer (clarq_bench.llm), which is not installed",
-                         "use --seeker heuristic --provider offline, or reinstall clarq") from None
+    from ..llm import LLMClient
+    from .llm_args import settings_from_args
 
     settings = settings_from_args(args)
     key = settings.api_key.get_secret_value() if settings.api_key else None
@@ -198,6 +201,8 @@ async def play_with_progress(
             close = getattr(client, "aclose", None)
             if close is not None:  # HTTP sessions and the cache of this event loop
                 await close()
+    for note in stats.notes:
+        console.print(f"warning: {note}", markup=False, highlight=False)
     console.print(f"{stats.line()}  ({stats.skipped} already done)  -> {run_dir}")
     if stats.skipped_errors:
         console.print(f"{stats.skipped_errors} of the dialogues already done ended with an error and were kept; "
@@ -209,4 +214,22 @@ async def play_with_progress(
         from ..report import print_table
 
         print_table(summary, Console(file=sys.stdout))
+    return outcome(stats, run_dir)
+
+
+def outcome(stats: Any, run_dir: Path) -> int:
+    """The exit code, with one line on stderr when it is not 0: 1 when the breaker stopped the run or dialogues of
+    the run ended with an error (their results are written, but are not a clean measurement)."""
+    if stats.stopped:
+        unplayed = stats.total - stats.skipped - stats.done
+        print(f"clarq: run stopped: {stats.stopped}; {stats.done} dialogues written, {unplayed} not played "
+              f"(fix the cause, then --resume {run_dir})", file=sys.stderr)
+        return 1
+    errors = stats.errors + stats.skipped_errors
+    if errors:
+        reasons = ", ".join(f"{reason} {count}" for reason, count in sorted(stats.end_reasons.items())) or "none"
+        print(f"clarq: {errors} dialogues ended with an error (played this session: {reasons}); their `error` field in "
+              f"{run_dir}/transcripts.jsonl says why; play them again with --resume {run_dir} --retry-errors",
+              file=sys.stderr)
+        return 1
     return 0

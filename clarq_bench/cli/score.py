@@ -23,6 +23,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def add_source_arguments(parser: argparse.ArgumentParser, *, many: bool = False) -> None:
     """Flags shared with `clarq compare`: format, judge, data, split and bootstrap settings."""
+    from .common import positive_int
+
     if not many:
         parser.add_argument("path", metavar="PATH", help="run directory, transcripts.jsonl or released results file")
     parser.add_argument("--format", choices=["auto", "clarq", "upstream"], default="auto", help="input format")
@@ -34,7 +36,7 @@ def add_source_arguments(parser: argparse.ArgumentParser, *, many: bool = False)
     parser.add_argument("--split", choices=["auto", "test", "dev", "all"], default="auto",
                         help="split to report (default: test when present, else all)")  # fmt: skip
     parser.add_argument("--seed", type=int, default=8848, help="bootstrap seed (default: 8848)")
-    parser.add_argument("--resamples", type=int, default=2000, help="bootstrap resamples (default: 2000)")
+    parser.add_argument("--resamples", type=positive_int, default=2000, help="bootstrap resamples (default: 2000)")
 
 
 def score_path(args: argparse.Namespace, path: str) -> list[tuple[object, object]]:

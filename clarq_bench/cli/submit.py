@@ -20,8 +20,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     from ..leaderboard.bundle import build_submission, write_submission
-    from ..leaderboard.schema import Submitter
+    from ..errors import ClarqError
+    from ..leaderboard.schema import MAX_NAME_CHARS, MAX_NOTES_CHARS, Submitter
 
+    for flag, value, limit in (("--name", args.name, MAX_NAME_CHARS), ("--org", args.org, MAX_NAME_CHARS),
+                               ("--notes", args.notes, MAX_NOTES_CHARS)):
+        if len(value) > limit:
+            raise ClarqError(f"{flag} is {len(value)} characters long (limit {limit})", f"shorten {flag}")
     submitter = Submitter(name=args.name, org=args.org, notes=args.notes)
     submission = build_submission(args.run_dir, data=args.data, submitter=submitter, partial=args.partial)
     path = write_submission(submission, args.output)

@@ -9,7 +9,6 @@ the run standard or custom, records per-task content hashes and the task-set has
 from __future__ import annotations
 
 import hashlib
-import json
 import zipfile
 from datetime import datetime, timezone
 from pathlib import Path
@@ -20,6 +19,7 @@ from pydantic import ValidationError
 from .. import __version__
 from ..errors import ClarqError
 from ..redact import redact, redact_data
+from ..jsonl import dumps_line, loads, parse_models
 from ..judge import Verdict
 from ..tasks import Task
 from ..transcript import AgentInfo, Speaker, Transcript
@@ -152,8 +152,8 @@ def write_submission(submission: Submission, path: str | Path) -> Path:
     if path.suffix == ".zip":
         with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
             archive.writestr("manifest.json", redact(submission.manifest.model_dump_json(indent=2)))
-            archive.writestr("transcripts.jsonl", "".join(redact(t.model_dump_json()) + "\n" for t in submission.transcripts))
-            archive.writestr("verdicts.jsonl", "".join(redact(v.model_dump_json()) + "\n" for v in submission.verdicts))
+            archive.writestr("transcripts.jsonl", "".join(redact(dumps_line(t)) for t in submission.transcripts))
+            archive.writestr("verdicts.jsonl", "".join(redact(dumps_line(v)) for v in submission.verdicts))
     else:
         path.write_text(redact(submission.model_dump_json()), encoding="utf-8")
     return path
@@ -167,14 +167,8 @@ def _schema_error(path: Path, what: str, exc: ValidationError) -> ClarqError:
 
 
 def _jsonl(path: Path, text: str, model: type, what: str) -> list[Any]:
-    records = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip():
-            try:
-                records.append(model.model_validate_json(line))
-            except ValidationError as exc:
-                raise _schema_error(path, f"{what} line {number}", exc) from None
-    return records
+    """Records of one JSONL member, read the one way (clarq_bench.jsonl: split on "\\n" only, size/depth limits)."""
+    return parse_models(text, f"{path}: {what}", model, what.removesuffix("s.jsonl").removesuffix(".jsonl"))
 
 
 def read_submission(path: str | Path) -> Submission:
@@ -188,20 +182,15 @@ def read_submission(path: str | Path) -> Submission:
             if required not in members:
                 raise ClarqError(f"{path}: the zip has no {required}", "rebuild it with `clarq submit`")
         try:
-            manifest = Manifest.model_validate_json(members["manifest.json"])
+            manifest = Manifest.model_validate(loads(members["manifest.json"], f"{path}: manifest.json"))
         except ValidationError as exc:
             raise _schema_error(path, "manifest.json", exc) from None
         transcripts = _jsonl(path, members["transcripts.jsonl"], Transcript, "transcripts.jsonl")
         verdicts = _jsonl(path, members["verdicts.jsonl"], Verdict, "verdicts.jsonl")
         return Submission(manifest=manifest, transcripts=transcripts, verdicts=verdicts)
-    text = read_json_text(path)
+    value = loads(read_json_text(path), str(path))  # depth-limited: a deeply nested file is one DataError line
     try:
-        json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ClarqError(f"{path}: not JSON (line {exc.lineno} column {exc.colno}: {exc.msg})",
-                         "pass a file written by `clarq submit`") from None  # fmt: skip
-    try:
-        return Submission.model_validate_json(text)
+        return Submission.model_validate(value)
     except ValidationError as exc:
         raise _schema_error(path, "the submission", exc) from None
 

@@ -8,14 +8,13 @@ recorded `data` folder, else $CLARQ_DATA / the download cache, filtered as the r
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
 
 from ..errors import ClarqError, DataError
+from ..jsonl import load_file, read_jsonl
 from ..judge import Verdict, judge_deterministic
 from ..tasks import Task
 from ..transcript import Transcript
@@ -25,20 +24,11 @@ DATA_KEYS = ("data_dir", "data", "tasks_dir")
 
 
 def _read_jsonl(path: Path, model: type, what: str) -> list[Any]:
-    records = []
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise DataError(str(path), f"cannot read: {exc.strerror}") from None
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            records.append(model.model_validate_json(line))
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            loc = ".".join(str(part) for part in first["loc"])
-            raise DataError(str(path), f"line {number} is not a {what}: {loc}: {first['msg']}") from None
+    """A run's JSONL file read the one way (clarq_bench.jsonl); an unfinished last line cannot be packed."""
+    records, unfinished = read_jsonl(path, model, what)
+    if unfinished is not None:
+        raise ClarqError(f"{path} line {unfinished} is unfinished (the run stopped mid-write)",
+                         "finish the run with `clarq run --resume` first")
     return records
 
 
@@ -58,10 +48,7 @@ def read_config(run_dir: Path) -> dict[str, Any]:
     path = run_dir / "config.json"
     if not path.is_file():
         raise ClarqError(f"{run_dir} is not a run directory (no config.json)", "pass the folder of a `clarq run`")
-    try:
-        config = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise DataError(str(path), f"cannot read: {exc}") from None
+    config = load_file(path)
     if not isinstance(config, dict):
         raise DataError(str(path), "expected a JSON object")
     return config

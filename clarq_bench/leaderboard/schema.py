@@ -29,10 +29,14 @@ class Label(str, Enum):
     oracle = "oracle-class"  # the seeker was handed the response tree: an upper bound, never ranked with seekers
 
 
+#: Longest name/org and notes a submission may carry: they are published on the site as they are.
+MAX_NAME_CHARS, MAX_NOTES_CHARS = 200, 4000
+
+
 class Submitter(BaseModel):
-    name: str = ""
-    org: str = ""
-    notes: str = ""
+    name: str = Field("", max_length=MAX_NAME_CHARS)
+    org: str = Field("", max_length=MAX_NAME_CHARS)
+    notes: str = Field("", max_length=MAX_NOTES_CHARS)
 
 
 class Manifest(BaseModel):

@@ -52,7 +52,11 @@ def load_entries(
         _, tasks = load_task_data(data, {"en", "zh"})
     for path in files:
         if not verify:
-            sub = read_submission(path)
+            try:  # an unreadable file is rejected on its own, never the end of the build
+                sub = read_submission(path)
+            except ClarqError as exc:
+                rejected.append((path.name, [str(exc)]))
+                continue
             entries.append(Entry(sub.manifest, sub.transcripts, sub.verdicts, {}, STATUS_UNVERIFIED, source=path.name))
             continue
         sub, outcome = verify_file(path, data, tasks)

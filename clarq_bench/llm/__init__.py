@@ -18,6 +18,7 @@ from .client import Completion, LLMClient, LLMSettings
 from .errors import (
     LLMAuthError,
     LLMBadRequestError,
+    LLMConnectionRefusedError,
     LLMContextWindowError,
     LLMCredentialsError,
     LLMError,
@@ -27,7 +28,8 @@ from .errors import (
 from .models import ALIASES, check_credentials, resolve_model
 
 __all__ = [
-    "ALIASES", "Completion", "LLMAuthError", "LLMBadRequestError", "LLMClient", "LLMContextWindowError",
+    "ALIASES", "Completion", "LLMAuthError", "LLMBadRequestError", "LLMClient", "LLMConnectionRefusedError",
+    "LLMContextWindowError",
     "LLMCredentialsError", "LLMError", "LLMJSONError", "LLMSettings", "LLMUnavailableError", "ResponseCache",
     "UsageMeter", "cache_key", "call_cost", "check_credentials", "default_cache_path", "resolve_model",
     "track_usage",

@@ -45,3 +45,7 @@ class LLMJSONError(LLMError):
                  text: str = "") -> None:
         super().__init__(problem, fix, model=model, attempts=attempts)
         self.text = text
+
+
+class LLMConnectionRefusedError(LLMError):
+    """Nothing listens at the endpoint (connection refused). Never retried: a wrong --api-base or a stopped server."""

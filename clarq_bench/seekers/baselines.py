@@ -7,7 +7,6 @@ others see the brief and the dialogue, like any seeker.
 
 from __future__ import annotations
 
-import json
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -253,19 +252,16 @@ def recorded_seeker_turns(path: str | Path) -> dict[tuple[str, int], list[str]]:
 @lru_cache(maxsize=8)
 def _load_recorded(path: str, _mtime: int) -> dict[tuple[str, int], list[str]]:
     if path.endswith(".jsonl"):
+        from ..jsonl import parse_jsonl, read_text
+
         recorded: dict[tuple[str, int], list[str]] = {}
-        with open(path, encoding="utf-8") as lines:
-            for number, line in enumerate(lines, 1):
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                    key = (str(record["task_id"]), int(record.get("trial", 0)))
-                    recorded[key] = [t["text"] for t in record["turns"] if t["speaker"] == Speaker.seeker.value]
-                except (json.JSONDecodeError, KeyError, TypeError, ValueError):
-                    if not line.endswith("\n"):
-                        break  # a partial last line left by an interrupted run
-                    raise DataError(path, "not a transcript line", number) from None
+        read = parse_jsonl(read_text(Path(path)), path)  # an unfinished last line (interrupted run) is left out
+        for number, record in read.records:
+            try:
+                key = (str(record["task_id"]), int(record.get("trial", 0)))
+                recorded[key] = [t["text"] for t in record["turns"] if t["speaker"] == Speaker.seeker.value]
+            except (KeyError, TypeError, ValueError, AttributeError):
+                raise DataError(path, "not a transcript line", number) from None
         return recorded
     from ..upstream import load_released_dialogues
 

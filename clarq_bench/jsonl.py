@@ -1,0 +1,165 @@
+"""JSON and JSON Lines from outside, read and written one way everywhere (runs, results files, submissions).
+
+Why one module: JSONL split with `str.splitlines()` breaks a record whose text holds U+2028, U+2029 or U+0085 (JSON
+leaves them unescaped), a file nested 200,000 levels deep ended in a RecursionError traceback, and each reader
+treated an unfinished last line differently. Here:
+
+- Writing: `dumps_line` is `json.dumps(..., ensure_ascii=False)` plus "\\n"; records are one line because JSON escapes
+  "\\n" inside strings. Text that is not valid Unicode (a lone surrogate) is refused with a DataError, never written.
+- Reading: lines are split on "\\n" only. Every line and file has a size limit, every record a nesting limit (checked
+  without recursion after parsing; the parser's own RecursionError becomes the same one-line DataError), and strings
+  with lone surrogates are refused. Errors name the file and the line.
+- A last line without "\\n" is a record whose write never finished: `read_jsonl` returns it apart (`unfinished`), and
+  each caller says what it does with it (score warns and leaves it out; resume cuts it and plays it again).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from .errors import DataError
+
+#: Longest accepted line (one dialogue is a few kilobytes; a 12-turn dialogue with long turns well under 1 MB).
+MAX_LINE_CHARS = 16 * 1024 * 1024
+#: Largest accepted file (a run of 310 tasks x 2 languages x several trials stays far below).
+MAX_FILE_BYTES = 1024 * 1024 * 1024
+#: Deepest accepted nesting of arrays and objects (a transcript is about 6 levels deep).
+MAX_DEPTH = 64
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+M = TypeVar("M", bound=BaseModel)
+
+
+def dumps_line(payload: Any) -> str:
+    """One JSONL record: compact JSON, non-ASCII kept as is, ending in "\\n". Pydantic models are dumped first.
+
+    What the readers here would refuse (a lone surrogate, nesting past MAX_DEPTH, a line past MAX_LINE_CHARS) is
+    refused here too, as a DataError: clarq never writes a file it cannot read back."""
+    if isinstance(payload, BaseModel):
+        payload = payload.model_dump(mode="json")
+    problem = check_depth(payload)
+    if problem:
+        raise DataError("record", problem)
+    line = json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n"
+    if len(line) > MAX_LINE_CHARS:
+        raise DataError("record", f"{len(line)} characters is more than the limit of {MAX_LINE_CHARS}")
+    return line
+
+
+def check_depth(value: Any, limit: int = MAX_DEPTH) -> str | None:
+    """Why a parsed JSON value is unacceptable (nested deeper than `limit`, a lone surrogate), or None. No recursion."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            if depth > limit:
+                return f"nested deeper than {limit} levels"
+            for key, inner in item.items():
+                if _SURROGATE.search(key):
+                    return "a key holds a lone surrogate (not valid Unicode)"
+                stack.append((inner, depth + 1))
+        elif isinstance(item, list):
+            if depth > limit:
+                return f"nested deeper than {limit} levels"
+            stack.extend((inner, depth + 1) for inner in item)
+        elif isinstance(item, str) and _SURROGATE.search(item):
+            return "a string holds a lone surrogate (not valid Unicode)"
+    return None
+
+
+def loads(text: str | bytes, source: str, line: int | None = None, *, max_depth: int = MAX_DEPTH) -> Any:
+    """Parse one JSON document from outside; a DataError naming `source` (and line) when it is not acceptable."""
+    where = source if line is None else f"{source} line {line}"
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise DataError(where, f"nested deeper than {max_depth} levels") from None
+    except UnicodeDecodeError:
+        raise DataError(where, "not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        at = f"column {exc.colno}" if line is not None else f"line {exc.lineno} column {exc.colno}"
+        raise DataError(where, f"not JSON ({at}: {exc.msg})") from None
+    problem = check_depth(value, max_depth)
+    if problem:
+        raise DataError(where, problem)
+    return value
+
+
+def validate(model: type[M], value: Any, source: str, line: int | None = None, what: str | None = None) -> M:
+    """`model.model_validate(value)`, a ValidationError turned into one DataError line naming where and what."""
+    try:
+        return model.model_validate(value)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(part) for part in first["loc"]) or "(top level)"
+        where = source if line is None else f"{source} line {line}"
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        raise DataError(f"{where} is not a {what or model.__name__}", f"{loc}: {first['msg']}{more}") from None
+
+
+def read_text(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> str:
+    """A whole file from outside as UTF-8 text, refusing a size above `max_bytes` before reading."""
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise DataError(str(path), f"{size} bytes is more than the limit of {max_bytes}")
+        return path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(str(path), f"not UTF-8 text (byte {exc.start})") from None
+    except IsADirectoryError:
+        raise DataError(str(path), "is a folder, not a file") from None
+    except OSError as exc:
+        raise DataError(str(path), f"cannot read: {exc.strerror or exc}") from None
+
+
+def load_file(path: Path, *, max_bytes: int = MAX_FILE_BYTES, max_depth: int = MAX_DEPTH) -> Any:
+    """One JSON file from outside (config.json, a results file, a submission), with the size and depth limits."""
+    return loads(read_text(path, max_bytes=max_bytes), str(path), max_depth=max_depth)
+
+
+@dataclass
+class JSONLRead:
+    """What a JSONL text held: parsed records with their line numbers, and an unfinished last line if any."""
+
+    records: list[tuple[int, Any]] = field(default_factory=list)
+    unfinished: int | None = None  # line number of a last line without "\n" (never parsed)
+
+
+def parse_jsonl(text: str, source: str, *, max_line_chars: int = MAX_LINE_CHARS, live: bool = True) -> JSONLRead:
+    """Split on "\\n" only (never splitlines), skip blank lines, parse each with the limits of `loads`.
+
+    `live`: the file is appended to line by line (a run's transcripts), so a last line without "\\n" is unfinished
+    and is reported apart, unparsed. Otherwise (a finished file such as a submission member) it is a record like any.
+    """
+    result = JSONLRead()
+    lines = text.split("\n")
+    if lines[-1].strip() and live:
+        result.unfinished = len(lines)
+        lines.pop()
+    elif not lines[-1].strip():
+        lines.pop()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        if len(line) > max_line_chars:
+            raise DataError(f"{source} line {number}", f"longer than the limit of {max_line_chars} characters")
+        result.records.append((number, loads(line, source, number)))
+    return result
+
+
+def read_jsonl(path: Path, model: type[M], what: str | None = None) -> tuple[list[M], int | None]:
+    """(records, line number of an unfinished last line or None) of a JSONL file of `model` records."""
+    read = parse_jsonl(read_text(path), str(path))
+    return [validate(model, value, str(path), number, what) for number, value in read.records], read.unfinished
+
+
+def parse_models(text: str, source: str, model: type[M], what: str | None = None) -> list[M]:
+    """Records of `model` in a finished JSONL text (a submission member): every line is a record."""
+    read = parse_jsonl(text, source, live=False)
+    return [validate(model, value, source, number, what) for number, value in read.records]
