@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .redact import redact
 from .llm.errors import LLMAuthError, LLMBadRequestError, LLMConnectionRefusedError, LLMContextWindowError
 
 
@@ -46,7 +47,7 @@ class CircuitBreaker:
         """A seeker or provider call failed (told by the dialogue as it happens)."""
         fatal = fatal_error(exc)
         if fatal is not None and self.reason is None:
-            self.reason = f"the {role} failed with an error no retry can fix: {fatal}"
+            self.reason = redact(f"the {role} failed with an error no retry can fix: {fatal}")
 
     def dialogue_errored(self) -> None:
         """A dialogue ended with an error (counted against max_errors)."""

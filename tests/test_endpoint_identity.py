@@ -25,7 +25,8 @@ from upstream_paths import SAMPLE_TASKS
 SEEKER = "openai/gpt-4o"  # both fake servers answer to the same name
 
 
-def _run(server: FakeOpenAIServer, run_dir: Path, cache: Path, resume: bool = False, **settings) -> list:
+def _run(server: FakeOpenAIServer, run_dir: Path, cache: Path, resume: bool = False, stats: list | None = None,
+         **settings) -> list:
     tasks = load_tasks(SAMPLE_TASKS, ["en"], split="test")[:3]
     config = RunConfig(data_dir=str(SAMPLE_TASKS), seeker=AgentSettings(name="llm", model=SEEKER),
                        provider=AgentSettings(name="offline"), concurrency=4, progress=False)  # fmt: skip
@@ -34,7 +35,9 @@ def _run(server: FakeOpenAIServer, run_dir: Path, cache: Path, resume: bool = Fa
 
     async def go() -> None:
         try:
-            await run_dialogues(config, tasks, run_dir, client=client, resume=resume)
+            result = await run_dialogues(config, tasks, run_dir, client=client, resume=resume)
+            if stats is not None:
+                stats.append(result)
         finally:
             await client.aclose()
 
@@ -79,13 +82,19 @@ def test_a_key_echoed_in_401_and_500_bodies_reaches_no_file(tmp_path: Path, monk
                                                            capsys: pytest.CaptureFixture[str]) -> None:
     key = "plainKeyNoShape20261123xyz"  # no sk- prefix: caught because it is the value of OPENAI_API_KEY
     monkeypatch.setenv("OPENAI_API_KEY", key)
-    script = [error(401, message=f"Incorrect API key provided: Bearer {key}"),
-              error(500, message=f"upstream rejected headers {{'Authorization': 'Bearer {key}'}}"),
-              error(500, message=f"bad key {key}"), error(500, message=f"api_key={key}")]  # fmt: skip
+    script = [error(500, message=f"upstream rejected headers {{'Authorization': 'Bearer {key}'}}"),
+              error(500, message=f"bad key {key}"), error(500, message=f"api_key={key}"),
+              error(500, message=f"Incorrect API key provided: Bearer {key}")]  # fmt: skip
     with FakeOpenAIServer(script, responder=lambda body: "Goodbye!") as server:
         transcripts = _run(server, tmp_path / "run", tmp_path / "cache.sqlite3", max_attempts=2)
     errors = [t.error for t in transcripts if t.error]
     assert errors and all("[redacted]" in e for e in errors)
+    # A 401 stops the run at once (circuit breaker): the line it stops with carries the body, redacted.
+    stats: list = []
+    with FakeOpenAIServer([error(401, message=f"Incorrect API key provided: Bearer {key}")] * 8,
+                          responder=lambda body: "Goodbye!") as server:  # fmt: skip
+        _run(server, tmp_path / "stopped", tmp_path / "cache.sqlite3", stats=stats, max_attempts=2)
+    assert stats[0].stopped and key not in stats[0].stopped and "[redacted]" in stats[0].stopped
     out = tmp_path / "sub.json"
     assert main(["submit", str(tmp_path / "run"), "-o", str(out), "--data", str(SAMPLE_TASKS), "--partial"]) == 0
     assert main(["submit", str(tmp_path / "run"), "-o", str(tmp_path / "sub.zip"), "--data", str(SAMPLE_TASKS),
