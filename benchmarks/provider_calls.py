@@ -1,6 +1,6 @@
 """LLM calls and prompt tokens per post-root turn: our LLM provider against the released design's call pattern.
 
-Replays the shared released dialogues teacher-forced (clarq_bench.provider_eval.replay_steps: every step starts from
+Replays the shared released dialogues teacher-forced (clarq_bench.fidelity.provider_eval.replay_steps: every step starts from
 the reference's own dialogue prefix, reveals reconstructed with textmatch.carries_node). Our LLMProvider runs on a
 ScriptedModel through the real LLMClient (JSON parsing, accounting; no HTTP, no cache): the decision call is
 answered from the released decision, a generation call with the released provider's own reply on that step, so the
@@ -53,11 +53,11 @@ from pathlib import Path
 from clarq_bench.llm import LLMClient, LLMSettings
 from clarq_bench.provider.factory import ProviderMode
 from clarq_bench.provider.llm_provider import MAX_SEQUENTIAL_CALLS, LLMProvider
-from clarq_bench.data import strip_speaker
-from clarq_bench.provider_eval import ReplayStep, replay_steps
+from clarq_bench.data.loader import strip_speaker
+from clarq_bench.fidelity.provider_eval import ReplayStep, replay_steps
 from clarq_bench.testing import ScriptedModel
-from clarq_bench.transcript import ReplyKind
-from clarq_bench.upstream import load_released_dialogues
+from clarq_bench.core.transcript import ReplyKind
+from clarq_bench.data.upstream import load_released_dialogues
 
 RESULTS = Path(__file__).resolve().parents[2] / "shared" / "clarq-llm-upstream" / "results"
 MODEL = "scripted/released-decisions"

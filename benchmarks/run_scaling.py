@@ -23,9 +23,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-from clarq_bench.run_config import AgentSettings, RunConfig
-from clarq_bench.runner import read_transcripts, run_dialogues
-from clarq_bench.tasks import Task
+from clarq_bench.play.run_config import AgentSettings, RunConfig
+from clarq_bench.play.runner import read_transcripts, run_dialogues
+from clarq_bench.core.tasks import Task
 from clarq_bench.testing.fake_agents import both_agents
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
 
@@ -115,7 +115,7 @@ def main() -> None:
     parser.add_argument("--serial-sample", type=int, default=8, help="dialogues actually run at concurrency 1")
     parser.add_argument("--profile", metavar="FILE", help="cProfile each transport's runs into FILE.<transport>")
     args = parser.parse_args()
-    from clarq_bench.data import load_tasks
+    from clarq_bench.data.loader import load_tasks
 
     os.environ.setdefault("OPENAI_API_KEY", "sk-bench")
     tasks = load_tasks(Path(args.data), ["en"], split="test")[: args.dialogues]

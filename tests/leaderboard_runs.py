@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from clarq_bench.data import load_tasks
-from clarq_bench.tasks import Task
-from clarq_bench.transcript import AgentInfo, EndReason, Intent, ReplyKind, Speaker, Transcript, Turn, Usage
+from clarq_bench.data.loader import load_tasks
+from clarq_bench.core.tasks import Task
+from clarq_bench.core.transcript import AgentInfo, EndReason, Intent, ReplyKind, Speaker, Transcript, Turn, Usage
 
 from upstream_paths import SAMPLE_TASKS
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from clarq_bench.provider.base import ProviderState, ProviderTurn
-from clarq_bench.tasks import Split, Task, TaskBrief, ResponseTree
-from clarq_bench.transcript import Intent, ReplyKind, Speaker, Turn
+from clarq_bench.core.tasks import Split, Task, TaskBrief, ResponseTree
+from clarq_bench.core.transcript import Intent, ReplyKind, Speaker, Turn
 
 TREE = [
     ("0", "Go to the mine and dig for rubies.", None),

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from clarq_bench.tasks import ResponseTree, Split, Task, TaskBrief
-from clarq_bench.transcript import AgentInfo, EndReason, Intent, ReplyKind, Speaker, Transcript, Turn
+from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
+from clarq_bench.core.transcript import AgentInfo, EndReason, Intent, ReplyKind, Speaker, Transcript, Turn
 
 ROOT = "You need to collect the gem from the cave."
 CAVE = "The cave is behind the waterfall."

@@ -10,10 +10,10 @@ from test_score import needs_results, run_transcripts, write_run, write_task_dat
 from upstream_paths import UPSTREAM_RESULTS
 
 from clarq_bench.cli.main import main
-from clarq_bench.comparison import compare, pair_verdicts
-from clarq_bench.errors import ClarqError
-from clarq_bench.judge import judge_deterministic
-from clarq_bench.transcript import ReplyKind
+from clarq_bench.scoring.comparison import compare, pair_verdicts
+from clarq_bench.core.errors import ClarqError
+from clarq_bench.scoring.judge import judge_deterministic
+from clarq_bench.core.transcript import ReplyKind
 
 
 def verdicts(language="en", outcomes=(True, False, True)):
@@ -56,7 +56,7 @@ def test_unpaired_runs_are_an_error():
 
 
 def test_cli_compare_run_with_itself(tmp_path, capsys):
-    from clarq_bench.data import load_tasks
+    from clarq_bench.data.loader import load_tasks
 
     write_task_data(tmp_path / "data")
     task = load_tasks(tmp_path / "data", ("en",))[0]

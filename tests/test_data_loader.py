@@ -7,10 +7,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clarq_bench.data import load_task_file, load_tasks, parse_record, strip_speaker
-from clarq_bench.errors import DataError
-from clarq_bench.task_stats import task_stats
-from clarq_bench.validate import validate_folder
+from clarq_bench.data.loader import load_task_file, load_tasks, parse_record, strip_speaker
+from clarq_bench.core.errors import DataError
+from clarq_bench.data.task_stats import task_stats
+from clarq_bench.data.validate import validate_folder
 
 from upstream_paths import UPSTREAM_DATA, needs_upstream
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from runner_helpers import TreeWalkingProvider, make_task
 
-from clarq_bench.dialogue import is_goodbye, play_dialogue
-from clarq_bench.run_config import AgentSettings
+from clarq_bench.play.dialogue import is_goodbye, play_dialogue
+from clarq_bench.play.run_config import AgentSettings
 from clarq_bench.seekers.base import DialogueView
-from clarq_bench.transcript import EndReason, ReplyKind, Speaker
+from clarq_bench.core.transcript import EndReason, ReplyKind, Speaker
 
 
 @pytest.mark.parametrize(
@@ -22,7 +22,8 @@ def test_goodbyes_the_released_rule_missed(text: str) -> None:
 
 
 def test_judge_and_dialogue_share_one_goodbye_rule() -> None:
-    from clarq_bench import goodbye, judge
+    from clarq_bench.core import goodbye
+    from clarq_bench.scoring import judge
 
     assert judge.is_goodbye is goodbye.is_goodbye and is_goodbye is goodbye.is_goodbye
 

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 
 from clarq_bench.cli.main import main
-from clarq_bench.data import load_tasks
-from clarq_bench.errors import ClarqError
+from clarq_bench.data.loader import load_tasks
+from clarq_bench.core.errors import ClarqError
 from clarq_bench.leaderboard import build_submission, verify_file, write_submission
 from clarq_bench.llm import LLMClient, LLMSettings
 from clarq_bench.llm.endpoint import normalize_endpoint
-from clarq_bench.redact import redact
-from clarq_bench.run_config import AgentSettings, RunConfig
-from clarq_bench.runner import read_transcripts, run_dialogues
+from clarq_bench.core.redact import redact
+from clarq_bench.play.run_config import AgentSettings, RunConfig
+from clarq_bench.play.runner import read_transcripts, run_dialogues
 from clarq_bench.testing.fake_openai import FakeOpenAIServer, error
 
 from upstream_paths import SAMPLE_TASKS

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from clarq_bench.goodbye import is_goodbye
-from clarq_bench.upstream import load_released_dialogues, released_files
+from clarq_bench.core.goodbye import is_goodbye
+from clarq_bench.data.upstream import load_released_dialogues, released_files
 
 from upstream_paths import UPSTREAM_RESULTS
 

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from clarq_bench.cli.main import main
-from clarq_bench.errors import DataError
-from clarq_bench.jsonl import dumps_line, loads, parse_jsonl, read_jsonl
+from clarq_bench.core.errors import DataError
+from clarq_bench.core.jsonl import dumps_line, loads, parse_jsonl, read_jsonl
 from clarq_bench.leaderboard import build_submission, read_submission, verify_file, write_submission
 from clarq_bench.leaderboard.schema import Submitter
-from clarq_bench.transcript import Transcript
+from clarq_bench.core.transcript import Transcript
 
 from leaderboard_runs import sample_tasks, scripted_transcript, write_run
 from runner_helpers import write_task_folder

@@ -16,8 +16,8 @@ from scoring_helpers import (
     seeker,
 )
 
-from clarq_bench.judge import NodeStatus, TurnLabel, is_goodbye, judge, judge_deterministic
-from clarq_bench.transcript import EndReason, Intent, ReplyKind
+from clarq_bench.scoring.judge import NodeStatus, TurnLabel, is_goodbye, judge, judge_deterministic
+from clarq_bench.core.transcript import EndReason, Intent, ReplyKind
 
 
 def test_perfect_dialogue_obtains_every_node_and_says_how():

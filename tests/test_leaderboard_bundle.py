@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from clarq_bench.cli.main import main
-from clarq_bench.errors import ClarqError
+from clarq_bench.core.errors import ClarqError
 from clarq_bench.leaderboard import build_submission, read_submission, verify_file, write_submission
 from clarq_bench.leaderboard.schema import Label, Submitter
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from clarq_bench.errors import ClarqError
+from clarq_bench.core.errors import ClarqError
 from clarq_bench.leaderboard import read_submission, verify_file
 from clarq_bench.leaderboard.safety import unsafe_member_name
 

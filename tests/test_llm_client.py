@@ -10,7 +10,7 @@ import time
 import pytest
 from pydantic import BaseModel
 
-from clarq_bench.errors import ClarqError
+from clarq_bench.core.errors import ClarqError
 from clarq_bench.llm import (
     LLMAuthError,
     LLMClient,

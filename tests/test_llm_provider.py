@@ -8,11 +8,11 @@ import pytest
 
 from clarq_bench.provider.factory import ProviderMode, make_provider
 from clarq_bench.provider.llm_provider import DEFAULT_SEED, LLMProvider
-from clarq_bench.tasks import ResponseTree, Split, Task, TaskBrief
+from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
 
 from clarq_bench.llm import LLMClient, LLMSettings
 from clarq_bench.testing import ScriptedModel
-from clarq_bench.transcript import Intent, ReplyKind, Speaker, Turn
+from clarq_bench.core.transcript import Intent, ReplyKind, Speaker, Turn
 
 MODEL = "scripted/jax"
 
@@ -184,7 +184,7 @@ async def test_generated_response_ii_paths(intent, summary, instruction):
     # the generation prompt lists every unrevealed node as forbidden and carries the intent's instruction
     for node_id, text, _ in NODES_EN[1:]:
         assert text in generation
-    from clarq_bench import prompts
+    from clarq_bench.core import prompts
 
     assert prompts.render("provider/" + instruction, "en") in generation
 
@@ -229,7 +229,7 @@ async def test_leak_with_nothing_clean_left_falls_back_to_safe_template():
     leaky = "Get sleeping fog over the Lantern Marsh at dawn and dig in the Copper Mine."
     recorder = Recorder(decision(3), leaky)
     turn = await provider_with(recorder).respond(dialogue("How do I find rubies?"))
-    from clarq_bench import prompts
+    from clarq_bench.core import prompts
 
     assert turn.text == prompts.render("provider/llm_safe", "en")
     assert turn.notes["leak_fallback"] is True and turn.notes["leak_guard"]["action"] == "safe_template"
@@ -248,7 +248,7 @@ async def test_zh_leak_is_repaired_sentence_by_sentence():
 async def test_empty_draft_gets_the_safe_template():
     recorder = Recorder(decision(6), "Jax: ")
     turn = await provider_with(recorder).respond(dialogue("Anything else?"))
-    from clarq_bench import prompts
+    from clarq_bench.core import prompts
 
     assert turn.text == prompts.render("provider/llm_safe", "en") and turn.notes["empty_draft"] is True
     assert turn.notes["guard_hits"] == 0
@@ -334,7 +334,7 @@ def placeholders(text: str) -> set[str]:
 
 
 def test_every_llm_template_exists_in_both_languages_with_the_same_placeholders():
-    from clarq_bench.prompts import PROMPT_ROOT
+    from clarq_bench.core.prompts import PROMPT_ROOT
 
     names = sorted({path.name.split(".")[0] for path in (PROMPT_ROOT / "provider").glob("llm_*.md")})
     assert "llm_decide" in names and "llm_reply" in names

@@ -12,7 +12,7 @@ from clarq_bench.provider.factory import make_provider
 from clarq_bench.llm import LLMClient, LLMSettings
 from test_llm_provider import NODES_EN, decision, dialogue, make_task  # noqa: E402
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
-from clarq_bench.transcript import ReplyKind
+from clarq_bench.core.transcript import ReplyKind
 
 
 def responder(decide: dict[str, object], text: str = "Don't worry about that, just go on."):

@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 from test_provider_offline import EN_NODES, ZH_NODES, make_task, play
 
-from clarq_bench.errors import ClarqError
+from clarq_bench.core.errors import ClarqError
 from clarq_bench.provider import embeddings
 from clarq_bench.provider.embeddings import EMBEDDING_FEATURES, Embedder, embedding_features
 from clarq_bench.provider.factory import is_offline, make_provider
 from clarq_bench.provider.lexical import TaskIndex
 from clarq_bench.provider.matcher import FEATURES, SINGLE_INFO, SINGLE_INFO_E5, all_features, select
-from clarq_bench.transcript import ReplyKind
+from clarq_bench.core.transcript import ReplyKind
 
 
 

@@ -6,8 +6,8 @@ import json
 
 from clarq_bench.cli.main import main
 from clarq_bench.provider.base import ProviderState, ProviderTurn
-from clarq_bench.provider_eval import figures, load_dialogues, replay, replay_steps, report
-from clarq_bench.transcript import Intent, ReplyKind
+from clarq_bench.fidelity.provider_eval import figures, load_dialogues, replay, replay_steps, report
+from clarq_bench.core.transcript import Intent, ReplyKind
 
 NODES = ["Jax: Go and find the crown.", "Jax: The crown is in the East Tower.", "Jax: Take the red key.",
          "Jax: The red key is under the mat."]  # fmt: skip

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from clarq_bench.audit import audit, red_team
-from clarq_bench.data import load_tasks
+from clarq_bench.fidelity.audit import audit, red_team
+from clarq_bench.data.loader import load_tasks
 
 from upstream_paths import UPSTREAM_DATA, needs_upstream
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from clarq_bench import prompts
-from clarq_bench.errors import ClarqError
+from clarq_bench.core import prompts
+from clarq_bench.core.errors import ClarqError
 from clarq_bench.provider.factory import make_provider
 from clarq_bench.provider.lexical import TaskIndex, tokens
 from clarq_bench.provider.matcher import select
 from clarq_bench.provider.offline import OfflineProvider
-from clarq_bench.tasks import ResponseTree, Split, Task, TaskBrief
-from clarq_bench.textmatch import carries_node
-from clarq_bench.transcript import Intent, ReplyKind, Speaker, Turn
+from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
+from clarq_bench.scoring.textmatch import carries_node
+from clarq_bench.core.transcript import Intent, ReplyKind, Speaker, Turn
 
 EN_NODES = [
     ("0", "You can go to the mine to dig for rubies.", None),

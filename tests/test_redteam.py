@@ -8,15 +8,15 @@ import pytest
 from runner_helpers import make_task
 from upstream_paths import UPSTREAM_DATA, needs_upstream
 
-from clarq_bench.dialogue import play_dialogue
-from clarq_bench.goodbye import is_goodbye
+from clarq_bench.play.dialogue import play_dialogue
+from clarq_bench.core.goodbye import is_goodbye
 from clarq_bench.provider.factory import make_provider
 from clarq_bench.seekers import adversarial
 from clarq_bench.seekers.base import DialogueView
 from clarq_bench.seekers.registry import REDTEAM, SeekerConfig, SeekerTask, build_seeker, seekers
-from clarq_bench.tasks import Task
+from clarq_bench.core.tasks import Task
 from clarq_bench.provider.base import ProviderState, ProviderTurn
-from clarq_bench.transcript import Intent, ReplyKind, Speaker, Turn
+from clarq_bench.core.transcript import Intent, ReplyKind, Speaker, Turn
 
 NAMES = list(REDTEAM)
 
@@ -169,7 +169,7 @@ async def test_against_the_offline_provider_every_strategy_plays_to_the_cap():
 
 @needs_upstream
 async def test_real_briefs_never_end_the_dialogue_early():
-    from clarq_bench.data import load_tasks
+    from clarq_bench.data.loader import load_tasks
 
     tasks = load_tasks(UPSTREAM_DATA, ("en", "zh"), types=[14])
     for task in tasks[::3]:

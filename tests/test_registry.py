@@ -6,8 +6,8 @@ import importlib.metadata
 
 import pytest
 
-from clarq_bench.errors import ClarqError
-from clarq_bench.registry import Registry, import_object, looks_like_import_path
+from clarq_bench.core.errors import ClarqError
+from clarq_bench.core.registry import Registry, import_object, looks_like_import_path
 
 
 def test_decorator_registers_and_duplicates_are_refused() -> None:

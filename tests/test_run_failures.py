@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from clarq_bench.cli.main import main
-from clarq_bench.runner import read_transcripts
+from clarq_bench.play.runner import read_transcripts
 from clarq_bench.testing.fake_openai import FakeOpenAIServer, error
-from clarq_bench.transcript import EndReason
+from clarq_bench.core.transcript import EndReason
 
 from runner_helpers import HOSTILE_SEEKERS, write_task_folder
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from clarq_bench.cli.main import main
-from clarq_bench.runner import read_transcripts
+from clarq_bench.play.runner import read_transcripts
 from clarq_bench.testing.fake_agents import both_agents
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
-from clarq_bench.transcript import EndReason
+from clarq_bench.core.transcript import EndReason
 
 REPO = Path(__file__).resolve().parents[1]
 SEEKER, PROVIDER = "openai/fake-seeker", "openai/fake-provider"
@@ -51,8 +51,8 @@ def test_model_run_finishes_caches_and_keeps_the_key_off_disk(
 
 
 def test_run_ids_are_one_path_component_and_never_collide(tmp_path: Path) -> None:
-    from clarq_bench.run_config import AgentSettings, RunConfig
-    from clarq_bench.runner import run_dir_for
+    from clarq_bench.play.run_config import AgentSettings, RunConfig
+    from clarq_bench.play.runner import run_dir_for
 
     config = RunConfig(data_dir=str(tmp_path), languages=["en"], seeker=AgentSettings(name="llm", model=SEEKER),
                        provider=AgentSettings(name=PROVIDER))  # fmt: skip

@@ -16,15 +16,15 @@ import pytest
 from runner_helpers import make_task, write_task_folder
 
 from clarq_bench.cli.main import main
-from clarq_bench.errors import ClarqError
-from clarq_bench.run_config import AgentSettings, RunConfig, describe_diff, diff_configs
-from clarq_bench.runner import (
+from clarq_bench.core.errors import ClarqError
+from clarq_bench.play.run_config import AgentSettings, RunConfig, describe_diff, diff_configs
+from clarq_bench.play.runner import (
     read_transcripts,
     repair_tail,
     run_dialogues,
     summarize_run,
 )
-from clarq_bench.transcript import EndReason
+from clarq_bench.core.transcript import EndReason
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
@@ -109,7 +109,7 @@ def test_partial_last_line_is_cut_and_ignored(tmp_path: Path) -> None:
 async def _one_transcript() -> Any:
     from runner_helpers import ScriptedSeeker, TreeWalkingProvider
 
-    from clarq_bench.dialogue import play_dialogue
+    from clarq_bench.play.dialogue import play_dialogue
 
     task = make_task()
     return await play_dialogue(task, ScriptedSeeker(task, AgentSettings(name="x")), TreeWalkingProvider(task))
@@ -319,7 +319,7 @@ def test_sigkill_mid_run_then_resume_loses_nothing_and_repeats_nothing(tmp_path:
 def test_collector_thresholds_are_raised_during_a_run_and_restored():
     import gc
 
-    from clarq_bench.runner import fewer_collections
+    from clarq_bench.play.runner import fewer_collections
 
     before = gc.get_threshold()
     with fewer_collections():

@@ -10,10 +10,10 @@ from scoring_helpers import CAVE, GREETING, ROOT, SILK, TORCH, make_transcript, 
 from upstream_paths import UPSTREAM_RESULTS
 
 from clarq_bench.cli.main import main
-from clarq_bench.judge import judge_all, judge_deterministic
-from clarq_bench.metrics import summarize
-from clarq_bench.score_import import import_released
-from clarq_bench.transcript import EndReason, ReplyKind
+from clarq_bench.scoring.judge import judge_all, judge_deterministic
+from clarq_bench.scoring.metrics import summarize
+from clarq_bench.scoring.score_import import import_released
+from clarq_bench.core.transcript import EndReason, ReplyKind
 
 needs_results = pytest.mark.skipif(
     not UPSTREAM_RESULTS.is_dir(), reason="../shared/clarq-llm-upstream/results is not beside the repository"
@@ -93,7 +93,7 @@ def run_transcripts(task):
 
 
 def test_score_run_directory_writes_reports(tmp_path, capsys):
-    from clarq_bench.data import load_tasks
+    from clarq_bench.data.loader import load_tasks
 
     write_task_data(tmp_path / "data")
     task = load_tasks(tmp_path / "data", ("en",))[0]
@@ -114,7 +114,7 @@ def test_score_run_directory_writes_reports(tmp_path, capsys):
 
 
 def test_score_refuses_tasks_that_changed(tmp_path, capsys):
-    from clarq_bench.data import load_tasks
+    from clarq_bench.data.loader import load_tasks
 
     write_task_data(tmp_path / "data")
     task = load_tasks(tmp_path / "data", ("en",))[0]
@@ -125,7 +125,7 @@ def test_score_refuses_tasks_that_changed(tmp_path, capsys):
 
 
 def test_score_needs_to_know_the_tasks(tmp_path, capsys):
-    from clarq_bench.data import load_tasks
+    from clarq_bench.data.loader import load_tasks
 
     write_task_data(tmp_path / "data")
     task = load_tasks(tmp_path / "data", ("en",))[0]
@@ -163,7 +163,7 @@ def test_import_keeps_the_released_text_and_marks_the_root():
 
 
 def test_unfinished_last_line_is_ignored(tmp_path, capsys):
-    from clarq_bench.data import load_tasks
+    from clarq_bench.data.loader import load_tasks
 
     write_task_data(tmp_path / "data")
     task = load_tasks(tmp_path / "data", ("en",))[0]

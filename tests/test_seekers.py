@@ -11,14 +11,14 @@ import pytest
 from runner_helpers import TreeWalkingProvider, make_task
 from upstream_paths import UPSTREAM_RESULTS, needs_upstream
 
-from clarq_bench.dialogue import is_goodbye, play_dialogue
-from clarq_bench.errors import ClarqError
-from clarq_bench.prompts import PROMPT_ROOT
+from clarq_bench.play.dialogue import is_goodbye, play_dialogue
+from clarq_bench.core.errors import ClarqError
+from clarq_bench.core.prompts import PROMPT_ROOT
 from clarq_bench.seekers import SeekerConfig, SeekerTask, build_seeker, register_seeker, seekers
 from clarq_bench.seekers.baselines import option_groups, oracle_path, restrictions
 from clarq_bench.seekers.registry import describe, looks_like_model, resolve_seeker
-from clarq_bench.tasks import Task
-from clarq_bench.transcript import Speaker
+from clarq_bench.core.tasks import Task
+from clarq_bench.core.transcript import Speaker
 
 COMP_EN = UPSTREAM_RESULTS / "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json"
 
@@ -145,7 +145,7 @@ async def test_replay_from_our_transcripts_picks_task_and_trial(tmp_path: Path) 
 
 @needs_upstream
 async def test_replay_of_a_released_results_file_says_the_released_seeker_lines() -> None:
-    from clarq_bench.upstream import load_released_dialogues
+    from clarq_bench.data.upstream import load_released_dialogues
 
     released = load_released_dialogues(COMP_EN)[0]
     seeker = build_seeker("replay", released.task, SeekerConfig(name="replay", replay=str(COMP_EN)))
@@ -228,7 +228,7 @@ def test_replay_reads_only_seeker_turns(tmp_path: Path) -> None:
         {"speaker": "provider", "text": "hi"}, {"speaker": "seeker", "text": "q1"}]})  # fmt: skip
     path = tmp_path / "transcripts.jsonl"
     path.write_text(line + "\n" + "not json\n", encoding="utf-8")
-    from clarq_bench.errors import DataError
+    from clarq_bench.core.errors import DataError
     from clarq_bench.seekers.baselines import recorded_seeker_turns
 
     with pytest.raises(DataError, match="line 2|record 2"):

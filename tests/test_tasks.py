@@ -2,7 +2,7 @@
 
 import pytest
 
-from clarq_bench.tasks import ResponseTree, node_sort_key, parent_id, split_of_type
+from clarq_bench.core.tasks import ResponseTree, node_sort_key, parent_id, split_of_type
 
 
 def tree(*ids: str) -> ResponseTree:

@@ -42,7 +42,7 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
 
 def parse_types(spec: str | None) -> list[int] | None:
     """`1-13,20` -> [1..13, 20]; None means all types."""
-    from ..errors import ClarqError
+    from ..core.errors import ClarqError
 
     if not spec:
         return None
@@ -62,7 +62,7 @@ def selected_languages(lang: str) -> tuple[str, ...]:
 
 def load_selected_tasks(args: argparse.Namespace) -> list:
     """The tasks named by the data flags, from --tasks, --data, $CLARQ_DATA or the cache."""
-    from ..data import load_tasks, resolve_data_dir
+    from ..data.loader import load_tasks, resolve_data_dir
 
     root = resolve_data_dir(args.tasks or args.data)
     split = None if args.split == "all" else args.split

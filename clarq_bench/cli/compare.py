@@ -23,8 +23,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    from ..comparison import compare
-    from ..errors import ClarqError
+    from ..scoring.comparison import compare
+    from ..core.errors import ClarqError
     from .common import print_json
     from .score import score_path
 
@@ -57,8 +57,8 @@ NOT_SETTINGS = ("run_id", "written_at", "config_hash", "progress", "concurrency"
 
 def run_settings(source) -> dict[str, object]:  # type: ignore[no-untyped-def]
     """What decided a side's dialogues: a run's config.json, else (a released file) its agents as recorded."""
-    from ..jsonl import load_file
-    from ..run_config import _flatten
+    from ..core.jsonl import load_file
+    from ..play.run_config import _flatten
 
     config_path = source.run_dir / "config.json" if source.run_dir is not None else None
     if config_path is not None and config_path.is_file():

@@ -24,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _download(args: argparse.Namespace) -> int:
-    from ..download import download
+    from ..data.download import download
 
     report = download(base_url=args.url, with_results=args.results)
     if args.json:
@@ -38,7 +38,7 @@ def _download(args: argparse.Namespace) -> int:
 
 
 def _where(args: argparse.Namespace) -> int:
-    from ..data import resolve_data_dir
+    from ..data.loader import resolve_data_dir
 
     print(resolve_data_dir(args.data))
     return 0
@@ -47,8 +47,8 @@ def _where(args: argparse.Namespace) -> int:
 def _verify(args: argparse.Namespace) -> int:
     import sys
 
-    from ..data import resolve_data_dir
-    from ..download import verify_folder
+    from ..data.loader import resolve_data_dir
+    from ..data.download import verify_folder
 
     root = resolve_data_dir(args.data)
     problems = verify_folder(root)

@@ -25,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def handle_verify(args: argparse.Namespace) -> int:
     """Exit 0 when every file verifies, 1 when any has problems (printed one per line, prefixed by the file)."""
     from ..leaderboard.verify import load_task_data, verify_file
-    from ..redact import redact
+    from ..core.redact import redact
 
     _, tasks = load_task_data(args.data, {"en", "zh"})
     failed = 0
@@ -43,7 +43,7 @@ def handle_verify(args: argparse.Namespace) -> int:
 
 def handle_build(args: argparse.Namespace) -> int:
     from ..leaderboard.site import build_site, load_entries, reference_entries
-    from ..redact import redact
+    from ..core.redact import redact
 
     entries, rejected = load_entries(args.directory, data=args.data, verify=not args.no_verify)
     if args.reference:

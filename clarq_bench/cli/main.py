@@ -10,7 +10,7 @@ import importlib
 import sys
 
 from .. import __version__
-from ..errors import ClarqError
+from ..core.errors import ClarqError
 
 #: Command-group modules under clarq_bench.cli; each has `register(subparsers)` that sets `handler` on its parsers.
 COMMAND_MODULES = ("tasks", "data", "run", "seekers", "play", "score", "compare", "provider_eval", "provider_audit", "submit", "export", "leaderboard")
@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(handler(args) or 0)
     except ClarqError as exc:
-        from ..redact import redact
+        from ..core.redact import redact
 
         print(f"clarq: error: {redact(str(exc))}", file=sys.stderr)
         return 2

@@ -28,10 +28,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _play(args: argparse.Namespace) -> int:
     import asyncio
 
-    from ..data import load_tasks, resolve_data_dir
-    from ..errors import ClarqError
-    from ..runner import build_provider, quick_success
-    from ..run_config import AgentSettings
+    from ..data.loader import load_tasks, resolve_data_dir
+    from ..core.errors import ClarqError
+    from ..play.runner import build_provider, quick_success
+    from ..play.run_config import AgentSettings
     from ..seekers.registry import SeekerConfig, SeekerTask, build_seeker
 
     language = args.task_id.split("/")[0]
@@ -52,19 +52,19 @@ def _play(args: argparse.Namespace) -> int:
 
         seeker = HumanSeeker(SeekerTask.of(task))
         provider = build_provider(AgentSettings(name=args.provider), task, client, seed=8848, trial=0)
-    from ..dialogue import play_dialogue
+    from ..play.dialogue import play_dialogue
 
     transcript = asyncio.run(play_dialogue(task, seeker, provider, max_turns=args.max_turns,
                                            turn_timeout=None))  # a person may think for as long as they like
     if args.role == "provider":
         print(f"seeker: {transcript.seeker_turns[-1].text if transcript.seeker_turns else ''}")
-    from ..redact import redact
+    from ..core.redact import redact
 
     if transcript.error:
         print(f"error: {redact(transcript.error)}")
     print(f"ended: {transcript.end_reason.value}; all required nodes obtained: {quick_success(task, transcript)}")
     if args.save:
-        from ..jsonl import dumps_line
+        from ..core.jsonl import dumps_line
 
         with open(args.save, "a", encoding="utf-8") as out:
             out.write(redact(dumps_line(transcript)))
@@ -73,7 +73,7 @@ def _play(args: argparse.Namespace) -> int:
 
 def _client_for(args: argparse.Namespace) -> object:
     """An LLMClient when the machine side is a model (its key checked first, one line if missing), else None."""
-    from ..run_config import AgentSettings
+    from ..play.run_config import AgentSettings
     from .run_progress import check_keys, models_by_role
 
     if args.role == "provider":

@@ -41,8 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def strategy_names(spec: str | None) -> list[str]:
     """`--strategies a,b` -> names, each checked against the seeker registry (unknown -> one-line error)."""
-    from ..audit import default_strategies
-    from ..errors import ClarqError
+    from ..fidelity.audit import default_strategies
+    from ..core.errors import ClarqError
     from ..seekers.registry import seekers
 
     if not spec:
@@ -57,9 +57,9 @@ def strategy_names(spec: str | None) -> list[str]:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..audit import audit
-    from ..errors import ClarqError
-    from ..registry import looks_like_import_path
+    from ..fidelity.audit import audit
+    from ..core.errors import ClarqError
+    from ..core.registry import looks_like_import_path
     from .common import load_selected_tasks, print_json
     from .provider_eval import _client
 

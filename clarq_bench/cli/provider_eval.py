@@ -35,8 +35,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from ..errors import ClarqError
-    from ..provider_eval import load_dialogues, report
+    from ..core.errors import ClarqError
+    from ..fidelity.provider_eval import load_dialogues, report
     from .common import parse_types, print_json
 
     dialogues = load_dialogues(args.dialogues, parse_types(args.types))
@@ -60,8 +60,8 @@ def _run(args: argparse.Namespace) -> int:
 def _client(args: argparse.Namespace):  # -> LLMClient | None
     """An LLMClient for a model-backed provider, its credentials checked now (before any call), else None."""
     from ..provider.factory import is_offline
-    from ..run_config import AgentSettings
-    from ..runner import resolve_provider
+    from ..play.run_config import AgentSettings
+    from ..play.runner import resolve_provider
 
     resolve_provider(AgentSettings(name=args.provider))  # `--provider gtp-4o` is one line, not 260 failing replays
     if is_offline(args.provider):
@@ -76,7 +76,7 @@ def _client(args: argparse.Namespace):  # -> LLMClient | None
 
 async def _replay(dialogues, args: argparse.Namespace, client) -> list:
     from ..provider.factory import make_provider
-    from ..provider_eval import replay
+    from ..fidelity.provider_eval import replay
 
     options = {} if client is None else {"client": client}
     stop = None if client is None else (lambda: client.budget_exhausted)  # --max-cost

@@ -60,10 +60,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from ..runner import load_run_config, run_dir_for
+    from ..play.runner import load_run_config, run_dir_for
     from .run_progress import build_config, llm_client_for, play_with_progress, select_tasks
 
-    from ..errors import ClarqError
+    from ..core.errors import ClarqError
 
     if args.retry_errors and not args.resume:
         raise ClarqError("--retry-errors only applies to a resumed run", "pass --resume RUN_DIR --retry-errors")

@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..errors import ClarqError
-from ..run_config import AgentSettings, RunConfig
-from ..tasks import Task
+from ..core.errors import ClarqError
+from ..play.run_config import AgentSettings, RunConfig
+from ..core.tasks import Task
 from .common import parse_types, selected_languages
 from .run import RUN_FIELDS
 
@@ -42,7 +42,7 @@ def replay_languages(path: Path) -> list[str]:
     if path.name.endswith(".Ch.json"):
         return ["zh"]
     if path.suffix == ".jsonl" and path.is_file():
-        from ..jsonl import parse_jsonl, read_text
+        from ..core.jsonl import parse_jsonl, read_text
 
         read = parse_jsonl(read_text(path), str(path))
         found = {str(value.get("language", "en")) for _, value in read.records if isinstance(value, dict)}
@@ -93,8 +93,8 @@ def build_config(args: argparse.Namespace, base: RunConfig | None) -> RunConfig:
 
 def select_tasks(config: RunConfig, args: argparse.Namespace) -> tuple[RunConfig, list[Task]]:
     """Load the tasks the config names; record the resolved data folder and the tasks' digest in the config."""
-    from ..data import load_tasks, resolve_data_dir
-    from ..runner import tasks_digest
+    from ..data.loader import load_tasks, resolve_data_dir
+    from ..play.runner import tasks_digest
 
     root = resolve_data_dir(config.data_dir)
     split = None if config.split == "all" else config.split
@@ -113,7 +113,7 @@ def models_by_role(seeker: AgentSettings, provider: AgentSettings | None = None,
     from ..provider.factory import OFFLINE_PROVIDERS, is_offline
     from ..seekers.registry import SeekerConfig, describe, looks_like_model, resolve_seeker
 
-    from ..runner import resolve_provider
+    from ..play.runner import resolve_provider
 
     config = SeekerConfig(name=seeker.name, model=seeker.model)
     resolve_seeker(config)
@@ -180,7 +180,7 @@ async def play_with_progress(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from ..runner import run_dialogues, summarize_run
+    from ..play.runner import run_dialogues, summarize_run
 
     console = Console(stderr=True)
     total = len(tasks) * config.trials
@@ -211,7 +211,7 @@ async def play_with_progress(
         console.print(f"budget reached: stopped starting dialogues; raise --max-cost and --resume {run_dir}")
     summary = await summarize_run(run_dir, tasks, config.judge_model)
     if summary is not None:
-        from ..report import print_table
+        from ..scoring.report import print_table
 
         print_table(summary, Console(file=sys.stdout))
     return outcome(stats, run_dir)

@@ -43,8 +43,8 @@ def score_path(args: argparse.Namespace, path: str) -> list[tuple[object, object
     """(Source, Summary) for every scorable set under `path`."""
     import asyncio
 
-    from ..metrics import summarize
-    from ..scoring import judge_source, load_sources, node_check_for, select_split
+    from ..scoring.metrics import summarize
+    from ..scoring.sources import judge_source, load_sources, node_check_for, select_split
 
     check = node_check_for(args.judge)
     results = []
@@ -57,7 +57,7 @@ def score_path(args: argparse.Namespace, path: str) -> list[tuple[object, object
 
 
 def run_score(args: argparse.Namespace) -> int:
-    from ..report import print_table, summary_payload, write_report
+    from ..scoring.report import print_table, summary_payload, write_report
     from .common import print_json
 
     results = score_path(args, args.path)

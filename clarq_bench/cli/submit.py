@@ -20,7 +20,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     from ..leaderboard.bundle import build_submission, write_submission
-    from ..errors import ClarqError
+    from ..core.errors import ClarqError
     from ..leaderboard.schema import MAX_NAME_CHARS, MAX_NOTES_CHARS, Submitter
 
     for flag, value, limit in (("--name", args.name, MAX_NAME_CHARS), ("--org", args.org, MAX_NAME_CHARS),

@@ -48,7 +48,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from ..errors import ClarqError
+    from ..core.errors import ClarqError
 
     args.lang = args.task_id.split("/")[0] if args.task_id.split("/")[0] in ("en", "zh") else args.lang
     matches = [t for t in load_selected_tasks(args) if t.id == args.task_id]
@@ -76,7 +76,7 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _stats(args: argparse.Namespace) -> int:
-    from ..task_stats import task_stats
+    from ..data.task_stats import task_stats
 
     stats = task_stats(load_selected_tasks(args))
     if args.json:
@@ -98,8 +98,8 @@ def _stats(args: argparse.Namespace) -> int:
 def _validate(args: argparse.Namespace) -> int:
     import sys
 
-    from ..data import resolve_data_dir
-    from ..validate import validate_folder
+    from ..data.loader import resolve_data_dir
+    from ..data.validate import validate_folder
 
     root = resolve_data_dir(args.tasks or args.data)
     report = validate_folder(root)

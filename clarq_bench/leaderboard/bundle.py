@@ -17,12 +17,12 @@ from typing import Any, Iterable
 from pydantic import ValidationError
 
 from .. import __version__
-from ..errors import ClarqError
-from ..redact import redact, redact_data
-from ..jsonl import dumps_line, loads, parse_models
-from ..judge import Verdict
-from ..tasks import Task
-from ..transcript import AgentInfo, Speaker, Transcript
+from ..core.errors import ClarqError
+from ..core.redact import redact, redact_data
+from ..core.jsonl import dumps_line, loads, parse_models
+from ..scoring.judge import Verdict
+from ..core.tasks import Task
+from ..core.transcript import AgentInfo, Speaker, Transcript
 from .consistency import recorded_models, side_identity
 from .figures import DEFAULT_RESAMPLES, compute_metrics
 from .rundir import read_run, split_tasks, verdicts_for
@@ -167,7 +167,7 @@ def _schema_error(path: Path, what: str, exc: ValidationError) -> ClarqError:
 
 
 def _jsonl(path: Path, text: str, model: type, what: str) -> list[Any]:
-    """Records of one JSONL member, read the one way (clarq_bench.jsonl: split on "\\n" only, size/depth limits)."""
+    """Records of one JSONL member, read the one way (clarq_bench.core.jsonl: split on "\\n" only, size/depth limits)."""
     return parse_models(text, f"{path}: {what}", model, what.removesuffix("s.jsonl").removesuffix(".jsonl"))
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..provider.factory import is_offline
-from ..transcript import AgentInfo, Speaker, Transcript
+from ..core.transcript import AgentInfo, Speaker, Transcript
 from .schema import Manifest, Submission, dialogue_key
 
 SEEKER_FIELDS = ("name", "model", "endpoint", "reported_model", "tree_access")

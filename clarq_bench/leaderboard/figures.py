@@ -11,8 +11,8 @@ import math
 from collections import defaultdict
 from typing import Any, Iterator, Sequence
 
-from ..judge import Verdict
-from ..transcript import Transcript
+from ..scoring.judge import Verdict
+from ..core.transcript import Transcript
 
 DEFAULT_RESAMPLES = 2000
 MAX_RESAMPLES = 10000
@@ -49,8 +49,8 @@ def compute_metrics(
     resamples: int = DEFAULT_RESAMPLES,
 ) -> dict[str, Any]:
     """The submission's `metrics` block (JSON-ready)."""
-    from ..metrics import summarize
-    from ..stats import DEFAULT_SEED
+    from ..scoring.metrics import summarize
+    from ..scoring.stats import DEFAULT_SEED
 
     summary = summarize(verdicts, split=split, seed=DEFAULT_SEED if seed is None else seed, resamples=resamples)
     return {"summary": summary.model_dump(mode="json"), "cost": cost_of(transcripts)}
@@ -58,7 +58,7 @@ def compute_metrics(
 
 def bootstrap_settings(metrics: dict[str, Any]) -> tuple[int, int]:
     """(seed, resamples) a metrics block was computed with, clamped to sane bounds."""
-    from ..stats import DEFAULT_SEED
+    from ..scoring.stats import DEFAULT_SEED
 
     boot = (metrics.get("summary") or {}).get("bootstrap") or {}
     seed = boot.get("seed", DEFAULT_SEED)

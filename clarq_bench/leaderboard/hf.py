@@ -11,10 +11,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..errors import ClarqError
-from ..judge import Verdict
-from ..transcript import Transcript
-from ..redact import redact, redact_data
+from ..core.errors import ClarqError
+from ..scoring.judge import Verdict
+from ..core.transcript import Transcript
+from ..core.redact import redact, redact_data
 from .rundir import read_run, verdicts_for
 
 PARQUET = "data/train-00000-of-00001.parquet"

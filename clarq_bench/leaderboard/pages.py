@@ -11,11 +11,11 @@ from __future__ import annotations
 import html
 from typing import Any, Iterable
 
-from ..judge import OBTAINED, Verdict
-from ..tasks import Task, node_sort_key
-from ..textmatch import TRAILING_PUNCTUATION
-from ..data import strip_speaker
-from ..transcript import Intent, Speaker, Transcript
+from ..scoring.judge import OBTAINED, Verdict
+from ..core.tasks import Task, node_sort_key
+from ..scoring.textmatch import TRAILING_PUNCTUATION
+from ..data.loader import strip_speaker
+from ..core.transcript import Intent, Speaker, Transcript
 from .entry import Entry
 
 CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'"

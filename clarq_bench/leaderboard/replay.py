@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import ClarqError
+from ..core.errors import ClarqError
 from ..provider.factory import ProviderMode, make_provider
 from ..provider.identity import provider_fingerprint
-from ..tasks import Task
-from ..transcript import Transcript, Turn
+from ..core.tasks import Task
+from ..core.transcript import Transcript, Turn
 from .schema import Manifest, dialogue_key
 
 FIELDS = ("text", "kind", "intent", "revealed")

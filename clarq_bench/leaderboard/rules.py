@@ -10,9 +10,9 @@ reported (later turns stand on it).
 
 from __future__ import annotations
 
-from ..goodbye import is_goodbye
-from ..tasks import ROOT_ID, Task, node_sort_key
-from ..transcript import EndReason, Intent, ReplyKind, Speaker, Transcript, Turn
+from ..core.goodbye import is_goodbye
+from ..core.tasks import ROOT_ID, Task, node_sort_key
+from ..core.transcript import EndReason, Intent, ReplyKind, Speaker, Transcript, Turn
 from .schema import dialogue_key
 
 BEFORE_ROOT = (ReplyKind.root, ReplyKind.off_topic)

@@ -13,18 +13,18 @@ from pathlib import Path
 from typing import Any
 
 
-from ..errors import ClarqError, DataError
-from ..jsonl import load_file, read_jsonl
-from ..judge import Verdict, judge_deterministic
-from ..tasks import Task
-from ..transcript import Transcript
+from ..core.errors import ClarqError, DataError
+from ..core.jsonl import load_file, read_jsonl
+from ..scoring.judge import Verdict, judge_deterministic
+from ..core.tasks import Task
+from ..core.transcript import Transcript
 
 #: Where a run recorded its task folder (RunConfig.data_dir; older spellings accepted).
 DATA_KEYS = ("data_dir", "data", "tasks_dir")
 
 
 def _read_jsonl(path: Path, model: type, what: str) -> list[Any]:
-    """A run's JSONL file read the one way (clarq_bench.jsonl); an unfinished last line cannot be packed."""
+    """A run's JSONL file read the one way (clarq_bench.core.jsonl); an unfinished last line cannot be packed."""
     records, unfinished = read_jsonl(path, model, what)
     if unfinished is not None:
         raise ClarqError(f"{path} line {unfinished} is unfinished (the run stopped mid-write)",
@@ -56,7 +56,7 @@ def read_config(run_dir: Path) -> dict[str, Any]:
 
 def selected_tasks(config: dict[str, Any], root: Path) -> dict[str, Task]:
     """The tasks the run's config selects (languages, split, types, then the first `limit`), in the runner's order."""
-    from ..data import load_tasks
+    from ..data.loader import load_tasks
 
     languages = config.get("languages") or ["en"]
     split = config.get("split") or "test"
@@ -75,7 +75,7 @@ def split_tasks(config: dict[str, Any], root: Path) -> dict[str, Task]:
 
 def data_root_for(config: dict[str, Any], run_dir: Path, explicit: str | None) -> Path:
     """--data, else the folder the run recorded (absolute, or relative to cwd / the run dir), else the default."""
-    from ..data import resolve_data_dir
+    from ..data.loader import resolve_data_dir
 
     if explicit:
         return Path(explicit).expanduser()

@@ -12,7 +12,7 @@ import stat
 import zipfile
 from pathlib import Path, PurePosixPath
 
-from ..errors import ClarqError
+from ..core.errors import ClarqError
 
 #: The members a zip submission may hold; anything else is refused rather than ignored.
 ZIP_MEMBERS = ("manifest.json", "transcripts.jsonl", "verdicts.jsonl")

@@ -14,11 +14,11 @@ from importlib import resources
 from pathlib import Path
 
 from .. import __version__
-from ..errors import ClarqError
-from ..judge import judge_deterministic
-from ..redact import redact
-from ..tasks import Task
-from ..transcript import AgentInfo
+from ..core.errors import ClarqError
+from ..scoring.judge import judge_deterministic
+from ..core.redact import redact
+from ..core.tasks import Task
+from ..core.transcript import AgentInfo
 from .bundle import read_submission
 from .entry import REPLAYED, SELF_REPORTED, STATUS_REFERENCE, STATUS_UNVERIFIED, STATUS_VERIFIED, Entry
 from .figures import compute_metrics
@@ -79,8 +79,8 @@ def _reference_title(file_name: str) -> str:
 
 def reference_entries(path: str | Path) -> list[Entry]:
     """One reference entry per released results file, rescored with the deterministic judge."""
-    from ..score_import import import_released
-    from ..upstream import released_files
+    from ..scoring.score_import import import_released
+    from ..data.upstream import released_files
 
     entries = []
     for file in released_files(path):

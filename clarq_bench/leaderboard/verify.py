@@ -18,14 +18,14 @@ from collections import Counter
 from pathlib import Path
 from typing import NamedTuple
 
-from ..errors import ClarqError
-from ..judge import OBTAINED, NodeStatus, Verdict, judge_deterministic
-from ..lengths import token_counter
-from ..tasks import ROOT_ID, Task
-from ..textmatch import carries_node
-from ..transcript import ReplyKind, Speaker, Transcript
+from ..core.errors import ClarqError
+from ..scoring.judge import OBTAINED, NodeStatus, Verdict, judge_deterministic
+from ..scoring.lengths import token_counter
+from ..core.tasks import ROOT_ID, Task
+from ..scoring.textmatch import carries_node
+from ..core.transcript import ReplyKind, Speaker, Transcript
 from ..provider.factory import ProviderMode, is_offline
-from ..registry import looks_like_import_path
+from ..core.registry import looks_like_import_path
 from .bundle import classify, read_submission
 from .consistency import check_consistency
 from .replay import fingerprint_problem, provider_mode, replay_all
@@ -54,7 +54,7 @@ class Verification(NamedTuple):
 
 def load_task_data(data: str | Path | None, languages: set[str]) -> tuple[Path, dict[str, Task]]:
     """Every task of the given languages (all splits) from --data / $CLARQ_DATA / the download cache."""
-    from ..data import load_tasks, resolve_data_dir
+    from ..data.loader import load_tasks, resolve_data_dir
 
     root = resolve_data_dir(data)
     tasks = load_tasks(root, tuple(sorted(languages & {"en", "zh"})))  # type: ignore[arg-type]

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from ..transcript import Usage
+from ..core.transcript import Usage
 from .models import is_scripted, litellm_module
 
 _UNPRICED: set[str] = set()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from ..errors import ClarqError
+from ..core.errors import ClarqError
 
 #: Query parameters that carry credentials, dropped from the recorded endpoint.
 SECRET_PARAM = re.compile(r"key|token|secret|password|passwd|sig|signature|auth|credential", re.I)

@@ -6,7 +6,7 @@ outlived their retries carry how many attempts were made, so a transcript can re
 
 from __future__ import annotations
 
-from ..errors import ClarqError
+from ..core.errors import ClarqError
 
 
 class LLMError(ClarqError):

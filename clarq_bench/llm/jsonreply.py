@@ -49,7 +49,7 @@ def parse_reply(text: str, schema: type[BaseModel]) -> BaseModel:
 
 def reask_messages(messages: list[dict[str, Any]], bad_reply: str, problem: str) -> list[dict[str, Any]]:
     """The conversation extended with the rejected reply and a request to answer again in valid JSON."""
-    from ..prompts import render
+    from ..core.prompts import render
 
     return [*messages, {"role": "assistant", "content": bad_reply},
             {"role": "user", "content": render("llm/json_reask", "en", problem=problem)}]

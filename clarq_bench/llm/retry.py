@@ -130,7 +130,7 @@ def retry_after(exc: BaseException) -> float | None:
 def short_message(exc: BaseException) -> str:
     """The server's own words, without the wrapper prefixes litellm adds, on one line, redacted (some endpoints echo
     the key back) before it is shortened (a cut key would escape the patterns)."""
-    from ..redact import redact
+    from ..core.redact import redact
 
     text = redact(str(getattr(exc, "message", None) or exc))
     for marker in ("Exception - ", "Error - "):

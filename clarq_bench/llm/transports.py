@@ -98,7 +98,7 @@ async def litellm_call(model: str, messages: list[dict[str, Any]], params: dict[
 def _error_message(raw: bytes) -> str:
     """The server's own error message from an OpenAI-style error body, else the start of the body; redacted, since
     some endpoints echo the Authorization header back."""
-    from ..redact import redact
+    from ..core.redact import redact
 
     text = raw.decode("utf-8", "replace")
     try:

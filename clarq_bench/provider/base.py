@@ -11,8 +11,8 @@ from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
-from ..tasks import ResponseTree, node_sort_key
-from ..transcript import Intent, ReplyKind, Speaker, Turn, Usage
+from ..core.tasks import ResponseTree, node_sort_key
+from ..core.transcript import Intent, ReplyKind, Speaker, Turn, Usage
 
 
 class ProviderTurn(BaseModel):

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ClarqError
+from ..core.errors import ClarqError
 from .lexical import focus_phrase, question_text
 
 #: et/ex/ef: cosine of the asked text with the node's text / explanation / focus phrase; etr/exr: margin over the

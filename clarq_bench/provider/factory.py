@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from ..tasks import Task
+from ..core.tasks import Task
 from .base import Provider
 
 

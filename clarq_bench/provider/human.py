@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 from typing import Callable
 
-from ..tasks import ROOT_ID, Task
-from ..transcript import Intent, ReplyKind, Speaker, Turn
+from ..core.tasks import ROOT_ID, Task
+from ..core.transcript import Intent, ReplyKind, Speaker, Turn
 from .base import ProviderState, ProviderTurn
 
 

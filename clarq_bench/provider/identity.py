@@ -49,7 +49,7 @@ def offline_sources() -> list[Path]:
             continue
         seen.add(name)
         todo.extend(_imports(PACKAGE_DIR / f"{name}.py") - seen)
-    from ..prompts import PROMPT_ROOT
+    from ..core.prompts import PROMPT_ROOT
 
     folder = PROMPT_ROOT / "provider"
     templates = sorted([*folder.glob("offline_*"), *folder.glob("screen_*")])  # its replies, screened turns' too

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..transcript import Intent
+from ..core.transcript import Intent
 from .lexical import is_question, sentences, tokens
 
 _CONFIRM = {

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, NamedTuple
 
-from ..tasks import ResponseTree
+from ..core.tasks import ResponseTree
 
 #: Share of a node's distinctive n-grams that makes a reply a leak.
 DEFAULT_THRESHOLD = 0.3

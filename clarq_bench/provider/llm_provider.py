@@ -26,10 +26,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .. import prompts
-from ..data import strip_speaker
-from ..tasks import Task, node_sort_key
-from ..transcript import Intent, ReplyKind, Speaker, Turn, Usage
+from ..core import prompts
+from ..data.loader import strip_speaker
+from ..core.tasks import Task, node_sort_key
+from ..core.transcript import Intent, ReplyKind, Speaker, Turn, Usage
 from .base import ProviderState, ProviderTurn
 from .factory import ProviderMode
 from .leakage import DEFAULT_MIN_SHARED, DEFAULT_THRESHOLD, find_leaks, redact_leaks

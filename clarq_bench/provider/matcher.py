@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..transcript import Speaker, Turn
+from ..core.transcript import Speaker, Turn
 from .intents import asks_confirmation, is_vague
 from .lexical import TaskIndex, char_grams, is_question, question_text, sentences, tokens
 from .offline_context import CONTEXT_FEATURES, context_features

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import asyncio
 
-from ..tasks import ROOT_ID, Task
-from ..transcript import Intent, ReplyKind, Speaker, Turn
+from ..core.tasks import ROOT_ID, Task
+from ..core.transcript import Intent, ReplyKind, Speaker, Turn
 from . import replies
 from .base import ProviderState, ProviderTurn
 from .intents import classify_unmatched, is_related

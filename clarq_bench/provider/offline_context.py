@@ -11,8 +11,8 @@ Fitted together with the lexical features (benchmarks/provider_tune.py, types 1-
 
 from __future__ import annotations
 
-from ..tasks import ROOT_ID
-from ..transcript import ReplyKind, Speaker, Turn
+from ..core.tasks import ROOT_ID
+from ..core.transcript import ReplyKind, Speaker, Turn
 from .lexical import TaskIndex, tokens
 
 #: prevf: best focus cover of the node in an earlier seeker turn; recap / fresh: IDF share of the turn's terms

@@ -6,8 +6,8 @@ which is always a node the seeker already received (revealed earlier or the root
 
 from __future__ import annotations
 
-from .. import prompts
-from ..transcript import Intent
+from ..core import prompts
+from ..core.transcript import Intent
 
 #: Which template answers which intent when no node is revealed.
 TEMPLATES = {

@@ -21,9 +21,9 @@ import re
 import zlib
 from typing import ClassVar
 
-from .. import prompts
-from ..errors import ClarqError
-from ..goodbye import CHINESE_GOODBYE, ENGLISH_GOODBYE
+from ..core import prompts
+from ..core.errors import ClarqError
+from ..core.goodbye import CHINESE_GOODBYE, ENGLISH_GOODBYE
 from .base import DialogueView
 from .baselines import PARENTHESES, opening, seeker_turn_count
 from .registry import SeekerConfig, SeekerTask

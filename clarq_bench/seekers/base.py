@@ -6,8 +6,8 @@ from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
-from ..tasks import Language, TaskBrief
-from ..transcript import Speaker, Turn
+from ..core.tasks import Language, TaskBrief
+from ..core.transcript import Speaker, Turn
 
 
 class DialogueView(BaseModel):

@@ -11,10 +11,10 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from .. import prompts
-from ..errors import ClarqError, DataError
-from ..tasks import Task
-from ..transcript import Speaker
+from ..core import prompts
+from ..core.errors import ClarqError, DataError
+from ..core.tasks import Task
+from ..core.transcript import Speaker
 from .base import DialogueView
 from .registry import SeekerConfig, SeekerTask
 
@@ -252,7 +252,7 @@ def recorded_seeker_turns(path: str | Path) -> dict[tuple[str, int], list[str]]:
 @lru_cache(maxsize=8)
 def _load_recorded(path: str, _mtime: int) -> dict[tuple[str, int], list[str]]:
     if path.endswith(".jsonl"):
-        from ..jsonl import parse_jsonl, read_text
+        from ..core.jsonl import parse_jsonl, read_text
 
         recorded: dict[tuple[str, int], list[str]] = {}
         read = parse_jsonl(read_text(Path(path)), path)  # an unfinished last line (interrupted run) is left out
@@ -263,7 +263,7 @@ def _load_recorded(path: str, _mtime: int) -> dict[tuple[str, int], list[str]]:
             except (KeyError, TypeError, ValueError, AttributeError):
                 raise DataError(path, "not a transcript line", number) from None
         return recorded
-    from ..upstream import load_released_dialogues
+    from ..data.upstream import load_released_dialogues
 
     return {(d.task.id, 0): list(d.seeker_lines) for d in load_released_dialogues(path)}
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import Callable
 
-from ..transcript import Speaker
+from ..core.transcript import Speaker
 from .base import DialogueView
 from .registry import SeekerConfig, SeekerTask
 

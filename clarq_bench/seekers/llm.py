@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from .. import prompts
-from ..errors import ClarqError
-from ..transcript import Speaker
+from ..core import prompts
+from ..core.errors import ClarqError
+from ..core.transcript import Speaker
 from .base import DialogueView
 from .registry import SeekerConfig, SeekerTask
 

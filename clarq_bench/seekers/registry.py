@@ -18,9 +18,9 @@ from typing import Any, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..errors import ClarqError
-from ..registry import Registry, import_object, looks_like_import_path
-from ..tasks import Language, Task, TaskBrief
+from ..core.errors import ClarqError
+from ..core.registry import Registry, import_object, looks_like_import_path
+from ..core.tasks import Language, Task, TaskBrief
 from .base import Seeker
 
 SeekerFactory = Callable[..., Seeker]

@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any, Callable
 
-from .. import prompts
+from ..core import prompts
 
 #: A frontier line of the provider's decision prompt (prompts/provider/llm_node_line.*.md).
 OFFERED = re.compile(r'^- (?:id|编号) "([^"]+)"', re.MULTILINE)

@@ -24,10 +24,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, computed_field
 
-from .judge import Verdict, judge_deterministic
-from .metrics import NON_QUESTIONS, Figure, figure
-from .tasks import Task
-from .transcript import AgentInfo, EndReason, Usage
+from ..scoring.judge import Verdict, judge_deterministic
+from ..scoring.metrics import NON_QUESTIONS, Figure, figure
+from ..core.tasks import Task
+from ..core.transcript import AgentInfo, EndReason, Usage
 
 #: Types the audit plays by default: 14-26, held out from the tuning of the offline provider.
 DEFAULT_TYPES = tuple(range(14, 27))
@@ -50,7 +50,7 @@ def target_of(name: str) -> float | None:
 
 def red_team() -> list[str]:
     """The shipped red-team strategies, in report order."""
-    from .seekers.registry import REDTEAM
+    from ..seekers.registry import REDTEAM
 
     return list(REDTEAM)
 
@@ -127,8 +127,8 @@ async def play_one(
     stop: Callable[[], bool] | None = None,
 ) -> Verdict:
     """One dialogue of `strategy` on `task`, judged deterministically."""
-    from .dialogue import play_dialogue
-    from .seekers.registry import SeekerConfig, build_seeker
+    from ..play.dialogue import play_dialogue
+    from ..seekers.registry import SeekerConfig, build_seeker
 
     seeker = build_seeker(strategy, task, SeekerConfig(name=strategy))
     transcript = await play_dialogue(
@@ -166,7 +166,7 @@ async def play_all(
 def _offline_job(job: tuple[Task, list[str], str, str, int]) -> list[Verdict]:
     """Worker-process body: every strategy on one task against a freshly built offline provider."""
     task, strategies, provider, mode, max_turns = job
-    from .provider.factory import make_provider
+    from ..provider.factory import make_provider
 
     return asyncio.run(play_all([task], strategies, lambda t: make_provider(provider, t, mode),
                                 provider_name=provider, max_turns=max_turns, concurrency=1))  # fmt: skip
@@ -237,15 +237,15 @@ def audit(
     """Play every strategy on every task against `provider` and tabulate. `provider`: `offline`, `offline-e5`
     (played over `workers` processes), `package.module:Class` (called with (task, AgentSettings), as `clarq run`
     does), or a model name for the LLM provider through `client` (an LLMClient)."""
-    from .provider.factory import is_offline
+    from ..provider.factory import is_offline
 
-    from .registry import import_object, looks_like_import_path
+    from ..core.registry import import_object, looks_like_import_path
 
     names = list(strategies or default_strategies())
     languages = sorted({task.language for task in tasks}, key=["en", "zh"].index)
     started = time.perf_counter()
     if looks_like_import_path(provider):  # a provider of your own, built as `clarq run` builds it
-        from .run_config import AgentSettings
+        from ..play.run_config import AgentSettings
 
         cls, settings = import_object(provider), AgentSettings(name=provider, mode=mode)
         used, verdicts = 1, asyncio.run(play_all(tasks, names, lambda task: cls(task, settings),  # type: ignore[operator]
@@ -278,7 +278,7 @@ def audit(
 
 
 async def _play_model(tasks, names, provider, mode, options, max_turns, concurrency, stop, client) -> list[Verdict]:
-    from .provider.factory import make_provider
+    from ..provider.factory import make_provider
 
     try:
         return await play_all(tasks, names, lambda task: make_provider(provider, task, mode, **options),

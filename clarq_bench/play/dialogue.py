@@ -11,7 +11,7 @@ Ctrl-C and a cancellation of the dialogue itself propagate. `on_error(role, exc)
 The seeker is shown speaker and text of each turn only: the provider's annotations (revealed ids, intents) stay out
 of its view.
 
-Goodbye rule: clarq_bench.goodbye.is_goodbye (shared with the judge), checked on every seeker turn: English
+Goodbye rule: clarq_bench.core.goodbye.is_goodbye (shared with the judge), checked on every seeker turn: English
 "goodbye" in any case as a whole word, Chinese 再见, both whatever the task language, not when conditional ("If
 not, goodbye").
 The cap counts seeker turns (default 12, as released: the 12th seeker turn gets no reply).
@@ -24,12 +24,12 @@ import time
 from datetime import datetime, timezone
 from typing import Any, Awaitable, Callable, TypeVar
 
-from .goodbye import is_goodbye
-from .provider.base import Provider
+from ..core.goodbye import is_goodbye
+from ..provider.base import Provider
 from .run_config import DEFAULT_TURN_TIMEOUT
-from .seekers.base import DialogueView, Seeker
-from .tasks import Task
-from .transcript import AgentInfo, EndReason, Speaker, Transcript, Turn, Usage
+from ..seekers.base import DialogueView, Seeker
+from ..core.tasks import Task
+from ..core.transcript import AgentInfo, EndReason, Speaker, Transcript, Turn, Usage
 
 DEFAULT_MAX_TURNS = 12
 #: Longest turn text accepted from an agent; no model reply comes near it, a runaway plug-in can.
@@ -49,7 +49,7 @@ class BadReply(Exception):
 
 def _meter() -> Any:
     """A usage scope around one agent call (the LLM layer's per-role meter)."""
-    from .llm import track_usage
+    from ..llm import track_usage
 
     return track_usage()
 

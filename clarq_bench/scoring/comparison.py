@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from pydantic import BaseModel
 
-from .errors import ClarqError
+from ..core.errors import ClarqError
 from .judge import Verdict
 from .stats import DEFAULT_RESAMPLES, DEFAULT_SEED, figure_seed, mcnemar_exact, paired_bootstrap
 

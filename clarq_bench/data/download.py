@@ -20,7 +20,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from .errors import ClarqError
+from ..core.errors import ClarqError
 
 CHECKSUMS = Path(__file__).resolve().parent / "checksums" / "upstream.json"
 DEFAULT_BASE_URL = "https://raw.githubusercontent.com/{repository}/{commit}/"

@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from . import prompts
+from ..core import prompts
 from .judge import NodeCheck
 
 if TYPE_CHECKING:  # the LLM layer imports litellm; keep it out of module import time
-    from .llm import LLMClient
+    from ..llm import LLMClient
 
 
 class NodeCheckReply(BaseModel):

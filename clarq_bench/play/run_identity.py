@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from .run_config import RunConfig
-from .transcript import AgentInfo, Transcript
+from ..core.transcript import AgentInfo, Transcript
 
 
 def stamp_config(config: RunConfig, client: Any, seeker_factory: Any) -> RunConfig:
     """The config with its endpoint, provider fingerprint and seeker tree access filled in from this run."""
-    from .provider.identity import provider_fingerprint
+    from ..provider.identity import provider_fingerprint
 
     endpoint = getattr(client, "endpoint", None) if client is not None else None
     return config.model_copy(update={

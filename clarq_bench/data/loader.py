@@ -12,15 +12,15 @@ import re
 from pathlib import Path
 from typing import Any, Iterable
 
-from .errors import ClarqError, DataError
-from .tasks import Language, ResponseTree, Split, Task, TaskBrief, make_task_id, split_of_type
+from ..core.errors import ClarqError, DataError
+from ..core.tasks import Language, ResponseTree, Split, Task, TaskBrief, make_task_id, split_of_type
 
 LANGUAGE_FOLDERS: dict[str, str] = {"en": "English", "zh": "Chinese"}
 FILE_NAME = re.compile(r"^(\d+)\._(.+)\.json$")
 SPEAKER_PREFIX = re.compile(r"^\s*jax\s*[:：]\s*", re.IGNORECASE)
 ENV_DATA = "CLARQ_DATA"
 #: The project's own bilingual sample tasks, beside the package in a source checkout.
-SAMPLE_TASKS = Path(__file__).resolve().parent.parent / "tasks"
+SAMPLE_TASKS = Path(__file__).resolve().parents[2] / "tasks"
 
 
 def strip_speaker(line: str) -> str:
@@ -128,9 +128,9 @@ def parse_file_name(path: Path) -> tuple[int, str]:
 
 
 def read_json(path: Path) -> Any:
-    """Read a JSON file (task or released results file) with clarq_bench.jsonl's size and nesting limits, turning
+    """Read a JSON file (task or released results file) with clarq_bench.core.jsonl's size and nesting limits, turning
     I/O and syntax problems into one-line DataErrors."""
-    from .jsonl import load_file
+    from ..core.jsonl import load_file
 
     return load_file(path)
 

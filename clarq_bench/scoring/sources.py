@@ -13,11 +13,11 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from .errors import ClarqError
-from .jsonl import load_file, read_jsonl
+from ..core.errors import ClarqError
+from ..core.jsonl import load_file, read_jsonl
 from .judge import NodeCheck, Verdict, judge_all
-from .tasks import Task
-from .transcript import Transcript
+from ..core.tasks import Task
+from ..core.transcript import Transcript
 
 Format = Literal["auto", "clarq", "upstream"]
 TASK_KEYS = ("data_dir", "tasks_dir")
@@ -49,7 +49,7 @@ def detect_format(path: Path) -> Literal["clarq", "upstream"]:
 
 
 def read_transcripts(path: Path, warn: Callable[[str], None] | None = None) -> list[Transcript]:
-    """Every Transcript of a transcripts.jsonl file (clarq_bench.jsonl rules: a bad line is a DataError naming file
+    """Every Transcript of a transcripts.jsonl file (clarq_bench.core.jsonl rules: a bad line is a DataError naming file
     and line). An unfinished last line (a run stopped mid-write) is not a dialogue: it is left out and `warn` is told
     which line it was (by default a one-line warning on stderr), never dropped silently."""
     records, unfinished = read_jsonl(path, Transcript, "transcript")
@@ -78,13 +78,13 @@ def _config_task_dir(run_dir: Path) -> str | None:
 
 def load_tasks_from(location: str | Path, languages: Iterable[str], *, base: Path | None = None) -> dict[str, Task]:
     """Tasks by id from a data folder (upstream layout) or a released results file/folder."""
-    from .data import load_tasks
+    from ..data.loader import load_tasks
 
     path = Path(location).expanduser()
     if not path.exists() and base is not None and (base / path).exists():
         path = base / path
     if path.is_file() or (path.is_dir() and (any(path.glob("*.En.json")) or any(path.glob("*.Ch.json")))):
-        from .upstream import load_released_dialogues, released_files
+        from ..data.upstream import load_released_dialogues, released_files
 
         return {d.task.id: d.task for f in released_files(path) for d in load_released_dialogues(f)}
     return {task.id: task for task in load_tasks(path, tuple(sorted(set(languages))))}  # type: ignore[arg-type]
@@ -123,7 +123,7 @@ def load_sources(path: str | Path, fmt: Format = "auto", data: str | None = None
     if kind == "clarq":
         return [load_run(path, data)]
     from .score_import import import_released
-    from .upstream import released_files
+    from ..data.upstream import released_files
 
     files = released_files(path)
     if not files:
@@ -147,8 +147,8 @@ def node_check_for(judge_model: str) -> NodeCheck | None:
     if judge_model == "none":
         return None
     from .judge_llm import llm_node_check
-    from .llm import LLMClient, LLMSettings
-    from .seekers.registry import looks_like_model
+    from ..llm import LLMClient, LLMSettings
+    from ..seekers.registry import looks_like_model
 
     if not looks_like_model(judge_model):  # the seekers' rule: `provider/model` or a known model family
         raise ClarqError(f"unknown judge model {judge_model!r}", "pass --judge none or a model such as gpt-4o")

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from .data import LANGUAGE_FOLDERS, load_task_file, parse_file_name
-from .errors import DataError
+from .loader import LANGUAGE_FOLDERS, load_task_file, parse_file_name
+from ..core.errors import DataError
 
 
 class ValidationReport(BaseModel):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterable
 
-from .tasks import Split, Task
+from ..core.tasks import Split, Task
 
 
 def _histogram(values: Iterable[int]) -> dict[int, int]:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .metrics import Figure, Group, Summary
-from .redact import redact
+from ..core.redact import redact
 
 HEADLINE = (
     ("success", "Success rate"),

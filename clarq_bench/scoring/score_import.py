@@ -3,17 +3,17 @@
 The released text is kept as it is. What the files do not record is reconstructed and marked as such: the seeker is
 "released", the provider "released-gpt-4o"; the provider turn after the greeting is the root (the released
 convention); the node ids a provider turn reveals are inferred with the released matching rule
-(clarq_bench.textmatch.carries_node); intents are unknown; the end reason is `released`.
+(clarq_bench.scoring.textmatch.carries_node); intents are unknown; the end reason is `released`.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from .tasks import Task
+from ..core.tasks import Task
 from .textmatch import carries_node
-from .transcript import AgentInfo, EndReason, ReplyKind, Speaker, Transcript, Turn
-from .upstream import ReleasedDialogue, load_released_dialogues, released_files
+from ..core.transcript import AgentInfo, EndReason, ReplyKind, Speaker, Transcript, Turn
+from ..data.upstream import ReleasedDialogue, load_released_dialogues, released_files
 
 SEEKER_NAME = "released"
 PROVIDER_NAME = "released-gpt-4o"

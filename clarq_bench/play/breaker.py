@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .redact import redact
-from .llm.errors import LLMAuthError, LLMBadRequestError, LLMConnectionRefusedError, LLMContextWindowError
+from ..core.redact import redact
+from ..llm.errors import LLMAuthError, LLMBadRequestError, LLMConnectionRefusedError, LLMContextWindowError
 
 
 def fatal_error(exc: BaseException) -> BaseException | None:

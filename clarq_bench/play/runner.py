@@ -33,18 +33,18 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
-from . import __version__
+from .. import __version__
 from .breaker import CircuitBreaker, fatal_error
 from .dialogue import play_dialogue, safe_message
-from .errors import ClarqError
-from .redact import redact
-from .jsonl import dumps_line, load_file, read_jsonl, validate
-from .registry import import_object, looks_like_import_path
+from ..core.errors import ClarqError
+from ..core.redact import redact
+from ..core.jsonl import dumps_line, load_file, read_jsonl, validate
+from ..core.registry import import_object, looks_like_import_path
 from .run_config import AgentSettings, RunConfig, describe_diff, diff_configs
 from .run_identity import agent_infos, stamp_config, stamp_transcript
-from .seekers.registry import SeekerConfig, build_seeker, describe, resolve_seeker
-from .tasks import Task
-from .transcript import EndReason, Speaker, Transcript
+from ..seekers.registry import SeekerConfig, build_seeker, describe, resolve_seeker
+from ..core.tasks import Task
+from ..core.transcript import EndReason, Speaker, Transcript
 
 CONFIG_FILE, TRANSCRIPTS_FILE, SUMMARY_FILE = "config.json", "transcripts.jsonl", "summary.json"
 
@@ -101,7 +101,7 @@ def repair_tail(path: Path) -> int:
 
 
 def read_transcripts(path: Path) -> list[Transcript]:
-    """Every complete line of a transcripts.jsonl (clarq_bench.jsonl: split on "\\n", size and depth limits, a
+    """Every complete line of a transcripts.jsonl (clarq_bench.core.jsonl: split on "\\n", size and depth limits, a
     malformed line is a DataError naming file and line). An unfinished last line is left out: on resume
     `repair_tail` has already cut it (and the run says so); at scoring `scoring.read_transcripts` warns about it."""
     if not path.exists():
@@ -174,8 +174,8 @@ def resolve_provider(settings: AgentSettings) -> None:
     """Fail before any dialogue when the provider name means nothing: `offline`, `offline-e5`, `llm` (with
     --provider-model), an importable `package.module:Class`, or a model name (the seekers' rule: `provider/model` or
     a known model family). `--provider gtp-4o` is a ClarqError (exit 2), not 260 dialogues that all fail."""
-    from .provider.factory import OFFLINE_PROVIDERS, is_offline
-    from .seekers.registry import looks_like_model
+    from ..provider.factory import OFFLINE_PROVIDERS, is_offline
+    from ..seekers.registry import looks_like_model
 
     name = settings.name
     if is_offline(name) or looks_like_model(name):
@@ -198,7 +198,7 @@ def build_provider(settings: AgentSettings, task: Task, client: Any, *, seed: in
     provider on a model (`--provider gpt-4o`, or `--provider llm --provider-model gpt-4o`)."""
     if looks_like_import_path(settings.name):
         return import_object(settings.name)(task, settings)  # type: ignore[operator]
-    from .provider.factory import is_offline, make_provider
+    from ..provider.factory import is_offline, make_provider
 
     mode = settings.mode or "single"
     if is_offline(settings.name):
@@ -217,7 +217,7 @@ def budget_exhausted(client: Any) -> bool:
 def quick_success(task: Task, transcript: Transcript) -> bool:
     """The released rule's deterministic stage, for the running success rate: every required node is carried by
     some provider turn after the greeting (the judge proper runs at the end; this one is cheap and loads nothing)."""
-    from .textmatch import carries_node
+    from ..scoring.textmatch import carries_node
 
     said = [turn.text for turn in transcript.turns[1:] if turn.speaker == Speaker.provider]
     return all(any(carries_node(text, node.text, task.language) for text in said) for node in task.tree.required)
@@ -226,10 +226,10 @@ def quick_success(task: Task, transcript: Transcript) -> bool:
 async def summarize_run(run_dir: Path, tasks: list[Task], judge_model: str | None = None) -> Any:
     """Judge every transcript of the run and write summary.json + report.md; returns the metrics Summary (None when
     the run holds no transcript)."""
-    from .judge import judge_all
-    from .metrics import summarize
-    from .report import write_report
-    from .scoring import node_check_for, select_split
+    from ..scoring.judge import judge_all
+    from ..scoring.metrics import summarize
+    from ..scoring.report import write_report
+    from ..scoring.sources import node_check_for, select_split
 
     transcripts = read_transcripts(run_dir / TRANSCRIPTS_FILE)
     by_id = {task.id: task for task in tasks}

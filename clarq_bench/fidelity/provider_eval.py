@@ -17,11 +17,11 @@ from typing import Callable, Iterable
 
 from pydantic import BaseModel, Field
 
-from .provider.base import Provider
-from .tasks import ROOT_ID, Task, node_sort_key
-from .textmatch import carries_node
-from .transcript import ReplyKind, Speaker, Turn, Usage
-from .upstream import ReleasedDialogue, load_released_dialogues, released_files
+from ..provider.base import Provider
+from ..core.tasks import ROOT_ID, Task, node_sort_key
+from ..scoring.textmatch import carries_node
+from ..core.transcript import ReplyKind, Speaker, Turn, Usage
+from ..data.upstream import ReleasedDialogue, load_released_dialogues, released_files
 
 ProviderFactory = Callable[[Task], Provider]
 

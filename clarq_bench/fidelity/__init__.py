@@ -1,0 +1,5 @@
+"""How faithful the simulated provider is: agreement with the released provider decisions (provider_eval.py) and
+the red-team audit of its gameability (audit.py).
+
+Sits above play (the audit plays dialogues) and scoring; imports no cli and no api.
+"""
