@@ -1,6 +1,26 @@
 """clarq: a benchmark of how well language-model agents ask clarification questions.
 
-Importing the package is cheap on purpose: heavy modules (litellm, numpy, matplotlib) load only where used.
+The Python API (api.py) is re-exported here: `clarq_bench.run(...)`, `score(...)`, `compare(...)`, `load_tasks(...)`
+and the seeker names (`register_seeker`, `DialogueView`, ...). Importing the package is cheap on purpose: the API
+loads on first use, and heavy modules (litellm, numpy, matplotlib) load only where used.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 __version__ = "0.1.0"
+
+#: Names of the Python API (clarq_bench/api.py), loaded on first access.
+API = ("DialogueView", "RunResult", "Scored", "Seeker", "SeekerConfig", "SeekerTask", "compare", "load_tasks",
+       "register_seeker", "run", "run_async", "score")
+
+__all__ = ["__version__", *API]
+
+
+def __getattr__(name: str) -> Any:
+    if name in API:
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -43,3 +43,18 @@ def test_readme_main_command_is_an_offline_run() -> None:
     command = block_after("ci:main", "bash")
     assert "clarq run" in command and "--provider offline" in command
     assert block_after("ci:test", "bash").startswith("python -m pytest")
+
+
+def test_readme_python_api_defines_and_evaluates_a_seeker_in_ten_lines(tmp_path: Path) -> None:
+    source = block_after("example:python-api", "python")
+    assert len([line for line in source.splitlines() if line.strip()]) <= 10
+    (tmp_path / "tasks").symlink_to(REPO / "tasks")  # the example runs from a checkout, where tasks/ is
+    done = subprocess.run([sys.executable, "-c", source], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    run_dir, success, rescored = done.stdout.split()
+    assert Path(run_dir).parent == Path("runs") and float(success) == float(rescored)
+    lines = (tmp_path / run_dir / "transcripts.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 4
+    seeker_turns = [turn["text"] for turn in json.loads(lines[0])["turns"] if turn["speaker"] == "seeker"]
+    assert seeker_turns[0].startswith("Which ") and seeker_turns[-1] == "Thank you, goodbye."
+    assert (tmp_path / run_dir / "summary.json").is_file()

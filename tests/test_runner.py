@@ -188,7 +188,7 @@ async def test_budget_cuts_a_dialogue_in_flight_with_end_reason_budget_and_resum
 
 def test_cli_max_cost_stops_starting_dialogues(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                               capsys: pytest.CaptureFixture[str]) -> None:
-    import clarq_bench.cli.run_progress as run_progress
+    import clarq_bench.play.setup as run_progress
 
     monkeypatch.setattr(run_progress, "llm_client_for", lambda config, args: PollBudget(4))
     data = write_task_folder(tmp_path / "data", 4)
@@ -261,7 +261,7 @@ def test_default_provider_is_gpt4o_and_a_missing_key_is_one_line(
 def test_api_base_lets_the_default_provider_run_without_a_key(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from clarq_bench.cli.run_progress import check_keys
+    from clarq_bench.play.setup import check_keys
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     check_keys([("provider", "openai/local-model")], api_base="http://127.0.0.1:9/v1")  # no error: local endpoint

@@ -40,33 +40,11 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--types", metavar="N[,N-M]", help="task type numbers, e.g. 1-13 or 3,5")
 
 
-def parse_types(spec: str | None) -> list[int] | None:
-    """`1-13,20` -> [1..13, 20]; None means all types."""
-    from ..core.errors import ClarqError
-
-    if not spec:
-        return None
-    numbers: list[int] = []
-    try:
-        for part in spec.split(","):
-            low, _, high = part.strip().partition("-")
-            numbers.extend(range(int(low), int(high or low) + 1))
-    except ValueError:
-        raise ClarqError(f"bad --types value {spec!r}", "use numbers and ranges such as 1-13,20") from None
-    return numbers
-
-
-def selected_languages(lang: str) -> tuple[str, ...]:
-    return ("en", "zh") if lang == "all" else (lang,)
-
-
 def load_selected_tasks(args: argparse.Namespace) -> list:
     """The tasks named by the data flags, from --tasks, --data, $CLARQ_DATA or the cache."""
-    from ..data.loader import load_tasks, resolve_data_dir
+    from ..api import load_tasks
 
-    root = resolve_data_dir(args.tasks or args.data)
-    split = None if args.split == "all" else args.split
-    return load_tasks(root, selected_languages(args.lang), split=split, types=parse_types(args.types))
+    return load_tasks(args.tasks or args.data, lang=args.lang, split=args.split, types=args.types)
 
 
 def print_json(payload: Any) -> None:

@@ -1,6 +1,6 @@
 """Flags for commands that call models (run, score, provider-eval): cache, endpoint, budget and rate limits.
 
-Nothing heavy is imported at module level; LLMSettings is built inside settings_from_args.
+Nothing heavy is imported at module level; LLMSettings is built by play.setup.llm_settings, as for the API.
 """
 
 from __future__ import annotations
@@ -33,14 +33,6 @@ def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
 
 def settings_from_args(args: argparse.Namespace) -> "LLMSettings":
     """LLMSettings from the flags above (missing attributes fall back to the defaults)."""
-    from ..llm import LLMSettings
+    from ..play.setup import llm_settings
 
-    return LLMSettings(
-        use_cache=not getattr(args, "no_cache", False),
-        cache_path=getattr(args, "cache", None),
-        api_base=getattr(args, "api_base", None),
-        max_cost=getattr(args, "max_cost", None),
-        rpm=getattr(args, "rpm", None),
-        max_concurrency_per_model=getattr(args, "model_concurrency", None) or 32,
-        transport=getattr(args, "transport", None) or "auto",
-    )
+    return llm_settings(args)

@@ -74,7 +74,7 @@ def _play(args: argparse.Namespace) -> int:
 def _client_for(args: argparse.Namespace) -> object:
     """An LLMClient when the machine side is a model (its key checked first, one line if missing), else None."""
     from ..play.run_config import AgentSettings
-    from .run_progress import check_keys, models_by_role
+    from ..play.setup import check_keys, models_by_role
 
     if args.role == "provider":
         models = models_by_role(AgentSettings(name=args.seeker))

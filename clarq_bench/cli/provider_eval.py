@@ -37,7 +37,8 @@ def _run(args: argparse.Namespace) -> int:
 
     from ..core.errors import ClarqError
     from ..fidelity.provider_eval import load_dialogues, report
-    from .common import parse_types, print_json
+    from ..data.selection import parse_types
+    from .common import print_json
 
     dialogues = load_dialogues(args.dialogues, parse_types(args.types))
     if not dialogues:

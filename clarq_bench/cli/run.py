@@ -1,20 +1,19 @@
 """`clarq run`: play a seeker against a provider on the selected tasks into a run directory, then score it.
 
-Thin: flags -> RunConfig -> runner.run_dialogues -> runner.summarize_run. On --resume the run's own config.json is
-the base and only flags given explicitly change it (a change to a hashed field needs --force).
+Thin: flags -> RunOptions -> `clarq_bench.api.run` (play/setup.py builds the config; the runner plays and scores),
+with a live progress line, then the results. On --resume the run's own config.json is the base and only flags given
+explicitly change it (a change to a hashed field needs --force).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
+from typing import Any
 
 from .common import add_data_arguments, positive_float, positive_int
 from .llm_args import add_llm_arguments
-
-#: Flags that map one-to-one onto RunConfig fields; None means "not given" so a resume keeps the saved value.
-RUN_FIELDS = ("trials", "seed", "max_turns", "limit", "concurrency", "max_cost", "judge_model", "turn_timeout",
-              "max_errors")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -58,18 +57,64 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    import asyncio
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from ..play.runner import load_run_config, run_dir_for
-    from .run_progress import build_config, llm_client_for, play_with_progress, select_tasks
+    from ..api import run
+    from ..play.setup import RunOptions
 
-    from ..core.errors import ClarqError
+    console = Console(stderr=True)
+    progress = Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TextColumn("{task.fields[line]}"), console=console, disable=True,
+    )  # fmt: skip
+    bar = progress.add_task("dialogues", total=None, line="")
 
-    if args.retry_errors and not args.resume:
-        raise ClarqError("--retry-errors only applies to a resumed run", "pass --resume RUN_DIR --retry-errors")
-    base = load_run_config(Path(args.resume)) if args.resume else None
-    config, tasks = select_tasks(build_config(args, base), args)
-    client = llm_client_for(config, args)
-    run_dir = run_dir_for(config, Path(args.runs_dir), args.resume)
-    return asyncio.run(play_with_progress(config, tasks, run_dir, client, resume=bool(args.resume), force=args.force,
-                                          retry_errors=args.retry_errors))
+    def start(config: Any, tasks: list) -> None:
+        progress.disable = not (config.progress and console.is_terminal)
+        progress.update(bar, total=len(tasks) * config.trials)
+        progress.start()
+
+    def update(stats: Any) -> None:
+        progress.update(bar, completed=stats.done + stats.skipped, line=stats.line())
+
+    try:
+        result = run(RunOptions.of(args), on_start=start, on_update=update)
+    finally:
+        progress.stop()
+    report(result.stats, result.run_dir, console)
+    if result.summary is not None:
+        from ..scoring.report import print_table
+
+        print_table(result.summary, Console(file=sys.stdout))
+    return outcome(result.stats, result.run_dir)
+
+
+def report(stats: Any, run_dir: Path, console: Any) -> None:
+    """The run's closing lines on stderr: warnings, totals, errors kept, budget reached."""
+    for note in stats.notes:
+        console.print(f"warning: {note}", markup=False, highlight=False)
+    console.print(f"{stats.line()}  ({stats.skipped} already done)  -> {run_dir}")
+    if stats.skipped_errors:
+        console.print(f"{stats.skipped_errors} of the dialogues already done ended with an error and were kept; "
+                      f"play them again with --resume {run_dir} --retry-errors")
+    if stats.stopped_for_budget:
+        console.print(f"budget reached: stopped starting dialogues; raise --max-cost and --resume {run_dir}")
+
+
+def outcome(stats: Any, run_dir: Path) -> int:
+    """The exit code, with one line on stderr when it is not 0: 1 when the breaker stopped the run or dialogues of
+    the run ended with an error (their results are written, but are not a clean measurement)."""
+    if stats.stopped:
+        unplayed = stats.total - stats.skipped - stats.done
+        print(f"clarq: run stopped: {stats.stopped}; {stats.done} dialogues written, {unplayed} not played "
+              f"(fix the cause, then --resume {run_dir})", file=sys.stderr)
+        return 1
+    errors = stats.errors + stats.skipped_errors
+    if errors:
+        reasons = ", ".join(f"{reason} {count}" for reason, count in sorted(stats.end_reasons.items())) or "none"
+        print(f"clarq: {errors} dialogues ended with an error (played this session: {reasons}); their `error` field in "
+              f"{run_dir}/transcripts.jsonl says why; play them again with --resume {run_dir} --retry-errors",
+              file=sys.stderr)
+        return 1
+    return 0

@@ -39,35 +39,22 @@ def add_source_arguments(parser: argparse.ArgumentParser, *, many: bool = False)
     parser.add_argument("--resamples", type=positive_int, default=2000, help="bootstrap resamples (default: 2000)")
 
 
-def score_path(args: argparse.Namespace, path: str) -> list[tuple[object, object]]:
-    """(Source, Summary) for every scorable set under `path`."""
-    import asyncio
-
-    from ..scoring.metrics import summarize
-    from ..scoring.sources import judge_source, load_sources, node_check_for, select_split
-
-    check = node_check_for(args.judge)
-    results = []
-    for source in load_sources(path, args.format, args.data):
-        verdicts = asyncio.run(judge_source(source, check, args.judge))
-        chosen, split = select_split(verdicts, args.split)
-        summary = summarize(chosen, source=source.name, split=split, seed=args.seed, resamples=args.resamples)
-        results.append((source, summary, chosen))
-    return results
+def source_options(args: argparse.Namespace) -> dict[str, object]:
+    """The API's keyword arguments for the flags of add_source_arguments."""
+    return {"format": args.format, "judge": args.judge, "data": args.data, "split": args.split, "seed": args.seed,
+            "resamples": args.resamples}
 
 
 def run_score(args: argparse.Namespace) -> int:
-    from ..scoring.report import print_table, summary_payload, write_report
+    from ..api import score
+    from ..scoring.report import print_table, summary_payload
     from .common import print_json
 
-    results = score_path(args, args.path)
-    for source, summary, _ in results:
-        folder = Path(args.out) / source.name if args.out and len(results) > 1 else args.out or source.run_dir
-        if folder is not None and not args.no_write:
-            write_report(summary, folder, plots=not args.no_plots)
-        if not args.json:
-            print_table(summary)
+    results = score(args.path, out=args.out, write=not args.no_write, plots=not args.no_plots, **source_options(args))
+    if not args.json:
+        for result in results:
+            print_table(result.summary)
     if args.json:
-        payloads = {source.name: summary_payload(summary) for source, summary, _ in results}
+        payloads = {result.source.name: summary_payload(result.summary) for result in results}
         print_json(next(iter(payloads.values())) if len(payloads) == 1 else payloads)
     return 0

@@ -163,3 +163,13 @@ def parse_models(text: str, source: str, model: type[M], what: str | None = None
     """Records of `model` in a finished JSONL text (a submission member): every line is a record."""
     read = parse_jsonl(text, source, live=False)
     return [validate(model, value, source, number, what) for number, value in read.records]
+
+
+def flatten(value: Any, prefix: str = "") -> dict[str, Any]:
+    """A nested JSON object as dotted keys: {"seeker": {"name": "x"}} -> {"seeker.name": "x"}."""
+    if isinstance(value, dict):
+        flat: dict[str, Any] = {}
+        for key, inner in value.items():
+            flat.update(flatten(inner, f"{prefix}{key}."))
+        return flat or {prefix.rstrip("."): {}}
+    return {prefix.rstrip("."): value}

@@ -11,12 +11,21 @@ from __future__ import annotations
 import difflib
 import importlib
 import os
+import re
 import sys
 from typing import Callable, Generic, Iterator, TypeVar
 
 from .errors import ClarqError
 
 T = TypeVar("T")
+
+
+#: Model families a bare `--seeker` name may start with to be read as "the llm seeker on this model".
+MODEL_NAME = re.compile(
+    r"^(gpt|chatgpt|o[1-9]|claude|gemini|gemma|llama|meta-llama|mistral|mixtral|codestral|qwen|deepseek|ernie|"
+    r"glm|yi|phi|command|grok|kimi|moonshot)([-_.:/\w]*)$",
+    re.IGNORECASE,
+)
 
 
 def import_object(spec: str) -> object:
@@ -51,6 +60,13 @@ def looks_like_import_path(name: str) -> bool:
     """`pkg.mod:Class` style names are imported directly instead of looked up."""
     module_name, colon, attr = name.partition(":")
     return bool(colon and module_name and attr) and "/" not in module_name
+
+
+def looks_like_model(name: str) -> bool:
+    """True for names read as a model for the llm seeker: `provider/model` or a known model family prefix."""
+    if looks_like_import_path(name):
+        return False
+    return "/" in name or bool(MODEL_NAME.match(name))
 
 
 class Registry(Generic[T]):

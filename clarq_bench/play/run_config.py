@@ -13,6 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..core.jsonl import flatten as _flatten
+
 #: Recorded, but changing them does not change the dialogues, so a resume may change them freely.
 EXECUTION_ONLY = frozenset({"concurrency", "max_cost", "progress", "use_cache", "turn_timeout", "max_errors"})
 DEFAULT_SEED = 8848
@@ -73,15 +75,6 @@ class RunConfig(BaseModel):
     def config_hash(self) -> str:
         blob = json.dumps(self.hashed_fields(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
-
-
-def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
-    if isinstance(value, dict):
-        flat: dict[str, Any] = {}
-        for key, inner in value.items():
-            flat.update(_flatten(inner, f"{prefix}{key}."))
-        return flat or {prefix.rstrip("."): {}}
-    return {prefix.rstrip("."): value}
 
 
 def diff_configs(old: RunConfig, new: RunConfig, *, hashed_only: bool = True) -> list[tuple[str, Any, Any]]:

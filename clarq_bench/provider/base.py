@@ -7,12 +7,20 @@ and a resumed or replayed dialogue cannot drift from what was actually said.
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
 from ..core.tasks import ResponseTree, node_sort_key
 from ..core.transcript import Intent, ReplyKind, Speaker, Turn, Usage
+
+
+class ProviderMode(str, Enum):
+    """How many nodes one provider reply may reveal: one (as in the paper) or every frontier node a turn answers."""
+
+    single = "single"
+    multi_info = "multi-info"
 
 
 class ProviderTurn(BaseModel):

@@ -5,10 +5,8 @@ Kept tiny on purpose so that the replay (`clarq provider-eval`) and the runner b
 
 from __future__ import annotations
 
-from enum import Enum
-
 from ..core.tasks import Task
-from .base import Provider
+from .base import Provider, ProviderMode
 
 
 #: Offline provider names -> whether the matcher uses sentence embeddings (provider/embeddings.py).
@@ -18,11 +16,6 @@ OFFLINE_PROVIDERS = {"offline": False, "offline-e5": True}
 def is_offline(name: str) -> bool:
     """True for the providers that need no model and no key."""
     return name in OFFLINE_PROVIDERS
-
-
-class ProviderMode(str, Enum):
-    single = "single"
-    multi_info = "multi-info"
 
 
 def make_provider(name: str, task: Task, mode: ProviderMode | str = ProviderMode.single, **options: object) -> Provider:

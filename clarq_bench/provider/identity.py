@@ -15,7 +15,8 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
-from .factory import OFFLINE_PROVIDERS, ProviderMode
+from .base import ProviderMode
+from .factory import OFFLINE_PROVIDERS
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 PACKAGE = "clarq_bench.provider"

@@ -30,8 +30,7 @@ from ..core import prompts
 from ..data.loader import strip_speaker
 from ..core.tasks import Task, node_sort_key
 from ..core.transcript import Intent, ReplyKind, Speaker, Turn, Usage
-from .base import ProviderState, ProviderTurn
-from .factory import ProviderMode
+from .base import ProviderMode, ProviderState, ProviderTurn
 from .leakage import DEFAULT_MIN_SHARED, DEFAULT_THRESHOLD, find_leaks, redact_leaks
 from .llm_schema import GateDecision, TurnDecision
 from .replies import SCREEN_TEMPLATES

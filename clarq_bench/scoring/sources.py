@@ -148,7 +148,7 @@ def node_check_for(judge_model: str) -> NodeCheck | None:
         return None
     from .judge_llm import llm_node_check
     from ..llm import LLMClient, LLMSettings
-    from ..seekers.registry import looks_like_model
+    from ..core.registry import looks_like_model
 
     if not looks_like_model(judge_model):  # the seekers' rule: `provider/model` or a known model family
         raise ClarqError(f"unknown judge model {judge_model!r}", "pass --judge none or a model such as gpt-4o")

@@ -13,26 +13,18 @@ llama, qwen, deepseek, mistral, ernie) is the `llm` seeker on that model; anythi
 from __future__ import annotations
 
 import inspect
-import re
 from typing import Any, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..core.errors import ClarqError
-from ..core.registry import Registry, import_object, looks_like_import_path
+from ..core.registry import Registry, import_object, looks_like_import_path, looks_like_model
 from ..core.tasks import Language, Task, TaskBrief
 from .base import Seeker
 
 SeekerFactory = Callable[..., Seeker]
 
 seekers: Registry[SeekerFactory] = Registry("seeker", entry_point_group="clarq.seekers")
-
-#: Model families a bare `--seeker` name may start with to be read as "the llm seeker on this model".
-MODEL_NAME = re.compile(
-    r"^(gpt|chatgpt|o[1-9]|claude|gemini|gemma|llama|meta-llama|mistral|mixtral|codestral|qwen|deepseek|ernie|"
-    r"glm|yi|phi|command|grok|kimi|moonshot)([-_.:/\w]*)$",
-    re.IGNORECASE,
-)
 
 #: Shipped seekers, imported only when used (`clarq --help` must not import them).
 BUILTIN = {
@@ -100,13 +92,6 @@ class SeekerConfig(BaseModel):
     def recorded(self) -> dict[str, Any]:
         """The reproducible part (what goes into config.json and the config hash)."""
         return self.model_dump(mode="json", exclude={"client"})
-
-
-def looks_like_model(name: str) -> bool:
-    """True for names read as a model for the llm seeker: `provider/model` or a known model family prefix."""
-    if looks_like_import_path(name):
-        return False
-    return "/" in name or bool(MODEL_NAME.match(name))
 
 
 def resolve_seeker(config: SeekerConfig) -> tuple[SeekerFactory, SeekerConfig]:

@@ -1,20 +1,23 @@
-"""What `clarq run` does around the runner: flags -> RunConfig, task selection, LLM client, live progress, results.
+"""From the options of a run to a run ready to play: RunOptions (the flags of `clarq run` as one record) -> RunConfig,
+the selected tasks, the LLM client (every role's credentials checked before anything starts) and the run folder.
 
-Kept out of cli/run.py so that module stays import-light (`clarq --help` imports it); this one imports rich.
+The Python API (`clarq_bench.run`) and `clarq run` both start here; nothing in it prints.
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
+import dataclasses
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..core.errors import ClarqError
-from ..play.run_config import AgentSettings, RunConfig
 from ..core.tasks import Task
-from .common import parse_types, selected_languages
-from .run import RUN_FIELDS
+from ..data.selection import parse_types, selected_languages
+from .run_config import AgentSettings, RunConfig
+
+#: Options that map one-to-one onto RunConfig fields; None means "not given" so a resume keeps the saved value.
+RUN_FIELDS = ("trials", "seed", "max_turns", "limit", "concurrency", "max_cost", "judge_model", "turn_timeout",
+              "max_errors")
 
 #: The provider of `clarq run` when --provider is not given: GPT-4o, as in the paper (needs OPENAI_API_KEY).
 DEFAULT_PROVIDER = "gpt-4o"
@@ -27,7 +30,79 @@ OFFLINE_FIX = {
 }
 
 
-def _options(pairs: list[str] | None) -> dict[str, str]:
+@dataclasses.dataclass
+class RunOptions:
+    """The options of one run, named and defaulted as the flags of `clarq run` (`--seeker-model` is seeker_model).
+    None means "not given": defaults apply to a new run, and a resumed run keeps its saved value."""
+
+    # which tasks
+    tasks: str | Path | None = None  # a folder in the upstream layout, e.g. tasks/
+    data: str | Path | None = None  # task data folder (default: $CLARQ_DATA, then the download cache)
+    lang: str | None = None  # en, zh or all (default: en; with replay, the file's)
+    split: str | None = None  # test, dev or all (default: test)
+    types: str | list[int] | None = None  # `1-13,20` or a list of type numbers
+    # the agents
+    seeker: str | None = None  # registered name, package.module:Class or a model name (default: heuristic)
+    seeker_model: str | None = None
+    seeker_mode: str | None = None  # completion or chat
+    seeker_option: list[str] | dict[str, Any] | None = None  # KEY=VALUE strings or a dict
+    replay: str | Path | None = None
+    provider: str | None = None  # offline, offline-e5, a model name or package.module:Class (default: gpt-4o)
+    provider_model: str | None = None
+    provider_mode: str | None = None  # single or multi-info
+    judge_model: str | None = None
+    # the run
+    trials: int | None = None
+    seed: int | None = None
+    max_turns: int | None = None
+    limit: int | None = None
+    concurrency: int | None = None
+    turn_timeout: float | None = None
+    max_errors: int | None = None
+    runs_dir: str | Path = "runs"
+    resume: str | Path | None = None
+    retry_errors: bool = False
+    force: bool = False
+    no_progress: bool = False
+    # model calls
+    no_cache: bool = False
+    cache: str | Path | None = None
+    api_base: str | None = None
+    transport: str = "auto"
+    max_cost: float | None = None
+    rpm: float | None = None
+    model_concurrency: int = 32
+
+    @classmethod
+    def of(cls, options: "RunOptions | Any | None" = None, **changes: Any) -> "RunOptions":
+        """RunOptions from another RunOptions or any object with these attributes (an argparse Namespace), with
+        `changes` on top; an unknown option is a ClarqError naming it."""
+        names = [field.name for field in dataclasses.fields(cls)]
+        unknown = sorted(set(changes) - set(names))
+        if unknown:
+            raise ClarqError(f"unknown run option {unknown[0]!r}", "use the names of `clarq run`'s flags, e.g. seeker_model")
+        base = {name: getattr(options, name) for name in names if hasattr(options, name)} if options is not None else {}
+        return cls(**{**base, **changes})
+
+
+def llm_settings(args: Any) -> Any:
+    """LLMSettings from the model-call options (missing attributes fall back to the defaults)."""
+    from ..llm import LLMSettings
+
+    return LLMSettings(
+        use_cache=not getattr(args, "no_cache", False),
+        cache_path=getattr(args, "cache", None),
+        api_base=getattr(args, "api_base", None),
+        max_cost=getattr(args, "max_cost", None),
+        rpm=getattr(args, "rpm", None),
+        max_concurrency_per_model=getattr(args, "model_concurrency", None) or 32,
+        transport=getattr(args, "transport", None) or "auto",
+    )
+
+
+def _options(pairs: list[str] | dict[str, Any] | None) -> dict[str, Any]:
+    if isinstance(pairs, dict):  # from Python: already a mapping
+        return dict(pairs)
     options = {}
     for pair in pairs or []:
         key, eq, value = pair.partition("=")
@@ -50,7 +125,7 @@ def replay_languages(path: Path) -> list[str]:
     return ["en"]
 
 
-def build_config(args: argparse.Namespace, base: RunConfig | None) -> RunConfig:
+def build_config(args: RunOptions, base: RunConfig | None) -> RunConfig:
     """The run's config: the saved one on resume (explicit flags override), else defaults plus flags."""
     fields: dict[str, Any] = base.model_dump() if base else {
         "seeker": {"name": "heuristic"}, "provider": {"name": DEFAULT_PROVIDER}, "languages": ["en"], "split": "test",
@@ -91,10 +166,10 @@ def build_config(args: argparse.Namespace, base: RunConfig | None) -> RunConfig:
     return RunConfig(**fields)
 
 
-def select_tasks(config: RunConfig, args: argparse.Namespace) -> tuple[RunConfig, list[Task]]:
+def select_tasks(config: RunConfig, args: RunOptions) -> tuple[RunConfig, list[Task]]:
     """Load the tasks the config names; record the resolved data folder and the tasks' digest in the config."""
     from ..data.loader import load_tasks, resolve_data_dir
-    from ..play.runner import tasks_digest
+    from .runner import tasks_digest
 
     root = resolve_data_dir(config.data_dir)
     split = None if config.split == "all" else config.split
@@ -113,7 +188,7 @@ def models_by_role(seeker: AgentSettings, provider: AgentSettings | None = None,
     from ..provider.factory import OFFLINE_PROVIDERS, is_offline
     from ..seekers.registry import SeekerConfig, describe, looks_like_model, resolve_seeker
 
-    from ..play.runner import resolve_provider
+    from .runner import resolve_provider
 
     config = SeekerConfig(name=seeker.name, model=seeker.model)
     resolve_seeker(config)
@@ -156,15 +231,14 @@ def check_keys(models: list[tuple[str, str]], api_base: str | None = None, api_k
             ) from None
 
 
-def llm_client_for(config: RunConfig, args: argparse.Namespace) -> Any:
+def llm_client_for(config: RunConfig, args: RunOptions) -> Any:
     """An LLMClient when any role needs a model (credentials checked now, before anything starts), else None."""
     models = models_by_role(config.seeker, config.provider, config.judge_model)
     if not models:
         return None
     from ..llm import LLMClient
-    from .llm_args import settings_from_args
 
-    settings = settings_from_args(args)
+    settings = llm_settings(args)
     key = settings.api_key.get_secret_value() if settings.api_key else None
     check_keys(models, api_base=settings.api_base, api_key=key)
     if config.max_cost is not None:
@@ -172,64 +246,24 @@ def llm_client_for(config: RunConfig, args: argparse.Namespace) -> Any:
     return LLMClient(settings)
 
 
-async def play_with_progress(
-    config: RunConfig, tasks: list[Task], run_dir: Path, client: Any, *, resume: bool, force: bool,
-    retry_errors: bool = False,
-) -> int:
-    """Run with a live progress line (when enabled and on a terminal), then print the results table."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+class PreparedRun(NamedTuple):
+    """A run ready to play: its config (data folder and tasks digest resolved), tasks, LLM client (None when no role
+    calls a model) and run folder."""
 
-    from ..play.runner import run_dialogues, summarize_run
-
-    console = Console(stderr=True)
-    total = len(tasks) * config.trials
-    progress = Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        TextColumn("{task.fields[line]}"), console=console, disable=not (config.progress and console.is_terminal),
-    )  # fmt: skip
-    with progress:
-        bar = progress.add_task("dialogues", total=total, line="")
-
-        def update(stats: Any) -> None:
-            progress.update(bar, completed=stats.done + stats.skipped, line=stats.line())
-
-        try:
-            stats = await run_dialogues(config, tasks, run_dir, client=client, resume=resume, force=force,
-                                        retry_errors=retry_errors, on_update=update)
-        finally:
-            close = getattr(client, "aclose", None)
-            if close is not None:  # HTTP sessions and the cache of this event loop
-                await close()
-    for note in stats.notes:
-        console.print(f"warning: {note}", markup=False, highlight=False)
-    console.print(f"{stats.line()}  ({stats.skipped} already done)  -> {run_dir}")
-    if stats.skipped_errors:
-        console.print(f"{stats.skipped_errors} of the dialogues already done ended with an error and were kept; "
-                      f"play them again with --resume {run_dir} --retry-errors")
-    if stats.stopped_for_budget:
-        console.print(f"budget reached: stopped starting dialogues; raise --max-cost and --resume {run_dir}")
-    summary = await summarize_run(run_dir, tasks, config.judge_model)
-    if summary is not None:
-        from ..scoring.report import print_table
-
-        print_table(summary, Console(file=sys.stdout))
-    return outcome(stats, run_dir)
+    config: RunConfig
+    tasks: list[Task]
+    client: Any
+    run_dir: Path
 
 
-def outcome(stats: Any, run_dir: Path) -> int:
-    """The exit code, with one line on stderr when it is not 0: 1 when the breaker stopped the run or dialogues of
-    the run ended with an error (their results are written, but are not a clean measurement)."""
-    if stats.stopped:
-        unplayed = stats.total - stats.skipped - stats.done
-        print(f"clarq: run stopped: {stats.stopped}; {stats.done} dialogues written, {unplayed} not played "
-              f"(fix the cause, then --resume {run_dir})", file=sys.stderr)
-        return 1
-    errors = stats.errors + stats.skipped_errors
-    if errors:
-        reasons = ", ".join(f"{reason} {count}" for reason, count in sorted(stats.end_reasons.items())) or "none"
-        print(f"clarq: {errors} dialogues ended with an error (played this session: {reasons}); their `error` field in "
-              f"{run_dir}/transcripts.jsonl says why; play them again with --resume {run_dir} --retry-errors",
-              file=sys.stderr)
-        return 1
-    return 0
+def prepare(options: RunOptions) -> PreparedRun:
+    """Everything before the first dialogue: config (the saved one on resume), tasks, credentials, run folder."""
+    from .runner import load_run_config, run_dir_for
+
+    if options.retry_errors and not options.resume:
+        raise ClarqError("--retry-errors only applies to a resumed run", "pass --resume RUN_DIR --retry-errors")
+    base = load_run_config(Path(options.resume)) if options.resume else None
+    config, tasks = select_tasks(build_config(options, base), options)
+    client = llm_client_for(config, options)
+    run_dir = run_dir_for(config, Path(options.runs_dir), options.resume)
+    return PreparedRun(config, tasks, client, run_dir)

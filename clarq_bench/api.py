@@ -1,0 +1,145 @@
+"""The Python API: the benchmark without argv. Every `clarq` command is flag parsing, one call here, and printing.
+
+    import clarq_bench as clarq
+    result = clarq.run(seeker="heuristic", provider="offline", tasks="tasks", lang="en", limit=4)
+    result.run_dir, result.summary.figures["success"]
+    clarq.score("runs/<run-id>"), clarq.compare("runs/a", "runs/b"), clarq.load_tasks("tasks", lang="en")
+
+Options keep the names of `clarq run`'s flags (`--seeker-model` is seeker_model); what a flag defaults to, the
+option defaults to. This module composes the layers below it (play, scoring, data) and imports no cli; the heavy
+ones are imported when a function is called, so `import clarq_bench` stays cheap.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from .seekers import DialogueView, Seeker, SeekerConfig, SeekerTask, register_seeker
+
+if TYPE_CHECKING:
+    from .core.tasks import Task
+    from .play.run_config import RunConfig
+    from .play.runner import RunStats
+    from .play.setup import RunOptions
+    from .scoring.comparison import Comparison
+    from .scoring.judge import Verdict
+    from .scoring.metrics import Summary
+    from .scoring.sources import Source
+
+__all__ = [
+    "DialogueView", "RunResult", "Scored", "Seeker", "SeekerConfig", "SeekerTask", "compare", "load_tasks",
+    "register_seeker", "run", "run_async", "score",
+]  # fmt: skip
+
+
+class RunResult(NamedTuple):
+    """What a run left: its folder (config.json, transcripts.jsonl, summary.json, report.md), the scored summary
+    (None when no dialogue was written) and the run's totals (done, errors, cost, why it stopped)."""
+
+    run_dir: Path
+    summary: Summary | None
+    stats: RunStats
+
+
+class Scored(NamedTuple):
+    """One scored set of dialogues: where it came from, its summary, and the verdicts the summary counts."""
+
+    source: Source
+    summary: Summary
+    verdicts: list[Verdict]
+
+
+def load_tasks(source: str | Path | None = None, *, lang: str = "all", split: str = "all",
+               types: str | list[int] | None = None) -> list[Task]:
+    """Tasks from a folder in the upstream layout (e.g. the project's tasks/), else $CLARQ_DATA, else the download
+    cache; `lang` en|zh|all, `split` test|dev|all, `types` as `1-13,20` or a list of type numbers."""
+    from .data.selection import load_selected
+
+    return load_selected(source, lang=lang, split=split, types=types)
+
+
+async def run_async(
+    options: RunOptions | None = None, /, *, on_start: Callable[[RunConfig, list[Task]], None] | None = None,
+    on_update: Callable[[RunStats], None] | None = None, **fields: Any,
+) -> RunResult:
+    """`run` inside a running event loop (a notebook cell: `await clarq.run_async(...)`)."""
+    from .play.runner import run_dialogues, summarize_run
+    from .play.setup import RunOptions, prepare
+
+    options = RunOptions.of(options, **fields)
+    config, tasks, client, run_dir = prepare(options)
+    if on_start is not None:
+        on_start(config, tasks)
+    try:
+        stats = await run_dialogues(config, tasks, run_dir, client=client, resume=bool(options.resume),
+                                    force=options.force, retry_errors=options.retry_errors, on_update=on_update)
+    finally:
+        close = getattr(client, "aclose", None)
+        if close is not None:  # HTTP sessions and the cache of this event loop
+            await close()
+    return RunResult(run_dir, await summarize_run(run_dir, tasks, config.judge_model), stats)
+
+
+def run(options: RunOptions | None = None, /, *, on_start: Callable[[RunConfig, list[Task]], None] | None = None,
+        on_update: Callable[[RunStats], None] | None = None, **fields: Any) -> RunResult:
+    """Play a seeker against a provider on the selected tasks into a new run folder (or `resume=RUN_DIR`), then
+    score it. Options are `clarq run`'s flags as keywords (seeker, provider, tasks, lang, limit, trials, ...), or a
+    RunOptions. `on_start(config, tasks)` is called before the first dialogue, `on_update(stats)` after each."""
+    return asyncio.run(run_async(options, on_start=on_start, on_update=on_update, **fields))
+
+
+def score(path: str | Path, *, format: str = "auto", judge: str = "none", data: str | Path | None = None,
+          split: str = "auto", seed: int = 8848, resamples: int = 2000, out: str | Path | None = None,
+          write: bool = True, plots: bool = True) -> list[Scored]:
+    """Judge and summarize a run folder, a transcripts.jsonl or a released results file (or a folder of them: one
+    Scored each). With `write`, summary.json, report.md and plots go to `out` (default: the run folder)."""
+    from .scoring.report import write_report
+
+    results = _score_sources(path, format=format, judge=judge, data=data, split=split, seed=seed,
+                             resamples=resamples)
+    for result in results:
+        folder = Path(out) / result.source.name if out and len(results) > 1 else out or result.source.run_dir
+        if folder is not None and write:
+            write_report(result.summary, folder, plots=plots)
+    return results
+
+
+def compare(a: str | Path, b: str | Path, *, format: str = "auto", judge: str = "none", data: str | Path | None = None,
+            split: str = "auto", seed: int = 8848, resamples: int = 2000) -> Comparison:
+    """A - B on the dialogues both sides played (paired on task content and trial): paired bootstrap intervals for
+    success, AQD and AQL, the exact McNemar test for success, and the settings that differ between the sides."""
+    from .core.errors import ClarqError
+    from .scoring.comparison import compare as compare_verdicts
+    from .scoring.settings import settings_differ, task_hashes
+
+    sides = []
+    for path in (a, b):
+        results = _score_sources(path, format=format, judge=judge, data=data, split=split, seed=seed,
+                                 resamples=resamples)
+        if len(results) != 1:
+            raise ClarqError(f"{path} holds {len(results)} result sets", "compare one run or one file per side")
+        sides.append(results[0])
+    (source_a, _, verdicts_a), (source_b, _, verdicts_b) = sides
+    result = compare_verdicts(verdicts_a, verdicts_b, names=(source_a.name, source_b.name), seed=seed,
+                              resamples=resamples, hashes=(task_hashes(source_a), task_hashes(source_b)))
+    result.settings_differ = settings_differ(source_a, source_b)
+    return result
+
+
+def _score_sources(path: str | Path, *, format: str, judge: str, data: str | Path | None, split: str, seed: int,
+                   resamples: int) -> list[Scored]:
+    """Scored for every scorable set under `path` (a folder of released files holds several)."""
+    from .scoring.metrics import summarize
+    from .scoring.sources import judge_source, load_sources, node_check_for, select_split
+
+    check = node_check_for(judge)
+    results = []
+    for source in load_sources(path, format, data):
+        verdicts = asyncio.run(judge_source(source, check, judge))
+        chosen, chosen_split = select_split(verdicts, split)
+        summary = summarize(chosen, source=source.name, split=chosen_split, seed=seed, resamples=resamples)
+        results.append(Scored(source, summary, chosen))
+    return results

@@ -1,0 +1,41 @@
+"""What decided a scored source's dialogues, for `compare`: the task content each dialogue was played on and the
+run's settings (a run's config.json, else the agents a released file records), and which settings differ.
+
+Reads Sources (sources.py) and config.json only.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..core.jsonl import flatten, load_file
+
+
+def task_hashes(source) -> dict[tuple[str, int], str]:  # type: ignore[no-untyped-def]
+    """(task id, trial) -> content hash of the task each dialogue was played on (as recorded, else as loaded)."""
+    return {(t.task_id, t.trial): t.task_hash or task.content_hash() for t, task in source.pairs}
+
+
+#: Recorded in config.json but not a setting of the experiment (identity, timing, display, execution limits).
+NOT_SETTINGS = ("run_id", "written_at", "config_hash", "progress", "concurrency", "max_cost", "use_cache",
+                "turn_timeout", "max_errors")
+
+
+def run_settings(source) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """What decided a side's dialogues: a run's config.json, else (a released file) its agents as recorded."""
+    config_path = source.run_dir / "config.json" if source.run_dir is not None else None
+    if config_path is not None and config_path.is_file():
+        config = load_file(config_path)
+    else:
+        first = source.pairs[0][0]
+        config = {"seeker": first.seeker.model_dump(mode="json"), "provider": first.provider.model_dump(mode="json")}
+    flat = flatten(config if isinstance(config, dict) else {})
+    return {key: value for key, value in flat.items() if key.split(".")[0] not in NOT_SETTINGS}
+
+
+def settings_differ(a, b) -> list[str]:  # type: ignore[no-untyped-def]
+    """`provider.name: "offline" -> "gpt-4o"` for every setting that differs between the two sides."""
+    left, right = run_settings(a), run_settings(b)
+    keys = list(left) + [key for key in right if key not in left]
+    shown = lambda value: json.dumps(value, ensure_ascii=False)  # noqa: E731
+    return [f"{key}: {shown(left.get(key))} -> {shown(right.get(key))}" for key in keys if left.get(key) != right.get(key)]

@@ -1,0 +1,136 @@
+"""The house keeps its plan: every import of clarq_bench (top level, inside functions, under TYPE_CHECKING) runs
+down the layers, siblings of one layer stay apart, no two modules import each other in a loop, and no module grows
+past 500 lines.
+
+The layers, bottom to top (the same order is written in each subpackage's docstring and in the README's "Layout"):
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "clarq_bench"
+
+#: Bottom to top. A module may import its own subpackage and any lower layer; never a sibling of its own layer,
+#: never a higher one. `clarq_bench` itself only holds __version__ and the lazy re-export of api, so any layer may
+#: read it (prompts finds prompts/ from its __file__) and its own lazy imports are not edges.
+LAYERS: list[set[str]] = [
+    {"core"},                           # task and transcript model, errors, registry, prompts, jsonl, redaction
+    {"data"},                           # loading, download, released files, validation
+    {"testing"},                        # the scripted model and fake server the llm layer can route to
+    {"llm"},                            # the one door to language models
+    {"scoring", "seekers", "provider"},  # scoring reads transcripts and tasks; the two agents play
+    {"play", "leaderboard"},            # dialogues and runs; submissions and their verification
+    {"fidelity"},                       # the provider's agreement and red-team audit (plays dialogues)
+    {"api"},                            # the Python API
+    {"cli"},                            # flags in, one API call, printing out (and __main__)
+]
+RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
+MAX_LINES = 500
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def imports_of(name: str) -> set[str]:
+    """The clarq_bench modules `name` imports, resolved to the module (not the attribute) it reads from."""
+    path = MODULES[name]
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package[: len(package) - node.level + 1] + ([node.module] if node.module else []))
+            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base for alias in node.names]
+        for target in targets:
+            while target not in MODULES and "." in target:
+                target = target.rsplit(".", 1)[0]
+            if target in MODULES and target != name:
+                found.add(target)
+    return found
+
+
+GRAPH = {name: imports_of(name) for name in MODULES if name != "clarq_bench"}
+
+
+def layer(name: str) -> str:
+    part = name.split(".")[1]
+    return "cli" if part == "__main__" else part
+
+
+def test_every_part_of_the_package_has_a_layer() -> None:
+    assert {layer(name) for name in GRAPH} - RANK.keys() == set()
+
+
+@pytest.mark.parametrize("name", sorted(GRAPH))
+def test_imports_run_down_the_layers(name: str) -> None:
+    wrong = []
+    for target in sorted(GRAPH[name] - {"clarq_bench"}):
+        mine, theirs = layer(name), layer(target)
+        if mine != theirs and RANK[theirs] >= RANK[mine]:
+            wrong.append(f"{target} ({theirs}, layer {RANK[theirs]})")
+    assert not wrong, f"{name} ({layer(name)}, layer {RANK[layer(name)]}) imports " + ", ".join(wrong)
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in graph.get(node, ()):
+            if nxt not in graph:
+                continue
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_loops() -> None:
+    assert cycles(GRAPH) == []
+
+
+def test_the_loop_check_sees_a_loop() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_nothing_imports_cli() -> None:
+    assert [name for name, targets in GRAPH.items() if layer(name) != "cli"
+            and any(layer(t) == "cli" for t in targets if t != "clarq_bench")] == []
+
+
+def test_no_module_over_500_lines() -> None:
+    lengths = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in MODULES.items()}
+    assert {name: n for name, n in lengths.items() if n > MAX_LINES} == {}
