@@ -12,8 +12,9 @@ from typing import Any
 __version__ = "0.1.0"
 
 #: Names of the Python API (clarq_bench/api.py), loaded on first access.
-API = ("DialogueView", "RunResult", "Scored", "Seeker", "SeekerConfig", "SeekerTask", "compare", "load_tasks",
-       "register_seeker", "run", "run_async", "score")
+API = ("DialogueView", "RunResult", "Scored", "Seeker", "SeekerConfig", "SeekerTask", "audit_provider", "compare",
+       "evaluate_provider", "load_tasks", "register_seeker", "run", "run_async", "score", "submit", "task_stats",
+       "validate_tasks", "verify_submissions", "build_leaderboard")
 
 __all__ = ["__version__", *API]
 

@@ -4,9 +4,10 @@
     result = clarq.run(seeker="heuristic", provider="offline", tasks="tasks", lang="en", limit=4)
     result.run_dir, result.summary.figures["success"]
     clarq.score("runs/<run-id>"), clarq.compare("runs/a", "runs/b"), clarq.load_tasks("tasks", lang="en")
+    clarq.evaluate_provider(RELEASED_FILE, provider="offline"), clarq.audit_provider("tasks", provider="offline")
 
 Options keep the names of `clarq run`'s flags (`--seeker-model` is seeker_model); what a flag defaults to, the
-option defaults to. This module composes the layers below it (play, scoring, data) and imports no cli; the heavy
+option defaults to. This module composes the layers below it (fidelity, play, scoring, data) and imports no cli; the heavy
 ones are imported when a function is called, so `import clarq_bench` stays cheap.
 """
 
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .fidelity.checks import audit_provider, evaluate_provider
 from .seekers import DialogueView, Seeker, SeekerConfig, SeekerTask, register_seeker
 
 if TYPE_CHECKING:
@@ -27,11 +29,15 @@ if TYPE_CHECKING:
     from .scoring.comparison import Comparison
     from .scoring.judge import Verdict
     from .scoring.metrics import Summary
+    from .data.validate import ValidationReport
+    from .leaderboard.schema import Submission
+    from .leaderboard.verify import Verification
     from .scoring.sources import Source
 
 __all__ = [
-    "DialogueView", "RunResult", "Scored", "Seeker", "SeekerConfig", "SeekerTask", "compare", "load_tasks",
-    "register_seeker", "run", "run_async", "score",
+    "DialogueView", "RunResult", "Scored", "Seeker", "SeekerConfig", "SeekerTask", "audit_provider", "compare",
+    "evaluate_provider", "load_tasks", "register_seeker", "run", "run_async", "score", "submit", "task_stats",
+    "validate_tasks", "verify_submissions", "build_leaderboard",
 ]  # fmt: skip
 
 
@@ -59,6 +65,23 @@ def load_tasks(source: str | Path | None = None, *, lang: str = "all", split: st
     from .data.selection import load_selected
 
     return load_selected(source, lang=lang, split=split, types=types)
+
+
+def task_stats(source: str | Path | None = None, *, lang: str = "all", split: str = "all",
+               types: str | list[int] | None = None) -> dict[str, dict[str, Any]]:
+    """Per language: tasks, test and dev counts, required nodes and the depth histogram of the selected tasks."""
+    from .data.task_stats import task_stats as stats_of
+
+    return stats_of(load_tasks(source, lang=lang, split=split, types=types))
+
+
+def validate_tasks(source: str | Path | None = None) -> tuple[Path, ValidationReport]:
+    """The data folder (resolved as load_tasks resolves it) and every problem of its files."""
+    from .data.loader import resolve_data_dir
+    from .data.validate import validate_folder
+
+    root = resolve_data_dir(source)
+    return root, validate_folder(root)
 
 
 async def run_async(
@@ -143,3 +166,40 @@ def _score_sources(path: str | Path, *, format: str, judge: str, data: str | Pat
         summary = summarize(chosen, source=source.name, split=chosen_split, seed=seed, resamples=resamples)
         results.append(Scored(source, summary, chosen))
     return results
+
+
+def submit(run_dir: str | Path, output: str | Path, *, name: str = "", org: str = "", notes: str = "",
+           data: str | Path | None = None, partial: bool = False) -> tuple[Submission, Path]:
+    """Pack a finished run as a leaderboard submission file (JSON, or zip when `output` ends .zip)."""
+    from .core.errors import ClarqError
+    from .leaderboard.bundle import build_submission, write_submission
+    from .leaderboard.schema import MAX_NAME_CHARS, MAX_NOTES_CHARS, Submitter
+
+    for flag, value, limit in (("--name", name, MAX_NAME_CHARS), ("--org", org, MAX_NAME_CHARS),
+                               ("--notes", notes, MAX_NOTES_CHARS)):
+        if len(value) > limit:
+            raise ClarqError(f"{flag} is {len(value)} characters long (limit {limit})", f"shorten {flag}")
+    submitter = Submitter(name=name, org=org, notes=notes)
+    submission = build_submission(run_dir, data=data, submitter=submitter, partial=partial)
+    return submission, write_submission(submission, output)
+
+
+def verify_submissions(files: list[str | Path], *, data: str | Path | None = None) -> list[Verification]:
+    """Verify each submission file by recomputing it from its transcripts (and replaying offline ones)."""
+    from .leaderboard.verify import load_task_data, verify_file
+
+    _, tasks = load_task_data(data, {"en", "zh"})
+    return [verify_file(path, data, tasks)[1] for path in files]
+
+
+def build_leaderboard(directory: str | Path, output: str | Path, *, reference: str | Path | None = None,
+                      data: str | Path | None = None, verify: bool = True,
+                      plots: bool = True) -> tuple[Path, list, list[tuple[str, list[str]]]]:
+    """The static leaderboard site from a folder of submission files (each verified unless `verify` is False), with
+    released results files as reference rows: (index.html, entries shown, (name, problems) of those rejected)."""
+    from .leaderboard.site import build_site, load_entries, reference_entries
+
+    entries, rejected = load_entries(directory, data=data, verify=verify)
+    if reference:
+        entries += reference_entries(reference)
+    return build_site(entries, output, rejected=rejected, plots=plots), entries, rejected

@@ -24,13 +24,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def handle_verify(args: argparse.Namespace) -> int:
     """Exit 0 when every file verifies, 1 when any has problems (printed one per line, prefixed by the file)."""
-    from ..leaderboard.verify import load_task_data, verify_file
+    from ..api import verify_submissions
     from ..core.redact import redact
 
-    _, tasks = load_task_data(args.data, {"en", "zh"})
     failed = 0
-    for path in args.files:
-        _, outcome = verify_file(path, args.data, tasks)
+    for path, outcome in zip(args.files, verify_submissions(args.files, data=args.data)):
         for line in outcome.problems:
             print(redact(line if line.startswith(str(path)) else f"{path}: {line}"))
         for note in outcome.notes:
@@ -42,13 +40,11 @@ def handle_verify(args: argparse.Namespace) -> int:
 
 
 def handle_build(args: argparse.Namespace) -> int:
-    from ..leaderboard.site import build_site, load_entries, reference_entries
+    from ..api import build_leaderboard
     from ..core.redact import redact
 
-    entries, rejected = load_entries(args.directory, data=args.data, verify=not args.no_verify)
-    if args.reference:
-        entries += reference_entries(args.reference)
-    index = build_site(entries, args.output, rejected=rejected, plots=not args.no_plots)
+    index, entries, rejected = build_leaderboard(args.directory, args.output, reference=args.reference, data=args.data,
+                                                 verify=not args.no_verify, plots=not args.no_plots)
     for name, problems in rejected:
         print(redact(f"rejected {name}: {problems[0]}" + (f" (+{len(problems) - 1} more)" if len(problems) > 1 else "")))
     print(f"wrote {index} ({len(entries)} entries, {len(rejected)} rejected)")

@@ -36,3 +36,12 @@ def settings_from_args(args: argparse.Namespace) -> "LLMSettings":
     from ..play.setup import llm_settings
 
     return llm_settings(args)
+
+
+#: The model-call options of the API (`clarq_bench.run` and the provider checks), as the flags above name them.
+LLM_OPTIONS = ("no_cache", "cache", "api_base", "transport", "max_cost", "rpm", "model_concurrency")
+
+
+def llm_options(args: argparse.Namespace) -> dict[str, object]:
+    """The flags above as the API's keyword arguments."""
+    return {name: getattr(args, name) for name in LLM_OPTIONS if hasattr(args, name)}

@@ -4,7 +4,7 @@ Plays every red-team strategy (seekers/adversarial.py), `no-question`, `heuristi
 on types 14-26 by default (held out from the offline provider's tuning) and prints success (95% CI) and required
 nodes obtained per question for each. Works for `offline`, `offline-e5` and any litellm model (the LLM provider:
 its key is checked before anything starts; `--api-base` for a local OpenAI-compatible server). Library code:
-clarq_bench/audit.py.
+clarq_bench/fidelity/audit.py and fidelity/checks.py.
 """
 
 from __future__ import annotations
@@ -39,42 +39,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_run)
 
 
-def strategy_names(spec: str | None) -> list[str]:
-    """`--strategies a,b` -> names, each checked against the seeker registry (unknown -> one-line error)."""
-    from ..fidelity.audit import default_strategies
-    from ..core.errors import ClarqError
-    from ..seekers.registry import seekers
-
-    if not spec:
-        return default_strategies()
-    names = [name.strip() for name in spec.split(",") if name.strip()]
-    if not names:
-        raise ClarqError(f"bad --strategies value {spec!r}", "name seekers separated by commas, e.g. red-echo,oracle")
-    for name in names:
-        if name not in seekers:
-            raise seekers.unknown(name)
-    return list(dict.fromkeys(names))
-
-
 def _run(args: argparse.Namespace) -> int:
-    from ..fidelity.audit import audit
-    from ..core.errors import ClarqError
-    from ..core.registry import looks_like_import_path
-    from .common import load_selected_tasks, print_json
-    from .provider_eval import _client
+    from ..api import audit_provider
+    from .common import print_json
+    from .llm_args import llm_options
 
-    if args.max_turns < 1:
-        raise ClarqError("--max-turns must be at least 1", "pass a positive number of seeker turns")
-    names = strategy_names(args.strategies)
-    # a missing key fails before anything is loaded; a provider of your own gets no client
-    client = None if looks_like_import_path(args.provider) else _client(args)
-    tasks = load_selected_tasks(args)
-    if not tasks:
-        raise ClarqError(f"no tasks match these flags (types {args.types})",
-                         "check --data/--tasks, --lang, --split and --types (default 14-26)")  # fmt: skip
-    report = audit(tasks, provider=args.provider, mode=args.provider_mode, strategies=names,
-                   max_turns=args.max_turns, workers=args.workers, concurrency=args.concurrency, client=client)
-    if client is not None and client.budget_exhausted:
+    report, budget_exhausted = audit_provider(
+        args.tasks or args.data, lang=args.lang, split=args.split, types=args.types, provider=args.provider,
+        provider_mode=args.provider_mode, strategies=args.strategies, max_turns=args.max_turns, workers=args.workers,
+        concurrency=args.concurrency, **llm_options(args),
+    )  # fmt: skip
+    if budget_exhausted:
         print(f"clarq: --max-cost {args.max_cost:g} spent: {report.skipped} dialogues were not played",
               file=sys.stderr)  # fmt: skip
     if args.json:

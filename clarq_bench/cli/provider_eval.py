@@ -33,60 +33,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    import asyncio
-
-    from ..core.errors import ClarqError
-    from ..fidelity.provider_eval import load_dialogues, report
-    from ..data.selection import parse_types
+    from ..api import evaluate_provider
     from .common import print_json
+    from .llm_args import llm_options
 
-    dialogues = load_dialogues(args.dialogues, parse_types(args.types))
-    if not dialogues:
-        raise ClarqError(f"no released dialogues in {args.dialogues} for these types", "check --dialogues and --types")
-    client = _client(args)
-    results = asyncio.run(_replay(dialogues, args, client))
-    outcome = report(results, f"{args.provider} ({args.provider_mode})")
-    if client is not None:
-        outcome = outcome.model_copy(update={"usage": client.usage, "model": client.resolve_model(args.provider)})
-        if client.budget_exhausted:
-            print(f"clarq: --max-cost {args.max_cost:g} spent: dialogues not yet started were skipped",
-                  file=sys.stderr)  # fmt: skip
+    outcome, budget_exhausted = evaluate_provider(args.dialogues, provider=args.provider,
+                                                  provider_mode=args.provider_mode, types=args.types,
+                                                  concurrency=args.concurrency, **llm_options(args))
+    if budget_exhausted:
+        print(f"clarq: --max-cost {args.max_cost:g} spent: dialogues not yet started were skipped",
+              file=sys.stderr)  # fmt: skip
     if args.json:
         print_json(outcome.model_dump(mode="json"))
         return 0
     _print_table(outcome)
     return 0
-
-
-def _client(args: argparse.Namespace):  # -> LLMClient | None
-    """An LLMClient for a model-backed provider, its credentials checked now (before any call), else None."""
-    from ..provider.factory import is_offline
-    from ..play.run_config import AgentSettings
-    from ..play.runner import resolve_provider
-
-    resolve_provider(AgentSettings(name=args.provider))  # `--provider gtp-4o` is one line, not 260 failing replays
-    if is_offline(args.provider):
-        return None
-    from ..llm import LLMClient
-    from .llm_args import settings_from_args
-
-    client = LLMClient(settings_from_args(args))
-    client.check_credentials([args.provider])
-    return client
-
-
-async def _replay(dialogues, args: argparse.Namespace, client) -> list:
-    from ..provider.factory import make_provider
-    from ..fidelity.provider_eval import replay
-
-    options = {} if client is None else {"client": client}
-    stop = None if client is None else (lambda: client.budget_exhausted)  # --max-cost
-    try:
-        return await replay(dialogues, lambda task: make_provider(args.provider, task, args.provider_mode, **options),
-                            concurrency=args.concurrency, stop=stop)  # fmt: skip
-    finally:
-        if client is not None:
-            await client.aclose()
 
 
 def _labels(groups: list[str]) -> dict[str, tuple[str, str]]:

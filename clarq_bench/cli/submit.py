@@ -19,17 +19,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from ..leaderboard.bundle import build_submission, write_submission
-    from ..core.errors import ClarqError
-    from ..leaderboard.schema import MAX_NAME_CHARS, MAX_NOTES_CHARS, Submitter
+    from ..api import submit
 
-    for flag, value, limit in (("--name", args.name, MAX_NAME_CHARS), ("--org", args.org, MAX_NAME_CHARS),
-                               ("--notes", args.notes, MAX_NOTES_CHARS)):
-        if len(value) > limit:
-            raise ClarqError(f"{flag} is {len(value)} characters long (limit {limit})", f"shorten {flag}")
-    submitter = Submitter(name=args.name, org=args.org, notes=args.notes)
-    submission = build_submission(args.run_dir, data=args.data, submitter=submitter, partial=args.partial)
-    path = write_submission(submission, args.output)
+    submission, path = submit(args.run_dir, args.output, name=args.name, org=args.org, notes=args.notes,
+                              data=args.data, partial=args.partial)
     m = submission.manifest
     success = m.metrics["summary"]["success"]["value"]
     extra = f", partial: {len(m.missing)} missing" if m.partial else ""

@@ -76,9 +76,9 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _stats(args: argparse.Namespace) -> int:
-    from ..data.task_stats import task_stats
+    from ..api import task_stats
 
-    stats = task_stats(load_selected_tasks(args))
+    stats = task_stats(args.tasks or args.data, lang=args.lang, split=args.split, types=args.types)
     if args.json:
         print_json(stats)
         return 0
@@ -98,11 +98,9 @@ def _stats(args: argparse.Namespace) -> int:
 def _validate(args: argparse.Namespace) -> int:
     import sys
 
-    from ..data.loader import resolve_data_dir
-    from ..data.validate import validate_folder
+    from ..api import validate_tasks
 
-    root = resolve_data_dir(args.tasks or args.data)
-    report = validate_folder(root)
+    root, report = validate_tasks(args.tasks or args.data)
     for problem in report.problems:
         print(f"clarq: invalid: {problem}", file=sys.stderr)
     if args.json:

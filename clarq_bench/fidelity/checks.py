@@ -1,0 +1,114 @@
+"""The provider checks as one call each, for the API and `clarq provider-eval` / `clarq provider-audit`: names and
+credentials checked before anything starts, the LLM client built from the model-call options and closed after.
+
+`evaluate_provider`: teacher-forced replay of released dialogues (provider_eval.py). `audit_provider`: the red-team
+suite beside the floor and the ceiling (audit.py). Nothing here prints.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, NamedTuple
+
+from ..core.errors import ClarqError
+
+
+class Checked(NamedTuple):
+    """A check's report (provider_eval.Report or audit.AuditReport) and whether --max-cost stopped it early."""
+
+    report: Any
+    budget_exhausted: bool
+
+
+def provider_client(provider: str, llm: dict[str, Any]) -> Any:
+    """An LLMClient for a model-backed provider, its credentials checked now (before any call), else None."""
+    from ..play.run_config import AgentSettings
+    from ..play.runner import resolve_provider
+    from ..play.setup import llm_settings
+    from ..provider.factory import is_offline
+
+    resolve_provider(AgentSettings(name=provider))  # `--provider gtp-4o` is one line, not 260 failing replays
+    if is_offline(provider):
+        return None
+    from ..llm import LLMClient
+
+    client = LLMClient(llm_settings(SimpleNamespace(**llm)))
+    client.check_credentials([provider])
+    return client
+
+
+async def _replay(dialogues: list, provider: str, mode: str, client: Any, concurrency: int) -> list:
+    from ..provider.factory import make_provider
+    from .provider_eval import replay
+
+    options = {} if client is None else {"client": client}
+    stop = None if client is None else (lambda: client.budget_exhausted)  # --max-cost
+    try:
+        return await replay(dialogues, lambda task: make_provider(provider, task, mode, **options),
+                            concurrency=concurrency, stop=stop)  # fmt: skip
+    finally:
+        if client is not None:
+            await client.aclose()
+
+
+def evaluate_provider(dialogues: str | Path, *, provider: str = "offline", provider_mode: str = "single",
+                      types: str | list[int] | None = None, concurrency: int = 8, **llm: Any) -> Checked:
+    """Replay the released dialogues in `dialogues` (a results file or folder) through `provider`, teacher-forced,
+    and report its agreement with the released provider; `llm` holds the model-call options of `clarq run`."""
+    import asyncio
+
+    from ..data.selection import parse_types
+    from .provider_eval import load_dialogues, report
+
+    released = load_dialogues(dialogues, parse_types(types))
+    if not released:
+        raise ClarqError(f"no released dialogues in {dialogues} for these types", "check --dialogues and --types")
+    client = provider_client(provider, llm)
+    results = asyncio.run(_replay(released, provider, provider_mode, client, concurrency))
+    outcome = report(results, f"{provider} ({provider_mode})")
+    if client is None:
+        return Checked(outcome, False)
+    outcome = outcome.model_copy(update={"usage": client.usage, "model": client.resolve_model(provider)})
+    return Checked(outcome, bool(client.budget_exhausted))
+
+
+def strategy_names(spec: str | list[str] | None) -> list[str]:
+    """`a,b` (or a list) -> names, each checked against the seeker registry (unknown -> one-line error)."""
+    from ..seekers.registry import seekers
+    from .audit import default_strategies
+
+    if not spec:
+        return default_strategies()
+    parts = spec.split(",") if isinstance(spec, str) else list(spec)
+    names = [name.strip() for name in parts if name.strip()]
+    if not names:
+        raise ClarqError(f"bad --strategies value {spec!r}", "name seekers separated by commas, e.g. red-echo,oracle")
+    for name in names:
+        if name not in seekers:
+            raise seekers.unknown(name)
+    return list(dict.fromkeys(names))
+
+
+def audit_provider(source: str | Path | None = None, *, lang: str = "all", split: str = "all",
+                   types: str | list[int] | None = "14-26", provider: str = "offline", provider_mode: str = "single",
+                   strategies: str | list[str] | None = None, max_turns: int = 12, workers: int | None = None,
+                   concurrency: int = 16, **llm: Any) -> Checked:
+    """Play the red-team suite, the floor and the ceiling against `provider` on the selected tasks (held-out types
+    14-26 by default) and tabulate success and nodes per question; `llm` holds the model-call options."""
+    from ..core.registry import looks_like_import_path
+    from ..data.selection import load_selected
+    from .audit import audit
+
+    if max_turns < 1:
+        raise ClarqError("--max-turns must be at least 1", "pass a positive number of seeker turns")
+    names = strategy_names(strategies)
+    # a missing key fails before anything is loaded; a provider of your own gets no client
+    client = None if looks_like_import_path(provider) else provider_client(provider, llm)
+    tasks = load_selected(source, lang=lang, split=split, types=types)
+    if not tasks:
+        raise ClarqError(f"no tasks match these flags (types {types})",
+                         "check --data/--tasks, --lang, --split and --types (default 14-26)")  # fmt: skip
+    report = audit(tasks, provider=provider, mode=provider_mode, strategies=names, max_turns=max_turns,
+                   workers=workers, concurrency=concurrency, client=client)
+    return Checked(report, client is not None and bool(client.budget_exhausted))
