@@ -41,6 +41,9 @@ SPRAY_KINDS_PER_QUESTION = 5
 #: NAME_QUESTION_CONTENT words of their own ("Does X matter? And Y? Tell me about Z?").
 SPRAY_NAME_QUESTIONS = 3
 NAME_QUESTION_CONTENT = 1
+#: ... or a turn of this many separate questions each about a name of the brief, however they are worded (released
+#: seekers ask at most five or six such questions in a turn, and only twice six).
+SPRAY_NAMED_QUESTIONS = 7
 SPRAY_KINDS = 3
 MIN_CONTENT = 3
 #: ... or a turn made mostly (this share of its characters) of this many phrases or more copied from the brief's
@@ -199,8 +202,10 @@ class EntityIndex(NamedTuple):
             return True  # (the options of one or two kinds, tersely listed, are a real choice)
         if any(self.kinds_named(sentence, language) >= SPRAY_KINDS_PER_QUESTION for sentence in asked):
             return True
-        thrown_in = [s for s in asked if self.names_something(s, language)
-                     and self.content_besides(s, language) <= NAME_QUESTION_CONTENT]  # fmt: skip
+        anchored = [s for s in asked if self.names_something(s, language)]
+        if len(anchored) >= SPRAY_NAMED_QUESTIONS:
+            return True
+        thrown_in = [s for s in anchored if self.content_besides(s, language) <= NAME_QUESTION_CONTENT]
         if len(thrown_in) >= SPRAY_NAME_QUESTIONS:
             return True
         joined = " ".join(asked)
