@@ -104,6 +104,20 @@ def test_a_spray_of_the_briefs_names_reveals_nothing_and_asks_for_one_question(l
     assert reply.intent == Intent.vague and reply.text == prompts.load("provider/screen_one_question", language)
 
 
+PADDED = {  # every name in a question of its own, each padded with words of its own
+    "en": " ".join(f"How exactly should I handle and arrange the {name} here?" for name in
+                   ("Starlight Gem", "Agate", "Diamond", "Sapphire", "Mystery Tavern", "North Gate", "Town Hall")),
+    "zh": "".join(f"关于{name}，我具体应该怎么处理和安排？" for name in
+                  ("星光宝石", "玛瑙石", "钻石", "蓝宝石", "神秘酒馆", "北城门", "市政厅")),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_padded_spray_of_one_question_per_name_reveals_nothing(language: str) -> None:
+    reply = offline_reply(language, PADDED[language])
+    assert reply.notes["screen"] == Verdict.spray.value and reply.revealed == []
+
+
 REAL = {
     "en": ["Which gem does Henry need for the deal?",
            "Which tavern is Henry in: the Mystery Tavern, the Forest Tavern or the Riverside Tavern?",

@@ -34,7 +34,7 @@ from .base import ProviderMode, ProviderState, ProviderTurn
 from .leakage import DEFAULT_MIN_SHARED, DEFAULT_THRESHOLD, find_leaks, redact_leaks
 from .llm_schema import GateDecision, TurnDecision
 from .replies import SCREEN_TEMPLATES
-from .screen import Screened, Verdict, screen
+from .screen import Screened, TurnScreen, Verdict
 
 if TYPE_CHECKING:  # the LLM layer imports litellm; keep it out of import time
     from ..llm import LLMClient
@@ -104,6 +104,7 @@ class LLMProvider:
         self.leak_threshold = leak_threshold
         self.leak_min_shared = leak_min_shared
         self.role = task.brief.role or self._text("llm_default_role")
+        self.screen = TurnScreen(task)
 
     # ----------------------------------------------------------------- wording
     def _text(self, name: str, **variables: object) -> str:
@@ -195,7 +196,7 @@ class LLMProvider:
         dialogue = self._dialogue(turns)
         if not state.root_given:
             return await self._gate(state, dialogue, calls)
-        screened = screen(self.task, turns)
+        screened = self.screen(turns)
         fixed = FIXED_SCREEN_REPLIES.get(screened.verdict) if state.frontier else None
         if fixed is not None:  # a spray, an overlong or other-language turn, an instruction: no call needed
             return self._turn(self._text(fixed), ReplyKind.response_ii, calls, intent=screened.intent,

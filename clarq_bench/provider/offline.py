@@ -21,7 +21,7 @@ from .base import ProviderState, ProviderTurn
 from .intents import classify_unmatched, is_related
 from .lexical import TaskIndex, question_text, tokens
 from .matcher import select
-from .screen import screen
+from .screen import TurnScreen
 
 #: A question whose BM25 against an already-given node reaches this is read as asking it again (intent 4).
 REPEAT_MIN_BM25 = 2.5
@@ -44,6 +44,7 @@ class OfflineProvider:
             self.embedder = shared_embedder()
             self._passages = node_passages(task.tree, task.language, task.tree.required_ids)
         self.index = TaskIndex(task.tree, task.language)
+        self.screen = TurnScreen(task)
         brief = task.brief
         words = " ".join([brief.role, brief.task_name, *brief.items, *brief.skills, *brief.scenes, brief.background])
         self.vocabulary = set(tokens(words, self.language)) | set(tokens(task.tree.root.text, self.language))
@@ -72,7 +73,7 @@ class OfflineProvider:
             if is_related(seeker, self.language, self.vocabulary):
                 return ProviderTurn(text=tree.root.text, kind=ReplyKind.root, revealed=[ROOT_ID])
             return ProviderTurn(text=replies.off_topic(self.language), kind=ReplyKind.off_topic)
-        screened = screen(self.task, turns)
+        screened = self.screen(turns)
         notes: dict[str, object] = {"screen": screened.verdict.value} if screened.verdict else {}
         if state.frontier and not screened.blocks_reveal:
             self.warm()

@@ -41,6 +41,9 @@ SPRAY_KINDS_PER_QUESTION = 5
 #: NAME_QUESTION_CONTENT words of their own ("Does X matter? And Y? Tell me about Z?").
 SPRAY_NAME_QUESTIONS = 3
 NAME_QUESTION_CONTENT = 1
+#: ... or a turn of this many separate questions each about a name of the brief, however they are worded (released
+#: seekers ask at most five or six such questions in a turn, and only twice six).
+SPRAY_NAMED_QUESTIONS = 7
 SPRAY_KINDS = 3
 MIN_CONTENT = 3
 #: ... or a turn made mostly (this share of its characters) of this many phrases or more copied from the brief's
@@ -199,8 +202,10 @@ class EntityIndex(NamedTuple):
             return True  # (the options of one or two kinds, tersely listed, are a real choice)
         if any(self.kinds_named(sentence, language) >= SPRAY_KINDS_PER_QUESTION for sentence in asked):
             return True
-        thrown_in = [s for s in asked if self.names_something(s, language)
-                     and self.content_besides(s, language) <= NAME_QUESTION_CONTENT]  # fmt: skip
+        anchored = [s for s in asked if self.names_something(s, language)]
+        if len(anchored) >= SPRAY_NAMED_QUESTIONS:
+            return True
+        thrown_in = [s for s in anchored if self.content_besides(s, language) <= NAME_QUESTION_CONTENT]
         if len(thrown_in) >= SPRAY_NAME_QUESTIONS:
             return True
         joined = " ".join(asked)
@@ -321,42 +326,52 @@ def asks_in(sentence: str, language: str) -> int:
     return max(1, len(_ASK[language].findall(sentence)))
 
 
+class TurnScreen:
+    """The screen of one task: the brief's names, words and prose prepared once (each provider keeps one), then
+    called on every post-root seeker turn."""
+
+    def __init__(self, task: Task) -> None:
+        self.task = task
+        self.language = "zh" if task.language == "zh" else "en"
+        self.names = EntityIndex.of(task, self.language)
+        self.vocabulary = task_vocabulary(task, self.language)
+        self.brief_sentences = _brief_sentences(task, self.language)
+        self.brief_grams = _grams([task.brief.background], self.language)
+
+    def __call__(self, turns: list[Turn]) -> Screened:
+        """Screen the seeker's latest turn (`turns[-1]`) of a dialogue whose root was already given."""
+        language, names = self.language, self.names
+        raw = turns[-1].text if turns else ""
+        earlier = [turn.text for turn in turns[1:-1] if turn.speaker == Speaker.provider]  # not the greeting
+        if len(raw) > MAX_CHARS[language]:
+            return Screened(Verdict.too_long, 0)
+        if raw.strip() and written_in(raw) != language:
+            return Screened(Verdict.other_language, 0)
+        if instructs_provider(raw, language):
+            return Screened(Verdict.instruction, 0)
+        asked = [s for s in sentences(raw, language) if is_question(s, language)]
+        copied_grams = self.brief_grams | _grams(earlier, language)
+        own_asked = [  # naming the brief's things is no copy: what is left of a sentence must be the seeker's own
+            s for s in asked
+            if _copied_share(names.without_names(s, language), copied_grams, language) < MAX_COPIED_SHARE
+        ]  # fmt: skip
+        if not own_asked:
+            return Screened(Verdict.no_question, 0)  # nothing asked, or only inside text copied from Jax or the brief
+        if len(asked) > MAX_QUESTIONS or names.is_spray(asked, language, raw):
+            return Screened(Verdict.spray, 0)
+        # Chinese bigrams do not set function words apart ("我需要用X吗"): there own content means the task's words.
+        if names.names_only(asked, language, self.vocabulary if language == "zh" else None):
+            return Screened(Verdict.names_only, 0)
+        asks = sum(asks_in(sentence, language) for sentence in asked)
+        if _repeats(raw, asks, turns, language):
+            return Screened(Verdict.repeat, 0)
+        copied = [*earlier, *self.brief_sentences]
+        own_words = [without_echo(s, copied, language) for s in own_asked]
+        if _names_task(asked, self.vocabulary, language) and not _names_task(own_words, self.vocabulary, language):
+            return Screened(Verdict.echo, 0)  # its questions name the task only in what they copy from Jax or the brief
+        return Screened(None, asks)
+
+
 def screen(task: Task, turns: list[Turn]) -> Screened:
-    """Screen the seeker's latest turn (`turns[-1]`) of a dialogue whose root was already given."""
-    language = "zh" if task.language == "zh" else "en"
-    raw = turns[-1].text if turns else ""
-    earlier = [turn.text for turn in turns[:-1] if turn.speaker == Speaker.provider]
-    asked = [s for s in sentences(raw, language) if is_question(s, language)]
-    copied = [*earlier[1:], *_brief_sentences(task, language)]  # the greeting is no content of Jax's
-
-    def blocked(verdict: Verdict) -> Screened:
-        return Screened(verdict, 0)
-
-    if len(raw) > MAX_CHARS[language]:
-        return blocked(Verdict.too_long)
-    if raw.strip() and written_in(raw) != language:
-        return blocked(Verdict.other_language)
-    if instructs_provider(raw, language):
-        return blocked(Verdict.instruction)
-    names = EntityIndex.of(task, language)
-    copied_grams = _grams([*earlier[1:], task.brief.background], language)
-    own_asked = [  # naming the brief's things is no copy: what is left of a sentence must be the seeker's own
-        s for s in asked if _copied_share(names.without_names(s, language), copied_grams, language) < MAX_COPIED_SHARE
-    ]
-    if not own_asked:
-        return blocked(Verdict.no_question)  # nothing asked, or only inside text copied from Jax or the brief
-    if len(asked) > MAX_QUESTIONS:
-        return blocked(Verdict.spray)
-    if names.is_spray(asked, language, raw):
-        return blocked(Verdict.spray)
-    # Chinese bigrams do not set function words apart ("我需要用X吗"), so there own content means the task's words.
-    if names.names_only(asked, language, task_vocabulary(task, language) if language == "zh" else None):
-        return blocked(Verdict.names_only)
-    asks = sum(asks_in(sentence, language) for sentence in asked)
-    if _repeats(raw, asks, turns, language):
-        return blocked(Verdict.repeat)
-    vocabulary = task_vocabulary(task, language)
-    own_words = [without_echo(s, copied, language) for s in own_asked]
-    if _names_task(asked, vocabulary, language) and not _names_task(own_words, vocabulary, language):
-        return blocked(Verdict.echo)  # its questions name the task only in what they copy from Jax or the brief
-    return Screened(None, asks)
+    """Screen the seeker's latest turn of `task`'s dialogue (a one-off TurnScreen; providers keep theirs)."""
+    return TurnScreen(task)(turns)
