@@ -1,8 +1,7 @@
 """The house keeps its plan: every import of clarq_bench (top level, inside functions, under TYPE_CHECKING) runs
 down the layers, siblings of one layer stay apart, no two modules import each other in a loop, and no module grows
-past 500 lines.
-
-The layers, bottom to top (the same order is written in each subpackage's docstring and in the README's "Layout"):
+past 500 lines. The layers are LAYERS below, bottom to top; each subpackage's docstring and the README's "Layout"
+say the same.
 """
 
 from __future__ import annotations

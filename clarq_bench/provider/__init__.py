@@ -1,4 +1,7 @@
-"""The simulated provider: state shared by every provider, the offline provider and the LLM provider."""
+"""The simulated provider: state shared by every provider, the offline provider and the LLM provider.
+
+An agent beside seekers/: imports llm, data and core only; never seekers, scoring, play or anything above.
+"""
 
 from .base import Provider, ProviderState, ProviderTurn
 
