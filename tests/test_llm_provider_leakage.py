@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from clarq_bench.provider.leakage import find_leaks, leak_score, ngrams, units
 from clarq_bench.core.tasks import ResponseTree
-from clarq_bench.scoring.textmatch import carries_node
+from clarq_bench.data.textmatch import carries_node
 from clarq_bench.data.upstream import load_released_dialogues
 
 from upstream_paths import UPSTREAM_RESULTS, needs_upstream

@@ -11,7 +11,7 @@ from clarq_bench.provider.lexical import TaskIndex, tokens
 from clarq_bench.provider.matcher import select
 from clarq_bench.provider.offline import OfflineProvider
 from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
-from clarq_bench.scoring.textmatch import carries_node
+from clarq_bench.data.textmatch import carries_node
 from clarq_bench.core.transcript import Intent, ReplyKind, Speaker, Turn
 
 EN_NODES = [

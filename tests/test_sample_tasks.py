@@ -12,7 +12,7 @@ import pytest
 
 from clarq_bench.data.loader import LANGUAGE_FOLDERS, load_task_file, load_tasks, parse_file_name, strip_speaker
 from clarq_bench.core.tasks import FIRST_DEV_TYPE, Split
-from clarq_bench.scoring.textmatch import carries_node
+from clarq_bench.data.textmatch import carries_node
 from clarq_bench.data.validate import validate_folder
 
 from upstream_paths import SAMPLE_TASKS

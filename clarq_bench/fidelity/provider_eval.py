@@ -17,31 +17,17 @@ from typing import Callable, Iterable
 
 from pydantic import BaseModel, Field
 
-from ..provider.base import Provider
 from ..core.tasks import ROOT_ID, Task, node_sort_key
-from ..scoring.textmatch import carries_node
-from ..core.transcript import ReplyKind, Speaker, Turn, Usage
+from ..core.transcript import Speaker, Usage
+from ..data.reference_steps import ReplayStep, replay_steps
 from ..data.upstream import ReleasedDialogue, load_released_dialogues, released_files
+from ..provider.base import Provider
 
 ProviderFactory = Callable[[Task], Provider]
 
 #: Type ranges reported separately: 1-13 may be used to tune providers, 14-26 is the held-out measure.
 TUNING_TYPES = range(1, 14)
 HELD_OUT_TYPES = range(14, 27)
-
-
-class ReplayStep(BaseModel):
-    """One post-root seeker turn of a released dialogue, with the reference provider's decision on it."""
-
-    task_id: str
-    language: str
-    type_number: int
-    source: str
-    turn_index: int = Field(description="Index of the seeker turn in the dialogue's lines.")
-    prefix: list[Turn] = Field(description="The dialogue up to and including this seeker turn, reference-annotated.")
-    frontier: list[str]
-    reference: list[str] = Field(description="Node ids the reference newly revealed in its reply (empty: none).")
-    reference_text: str
 
 
 class StepResult(BaseModel):
@@ -55,52 +41,6 @@ class StepResult(BaseModel):
     @property
     def agrees(self) -> bool:
         return sorted(self.predicted) == sorted(self.step.reference)
-
-
-def reference_reveals(task: Task, utterance: str, already: Iterable[str]) -> list[str]:
-    """Non-root nodes the utterance carries that were not revealed before, in id order."""
-    done = set(already)
-    return [
-        node.id
-        for node in task.tree.required
-        if node.id not in done and carries_node(utterance, node.text, task.language)
-    ]
-
-
-def replay_steps(dialogue: ReleasedDialogue) -> list[ReplayStep]:
-    """The teacher-forced steps of one released dialogue (the root turn is provider_lines[1]; the final seeker
-    turn, which got no reply, is not a step)."""
-    task, lines = dialogue.task, dialogue.lines
-    turns: list[Turn] = [Turn(speaker=Speaker.provider, text=lines[0], kind=ReplyKind.greeting)]
-    revealed: list[str] = []
-    steps: list[ReplayStep] = []
-    for index in range(1, len(lines)):
-        text = lines[index]
-        if index % 2 == 1:  # seeker
-            turns.append(Turn(speaker=Speaker.seeker, text=text))
-            continue
-        seeker_index = index - 1
-        if index == 2:  # the root turn
-            turns.append(Turn(speaker=Speaker.provider, text=text, kind=ReplyKind.root, revealed=[ROOT_ID]))
-            continue
-        new = reference_reveals(task, text, revealed)
-        steps.append(
-            ReplayStep(
-                task_id=task.id,
-                language=task.language,
-                type_number=task.type_number,
-                source=dialogue.source,
-                turn_index=seeker_index,
-                prefix=list(turns),
-                frontier=task.tree.frontier(revealed),
-                reference=new,
-                reference_text=text,
-            )
-        )
-        kind = ReplyKind.response_i if new else ReplyKind.response_ii
-        turns.append(Turn(speaker=Speaker.provider, text=text, kind=kind, revealed=new))
-        revealed = sorted(set(revealed) | set(new), key=node_sort_key)
-    return steps
 
 
 async def _replay_dialogue(

@@ -13,7 +13,7 @@ from typing import Any, Iterable
 
 from ..scoring.judge import OBTAINED, Verdict
 from ..core.tasks import Task, node_sort_key
-from ..scoring.textmatch import TRAILING_PUNCTUATION
+from ..data.textmatch import TRAILING_PUNCTUATION
 from ..data.loader import strip_speaker
 from ..core.transcript import Intent, Speaker, Transcript
 from .entry import Entry

@@ -22,7 +22,7 @@ from ..core.errors import ClarqError
 from ..scoring.judge import OBTAINED, NodeStatus, Verdict, judge_deterministic
 from ..scoring.lengths import token_counter
 from ..core.tasks import ROOT_ID, Task
-from ..scoring.textmatch import carries_node
+from ..data.textmatch import carries_node
 from ..core.transcript import ReplyKind, Speaker, Transcript
 from ..provider.factory import ProviderMode, is_offline
 from ..core.registry import looks_like_import_path

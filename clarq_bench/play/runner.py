@@ -217,7 +217,7 @@ def budget_exhausted(client: Any) -> bool:
 def quick_success(task: Task, transcript: Transcript) -> bool:
     """The released rule's deterministic stage, for the running success rate: every required node is carried by
     some provider turn after the greeting (the judge proper runs at the end; this one is cheap and loads nothing)."""
-    from ..scoring.textmatch import carries_node
+    from ..data.textmatch import carries_node
 
     said = [turn.text for turn in transcript.turns[1:] if turn.speaker == Speaker.provider]
     return all(any(carries_node(text, node.text, task.language) for text in said) for node in task.tree.required)

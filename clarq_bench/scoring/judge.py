@@ -1,7 +1,7 @@
 """The judge: one Transcript and its Task -> a Verdict (which required nodes were obtained, how, and what each
 seeker turn did).
 
-Deterministic stage (the released rule, clarq_bench.scoring.textmatch): a required node is obtained when a provider turn
+Deterministic stage (the released rule, clarq_bench.data.textmatch): a required node is obtained when a provider turn
 after the root carries its text exactly or as a substring. The provider's own `revealed` claims are trusted only
 after that check; a claim the text does not bear out is recorded. Nodes still missing may go to an optional LLM
 check, injected as `check(node_text, candidate_turns, language) -> bool` (see judge_llm.py for the model-backed
@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from ..core.goodbye import is_goodbye  # the one rule, shared with the dialogue loop
 from .lengths import detect_language, released_length, token_counter
 from ..core.tasks import ROOT_ID, Task
-from .textmatch import carries_node, normalise
+from ..data.textmatch import carries_node, normalise
 from ..core.transcript import EndReason, Intent, ReplyKind, Speaker, Transcript, Turn
 
 #: The leftover-node check: (node text, candidate provider turn texts, language) -> obtained?

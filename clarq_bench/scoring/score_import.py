@@ -3,7 +3,7 @@
 The released text is kept as it is. What the files do not record is reconstructed and marked as such: the seeker is
 "released", the provider "released-gpt-4o"; the provider turn after the greeting is the root (the released
 convention); the node ids a provider turn reveals are inferred with the released matching rule
-(clarq_bench.scoring.textmatch.carries_node); intents are unknown; the end reason is `released`.
+(clarq_bench.data.textmatch.carries_node); intents are unknown; the end reason is `released`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..core.tasks import Task
-from .textmatch import carries_node
+from ..data.textmatch import carries_node
 from ..core.transcript import AgentInfo, EndReason, ReplyKind, Speaker, Transcript, Turn
 from ..data.upstream import ReleasedDialogue, load_released_dialogues, released_files
 

@@ -7,7 +7,7 @@ text without trailing punctuation `，。？！,.?!` occurs inside the utterance
 
 from __future__ import annotations
 
-from ..data.loader import strip_speaker
+from .loader import strip_speaker
 
 TRAILING_PUNCTUATION = "，。？！,.?!"
 
