@@ -214,8 +214,10 @@ async def play_dialogue(
         if on_exchange is not None:
             on_exchange()
         seen.append(Turn(speaker=Speaker.provider, text=turn.text))
+    scripted = getattr(seeker, "scripted_replay", None)  # a replay seeker says where it went open-loop
     return Transcript.of_task(
         task,
+        scripted=scripted(turns, trial) if callable(scripted) else None,
         trial=trial,
         seed=seed,
         seeker=seeker_info or AgentInfo(name=type(seeker).__name__),

@@ -223,9 +223,12 @@ def quick_success(task: Task, transcript: Transcript) -> bool:
     return all(any(carries_node(text, node.text, task.language) for text in said) for node in task.tree.required)
 
 
-async def summarize_run(run_dir: Path, tasks: list[Task], judge_model: str | None = None) -> Any:
-    """Judge every transcript of the run and write summary.json + report.md; returns the metrics Summary (None when
-    the run holds no transcript)."""
+async def summarize_run(
+    run_dir: Path, tasks: list[Task], judge_model: str | None = None, *, split: str = "auto", plots: bool = True
+) -> Any:
+    """Judge every transcript of the run and write summary.json, report.md and the plots; returns the metrics
+    Summary (None when the run holds no transcript). A run of `split` "all" reports all its dialogues, with each
+    split in its own rows, never the test ones alone."""
     from .judge import judge_all
     from .metrics import summarize
     from .report import write_report
@@ -238,9 +241,9 @@ async def summarize_run(run_dir: Path, tasks: list[Task], judge_model: str | Non
         return None
     judge_name = judge_model or "none"
     verdicts = await judge_all(pairs, node_check_for(judge_name), judge_name=judge_name)
-    chosen, split = select_split(verdicts)
+    chosen, split = select_split(verdicts, "all" if split == "all" else "auto")
     summary = summarize(chosen, source=run_dir.name, split=split)
-    write_report(summary, run_dir, plots=False)
+    write_report(summary, run_dir, plots=plots)
     return summary
 
 
