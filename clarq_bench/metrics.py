@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from pydantic import BaseModel, Field
 
 from .judge import TurnLabel, Verdict
+from .transcript import Transcript, Usage
 from .stats import CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, bootstrap_ratio, figure_seed, pass_hat_k
 
 #: Seeker turns that are not questions: they do not count towards precision and redundancy.
@@ -49,6 +50,32 @@ class Group(BaseModel):
     aqd: Figure
     aql: Figure
     aql_tokens: Figure
+
+
+class RunUsage(BaseModel):
+    """What the dialogues of a run cost, per role (as each transcript recorded it): calls made, calls served from the
+    cache (no tokens, no dollars), tokens and dollars. `unpriced` names each role whose model used tokens but has no
+    known price: its dollars are unknown, not zero."""
+
+    by_role: dict[str, Usage]
+    total: Usage
+    unpriced: dict[str, str] = Field(default_factory=dict, description="role -> model with no known price")
+
+
+def run_usage(transcripts: Iterable[Transcript]) -> RunUsage:
+    """Usage per role summed over the transcripts."""
+    by_role: dict[str, Usage] = {}
+    models: dict[str, str] = {}
+    for transcript in transcripts:
+        for role, usage in transcript.usage.items():
+            by_role[role] = by_role.get(role, Usage()) + usage
+            model = getattr(getattr(transcript, role, None), "model", None)
+            if model:
+                models.setdefault(role, model)
+    usage = dict(sorted(by_role.items()))
+    unpriced = {role: models.get(role, "?") for role, u in usage.items()
+                if u.prompt_tokens + u.completion_tokens > 0 and u.cost_usd == 0.0}  # fmt: skip
+    return RunUsage(by_role=usage, total=sum(usage.values(), Usage()), unpriced=unpriced)
 
 
 class ScriptedSummary(BaseModel):
@@ -90,6 +117,7 @@ class Summary(BaseModel):
     by_required: list[Group]
     by_split: list[Group] = Field(default_factory=list, description="One group per split when more than one is present.")
     scripted: ScriptedSummary | None = Field(default=None, description="Set when the seeker was a scripted replay.")
+    usage: RunUsage | None = Field(default=None, description="Calls, cache hits, tokens and dollars per role.")
     turn_labels: dict[str, int]
     node_status: dict[str, int]
     end_reasons: dict[str, int]
@@ -229,8 +257,10 @@ def summarize(
     split: str = "all",
     seed: int = DEFAULT_SEED,
     resamples: int = DEFAULT_RESAMPLES,
+    usage: RunUsage | None = None,
 ) -> Summary:
-    """Every figure of `verdicts` (already filtered to the split being reported)."""
+    """Every figure of `verdicts` (already filtered to the split being reported); `usage` is what the dialogues
+    cost (metrics only carry it into the report)."""
     if not verdicts:
         raise ValueError("no dialogues to summarize")
     kw = {"seed": seed, "resamples": resamples}
@@ -277,4 +307,5 @@ def summarize(
         end_reasons=dict(sorted(Counter(v.end_reason.value for v in verdicts).items())),
         unverified_claims=sum(len(v.unverified_claims) for v in verdicts),
         bootstrap={"resamples": resamples, "seed": seed, "confidence": CONFIDENCE, "unit": "task"},
+        usage=usage,
     )

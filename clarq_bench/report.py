@@ -101,6 +101,30 @@ def split_line(summary: Summary) -> str:
             "are test only).")
 
 
+def usage_rows(summary: Summary) -> list[list[str]]:
+    """Per role: calls made, calls served from the cache, tokens in/out, dollars ("unknown" for an unpriced model)."""
+    usage = summary.usage
+    if usage is None:
+        return []
+    rows = []
+    for role, u in [*usage.by_role.items(), ("total", usage.total)]:
+        unknown = role in usage.unpriced or (role == "total" and usage.unpriced)
+        dollars = f"${u.cost_usd:.4f}" + (" + unknown" if unknown and u.cost_usd else "") if not (
+            unknown and not u.cost_usd) else "unknown"
+        rows.append([role, str(u.calls), str(u.cached_calls), str(u.prompt_tokens), str(u.completion_tokens), dollars])
+    return rows
+
+
+USAGE_HEADER = ["role", "calls made", "served from cache", "prompt tokens", "completion tokens", "dollars"]
+
+
+def unpriced_line(summary: Summary) -> str:
+    if summary.usage is None or not summary.usage.unpriced:
+        return ""
+    named = ", ".join(f"{role} ({model})" for role, model in summary.usage.unpriced.items())
+    return f"No price is known for the model of: {named}; its dollars are unknown, not zero."
+
+
 def _scripted_groups(summary: Summary) -> list[Group]:
     scripted = summary.scripted
     return [g for g in (scripted.in_sync, scripted.diverged) if g is not None] if scripted else []
@@ -136,7 +160,14 @@ def print_table(summary: Summary, console: Any = None) -> None:
         for group in groups:
             slices.add_row(*_group_cells(group))
         console.print(slices)
-    for line in (scripted_line(summary), split_line(summary)):
+    if summary.usage is not None and summary.usage.total.calls:
+        cost = Table(title="usage")
+        for column in USAGE_HEADER:
+            cost.add_column(column, justify="left" if column == "role" else "right")
+        for row in usage_rows(summary):
+            cost.add_row(*row)
+        console.print(cost)
+    for line in (scripted_line(summary), split_line(summary), unpriced_line(summary)):
         if line:
             console.print(escape(line))
     errored = summary.end_reasons.get("error", 0)
@@ -189,6 +220,10 @@ def markdown(summary: Summary, plots: list[str] = ()) -> str:  # type: ignore[as
     ):
         if groups:
             parts += ["", f"## {title}", "", _md_table(GROUP_HEADER, [_group_cells(g) for g in groups])]
+    if usage_rows(summary):
+        parts += ["", "## Usage", "", _md_table(USAGE_HEADER, usage_rows(summary))]
+        if unpriced_line(summary):
+            parts += ["", unpriced_line(summary)]
     parts += [
         "",
         "## Seeker turns",

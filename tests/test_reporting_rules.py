@@ -8,6 +8,7 @@ what cannot be measured says n/a, `--split all` reports each split, `--limit` sp
 from __future__ import annotations
 
 import io
+from pathlib import Path
 import json
 
 import pytest
@@ -170,3 +171,50 @@ def test_oracle_questions_never_carry_node_text_and_are_distinct():
             assert len(set(questions)) == len(questions), task.id
             for node_id, question in zip(oracle_path(task), questions, strict=True):
                 assert not carries_node(question, task.tree[node_id].text, language), (task.id, node_id)
+
+
+def test_usage_per_role_in_summary_and_report():
+    from clarq_bench.metrics import run_usage
+    from clarq_bench.transcript import AgentInfo, Usage
+
+    task = make_task()
+    transcript = make_transcript(task, perfect_turns())
+    transcript.seeker = AgentInfo(name="llm", model="openai/no-price-model")
+    transcript.usage = {"seeker": Usage(prompt_tokens=100, completion_tokens=20, calls=3, cached_calls=2),
+                        "provider": Usage(prompt_tokens=50, completion_tokens=5, cost_usd=0.25, calls=4)}
+    usage = run_usage([transcript, transcript])
+    assert usage.by_role["seeker"].calls == 6 and usage.by_role["seeker"].cached_calls == 4
+    assert usage.total.cost_usd == 0.5 and usage.unpriced == {"seeker": "openai/no-price-model"}
+    summary = summarize([judge_deterministic(transcript, task)], resamples=20, usage=usage)
+    text = markdown(summary)
+    assert "## Usage" in text and "served from cache" in text and "openai/no-price-model" in text
+    assert "| seeker | 6 | 4 | 200 | 40 | unknown |" in text
+    assert summary.model_dump(mode="json")["usage"]["by_role"]["provider"]["cost_usd"] == 0.5
+
+
+def test_max_cost_refuses_a_model_without_a_price(tmp_path, monkeypatch, capsys):
+    from clarq_bench.cli.main import main
+    from clarq_bench.cli.run_progress import unpriced_models
+
+    assert unpriced_models([("seeker", "openai/no-such-model-anywhere"), ("provider", "gpt-4o")]) == [
+        ("seeker", "openai/no-such-model-anywhere")]
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-key")
+    tasks = Path(__file__).resolve().parents[1] / "tasks"
+    argv = ["run", "--tasks", str(tasks), "--seeker", "openai/no-such-model-anywhere", "--provider", "offline",
+            "--max-cost", "1", "--runs-dir", str(tmp_path), "--no-progress", "--limit", "1"]  # fmt: skip
+    assert main(argv) == 2
+    *notes, error = capsys.readouterr().err.strip().splitlines()
+    assert error.startswith("clarq: error: --max-cost cannot work") and "--allow-unpriced" in error
+    assert notes and "--limit 1: 1 tasks of types" in notes[0]  # --limit says which types it took
+
+
+@needs_results
+def test_provider_eval_table_fits_80_columns_without_collapsing(capsys, monkeypatch):
+    from clarq_bench.cli.main import main
+
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["provider-eval", "--provider", "offline", "--dialogues", str(UPSTREAM_RESULTS / COMP_EN)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    assert not any("…" in line for line in lines)
+    assert any(line.count("%") == 6 for line in lines)  # every figure column shown in full

@@ -207,8 +207,28 @@ def llm_client_for(config: RunConfig, args: argparse.Namespace) -> Any:
     key = settings.api_key.get_secret_value() if settings.api_key else None
     check_keys(models, api_base=settings.api_base, api_key=key)
     if config.max_cost is not None:
+        unpriced = unpriced_models(models)
+        if unpriced and not getattr(args, "allow_unpriced", False):
+            named = ", ".join(f"the {role} model {model}" for role, model in unpriced)
+            raise ClarqError(f"--max-cost cannot work: no price is known for {named} (its calls would count as $0)",
+                             "pass --allow-unpriced to run anyway, or drop --max-cost")
         settings = settings.model_copy(update={"max_cost": config.max_cost})
     return LLMClient(settings)
+
+
+def unpriced_models(models: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(role, model) of every model litellm's local price table does not price (scripted test models are free)."""
+    from ..llm.accounting import call_cost, is_priced
+    from ..llm.models import is_scripted, resolve_model
+
+    out = []
+    for role, model in models:
+        resolved = resolve_model(model)
+        if is_scripted(resolved):
+            continue
+        if call_cost(resolved, 1000, 1000) <= 0.0 or not is_priced(resolved):
+            out.append((role, model))
+    return out
 
 
 async def play_with_progress(
