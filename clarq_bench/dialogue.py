@@ -207,7 +207,7 @@ async def play_dialogue(
             if on_error is not None and end == EndReason.error:
                 on_error(role, exc)
             break
-        if spent.calls:  # measured by the LLM layer; otherwise keep what the provider reported
+        if spent.calls or spent.cached_calls:  # measured by the LLM layer; otherwise keep what the provider reported
             turn.usage = spent
         usage["provider"] = usage["provider"] + turn.usage
         turns.append(turn)

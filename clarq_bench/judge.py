@@ -14,13 +14,13 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from enum import Enum
 
-from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, Field
 
 from .goodbye import is_goodbye  # the one rule, shared with the dialogue loop
 from .lengths import detect_language, released_length, token_counter
 from .tasks import ROOT_ID, Task
 from .textmatch import carries_node, normalise
-from .transcript import EndReason, Intent, ReplyKind, ScriptedReplay, Speaker, Transcript, Turn
+from .transcript import EndReason, Intent, OmitsUnsetScripted, ReplyKind, ScriptedReplay, Speaker, Transcript, Turn
 
 #: The leftover-node check: (node text, candidate provider turn texts, language) -> obtained?
 NodeCheck = Callable[[str, list[str], str], Awaitable[bool]]
@@ -79,7 +79,7 @@ class ClaimIssue(BaseModel):
     node_id: str
 
 
-class Verdict(BaseModel):
+class Verdict(OmitsUnsetScripted):
     """Everything metrics need about one dialogue; metrics never look at the transcript again."""
 
     task_id: str
@@ -103,14 +103,6 @@ class Verdict(BaseModel):
     seeker_turns: list[SeekerTurnVerdict]
     unverified_claims: list[ClaimIssue] = Field(default_factory=list)
     scripted: ScriptedReplay | None = Field(default=None, description="The transcript's replay record, if any.")
-
-    @model_serializer(mode="wrap")
-    def _without_unset_scripted(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
-        """A verdict of no replay dumps exactly as before the field existed (sealed digests stay valid)."""
-        data = handler(self)
-        if data.get("scripted", 0) is None:
-            del data["scripted"]
-        return data
 
     @property
     def success(self) -> bool:

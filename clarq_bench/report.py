@@ -149,7 +149,8 @@ def print_table(summary: Summary, console: Any = None) -> None:
     for label, value, n in headline_rows(summary):
         table.add_row(label, escape(value), n)
     console.print(table)
-    sliced = [("per language", summary.by_language if len(summary.by_language) > 1 else []),
+    units = ", ".join(f"{k} {v}" for k, v in summary.aql_units.items())
+    sliced = [(f"per language (released AQL: {units})", summary.by_language if len(summary.by_language) > 1 else []),
               ("per split", summary.by_split), ("scripted replay", _scripted_groups(summary))]  # fmt: skip
     for title, groups in sliced:
         if not groups:

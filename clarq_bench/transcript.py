@@ -96,6 +96,18 @@ class AgentInfo(BaseModel):
     fingerprint: str | None = Field(default=None, description="Deterministic provider: provider/identity.py digest.")
 
 
+class OmitsUnsetScripted(BaseModel):
+    """A model with an optional `scripted` replay record that dumps exactly as before the field existed when it is
+    unset (None), so old records round-trip unchanged and sealed digests stay valid."""
+
+    @model_serializer(mode="wrap")
+    def _without_unset_scripted(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        data = handler(self)
+        if data.get("scripted", 0) is None:
+            del data["scripted"]
+        return data
+
+
 class ScriptedReplay(BaseModel):
     """A dialogue whose seeker replayed recorded turns (open loop): where our provider first decided differently.
 
@@ -111,7 +123,7 @@ class ScriptedReplay(BaseModel):
     compared: int = Field(default=0, description="Seeker turns whose reply was compared with the recorded one.")
 
 
-class Transcript(BaseModel):
+class Transcript(OmitsUnsetScripted):
     """One finished dialogue."""
 
     task_id: str
@@ -130,14 +142,6 @@ class Transcript(BaseModel):
     started_at: str | None = None
     finished_at: str | None = None
     scripted: ScriptedReplay | None = Field(default=None, description="Set when the seeker replayed recorded turns.")
-
-    @model_serializer(mode="wrap")
-    def _without_unset_scripted(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
-        """A transcript that is no replay dumps exactly as before the field existed (sealed digests stay valid)."""
-        data = handler(self)
-        if data.get("scripted", 0) is None:
-            del data["scripted"]
-        return data
 
     @classmethod
     def of_task(cls, task: Task, **fields: object) -> "Transcript":
