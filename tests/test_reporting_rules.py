@@ -218,3 +218,18 @@ def test_provider_eval_table_fits_80_columns_without_collapsing(capsys, monkeypa
     assert all(len(line) <= 80 for line in lines)
     assert not any("…" in line for line in lines)
     assert any(line.count("%") == 6 for line in lines)  # every figure column shown in full
+
+
+@needs_data
+def test_run_of_split_all_reports_dev_and_test_apart(tmp_path, capsys):
+    from clarq_bench.cli.main import main
+
+    code = main(["run", "--data", str(UPSTREAM_DATA), "--split", "all", "--types", "26-27", "--seeker", "heuristic",
+                 "--provider", "offline", "--runs-dir", str(tmp_path), "--no-progress"])  # fmt: skip
+    assert code == 0
+    (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
+    assert summary["split"] == "all" and summary["dialogues"] == 20
+    assert [(g["key"], g["dialogues"]) for g in summary["by_split"]] == [("split=dev", 10), ("split=test", 10)]
+    assert "## By split" in (run_dir / "report.md").read_text(encoding="utf-8")
+    assert "per split" in capsys.readouterr().out
