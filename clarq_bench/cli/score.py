@@ -43,6 +43,7 @@ def score_path(args: argparse.Namespace, path: str) -> list[tuple[object, object
     """(Source, Summary) for every scorable set under `path`."""
     import asyncio
 
+    from ..metrics import run_usage
     from ..metrics import summarize
     from ..scoring import judge_source, load_sources, node_check_for, select_split
 
@@ -51,7 +52,10 @@ def score_path(args: argparse.Namespace, path: str) -> list[tuple[object, object
     for source in load_sources(path, args.format, args.data):
         verdicts = asyncio.run(judge_source(source, check, args.judge))
         chosen, split = select_split(verdicts, args.split)
-        summary = summarize(chosen, source=source.name, split=split, seed=args.seed, resamples=args.resamples)
+        usage = run_usage(t for t, _ in source.pairs) if source.run_dir is not None or source.name.endswith(".jsonl") \
+            else None  # released files record no usage
+        summary = summarize(chosen, source=source.name, split=split, seed=args.seed, resamples=args.resamples,
+                            usage=usage)
         results.append((source, summary, chosen))
     return results
 
