@@ -103,7 +103,7 @@ async def run_async(
         close = getattr(client, "aclose", None)
         if close is not None:  # HTTP sessions and the cache of this event loop
             await close()
-    return RunResult(run_dir, await summarize_run(run_dir, tasks, config.judge_model), stats)
+    return RunResult(run_dir, await summarize_run(run_dir, tasks, config.judge_model, split=config.split), stats)
 
 
 def run(options: RunOptions | None = None, /, *, on_start: Callable[[RunConfig, list[Task]], None] | None = None,
@@ -155,7 +155,7 @@ def compare(a: str | Path, b: str | Path, *, format: str = "auto", judge: str = 
 def _score_sources(path: str | Path, *, format: str, judge: str, data: str | Path | None, split: str, seed: int,
                    resamples: int) -> list[Scored]:
     """Scored for every scorable set under `path` (a folder of released files holds several)."""
-    from .scoring.metrics import summarize
+    from .scoring.metrics import run_usage, summarize
     from .scoring.sources import judge_source, load_sources, node_check_for, select_split
 
     check = node_check_for(judge)
@@ -163,7 +163,10 @@ def _score_sources(path: str | Path, *, format: str, judge: str, data: str | Pat
     for source in load_sources(path, format, data):
         verdicts = asyncio.run(judge_source(source, check, judge))
         chosen, chosen_split = select_split(verdicts, split)
-        summary = summarize(chosen, source=source.name, split=chosen_split, seed=seed, resamples=resamples)
+        usage = run_usage(t for t, _ in source.pairs) if source.run_dir is not None or source.name.endswith(".jsonl") \
+            else None  # released files record no usage
+        summary = summarize(chosen, source=source.name, split=chosen_split, seed=seed, resamples=resamples,
+                            usage=usage)
         results.append(Scored(source, summary, chosen))
     return results
 

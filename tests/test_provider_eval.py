@@ -105,5 +105,5 @@ def test_table_says_each_group_once_with_short_file_names(tmp_path, capsys):
     assert main(["provider-eval", "--dialogues", str(path)]) == 0
     out = capsys.readouterr().out
     # one file, one language, one type range: five groups with the same steps make one row, the most specific label
-    rows = [line for line in out.splitlines() if line.startswith("│") and "%" in line]
+    rows = [line for line in out.splitlines() if line.count("%") >= 5]  # the figure rows (labels may fold below)
     assert len(rows) == 1 and "lang=en" in rows[0] and "1-13" in rows[0]

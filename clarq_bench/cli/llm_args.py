@@ -26,6 +26,8 @@ def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
                             "(default); litellm: every call through litellm")
     group.add_argument("--max-cost", metavar="USD", type=positive_float,
                        help="stop starting new dialogues once this many dollars are spent")
+    group.add_argument("--allow-unpriced", action="store_true",
+                       help="with --max-cost: run even when a model has no known price (its dollars count as 0)")
     group.add_argument("--rpm", metavar="N", type=positive_float, help="request starts per minute per model")
     group.add_argument("--model-concurrency", metavar="N", type=positive_int, default=32,
                        help="calls in flight per model (default: 32)")
@@ -39,7 +41,7 @@ def settings_from_args(args: argparse.Namespace) -> "LLMSettings":
 
 
 #: The model-call options of the API (`clarq_bench.run` and the provider checks), as the flags above name them.
-LLM_OPTIONS = ("no_cache", "cache", "api_base", "transport", "max_cost", "rpm", "model_concurrency")
+LLM_OPTIONS = ("no_cache", "cache", "api_base", "transport", "max_cost", "allow_unpriced", "rpm", "model_concurrency")
 
 
 def llm_options(args: argparse.Namespace) -> dict[str, object]:

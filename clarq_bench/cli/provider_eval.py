@@ -64,14 +64,17 @@ def _print_table(outcome) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"provider fidelity: {outcome.provider}",
+    from rich import box
+
+    table = Table(title=f"provider fidelity: {outcome.provider}", box=box.SIMPLE_HEAD, show_edge=False,
                   caption="agree: same node set as the reference, or both none; prec / recall: of revealed nodes; "
                           "never / first: agreement of the trivial baselines (never reveal; always reveal the first "
-                          "frontier node)")  # fmt: skip
-    table.add_column("group", no_wrap=True)
+                          "frontier node); ref: steps where the reference revealed a node")  # fmt: skip
+    # Numbers never wrap or collapse to "…": at 80 columns the group label folds onto more lines instead.
+    table.add_column("group", overflow="fold", min_width=10)
     table.add_column("types", no_wrap=True)
-    for name in ("steps", "ref reveals", "agree", "prec", "recall", "never", "first"):
-        table.add_column(name, justify="right")
+    for name in ("steps", "ref", "agree", "prec", "recall", "never", "first"):
+        table.add_column(name, justify="right", no_wrap=True)
     pct = lambda value: "-" if value is None else f"{100 * value:.1f}%"  # noqa: E731
     labels = _labels(list(outcome.groups))
     # Groups holding the same steps (one file, one language, one type range) are one row, under the most specific

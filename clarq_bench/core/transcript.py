@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import Enum, IntEnum
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 from .tasks import Language, Task
 
@@ -96,7 +96,34 @@ class AgentInfo(BaseModel):
     fingerprint: str | None = Field(default=None, description="Deterministic provider: provider/identity.py digest.")
 
 
-class Transcript(BaseModel):
+class OmitsUnsetScripted(BaseModel):
+    """A model with an optional `scripted` replay record that dumps exactly as before the field existed when it is
+    unset (None), so old records round-trip unchanged and sealed digests stay valid."""
+
+    @model_serializer(mode="wrap")
+    def _without_unset_scripted(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        data = handler(self)
+        if data.get("scripted", 0) is None:
+            del data["scripted"]
+        return data
+
+
+class ScriptedReplay(BaseModel):
+    """A dialogue whose seeker replayed recorded turns (open loop): where our provider first decided differently.
+
+    After that turn the recorded seeker goes on citing answers it never got from our provider, so the dialogue is
+    no longer a measure of any seeker; reports show in-sync and diverged dialogues apart.
+    """
+
+    source: str = Field(description="The file the seeker turns were replayed from.")
+    diverged_at: int | None = Field(
+        default=None, description="Seeker turn (1 = the opening request) whose reply first differs from the recorded "
+        "provider's decision (node ids newly revealed, the root included); None = in sync throughout.",
+    )
+    compared: int = Field(default=0, description="Seeker turns whose reply was compared with the recorded one.")
+
+
+class Transcript(OmitsUnsetScripted):
     """One finished dialogue."""
 
     task_id: str
@@ -114,6 +141,7 @@ class Transcript(BaseModel):
     usage: dict[str, Usage] = Field(default_factory=dict, description="Usage per role: seeker, provider.")
     started_at: str | None = None
     finished_at: str | None = None
+    scripted: ScriptedReplay | None = Field(default=None, description="Set when the seeker replayed recorded turns.")
 
     @classmethod
     def of_task(cls, task: Task, **fields: object) -> "Transcript":

@@ -207,15 +207,17 @@ async def play_dialogue(
             if on_error is not None and end == EndReason.error:
                 on_error(role, exc)
             break
-        if spent.calls:  # measured by the LLM layer; otherwise keep what the provider reported
+        if spent.calls or spent.cached_calls:  # measured by the LLM layer; otherwise keep what the provider reported
             turn.usage = spent
         usage["provider"] = usage["provider"] + turn.usage
         turns.append(turn)
         if on_exchange is not None:
             on_exchange()
         seen.append(Turn(speaker=Speaker.provider, text=turn.text))
+    scripted = getattr(seeker, "scripted_replay", None)  # a replay seeker says where it went open-loop
     return Transcript.of_task(
         task,
+        scripted=scripted(turns, trial) if callable(scripted) else None,
         trial=trial,
         seed=seed,
         seeker=seeker_info or AgentInfo(name=type(seeker).__name__),

@@ -223,9 +223,12 @@ def quick_success(task: Task, transcript: Transcript) -> bool:
     return all(any(carries_node(text, node.text, task.language) for text in said) for node in task.tree.required)
 
 
-async def summarize_run(run_dir: Path, tasks: list[Task], judge_model: str | None = None) -> Any:
-    """Judge every transcript of the run and write summary.json + report.md; returns the metrics Summary (None when
-    the run holds no transcript)."""
+async def summarize_run(
+    run_dir: Path, tasks: list[Task], judge_model: str | None = None, *, split: str = "auto", plots: bool = True
+) -> Any:
+    """Judge every transcript of the run and write summary.json, report.md and the plots; returns the metrics
+    Summary (None when the run holds no transcript). A run of `split` "all" reports all its dialogues, with each
+    split in its own rows, never the test ones alone."""
     from ..scoring.judge import judge_all
     from ..scoring.metrics import summarize
     from ..scoring.report import write_report
@@ -238,9 +241,11 @@ async def summarize_run(run_dir: Path, tasks: list[Task], judge_model: str | Non
         return None
     judge_name = judge_model or "none"
     verdicts = await judge_all(pairs, node_check_for(judge_name), judge_name=judge_name)
-    chosen, split = select_split(verdicts)
-    summary = summarize(chosen, source=run_dir.name, split=split)
-    write_report(summary, run_dir, plots=False)
+    chosen, split = select_split(verdicts, "all" if split == "all" else "auto")
+    from ..scoring.metrics import run_usage
+
+    summary = summarize(chosen, source=run_dir.name, split=split, usage=run_usage(t for t, _ in pairs))
+    write_report(summary, run_dir, plots=plots)
     return summary
 
 
@@ -259,6 +264,8 @@ class RunStats:
     errors: int = 0
     tokens: int = 0
     cost_usd: float = 0.0
+    calls: int = 0  # model calls made, every role (a call served from the cache counts in `cached_calls` too)
+    cached_calls: int = 0
     stopped_for_budget: bool = False
     stopped: str | None = None  # why the circuit breaker stopped the run (one line), None if it did not
     unwritten: int = 0  # dialogues ended by the breaker's fatal error: not written, played again on resume
@@ -273,11 +280,14 @@ class RunStats:
         for usage in transcript.usage.values():
             self.tokens += usage.prompt_tokens + usage.completion_tokens
             self.cost_usd += usage.cost_usd
+            self.calls += usage.calls
+            self.cached_calls += usage.cached_calls
 
     def line(self) -> str:
         rate = f"{self.successes / self.done:.1%}" if self.done else "-"
-        return (f"{self.done}/{self.total - self.skipped} dialogues  success {rate}  tokens {self.tokens:,}  "
-                f"${self.cost_usd:.2f}  errors {self.errors}")  # fmt: skip
+        spent = (f"calls {self.calls:,} ({self.cached_calls:,} from cache)  tokens {self.tokens:,}  ${self.cost_usd:.2f}"
+                 if self.calls else "no model calls")  # a cached call costs nothing: say so instead of "tokens 0"
+        return f"{self.done}/{self.total - self.skipped} dialogues  success {rate}  {spent}  errors {self.errors}"
 
 
 def rewrite_transcripts(path: Path, keep: list[Transcript]) -> None:

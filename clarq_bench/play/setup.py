@@ -1,12 +1,14 @@
 """From the options of a run to a run ready to play: RunOptions (the flags of `clarq run` as one record) -> RunConfig,
 the selected tasks, the LLM client (every role's credentials checked before anything starts) and the run folder.
 
-The Python API (`clarq_bench.run`) and `clarq run` both start here; nothing in it prints.
+The Python API (`clarq_bench.run`) and `clarq run` both start here; it prints only the one line saying which
+tasks `limit` took (stderr).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -70,6 +72,7 @@ class RunOptions:
     api_base: str | None = None
     transport: str = "auto"
     max_cost: float | None = None
+    allow_unpriced: bool = False  # with max_cost: run even when a model has no known price
     rpm: float | None = None
     model_concurrency: int = 32
 
@@ -174,11 +177,50 @@ def select_tasks(config: RunConfig, args: RunOptions) -> tuple[RunConfig, list[T
     root = resolve_data_dir(config.data_dir)
     split = None if config.split == "all" else config.split
     tasks = load_tasks(root, config.languages, split=split, types=config.types)
-    if config.limit is not None:
-        tasks = tasks[: config.limit]
+    if config.limit is not None and tasks:
+        tasks = spread_limit(tasks, config.limit, config.seed)
+        types = sorted({task.type_number for task in tasks})
+        print(f"clarq: --limit {config.limit}: {len(tasks)} tasks of types {compact_ranges(types)} (seed "
+              f"{config.seed}; --types narrows the choice)", file=sys.stderr)
     if not tasks:
         raise ClarqError("no tasks selected", "check --lang, --split, --types and --limit")
     return config.model_copy(update={"data_dir": str(root.resolve()), "tasks_digest": tasks_digest(tasks)}), tasks
+
+
+def spread_limit(tasks: list[Task], limit: int, seed: int) -> list[Task]:
+    """`limit` tasks spread over every selected type: the types in a seeded order, then round-robin, each type's
+    tasks in a seeded order. The first N of the sorted list would be types 1-4, the types a provider may be tuned
+    on. Returned in task order; the same seed always takes the same tasks (so --resume finds them again)."""
+    import random
+
+    rng = random.Random(f"limit/{seed}")
+    by_type: dict[int, list[Task]] = {}
+    for task in tasks:
+        by_type.setdefault(task.type_number, []).append(task)
+    queues = []
+    for number in sorted(by_type):
+        queue = list(by_type[number])
+        rng.shuffle(queue)
+        queues.append(queue)
+    rng.shuffle(queues)
+    chosen: list[Task] = []
+    while len(chosen) < limit and any(queues):
+        for queue in queues:
+            if queue and len(chosen) < limit:
+                chosen.append(queue.pop(0))
+    picked = {id(task) for task in chosen}
+    return [task for task in tasks if id(task) in picked]
+
+
+def compact_ranges(numbers: list[int]) -> str:
+    """[1, 2, 3, 7, 9, 10] -> `1-3,7,9-10`."""
+    parts: list[str] = []
+    for number in numbers:
+        if parts and number == int(parts[-1].split("-")[-1]) + 1:
+            parts[-1] = f"{parts[-1].split('-')[0]}-{number}"
+        else:
+            parts.append(str(number))
+    return ",".join(parts)
 
 
 def models_by_role(seeker: AgentSettings, provider: AgentSettings | None = None,
@@ -242,8 +284,28 @@ def llm_client_for(config: RunConfig, args: RunOptions) -> Any:
     key = settings.api_key.get_secret_value() if settings.api_key else None
     check_keys(models, api_base=settings.api_base, api_key=key)
     if config.max_cost is not None:
+        unpriced = unpriced_models(models)
+        if unpriced and not getattr(args, "allow_unpriced", False):
+            named = ", ".join(f"the {role} model {model}" for role, model in unpriced)
+            raise ClarqError(f"--max-cost cannot work: no price is known for {named} (its calls would count as $0)",
+                             "pass --allow-unpriced to run anyway, or drop --max-cost")
         settings = settings.model_copy(update={"max_cost": config.max_cost})
     return LLMClient(settings)
+
+
+def unpriced_models(models: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(role, model) of every model litellm's local price table does not price (scripted test models are free)."""
+    from ..llm.accounting import call_cost, is_priced
+    from ..llm.models import is_scripted, resolve_model
+
+    out = []
+    for role, model in models:
+        resolved = resolve_model(model)
+        if is_scripted(resolved):
+            continue
+        if call_cost(resolved, 1000, 1000) <= 0.0 or not is_priced(resolved):
+            out.append((role, model))
+    return out
 
 
 class PreparedRun(NamedTuple):

@@ -72,8 +72,8 @@ class _Calls:
         self.count += 1
         self.requests += int(getattr(completion, "asks", 1) or 1)
         usage = getattr(completion, "usage", None) or Usage()
-        if usage.calls == 0:
-            usage = usage.model_copy(update={"calls": 1})
+        if usage.calls == 0 and usage.cached_calls == 0:  # a completion without usage (scripted) was still a call;
+            usage = usage.model_copy(update={"calls": 1})  # a cache hit is a cached call, as for every other role
         self.usage = self.usage + usage
         self.model = getattr(completion, "model", None) or self.model
 

@@ -19,8 +19,8 @@ from pydantic import BaseModel, Field
 from ..core.goodbye import is_goodbye  # the one rule, shared with the dialogue loop
 from .lengths import detect_language, released_length, token_counter
 from ..core.tasks import ROOT_ID, Task
+from ..core.transcript import EndReason, Intent, OmitsUnsetScripted, ReplyKind, ScriptedReplay, Speaker, Transcript, Turn
 from ..data.textmatch import carries_node, normalise
-from ..core.transcript import EndReason, Intent, ReplyKind, Speaker, Transcript, Turn
 
 #: The leftover-node check: (node text, candidate provider turn texts, language) -> obtained?
 NodeCheck = Callable[[str, list[str], str], Awaitable[bool]]
@@ -79,7 +79,7 @@ class ClaimIssue(BaseModel):
     node_id: str
 
 
-class Verdict(BaseModel):
+class Verdict(OmitsUnsetScripted):
     """Everything metrics need about one dialogue; metrics never look at the transcript again."""
 
     task_id: str
@@ -102,6 +102,7 @@ class Verdict(BaseModel):
     token_unit: str
     seeker_turns: list[SeekerTurnVerdict]
     unverified_claims: list[ClaimIssue] = Field(default_factory=list)
+    scripted: ScriptedReplay | None = Field(default=None, description="The transcript's replay record, if any.")
 
     @property
     def success(self) -> bool:
@@ -210,6 +211,7 @@ def judge_deterministic(transcript: Transcript, task: Task) -> Verdict:
         token_unit=token_counter().unit,
         seeker_turns=_label_turns(turns, seeker_indices, root, nodes, task, aql_language),
         unverified_claims=issues,
+        scripted=transcript.scripted,
     )
 
 

@@ -44,7 +44,12 @@ def detect_language(first_seeker_turn: str, default: str = "en") -> str:
 
 
 def released_length(text: str, language: str) -> int:
-    """A turn's length in the released unit: spaces for English, characters for Chinese."""
+    """A turn's length in the released unit: spaces for English, characters for Chinese.
+
+    The one place of the published rule: the released evaluation calls strip() on every seeker turn before measuring
+    it, so surrounding whitespace (a turn ending in blank lines) never counts.
+    """
+    text = text.strip()
     return len(text) if language == "zh" else text.count(" ")
 
 

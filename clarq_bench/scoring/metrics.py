@@ -11,11 +11,13 @@ interval over tasks. Reads Verdicts only.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+import zlib
+from collections.abc import Callable, Iterable, Sequence
 
 from pydantic import BaseModel, Field
 
 from .judge import TurnLabel, Verdict
+from ..core.transcript import Transcript, Usage
 from .stats import CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, bootstrap_ratio, figure_seed, pass_hat_k
 
 #: Seeker turns that are not questions: they do not count towards precision and redundancy.
@@ -23,12 +25,20 @@ NON_QUESTIONS = frozenset({TurnLabel.opening, TurnLabel.goodbye, TurnLabel.no_re
 
 
 class Figure(BaseModel):
-    """One number with its bootstrap interval; `n` = dialogues (or turns, for turn rates) in the denominator."""
+    """One number with its bootstrap interval; `n` counts what `of` names (dialogues, questions, tasks).
+
+    `value` None = the figure cannot be measured here (shown as "n/a"), `note` says why."""
 
     value: float | None
     low: float | None = None
     high: float | None = None
     n: int = 0
+    of: str = "dialogues"
+    note: str | None = None
+
+
+def not_measured(note: str, of: str = "dialogues") -> Figure:
+    return Figure(value=None, of=of, note=note)
 
 
 class Group(BaseModel):
@@ -40,6 +50,43 @@ class Group(BaseModel):
     aqd: Figure
     aql: Figure
     aql_tokens: Figure
+
+
+class RunUsage(BaseModel):
+    """What the dialogues of a run cost, per role (as each transcript recorded it): calls made, calls served from the
+    cache (no tokens, no dollars), tokens and dollars. `unpriced` names each role whose model used tokens but has no
+    known price: its dollars are unknown, not zero."""
+
+    by_role: dict[str, Usage]
+    total: Usage
+    unpriced: dict[str, str] = Field(default_factory=dict, description="role -> model with no known price")
+
+
+def run_usage(transcripts: Iterable[Transcript]) -> RunUsage:
+    """Usage per role summed over the transcripts."""
+    by_role: dict[str, Usage] = {}
+    models: dict[str, str] = {}
+    for transcript in transcripts:
+        for role, usage in transcript.usage.items():
+            by_role[role] = by_role.get(role, Usage()) + usage
+            model = getattr(getattr(transcript, role, None), "model", None)
+            if model:
+                models.setdefault(role, model)
+    usage = dict(sorted(by_role.items()))
+    unpriced = {role: models.get(role, "?") for role, u in usage.items()
+                if u.prompt_tokens + u.completion_tokens > 0 and u.cost_usd == 0.0}  # fmt: skip
+    return RunUsage(by_role=usage, total=sum(usage.values(), Usage()), unpriced=unpriced)
+
+
+class ScriptedSummary(BaseModel):
+    """A replay run: the seeker replayed recorded turns (open loop). In-sync dialogues got the recorded provider's
+    decision at every turn; a diverged one stopped being a dialogue at `diverged_at` (its later turns cite answers our
+    provider never gave), so its figures measure neither seeker nor provider."""
+
+    sources: list[str]
+    in_sync: Group | None
+    diverged: Group | None
+    diverged_at: dict[str, int] = Field(description="Diverged dialogues per first diverging seeker turn.")
 
 
 class Summary(BaseModel):
@@ -68,6 +115,9 @@ class Summary(BaseModel):
     by_type: list[Group]
     by_depth: list[Group]
     by_required: list[Group]
+    by_split: list[Group] = Field(default_factory=list, description="One group per split when more than one is present.")
+    scripted: ScriptedSummary | None = Field(default=None, description="Set when the seeker was a scripted replay.")
+    usage: RunUsage | None = Field(default=None, description="Calls, cache hits, tokens and dollars per role.")
     turn_labels: dict[str, int]
     node_status: dict[str, int]
     end_reasons: dict[str, int]
@@ -96,11 +146,28 @@ def figure(
     *,
     seed: int = DEFAULT_SEED,
     resamples: int = DEFAULT_RESAMPLES,
+    of: str = "dialogues",
 ) -> Figure:
-    """sum(value)/sum(weight) over `verdicts` with a task-clustered bootstrap interval seeded by `name`."""
+    """sum(value)/sum(weight) over `verdicts` with a task-clustered bootstrap interval seeded by `name` and by the
+    slice itself (which dialogues it holds), so one figure of one slice has one interval wherever it is shown (the
+    headline and a per-language row over the same dialogues agree)."""
     num, den = _clustered(verdicts, value, weight)
-    interval = bootstrap_ratio(num, den, seed=figure_seed(seed, name), resamples=resamples)
-    return Figure(value=interval.value, low=interval.low, high=interval.high, n=int(sum(den)))
+    interval = bootstrap_ratio(num, den, seed=figure_seed(seed, f"{name}|{slice_key(verdicts)}"), resamples=resamples)
+    return Figure(value=interval.value, low=interval.low, high=interval.high, n=int(sum(den)), of=of)
+
+
+def slice_key(verdicts: Sequence[Verdict]) -> str:
+    """Which dialogues a slice holds, as a short stable digest."""
+    keys = "\n".join(sorted(f"{v.task_id}#{v.trial}" for v in verdicts))
+    return f"{zlib.crc32(keys.encode('utf-8')):08x}"
+
+
+def aql_figure(verdicts: Sequence[Verdict], **kw: int) -> Figure:
+    """Released AQL, only over dialogues in one released unit: English spaces and Chinese characters never mix."""
+    units = {v.aql_language for v in verdicts}
+    if len(units) > 1:
+        return not_measured("released units differ between languages: see the per-language rows")
+    return figure(verdicts, "aql", lambda v: v.aql, **kw)
 
 
 def success_rate(verdicts: Sequence[Verdict]) -> float:
@@ -125,10 +192,10 @@ def _group(verdicts: Sequence[Verdict], key: str, seed: int, resamples: int) -> 
     return Group(
         key=key,
         dialogues=len(verdicts),
-        success=figure(verdicts, f"{key}/success", lambda v: float(v.success), **kw),
-        aqd=figure(verdicts, f"{key}/aqd", lambda v: float(v.aqd), **kw),
-        aql=figure(verdicts, f"{key}/aql", lambda v: v.aql, **kw),
-        aql_tokens=figure(verdicts, f"{key}/aql_tokens", lambda v: v.aql_tokens, **kw),
+        success=figure(verdicts, "success", lambda v: float(v.success), **kw),
+        aqd=figure(verdicts, "aqd", lambda v: float(v.aqd), **kw),
+        aql=aql_figure(verdicts, **kw),
+        aql_tokens=figure(verdicts, "aql_tokens", lambda v: v.aql_tokens, **kw),
     )
 
 
@@ -152,8 +219,35 @@ def _pass_k(verdicts: Sequence[Verdict], seed: int, resamples: int) -> dict[str,
         interval = bootstrap_ratio(
             values, [1.0] * len(values), seed=figure_seed(seed, f"pass^{k}"), resamples=resamples
         )
-        result[str(k)] = Figure(value=interval.value, low=interval.low, high=interval.high, n=len(values))
+        result[str(k)] = Figure(value=interval.value, low=interval.low, high=interval.high, n=len(values), of="tasks")
     return result
+
+
+def _redundancy(verdicts: Sequence[Verdict], **kw: int) -> Figure:
+    """Share of questions that repeated an answered one; n/a where the provider's turns carry no intents (released
+    files), since a repeat answered in new words cannot be told apart there."""
+    unclassified = sum(v.count(TurnLabel.unclassified) for v in verdicts)
+    if unclassified:
+        return not_measured(f"{unclassified} questions got a reply with no recorded intent", of="questions")
+    return figure(
+        verdicts, "redundancy", lambda v: float(v.count(TurnLabel.redundant)), lambda v: float(_questions(v)),
+        of="questions", **kw,
+    )  # fmt: skip
+
+
+def _scripted(verdicts: Sequence[Verdict], seed: int, resamples: int) -> ScriptedSummary | None:
+    replayed = [v for v in verdicts if v.scripted is not None]
+    if not replayed:
+        return None
+    in_sync = [v for v in replayed if v.scripted.diverged_at is None]  # type: ignore[union-attr]
+    diverged = [v for v in replayed if v.scripted.diverged_at is not None]  # type: ignore[union-attr]
+    at = Counter(v.scripted.diverged_at for v in diverged)  # type: ignore[union-attr]
+    return ScriptedSummary(
+        sources=sorted({v.scripted.source for v in replayed}),  # type: ignore[union-attr]
+        in_sync=_group(in_sync, "in sync", seed, resamples) if in_sync else None,
+        diverged=_group(diverged, "diverged", seed, resamples) if diverged else None,
+        diverged_at={str(k): at[k] for k in sorted(at)},  # type: ignore[type-var]
+    )
 
 
 def summarize(
@@ -163,8 +257,10 @@ def summarize(
     split: str = "all",
     seed: int = DEFAULT_SEED,
     resamples: int = DEFAULT_RESAMPLES,
+    usage: RunUsage | None = None,
 ) -> Summary:
-    """Every figure of `verdicts` (already filtered to the split being reported)."""
+    """Every figure of `verdicts` (already filtered to the split being reported); `usage` is what the dialogues
+    cost (metrics only carry it into the report)."""
     if not verdicts:
         raise ValueError("no dialogues to summarize")
     kw = {"seed": seed, "resamples": resamples}
@@ -187,25 +283,29 @@ def summarize(
         providers=sorted({v.provider for v in verdicts}),
         success=figure(verdicts, "success", lambda v: float(v.success), **kw),
         aqd=figure(verdicts, "aqd", lambda v: float(v.aqd), **kw),
-        aql=figure(verdicts, "aql", lambda v: v.aql, **kw),
+        aql=aql_figure(verdicts, **kw),
         aql_tokens=figure(verdicts, "aql_tokens", lambda v: v.aql_tokens, **kw),
         aqd_successful=figure(successful, "aqd_successful", lambda v: float(v.aqd), **kw)
         if successful
-        else Figure(value=None),
+        else not_measured("no successful dialogue"),
         elicitation_precision=figure(
-            verdicts, "precision", lambda v: float(v.count(TurnLabel.obtained)), lambda v: float(_questions(v)), **kw
-        ),
-        redundancy_rate=figure(
-            verdicts, "redundancy", lambda v: float(v.count(TurnLabel.redundant)), lambda v: float(_questions(v)), **kw
-        ),
+            verdicts, "precision", lambda v: float(v.count(TurnLabel.obtained)), lambda v: float(_questions(v)),
+            of="questions", **kw,
+        ),  # fmt: skip
+        redundancy_rate=_redundancy(verdicts, **kw),
         pass_k=_pass_k(verdicts, seed, resamples),
         by_language=_groups(verdicts, lambda v: v.language, "lang=", seed, resamples),
         by_type=_groups(verdicts, lambda v: v.type_number, "type=", seed, resamples),
         by_depth=_groups(verdicts, lambda v: v.tree_depth, "depth=", seed, resamples),
         by_required=_groups(verdicts, lambda v: v.required_count, "required=", seed, resamples),
+        by_split=_groups(verdicts, lambda v: v.split, "split=", seed, resamples)
+        if len({v.split for v in verdicts}) > 1
+        else [],
+        scripted=_scripted(verdicts, seed, resamples),
         turn_labels={label.value: labels.get(label.value, 0) for label in TurnLabel},
         node_status=dict(sorted(Counter(n.status.value for v in verdicts for n in v.nodes).items())),
         end_reasons=dict(sorted(Counter(v.end_reason.value for v in verdicts).items())),
         unverified_claims=sum(len(v.unverified_claims) for v in verdicts),
         bootstrap={"resamples": resamples, "seed": seed, "confidence": CONFIDENCE, "unit": "task"},
+        usage=usage,
     )

@@ -25,9 +25,15 @@ HEADLINE = (
 PLOTS = {"success_by_required": "success_by_required.png", "success_by_type": "success_by_type.png"}
 
 
-def fmt(figure: Figure, digits: int = 4) -> str:
-    """`0.4808 [0.4192, 0.5423]`, or `n/a`."""
-    if figure.value is None:
+#: Digits per figure, the same wherever a figure is shown (headline, slices), as the published tables print them.
+DIGITS = {"success": 4, "aqd": 4, "aql": 2, "aql_tokens": 2, "aqd_successful": 4, "elicitation_precision": 4,
+          "redundancy_rate": 4}  # fmt: skip
+GROUP_HEADER = ["slice", "dialogues", "success", "AQD", "AQL (released units)", "AQL (tokens)"]
+
+
+def fmt(figure: Figure | None, digits: int = 4) -> str:
+    """`0.4808 [0.4192, 0.5423]`, or `n/a` for a figure that cannot be measured."""
+    if figure is None or figure.value is None:
         return "n/a"
     text = f"{figure.value:.{digits}f}"
     if figure.low is not None and figure.high is not None:
@@ -35,9 +41,28 @@ def fmt(figure: Figure, digits: int = 4) -> str:
     return text
 
 
-def headline_rows(summary: Summary) -> list[tuple[str, str, int]]:
-    rows = [(label, fmt(getattr(summary, name)), getattr(summary, name).n) for name, label in HEADLINE]
-    rows += [(f"pass^{k}", fmt(fig), fig.n) for k, fig in summary.pass_k.items() if int(k) > 1]
+def count(figure: Figure) -> str:
+    """What n counts: `260 dialogues`, `1277 questions`; `–` for a figure that was not measured."""
+    return "–" if figure.value is None else f"{figure.n} {figure.of}"
+
+
+def aql_label(summary: Summary) -> str:
+    units = set(summary.aql_units.values())
+    if len(units) == 1:
+        return f"AQL (released units: {units.pop()})"
+    return "AQL (released units)"
+
+
+def headline_rows(summary: Summary) -> list[tuple[str, str, str]]:
+    rows = []
+    for name, label in HEADLINE:
+        fig: Figure = getattr(summary, name)
+        label = aql_label(summary) if name == "aql" else label
+        value = fmt(fig, DIGITS[name])
+        if fig.value is None and fig.note:
+            value += f" ({fig.note})"
+        rows.append((label, value, count(fig)))
+    rows += [(f"pass^{k}", fmt(fig), count(fig)) for k, fig in summary.pass_k.items() if int(k) > 1]
     return rows
 
 
@@ -54,35 +79,105 @@ def endings_line(summary: Summary) -> str:
     return line
 
 
+def scripted_line(summary: Summary) -> str:
+    """What a replay run is: scripted seeker turns, how many dialogues stayed in sync with the recorded provider."""
+    scripted = summary.scripted
+    if scripted is None:
+        return ""
+    in_sync = scripted.in_sync.dialogues if scripted.in_sync else 0
+    diverged = scripted.diverged.dialogues if scripted.diverged else 0
+    at = ", ".join(f"turn {t}: {n}" for t, n in scripted.diverged_at.items())
+    return (f"Scripted replay of {', '.join(scripted.sources)}: the seeker turns are recorded, not generated (open "
+            f"loop). {in_sync} dialogues stayed in sync with the recorded provider's decisions, {diverged} diverged"
+            + (f" (diverged at {at})" if at else "") + "; after the diverging turn the recorded seeker cites answers it "
+            "never got, so the figures measure neither a seeker nor this provider.")
+
+
+def split_line(summary: Summary) -> str:
+    if not summary.by_split:
+        return ""
+    parts = ", ".join(f"{g.key.split('=', 1)[1]} {g.dialogues}" for g in summary.by_split)
+    return (f"Splits pooled in the headline: {parts} dialogues; each split has its own row below (published figures "
+            "are test only).")
+
+
+def usage_rows(summary: Summary) -> list[list[str]]:
+    """Per role: calls made, calls served from the cache, tokens in/out, dollars ("unknown" for an unpriced model)."""
+    usage = summary.usage
+    if usage is None:
+        return []
+    rows = []
+    for role, u in [*usage.by_role.items(), ("total", usage.total)]:
+        unknown = role in usage.unpriced or (role == "total" and usage.unpriced)
+        dollars = f"${u.cost_usd:.4f}" + (" + unknown" if unknown and u.cost_usd else "") if not (
+            unknown and not u.cost_usd) else "unknown"
+        rows.append([role, str(u.calls), str(u.cached_calls), str(u.prompt_tokens), str(u.completion_tokens), dollars])
+    return rows
+
+
+USAGE_HEADER = ["role", "calls made", "served from cache", "prompt tokens", "completion tokens", "dollars"]
+
+
+def unpriced_line(summary: Summary) -> str:
+    if summary.usage is None or not summary.usage.unpriced:
+        return ""
+    named = ", ".join(f"{role} ({model})" for role, model in summary.usage.unpriced.items())
+    return f"No price is known for the model of: {named}; its dollars are unknown, not zero."
+
+
+def _scripted_groups(summary: Summary) -> list[Group]:
+    scripted = summary.scripted
+    return [g for g in (scripted.in_sync, scripted.diverged) if g is not None] if scripted else []
+
+
 def print_table(summary: Summary, console: Any = None) -> None:
-    """The headline figures and the per-language slices as rich tables."""
+    """The headline figures and, when there is more than one, the per-language (per-split) slices as rich tables.
+    A single-language run has no per-language table: it would repeat the headline."""
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
     console = console or Console()
+    kind = "scripted replay, " if summary.scripted else ""
     table = Table(
-        title=f"clarq score: {summary.source or 'dialogues'} ({summary.dialogues} dialogues, judge {summary.judge})"
+        title=f"clarq score: {summary.source or 'dialogues'} ({kind}{summary.dialogues} dialogues, split "
+        f"{summary.split}, judge {summary.judge})"
     )
     table.add_column("figure")
     table.add_column("value [95% CI]", justify="right")
     table.add_column("n", justify="right")
     for label, value, n in headline_rows(summary):
-        table.add_row(label, value, str(n))
+        table.add_row(label, escape(value), n)
     console.print(table)
-    slices = Table(title="per language")
-    for column in ("slice", "n", "success", "AQD", "AQL", "AQL tokens"):
-        slices.add_column(column, justify="left" if column == "slice" else "right")
-    for group in summary.by_language:
-        slices.add_row(*_group_cells(group))
-    console.print(slices)
+    units = ", ".join(f"{k} {v}" for k, v in summary.aql_units.items())
+    sliced = [(f"per language (released AQL: {units})", summary.by_language if len(summary.by_language) > 1 else []),
+              ("per split", summary.by_split), ("scripted replay", _scripted_groups(summary))]  # fmt: skip
+    for title, groups in sliced:
+        if not groups:
+            continue
+        slices = Table(title=title)
+        for column in GROUP_HEADER:
+            slices.add_column(column, justify="left" if column == "slice" else "right")
+        for group in groups:
+            slices.add_row(*_group_cells(group))
+        console.print(slices)
+    if summary.usage is not None and summary.usage.total.calls:
+        cost = Table(title="usage")
+        for column in USAGE_HEADER:
+            cost.add_column(column, justify="left" if column == "role" else "right")
+        for row in usage_rows(summary):
+            cost.add_row(*row)
+        console.print(cost)
+    for line in (scripted_line(summary), split_line(summary), unpriced_line(summary)):
+        if line:
+            console.print(escape(line))
     errored = summary.end_reasons.get("error", 0)
     console.print(("[bold red]" if errored else "") + escape(endings_line(summary)) + ("[/]" if errored else ""))
 
 
 def _group_cells(group: Group) -> list[str]:
-    return [group.key, str(group.dialogues), fmt(group.success, 3), fmt(group.aqd, 2), fmt(group.aql, 1),
-            fmt(group.aql_tokens, 1)]  # fmt: skip
+    return [group.key, str(group.dialogues), fmt(group.success, DIGITS["success"]), fmt(group.aqd, DIGITS["aqd"]),
+            fmt(group.aql, DIGITS["aql"]), fmt(group.aql_tokens, DIGITS["aql_tokens"])]  # fmt: skip
 
 
 def _md_table(header: list[str], rows: list[list[str]]) -> str:
@@ -93,28 +188,43 @@ def _md_table(header: list[str], rows: list[list[str]]) -> str:
 
 def markdown(summary: Summary, plots: list[str] = ()) -> str:  # type: ignore[assignment]
     """report.md: headline figures with intervals, then breakdowns, turn labels and node outcomes."""
-    group_header = ["slice", "n", "success", "AQD", "AQL", "AQL tokens"]
+    kind = " (scripted replay)" if summary.scripted else ""
     parts = [
-        f"# clarq score: {summary.source or 'dialogues'}",
+        f"# clarq score: {summary.source or 'dialogues'}{kind}",
         "",
         f"{summary.dialogues} dialogues on {summary.tasks} tasks (split {summary.split}, up to {summary.trials} "
         f"trials), judge `{summary.judge}`. Seekers: {', '.join(summary.seekers)}; providers: "
         f"{', '.join(summary.providers)}. Released AQL units: "
         + ", ".join(f"{k} = {v}" for k, v in summary.aql_units.items())
+        + " (never averaged across languages)"
         + f"; token unit `{summary.token_unit}`. Intervals: {summary.bootstrap['confidence']:.0%} percentile "
-        f"bootstrap over tasks, {summary.bootstrap['resamples']} resamples, seed {summary.bootstrap['seed']}.",
+        f"bootstrap over tasks, {summary.bootstrap['resamples']} resamples, seed {summary.bootstrap['seed']}; one "
+        "interval per figure and slice.",
         "",
         ("**Warning:** " if summary.end_reasons.get("error") else "") + endings_line(summary),
-        "",
-        _md_table(["figure", "value [95% CI]", "n"], [[a, b, str(c)] for a, b, c in headline_rows(summary)]),
     ]
+    for line in (scripted_line(summary), split_line(summary)):
+        if line:
+            parts += ["", line]
+    parts += ["", _md_table(["figure", "value [95% CI]", "n"], [[a, b, c] for a, b, c in headline_rows(summary)])]
+    if summary.scripted:
+        parts += ["", "## Scripted replay: in sync vs diverged", "",
+                  _md_table(GROUP_HEADER, [_group_cells(g) for g in _scripted_groups(summary)]), "",
+                  _md_table(["diverged at seeker turn", "dialogues"],
+                            [[t, str(n)] for t, n in summary.scripted.diverged_at.items()])]  # fmt: skip
     for title, groups in (
+        ("By split", summary.by_split),
         ("By language", summary.by_language),
         ("By task type", summary.by_type),
         ("By tree depth", summary.by_depth),
         ("By number of required nodes", summary.by_required),
     ):
-        parts += ["", f"## {title}", "", _md_table(group_header, [_group_cells(g) for g in groups])]
+        if groups:
+            parts += ["", f"## {title}", "", _md_table(GROUP_HEADER, [_group_cells(g) for g in groups])]
+    if usage_rows(summary):
+        parts += ["", "## Usage", "", _md_table(USAGE_HEADER, usage_rows(summary))]
+        if unpriced_line(summary):
+            parts += ["", unpriced_line(summary)]
     parts += [
         "",
         "## Seeker turns",

@@ -13,8 +13,9 @@ from pathlib import Path
 
 from ..core import prompts
 from ..core.errors import ClarqError, DataError
-from ..core.tasks import Task
-from ..core.transcript import Speaker
+from ..core.tasks import ROOT_ID, Task, node_sort_key
+from ..core.transcript import ScriptedReplay, Speaker, Turn
+from ..data.textmatch import carries_node
 from .base import DialogueView
 from .registry import SeekerConfig, SeekerTask
 
@@ -65,17 +66,53 @@ NOTICED = {
     "en": re.compile(r"(?:has|have) noticed (?:that )?(.+?)\s*\.?\s*$", re.IGNORECASE),
     "zh": re.compile(r"注意到(.+?)(?:才|时)"),
 }
+#: Where an explanation has no "noticed ..." clause it usually names the question the node answers.
+QUESTION_CLAUSES = {
+    "en": (re.compile(r"answers the question of (.+?)\.", re.IGNORECASE),
+           re.compile(r"addresses the question of (.+?)(?:,|\.)", re.IGNORECASE),
+           re.compile(r"did not (?:specify|explain|mention|clarify|indicate) (.+?)\.", re.IGNORECASE)),
+    "zh": (re.compile(r"关于(.+?)的(?:疑问|不确定性|问题)"),
+           re.compile(r"没有(?:明确)?(?:指出|给出|说明|提到|提及|解释|介绍)(.+?)[。，]")),
+}  # fmt: skip
+
+
+def oracle_candidates(task: Task, node_id: str) -> list[str]:
+    """Questions about the uncertainty a node resolves, best first, phrased from its explanation: the "noticed ..."
+    concern, then the question the explanation says the node answers. Never the node's own text."""
+    node, language = task.tree[node_id], task.language
+    explanation = node.explanation or ""
+    found = []
+    match = NOTICED[language].search(explanation)
+    if match:
+        concern = match.group(1).strip().rstrip("。.")
+        found.append(prompts.render("seeker/oracle", language, concern=concern))
+    for pattern in QUESTION_CLAUSES[language]:
+        match = pattern.search(explanation)
+        if match:
+            found.append(prompts.render("seeker/oracle_question", language, question=match.group(1).strip()))
+    return [q for q in dict.fromkeys(found) if not carries_node(q, node.text, language)]
+
+
+def oracle_script(task: Task, source: str = "explanation") -> list[str]:
+    """One question per node along the human path, each distinct from the others (an identical second question is
+    a repeat to the provider and reveals nothing). `source="text"` quotes the node text instead: a ceiling for the
+    offline matcher, not for the task, and only on request."""
+    questions: list[str] = []
+    for number, node_id in enumerate(oracle_path(task), start=1):
+        if source == "text":
+            text = task.tree[node_id].text.rstrip(".。!！?？ ")
+            questions.append(prompts.render("seeker/oracle_text", task.language, text=text))
+            continue
+        fresh = [q for q in oracle_candidates(task, node_id) if q not in questions]
+        task_name = task.brief.task_name
+        questions.append(fresh[0] if fresh else prompts.render("seeker/oracle_generic", task.language,
+                                                               task_name=task_name, number=number))  # fmt: skip
+    return questions
 
 
 def oracle_question(task: Task, node_id: str, source: str = "explanation") -> str:
-    """One question for one node: the concern its explanation names, else (or with source="text") its text."""
-    node = task.tree[node_id]
-    if source == "explanation" and node.explanation:
-        match = NOTICED[task.language].search(node.explanation)
-        if match:
-            concern = match.group(1).strip().rstrip("。.")
-            return prompts.render("seeker/oracle", task.language, concern=concern)
-    return prompts.render("seeker/oracle_text", task.language, text=node.text.rstrip(".。!！?？ "))
+    """The oracle's question for one node (see oracle_script)."""
+    return oracle_script(task, source)[oracle_path(task).index(node_id)]
 
 
 class OracleSeeker:
@@ -86,7 +123,7 @@ class OracleSeeker:
     def __init__(self, task: Task, config: SeekerConfig | None = None) -> None:
         source = str((config.options if config else {}).get("oracle_source", "explanation"))
         self.script = [opening(SeekerTask.of(task))]
-        self.script += [oracle_question(task, node_id, source) for node_id in oracle_path(task)]
+        self.script += oracle_script(task, source)
 
     async def respond(self, view: DialogueView) -> str:
         index = seeker_turn_count(view)
@@ -243,43 +280,86 @@ class HeuristicSeeker:
 
 def recorded_seeker_turns(path: str | Path) -> dict[tuple[str, int], list[str]]:
     """Seeker utterances per (task id, trial) from a run's transcripts.jsonl or a released results file."""
+    return {key: turns for key, (turns, _) in recorded_dialogues(path).items()}
+
+
+def recorded_dialogues(path: str | Path) -> dict[tuple[str, int], tuple[list[str], list[list[str]]]]:
+    """Per (task id, trial): the seeker utterances and, per seeker turn that got a reply, the node ids the recorded
+    provider newly revealed in that reply (the root as "0"): what a replay is compared against."""
     path = Path(path).expanduser()
     if not path.exists():
         raise ClarqError(f"replay file {path} does not exist", "pass --replay FILE (transcripts.jsonl or results)")
     return _load_recorded(str(path.resolve()), path.stat().st_mtime_ns)
 
 
+def _new_ids(turns: list[Turn]) -> list[list[str]]:
+    """For each seeker turn followed by a provider reply: the ids that reply claims and no earlier reply did."""
+    seen: set[str] = set()
+    decisions = []
+    for i, turn in enumerate(turns):
+        if turn.speaker != Speaker.seeker or i + 1 >= len(turns) or turns[i + 1].speaker != Speaker.provider:
+            continue
+        new = sorted(set(turns[i + 1].revealed) - seen, key=node_sort_key)
+        seen.update(new)
+        decisions.append(new)
+    return decisions
+
+
 @lru_cache(maxsize=8)
-def _load_recorded(path: str, _mtime: int) -> dict[tuple[str, int], list[str]]:
+def _load_recorded(path: str, _mtime: int) -> dict[tuple[str, int], tuple[list[str], list[list[str]]]]:
     if path.endswith(".jsonl"):
         from ..core.jsonl import parse_jsonl, read_text
 
-        recorded: dict[tuple[str, int], list[str]] = {}
+        recorded: dict[tuple[str, int], tuple[list[str], list[list[str]]]] = {}
         read = parse_jsonl(read_text(Path(path)), path)  # an unfinished last line (interrupted run) is left out
         for number, record in read.records:
             try:
                 key = (str(record["task_id"]), int(record.get("trial", 0)))
-                recorded[key] = [t["text"] for t in record["turns"] if t["speaker"] == Speaker.seeker.value]
+                turns = [Turn.model_validate(t) for t in record["turns"]]
             except (KeyError, TypeError, ValueError, AttributeError):
                 raise DataError(path, "not a transcript line", number) from None
+            recorded[key] = ([t.text for t in turns if t.speaker == Speaker.seeker], _new_ids(turns))
         return recorded
+    from ..data.reference_steps import replay_steps
     from ..data.upstream import load_released_dialogues
 
-    return {(d.task.id, 0): list(d.seeker_lines) for d in load_released_dialogues(path)}
+    out = {}
+    for d in load_released_dialogues(path):
+        # The released provider gave the root in reply to the opening request (lines[2]), then the steps' reveals.
+        decisions = ([[ROOT_ID]] if len(d.lines) > 2 else []) + [step.reference for step in replay_steps(d)]
+        out[(d.task.id, 0)] = (list(d.seeker_lines), decisions)
+    return out
 
 
 class ReplaySeeker:
-    """Replays recorded seeker turns (our transcripts.jsonl or a released results file) against a live provider."""
+    """Replays recorded seeker turns (our transcripts.jsonl or a released results file) against a live provider.
+
+    Open loop: the recorded turns do not react to our provider. `scripted_replay` tells the dialogue where our
+    provider first decided differently from the recorded one, so reports can keep in-sync and diverged dialogues
+    apart (a diverged replay measures neither seeker nor provider)."""
 
     def __init__(self, task: SeekerTask, config: SeekerConfig) -> None:
         if not config.replay:
             raise ClarqError("the replay seeker needs a file", "pass --replay FILE")
-        recorded = recorded_seeker_turns(config.replay)
-        self.by_trial = {trial: turns for (task_id, trial), turns in recorded.items() if task_id == task.id}
+        self.source = str(config.replay)
+        recorded = recorded_dialogues(config.replay)
+        self.by_trial = {trial: turns for (task_id, trial), (turns, _) in recorded.items() if task_id == task.id}
+        self.decisions = {trial: ids for (task_id, trial), (_, ids) in recorded.items() if task_id == task.id}
         if not self.by_trial:
             raise ClarqError(f"{config.replay} has no dialogue for task {task.id}", "replay a file of this language")
 
+    def _trial(self, trial: int) -> int:
+        return trial if trial in self.by_trial else min(self.by_trial)
+
+    def scripted_replay(self, turns: list[Turn], trial: int = 0) -> ScriptedReplay:
+        """Compare our provider's decision on each replayed seeker turn with the recorded provider's."""
+        recorded = self.decisions[self._trial(trial)]
+        ours = _new_ids(turns)
+        compared = min(len(recorded), len(ours))
+        diverged = next((k + 1 for k in range(compared) if ours[k] != recorded[k]), None)
+        return ScriptedReplay(source=Path(self.source).name, diverged_at=diverged, compared=compared)
+
     async def respond(self, view: DialogueView) -> str:
-        turns = self.by_trial.get(view.trial) or self.by_trial[min(self.by_trial)]
+        turns = self.by_trial[self._trial(view.trial)]
         index = seeker_turn_count(view)
         return turns[index] if index < len(turns) else goodbye(view.language)
