@@ -87,3 +87,131 @@ def test_language_tie_reads_as_chinese_and_one_more_latin_letter_as_english() ->
     assert detect_language("abc\u4e00\u4e01") == "en"
     assert detect_language("a\u4e00\u4e01") == "zh"
     assert detect_language("123", default="zh") == "zh" and detect_language("", default="en") == "en"
+
+
+def test_no_bundled_table_means_the_fallback_unit_without_asking_tiktoken(monkeypatch) -> None:
+    """Without litellm's bundled table tiktoken is never asked (it would go to the network for the table)."""
+    import tiktoken
+
+    from clarq_bench import lengths
+
+    asked: list[str] = []
+
+    def get_encoding(name: str):
+        asked.append(name)
+        raise AssertionError("tiktoken asked for a table")
+
+    monkeypatch.setattr(lengths, "_bundled_table_dir", lambda: None)
+    monkeypatch.setattr(tiktoken, "get_encoding", get_encoding)
+    lengths.token_counter.cache_clear()
+    try:
+        counter = lengths.token_counter()
+        assert counter.unit == lengths.FALLBACK_UNIT and counter.count("ab \u4e00\u4e01 12") == 4 and asked == []
+    finally:
+        lengths.token_counter.cache_clear()
+
+
+def test_language_of_one_script_only() -> None:
+    assert detect_language("\u4e00\u4e01") == "zh" and detect_language("\u4e00", default="en") == "zh"
+    assert detect_language("abc", default="zh") == "en"
+
+
+def test_the_bundled_table_gives_the_o200k_unit() -> None:
+    from clarq_bench import lengths
+
+    if lengths._bundled_table_dir() is None:
+        import pytest
+
+        pytest.skip("litellm's bundled o200k_base table is not installed")
+    lengths.token_counter.cache_clear()
+    counter = lengths.token_counter()
+    assert counter.unit == lengths.TOKEN_UNIT and counter.count("hello world") == 2
+
+
+def test_text_match_of_a_node_that_is_only_punctuation() -> None:
+    from clarq_bench.textmatch import carries_node
+
+    assert carries_node("?!", "?!", "en") and not carries_node("hello", "?!", "en")
+
+
+def test_a_node_already_said_in_full_scores_zero_without_dividing_by_zero() -> None:
+    from clarq_bench.provider.leakage import leak_score, ngrams
+
+    node = "Stun the monsters first."
+    assert leak_score(node, node, ngrams(node, "en"), "en") == (0.0, [])
+    task = make_task()
+    assert find_leaks(task.tree["1"].text, task.tree, ["0"], "en", said=[task.tree["1"].text]) == []
+
+
+def test_echo_removal_leaves_quotes_shorter_than_its_minimum() -> None:
+    from clarq_bench.provider.screen import ECHO_WORDS, without_echo
+
+    short = " ".join(["north"] * (ECHO_WORDS - 1))
+    assert without_echo(f"{short} which mine has rubies", [short], "en") == f"{short} which mine has rubies"
+    long = "go to the north mine today"
+    assert "north" not in without_echo(f"{long} which mine has rubies", [long], "en")
+
+
+def test_verifier_names_tasks_missing_from_the_task_data(tmp_path) -> None:
+    from leaderboard_runs import make_run, sample_tasks
+
+    from clarq_bench.leaderboard import build_submission
+    from clarq_bench.leaderboard.verify import verify_submission
+
+    sub = build_submission(make_run(tmp_path / "run"))
+    tasks = {task.id: task for task in sample_tasks()}
+    assert not [p for p in verify_submission(sub, tasks=tasks).problems if "not in the task data" in p]
+    gone = sorted(tasks)[0]
+    del tasks[gone]
+    problems = verify_submission(sub, tasks=tasks).problems
+    assert any(p.startswith("1 task(s) are not in the task data") and gone in p for p in problems), problems
+
+
+def test_rules_reject_end_reason_goodbye_without_the_seekers_goodbye() -> None:
+    transcript = dialogue("1")
+    transcript = transcript.model_copy(update={"turns": transcript.turns[:-1]})  # ends on the provider's reply
+    problem = check_rules(transcript, make_task(), single=True, max_turns=None)
+    assert problem is not None and "end reason goodbye but the last turn is not the seeker's goodbye" in problem
+
+
+def test_bootstrap_settings_keep_their_bounds() -> None:
+    from clarq_bench.leaderboard.figures import DEFAULT_RESAMPLES, MAX_RESAMPLES, bootstrap_settings
+    from clarq_bench.stats import DEFAULT_SEED
+
+    def of(seed, resamples):
+        return bootstrap_settings({"summary": {"bootstrap": {"seed": seed, "resamples": resamples}}})
+
+    assert of(5, 1) == (5, 1) and of(5, MAX_RESAMPLES) == (5, MAX_RESAMPLES)
+    assert of(5, 0) == (5, DEFAULT_RESAMPLES) and of(5, MAX_RESAMPLES + 1) == (5, DEFAULT_RESAMPLES)
+    assert of(True, 7) == (DEFAULT_SEED, 7) and bootstrap_settings({}) == (DEFAULT_SEED, DEFAULT_RESAMPLES)
+
+
+
+def test_long_figures_are_cut_at_eighty_characters_in_messages() -> None:
+    from clarq_bench.leaderboard.figures import _short
+
+    assert _short("x" * 78) == repr("x" * 78)  # 80 characters with the quotes: whole
+    assert _short("x" * 79) == repr("x" * 79)[:77] + "..."  # 81: cut to 80
+
+
+def test_means_of_no_verdicts_are_zero() -> None:
+    from clarq_bench.metrics import mean_aql, mean_aqd, success_rate
+
+    assert success_rate([]) == 0.0 and mean_aqd([]) == 0.0 and mean_aql([]) == 0.0
+
+
+def test_replay_lines_cut_turn_text_at_sixty_characters() -> None:
+    from clarq_bench.leaderboard.replay import _show
+
+    whole = provider("y" * 60, ReplyKind.response_i, ["1"])
+    cut = provider("y" * 61, ReplyKind.response_i, ["1"])
+    assert _show(whole) == f"response_i ['1'] {'y' * 60!r}" and _show(cut) == f"response_i ['1'] {'y' * 57 + '...'!r}"
+
+
+def test_costs_are_rounded_to_the_micro_dollar_everywhere() -> None:
+    from leaderboard_runs import scripted_transcript
+
+    from clarq_bench.leaderboard.figures import cost_of
+
+    cost = cost_of([scripted_transcript(make_task(), cost=0.00123456789)])
+    assert cost["total_usd"] == cost["by_language"]["en"] == cost["by_role"]["seeker"] == 0.001235

@@ -9,20 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from runner_helpers import make_task
+from test_runner import config
 
-from clarq_bench.run_config import AgentSettings, RunConfig
+from clarq_bench.run_config import AgentSettings
 from clarq_bench.runner import read_transcripts, rewrite_transcripts, run_dialogues
-
-
-def config(**changes: Any) -> RunConfig:
-    fields: dict[str, Any] = {
-        "seeker": AgentSettings(name="runner_helpers:ScriptedSeeker", options={"lines": "How?|Which?"}),
-        "provider": AgentSettings(name="runner_helpers:TreeWalkingProvider"),
-        "concurrency": 4,
-        "progress": False,
-    }
-    fields.update(changes)
-    return RunConfig(**fields)
 
 
 async def test_resume_with_three_trials_plays_exactly_the_missing_task_trial_pairs(tmp_path: Path) -> None:
@@ -69,3 +59,13 @@ async def test_concurrency_limit_is_never_exceeded_and_is_reached(tmp_path: Path
     stats = await run_dialogues(cfg, [make_task(index) for index in range(12)], tmp_path / "run")
     assert stats.done == 12
     assert CountingSeeker.most == 3  # bounded by the limit, and the limit is really used
+
+
+async def test_an_unknown_provider_stops_the_library_run_before_anything_is_written(tmp_path: Path) -> None:
+    import pytest
+
+    from clarq_bench.errors import ClarqError
+
+    with pytest.raises(ClarqError, match="unknown provider 'gtp-4o'"):
+        await run_dialogues(config(provider=AgentSettings(name="gtp-4o")), [make_task()], tmp_path / "run")
+    assert not (tmp_path / "run" / "transcripts.jsonl").exists()
