@@ -215,3 +215,38 @@ def test_costs_are_rounded_to_the_micro_dollar_everywhere() -> None:
 
     cost = cost_of([scripted_transcript(make_task(), cost=0.00123456789)])
     assert cost["total_usd"] == cost["by_language"]["en"] == cost["by_role"]["seeker"] == 0.001235
+
+
+def test_a_name_of_three_terms_counts_with_two_of_them_and_not_with_one() -> None:
+    from clarq_bench.provider.screen import EntityIndex
+
+    index = EntityIndex.of(make_task(), "en")  # "Summon the excavator to dig": summon, excavator, dig
+    assert index.kinds_named("Should I use the excavator to dig?", "en") == 1
+    assert index.kinds_named("the air sucker", "en") == 1 and index.kinds_named("the air", "en") == 0  # two terms: both
+    assert index.kinds_named("excavator", "en") == 0
+
+
+def test_a_leak_exactly_at_the_threshold_counts() -> None:
+    task = make_task()  # node 1.1 has four distinctive trigrams; the reply carries two: a share of exactly 0.5
+    hits = find_leaks("Walk in the Fantasy Forest.", task.tree, ["0", "1"], "en", threshold=0.5)
+    assert [(hit.node_id, hit.score) for hit in hits] == [("1.1", 0.5)]
+
+
+def test_hash_and_fingerprint_problems_show_twelve_hex_digits(tmp_path) -> None:
+    import re
+
+    from leaderboard_runs import make_run, sample_tasks
+
+    from clarq_bench.leaderboard import build_submission
+    from clarq_bench.leaderboard.replay import fingerprint_problem
+    from clarq_bench.leaderboard.verify import verify_submission
+
+    sub = build_submission(make_run(tmp_path / "run"))
+    forged = sub.model_copy(update={"manifest": sub.manifest.model_copy(update={"task_set_hash": "f" * 64})})
+    problems = verify_submission(forged, tasks={task.id: task for task in sample_tasks()}).problems
+    assert any(re.fullmatch(r"task_set_hash f{12}\.\.\. does not match its task hashes \([0-9a-f]{12}\.\.\.\)", p)
+               for p in problems), problems
+    offline = sub.manifest.model_copy(update={"provider": sub.manifest.provider.model_copy(update={"name": "offline"}),
+                                              "provider_fingerprint": "e" * 64})  # fmt: skip
+    problem = fingerprint_problem(offline)
+    assert problem is not None and re.search(r"fingerprint e{12}\.\.\. is not this clarq's .* \([0-9a-f]{12}\.\.\.\)", problem)

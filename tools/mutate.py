@@ -68,6 +68,13 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
     "implies answered > 0: `answered >= 0 and ...` decides the same",
     ("clarq_bench/runner.py", 294, "False -> True"): "prepare_run_dir's default for retry_errors: its one caller "
     "(run_dialogues) always passes retry_errors, so the default is never used",
+    ("clarq_bench/provider/screen.py", 333, "0 -> 1"): "max_nodes of a blocked turn: both providers test "
+    "blocks_reveal (verdict is not None) before they read max_nodes, so a blocked turn's max_nodes is never read",
+    ("clarq_bench/runner.py", 90, "65536 -> 65537"): "repair_tail's read-block size when scanning back for the last "
+    "newline: any block size finds the same newline (a speed setting)",
+    ("clarq_bench/goodbye.py", 40, "0 -> 1"): "_sentence_before searching for sentence ends from 1, not 0: it only "
+    "misses an end matched at index 0, whose slice then keeps that leading punctuation, which holds no word for "
+    "the conditional check that reads it",
 }
 
 _FLIP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq, ast.NotEq: ast.Eq,
