@@ -250,3 +250,10 @@ def test_hash_and_fingerprint_problems_show_twelve_hex_digits(tmp_path) -> None:
                                               "provider_fingerprint": "e" * 64})  # fmt: skip
     problem = fingerprint_problem(offline)
     assert problem is not None and re.search(r"fingerprint e{12}\.\.\. is not this clarq's .* \([0-9a-f]{12}\.\.\.\)", problem)
+
+
+def test_a_leak_of_exactly_min_shared_grams_counts_whatever_its_share() -> None:
+    task = make_task()  # two of node 1.1's four trigrams: a share of 0.5, under a threshold of 0.99
+    hits = find_leaks("Walk in the Fantasy Forest.", task.tree, ["0", "1"], "en", threshold=0.99, min_shared=2)
+    assert [hit.node_id for hit in hits] == ["1.1"]
+    assert find_leaks("Walk in the Fantasy Forest.", task.tree, ["0", "1"], "en", threshold=0.99, min_shared=3) == []
