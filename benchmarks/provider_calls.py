@@ -23,7 +23,9 @@ the classification call ~ our decision prompt; a node check ~ our decision promp
 
 Also printed: the most sequential calls any turn made (the issue's bound is 2, LLMProvider.MAX_SEQUENTIAL_CALLS;
 the exit code is 1 if it is exceeded), the share of Response I turns, and leakage-guard hits among the generated
-replies.
+replies. The "agree*" column is structural, not measured: the scripted model is fed the released decisions, so it
+agrees (near) 100% by construction; anything less is a plumbing fault (a decision not turned into the same revealed
+ids). It compares nothing; `clarq provider-eval` measures a real model's agreement.
 
 Run: `python benchmarks/provider_calls.py [--limit N] [--json]` (about five seconds for all four files).
 Measured on the four released files (4,200 post-root turns): ours 1.145 calls per turn on the single-info files
@@ -186,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(table, indent=2))
         return 0
     head = f"{'':58} {'turns':>5} | {'ours calls':>10} {'p95':>4} {'tok/turn':>8} | {'released lower':>14} {'p95':>4}"
-    head += f" {'tok':>6} | {'upper':>6} {'p95':>4} {'tok':>6} | {'max seq':>7} | {'resp I':>6} | guard hits | agree"
+    head += f" {'tok':>6} | {'upper':>6} {'p95':>4} {'tok':>6} | {'max seq':>7} | {'resp I':>6} | guard hits | agree*"
     print(head)
     for name, s in table.items():
         print(f"{name[:58]:58} {s['turns']:5.0f} | {s['calls_mean']:10.3f} {s['calls_p95']:4.0f} "
@@ -199,6 +201,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{pooled['max_sequential']:.0f} (bound {MAX_SEQUENTIAL_CALLS}); leakage guard hit on "
           f"{pooled['guard_hits']:.0f} of {pooled['generated']:.0f} generated replies (the released replies), "
           f"{pooled['fallbacks']:.0f} replaced by the safe template")  # fmt: skip
+    print("measured: calls, tokens, sequential calls, guard hits. * structural, by construction: the scripted model "
+          "is fed the released decisions, so 'agree' checks our plumbing (decision -> revealed ids), not a model; "
+          "a real model's agreement is measured by `clarq provider-eval`.")
     return 0 if pooled["max_sequential"] <= MAX_SEQUENTIAL_CALLS else 1
 
 

