@@ -217,16 +217,16 @@ class TaskIndex:
     def cover(self, terms: Iterable[str], present: set[str]) -> float:
         """IDF-weighted share of `terms` found in `present` (0 when `terms` is empty)."""
         unique = set(terms)
-        total = sum(self.weight(t) for t in unique)
-        return sum(self.weight(t) for t in unique if t in present) / total if total else 0.0
+        total = math.fsum(self.weight(t) for t in unique)
+        return math.fsum(self.weight(t) for t in unique if t in present) / total if total else 0.0
 
     _cover = cover
 
     def gram_cover(self, grams: set[str], present: set[str]) -> float:
         """IDF-weighted share of a node's character n-grams found in `present` (0 when `grams` is empty)."""
         idf = self.gram_idf
-        total = sum(idf.get(g, 0.0) for g in grams)
-        return sum(idf.get(g, 0.0) for g in grams if g in present) / total if total else 0.0
+        total = math.fsum(idf.get(g, 0.0) for g in grams)
+        return math.fsum(idf.get(g, 0.0) for g in grams if g in present) / total if total else 0.0
 
     def bm25(self, query: list[str], node_id: str, k1: float = 1.2, b: float = 0.75) -> float:
         doc = self.doc_terms[node_id]
@@ -234,7 +234,7 @@ class TaskIndex:
         for term in doc:
             counts[term] = counts.get(term, 0) + 1
         norm = k1 * (1 - b + b * len(doc) / max(self.average_length, 1e-9))
-        return sum(
+        return math.fsum(
             self.weight(t) * counts[t] * (k1 + 1) / (counts[t] + norm) for t in set(query) if t in counts
         )
 

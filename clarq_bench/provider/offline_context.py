@@ -11,6 +11,8 @@ Fitted together with the lexical features (benchmarks/provider_tune.py, types 1-
 
 from __future__ import annotations
 
+import math
+
 from ..core.tasks import ROOT_ID
 from ..core.transcript import ReplyKind, Speaker, Turn
 from .lexical import TaskIndex, tokens
@@ -44,9 +46,9 @@ def context_features(
     last = revealed[-1] if revealed else None
     revealed_terms = set().union(*(index.text_terms[i] for i in [ROOT_ID, *revealed] if i in index.text_terms))
     frontier_terms = set().union(*(index.doc_terms[i] for i in frontier)) if frontier else set()
-    total = sum(index.weight(t) for t in turn_set) or 1.0
-    recap = sum(index.weight(t) for t in turn_set if t in revealed_terms and t not in frontier_terms) / total
-    fresh = sum(index.weight(t) for t in turn_set if t not in revealed_terms) / total
+    total = math.fsum(index.weight(t) for t in turn_set) or 1.0
+    recap = math.fsum(index.weight(t) for t in turn_set if t in revealed_terms and t not in frontier_terms) / total
+    fresh = math.fsum(index.weight(t) for t in turn_set if t not in revealed_terms) / total
     bq = [row["bq"] for row in lexical]
     order = sorted(range(len(bq)), key=lambda k: -bq[k])
     rank = {position: r for r, position in enumerate(order)}

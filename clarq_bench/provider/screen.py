@@ -138,7 +138,7 @@ class EntityIndex(NamedTuple):
         brief = task.brief
         notes = [note for entry in (*brief.items, *brief.skills, *brief.scenes) for note in _NOTE.findall(entry)]
         phrases = [p.strip() for p in (*entities(task), *notes, brief.task_name, brief.role) if p.strip()]
-        return cls(sorted(set(phrases), key=len, reverse=True), terms, kinds)
+        return cls(sorted(set(phrases), key=lambda p: (-len(p), p)), terms, kinds)
 
     def kinds_named(self, text: str, language: str) -> int:
         """How many kinds of entity the text names: an entity counts when all its content terms are present
