@@ -40,10 +40,10 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUME
 
 import numpy as np  # noqa: E402
 
+from clarq_bench.fidelity.provider_eval import load_dialogues, replay_steps
 from clarq_bench.provider.embeddings import EMBEDDING_FEATURES
 from clarq_bench.provider.lexical import TaskIndex
 from clarq_bench.provider.matcher import FEATURES, all_features
-from clarq_bench.fidelity.provider_eval import load_dialogues, replay_steps
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = ROOT.parent / "shared" / "clarq-llm-upstream" / "results"

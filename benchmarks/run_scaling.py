@@ -23,9 +23,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
+from clarq_bench.core.tasks import Task
 from clarq_bench.play.run_config import AgentSettings, RunConfig
 from clarq_bench.play.runner import read_transcripts, run_dialogues
-from clarq_bench.core.tasks import Task
 from clarq_bench.testing.fake_agents import both_agents
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
 

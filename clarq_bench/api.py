@@ -23,15 +23,15 @@ from .seekers import DialogueView, Seeker, SeekerConfig, SeekerTask, register_se
 
 if TYPE_CHECKING:
     from .core.tasks import Task
+    from .data.validate import ValidationReport
+    from .leaderboard.schema import Submission
+    from .leaderboard.verify import Verification
     from .play.run_config import RunConfig
     from .play.runner import RunStats
     from .play.setup import RunOptions
     from .scoring.comparison import Comparison
     from .scoring.judge import Verdict
     from .scoring.metrics import Summary
-    from .data.validate import ValidationReport
-    from .leaderboard.schema import Submission
-    from .leaderboard.verify import Verification
     from .scoring.sources import Source
 
 __all__ = [

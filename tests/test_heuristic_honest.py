@@ -16,14 +16,14 @@ import pytest
 from runner_helpers import TreeWalkingProvider, make_task
 from upstream_paths import UPSTREAM_DATA, needs_upstream
 
+from clarq_bench.core.goodbye import is_goodbye
+from clarq_bench.core.transcript import ReplyKind, Speaker
 from clarq_bench.fidelity.audit import play_all
 from clarq_bench.play.dialogue import play_dialogue
-from clarq_bench.core.goodbye import is_goodbye
 from clarq_bench.provider.base import ProviderTurn
 from clarq_bench.provider.factory import make_provider
 from clarq_bench.seekers.baselines import EN_LEAD, PARENTHESES, told_enough
 from clarq_bench.seekers.registry import build_seeker
-from clarq_bench.core.transcript import ReplyKind, Speaker
 
 EN_RUN = 6  # words: "more than five consecutive words"
 ZH_RUN = 10  # CJK characters
@@ -133,8 +133,8 @@ async def test_heuristic_questions_come_from_the_brief():
 @needs_upstream
 @pytest.mark.parametrize("mode", ["single"])
 async def test_a_full_heuristic_run_never_quotes_the_provider(mode, monkeypatch):
-    from clarq_bench.fidelity import audit
     from clarq_bench.data.loader import load_tasks
+    from clarq_bench.fidelity import audit
 
     tasks = load_tasks(UPSTREAM_DATA, ("en", "zh"), types=list(range(14, 27)))
     assert len(tasks) == 260

@@ -7,8 +7,8 @@ import json
 import pytest
 from upstream_paths import UPSTREAM_DATA, needs_upstream
 
-from clarq_bench.fidelity.audit import audit, default_strategies, tabulate
 from clarq_bench.cli.main import main
+from clarq_bench.fidelity.audit import audit, default_strategies, tabulate
 from clarq_bench.seekers.registry import REDTEAM
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
 

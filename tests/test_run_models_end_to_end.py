@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from clarq_bench.cli.main import main
+from clarq_bench.core.transcript import EndReason
 from clarq_bench.play.runner import read_transcripts
 from clarq_bench.testing.fake_agents import both_agents
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
-from clarq_bench.core.transcript import EndReason
 
 REPO = Path(__file__).resolve().parents[1]
 SEEKER, PROVIDER = "openai/fake-seeker", "openai/fake-provider"

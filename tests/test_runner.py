@@ -17,6 +17,7 @@ from runner_helpers import make_task, write_task_folder
 
 from clarq_bench.cli.main import main
 from clarq_bench.core.errors import ClarqError
+from clarq_bench.core.transcript import EndReason
 from clarq_bench.play.run_config import AgentSettings, RunConfig, describe_diff, diff_configs
 from clarq_bench.play.runner import (
     read_transcripts,
@@ -24,7 +25,6 @@ from clarq_bench.play.runner import (
     run_dialogues,
     summarize_run,
 )
-from clarq_bench.core.transcript import EndReason
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent

@@ -47,8 +47,8 @@ def _where(args: argparse.Namespace) -> int:
 def _verify(args: argparse.Namespace) -> int:
     import sys
 
-    from ..data.loader import resolve_data_dir
     from ..data.download import verify_folder
+    from ..data.loader import resolve_data_dir
 
     root = resolve_data_dir(args.data)
     problems = verify_folder(root)

@@ -14,9 +14,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .loader import FILE_NAME, _lines, brief_from_parts, parse_tree, read_json
 from ..core.errors import DataError
 from ..core.tasks import Language, Task, make_task_id, split_of_type
+from .loader import FILE_NAME, _lines, brief_from_parts, parse_tree, read_json
 
 #: The upstream type names, in type order (the same in both languages' file names).
 TYPE_NAMES = (

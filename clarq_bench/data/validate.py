@@ -6,8 +6,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from .loader import LANGUAGE_FOLDERS, load_task_file, parse_file_name
 from ..core.errors import DataError
+from .loader import LANGUAGE_FOLDERS, load_task_file, parse_file_name
 
 
 class ValidationReport(BaseModel):

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..provider.factory import is_offline
 from ..core.transcript import AgentInfo, Speaker, Transcript
+from ..provider.factory import is_offline
 from .schema import Manifest, Submission, dialogue_key
 
 SEEKER_FIELDS = ("name", "model", "endpoint", "reported_model", "tree_access")

@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..scoring.judge import Verdict
 from ..core.tasks import Task
 from ..core.transcript import Transcript
+from ..scoring.judge import Verdict
 from .schema import Manifest
 
 STATUS_VERIFIED, STATUS_UNVERIFIED, STATUS_REFERENCE, STATUS_FAILED = "verified", "not verified", "reference", "failed"

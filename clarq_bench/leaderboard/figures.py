@@ -11,8 +11,8 @@ import math
 from collections import defaultdict
 from typing import Any, Iterator, Sequence
 
-from ..scoring.judge import Verdict
 from ..core.transcript import Transcript
+from ..scoring.judge import Verdict
 
 DEFAULT_RESAMPLES = 2000
 MAX_RESAMPLES = 10000

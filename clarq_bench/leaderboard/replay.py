@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.errors import ClarqError
-from ..provider.factory import ProviderMode, make_provider
-from ..provider.identity import provider_fingerprint
 from ..core.tasks import Task
 from ..core.transcript import Transcript, Turn
+from ..provider.factory import ProviderMode, make_provider
+from ..provider.identity import provider_fingerprint
 from .schema import Manifest, dialogue_key
 
 FIELDS = ("text", "kind", "intent", "revealed")

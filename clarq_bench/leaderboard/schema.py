@@ -13,8 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from ..scoring.judge import Verdict
 from ..core.transcript import AgentInfo, Transcript
+from ..scoring.judge import Verdict
 
 FORMAT = "clarq-submission"
 FORMAT_VERSION = 2  # 2: provider fingerprint, tree access, content seal

@@ -14,8 +14,8 @@ import hashlib
 import json
 from typing import Any, Iterator
 
-from ..scoring.judge import Verdict
 from ..core.transcript import Transcript
+from ..scoring.judge import Verdict
 from .schema import Manifest, Submission, dialogue_key
 
 DIGEST_CHARS = 16  # per dialogue / turn: enough to tell an edit; the manifest hash is a full SHA-256

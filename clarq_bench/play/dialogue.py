@@ -25,11 +25,11 @@ from datetime import datetime, timezone
 from typing import Any, Awaitable, Callable, TypeVar
 
 from ..core.goodbye import is_goodbye
-from ..provider.base import Provider
-from .run_config import DEFAULT_TURN_TIMEOUT
-from ..seekers.base import DialogueView, Seeker
 from ..core.tasks import Task
 from ..core.transcript import AgentInfo, EndReason, Speaker, Transcript, Turn, Usage
+from ..provider.base import Provider
+from ..seekers.base import DialogueView, Seeker
+from .run_config import DEFAULT_TURN_TIMEOUT
 
 DEFAULT_MAX_TURNS = 12
 #: Longest turn text accepted from an agent; no model reply comes near it, a runaway plug-in can.

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .run_config import RunConfig
 from ..core.transcript import AgentInfo, Transcript
+from .run_config import RunConfig
 
 
 def stamp_config(config: RunConfig, client: Any, seeker_factory: Any) -> RunConfig:

@@ -27,9 +27,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core import prompts
-from ..data.loader import strip_speaker
 from ..core.tasks import Task, node_sort_key
 from ..core.transcript import Intent, ReplyKind, Speaker, Turn, Usage
+from ..data.loader import strip_speaker
 from .base import ProviderMode, ProviderState, ProviderTurn
 from .leakage import DEFAULT_MIN_SHARED, DEFAULT_THRESHOLD, find_leaks, redact_leaks
 from .llm_schema import GateDecision, TurnDecision

@@ -24,9 +24,9 @@ import re
 from enum import Enum
 from typing import NamedTuple
 
-from ..data.loader import strip_speaker
 from ..core.tasks import Task
 from ..core.transcript import Intent, ReplyKind, Speaker, Turn
+from ..data.loader import strip_speaker
 from .intents import instructs_provider
 from .lexical import is_question, sentences, tokens
 

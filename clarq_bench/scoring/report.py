@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .metrics import Figure, Group, Summary
 from ..core.redact import redact
+from .metrics import Figure, Group, Summary
 
 HEADLINE = (
     ("success", "Success rate"),

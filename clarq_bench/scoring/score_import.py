@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..core.tasks import Task
-from ..data.textmatch import carries_node
 from ..core.transcript import AgentInfo, EndReason, ReplyKind, Speaker, Transcript, Turn
+from ..data.textmatch import carries_node
 from ..data.upstream import ReleasedDialogue, load_released_dialogues, released_files
 
 SEEKER_NAME = "released"

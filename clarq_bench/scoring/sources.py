@@ -15,9 +15,9 @@ from typing import Any, Literal, NamedTuple
 
 from ..core.errors import ClarqError
 from ..core.jsonl import load_file, read_jsonl
-from .judge import NodeCheck, Verdict, judge_all
 from ..core.tasks import Task
 from ..core.transcript import Transcript
+from .judge import NodeCheck, Verdict, judge_all
 
 Format = Literal["auto", "clarq", "upstream"]
 TASK_KEYS = ("data_dir", "tasks_dir")
@@ -122,8 +122,8 @@ def load_sources(path: str | Path, fmt: Format = "auto", data: str | None = None
     kind = detect_format(path) if fmt == "auto" else fmt
     if kind == "clarq":
         return [load_run(path, data)]
-    from .score_import import import_released
     from ..data.upstream import released_files
+    from .score_import import import_released
 
     files = released_files(path)
     if not files:
@@ -146,9 +146,9 @@ def node_check_for(judge_model: str) -> NodeCheck | None:
     """The LLM leftover check for `--judge MODEL` (None for `--judge none`)."""
     if judge_model == "none":
         return None
-    from .judge_llm import llm_node_check
-    from ..llm import LLMClient, LLMSettings
     from ..core.registry import looks_like_model
+    from ..llm import LLMClient, LLMSettings
+    from .judge_llm import llm_node_check
 
     if not looks_like_model(judge_model):  # the seekers' rule: `provider/model` or a known model family
         raise ClarqError(f"unknown judge model {judge_model!r}", "pass --judge none or a model such as gpt-4o")
