@@ -13,13 +13,11 @@ ones are imported when a function is called, so `import clarq_bench` stays cheap
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .fidelity.checks import audit_provider, evaluate_provider
-from .seekers import DialogueView, Seeker, SeekerConfig, SeekerTask, register_seeker
 
 if TYPE_CHECKING:
     from .core.tasks import Task
@@ -33,12 +31,25 @@ if TYPE_CHECKING:
     from .scoring.judge import Verdict
     from .scoring.metrics import Summary
     from .scoring.sources import Source
+    from .seekers import DialogueView, Seeker, SeekerConfig, SeekerTask, register_seeker
 
 __all__ = [
     "DialogueView", "RunResult", "Scored", "Seeker", "SeekerConfig", "SeekerTask", "audit_provider", "compare",
     "evaluate_provider", "load_tasks", "register_seeker", "run", "run_async", "score", "submit", "task_stats",
     "validate_tasks", "verify_submissions", "build_leaderboard",
 ]  # fmt: skip
+
+
+#: The plug-in names of clarq_bench.seekers, loaded on first access (the task commands need no seeker code).
+SEEKER_NAMES = ("DialogueView", "Seeker", "SeekerConfig", "SeekerTask", "register_seeker")
+
+
+def __getattr__(name: str) -> Any:
+    if name in SEEKER_NAMES:
+        from . import seekers
+
+        return getattr(seekers, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class RunResult(NamedTuple):
@@ -111,6 +122,8 @@ def run(options: RunOptions | None = None, /, *, on_start: Callable[[RunConfig, 
     """Play a seeker against a provider on the selected tasks into a new run folder (or `resume=RUN_DIR`), then
     score it. Options are `clarq run`'s flags as keywords (seeker, provider, tasks, lang, limit, trials, ...), or a
     RunOptions. `on_start(config, tasks)` is called before the first dialogue, `on_update(stats)` after each."""
+    import asyncio
+
     return asyncio.run(run_async(options, on_start=on_start, on_update=on_update, **fields))
 
 
@@ -155,6 +168,8 @@ def compare(a: str | Path, b: str | Path, *, format: str = "auto", judge: str = 
 def _score_sources(path: str | Path, *, format: str, judge: str, data: str | Path | None, split: str, seed: int,
                    resamples: int) -> list[Scored]:
     """Scored for every scorable set under `path` (a folder of released files holds several)."""
+    import asyncio
+
     from .scoring.metrics import run_usage, summarize
     from .scoring.sources import judge_source, load_sources, node_check_for, select_split
 

@@ -63,3 +63,10 @@ def test_importing_the_package_loads_no_api() -> None:
     code = "import sys, clarq_bench; print(sorted(m for m in sys.modules if m.startswith('clarq_bench')))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "['clarq_bench']"
+
+
+def test_the_api_module_loads_no_seeker_code_and_no_event_loop_until_asked() -> None:
+    code = ("import sys, clarq_bench.api as api; print('clarq_bench.seekers' in sys.modules, 'asyncio' in sys.modules); "
+            "api.register_seeker; print('clarq_bench.seekers' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "False", "True"]
