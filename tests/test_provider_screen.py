@@ -290,3 +290,22 @@ async def test_the_llm_provider_in_multi_info_mode_reveals_at_most_one_node_per_
     turn = await llm_provider("en", Recorder(decision), mode="multi-info").respond(
         after_root(task, last="Which gem does Henry need?"))  # fmt: skip
     assert turn.revealed == ["1"]
+
+
+def test_a_turn_made_mostly_of_four_listed_phrases_is_a_spray_at_exactly_the_bar() -> None:
+    """Only the "mostly listed phrases" rule catches these turns (one question, four kinds, three words of its own):
+    four phrases making 65% of the text is a spray, three is not."""
+    from clarq_bench.provider.screen import SPRAY_LISTED, EntityIndex
+
+    names = ["red apple", "blue car", "green house", "yellow boat"]
+    index = EntityIndex(
+        phrases=sorted(names, key=lambda p: (-len(p), p)),
+        terms=[set(name.split()) for name in names],
+        kinds=[name.split()[-1] for name in names],
+    )
+    four = "Red apple, blue car, green house, yellow boat: what pick order timing?"
+    three = "Red apple, blue car, green house: what pick order timing?"
+    assert SPRAY_LISTED == 4 and index.listed(four)[0] == 4 and index.listed(four)[1] >= 0.6
+    assert index.content_besides(four, "en") == 3 and index.kinds_named(four, "en") == 4  # no other rule applies
+    assert index.is_spray([four], "en", four)
+    assert not index.is_spray([three], "en", three)
