@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..core.transcript import Intent
-from .lexical import is_question, sentences, tokens
+from .lexical import WH_EN_PATTERN, WH_ZH, is_question, sentences, tokens
 
 _CONFIRM = {
     "en": re.compile(
@@ -52,8 +52,8 @@ _INSTRUCTION = {
 }
 #: An open question (which one, where, how...) or a choice between options ("A, B, or C?"): asks for something.
 _OPEN = {
-    "en": re.compile(r"(\b(which|what|where|how|who|when|why|whom|whose)\b|,?\s\bor\b[^?]*\?)", re.IGNORECASE),
-    "zh": re.compile(r"(哪|什么|怎么|怎样|如何|多少|几[个种条家位]|还是)"),
+    "en": re.compile("(" + WH_EN_PATTERN + r"|,?\s\bor\b[^?]*\?)", re.IGNORECASE),
+    "zh": re.compile("(" + "|".join((*WH_ZH, "几[个种条家位]", "还是")) + ")"),
 }
 _HELP = {
     "en": re.compile(r"\b(help|task|quest|mission|need|how|what|where|which|guide|guidance|advice)\b", re.IGNORECASE),

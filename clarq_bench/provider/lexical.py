@@ -83,8 +83,13 @@ def competing_options(explanation: str | None, language: str) -> list[str]:
     return [m.group(1).strip() for m in pattern.finditer(explanation) if m.group(1).strip()]
 
 
-QUESTION_WORDS_EN = ("which", "what", "where", "how", "who", "when", "why", "whom", "whose", "should i", "do i",
-                     "can i", "could you", "is there", "are there", "would")  # fmt: skip
+#: The English wh-words: the one list every "does this ask something?" rule of the provider builds on.
+WH_WORDS_EN = ("which", "what", "where", "how", "who", "when", "why", "whom", "whose")
+#: The Chinese interrogatives every such rule shares; each rule adds what its purpose needs (see its comment).
+WH_ZH = ("哪", "什么", "怎么", "如何", "怎样", "多少")
+#: Matches any English wh-word as a whole word.
+WH_EN_PATTERN = r"\b(" + "|".join(WH_WORDS_EN) + r")\b"
+QUESTION_WORDS_EN = (*WH_WORDS_EN, "should i", "do i", "can i", "could you", "is there", "are there", "would")
 #: Requests phrased as statements ("I'd like to know which ...", "please tell me where ...").
 _INDIRECT_QUESTION_EN = re.compile(
     r"\b(tell me|let me know|wondering|(like|need|want) to know|not sure (which|what|where|how)|advise|"

@@ -29,7 +29,7 @@ from ..core.tasks import Task
 from ..core.transcript import Intent, ReplyKind, Speaker, Turn
 from ..data.loader import strip_speaker
 from .intents import instructs_provider
-from .lexical import is_question, sentences, tokens
+from .lexical import WH_EN_PATTERN, WH_ZH, is_question, sentences, tokens
 
 #: Longer than every released seeker turn (max 1,433 characters en, 401 zh) with a wide margin.
 MAX_CHARS = {"en": 3000, "zh": 1200}
@@ -67,9 +67,10 @@ _PARENTHESES = re.compile(r"\s*[(（][^()（）]*[)）]\s*")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]")
 #: Interrogatives that ask something of a name ("how do I use X?", "which one?") and the openers that do not.
+#: Wider than a count of things asked: "whether", "or" and any 几 show that a name is asked about.
 _INTERROGATIVE = {
-    "en": re.compile(r"\b(which|what|where|how|who|when|why|whom|whose|whether)\b|\bor\b", re.IGNORECASE),
-    "zh": re.compile(r"哪|什么|怎么|如何|怎样|多少|几|还是|是否|为何|为什么"),
+    "en": re.compile(WH_EN_PATTERN + r"|\b(whether|or)\b", re.IGNORECASE),
+    "zh": re.compile("|".join((*WH_ZH, "几", "还是", "是否", "为何", "为什么"))),
 }
 _CONTENT_FREE = {
     "en": re.compile(r"\b(what|how)\s+about\b|\bwhat\s+of\b", re.IGNORECASE),
@@ -316,9 +317,10 @@ def _repeats(text: str, asked: int, turns: list[Turn], language: str) -> bool:
     return answered > 0 and answered >= asked
 
 
+#: One match per thing asked: only the wh-words (a counted 几 only), not "or" / 还是, which join the options of one.
 _ASK = {
-    "en": re.compile(r"\b(which|what|where|how|who|when|why|whom|whose)\b", re.IGNORECASE),
-    "zh": re.compile(r"(哪|什么|怎么|如何|怎样|多少|几[个种条家位次])"),
+    "en": re.compile(WH_EN_PATTERN, re.IGNORECASE),
+    "zh": re.compile("(" + "|".join((*WH_ZH, "几[个种条家位次]")) + ")"),
 }
 
 
