@@ -110,11 +110,12 @@ async def run_async(
     try:
         stats = await run_dialogues(config, tasks, run_dir, client=client, resume=bool(options.resume),
                                     force=options.force, retry_errors=options.retry_errors, on_update=on_update)
+        summary = await summarize_run(run_dir, tasks, config.judge_model, split=config.split, client=client)
     finally:
         close = getattr(client, "aclose", None)
         if close is not None:  # HTTP sessions and the cache of this event loop
             await close()
-    return RunResult(run_dir, await summarize_run(run_dir, tasks, config.judge_model, split=config.split), stats)
+    return RunResult(run_dir, summary, stats)
 
 
 def run(options: RunOptions | None = None, /, *, on_start: Callable[[RunConfig, list[Task]], None] | None = None,
@@ -129,13 +130,14 @@ def run(options: RunOptions | None = None, /, *, on_start: Callable[[RunConfig, 
 
 def score(path: str | Path, *, format: str = "auto", judge: str = "none", data: str | Path | None = None,
           split: str = "auto", seed: int = 8848, resamples: int = 2000, out: str | Path | None = None,
-          write: bool = True, plots: bool = True) -> list[Scored]:
+          write: bool = True, plots: bool = True, api_base: str | None = None) -> list[Scored]:
     """Judge and summarize a run folder, a transcripts.jsonl or a released results file (or a folder of them: one
-    Scored each). With `write`, summary.json, report.md and plots go to `out` (default: the run folder)."""
+    Scored each). With `write`, summary.json, report.md and plots go to `out` (default: the run folder). A model
+    `judge` is called at `api_base` when given (an OpenAI-compatible endpoint)."""
     from .scoring.report import write_report
 
     results = _score_sources(path, format=format, judge=judge, data=data, split=split, seed=seed,
-                             resamples=resamples)
+                             resamples=resamples, api_base=api_base)
     for result in results:
         folder = Path(out) / result.source.name if out and len(results) > 1 else out or result.source.run_dir
         if folder is not None and write:
@@ -144,7 +146,7 @@ def score(path: str | Path, *, format: str = "auto", judge: str = "none", data: 
 
 
 def compare(a: str | Path, b: str | Path, *, format: str = "auto", judge: str = "none", data: str | Path | None = None,
-            split: str = "auto", seed: int = 8848, resamples: int = 2000) -> Comparison:
+            split: str = "auto", seed: int = 8848, resamples: int = 2000, api_base: str | None = None) -> Comparison:
     """A - B on the dialogues both sides played (paired on task content and trial): paired bootstrap intervals for
     success, AQD and AQL, the exact McNemar test for success, and the settings that differ between the sides."""
     from .core.errors import ClarqError
@@ -154,7 +156,7 @@ def compare(a: str | Path, b: str | Path, *, format: str = "auto", judge: str = 
     sides = []
     for path in (a, b):
         results = _score_sources(path, format=format, judge=judge, data=data, split=split, seed=seed,
-                                 resamples=resamples)
+                                 resamples=resamples, api_base=api_base)
         if len(results) != 1:
             raise ClarqError(f"{path} holds {len(results)} result sets", "compare one run or one file per side")
         sides.append(results[0])
@@ -166,20 +168,29 @@ def compare(a: str | Path, b: str | Path, *, format: str = "auto", judge: str = 
 
 
 def _score_sources(path: str | Path, *, format: str, judge: str, data: str | Path | None, split: str, seed: int,
-                   resamples: int) -> list[Scored]:
+                   resamples: int, api_base: str | None = None) -> list[Scored]:
     """Scored for every scorable set under `path` (a folder of released files holds several)."""
     import asyncio
 
     from .scoring.metrics import run_usage, summarize
+    from .llm.accounting import track_usage
     from .scoring.sources import judge_source, load_sources, node_check_for, select_split
 
-    check = node_check_for(judge)
+    client = None
+    if judge != "none" and api_base:
+        from .llm import LLMClient, LLMSettings
+
+        client = LLMClient(LLMSettings(api_base=api_base))
+    check = node_check_for(judge, client)
     results = []
     for source in load_sources(path, format, data):
-        verdicts = asyncio.run(judge_source(source, check, judge))
+        with track_usage() as meter:
+            verdicts = asyncio.run(judge_source(source, check, judge))
         chosen, chosen_split = select_split(verdicts, split)
-        usage = run_usage(t for t, _ in source.pairs) if source.run_dir is not None or source.name.endswith(".jsonl") \
-            else None  # released files record no usage
+        judged = meter.by_role.get("judge")
+        recorded = source.run_dir is not None or source.name.endswith(".jsonl")  # released files record no usage
+        usage = run_usage((t for t, _ in source.pairs) if recorded else (), judge=judged, judge_model=judge) \
+            if recorded or (judged is not None and judged.calls) else None
         summary = summarize(chosen, source=source.name, split=chosen_split, seed=seed, resamples=resamples,
                             usage=usage)
         results.append(Scored(source, summary, chosen))

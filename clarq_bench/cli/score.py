@@ -31,6 +31,7 @@ def add_source_arguments(parser: argparse.ArgumentParser, *, many: bool = False)
         "--judge", default="none", metavar="none|MODEL",
         help="model for the LLM check of nodes the text match missed (default: none = deterministic stage only)",
     )  # fmt: skip
+    parser.add_argument("--api-base", metavar="URL", help="OpenAI-compatible endpoint of the judge model")
     parser.add_argument("--data", metavar="DIR", help="task data of a run (default: the run's config.json)")
     parser.add_argument("--split", choices=["auto", "test", "dev", "all"], default="auto",
                         help="split to report (default: test when present, else all)")  # fmt: skip
@@ -41,7 +42,7 @@ def add_source_arguments(parser: argparse.ArgumentParser, *, many: bool = False)
 def source_options(args: argparse.Namespace) -> dict[str, object]:
     """The API's keyword arguments for the flags of add_source_arguments."""
     return {"format": args.format, "judge": args.judge, "data": args.data, "split": args.split, "seed": args.seed,
-            "resamples": args.resamples}
+            "resamples": args.resamples, "api_base": args.api_base}
 
 
 def run_score(args: argparse.Namespace) -> int:

@@ -224,11 +224,14 @@ def quick_success(task: Task, transcript: Transcript) -> bool:
 
 
 async def summarize_run(
-    run_dir: Path, tasks: list[Task], judge_model: str | None = None, *, split: str = "auto", plots: bool = True
+    run_dir: Path, tasks: list[Task], judge_model: str | None = None, *, split: str = "auto", plots: bool = True,
+    client: Any = None,
 ) -> Any:
     """Judge every transcript of the run and write summary.json, report.md and the plots; returns the metrics
     Summary (None when the run holds no transcript). A run of `split` "all" reports all its dialogues, with each
-    split in its own rows, never the test ones alone."""
+    split in its own rows, never the test ones alone. A model judge calls through `client` (the run's own: endpoint,
+    cache, budget) when given, and what it costs is in the summary's usage as role "judge"."""
+    from ..llm.accounting import track_usage
     from ..scoring.judge import judge_all
     from ..scoring.metrics import summarize
     from ..scoring.report import write_report
@@ -240,11 +243,13 @@ async def summarize_run(
     if not pairs:
         return None
     judge_name = judge_model or "none"
-    verdicts = await judge_all(pairs, node_check_for(judge_name), judge_name=judge_name)
+    with track_usage() as meter:
+        verdicts = await judge_all(pairs, node_check_for(judge_name, client), judge_name=judge_name)
     chosen, split = select_split(verdicts, "all" if split == "all" else "auto")
     from ..scoring.metrics import run_usage
 
-    summary = summarize(chosen, source=run_dir.name, split=split, usage=run_usage(t for t, _ in pairs))
+    usage = run_usage((t for t, _ in pairs), judge=meter.by_role.get("judge"), judge_model=judge_name)
+    summary = summarize(chosen, source=run_dir.name, split=split, usage=usage)
     write_report(summary, run_dir, plots=plots)
     return summary
 

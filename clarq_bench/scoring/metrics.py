@@ -62,8 +62,9 @@ class RunUsage(BaseModel):
     unpriced: dict[str, str] = Field(default_factory=dict, description="role -> model with no known price")
 
 
-def run_usage(transcripts: Iterable[Transcript]) -> RunUsage:
-    """Usage per role summed over the transcripts."""
+def run_usage(transcripts: Iterable[Transcript], judge: Usage | None = None, judge_model: str = "") -> RunUsage:
+    """Usage per role summed over the transcripts, plus what judging them cost (`judge`: the calls of the judge's
+    leftover-node check, made after the dialogues and so in no transcript)."""
     by_role: dict[str, Usage] = {}
     models: dict[str, str] = {}
     for transcript in transcripts:
@@ -72,6 +73,9 @@ def run_usage(transcripts: Iterable[Transcript]) -> RunUsage:
             model = getattr(getattr(transcript, role, None), "model", None)
             if model:
                 models.setdefault(role, model)
+    if judge is not None and judge.calls:
+        by_role["judge"] = by_role.get("judge", Usage()) + judge
+        models.setdefault("judge", judge_model or "?")
     usage = dict(sorted(by_role.items()))
     unpriced = {role: models.get(role, "?") for role, u in usage.items()
                 if u.prompt_tokens + u.completion_tokens > 0 and u.cost_usd == 0.0}  # fmt: skip

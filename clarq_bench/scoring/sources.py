@@ -142,8 +142,9 @@ def select_split(verdicts: list[Verdict], split: str = "auto") -> tuple[list[Ver
     return chosen, split
 
 
-def node_check_for(judge_model: str) -> NodeCheck | None:
-    """The LLM leftover check for `--judge MODEL` (None for `--judge none`)."""
+def node_check_for(judge_model: str, client: Any = None) -> NodeCheck | None:
+    """The LLM leftover check for `--judge MODEL` (None for `--judge none`), through `client` when given (a run's
+    own client: its endpoint, cache and budget), else a default one."""
     if judge_model == "none":
         return None
     from ..core.registry import looks_like_model
@@ -152,7 +153,7 @@ def node_check_for(judge_model: str) -> NodeCheck | None:
 
     if not looks_like_model(judge_model):  # the seekers' rule: `provider/model` or a known model family
         raise ClarqError(f"unknown judge model {judge_model!r}", "pass --judge none or a model such as gpt-4o")
-    return llm_node_check(LLMClient(LLMSettings()), judge_model)
+    return llm_node_check(client if client is not None else LLMClient(LLMSettings()), judge_model)
 
 
 async def judge_source(source: Source, check: NodeCheck | None, judge_name: str = "none") -> list[Verdict]:
