@@ -13,10 +13,15 @@ from clarq_bench.seekers.registry import REDTEAM
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
 
 
-def test_default_strategies_are_floor_red_team_heuristic_ceiling():
+def test_default_strategies_are_floor_red_team_enumeration_heuristic_ceiling():
+    from clarq_bench.fidelity.audit import role_of, target_of
+    from clarq_bench.seekers.registry import ENUMERATION
+
     names = default_strategies()
     assert names[0] == "no-question" and names[-2:] == ["heuristic", "oracle"]
-    assert names[1:-2] == list(REDTEAM)
+    assert names[1:-2] == list(REDTEAM) + list(ENUMERATION)
+    assert {role_of(name) for name in ENUMERATION} == {"enumeration"}
+    assert all(target_of(name) is None for name in ENUMERATION) and target_of("red-echo") == 0.20
 
 
 def test_the_audit_of_the_sample_tasks_has_floor_below_ceiling():

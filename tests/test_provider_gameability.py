@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from clarq_bench.fidelity.audit import audit, red_team
+from clarq_bench.fidelity.audit import audit, enumeration, red_team
 from clarq_bench.data.loader import load_tasks
 
 from upstream_paths import UPSTREAM_DATA, needs_upstream
@@ -28,3 +28,9 @@ def test_no_red_team_strategy_games_the_offline_provider(mode: str) -> None:
             row = report.row(name, language)
             assert row.errors == 0 and not row.over_target, (language, name, row.success)
             assert row.success.value < heuristic, (language, name, row.success, heuristic)
+        # Enumeration has no success bar (the reference answers such questions too) but pays in questions.
+        oracle_rate = report.row("oracle", language).nodes_per_question.value
+        for name in enumeration():
+            row = report.row(name, language)
+            assert row.role == "enumeration" and row.target is None and row.errors == 0
+            assert row.nodes_per_question.value < 0.6 * oracle_rate, (language, name, row.nodes_per_question)

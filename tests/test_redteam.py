@@ -13,12 +13,15 @@ from clarq_bench.core.goodbye import is_goodbye
 from clarq_bench.provider.factory import make_provider
 from clarq_bench.seekers import adversarial
 from clarq_bench.seekers.base import DialogueView
-from clarq_bench.seekers.registry import REDTEAM, SeekerConfig, SeekerTask, build_seeker, seekers
+from clarq_bench.seekers.registry import ENUMERATION, REDTEAM, SeekerConfig, SeekerTask, build_seeker, seekers
 from clarq_bench.core.tasks import Task
 from clarq_bench.provider.base import ProviderState, ProviderTurn
 from clarq_bench.core.transcript import Intent, ReplyKind, Speaker, Turn
 
 NAMES = list(REDTEAM)
+#: Red team and enumeration: every strategy of seekers/adversarial.py.
+EVERY = NAMES + list(ENUMERATION)
+CLASSES = {**adversarial.STRATEGIES, **adversarial.ENUMERATION}
 
 
 def zh_task(index: int = 0) -> Task:
@@ -40,12 +43,16 @@ def test_registry_matches_the_strategies_and_clarq_seekers_lists_them(capsys):
     listed = {row["name"]: row["description"] for row in json.loads(capsys.readouterr().out)}
     for name in NAMES:
         assert name in seekers and listed[name].startswith("Red team")
+    assert list(adversarial.ENUMERATION) == list(ENUMERATION)
+    assert all(ENUMERATION[name] == cls.__name__ for name, cls in adversarial.ENUMERATION.items())
+    for name in ENUMERATION:
+        assert name in seekers and listed[name].startswith("Enumeration")
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", EVERY)
 def test_factory_gets_a_seeker_task_never_the_tree(name, monkeypatch):
     seen = []
-    cls = adversarial.STRATEGIES[name]
+    cls = CLASSES[name]
     real = cls.__init__
 
     def spy(self, task, config=None):
@@ -86,7 +93,7 @@ def seeker_lines(transcript) -> list[str]:
     return [turn.text for turn in transcript.turns if turn.speaker == Speaker.seeker]
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", EVERY)
 @pytest.mark.parametrize("language", ["en", "zh"])
 async def test_every_strategy_opens_normally_uses_every_turn_and_is_deterministic(name, language):
     task = make_task() if language == "en" else zh_task()
@@ -98,7 +105,7 @@ async def test_every_strategy_opens_normally_uses_every_turn_and_is_deterministi
     assert not any(is_goodbye(line) for line in lines)
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if n != "red-same-turn"])
+@pytest.mark.parametrize("name", [n for n in EVERY if n != "red-same-turn"])
 def test_several_wordings_across_turns_and_tasks(name):
     shapes = set()
     for index, task in enumerate([make_task(i) for i in range(4)] + [zh_task(i) for i in range(4)]):
@@ -176,3 +183,17 @@ async def test_real_briefs_never_end_the_dialogue_early():
         for name in ("red-brief-dump", "red-long"):
             transcript = await play(name, task, max_turns=3)
             assert transcript.end_reason.value == "turn_cap", (task.id, name)
+
+
+def test_the_enumerators_walk_the_brief_one_option_or_one_pair_per_turn():
+    from clarq_bench.seekers.adversarial import listed_options, option_pairs
+
+    task = make_task()
+    options = listed_options(SeekerTask.of(task))
+    one, pairs = build_seeker("enum-one-each", task), build_seeker("enum-pairs", task)
+    asked = [one.attack(view_of(task, turn), turn) for turn in range(1, len(options) + 1)]  # type: ignore[attr-defined]
+    assert all(option in text for option, text in zip(options, asked))  # every option once, in brief order
+    assert option_pairs(["A", "B", "C"]) == [("A", "B"), ("B", "C"), ("A", "C")]  # neighbours first
+    a, b = option_pairs(options)[0]
+    first = pairs.attack(view_of(task, 1), 1)  # type: ignore[attr-defined]
+    assert a in first and b in first and first.endswith("?")

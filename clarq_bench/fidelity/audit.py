@@ -35,7 +35,7 @@ FLOOR = "no-question"
 CEILING = "oracle"
 REFERENCE = "heuristic"
 
-Role = Literal["floor", "red-team", "reference", "ceiling", "other"]
+Role = Literal["floor", "red-team", "enumeration", "reference", "ceiling", "other"]
 
 #: Issue 13's bar for a provider that cannot be gamed: a red-team strategy succeeds on at most this share of tasks
 #: (echo is allowed more: a quoted reply can still carry a real question's words).
@@ -55,8 +55,17 @@ def red_team() -> list[str]:
     return list(REDTEAM)
 
 
+def enumeration() -> list[str]:
+    """The shipped enumeration strategies: plausible questions walking the whole brief. They have no success bar:
+    the released provider answers such questions too, so they are reported with what they pay for it (nodes per
+    question) rather than blocked."""
+    from ..seekers.registry import ENUMERATION
+
+    return list(ENUMERATION)
+
+
 def default_strategies() -> list[str]:
-    return [FLOOR, *red_team(), REFERENCE, CEILING]
+    return [FLOOR, *red_team(), *enumeration(), REFERENCE, CEILING]
 
 
 def role_of(name: str) -> Role:
@@ -66,7 +75,9 @@ def role_of(name: str) -> Role:
         return "ceiling"
     if name == REFERENCE:
         return "reference"
-    return "red-team" if name in red_team() else "other"
+    if name in red_team():
+        return "red-team"
+    return "enumeration" if name in enumeration() else "other"
 
 
 class StrategyResult(BaseModel):

@@ -20,7 +20,7 @@ Checked with `provider_tune.py --cv` (leave-one-task-type-out over types 1-13) b
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Collection, NamedTuple
 
 from ..core.transcript import Speaker, Turn
 from .intents import asks_confirmation, is_vague
@@ -177,10 +177,10 @@ class Selection(NamedTuple):
 
 def select(
     index: TaskIndex, turn: str, frontier: list[str], *, multi_info: bool = False, history: list[Turn] | None = None,
-    embedder: Embedder | None = None,
+    embedder: Embedder | None = None, exclude: Collection[str] = (),
 ) -> Selection:
     """Frontier nodes the turn asks about: the first one (single-info) or all of them (multi-info). `history`:
-    the dialogue so far, ending with `turn` (see all_features). With an embedder, single-info mode uses the model
+    the dialogue so far, ending with `turn` (see all_features); `exclude`: nodes never chosen (guess.py). With an embedder, single-info mode uses the model
     fitted with embedding features; multi-info mode keeps the lexical one (embeddings did not help it in CV)."""
     use_embeddings = embedder is not None and not multi_info
     model = MULTI_INFO if multi_info else SINGLE_INFO_E5 if use_embeddings else SINGLE_INFO
@@ -191,6 +191,6 @@ def select(
     chosen = [
         node_id
         for node_id, features in zip(frontier, rows)
-        if scores[node_id] >= model.threshold and features["ba"] > 0
+        if scores[node_id] >= model.threshold and features["ba"] > 0 and node_id not in exclude
     ]
     return Selection(chosen=chosen if multi_info else chosen[:1], scores=scores)

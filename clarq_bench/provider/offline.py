@@ -20,6 +20,7 @@ from . import replies
 from .base import ProviderState, ProviderTurn
 from .intents import classify_unmatched, is_related
 from .lexical import TaskIndex, question_text, tokens
+from .guess import GuessCheck
 from .matcher import select
 from .screen import TurnScreen
 
@@ -45,6 +46,7 @@ class OfflineProvider:
             self._passages = node_passages(task.tree, task.language, task.tree.required_ids)
         self.index = TaskIndex(task.tree, task.language)
         self.screen = TurnScreen(task)
+        self.guess = GuessCheck(task)
         brief = task.brief
         words = " ".join([brief.role, brief.task_name, *brief.items, *brief.skills, *brief.scenes, brief.background])
         self.vocabulary = set(tokens(words, self.language)) | set(tokens(task.tree.root.text, self.language))
@@ -79,7 +81,7 @@ class OfflineProvider:
             self.warm()
             selection = select(
                 self.index, seeker, state.frontier, multi_info=self.multi_info, history=turns,
-                embedder=self.embedder,
+                embedder=self.embedder, exclude=self.guess.guesses(seeker, state.frontier),
             )  # fmt: skip
             notes["scores"] = {k: round(v, 3) for k, v in selection.scores.items()}
             chosen = selection.chosen[: screened.max_nodes]

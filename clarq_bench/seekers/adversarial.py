@@ -247,6 +247,38 @@ class OtherLanguageSeeker(RedTeamSeeker):
         return fill(self.pick("keyword_one", view, turn, language=other), terms=terms)
 
 
+class OneEachSeeker(RedTeamSeeker):
+    """Enumeration: one listed option per turn ("How do I use the X?"), in brief order, whatever the provider said.
+    Each turn is a plausible question; the strategy is to walk the whole brief within the turn cap."""
+
+    strategy = "enum-one-each"
+
+    def attack(self, view: DialogueView, turn: int) -> str:
+        options = listed_options(self.task)
+        if not options:
+            return "?"
+        return fill(self.pick("one_each", view, turn), option=options[(turn - 1) % len(options)])
+
+
+def option_pairs(options: list[str]) -> list[tuple[str, str]]:
+    """Every pair of listed options, neighbours in the brief first (they are most often of one kind)."""
+    return [(options[i], options[i + gap]) for gap in range(1, len(options)) for i in range(len(options) - gap)]
+
+
+class PairsSeeker(RedTeamSeeker):
+    """Enumeration: two listed options per turn offered as a choice ("the X or the Y?"), walking the pairs of the
+    brief whatever the provider said."""
+
+    strategy = "enum-pairs"
+
+    def attack(self, view: DialogueView, turn: int) -> str:
+        pairs = option_pairs(listed_options(self.task))
+        if not pairs:
+            return "?"
+        a, b = pairs[(turn - 1) % len(pairs)]
+        return fill(self.pick("pairs", view, turn), a=a, b=b)
+
+
 #: Registered name -> class, in the order the audit reports them.
 STRATEGIES: dict[str, type[RedTeamSeeker]] = {
     cls.strategy: cls
@@ -255,3 +287,5 @@ STRATEGIES: dict[str, type[RedTeamSeeker]] = {
         ContentFreeSeeker, InjectionSeeker, SameTurnSeeker, EchoSeeker, LongTurnSeeker, OtherLanguageSeeker,
     )
 }  # fmt: skip
+#: The enumeration strategies: plausible questions, no skill, the whole brief walked within the turn cap.
+ENUMERATION: dict[str, type[RedTeamSeeker]] = {cls.strategy: cls for cls in (OneEachSeeker, PairsSeeker)}

@@ -50,7 +50,14 @@ REDTEAM = {
     "red-long": "LongTurnSeeker",
     "red-other-language": "OtherLanguageSeeker",
 }
-for _name, _spec in [*BUILTIN.items(), *((n, f"clarq_bench.seekers.adversarial:{c}") for n, c in REDTEAM.items())]:
+#: Enumeration strategies (also seekers/adversarial.py): one or two listed options per turn, plausibly worded,
+#: walking the whole brief. The audit reports them apart: the released provider answers such questions too.
+ENUMERATION = {
+    "enum-one-each": "OneEachSeeker",
+    "enum-pairs": "PairsSeeker",
+}
+for _name, _spec in [*BUILTIN.items(),
+                     *((n, f"clarq_bench.seekers.adversarial:{c}") for n, c in {**REDTEAM, **ENUMERATION}.items())]:
     seekers.add_lazy(_name, _spec)
 
 
