@@ -65,8 +65,14 @@ def now() -> str:
 
 
 def append_answers(path: Path, answers: list[Answer]) -> None:
-    """Append answers as JSON lines in one write (a crash loses at most this call's lines)."""
+    """Append answers as JSON lines in one write (a crash loses at most this call's lines); a last line an earlier
+    crash left unfinished is cut first, so it never glues onto the new ones."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    if path.is_file() and path.stat().st_size:
+        data = path.read_bytes()
+        if not data.endswith(b"\n"):
+            with path.open("r+b") as handle:
+                handle.truncate(data.rfind(b"\n") + 1)
     text = "".join(dumps_line(redact_data(a.model_dump(mode="json"))) for a in answers)
     with path.open("a", encoding="utf-8") as handle:
         handle.write(text)

@@ -69,11 +69,16 @@ async def ask(client: LLMClient, model: str, items: ItemSet, item: PairItem, *, 
 
 async def judge_all(client: LLMClient, models: list[str], items: ItemSet, todo: list[tuple[str, str, bool]], *,
                     seed: int = 8848, on_answers=None) -> list[Answer]:  # type: ignore[no-untyped-def]
-    """Answers for every (model, item id, swapped) in `todo`, concurrently; `on_answers(list)` after each call."""
+    """Answers for every (model, item id, swapped) in `todo`, concurrently; `on_answers(list)` after each call.
+    Once the client's --max-cost budget is spent no new call starts (the rest stay pending for a rerun)."""
     by_id = {i.id: i for i in items.items}
+    gate = asyncio.Semaphore(client.settings.max_concurrency_per_model * max(1, len(models)))
 
     async def one(model: str, item_id: str, swapped: bool) -> list[Answer]:
-        answers = await ask(client, model, items, by_id[item_id], swapped=swapped, seed=seed)
+        async with gate:
+            if client.budget_exhausted:
+                return []
+            answers = await ask(client, model, items, by_id[item_id], swapped=swapped, seed=seed)
         if on_answers is not None:
             on_answers(answers)
         return answers
