@@ -5,9 +5,10 @@
     result.run_dir, result.summary.figures["success"]
     clarq.score("runs/<run-id>"), clarq.compare("runs/a", "runs/b"), clarq.load_tasks("tasks", lang="en")
     clarq.evaluate_provider(RELEASED_FILE, provider="offline"), clarq.audit_provider("tasks", provider="offline")
+    clarq.judge_pairs("runs/a", "runs/b", judges=["gpt-4o"], design=4, swap_sample=20)
 
 Options keep the names of `clarq run`'s flags (`--seeker-model` is seeker_model); what a flag defaults to, the
-option defaults to. This module composes the layers below it (fidelity, play, scoring, data) and imports no cli; the heavy
+option defaults to. This module composes the layers below it (fidelity, pairwise, play, scoring, data) and imports no cli; the heavy
 ones are imported when a function is called, so `import clarq_bench` stays cheap.
 """
 

@@ -161,3 +161,30 @@ def test_leaderboard_shows_the_pairwise_table_for_runs_on_the_board(runs, tmp_pa
     index, _, _ = clarq.build_leaderboard(lone, tmp_path / "site2", verify=False, plots=False,
                                           pairwise=subs / "pairwise")
     assert "Pairwise comparisons" not in index.read_text()
+
+
+def test_cli_people_mode_serves_until_ctrl_c_then_reports(runs, tmp_path) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    out = tmp_path / "cli-people"
+    repo = Path(__file__).resolve().parents[1]
+    env = {**__import__("os").environ, "PYTHONPATH": str(repo), "COLUMNS": "200"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "clarq_bench", "judge-pairs", str(runs[0]), str(runs[1]), "--people", "--port", "0",
+         "--criteria", "economy", "--out", str(out), "--resamples", "200"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("people page: http://127.0.0.1:"), line + process.stderr.read()
+        url = line.split()[2]
+        first = load_items(out).items[0]
+        assert _post(url + "answer", {"name": "Cy", "item": first.id, "economy": "A"})[0] == 200
+    finally:
+        process.send_signal(signal.SIGINT)
+        printed, errors = process.communicate(timeout=60)
+    assert process.returncode == 0, errors
+    assert "person:Cy" in printed and "wrote" in printed
+    summary = json.loads((out / "summary.json").read_text())
+    assert [j["judge"] for j in summary["judges"]] == ["person:Cy"] and summary["judges"][0]["answers"] == 1
