@@ -188,3 +188,33 @@ def test_cli_people_mode_serves_until_ctrl_c_then_reports(runs, tmp_path) -> Non
     assert "person:Cy" in printed and "wrote" in printed
     summary = json.loads((out / "summary.json").read_text())
     assert [j["judge"] for j in summary["judges"]] == ["person:Cy"] and summary["judges"][0]["answers"] == 1
+
+
+def test_a_rejected_key_stops_with_one_line_and_a_tampered_session_is_refused(runs, tmp_path, monkeypatch,
+                                                                            capsys) -> None:
+    from clarq_bench.testing.fake_openai import error
+
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    out = tmp_path / "s"
+    with FakeOpenAIServer([error(401, message=f"Incorrect API key provided: {SECRET}")] * 64) as server:
+        code = main(["judge-pairs", str(runs[0]), str(runs[1]), "--judges", "openai/judge-one", "--api-base",
+                     server.base_url, "--no-cache", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "rejected the API key (401" in err and SECRET not in err
+    assert not any(SECRET in p.read_text(encoding="utf-8") for p in out.iterdir())
+    (out / "items.json").write_text('{"systems": ["a", "b"], "items": 3}')
+    assert main(["judge-pairs", str(runs[0]), str(runs[1]), "--people", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "items.json is not a pairwise items" in err
+
+
+def test_an_unfinished_last_line_is_cut_before_new_answers_are_appended(tmp_path) -> None:
+    from clarq_bench.pairwise.answers import Answer, append_answers
+
+    path = tmp_path / "answers.jsonl"
+    one = Answer(judge="j", item="en/01/0#0", criterion="economy", shown_a=1, choice="A")
+    append_answers(path, [one])
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write('{"judge": "j", "item": "en/01/1#0", "crit')  # a write cut by a crash
+    append_answers(path, [one.model_copy(update={"choice": "B"})])
+    assert [a.choice for a in read_answers(path)] == ["A", "B"]
