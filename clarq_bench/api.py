@@ -5,9 +5,10 @@
     result.run_dir, result.summary.figures["success"]
     clarq.score("runs/<run-id>"), clarq.compare("runs/a", "runs/b"), clarq.load_tasks("tasks", lang="en")
     clarq.evaluate_provider(RELEASED_FILE, provider="offline"), clarq.audit_provider("tasks", provider="offline")
+    clarq.judge_pairs("runs/a", "runs/b", judges=["gpt-4o"], design=4, swap_sample=20)
 
 Options keep the names of `clarq run`'s flags (`--seeker-model` is seeker_model); what a flag defaults to, the
-option defaults to. This module composes the layers below it (fidelity, play, scoring, data) and imports no cli; the heavy
+option defaults to. This module composes the layers below it (fidelity, pairwise, play, scoring, data) and imports no cli; the heavy
 ones are imported when a function is called, so `import clarq_bench` stays cheap.
 """
 
@@ -24,6 +25,9 @@ if TYPE_CHECKING:
     from .data.validate import ValidationReport
     from .leaderboard.schema import Submission
     from .leaderboard.verify import Verification
+    from .llm import LLMClient
+    from .pairwise.aggregate import PairwiseSummary
+    from .pairwise.people import PeopleServer
     from .play.run_config import RunConfig
     from .play.runner import RunStats
     from .play.setup import RunOptions
@@ -36,7 +40,8 @@ if TYPE_CHECKING:
 __all__ = [
     "DialogueView", "RunResult", "Scored", "Seeker", "SeekerConfig", "SeekerTask", "audit_provider", "compare",
     "evaluate_provider", "load_tasks", "register_seeker", "run", "run_async", "score", "submit", "task_stats",
-    "validate_tasks", "verify_submissions", "build_leaderboard",
+    "validate_tasks", "verify_submissions", "build_leaderboard", "judge_pairs", "judge_pairs_async", "pairwise_report",
+    "people_server", "PairwiseResult",
 ]  # fmt: skip
 
 
@@ -222,13 +227,94 @@ def verify_submissions(files: list[str | Path], *, data: str | Path | None = Non
 
 
 def build_leaderboard(directory: str | Path, output: str | Path, *, reference: str | Path | None = None,
-                      data: str | Path | None = None, verify: bool = True,
-                      plots: bool = True) -> tuple[Path, list, list[tuple[str, list[str]]]]:
+                      data: str | Path | None = None, verify: bool = True, plots: bool = True,
+                      pairwise: str | Path | None = None) -> tuple[Path, list, list[tuple[str, list[str]]]]:
     """The static leaderboard site from a folder of submission files (each verified unless `verify` is False), with
-    released results files as reference rows: (index.html, entries shown, (name, problems) of those rejected)."""
+    released results files as reference rows: (index.html, entries shown, (name, problems) of those rejected).
+    Pairwise results (`clarq judge-pairs`' pairwise-row.json files) come from `pairwise`, else from a `pairwise/`
+    folder beside the submissions; a malformed one is listed as rejected."""
+    from .leaderboard.pairwise_rows import load_rows
     from .leaderboard.site import build_site, load_entries, reference_entries
 
     entries, rejected = load_entries(directory, data=data, verify=verify)
     if reference:
         entries += reference_entries(reference)
-    return build_site(entries, output, rejected=rejected, plots=plots), entries, rejected
+    beside = Path(directory) / "pairwise"
+    rows, problems = load_rows(pairwise if pairwise is not None else beside if beside.is_dir() else None)
+    rejected += [(f"pairwise/{name}", [problem]) for name, problem in problems]
+    return build_site(entries, output, rejected=rejected, plots=plots, pairwise=rows), entries, rejected
+
+
+class PairwiseResult(NamedTuple):
+    """A pairwise session: its folder (items.json, answers, summary.json, report.md, pairwise-row.json) and figures."""
+
+    folder: Path
+    summary: PairwiseSummary
+
+
+def _pairwise_folder(out: str | Path | None, run_a: str | Path, run_b: str | Path) -> Path:
+    return Path(out) if out else Path("pairwise") / f"{Path(run_a).name}--vs--{Path(run_b).name}"
+
+
+async def judge_pairs_async(run_a: str | Path, run_b: str | Path, *, judges: list[str] | str = (), design: int = 2,
+                            criteria: list[str] | str | None = None, swap_sample: int = 0, seed: int = 8848,
+                            out: str | Path | None = None, data: str | Path | None = None, resamples: int = 2000,
+                            client: LLMClient | None = None, **llm: Any) -> PairwiseResult:
+    """`judge_pairs` inside a running event loop."""
+    from argparse import Namespace
+
+    from .core.errors import ClarqError
+    from .llm import LLMClient
+    from .pairwise.items import CRITERIA
+    from .pairwise.session import add_usage, judge_session, open_session
+    from .play.setup import llm_settings
+
+    models = [m.strip() for m in (judges.split(",") if isinstance(judges, str) else judges) if m.strip()]
+    chosen = [c.strip() for c in (criteria.split(",") if isinstance(criteria, str) else criteria or CRITERIA)]
+    if design not in (2, 4):
+        raise ClarqError(f"--design {design} is not offered", "use --design 2 or --design 4")
+    folder = _pairwise_folder(out, run_a, run_b)
+    items = await open_session(folder, run_a, run_b, seed=seed, design=design, criteria=chosen,  # type: ignore[arg-type]
+                               data=str(data) if data else None)
+    own = client is None
+    client = client or LLMClient(llm_settings(Namespace(**llm)))
+    try:
+        if models:
+            await judge_session(folder, items, client, models, swap=swap_sample, seed=seed)
+    finally:
+        add_usage(folder, client.usage_by_role)
+        if own:
+            await client.aclose()
+    return PairwiseResult(folder, pairwise_report(folder, seed=seed, resamples=resamples).summary)
+
+
+def judge_pairs(run_a: str | Path, run_b: str | Path, **options: Any) -> PairwiseResult:
+    """Compare two runs task by task with model judges (`judges=["gpt-4o", ...]`), 2 or 4 options per criterion,
+    the swapped re-run of `swap_sample` items for position bias; writes the session folder `out` (default
+    pairwise/<A>--vs--<B>) and its report. Model-call options as for `run` (api_base, no_cache, max_cost, ...)."""
+    import asyncio
+
+    return asyncio.run(judge_pairs_async(run_a, run_b, **options))
+
+
+def pairwise_report(folder: str | Path, *, seed: int = 8848, resamples: int = 2000) -> PairwiseResult:
+    """Aggregate every answer of a session folder (models and people) and write summary.json, report.md and
+    pairwise-row.json there; usage is what the folder's sessions spent on model calls, all together."""
+    from .pairwise.aggregate import summarize
+    from .pairwise.items import load_items
+    from .pairwise.report import write_report
+    from .pairwise.session import all_answers, read_usage
+
+    folder = Path(folder)
+    summary = summarize(load_items(folder), all_answers(folder), seed=seed, resamples=resamples,
+                        usage=read_usage(folder))
+    write_report(summary, folder)
+    return PairwiseResult(folder, summary)
+
+
+def people_server(folder: str | Path, *, port: int = 0) -> PeopleServer:
+    """The people page for a session folder's items, on 127.0.0.1 (not started: `.start()` or `.serve_forever()`)."""
+    from .pairwise.items import load_items
+    from .pairwise.people import PeopleServer
+
+    return PeopleServer(Path(folder), load_items(Path(folder)), port=port)

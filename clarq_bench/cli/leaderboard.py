@@ -19,6 +19,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     build.add_argument("--data", metavar="DIR", help="task data (default: $CLARQ_DATA, then the download cache)")
     build.add_argument("--no-verify", action="store_true", help="include submissions without verifying them")
     build.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    build.add_argument("--pairwise", metavar="DIR", help="folder of pairwise-row.json files from `clarq judge-pairs` "
+                       "(default: DIR/pairwise when it exists)")
     build.set_defaults(handler=handle_build)
 
 
@@ -44,7 +46,8 @@ def handle_build(args: argparse.Namespace) -> int:
     from ..core.redact import redact
 
     index, entries, rejected = build_leaderboard(args.directory, args.output, reference=args.reference, data=args.data,
-                                                 verify=not args.no_verify, plots=not args.no_plots)
+                                                 verify=not args.no_verify, plots=not args.no_plots,
+                                                 pairwise=args.pairwise)
     for name, problems in rejected:
         print(redact(f"rejected {name}: {problems[0]}" + (f" (+{len(problems) - 1} more)" if len(problems) > 1 else "")))
     print(f"wrote {index} ({len(entries)} entries, {len(rejected)} rejected)")

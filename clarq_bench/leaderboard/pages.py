@@ -135,7 +135,8 @@ def leaderboard_table(entries: list[Entry], language: str, *, numbered: bool = T
             f"<tbody>{''.join(rows)}</tbody></table></div>")  # fmt: skip
 
 
-def index_page(entries: list[Entry], skipped: list[tuple[str, list[str]]]) -> str:
+def index_page(entries: list[Entry], skipped: list[tuple[str, list[str]]], extra: str = "") -> str:
+    """The index; `extra` is a section of already-escaped HTML placed after the tables (pairwise results)."""
     languages = sorted({lang for e in entries for lang in e.languages})
     parts = [
         "<h1>Leaderboard</h1>",
@@ -154,6 +155,8 @@ def index_page(entries: list[Entry], skipped: list[tuple[str, list[str]]]) -> st
         if oracles:
             parts.append("<h3>Oracle-class (the seeker read the response tree: an upper bound, not ranked)</h3>")
             parts.append(leaderboard_table(oracles, language, numbered=False))
+    if extra:
+        parts.append(extra)
     if skipped:
         items = "".join(f"<li>{esc(name)}: {esc(problems[0])}" + (f" (+{len(problems) - 1} more)" if len(problems) > 1 else "")
                         + "</li>" for name, problems in skipped)  # fmt: skip

@@ -22,6 +22,7 @@ from ..core.transcript import AgentInfo
 from .bundle import read_submission
 from .entry import REPLAYED, SELF_REPORTED, STATUS_REFERENCE, STATUS_UNVERIFIED, STATUS_VERIFIED, Entry
 from .figures import compute_metrics
+from .pairwise_rows import PairwiseRow, pairwise_html
 from .pages import dialogues_page, index_page, submission_page
 from .schema import Label, Manifest, Submitter, task_set_hash
 from .verify import REPLAYED as VERIFY_REPLAYED
@@ -124,9 +125,11 @@ def copy_assets(out: Path) -> None:
 
 
 def build_site(
-    entries: list[Entry], out: str | Path, *, rejected: list[tuple[str, list[str]]] | None = None, plots: bool = True
+    entries: list[Entry], out: str | Path, *, rejected: list[tuple[str, list[str]]] | None = None, plots: bool = True,
+    pairwise: list[PairwiseRow] | None = None,
 ) -> Path:
-    """Write the whole site into `out` (its previous s/ pages are replaced); returns the index.html path."""
+    """Write the whole site into `out` (its previous s/ pages are replaced); returns the index.html path. Pairwise
+    results are shown for the pairs of entries (by run id) they name."""
     out = Path(out)
     pages = out / "s"
     if pages.is_dir():
@@ -142,7 +145,9 @@ def build_site(
         (pages / f"{entry.slug}.html").write_text(redact(submission_page(entry, images)), encoding="utf-8")
         (pages / f"{entry.slug}-dialogues.html").write_text(redact(dialogues_page(entry)), encoding="utf-8")
     index = out / "index.html"
-    index.write_text(redact(index_page(entries, rejected or [])), encoding="utf-8")
+    titles = {e.manifest.run_id: (e.title, f"s/{e.slug}.html") for e in entries}
+    extra = pairwise_html(pairwise or [], titles)
+    index.write_text(redact(index_page(entries, rejected or [], extra)), encoding="utf-8")
     return index
 
 
