@@ -23,8 +23,6 @@ from .transports import DirectOpenAI, RawReply, litellm_call, uses_direct
 if TYPE_CHECKING:
     from .limits import ModelLimits
 
-#: Draws from the Router per try before concluding that every untried deployment is cooling down.
-DRAWS = 16
 #: litellm_params clarq interprets itself (everything else is passed on to litellm).
 OWN_PARAMS = frozenset({"model", "api_base", "api_key", "rpm", "tpm", "weight", "max_parallel_requests"})
 
@@ -91,17 +89,23 @@ class RouterPool:
         return self._router
 
     async def pick(self, model: str, messages: list[dict[str, Any]], tried: set[str]) -> str | None:
-        """The id of a deployment of `model` (or of its fallbacks) that is not cooling down and was not tried."""
+        """The id of a deployment of `model` (or of its fallbacks) that is not cooling down and was not tried: the
+        Router's pick, or, when it picks one this call already tried, its weighted shuffle over the others."""
+        from litellm.router_strategy.simple_shuffle import simple_shuffle
+
         for group in [model, *self.spec.fallbacks_of(model)]:
-            for _ in range(DRAWS):
-                try:
-                    chosen = await self.router.async_get_available_deployment(
-                        model=group, request_kwargs={}, messages=messages)
-                except Exception:  # litellm: every deployment of the group is cooling down
-                    break
-                ident = str((chosen.get("model_info") or {}).get("id"))
-                if ident not in tried:
-                    return ident
+            try:
+                chosen = await self.router.async_get_available_deployment(
+                    model=group, request_kwargs={}, messages=messages)
+            except Exception:  # litellm: every deployment of the group is cooling down
+                continue
+            if _ident(chosen) not in tried:
+                return _ident(chosen)
+            healthy = await self.router.async_get_healthy_deployments(model=group, request_kwargs={},
+                                                                      messages=messages)
+            rest = [d for d in (healthy if isinstance(healthy, list) else [healthy]) if _ident(d) not in tried]
+            if rest:
+                return _ident(simple_shuffle(self.router, rest, group))
         return None
 
     async def call(self, model: str, messages: list[dict[str, Any]], params: dict[str, Any], limits: "ModelLimits",
@@ -163,3 +167,7 @@ class RouterPool:
     async def aclose(self) -> None:
         for direct in self._direct.values():
             await direct.aclose()
+
+
+def _ident(deployment: dict[str, Any]) -> str:
+    return str((deployment.get("model_info") or {}).get("id"))
