@@ -199,9 +199,9 @@ class LLMClient:
             return str(hit["text"]), usage, 0, True
 
         async def attempt() -> RawReply:
-            if pool is not None:
-                return await pool.call(resolved, messages, params, self.limits, self.settings.timeout_s)
-            async with self.limits.slot(resolved):
+            async with self.limits.slot(resolved):  # adaptive: halved by refusals no deployment could absorb
+                if pool is not None:
+                    return await pool.call(resolved, messages, params, self.limits, self.settings.timeout_s)
                 return await self._send(resolved, messages, params)
 
         retries = pool.spec.router_settings.num_retries if pool is not None else None

@@ -4,10 +4,11 @@ requests-per-minute pace.
 Why adaptive: the right number of calls in flight is the server's, not the user's, and it changes (other users of the
 key, a GPU box shared with others). The cap starts at --model-concurrency (or a deployment's max_parallel_requests),
 is halved when the server says "too many" (429, or any reply with Retry-After), and grows by one after a window of
-successes (as many as the cap), up to where it started: additive increase, multiplicative decrease, as in TCP. Only
-calls sent after the latest cut can cut again (the calls of one burst are one signal, not thirty), and growing past
-the level that was last throttled takes ten windows, so the cap settles just under a server's hard limit instead of
-bouncing off it every few calls.
+successes (as many as the cap) while the cap is what holds calls back, up to where it started: additive increase,
+multiplicative decrease, as in TCP. Only calls sent after the latest cut can cut again (the calls of one burst are
+one signal, not thirty). The level below the last refusal is remembered (`ceiling`): growing past it takes ten
+windows, and a refusal of that probe only steps back to it, so against a server that refuses beyond K calls the cap
+settles at K instead of bouncing between K and K/2.
 
 asyncio futures belong to one event loop, so gates are kept per (loop, key); a client can then be used from several
 `asyncio.run` calls or threads. The RPM pace spaces request starts evenly (60/rpm seconds apart), which never exceeds
@@ -56,9 +57,10 @@ class _Pace:
 class AdaptiveGate:
     """An AIMD cap on calls in flight (one event loop). `limit` is the current cap, `cuts` how often it was halved."""
 
-    __slots__ = ("limit", "cap", "in_flight", "waiters", "successes", "ceiling", "last_cut", "cuts")
+    __slots__ = ("limit", "cap", "in_flight", "waiters", "successes", "ceiling", "last_cut", "cuts", "adaptive")
 
-    def __init__(self, cap: int) -> None:
+    def __init__(self, cap: int, adaptive: bool = True) -> None:
+        self.adaptive = adaptive  # False: a fixed cap (a router deployment's max_parallel_requests)
         self.cap = self.limit = self.ceiling = cap
         self.in_flight = 0
         self.waiters: deque[asyncio.Future[None]] = deque()
@@ -95,8 +97,9 @@ class AdaptiveGate:
                 future.set_result(None)
 
     def succeeded(self) -> None:
-        """One more call went through: after a window of them the cap grows by one (slower past the ceiling)."""
-        if self.limit >= self.cap:
+        """One more call went through: after a window of them, if the gate was full, the cap grows by one (ten
+        windows past the ceiling). Called before the call's slot is released."""
+        if self.limit >= self.cap or self.in_flight < self.limit:
             return
         self.successes += 1
         window = self.limit if self.limit < self.ceiling else self.limit * PAST_CEILING_WINDOWS
@@ -109,8 +112,11 @@ class AdaptiveGate:
         """The server refused a call sent at `sent_at`: halve the cap, unless an earlier refusal already did."""
         if sent_at < self.last_cut:
             return
-        self.ceiling = max(1, self.limit - 1)
-        self.limit = max(1, self.limit // 2)
+        if self.limit > self.ceiling:  # a probe past the known level failed: back to it
+            self.limit = self.ceiling
+        else:
+            self.ceiling = max(1, self.limit - 1)
+            self.limit = max(1, self.limit // 2)
         self.successes = 0
         self.last_cut = time.monotonic()
         self.cuts += 1
@@ -119,7 +125,10 @@ class AdaptiveGate:
 class ModelLimits:
     """`async with limits.slot(key):` waits for the key's RPM pace, then holds one of its in-flight slots.
 
-    A key is a model name, or a router deployment's id; `cap` lowers its starting cap (max_parallel_requests).
+    A key is a model name (adaptive), or a router deployment (`deployment:<id>`, a fixed cap: its
+    max_parallel_requests). A pooled model's own gate adapts to the refusals its pool could not absorb; a refusal by
+    one deployment is the Router's business (another deployment serves the call, the Router may cool it down), so a
+    deployment that refuses 10% of calls at random does not drag the whole pool's cap down.
     """
 
     def __init__(self, max_in_flight: int = 32, rpm: float | None = None) -> None:
@@ -137,7 +146,7 @@ class ModelLimits:
         #: The loop and per-key gates of the latest call: the common case needs no lock and no weak lookup.
         self._last: tuple[asyncio.AbstractEventLoop, dict[str, AdaptiveGate]] | None = None
 
-    def gate(self, key: str, cap: int | None = None) -> AdaptiveGate:
+    def gate(self, key: str, cap: int | None = None, adaptive: bool = True) -> AdaptiveGate:
         loop = asyncio.get_running_loop()
         last = self._last
         if last is not None and last[0] is loop:
@@ -147,7 +156,7 @@ class ModelLimits:
         with self._lock:
             per_loop = self._gates.setdefault(loop, {})
             if key not in per_loop:
-                per_loop[key] = AdaptiveGate(min(self.max_in_flight, cap or self.max_in_flight))
+                per_loop[key] = AdaptiveGate(min(self.max_in_flight, cap or self.max_in_flight), adaptive)
             self._last = (loop, per_loop)
             return per_loop[key]
 
@@ -168,28 +177,30 @@ class ModelLimits:
         last = self._last
         if last is None or not last[1]:
             return ""
-        return "in flight <= " + ", ".join(f"{key} {gate.limit}/{gate.cap}" for key, gate in sorted(last[1].items()))
+        shown = [f"{key} {gate.limit}/{gate.cap}" for key, gate in sorted(last[1].items()) if gate.adaptive]
+        return "in flight <= " + ", ".join(shown) if shown else ""
 
-    def slot(self, key: str, cap: int | None = None) -> "_Slot":
+    def slot(self, key: str, cap: int | None = None, adaptive: bool = True) -> "_Slot":
         """An async context manager holding one in-flight slot of `key` (after its RPM pace, if any); leaving it with
-        a throttle error halves the key's cap, leaving it cleanly counts a success."""
-        return _Slot(self, key, cap)
+        a throttle error halves the key's cap, leaving it cleanly counts a success (unless `adaptive` is False)."""
+        return _Slot(self, key, cap, adaptive)
 
 
 class _Slot:
     """`async with limits.slot(key)` (a plain class: cheaper per call than an @asynccontextmanager generator)."""
 
-    __slots__ = ("limits", "key", "cap", "gate", "sent_at")
+    __slots__ = ("limits", "key", "cap", "adaptive", "gate", "sent_at")
 
-    def __init__(self, limits: ModelLimits, key: str, cap: int | None) -> None:
+    def __init__(self, limits: ModelLimits, key: str, cap: int | None, adaptive: bool) -> None:
         self.limits = limits
         self.key = key
         self.cap = cap
+        self.adaptive = adaptive
         self.gate: AdaptiveGate | None = None
         self.sent_at = 0.0
 
     async def __aenter__(self) -> None:
-        gate = self.limits.gate(self.key, self.cap)
+        gate = self.limits.gate(self.key, self.cap, self.adaptive)
         self.sent_at = await gate.acquire()
         self.gate = gate
         try:
@@ -208,7 +219,9 @@ class _Slot:
         if gate is None:
             return
         self.gate = None
-        if exc is None:
+        if not gate.adaptive:
+            pass
+        elif exc is None:
             gate.succeeded()
         elif is_throttle(exc):
             gate.throttled(self.sent_at)

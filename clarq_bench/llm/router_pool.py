@@ -123,7 +123,8 @@ class RouterPool:
             tried.add(ident)
             deployment = self.by_id[ident]
             try:
-                async with limits.slot(ident, deployment.litellm_params.max_parallel_requests):
+                async with limits.slot(f"deployment:{ident}", deployment.litellm_params.max_parallel_requests,
+                                       adaptive=False):
                     raw = await self.send(deployment, messages, params, timeout_s)
             except Exception as exc:
                 self.failed(ident, exc)
