@@ -262,3 +262,28 @@ async def test_cache_key_changes_with_the_deployment_list(tmp_path: Path) -> Non
             await first.complete(HELLO, model="pool")
             await first.aclose()
             assert server.hits == hits
+
+
+#: The README's local servers, as clarq is told about them: (model string, what the server is asked for).
+LOCAL_SHAPES = [
+    ("hosted_vllm/meta-llama/Llama-3.1-8B-Instruct", "meta-llama/Llama-3.1-8B-Instruct"),  # vLLM, :8000/v1
+    ("openai/meta-llama/Llama-3.1-8B-Instruct", "meta-llama/Llama-3.1-8B-Instruct"),  # SGLang, :30000/v1
+    ("openai/llama3.1:8b", "llama3.1:8b"),  # Ollama's OpenAI-compatible /v1
+    ("openai/local", "local"),  # llama.cpp's llama-server, :8080/v1
+]
+
+
+@pytest.mark.parametrize("model, asked", LOCAL_SHAPES)
+async def test_local_servers_are_called_at_their_v1_shapes_directly_and_pooled(tmp_path: Path, model: str,
+                                                                              asked: str) -> None:
+    with FakeOpenAIServer() as server:
+        direct = LLMClient(LLMSettings(api_base=server.base_url, use_cache=False))
+        direct.check_credentials([model])  # a local server needs no key
+        await direct.complete(HELLO, model=model)
+        await direct.aclose()
+        router = write_router(tmp_path / "r.yaml", [deployment("gpu-pool", server, "gpu0", model=model)])
+        pooled = client_for(router, tmp_path)
+        assert pooled.router is not None and pooled.router.missing_keys("gpu-pool") == []
+        await pooled.complete(HELLO, model="gpu-pool")
+        await pooled.aclose()
+        assert [body["model"] for body in server.requests] == [asked, asked]

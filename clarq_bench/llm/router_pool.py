@@ -51,12 +51,18 @@ class RouterPool:
                 for name in sorted(self._names)}
 
     def missing_keys(self, model: str) -> list[str]:
-        """The key variables `model`'s deployments name that are not set."""
-        out = []
+        """The key variables `model`'s deployments name that are not set (for a hosted deployment that names none
+        and has no api_base: the variables litellm would read for it)."""
+        from .models import missing_credentials
+
+        out: list[str] = []
         for entry in self.spec.describe(model):
-            variable = self.by_id[entry["id"]].litellm_params.key_variable
-            if variable and not self.by_id[entry["id"]].litellm_params.key() and variable not in out:
-                out.append(variable)
+            params = self.by_id[entry["id"]].litellm_params
+            if params.key_variable:
+                missing = [] if params.key() else [params.key_variable]
+            else:
+                missing = [] if params.api_base else missing_credentials(params.model)
+            out += [variable for variable in missing if variable not in out]
         return out
 
     def deployment_models(self, model: str) -> list[str]:
