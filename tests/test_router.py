@@ -287,3 +287,24 @@ async def test_local_servers_are_called_at_their_v1_shapes_directly_and_pooled(t
         await pooled.complete(HELLO, model="gpu-pool")
         await pooled.aclose()
         assert [body["model"] for body in server.requests] == [asked, asked]
+
+
+def test_the_readme_router_example_is_a_valid_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- example:router -->\n```yaml\n(.*?)\n```", readme, re.S)
+    assert block, "README has no router example"
+    path = tmp_path / "pools.yaml"
+    path.write_text(block.group(1), encoding="utf-8")
+    spec = load_router_file(path)
+    assert spec.names() == ["pool/seeker", "pool/provider", "pool/backup"]
+    assert spec.ids()[2:4] == ["gpu1", "gpu2"] and spec.fallbacks_of("pool/provider") == ["pool/backup"]
+    from clarq_bench.llm.router_pool import RouterPool
+
+    for name in ("OPENAI_KEY_A", "AZURE_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    pool = RouterPool(spec)
+    assert pool.missing_keys("pool/seeker") == ["OPENAI_KEY_A", "AZURE_KEY"]
+    monkeypatch.delenv("OPENAI_KEY_B", raising=False)
+    assert pool.missing_keys("pool/provider") == ["OPENAI_KEY_B"]  # its fallback's key counts too
