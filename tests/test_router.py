@@ -235,6 +235,9 @@ def test_run_records_deployments_per_turn_pools_per_role_and_keeps_keys_off_disk
                 served = turn.notes["served_by"]
                 expected = {"seek0", "seek1"} if turn.speaker.value == "seeker" else {"prov"}
                 assert served and set(served) <= expected
+    bundle = tmp_path / "pooled.zip"  # a pooled run packs and verifies: its endpoints are the config's pools
+    assert main(["submit", str(first), "--name", "Pooled", "--org", "Lab", "-o", str(bundle), "--partial"]) == 0
+    assert main(["leaderboard", "verify", str(bundle), "--data", str(REPO / "tasks")]) == 0
     written = [path for path in tmp_path.rglob("*") if path.is_file()]
     assert not any(SECRET.encode() in path.read_bytes() for path in written)
 
