@@ -128,3 +128,33 @@ def test_fixed_caps_of_deployments_are_not_on_the_progress_line() -> None:
         return limits.describe()
 
     assert asyncio.run(go()) == "in flight <= gpt-x 8/8"
+
+
+@pytest.mark.timeout(120)
+async def test_the_progress_line_shows_each_models_current_cap(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathlib import Path
+
+    from clarq_bench.data.loader import load_tasks
+    from clarq_bench.play.run_config import AgentSettings, RunConfig
+    from clarq_bench.play.runner import run_dialogues
+    from clarq_bench.testing.fake_agents import both_agents
+
+    monkeypatch.setattr(retry, "sleep", asyncio.sleep)
+    seeker, provider = "openai/fake-seeker", "openai/fake-provider"
+    tasks = load_tasks(Path(__file__).resolve().parents[1] / "tasks", ["en"])
+    lines: list[str] = []
+    with FakeOpenAIServer(responder=both_agents(seeker, provider), max_concurrent=2, latency_s=0.01) as server:
+        client = LLMClient(LLMSettings(api_base=server.base_url, api_key="sk-test", use_cache=False,
+                                       max_concurrency_per_model=8, retry_base_wait=0.02, retry_max_wait=0.1,
+                                       max_attempts=10))  # fmt: skip
+        config = RunConfig(seeker=AgentSettings(name="llm", model=seeker), provider=AgentSettings(name=provider),
+                           concurrency=len(tasks), progress=False)  # fmt: skip
+        try:
+            stats = await run_dialogues(config, tasks, tmp_path / "run", client=client,
+                                        on_update=lambda s: lines.append(s.line()))
+        finally:
+            await client.aclose()
+    assert stats.errors == 0 and stats.done == len(tasks) and server.throttled > 0
+    caps = client.limits.current()
+    assert set(caps) == {seeker, provider} and min(caps.values()) < 8  # the refusals cut a cap
+    assert lines[-1].endswith(f"in flight <= {provider} {caps[provider]}/8, {seeker} {caps[seeker]}/8")
