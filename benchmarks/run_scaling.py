@@ -149,8 +149,8 @@ def run_router_case(tasks: list[Task], latency: float) -> None:
           f"call; router settings {ROUTER_SETTINGS}")
     print(f"calls {calls}, longest dialogue {longest} calls; ideal max(calls/48, critical path) x latency = "
           f"{ideal:.2f} s")
-    print(f"wall {wall:.2f} s = {wall / ideal:.2f} x ideal; client CPU {cpu:.2f} s; dialogues with an error: "
-          f"{len(errors)}")
+    print(f"wall {wall:.2f} s = {wall / ideal:.2f} x ideal; client CPU {cpu:.2f} s ({cpu / calls * 1000:.2f} ms a call); "
+          f"dialogues with an error: {len(errors)}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     print("calls served per deployment: " + ", ".join(f"{k} {v}" for k, v in served.items()))
     print("per server (served 200, refused 429, incl. warm-up): " + ", ".join(
         f"server{i} {s}/{r}" for i, (s, r) in enumerate(counts)))
