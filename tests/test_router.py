@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -311,3 +312,14 @@ def test_the_readme_router_example_is_a_valid_file(tmp_path: Path, monkeypatch: 
     assert pool.missing_keys("pool/seeker") == ["OPENAI_KEY_A", "AZURE_KEY"]
     monkeypatch.delenv("OPENAI_KEY_B", raising=False)
     assert pool.missing_keys("pool/provider") == ["OPENAI_KEY_B"]  # its fallback's key counts too
+
+
+async def test_a_deployments_rpm_paces_its_calls(tmp_path: Path) -> None:
+    with FakeOpenAIServer() as server:
+        router = write_router(tmp_path / "r.yaml", [deployment("pool", server, "paced", rpm=1200)])  # 50 ms apart
+        client = client_for(router, tmp_path)
+        started = time.perf_counter()
+        await asyncio.gather(*(client.complete([{"role": "user", "content": str(i)}], model="pool") for i in range(6)))
+        elapsed = time.perf_counter() - started
+        await client.aclose()
+    assert server.served == 6 and elapsed >= 0.25  # the sixth start waits five intervals

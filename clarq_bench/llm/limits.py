@@ -160,11 +160,12 @@ class ModelLimits:
             self._last = (loop, per_loop)
             return per_loop[key]
 
-    def _pace(self, key: str) -> _Pace | None:
-        if self.rpm is None:
+    def _pace(self, key: str, rpm: float | None = None) -> _Pace | None:
+        rate = rpm or self.rpm
+        if rate is None:
             return None
         with self._lock:
-            return self._paces.setdefault(key, _Pace(self.rpm))
+            return self._paces.setdefault(key, _Pace(rate))
 
     def current(self) -> dict[str, int]:
         """key -> current cap, for the event loop that made the latest call (the progress line shows it)."""
@@ -180,22 +181,24 @@ class ModelLimits:
         shown = [f"{key} {gate.limit}/{gate.cap}" for key, gate in sorted(last[1].items()) if gate.adaptive]
         return "in flight <= " + ", ".join(shown) if shown else ""
 
-    def slot(self, key: str, cap: int | None = None, adaptive: bool = True) -> "_Slot":
-        """An async context manager holding one in-flight slot of `key` (after its RPM pace, if any); leaving it with
-        a throttle error halves the key's cap, leaving it cleanly counts a success (unless `adaptive` is False)."""
-        return _Slot(self, key, cap, adaptive)
+    def slot(self, key: str, cap: int | None = None, adaptive: bool = True, rpm: float | None = None) -> "_Slot":
+        """An async context manager holding one in-flight slot of `key` (after its RPM pace, if any: `rpm`, else
+        --rpm); leaving it with a throttle error halves the key's cap, leaving it cleanly counts a success (unless
+        `adaptive` is False)."""
+        return _Slot(self, key, cap, adaptive, rpm)
 
 
 class _Slot:
     """`async with limits.slot(key)` (a plain class: cheaper per call than an @asynccontextmanager generator)."""
 
-    __slots__ = ("limits", "key", "cap", "adaptive", "gate", "sent_at")
+    __slots__ = ("limits", "key", "cap", "adaptive", "rpm", "gate", "sent_at")
 
-    def __init__(self, limits: ModelLimits, key: str, cap: int | None, adaptive: bool) -> None:
+    def __init__(self, limits: ModelLimits, key: str, cap: int | None, adaptive: bool, rpm: float | None) -> None:
         self.limits = limits
         self.key = key
         self.cap = cap
         self.adaptive = adaptive
+        self.rpm = rpm
         self.gate: AdaptiveGate | None = None
         self.sent_at = 0.0
 
@@ -204,7 +207,7 @@ class _Slot:
         self.sent_at = await gate.acquire()
         self.gate = gate
         try:
-            pace = self.limits._pace(self.key)
+            pace = self.limits._pace(self.key, self.rpm)
             if pace is not None:
                 wait = pace.reserve()
                 if wait > 0:

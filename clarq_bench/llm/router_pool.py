@@ -129,8 +129,9 @@ class RouterPool:
             tried.add(ident)
             deployment = self.by_id[ident]
             try:
-                async with limits.slot(f"deployment:{ident}", deployment.litellm_params.max_parallel_requests,
-                                       adaptive=False):
+                own = deployment.litellm_params
+                async with limits.slot(f"deployment:{ident}", own.max_parallel_requests, adaptive=False,
+                                       rpm=own.rpm):  # the deployment's own pace, else --rpm
                     raw = await self.send(deployment, messages, params, timeout_s)
             except Exception as exc:
                 self.failed(ident, exc)
