@@ -323,3 +323,23 @@ async def test_a_deployments_rpm_paces_its_calls(tmp_path: Path) -> None:
         elapsed = time.perf_counter() - started
         await client.aclose()
     assert server.served == 6 and elapsed >= 0.25  # the sixth start waits five intervals
+
+
+async def test_json_mode_is_asked_of_a_pool_only_when_all_its_deployments_support_it(tmp_path: Path) -> None:
+    from pydantic import BaseModel
+
+    class Answer(BaseModel):
+        ok: bool
+
+    with FakeOpenAIServer() as server:
+        router = write_router(tmp_path / "r.yaml", [
+            deployment("json-pool", server, "a", model="openai/gpt-4o-2024-05-13"),
+            deployment("mixed-pool", server, "b", model="openai/gpt-4o-2024-05-13"),
+            deployment("mixed-pool", server, "c", model="openai/gpt-4-0613")])  # older than JSON mode
+        client = client_for(router, tmp_path)
+        assert (await client.complete(HELLO, model="json-pool", schema=Answer)).parsed == Answer(ok=True)
+        await client.complete([{"role": "user", "content": "{\"ok\": true} please"}], model="mixed-pool",
+                              schema=Answer)  # the fake echoes: the reply still parses as JSON
+        await client.aclose()
+    formats = [body.get("response_format") for body in server.requests]
+    assert formats == [{"type": "json_object"}, None]

@@ -156,7 +156,9 @@ class LLMClient:
         """Ask `model`; with `schema`, the reply must be JSON valid for it (`parsed`), else LLMJSONError."""
         started = time.perf_counter()
         resolved = self.resolve_model(model)
-        json_mode = schema is not None and resolved not in self.scripted and supports_json_mode(resolved)
+        json_mode = schema is not None and resolved not in self.scripted and (
+            self.router.supports_json_mode(resolved) if self.router is not None and self.pooled(resolved)
+            else supports_json_mode(resolved))
         params = request_params(temperature, seed, max_tokens, json_mode)
         conversation = list(messages)
         total: Usage | None = None
@@ -190,8 +192,7 @@ class LLMClient:
         scripted = resolved in self.scripted
         cache = None if scripted else self.cache
         pool = self.router if self.pooled(resolved) else None
-        endpoint = pool.identity(resolved) if pool is not None else self.endpoint
-        key = cache_key(resolved, messages, params, seed, trial, endpoint) if cache is not None else ""
+        key = cache_key(resolved, messages, params, seed, trial, self.endpoint_of(resolved)) if cache is not None else ""
         if cache is not None and (hit := cache.get(key)) is not None:
             usage = Usage.model_construct(prompt_tokens=0, completion_tokens=0, cost_usd=0.0, calls=0, cached_calls=1)
             self._account(role, resolved, usage, str(hit.get("served_by") or ""))

@@ -68,6 +68,12 @@ class RouterPool:
     def deployment_models(self, model: str) -> list[str]:
         return sorted({entry["model"] for entry in self.spec.describe(model)})
 
+    def supports_json_mode(self, model: str) -> bool:
+        """JSON mode is asked for only when every deployment (and fallback) of the pool supports it."""
+        from .models import supports_json_mode
+
+        return all(supports_json_mode(deployed) for deployed in self.deployment_models(model))
+
     @property
     def router(self) -> Any:
         """The litellm Router (built on first use, without keys: it only picks and cools down)."""
