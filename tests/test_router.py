@@ -163,6 +163,7 @@ async def test_calls_retried_at_once_on_another_deployment_without_backoff(tmp_p
         with_usage = await many(client, "pool", 20, width=1)
     assert [c.text for c in with_usage] == [f"echo: call {i}" for i in range(20)]
     assert good.served == 20 and retry_waits == []  # the other deployment answered within the same attempt
+    assert flaky.throttled == 20 and client.limits.current()["pool"] == 32  # absorbed by the pool: no cut
 
 
 async def test_fallback_pool_serves_when_the_pool_has_nothing_left(tmp_path: Path) -> None:
@@ -343,3 +344,19 @@ async def test_json_mode_is_asked_of_a_pool_only_when_all_its_deployments_suppor
         await client.aclose()
     formats = [body.get("response_format") for body in server.requests]
     assert formats == [{"type": "json_object"}, None]
+
+
+async def test_a_refusal_of_the_whole_pool_halves_the_models_cap(tmp_path: Path, retry_waits) -> None:
+    from clarq_bench.testing import error
+
+    with ExitStack() as stack:
+        first, second = servers(stack, 2)
+        first.push(error(429))
+        second.push(error(429))
+        router = write_router(tmp_path / "r.yaml", [deployment("pool", first, "a"), deployment("pool", second, "b")],
+                              allowed_fails=100)  # fmt: skip
+        client = client_for(router, tmp_path)
+        completion = await client.complete(HELLO, model="pool")
+        await client.aclose()
+    assert completion.text == "echo: Say hello." and completion.attempts == 2 and len(retry_waits) == 1
+    assert first.hits + second.hits == 3 and client.limits.current()["pool"] == 16
