@@ -9,6 +9,13 @@ Concurrency 1 is measured on the first --serial-sample dialogues and extrapolate
 
     python benchmarks/run_scaling.py [--latency 0.1] [--dialogues 260] [--concurrency 1,16,64,260]
                                      [--transport direct,litellm] [--profile FILE]
+    python benchmarks/run_scaling.py --router      # the scale-out case below, instead of the table
+
+Router case (--router): three fake servers, each in its own process, each refusing (429) any request beyond 16 in
+flight, one also refusing 10% of all requests at random; one logical model `bench` pooled over the three by a
+--router file (max_parallel_requests 16 each), playing both roles for 260 dialogues at once. Ideal wall time =
+calls / 48 x latency (48 calls in flight at best), or the critical path if that is longer; the figure printed is
+wall / ideal, with the refusals each server gave and the share of calls each deployment served.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from typing import Any, Iterator
 from clarq_bench.core.tasks import Task
 from clarq_bench.play.run_config import AgentSettings, RunConfig
 from clarq_bench.play.runner import read_transcripts, run_dialogues
-from clarq_bench.testing.fake_agents import both_agents
+from clarq_bench.testing.fake_agents import both_agents, both_agents_one_model
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
 
 SEEKER_MODEL, PROVIDER_MODEL = "openai/bench-seeker", "openai/bench-provider"
@@ -53,6 +60,102 @@ def server_process(latency: float) -> Iterator[str]:
     finally:
         stop.set()
         process.join(5)
+
+
+def _serve_limited(latency: float, max_concurrent: int, failure_rate: float, port_out: Any, stop: Any) -> None:
+    with FakeOpenAIServer(latency_s=latency, responder=both_agents_one_model(), max_concurrent=max_concurrent,
+                          failure_rate=failure_rate, seed=1) as server:  # fmt: skip
+        port_out.send(server.base_url)
+        stop.wait()
+        port_out.send((server.served, server.throttled))
+
+
+@contextmanager
+def pool_processes(latency: float, limits: list[tuple[int, float]], counts: list) -> Iterator[list[str]]:
+    """One fake server process per (max_concurrent, failure_rate); `counts` gets each one's (served, refused)."""
+    context = multiprocessing.get_context("spawn")
+    started = []
+    for max_concurrent, failure_rate in limits:
+        receive, send = context.Pipe(duplex=True)
+        stop = context.Event()
+        process = context.Process(target=_serve_limited, args=(latency, max_concurrent, failure_rate, send, stop),
+                                  daemon=True)  # fmt: skip
+        process.start()
+        started.append((process, receive, stop))
+    try:
+        urls = []
+        for _, receive, _ in started:
+            if not receive.poll(30):
+                raise SystemExit("a fake server process did not start")
+            urls.append(receive.recv())
+        yield urls
+    finally:
+        for process, receive, stop in started:
+            stop.set()
+            counts.append(receive.recv() if receive.poll(10) else (0, 0))
+            process.join(5)
+
+
+def router_file(urls: list[str], folder: Path, cap: int) -> Path:
+    import json
+
+    deployments = [{"model_name": "bench", "model_info": {"id": f"server{i}"},
+                    "litellm_params": {"model": "openai/bench", "api_base": url, "max_parallel_requests": cap}}
+                   for i, url in enumerate(urls)]  # fmt: skip
+    path = folder / "router.yaml"
+    path.write_text(json.dumps({"model_list": deployments, "router_settings": ROUTER_SETTINGS}), encoding="utf-8")
+    return path
+
+
+#: The 10%-refusing server stays in the pool: its refusals are retried at once on another deployment, and it is
+#: cooled down (for a second) only after 200 refusals within a second of each other, i.e. when it fails for real.
+ROUTER_SETTINGS = {"allowed_fails": 200, "cooldown_time": 1}
+
+
+async def router_case(tasks: list[Task], urls: list[str], folder: Path) -> tuple[float, list, float, dict]:
+    """Wall time, the transcripts, the client CPU seconds and calls per deployment of one pooled run."""
+    from collections import Counter
+
+    from clarq_bench.llm import LLMClient, LLMSettings
+
+    folder.mkdir(parents=True, exist_ok=True)
+    client = LLMClient(LLMSettings(router_file=router_file(urls, folder, 16), use_cache=False,
+                                   max_concurrency_per_model=64))  # fmt: skip
+    config = RunConfig(seeker=AgentSettings(name="llm", model="bench"), provider=AgentSettings(name="llm", model="bench"),
+                       concurrency=len(tasks), progress=False, use_cache=False)  # fmt: skip
+    cpu, started = time.process_time(), time.perf_counter()
+    try:
+        await run_dialogues(config, tasks, folder / "run", client=client)
+    finally:
+        await client.aclose()
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu
+    records = read_transcripts(folder / "run" / "transcripts.jsonl")
+    served = Counter(name for r in records for turn in r.turns for name in turn.notes.get("served_by", []))
+    return wall, records, cpu, dict(sorted(served.items()))
+
+
+def run_router_case(tasks: list[Task], latency: float) -> None:
+    counts: list = []
+    with pool_processes(latency, [(16, 0.0), (16, 0.0), (16, 0.1)], counts) as urls, \
+            tempfile.TemporaryDirectory() as tmp:
+        asyncio.run(router_case(tasks[:8], urls, Path(tmp) / "warm-up"))  # imports, sockets
+        wall, records, cpu, served = asyncio.run(router_case(tasks, urls, Path(tmp) / "bench"))
+    errors = [r.error for r in records if r.error]
+    calls = sum(turn.usage.calls for r in records for turn in r.turns)
+    longest = max(sum(turn.usage.calls for turn in r.turns) for r in records)
+    ideal = max(calls / 48 * latency, longest * latency)
+    print(f"\nrouter case: {len(records)} dialogues, llm seeker and LLM provider on one pooled model, 3 fake servers "
+          f"(processes), each 429 beyond 16 in flight, server2 also 429 on 10% of calls; {latency * 1000:.0f} ms per "
+          f"call; router settings {ROUTER_SETTINGS}")
+    print(f"calls {calls}, longest dialogue {longest} calls; ideal max(calls/48, critical path) x latency = "
+          f"{ideal:.2f} s")
+    print(f"wall {wall:.2f} s = {wall / ideal:.2f} x ideal; client CPU {cpu:.2f} s ({cpu / calls * 1000:.2f} ms a call); "
+          f"dialogues with an error: {len(errors)}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    print("calls served per deployment: " + ", ".join(f"{k} {v}" for k, v in served.items()))
+    print("per server (served 200, refused 429, incl. warm-up): " + ", ".join(
+        f"server{i} {s}/{r}" for i, (s, r) in enumerate(counts)))
+    if errors:
+        raise SystemExit(f"{len(errors)} dialogues failed, e.g. {errors[0]}")
 
 
 def make_client(base_url: str, transport: str, concurrency: int) -> Any:
@@ -114,11 +217,15 @@ def main() -> None:
     parser.add_argument("--transport", default="direct,litellm", help="LLM transports to measure, comma-separated")
     parser.add_argument("--serial-sample", type=int, default=8, help="dialogues actually run at concurrency 1")
     parser.add_argument("--profile", metavar="FILE", help="cProfile each transport's runs into FILE.<transport>")
+    parser.add_argument("--router", action="store_true", help="the router case (three limited servers) instead")
     args = parser.parse_args()
     from clarq_bench.data.loader import load_tasks
 
     os.environ.setdefault("OPENAI_API_KEY", "sk-bench")
     tasks = load_tasks(Path(args.data), ["en"], split="test")[: args.dialogues]
+    if args.router:
+        run_router_case(tasks, args.latency)
+        return
     levels = [int(c) for c in args.concurrency.split(",")]
     with server_process(args.latency) as base_url, tempfile.TemporaryDirectory() as tmp:
         for transport in args.transport.split(","):

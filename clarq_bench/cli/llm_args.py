@@ -16,11 +16,13 @@ if TYPE_CHECKING:
 
 
 def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
-    """--no-cache, --cache PATH, --api-base URL, --transport, --max-cost USD, --rpm N, --model-concurrency N."""
+    """--no-cache, --cache PATH, --api-base URL, --router FILE, --transport, --max-cost USD, --rpm N, --model-concurrency N."""
     group = parser.add_argument_group("model calls")
     group.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
     group.add_argument("--cache", metavar="PATH", type=Path, help="response cache file (default: user cache dir)")
     group.add_argument("--api-base", metavar="URL", help="an OpenAI-compatible endpoint, e.g. http://localhost:8000/v1")
+    group.add_argument("--router", metavar="FILE.yaml", type=Path,
+                       help="litellm Router model_list: model names served by pools of deployments (README, Scale out)")
     group.add_argument("--transport", choices=["auto", "litellm"], default="auto",
                        help="auto: plain HTTP for OpenAI-compatible models at --api-base, litellm for the rest "
                             "(default); litellm: every call through litellm")
@@ -41,7 +43,7 @@ def settings_from_args(args: argparse.Namespace) -> "LLMSettings":
 
 
 #: The model-call options of the API (`clarq_bench.run` and the provider checks), as the flags above name them.
-LLM_OPTIONS = ("no_cache", "cache", "api_base", "transport", "max_cost", "allow_unpriced", "rpm", "model_concurrency")
+LLM_OPTIONS = ("no_cache", "cache", "api_base", "router", "transport", "max_cost", "allow_unpriced", "rpm", "model_concurrency")
 
 
 def llm_options(args: argparse.Namespace) -> dict[str, object]:

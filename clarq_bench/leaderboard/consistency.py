@@ -87,8 +87,10 @@ def _config_problems(manifest: Manifest) -> list[str]:
     if expected != manifest.seeker.model:
         problems.append(f"seeker model {manifest.seeker.model!r} is not the run config's {expected!r}")
     endpoint = config.get("api_base")
+    pools = config.get("router") if isinstance(config.get("router"), dict) else {}
+    allowed = {None, endpoint} | {str(pool.get("identity")) for pool in pools.values() if isinstance(pool, dict)}
     for side, agent in (("seeker", manifest.seeker), ("provider", manifest.provider)):
-        if agent.endpoint not in (None, endpoint):
+        if agent.endpoint not in allowed:  # --api-base, or a --router pool the run config records
             problems.append(f"{side} endpoint {agent.endpoint!r} is not the run config's {endpoint!r}")
     for field in ("trials", "max_turns"):
         if field in config and config[field] != getattr(manifest, field):

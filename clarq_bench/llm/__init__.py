@@ -8,6 +8,10 @@ LLMSettings(transport="auto"): a plain aiohttp path with ~0.4 ms CPU per call, a
 every other provider string goes through litellm either way. The rule is in transports.py; the figures come from
 benchmarks/llm_overhead.py.
 
+Pools: LLMSettings(router_file=...) reads a litellm Router model_list (router_file.py); its logical model names are
+served by their deployments, litellm's Router picking and cooling down, our transports sending (router_pool.py).
+Calls in flight per model adapt to the server's refusals (limits.py).
+
     client = LLMClient(LLMSettings(...))
     c = await client.complete(messages, model="gpt-4o", role="provider", schema=Reply, seed=8848, trial=0)
     with track_usage() as meter: ...   # meter.by_role: usage of the calls made inside

@@ -103,6 +103,7 @@ class UsageMeter:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        self.served_by: list[str] = []  # router deployments that answered, one entry per call, in order
         self._by_role: dict[str, _Sums] = {}
         self._by_model: dict[str, _Sums] = {}
         self._cost_usd = 0.0
@@ -154,7 +155,9 @@ def track_usage() -> Iterator[UsageMeter]:
         _OPEN_METERS.reset(token)
 
 
-def record_in_scopes(role: str, model: str, usage: Usage) -> None:
-    """Add one call's usage to every open track_usage() scope."""
+def record_in_scopes(role: str, model: str, usage: Usage, served_by: str = "") -> None:
+    """Add one call's usage to every open track_usage() scope (and the router deployment that served it, if any)."""
     for meter in _OPEN_METERS.get():
         meter.add(role, model, usage)
+        if served_by:
+            meter.served_by.append(served_by)

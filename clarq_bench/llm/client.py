@@ -20,11 +20,13 @@ from ..core.transcript import Usage
 from .accounting import UsageMeter, call_cost, record_in_scopes
 from .cache import ResponseCache, cache_key, default_cache_path
 from .endpoint import normalize_endpoint
-from .errors import LLMBadRequestError, LLMJSONError
+from .errors import LLMBadRequestError, LLMCredentialsError, LLMJSONError
 from .jsonreply import ReplyProblem, parse_reply, reask_messages
 from .limits import ModelLimits
 from .models import SCRIPTED_PREFIX, bare_name, check_credentials, resolve_model, supports_json_mode
 from .retry import with_retries
+from .router_file import load_router_file
+from .router_pool import RouterPool
 from .transports import DirectOpenAI, RawReply, litellm_call, request_params, scripted_call, uses_direct
 
 if TYPE_CHECKING:
@@ -48,6 +50,7 @@ class LLMSettings(BaseModel):
     retry_base_wait: float = Field(1.0, ge=0, description="First backoff ceiling in seconds; doubles per retry.")
     retry_max_wait: float = Field(60.0, ge=0, description="Longest single wait, also caps Retry-After.")
     json_retries: int = Field(2, ge=0, description="Re-asks after an invalid JSON reply.")
+    router_file: Path | None = Field(None, description="A litellm Router model_list YAML: pooled model names.")
     transport: Literal["litellm", "auto", "direct"] = Field(
         "auto", description="auto (recommended) / direct: plain HTTP for OpenAI-compatible models at api_base, "
                                "litellm for the rest (rule in llm/transports.py); litellm: every model via litellm."
@@ -91,17 +94,35 @@ class LLMClient:
         self._uses_direct: dict[str, bool] = {}
         self.endpoint = normalize_endpoint(self.settings.api_base)  # in the cache key and the recorded identity
         self.reported_models: dict[str, str] = {}  # resolved name -> the different name a server answered as
+        self.router: RouterPool | None = None
+        if self.settings.router_file is not None:
+            self.router = RouterPool(load_router_file(self.settings.router_file), self.settings.transport)
 
     # ---- names, credentials, budget ----------------------------------------------------------------------------
 
     def resolve_model(self, name: str) -> str:
         """The dated version behind an alias; scripted model names are kept as they are."""
-        return name if name in self.scripted else resolve_model(name)
+        return name if name in self.scripted or self.pooled(name) else resolve_model(name)
+
+    def pooled(self, name: str | None) -> bool:
+        """`name` is a logical model of the router file (its deployments serve it)."""
+        return self.router is not None and name is not None and self.router.has(name)
+
+    def endpoint_of(self, name: str | None) -> str | None:
+        """What identifies where `name` is served: the router pool's identity, else the normalized --api-base."""
+        return self.router.identity(name) if self.router is not None and self.pooled(name) else self.endpoint
 
     def check_credentials(self, models: Iterable[str | None]) -> None:
-        """LLMCredentialsError for a hosted model without a key (scripted models need none)."""
+        """LLMCredentialsError for a hosted model without a key (scripted models need none); for a pooled model,
+        every key variable its deployments name must be set."""
         key = self.settings.api_key.get_secret_value() if self.settings.api_key else None
-        check_credentials([m for m in models if m not in self.scripted], api_base=self.settings.api_base, api_key=key)
+        models = [m for m in models if m not in self.scripted]
+        for model in models:
+            missing = self.router.missing_keys(model) if self.router is not None and self.pooled(model) else []
+            if missing:
+                raise LLMCredentialsError(f"{model}: the router file names {missing[0]}, which is not set",
+                                          f"set {missing[0]}", model=model)
+        check_credentials([m for m in models if not self.pooled(m)], api_base=self.settings.api_base, api_key=key)
 
     @property
     def usage(self) -> Usage:
@@ -135,7 +156,9 @@ class LLMClient:
         """Ask `model`; with `schema`, the reply must be JSON valid for it (`parsed`), else LLMJSONError."""
         started = time.perf_counter()
         resolved = self.resolve_model(model)
-        json_mode = schema is not None and resolved not in self.scripted and supports_json_mode(resolved)
+        json_mode = schema is not None and resolved not in self.scripted and (
+            self.router.supports_json_mode(resolved) if self.router is not None and self.pooled(resolved)
+            else supports_json_mode(resolved))
         params = request_params(temperature, seed, max_tokens, json_mode)
         conversation = list(messages)
         total: Usage | None = None
@@ -168,30 +191,37 @@ class LLMClient:
         """(text, usage, attempts, cached) for one request, from the cache or the model; accounted here."""
         scripted = resolved in self.scripted
         cache = None if scripted else self.cache
-        key = cache_key(resolved, messages, params, seed, trial, self.endpoint) if cache is not None else ""
+        pool = self.router if self.pooled(resolved) else None
+        key = cache_key(resolved, messages, params, seed, trial, self.endpoint_of(resolved)) if cache is not None else ""
         if cache is not None and (hit := cache.get(key)) is not None:
             usage = Usage.model_construct(prompt_tokens=0, completion_tokens=0, cost_usd=0.0, calls=0, cached_calls=1)
-            self._account(role, resolved, usage)
+            self._account(role, resolved, usage, str(hit.get("served_by") or ""))
             self._note_reported(resolved, str(hit.get("reported_model") or ""))
             return str(hit["text"]), usage, 0, True
 
         async def attempt() -> RawReply:
-            async with self.limits.slot(resolved):
+            async with self.limits.slot(resolved):  # adaptive: halved by refusals no deployment could absorb
+                if pool is not None:
+                    return await pool.call(resolved, messages, params, self.limits, self.settings.timeout_s)
                 return await self._send(resolved, messages, params)
 
+        retries = pool.spec.router_settings.num_retries if pool is not None else None
         raw, attempts = await with_retries(
-            attempt, model=resolved, max_attempts=self.settings.max_attempts, base_wait=self.settings.retry_base_wait,
+            attempt, model=resolved, max_attempts=self.settings.max_attempts if retries is None else retries + 1,
+            base_wait=self.settings.retry_base_wait,
             max_wait=self.settings.retry_max_wait, on_retry=self._count_retry,
         )
-        cost = 0.0 if scripted else call_cost(resolved, raw.prompt_tokens, raw.completion_tokens)
+        cost = 0.0 if scripted else call_cost(raw.priced_as or resolved, raw.prompt_tokens, raw.completion_tokens)
         usage = Usage.model_construct(prompt_tokens=raw.prompt_tokens, completion_tokens=raw.completion_tokens,
                                       cost_usd=cost, calls=1, cached_calls=0)
-        self._account(role, resolved, usage)
-        reported = "" if scripted else self._note_reported(resolved, raw.model)
+        self._account(role, resolved, usage, raw.served_by)
+        reported = "" if scripted or pool is not None else self._note_reported(resolved, raw.model)
         if cache is not None:
-            cache.put(key, resolved, {"text": raw.text, "model": resolved, "prompt_tokens": raw.prompt_tokens,
-                                      "completion_tokens": raw.completion_tokens, "cost_usd": cost,
-                                      "reported_model": reported})
+            value = {"text": raw.text, "model": resolved, "prompt_tokens": raw.prompt_tokens,
+                     "completion_tokens": raw.completion_tokens, "cost_usd": cost, "reported_model": reported}
+            if raw.served_by:
+                value["served_by"] = raw.served_by
+            cache.put(key, resolved, value)
         return raw.text, usage, attempts, False
 
     def _note_reported(self, resolved: str, reported: str) -> str:
@@ -221,9 +251,9 @@ class LLMClient:
         return await litellm_call(resolved, messages, params, api_base=settings.api_base, api_key=key,
                                   timeout_s=settings.timeout_s)
 
-    def _account(self, role: str, resolved: str, usage: Usage) -> None:
+    def _account(self, role: str, resolved: str, usage: Usage, served_by: str = "") -> None:
         self.meter.add(role, resolved, usage)
-        record_in_scopes(role, resolved, usage)
+        record_in_scopes(role, resolved, usage, served_by)
 
     def _count_retry(self, exc: BaseException | None) -> None:
         self.retries += 1
@@ -232,6 +262,8 @@ class LLMClient:
         """Release HTTP sessions of the current event loop and close the cache."""
         if self._direct is not None:
             await self._direct.aclose()
+        if self.router is not None:
+            await self.router.aclose()
         with self._cache_lock:
             if self._cache is not None:
                 self._cache.close()

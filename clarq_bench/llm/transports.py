@@ -62,6 +62,8 @@ class RawReply(NamedTuple):
     prompt_tokens: int
     completion_tokens: int
     model: str = ""  # the model the server says answered ("" when it did not say)
+    served_by: str = ""  # the router deployment that answered ("" when the model is not pooled)
+    priced_as: str = ""  # the deployment's model, whose price applies ("" = the model asked for)
 
 
 def request_params(temperature: float, seed: int | None, max_tokens: int | None, json_mode: bool) -> dict[str, Any]:

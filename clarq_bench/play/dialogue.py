@@ -101,12 +101,14 @@ async def _guarded(call: Callable[[], Awaitable[R]]) -> R | _Raised:
         return _Raised(exc)
 
 
-async def _timed(call: Callable[[], Awaitable[R]], timeout: float | None = None) -> tuple[R, Usage, float]:
-    """Run one agent call; return its result, the model usage it caused and its wall time."""
+async def _timed(call: Callable[[], Awaitable[R]],
+                 timeout: float | None = None) -> tuple[R, Usage, float, list[str]]:
+    """Run one agent call; return its result, the model usage it caused, its wall time and the router deployments
+    that served its model calls (empty when no model is pooled)."""
     started = time.perf_counter()
     with _meter() as meter:
         result = await _bounded(call, timeout)
-    return result, _measured(meter), time.perf_counter() - started
+    return result, _measured(meter), time.perf_counter() - started, list(getattr(meter, "served_by", []))
 
 
 def checked_text(text: object, role: str) -> str:
@@ -183,10 +185,11 @@ async def play_dialogue(
         )
         role = "seeker"
         try:
-            text, spent, latency = await _timed(lambda: seeker.respond(view), turn_timeout)
+            text, spent, latency, served = await _timed(lambda: seeker.respond(view), turn_timeout)
             text = checked_text(text, "seeker")
             usage["seeker"] = usage["seeker"] + spent
-            turns.append(Turn(speaker=Speaker.seeker, text=text, usage=spent, latency_s=round(latency, 4)))
+            turns.append(Turn(speaker=Speaker.seeker, text=text, usage=spent, latency_s=round(latency, 4),
+                              notes={"served_by": served} if served else {}))
             seen.append(Turn(speaker=Speaker.seeker, text=text))
             if is_goodbye(text):
                 end = EndReason.goodbye
@@ -194,8 +197,10 @@ async def play_dialogue(
             if number == max_turns:
                 break
             role = "provider"
-            reply, spent, latency = await _timed(lambda: provider.respond(list(turns)), turn_timeout)
+            reply, spent, latency, served = await _timed(lambda: provider.respond(list(turns)), turn_timeout)
             turn = reply.to_turn(latency_s=round(latency, 4))
+            if served:  # which router deployments answered this turn's model calls
+                turn.notes["served_by"] = served
             turn.text = checked_text(turn.text, "provider")
         except KeyboardInterrupt:
             raise

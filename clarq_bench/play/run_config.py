@@ -55,6 +55,8 @@ class RunConfig(BaseModel):
     judge_model: str | None = None
     api_base: str | None = Field(default=None, description="Normalized --api-base (no credentials): same model name, "
                                  "other endpoint, other model.")
+    router: dict[str, Any] | None = Field(default=None, description="--router pools the run's models use: per logical "
+                                          "model its identity (a hash of the deployment list) and deployments, no keys.")
     provider_fingerprint: str | None = Field(default=None, description="Offline providers: provider/identity.py digest.")
     seeker_tree_access: bool = Field(default=False, description="The seeker was handed the response tree (needs_tree).")
     concurrency: int = Field(default=32, ge=1)

@@ -22,20 +22,38 @@ def stamp_config(config: RunConfig, client: Any, seeker_factory: Any) -> RunConf
     endpoint = getattr(client, "endpoint", None) if client is not None else None
     return config.model_copy(update={
         "api_base": endpoint,
+        "router": used_pools(config, client),
         "provider_fingerprint": provider_fingerprint(config.provider.name, config.provider.mode),
         "seeker_tree_access": bool(getattr(seeker_factory, "needs_tree", False)),
     })  # fmt: skip
 
 
+def used_pools(config: RunConfig, client: Any) -> dict[str, Any] | None:
+    """The router pools (identity and deployments) of the models this run's roles name; None without --router."""
+    router = getattr(client, "router", None) if client is not None else None
+    if router is None:
+        return None
+    named = {config.seeker.name, config.seeker.model, config.provider.name, config.provider.model, config.judge_model}
+    return {name: pool for name, pool in router.describe().items() if name in named} or None
+
+
+def _endpoint(config: RunConfig, model: str | None) -> str | None:
+    """Where `model` was served: its router pool's identity, else the normalized --api-base."""
+    pool = (config.router or {}).get(model or "")
+    return str(pool["identity"]) if pool else config.api_base
+
+
 def agent_infos(config: RunConfig, seeker_name: str, seeker_model: str | None) -> tuple[AgentInfo, AgentInfo]:
     """(seeker, provider) identities as every transcript of the run records them."""
     seeker = AgentInfo(name=seeker_name, model=seeker_model, settings=config.seeker.model_dump(mode="json"),
-                       endpoint=config.api_base if seeker_model else None, tree_access=config.seeker_tree_access)
+                       endpoint=_endpoint(config, seeker_model) if seeker_model else None,
+                       tree_access=config.seeker_tree_access)
     provider_model = config.provider.model if config.provider.name == "llm" else None
     llm_provider = config.provider_fingerprint is None and ":" not in config.provider.name
     provider = AgentInfo(name=config.provider.name, model=config.provider.model,
                          settings=config.provider.model_dump(mode="json"),
-                         endpoint=config.api_base if (llm_provider or provider_model) else None,
+                         endpoint=_endpoint(config, provider_model or config.provider.name)
+                         if (llm_provider or provider_model) else None,
                          fingerprint=config.provider_fingerprint)  # fmt: skip
     return seeker, provider
 

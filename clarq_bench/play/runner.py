@@ -276,6 +276,7 @@ class RunStats:
     unwritten: int = 0  # dialogues ended by the breaker's fatal error: not written, played again on resume
     end_reasons: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # one-line warnings for the user (an unfinished line cut, ...)
+    limits: str = ""  # adaptive caps on calls in flight that moved (llm/limits.py), for the progress line
 
     def add(self, transcript: Transcript, success: bool) -> None:
         self.done += 1
@@ -292,7 +293,8 @@ class RunStats:
         rate = f"{self.successes / self.done:.1%}" if self.done else "-"
         spent = (f"calls {self.calls:,} ({self.cached_calls:,} from cache)  tokens {self.tokens:,}  ${self.cost_usd:.2f}"
                  if self.calls else "no model calls")  # a cached call costs nothing: say so instead of "tokens 0"
-        return f"{self.done}/{self.total - self.skipped} dialogues  success {rate}  {spent}  errors {self.errors}"
+        line = f"{self.done}/{self.total - self.skipped} dialogues  success {rate}  {spent}  errors {self.errors}"
+        return f"{line}  {self.limits}" if self.limits else line
 
 
 def rewrite_transcripts(path: Path, keep: list[Transcript]) -> None:
@@ -449,6 +451,7 @@ async def run_dialogues(
                 breaker.dialogue_errored()
             stats.stopped = breaker.reason
             if on_update:
+                stats.limits = client.limits.describe() if hasattr(client, "limits") else ""
                 on_update(stats)
 
     try:

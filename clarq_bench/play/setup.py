@@ -70,6 +70,7 @@ class RunOptions:
     no_cache: bool = False
     cache: str | Path | None = None
     api_base: str | None = None
+    router: str | Path | None = None  # a litellm Router model_list YAML: pooled model names (README, Scale out)
     transport: str = "auto"
     max_cost: float | None = None
     allow_unpriced: bool = False  # with max_cost: run even when a model has no known price
@@ -96,6 +97,7 @@ def llm_settings(args: Any) -> Any:
         use_cache=not getattr(args, "no_cache", False),
         cache_path=getattr(args, "cache", None),
         api_base=getattr(args, "api_base", None),
+        router_file=getattr(args, "router", None),
         max_cost=getattr(args, "max_cost", None),
         rpm=getattr(args, "rpm", None),
         max_concurrency_per_model=getattr(args, "model_concurrency", None) or 32,
@@ -281,16 +283,29 @@ def llm_client_for(config: RunConfig, args: RunOptions) -> Any:
     from ..llm import LLMClient
 
     settings = llm_settings(args)
-    key = settings.api_key.get_secret_value() if settings.api_key else None
-    check_keys(models, api_base=settings.api_base, api_key=key)
     if config.max_cost is not None:
-        unpriced = unpriced_models(models)
+        settings = settings.model_copy(update={"max_cost": config.max_cost})
+    client = LLMClient(settings)  # reads --router: a bad file is one line here
+    key = settings.api_key.get_secret_value() if settings.api_key else None
+    check_keys([(role, model) for role, model in models if not client.pooled(model)], api_base=settings.api_base,
+               api_key=key)
+    priced = []  # a pooled model is priced as its deployments' models
+    for role, model in models:
+        if client.pooled(model):
+            missing = client.router.missing_keys(model)
+            if missing:
+                raise ClarqError(f"the {role} model {model} needs {missing[0]} (named in --router), which is not set",
+                                 f"set {missing[0]}, or pass {OFFLINE_FIX[role]} to run without it")
+            priced += [(role, deployed) for deployed in client.router.deployment_models(model)]
+        else:
+            priced.append((role, model))
+    if config.max_cost is not None:
+        unpriced = unpriced_models(priced)
         if unpriced and not getattr(args, "allow_unpriced", False):
             named = ", ".join(f"the {role} model {model}" for role, model in unpriced)
             raise ClarqError(f"--max-cost cannot work: no price is known for {named} (its calls would count as $0)",
                              "pass --allow-unpriced to run anyway, or drop --max-cost")
-        settings = settings.model_copy(update={"max_cost": config.max_cost})
-    return LLMClient(settings)
+    return client
 
 
 def unpriced_models(models: list[tuple[str, str]]) -> list[tuple[str, str]]:

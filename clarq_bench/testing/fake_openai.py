@@ -5,6 +5,10 @@ client stack (litellm, openai, httpx/aiohttp) stays in the path. Replies follow 
 error status with optional Retry-After, slow reply, garbage body); when the script runs out, a responder callable
 answers. Standard library only: importing this module must stay cheap.
 
+Capacity, for scale-out tests: `max_concurrent=K` answers 429 at once to a request that would be the (K+1)-th in
+flight (what vLLM behind a proxy or a rate-limited key does), `failure_rate=p` answers 429 at once to a seeded random
+share p of the requests; `throttled` counts both kinds, `served` the 200 replies.
+
 It is test infrastructure that benchmarks share a machine with, so it is kept cheap per request (~0.1 ms of CPU): a
 bare asyncio.Protocol parses requests from the socket buffer (no stream reader tasks), and a reply's latency is a
 loop timer (call_later) rather than a sleeping task. Replies on one connection are written in request order.
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -76,6 +81,8 @@ class _Stats:
     requests: list[dict[str, Any]] = field(default_factory=list)
     in_flight: int = 0
     max_in_flight: int = 0
+    throttled: int = 0
+    served: int = 0
 
 
 class FakeOpenAIServer:
@@ -92,11 +99,19 @@ class FakeOpenAIServer:
         latency_s: float = 0.0,
         responder: Callable[[dict[str, Any]], str] | None = None,
         report_model: str | None = None,
+        max_concurrent: int | None = None,
+        failure_rate: float = 0.0,
+        throttle_retry_after: float | None = None,
+        seed: int = 0,
     ) -> None:
         self._script: list[Behaviour] = [reply(b) if isinstance(b, str) else b for b in script]
         self.latency_s = latency_s
         self.responder = responder or _default_responder
         self.report_model = report_model  # the model name replies claim (default: the one asked for)
+        self.max_concurrent = max_concurrent  # 429 beyond this many requests in flight (None: no limit)
+        self.failure_rate = failure_rate  # share of requests answered 429 at random
+        self.throttle_retry_after = throttle_retry_after  # Retry-After seconds on those 429s (None: no header)
+        self._random = random.Random(seed)
         self._stats = _Stats()
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -126,6 +141,18 @@ class FakeOpenAIServer:
     def max_in_flight(self) -> int:
         with self._lock:
             return self._stats.max_in_flight
+
+    @property
+    def throttled(self) -> int:
+        """Requests answered 429 by the capacity limit or the failure rate (not the script)."""
+        with self._lock:
+            return self._stats.throttled
+
+    @property
+    def served(self) -> int:
+        """Requests answered 200."""
+        with self._lock:
+            return self._stats.served
 
     @property
     def base_url(self) -> str:
@@ -187,9 +214,14 @@ class FakeOpenAIServer:
         except ValueError:
             return None, (400, {}, json.dumps({"error": {"message": "request body is not JSON"}}).encode())
         with self._lock:
-            behaviour = self._script.pop(0) if self._script else _DEFAULT
             stats = self._stats
             stats.requests.append(body)
+            full = self.max_concurrent is not None and stats.in_flight >= self.max_concurrent
+            if full or (self.failure_rate and self._random.random() < self.failure_rate):
+                stats.throttled += 1
+                return None, self._respond(error(429, self.throttle_retry_after, "fake server: too many requests"),
+                                           body)
+            behaviour = self._script.pop(0) if self._script else _DEFAULT
             stats.in_flight += 1
             if stats.in_flight > stats.max_in_flight:
                 stats.max_in_flight = stats.in_flight
@@ -198,6 +230,7 @@ class FakeOpenAIServer:
     def _finish(self, behaviour: Behaviour, body: dict[str, Any]) -> tuple[int, dict[str, str], bytes]:
         with self._lock:
             self._stats.in_flight -= 1
+            self._stats.served += behaviour.kind == "reply"
         return self._respond(behaviour, body)
 
     def _respond(self, behaviour: Behaviour, body: dict[str, Any]) -> tuple[int, dict[str, str], bytes]:
@@ -318,8 +351,11 @@ def main(argv: list[str] | None = None) -> None:
 
     parser = argparse.ArgumentParser(description="fake OpenAI-compatible server on 127.0.0.1")
     parser.add_argument("--latency", type=float, default=0.0, help="seconds to wait before each reply")
+    parser.add_argument("--max-concurrent", type=int, help="answer 429 beyond this many requests in flight")
+    parser.add_argument("--failure-rate", type=float, default=0.0, help="answer 429 to this share of requests")
     args = parser.parse_args(argv)
-    with FakeOpenAIServer(latency_s=args.latency) as server:
+    with FakeOpenAIServer(latency_s=args.latency, max_concurrent=args.max_concurrent,
+                          failure_rate=args.failure_rate) as server:
         print(server.port, flush=True)
         sys.stdin.read()
 
