@@ -31,6 +31,7 @@ class SelectOptions(BaseModel):
     results: str | None = None
     types: str | list[int] | None = None
     limit: int | None = Field(default=None, ge=1)
+    task_ids: list[str] | None = Field(default=None, description="Only these tasks (the offline-vs-online report).")
     seed: int = 8848
     resamples: int = Field(default=2000, ge=1)
     concurrency: int = Field(default=32, ge=1)
@@ -66,7 +67,14 @@ def make_ranker(options: SelectOptions) -> tuple[Ranker, Any]:
         client = LLMClient(llm_settings(_Namespace(options.llm)))
         client.check_credentials([model])
         return LLMRanker(client, model, seed=options.seed), client
-    resolve_seeker(config)  # an unknown name fails here, before any state
+    if name in ("human", "replay"):
+        raise ClarqError(f"the {name} seeker cannot take the offline track", f"use {', '.join(OFFLINE_RANKERS)} or "
+                         "a seeker that answers on its own")  # fmt: skip
+    try:
+        resolve_seeker(config)  # an unknown name fails here, before any state
+    except ClarqError as exc:
+        raise ClarqError(exc.problem, f"the offline rankers are {', '.join(OFFLINE_RANKERS)}; "
+                         "`clarq seekers` lists the seekers") from None  # fmt: skip
     from .seeker_ranker import SeekerRanker
 
     return SeekerRanker(config), None
@@ -82,7 +90,7 @@ def choose_tasks(options: SelectOptions, bank_tasks: set[str]) -> list[Task]:
     from ..data.selection import load_selected
 
     tasks = [t for t in load_selected(options.data, lang=options.lang, split="test", types=options.types)
-             if t.id in bank_tasks]  # fmt: skip
+             if t.id in bank_tasks and (options.task_ids is None or t.id in options.task_ids)]  # fmt: skip
     if not tasks:
         raise ClarqError("none of the selected tasks has questions in the bank",
                          "the track runs on the released test tasks (types 1-26) of --data")  # fmt: skip
@@ -98,11 +106,11 @@ def default_out(options: SelectOptions) -> Path:
 
 
 async def select_async(options: SelectOptions) -> TrackResult:
-    bank = load_bank(options.lang, options.results)
-    tasks = choose_tasks(options, bank.task_ids)
-    states = build_states(tasks)
     ranker, client = make_ranker(options)
     try:
+        bank = load_bank(options.lang, options.results)
+        tasks = choose_tasks(options, bank.task_ids)
+        states = build_states(tasks)
         results = await run_states(ranker, states, {t.id: t for t in tasks}, bank, concurrency=options.concurrency,
                                    seed=options.seed)  # fmt: skip
     finally:
