@@ -100,7 +100,7 @@ def test_baselines_as_clariq_defines_them() -> None:
     worst = asyncio.run(WorstQuestion().select(item))
     assert set(worst.ranking[-2:]) == {"en-00003", "en-00004"} and worst.need == 1 and len(worst.returned) == 1
     assert asyncio.run(NoQuestion().select(item)).model_dump() == {"need": 1, "ranking": [], "returned": [],
-                                                                  "error": None}  # fmt: skip
+                                                                  "error": None, "note": None}  # fmt: skip
     first, again = (asyncio.run(RandomRanker(7).select(item)) for _ in range(2))
     assert first == again and 1 <= len(first.returned) <= 5 and sorted(first.ranking) == sorted(e.id for e in item.pool)
 

@@ -103,7 +103,8 @@ def test_llm_seeker_through_the_fake_server(tmp_path: Path, monkeypatch: pytest.
         assert server.hits == paid  # every state answered from the cache
     states = result.summary.states
     assert paid == states + 1 and result.summary.usage["calls"] == states + 1 and again.summary.usage["calls"] == 0
-    assert [(r.need_pred, len(r.returned), r.error) for r in result.results] == [(3, 2, "1 chosen numbers were not on the list")] * states
+    assert [(r.need_pred, len(r.returned), r.note) for r in result.results] == [(3, 2, "1 chosen numbers were not on the list")] * states
+    assert result.summary.errors == 0 and result.summary.notes == states
     assert seen[0] == result.results[0].pool  # the whole pool is offered, numbered
     assert [r.model_dump() for r in again.results] == [r.model_dump() for r in result.results]
 
@@ -126,8 +127,8 @@ def test_custom_seeker_select_questions() -> None:
     if "test-clarify-picker" not in seekers:
         register_seeker("test-clarify-picker")(Picker)
     result = select("test-clarify-picker", lang="zh", limit=2, **COMMON)
-    assert all(r.need_pred == 2 and len(r.returned) == 1 and "1 question ids" in (r.error or "") for r in result.results)
-    assert result.summary.errors == result.summary.states
+    assert all(r.need_pred == 2 and len(r.returned) == 1 and "1 question ids" in (r.note or "") for r in result.results)
+    assert result.summary.notes == result.summary.states and result.summary.errors == 0
 
 
 def test_cli_select_writes_the_report_and_refuses_bad_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -28,14 +28,20 @@ def _counted(text: str, language: str) -> Counter[str]:
     return Counter(tokens(text, language))  # bank questions recur in many pools: counted once
 
 
+@lru_cache(maxsize=256)
+def _collection(documents: tuple[str, ...], language: str) -> tuple[Counter[str], float]:
+    """Document frequencies and mean length of a collection (the states of one task type share their pool)."""
+    docs = [_counted(doc, language) for doc in documents]
+    return Counter(term for doc in docs for term in doc), sum(sum(doc.values()) for doc in docs) / len(docs) or 1.0
+
+
 def bm25_scores(query: str, documents: Sequence[str], language: str) -> list[float]:
     """The BM25 score of every document for the query (idf taken over these documents)."""
     docs = [_counted(doc, language) for doc in documents]
     if not docs:
         return []
     lengths = [sum(doc.values()) for doc in docs]
-    average = sum(lengths) / len(docs) or 1.0
-    frequency: Counter[str] = Counter(term for doc in docs for term in doc)
+    frequency, average = _collection(tuple(sorted(documents)), language)
     query_terms = Counter(tokens(query, language))
     scores = []
     for doc, length in zip(docs, lengths):

@@ -3,7 +3,7 @@
 The model sees the brief, the dialogue so far and the state's pool as a numbered list, and replies in JSON with a
 need score and the numbers of 1-5 questions, best first (validated with llm/jsonreply through the client's schema
 re-asks). The full ranking is its list, then the rest of the pool in BM25 order against the dialogue. Numbers that
-are not on the list are dropped and counted in `Selection.error`.
+are not on the list are dropped and counted in `Selection.note`.
 """
 
 from __future__ import annotations
@@ -55,5 +55,5 @@ class LLMRanker:
                 dropped += 1
         rest, _ = bm25_order(dialogue_query(item.view), item.pool, item.view)
         ranking = chosen + [i for i in rest if i not in chosen]
-        error = f"{dropped} chosen numbers were not on the list" if dropped else None
-        return Selection(need=choice.need, ranking=ranking, returned=chosen, error=error)
+        note = f"{dropped} chosen numbers were not on the list" if dropped else None
+        return Selection(need=choice.need, ranking=ranking, returned=chosen, note=note)

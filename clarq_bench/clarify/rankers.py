@@ -34,7 +34,8 @@ class Selection(BaseModel):
     need: int = Field(ge=1, le=4)
     ranking: list[str] = Field(default_factory=list, description="Candidate ids, best first.")
     returned: list[str] = Field(default_factory=list, max_length=MAX_LIST, description="The list shown, 0-5 ids.")
-    error: str | None = None
+    error: str | None = Field(default=None, description="Why the system failed on this state (scored as no answer).")
+    note: str | None = Field(default=None, description="What was dropped from an answer that was otherwise used.")
 
 
 class Item(NamedTuple):

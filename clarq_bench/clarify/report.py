@@ -58,6 +58,8 @@ def print_table(summary: SelectSummary, console: Any = None) -> None:
     console.print(table)
     if summary.errors:
         console.print(f"[bold red]{summary.errors} states recorded an error (see selections.jsonl)[/]")
+    if summary.notes:
+        console.print(f"{summary.notes} answers named questions outside the pool; those were dropped")
 
 
 def markdown(summary: SelectSummary, plots: list[str] = ()) -> str:  # type: ignore[assignment]

@@ -35,6 +35,7 @@ class StateResult(BaseModel):
     returned: list[str] = Field(default_factory=list)
     figures: dict[str, float] = Field(default_factory=dict)
     error: str | None = None
+    note: str | None = None
 
 
 def score_state(state: ClarifyState, pool_size: int, relevant: set[str], selection: Selection) -> StateResult:
@@ -44,7 +45,8 @@ def score_state(state: ClarifyState, pool_size: int, relevant: set[str], selecti
         figures = ranking_metrics(flags, [i in relevant for i in selection.returned], len(relevant))
     return StateResult(state_id=state.id, task_id=state.task_id, type_number=state.type_number, step=state.step,
                        need_gold=state.need, need_pred=selection.need, pool=pool_size, relevant=len(relevant),
-                       returned=selection.returned, figures=figures, error=selection.error)  # fmt: skip
+                       returned=selection.returned, figures=figures, error=selection.error,
+                       note=selection.note)  # fmt: skip
 
 
 async def run_states(ranker: Ranker, states: list[ClarifyState], tasks: dict[str, Task], bank: Bank, *,

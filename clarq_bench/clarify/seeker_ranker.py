@@ -57,7 +57,7 @@ class SeekerRanker:
         ranking = returned + [i for i in dict.fromkeys(base) if i in known and i not in returned]
         unknown = len(answer.questions) - len(returned)
         return Selection(need=answer.need, ranking=ranking, returned=returned,
-                         error=f"{unknown} question ids were not candidates" if unknown else None)
+                         note=f"{unknown} question ids were not candidates" if unknown else None)
 
     async def _from_next_line(self, seeker: object, item: Item) -> Selection:
         line = await seeker.respond(item.view)  # type: ignore[attr-defined]

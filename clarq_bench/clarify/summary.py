@@ -39,6 +39,7 @@ class SelectSummary(BaseModel):
     need_mse: Estimate
     random_expectation: dict[str, dict[str, float]]
     errors: int
+    notes: int = 0  # states whose answer was used with something dropped (ids not in the pool)
     usage: dict[str, float] = {}
 
 
@@ -69,5 +70,5 @@ def summarize(results: list[StateResult], *, seeker: str, language: str, bank_co
         needed_states=len(needed), bank=bank_counts, selection=selection, need=need_scores(gold, predicted),
         need_binary=binary_need_scores(gold, predicted), need_mse=mse,
         random_expectation=random_expectation(shapes, seed=seed) if chance else {},
-        errors=sum(1 for r in results if r.error), usage=usage or {},
+        errors=sum(1 for r in results if r.error), notes=sum(1 for r in results if r.note), usage=usage or {},
     )  # fmt: skip
