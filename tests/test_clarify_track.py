@@ -107,6 +107,8 @@ def test_llm_seeker_through_the_fake_server(tmp_path: Path, monkeypatch: pytest.
     assert result.summary.errors == 0 and result.summary.notes == states
     assert seen[0] == result.results[0].pool  # the whole pool is offered, numbered
     assert [r.model_dump() for r in again.results] == [r.model_dump() for r in result.results]
+    written = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert written and not any(b"sk-clarq-test-secret-18" in p.read_bytes() for p in written)
 
 
 class Picker:
