@@ -16,6 +16,7 @@ from clarq_bench.api import question_bank, select, select_online_offline
 from clarq_bench.clarify import bank as bank_module
 from clarq_bench.cli.main import main
 from clarq_bench.core.errors import ClarqError
+from clarq_bench.leaderboard.track_summary import read_track_summary
 from clarq_bench.seekers import register_seeker, seekers
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
 from tests.upstream_paths import REPO, UPSTREAM_DATA, UPSTREAM_RESULTS, needs_upstream
@@ -143,6 +144,13 @@ def test_cli_select_writes_the_report_and_refuses_bad_names(tmp_path: Path, caps
     assert summary["track"] == "clarify-offline" and summary["tasks"] == 4
     assert len((out / "selections.jsonl").read_text(encoding="utf-8").splitlines()) == summary["states"]
     assert "MRR" in capsys.readouterr().out
+    row = read_track_summary(out / "summary.json")  # the leaderboard layer reads it as a track row
+    assert row.track == "clarify-offline" and row.seeker == "bm25"
+    assert row.selection["mrr"].value == summary["selection"]["mrr"]["value"]
+    dialogue = tmp_path / "dialogue-summary.json"
+    dialogue.write_text(json.dumps({"success": {"value": 0.5}}), encoding="utf-8")
+    with pytest.raises(ClarqError, match="is not a clarify-offline summary"):
+        read_track_summary(dialogue)
     assert main(["select", "--seeker", "no-such-thing", "--data", str(UPSTREAM_DATA)]) == 2
     assert main(["select", "--seeker", "human", "--data", str(UPSTREAM_DATA)]) == 2
     err = capsys.readouterr().err

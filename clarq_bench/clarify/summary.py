@@ -1,46 +1,18 @@
 """The track's figures for one system and language: selection figures with 95% bootstrap intervals over tasks
-(scoring/stats.py, one cluster per task), need precision / recall / F1 / MSE, and chance on the same states."""
+(scoring/stats.py, one cluster per task), need precision / recall / F1 / MSE, and chance on the same states. The
+summary's schema lives in leaderboard/track_summary.py, labelled with the track."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Literal
 
-from pydantic import BaseModel
-
+from ..leaderboard.track_summary import TRACK, Estimate, SelectSummary
 from ..scoring.stats import bootstrap_ratio, figure_seed
 from .metrics import SELECTION_METRICS, binary_need_scores, need_scores
 from .random_baseline import random_expectation
 from .run import StateResult
 
-TRACK = "clarify-offline"
-
-
-class Estimate(BaseModel):
-    value: float | None
-    low: float | None = None
-    high: float | None = None
-    n: int = 0  # states averaged
-
-
-class SelectSummary(BaseModel):
-    """summary.json of `clarq select`, labelled with its track so it is never read as a dialogue result."""
-
-    track: Literal["clarify-offline"] = TRACK
-    seeker: str
-    language: str
-    tasks: int
-    states: int
-    needed_states: int
-    bank: dict[str, int]
-    selection: dict[str, Estimate]
-    need: dict[str, float]
-    need_binary: dict[str, float]
-    need_mse: Estimate
-    random_expectation: dict[str, dict[str, float]]
-    errors: int
-    notes: int = 0  # states whose answer was used with something dropped (ids not in the pool)
-    usage: dict[str, float] = {}
+__all__ = ["TRACK", "Estimate", "SelectSummary", "clustered", "summarize"]
 
 
 def clustered(results: list[StateResult], value_of, name: str, seed: int, resamples: int) -> Estimate:  # noqa: ANN001
