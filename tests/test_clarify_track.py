@@ -66,6 +66,22 @@ def test_a_tampered_cache_is_rebuilt_and_other_files_are_refused(tmp_path: Path,
         question_bank("zh", one_file)
 
 
+def test_results_are_found_beside_the_data_and_other_tasks_of_the_same_ids_are_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("CLARQ_DATA", str(UPSTREAM_DATA))
+    assert bank_module.resolve_results_dir() == UPSTREAM_RESULTS
+    monkeypatch.delenv("CLARQ_DATA")
+    monkeypatch.setattr(bank_module, "upstream_dir", lambda: tmp_path)
+    with pytest.raises(ClarqError, match="clarq data download --results"):
+        bank_module.resolve_results_dir()
+    with pytest.raises(ClarqError, match="no such folder"):
+        question_bank("en", tmp_path / "missing")
+    # the sample tasks reuse ids such as en/01/0 for other content: never scored against the released bank
+    with pytest.raises(ClarqError, match="differ from the released tasks"):
+        select("bm25", lang="en", **dict(COMMON, data=str(REPO / "tasks")))
+
+
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_shipped_baselines_order_best_bm25_random_worst(language: str) -> None:
     mrr, summaries = {}, {}

@@ -35,7 +35,7 @@ from ..seekers.baselines import oracle_path, oracle_script
 Origin = Literal["released", "explanation", "content_free"]
 ORIGINS: tuple[Origin, ...] = ("released", "explanation", "content_free")
 MANIFEST = Path(__file__).with_name("bank_manifest.json")
-BANK_VERSION = 1
+BANK_VERSION = 2  # 2: entries carry their task's content hash
 
 
 class BankEntry(BaseModel):
@@ -46,6 +46,7 @@ class BankEntry(BaseModel):
     id: str
     language: Language
     task_id: str = ""  # empty for content-free questions, which belong to every pool of the language
+    task_hash: str = ""  # content hash of the task it was built from: a task of the same id but other content is not it
     type_number: int = 0
     text: str
     origin: Origin
@@ -69,6 +70,10 @@ class Bank(BaseModel):
     @cached_property
     def task_ids(self) -> set[str]:
         return {entry.task_id for entry in self.entries if entry.task_id}
+
+    @cached_property
+    def task_hashes(self) -> dict[str, str]:
+        return {entry.task_id: entry.task_hash for entry in self.entries if entry.task_id}
 
     def counts(self) -> dict[str, int]:
         """Entries per origin, and released entries per source file (`released:<file>`)."""
@@ -120,6 +125,7 @@ def build_bank(results: str | Path, language: Language) -> Bank:
         entries.append(BankEntry(
             id=f"{language}-{number:05d}", language=language, type_number=key[0], text=text,
             task_id=fields.get("task_id", ""), origin=fields["origin"],
+            task_hash=tasks[fields["task_id"]].content_hash() if "task_id" in fields else "",
             nodes=tuple(sorted(fields["nodes"], key=node_sort_key)), sources=tuple(fields.get("sources", ())),
         ))  # fmt: skip
     return Bank(language=language, entries=tuple(entries))
@@ -174,6 +180,8 @@ def load_bank(language: Language, results: str | Path | None = None, *, verify: 
 
     With `verify`, a bank whose checksum differs from the shipped manifest is an error (other released files, or a
     changed builder: regenerate the manifest with tools/build_question_bank.py)."""
+    if results is not None and not Path(results).expanduser().exists():
+        raise ClarqError(f"{results}: no such folder", "pass the folder of released results files with --results")
     expected = read_manifest()["languages"].get(language, {}).get("sha256") if verify else None
     path = cache_path(language)
     if expected and path.is_file():

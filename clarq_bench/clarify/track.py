@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from ..core.errors import ClarqError
 from ..core.tasks import Task
-from .bank import load_bank
+from .bank import Bank, load_bank
 from .rankers import OFFLINE_RANKERS, RandomRanker, Ranker
 from .run import StateResult, run_states
 from .states import build_states
@@ -85,12 +85,18 @@ class _Namespace:
         self.__dict__.update(values)
 
 
-def choose_tasks(options: SelectOptions, bank_tasks: set[str]) -> list[Task]:
+def choose_tasks(options: SelectOptions, bank: Bank) -> list[Task]:
     """Test tasks of the language that the bank covers; `limit` takes N spread over the types (round-robin)."""
     from ..data.selection import load_selected
 
-    tasks = [t for t in load_selected(options.data, lang=options.lang, split="test", types=options.types)
-             if t.id in bank_tasks and (options.task_ids is None or t.id in options.task_ids)]  # fmt: skip
+    hashes = bank.task_hashes
+    selected = [t for t in load_selected(options.data, lang=options.lang, split="test", types=options.types)
+                if t.id in hashes and (options.task_ids is None or t.id in options.task_ids)]  # fmt: skip
+    other = [t.id for t in selected if t.content_hash() != hashes[t.id]]
+    if other:
+        raise ClarqError(f"{len(other)} selected tasks (first: {other[0]}) differ from the released tasks the question "
+                         "bank was built from", "pass the ClarQ-LLM task data with --data (not the sample tasks/)")
+    tasks = selected
     if not tasks:
         raise ClarqError("none of the selected tasks has questions in the bank",
                          "the track runs on the released test tasks (types 1-26) of --data")  # fmt: skip
@@ -109,7 +115,7 @@ async def select_async(options: SelectOptions) -> TrackResult:
     ranker, client = make_ranker(options)
     try:
         bank = load_bank(options.lang, options.results)
-        tasks = choose_tasks(options, bank.task_ids)
+        tasks = choose_tasks(options, bank)
         states = build_states(tasks)
         results = await run_states(ranker, states, {t.id: t for t in tasks}, bank, concurrency=options.concurrency,
                                    seed=options.seed)  # fmt: skip
