@@ -77,3 +77,22 @@ def test_binary_need_by_hand() -> None:
     scores = binary_need_scores([1, 2, 4, 1], [3, 2, 1, 1])  # called: yes yes no no; needed: no yes yes no
     assert scores == {"precision": 0.5, "recall": 0.5, "f1": 0.5}
     assert binary_need_scores([1, 1], [1, 1]) == {"precision": 0.0, "recall": 0.0, "f1": 0.0}
+
+
+def test_need_intervals_recompute_the_weighted_figures_over_resampled_tasks() -> None:
+    import random
+
+    from clarq_bench.clarify.need_stats import need_intervals
+
+    figures = need_intervals([([1, 4], [1, 4]), ([4, 3], [3, 3])], resamples=500)
+    assert figures["precision"][0] == pytest.approx(0.875) and figures["recall"][0] == pytest.approx(0.75)
+    assert figures["f1"][0] == pytest.approx(0.25 + 1 / 3 + 1 / 6)  # the hand example above, as two tasks
+    assert all(low <= value <= high for value, low, high in figures.values())
+    assert need_intervals([([1, 4, 4, 3], [1, 4, 3, 3])])["f1"][1:] == (figures["f1"][0],) * 2  # one task: no width
+    rng = random.Random(3)
+    gold = [rng.randint(1, 4) for _ in range(60)]
+    predicted = [rng.randint(1, 4) for _ in range(60)]
+    tasks = [(gold[i:i + 6], predicted[i:i + 6]) for i in range(0, 60, 6)]
+    point = {name: value for name, (value, _, _) in need_intervals(tasks, resamples=10).items()}
+    assert point == pytest.approx({k: v for k, v in need_scores(gold, predicted).items() if k != "mse"})
+    assert need_intervals([]) == {}

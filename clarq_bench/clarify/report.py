@@ -33,8 +33,12 @@ def chance(summary: SelectSummary, name: str) -> str:
 def rows(summary: SelectSummary) -> list[list[str]]:
     out = [[LABELS[name], fmt(estimate), chance(summary, name)] for name, estimate in summary.selection.items()]
     need = summary.need
-    out += [["need P / R / F1 (weighted, 1-4)", f"{need['precision']:.4f} / {need['recall']:.4f} / {need['f1']:.4f}", ""],
-            ["need MSE", fmt(summary.need_mse), ""],
+    if summary.need_intervals:
+        out += [[f"need {name} (weighted, 1-4)", fmt(summary.need_intervals[name]), ""]
+                for name in ("precision", "recall", "f1")]  # fmt: skip
+    else:
+        out += [["need P / R / F1 (weighted, 1-4)", f"{need['precision']:.4f} / {need['recall']:.4f} / {need['f1']:.4f}", ""]]
+    out += [["need MSE", fmt(summary.need_mse), ""],
             ["need asked? P / R / F1", " / ".join(f"{summary.need_binary[k]:.4f}" for k in ("precision", "recall", "f1")), ""]]  # fmt: skip
     return out
 

@@ -9,6 +9,7 @@ from collections import defaultdict
 from ..leaderboard.track_summary import TRACK, Estimate, SelectSummary
 from ..scoring.stats import bootstrap_ratio, figure_seed
 from .metrics import SELECTION_METRICS, binary_need_scores, need_scores
+from .need_stats import need_intervals
 from .random_baseline import random_expectation
 from .run import StateResult
 
@@ -37,10 +38,16 @@ def summarize(results: list[StateResult], *, seeker: str, language: str, bank_co
     predicted = [r.need_pred for r in results]
     mse = clustered(results, lambda r: (r.need_gold - r.need_pred) ** 2, "need_mse", seed, resamples)
     shapes = [(r.pool, r.relevant) for r in needed]
+    by_task: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
+    for r in results:
+        by_task[r.task_id][0].append(r.need_gold)
+        by_task[r.task_id][1].append(r.need_pred)
+    intervals = need_intervals([by_task[k] for k in sorted(by_task)], seed=seed, resamples=resamples)
     return SelectSummary(
         seeker=seeker, language=language, tasks=len({r.task_id for r in results}), states=len(results),
         needed_states=len(needed), bank=bank_counts, selection=selection, need=need_scores(gold, predicted),
         need_binary=binary_need_scores(gold, predicted), need_mse=mse,
+        need_intervals={k: Estimate(value=v, low=lo, high=hi, n=len(results)) for k, (v, lo, hi) in intervals.items()},
         random_expectation=random_expectation(shapes, seed=seed) if chance else {},
         errors=sum(1 for r in results if r.error), notes=sum(1 for r in results if r.note), usage=usage or {},
     )  # fmt: skip

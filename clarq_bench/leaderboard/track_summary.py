@@ -38,6 +38,7 @@ class SelectSummary(BaseModel):
     need: dict[str, float]
     need_binary: dict[str, float]
     need_mse: Estimate
+    need_intervals: dict[str, Estimate] = {}  # weighted precision / recall / F1 with intervals over tasks
     random_expectation: dict[str, dict[str, float]]
     errors: int
     notes: int = 0  # states whose answer was used with something dropped (ids not in the pool)
