@@ -45,7 +45,7 @@ def test_empty_list_scores_nothing() -> None:
 
 def test_ranking_measures_by_hand() -> None:
     flags = [False, True, False, True]  # relevant at ranks 2 and 4, three relevant in all
-    assert reciprocal_rank(flags) == 0.5 and precision_at_1(flags) == 0.0
+    assert reciprocal_rank(flags) == 0.5 and precision_at_1(flags) == 0.0 and precision_at_1([True, False]) == 1.0
     ideal3 = 1 + 1 / math.log2(3) + 1 / math.log2(4)  # = 2.1309
     assert ndcg_at(flags, 3, 3) == pytest.approx((1 / math.log2(3)) / ideal3)  # 0.2960
     assert ndcg_at(flags, 5, 3) == pytest.approx((1 / math.log2(3) + 1 / math.log2(5)) / ideal3)
@@ -53,7 +53,8 @@ def test_ranking_measures_by_hand() -> None:
     assert recall_at(flags, 2, 3) == pytest.approx(1 / 3) and recall_at(flags, 10, 3) == pytest.approx(2 / 3)
     assert recall_at(flags, 10, 0) == 0.0 and ndcg_at(flags, 3, 0) == 0.0
     figures = ranking_metrics([True] + [False] * 40, [False, True], relevant=1)
-    assert figures["mrr"] == 1.0 and figures["recall@30"] == 1.0 and figures["list_length"] == 2.0
+    assert figures["mrr"] == 1.0 and figures["p@1"] == 1.0 and figures["recall@30"] == 1.0
+    assert figures["list_length"] == 2.0 and figures["ndcg@3"] == 1.0
     assert figures["lar"] == 0.75 and figures["olar"] == pytest.approx((1 + 0.5 + 0.0499 / 2) / 2.0499)
 
 
@@ -71,6 +72,7 @@ def test_need_scores_weighted_by_gold_support_by_hand() -> None:
     assert need_scores([4, 4], [2, 4])["recall"] == pytest.approx(0.5)
     with pytest.raises(ValueError):
         need_scores([1], [])
+    assert need_scores([], []) == {"precision": 0.0, "recall": 0.0, "f1": 0.0, "mse": 0.0}
 
 
 def test_binary_need_by_hand() -> None:
@@ -88,6 +90,7 @@ def test_need_intervals_recompute_the_weighted_figures_over_resampled_tasks() ->
     assert figures["precision"][0] == pytest.approx(0.875) and figures["recall"][0] == pytest.approx(0.75)
     assert figures["f1"][0] == pytest.approx(0.25 + 1 / 3 + 1 / 6)  # the hand example above, as two tasks
     assert all(low <= value <= high for value, low, high in figures.values())
+    assert figures["f1"][1] < figures["f1"][2]  # two tasks that differ: the resamples differ too
     assert need_intervals([([1, 4, 4, 3], [1, 4, 3, 3])])["f1"][1:] == (figures["f1"][0],) * 2  # one task: no width
     rng = random.Random(3)
     gold = [rng.randint(1, 4) for _ in range(60)]

@@ -55,6 +55,14 @@ def test_need_grade_by_share_missing(unrevealed: int, required: int, grade: int)
     assert need_grade(unrevealed, required) == grade
 
 
+def test_a_need_outside_1_to_4_is_refused() -> None:
+    from pydantic import ValidationError
+
+    state = task_states(make_task())[0]
+    with pytest.raises(ValidationError):
+        state.model_validate({**state.model_dump(), "need": 5})
+
+
 def test_states_walk_the_human_path() -> None:
     states = task_states(make_task())
     assert [s.revealed for s in states] == [(), ("1",), ("1", "1.1"), ("1", "1.1", "2")]
@@ -78,6 +86,7 @@ def test_pool_is_the_type_plus_content_free_and_relevance_is_a_frontier_node_of_
 
 def test_bm25_by_hand() -> None:
     assert tokens("Which Mine?", "en") == ["which", "mine"] and tokens("去矿山a", "zh") == ["去矿", "矿山", "a"]
+    assert tokens("Use 矿山 now", "en") == ["use", "now"]  # English text is read as words only
     docs = ["mine mine", "ore", "bread ore"]
     scores = bm25_scores("mine", docs, "en")
     idf = math.log(1 + (3 - 1 + 0.5) / (1 + 0.5))
@@ -143,6 +152,17 @@ def test_chance_by_permutation_matches_the_analytic_values() -> None:
     lar = (0.7 + (1 + 1 / 2 + 1 / 3 + 1 / 4 + 1 / 5) / 5) / 2
     assert chance["lar"]["mean"] == pytest.approx(lar, abs=0.005)
     assert random_expectation([(10, 2)] * 4) == random_expectation([(10, 2)] * 4)  # seeded
+    # two relevant of three: the relevant positions are {0,1}, {0,2} or {1,2}, each with probability 1/3
+    two = random_expectation([(3, 2)], permutations=30000, seed=2)
+    ideal = 1 + 1 / math.log2(3)
+    ndcg = (1 + (1 + 1 / math.log2(4)) / ideal + (1 / math.log2(3) + 1 / math.log2(4)) / ideal) / 3  # 0.8710
+    assert two["ndcg@3"]["mean"] == pytest.approx(ndcg, abs=0.005) and two["recall@10"]["mean"] == 1.0
+    assert two["mrr"]["mean"] == pytest.approx(2 / 3 + 1 / 6, abs=0.005)
+    # nothing relevant: only the length term is left, E[1/L] for L uniform on 1..5
+    inverse = (1 + 1 / 2 + 1 / 3 + 1 / 4 + 1 / 5) / 5
+    none = random_expectation([(5, 0)], permutations=30000, seed=3)
+    assert none["lar"]["mean"] == pytest.approx(inverse / 2, abs=0.005) and none["mrr"]["mean"] == 0.0
+    assert none["olar"]["mean"] == pytest.approx(inverse / 2.0499, abs=0.005)
     assert random_expectation([]) == {}
 
 
@@ -155,3 +175,6 @@ def test_correlations_by_hand() -> None:
     # pairs: (1,2)+ (1,3)+ (1,4)- (2,3) tie in y (2,4)- (3,4)-: C=2 D=3, ties_y=1: tau_b = -1/sqrt(6*5)
     assert kendall_tau_b([1, 2, 3, 4], [10, 20, 20, 5]) == pytest.approx(-1 / math.sqrt(30))
     assert kendall_tau_b([1, 2, 3], [3, 2, 1]) == pytest.approx(-1.0) and kendall_tau_b([1, 1], [1, 2]) is None
+    # a pair tied on both sides is a tie in x and in y: tau_b = 2 / sqrt((3 - 1) (3 - 1)) = 1
+    assert kendall_tau_b([1, 1, 2], [3, 3, 4]) == pytest.approx(1.0)
+    assert pearson([0, 0.5], [0, 1]) == pytest.approx(1.0)  # a small spread is still a spread
