@@ -124,6 +124,13 @@ def test_llm_seeker_through_the_fake_server(tmp_path: Path, monkeypatch: pytest.
     assert result.summary.errors == 0 and result.summary.notes == states
     assert seen[0] == result.results[0].pool  # the whole pool is offered, numbered
     assert [r.model_dump() for r in again.results] == [r.model_dump() for r in result.results]
+    with FakeOpenAIServer(responder=responder) as server:
+        options = dict(COMMON, lang="en", limit=3, api_base=server.base_url, no_cache=True, max_cost=0.0)
+        with pytest.raises(ClarqError, match="no price is known"):
+            select("openai/fake-picker", **options)
+        spent = select("openai/fake-picker", allow_unpriced=True, **options)  # $0 of $0: spent before the first state
+        assert server.hits == 0 and spent.summary.errors == spent.summary.states
+        assert all("--max-cost" in (r.error or "") for r in spent.results)
     written = [p for p in tmp_path.rglob("*") if p.is_file()]
     assert written and not any(b"sk-clarq-test-secret-18" in p.read_bytes() for p in written)
 

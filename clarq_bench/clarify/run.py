@@ -50,9 +50,10 @@ def score_state(state: ClarifyState, pool_size: int, relevant: set[str], selecti
 
 
 async def run_states(ranker: Ranker, states: list[ClarifyState], tasks: dict[str, Task], bank: Bank, *,
-                     concurrency: int = 32, seed: int = 0,
+                     concurrency: int = 32, seed: int = 0, stop: Callable[[], bool] | None = None,
                      on_done: Callable[[int], None] | None = None) -> list[StateResult]:
-    """Every state's result, in state order."""
+    """Every state's result, in state order. Once `stop()` is true (a spent --max-cost), no further state is asked:
+    the rest are recorded as not run (errors)."""
     gate = asyncio.Semaphore(concurrency)
     done = 0
 
@@ -64,6 +65,8 @@ async def run_states(ranker: Ranker, states: list[ClarifyState], tasks: dict[str
                     frozenset(relevant))  # fmt: skip
         async with gate:
             try:
+                if stop is not None and stop():
+                    raise RuntimeError("not run: the --max-cost budget was spent")
                 selection = await ranker.select(item)
                 known = {entry.id for entry in pool}
                 if not set(selection.ranking) <= known or not set(selection.returned) <= known:

@@ -61,10 +61,15 @@ def make_ranker(options: SelectOptions) -> tuple[Ranker, Any]:
         if not model:
             raise ClarqError("the llm seeker needs a model", "pass --seeker-model MODEL or --seeker MODEL")
         from ..llm import LLMClient
-        from ..play.setup import llm_settings
+        from ..play.setup import llm_settings, unpriced_models
         from .llm_ranker import LLMRanker
 
-        client = LLMClient(llm_settings(_Namespace(options.llm)))
+        settings = llm_settings(_Namespace(options.llm))
+        if settings.max_cost is not None and unpriced_models([("seeker", model)]) \
+                and not options.llm.get("allow_unpriced"):
+            raise ClarqError(f"--max-cost cannot work: no price is known for the seeker model {model}",
+                             "pass --allow-unpriced to run anyway, or drop --max-cost")  # fmt: skip
+        client = LLMClient(settings)
         client.check_credentials([model])
         return LLMRanker(client, model, seed=options.seed), client
     if name in ("human", "replay"):
@@ -117,8 +122,9 @@ async def select_async(options: SelectOptions) -> TrackResult:
         bank = load_bank(options.lang, options.results)
         tasks = choose_tasks(options, bank)
         states = build_states(tasks)
+        stop = (lambda: client.budget_exhausted) if client is not None else None  # --max-cost: no new state
         results = await run_states(ranker, states, {t.id: t for t in tasks}, bank, concurrency=options.concurrency,
-                                   seed=options.seed)  # fmt: skip
+                                   seed=options.seed, stop=stop)  # fmt: skip
     finally:
         if client is not None:
             await client.aclose()
