@@ -178,3 +178,11 @@ def test_correlations_by_hand() -> None:
     # a pair tied on both sides is a tie in x and in y: tau_b = 2 / sqrt((3 - 1) (3 - 1)) = 1
     assert kendall_tau_b([1, 1, 2], [3, 3, 4]) == pytest.approx(1.0)
     assert pearson([0, 0.5], [0, 1]) == pytest.approx(1.0)  # a small spread is still a spread
+
+
+def test_the_track_is_part_of_the_package_api() -> None:
+    import clarq_bench
+    from clarq_bench import api
+
+    assert clarq_bench.select is api.select and clarq_bench.select_online_offline is api.select_online_offline
+    assert clarq_bench.question_bank is api.question_bank
