@@ -6,6 +6,7 @@
     clarq.score("runs/<run-id>"), clarq.compare("runs/a", "runs/b"), clarq.load_tasks("tasks", lang="en")
     clarq.evaluate_provider(RELEASED_FILE, provider="offline"), clarq.audit_provider("tasks", provider="offline")
     clarq.judge_pairs("runs/a", "runs/b", judges=["gpt-4o"], design=4, swap_sample=20)
+    clarq.select("bm25", lang="en"), clarq.select_online_offline(["runs/a", "runs/b"])  # offline clarification track
 
 Options keep the names of `clarq run`'s flags (`--seeker-model` is seeker_model); what a flag defaults to, the
 option defaults to. This module composes the layers below it (fidelity, pairwise, play, scoring, data) and imports no cli; the heavy
@@ -21,6 +22,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .fidelity.checks import audit_provider, evaluate_provider
 
 if TYPE_CHECKING:
+    from .clarify.bank import Bank
+    from .clarify.correlate import CorrelationReport
+    from .clarify.track import TrackResult
     from .core.tasks import Task
     from .data.validate import ValidationReport
     from .leaderboard.schema import Submission
@@ -41,7 +45,7 @@ __all__ = [
     "DialogueView", "RunResult", "Scored", "Seeker", "SeekerConfig", "SeekerTask", "audit_provider", "compare",
     "evaluate_provider", "load_tasks", "register_seeker", "run", "run_async", "score", "submit", "task_stats",
     "validate_tasks", "verify_submissions", "build_leaderboard", "judge_pairs", "judge_pairs_async", "pairwise_report",
-    "people_server", "PairwiseResult",
+    "people_server", "PairwiseResult", "select", "select_online_offline", "question_bank",
 ]  # fmt: skip
 
 
@@ -200,6 +204,47 @@ def _score_sources(path: str | Path, *, format: str, judge: str, data: str | Pat
                             usage=usage)
         results.append(Scored(source, summary, chosen))
     return results
+
+
+def select(seeker: str, *, lang: str = "en", seeker_model: str | None = None,
+           seeker_options: dict[str, Any] | None = None, data: str | Path | None = None,
+           results: str | Path | None = None, types: str | list[int] | None = None, limit: int | None = None,
+           seed: int = 8848, resamples: int = 2000, out: str | Path | None = None, write: bool = True,
+           plots: bool = True, concurrency: int = 32, **llm: Any) -> TrackResult:
+    """The offline clarification track (`clarq select`): `seeker` is an offline ranker (bm25, random, best-question,
+    worst-question, no-question), a seeker name or a model; returns the summary, per-state results and the folder
+    written (default runs/select/<seeker>-<lang>/). `llm` takes `clarq run`'s model-call options (api_base, cache...)."""
+    from .clarify.track import SelectOptions
+    from .clarify.track import select as run_track
+
+    options = SelectOptions(seeker=seeker, seeker_model=seeker_model, seeker_options=seeker_options or {}, lang=lang,
+                            data=str(data) if data else None, results=str(results) if results else None, types=types,
+                            limit=limit, seed=seed, resamples=resamples, out=str(out) if out else None, write=write,
+                            plots=plots, concurrency=concurrency, llm=llm)  # fmt: skip
+    return run_track(options)
+
+
+def select_online_offline(run_dirs: list[str | Path], *, data: str | Path | None = None,
+                          results: str | Path | None = None, out: str | Path | None = None,
+                          **llm: Any) -> CorrelationReport:
+    """Offline track vs dialogue outcomes for the seekers of these `clarq run` folders (MIMICS-Duo): per-task and
+    across-seeker Pearson / Spearman / Kendall and leaderboard agreement; with `out`, report.md and correlation.json."""
+    from .clarify.correlate import correlate
+    from .clarify.correlate_report import write_report
+
+    report = correlate(list(run_dirs), data=str(data) if data else None, results=str(results) if results else None,
+                       llm=llm)  # fmt: skip
+    if out is not None:
+        write_report(report, out)
+    return report
+
+
+def question_bank(lang: str = "en", results: str | Path | None = None) -> Bank:
+    """The clarification track's question bank: built from the released files on first use, checked against the
+    shipped manifest, cached."""
+    from .clarify.bank import load_bank
+
+    return load_bank(lang, results)  # type: ignore[arg-type]
 
 
 def submit(run_dir: str | Path, output: str | Path, *, name: str = "", org: str = "", notes: str = "",

@@ -23,7 +23,7 @@ LAYERS: list[set[str]] = [
     {"llm"},                            # the one door to language models
     {"scoring", "seekers", "provider"},  # scoring reads transcripts and tasks; the two agents play
     {"play", "leaderboard"},            # dialogues and runs; submissions and their verification
-    {"fidelity", "pairwise"},           # the provider's agreement and red-team audit; pairwise judging of two runs
+    {"fidelity", "clarify", "pairwise"},  # provider audit (plays dialogues); the offline clarification track; pairwise judging
     {"api"},                            # the Python API
     {"cli"},                            # flags in, one API call, printing out (and __main__)
 ]
