@@ -76,12 +76,19 @@ def choose(driver, criterion: str, value: str) -> None:
 def save(driver) -> None:
     """Click "Save and next" and wait for the next page to replace this one."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import WebDriverWait
 
-    old = driver.find_element(By.TAG_NAME, "h1")
+    from selenium.common.exceptions import WebDriverException
+
+    old = driver.find_element(By.ID, "item-id").text
+
+    def moved_on(d) -> bool:  # the next item, or the page with no item (done)
+        shown = d.find_elements(By.ID, "item-id")
+        return not shown or shown[0].text != old
+
     driver.find_element(By.ID, "save").click()
-    WebDriverWait(driver, 15).until(expected_conditions.staleness_of(old))
+    # While the page is replaced, chromedriver may answer with an error about a node of the old document: poll on.
+    WebDriverWait(driver, 15, ignored_exceptions=(WebDriverException,)).until(moved_on)
 
 
 def test_first_item_to_saved_answers_and_a_reload_resumes(session: Path, browser, tmp_path: Path) -> None:
