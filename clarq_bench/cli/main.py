@@ -13,7 +13,7 @@ from .. import __version__
 from ..core.errors import ClarqError
 
 #: Command-group modules under clarq_bench.cli; each has `register(subparsers)` that sets `handler` on its parsers.
-COMMAND_MODULES = ("tasks", "data", "run", "seekers", "play", "score", "compare", "provider_eval", "provider_audit", "submit", "export", "leaderboard")
+COMMAND_MODULES = ("tasks", "data", "run", "seekers", "play", "score", "compare", "provider_eval", "provider_audit", "submit", "export", "leaderboard", "view", "runs")
 
 
 def build_parser() -> argparse.ArgumentParser:
