@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from ..core.errors import ClarqError
 from ..core.tasks import Task
-from ..data.selection import parse_types, selected_languages
+from ..data.selection import compact_ranges, no_tasks_error, parse_types, selected_languages
 from .run_config import AgentSettings, RunConfig
 
 #: Options that map one-to-one onto RunConfig fields; None means "not given" so a resume keeps the saved value.
@@ -28,7 +28,7 @@ DEFAULT_PROVIDER = "gpt-4o"
 OFFLINE_FIX = {
     "seeker": "--seeker heuristic",
     "provider": "--provider offline",
-    "judge": "no --judge-model (deterministic judging)",
+    "judge": "--judge none (deterministic judging)",
 }
 
 
@@ -177,12 +177,16 @@ def select_tasks(config: RunConfig, args: RunOptions) -> tuple[RunConfig, list[T
     root = resolve_data_dir(config.data_dir)
     split = None if config.split == "all" else config.split
     tasks = load_tasks(root, config.languages, split=split, types=config.types)
+    if not tasks and config.types:
+        raise no_tasks_error(root, config.languages, config.split, config.types)
     if config.limit is not None and tasks:
         tasks = spread_limit(tasks, config.limit, config.seed)
         types = sorted({task.type_number for task in tasks})
         print(f"clarq: --limit {config.limit}: {len(tasks)} tasks of types {compact_ranges(types)} (seed "
               f"{config.seed}; --types narrows the choice)", file=sys.stderr)
     if not tasks:
+        if config.types:
+            raise no_tasks_error(root, config.languages, config.split, config.types)
         raise ClarqError("no tasks selected", "check --lang, --split, --types and --limit")
     return config.model_copy(update={"data_dir": str(root.resolve()), "tasks_digest": tasks_digest(tasks)}), tasks
 
@@ -210,17 +214,6 @@ def spread_limit(tasks: list[Task], limit: int, seed: int) -> list[Task]:
                 chosen.append(queue.pop(0))
     picked = {id(task) for task in chosen}
     return [task for task in tasks if id(task) in picked]
-
-
-def compact_ranges(numbers: list[int]) -> str:
-    """[1, 2, 3, 7, 9, 10] -> `1-3,7,9-10`."""
-    parts: list[str] = []
-    for number in numbers:
-        if parts and number == int(parts[-1].split("-")[-1]) + 1:
-            parts[-1] = f"{parts[-1].split('-')[0]}-{number}"
-        else:
-            parts.append(str(number))
-    return ",".join(parts)
 
 
 def models_by_role(seeker: AgentSettings, provider: AgentSettings | None = None,
