@@ -141,9 +141,10 @@ def estimate_run(options: RunOptions | None = None, /, **fields: Any) -> tuple[R
     played, no key is needed, nothing touches the network."""
     from .play.estimate import estimate
     from .play.runner import load_run_config
-    from .play.setup import RunOptions, build_config, models_by_role, select_tasks
+    from .play.setup import RunOptions, build_config, import_seeker_modules, models_by_role, select_tasks
 
     options = RunOptions.of(options, **fields)
+    import_seeker_modules(options.seeker_module)
     base = load_run_config(Path(options.resume)) if options.resume else None
     config, tasks = select_tasks(build_config(options, base), options)
     models = models_by_role(config.seeker, config.provider, config.judge_model)

@@ -20,6 +20,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("task_id", help="e.g. en/01/0 (see `clarq tasks list`)")
     parser.add_argument("--role", choices=["provider", "seeker"], required=True, help="the side you play")
     parser.add_argument("--seeker", default="heuristic", help="the seeker you answer (--role provider)")
+    parser.add_argument("--seeker-module", action="append", metavar="FILE.py",
+                        help="import this file first, so the seekers it registers work by name")
     parser.add_argument("--provider", default="offline", help="the provider you ask (--role seeker)")
     parser.add_argument("--max-turns", type=positive_int, default=12, help="seeker turns before the cut-off (default: 12)")
     parser.add_argument("--save", metavar="FILE", help="append the transcript to this .jsonl file")
@@ -41,6 +43,9 @@ def _play(args: argparse.Namespace) -> int:
     from ..play.run_config import AgentSettings
     from ..seekers.registry import SeekerConfig, SeekerTask, build_seeker
 
+    from ..play.setup import import_seeker_modules
+
+    import_seeker_modules(args.seeker_module)
     language = args.task_id.split("/")[0]
     if language not in ("en", "zh"):
         raise ClarqError(f"bad task id {args.task_id!r}", "task ids look like en/01/0")

@@ -28,6 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             action.help = "split (default: test)"
     side = parser.add_argument_group("agents")
     side.add_argument("--seeker", help="registered seeker, package.module:Class, or a model name (default: heuristic)")
+    side.add_argument("--seeker-module", action="append", metavar="FILE.py",
+                      help="import this file first, so the seekers it registers (@register_seeker) work by name")
     side.add_argument("--seeker-model", help="model for LLM-backed seekers")
     side.add_argument("--seeker-mode", choices=["completion", "chat"], help="llm seeker layout (default: completion)")
     side.add_argument("--seeker-option", action="append", metavar="KEY=VALUE", help="custom seeker setting")

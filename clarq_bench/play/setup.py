@@ -48,6 +48,7 @@ class RunOptions:
     seeker_model: str | None = None
     seeker_mode: str | None = None  # completion or chat
     seeker_option: list[str] | dict[str, Any] | None = None  # KEY=VALUE strings or a dict
+    seeker_module: list[str] | str | None = None  # .py files to import first (their registered seekers by name)
     replay: str | Path | None = None
     provider: str | None = None  # offline, offline-e5, a model name or package.module:Class (default: gpt-4o)
     provider_model: str | None = None
@@ -301,6 +302,14 @@ def unpriced_models(models: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return out
 
 
+def import_seeker_modules(files: list[str] | str | None) -> None:
+    """Import each `--seeker-module` file (its `@register_seeker` classes then work as `--seeker NAME`)."""
+    from ..core.registry import import_file
+
+    for file in [files] if isinstance(files, str) else files or []:
+        import_file(file)
+
+
 class PreparedRun(NamedTuple):
     """A run ready to play: its config (data folder and tasks digest resolved), tasks, LLM client (None when no role
     calls a model) and run folder."""
@@ -317,6 +326,7 @@ def prepare(options: RunOptions) -> PreparedRun:
 
     if options.retry_errors and not options.resume:
         raise ClarqError("--retry-errors only applies to a resumed run", "pass --resume RUN_DIR --retry-errors")
+    import_seeker_modules(options.seeker_module)
     base = load_run_config(Path(options.resume)) if options.resume else None
     config, tasks = select_tasks(build_config(options, base), options)
     client = llm_client_for(config, options)

@@ -126,7 +126,7 @@ def unknown_seeker(name: str) -> ClarqError:
     named = [f"the model {c}" if c in models and c not in known else c for c in close]
     hint = f"did you mean {' or '.join(named)}? " if named else ""
     return ClarqError(f"unknown seeker {name!r}", f"{hint}known: {', '.join(known)}; or a model name "
-                      "such as gpt-4o or provider/model (`clarq seekers` lists them)")
+                      "such as gpt-4o or provider/model; a seeker of your own file: --seeker-module FILE.py")
 
 
 def describe(config: SeekerConfig) -> tuple[str, str | None]:
