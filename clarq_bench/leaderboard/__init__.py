@@ -1,5 +1,6 @@
 """The leaderboard: submission bundles (bundle.py), their verification (verify.py), safe reading of untrusted files
-(safety.py), the static site (site.py, pages.py, plots.py, assets/) and the Hugging Face export (hf.py).
+(safety.py), the static site (site.py, pages.py, plots.py, assets/), the viewer of one run or released file with the
+site's dialogue pages (view.py: `clarq view`) and the Hugging Face export (hf.py).
 
 Reads run directories and submission files only; never imports the runner or dialogue code (play), never runs a
 model. Imports scoring, the agents (to replay an offline provider), llm, data and core.
