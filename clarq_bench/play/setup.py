@@ -67,6 +67,7 @@ class RunOptions:
     retry_errors: bool = False
     force: bool = False
     no_progress: bool = False
+    dry_run: bool = False  # `clarq run --dry-run`; from Python, call clarq_bench.estimate_run instead
     # model calls
     no_cache: bool = False
     cache: str | Path | None = None
@@ -324,6 +325,8 @@ def prepare(options: RunOptions) -> PreparedRun:
     """Everything before the first dialogue: config (the saved one on resume), tasks, credentials, run folder."""
     from .runner import load_run_config, run_dir_for
 
+    if options.dry_run:
+        raise ClarqError("dry_run: nothing would be played", "call clarq_bench.estimate_run(...) for the plan")
     if options.retry_errors and not options.resume:
         raise ClarqError("--retry-errors only applies to a resumed run", "pass --resume RUN_DIR --retry-errors")
     import_seeker_modules(options.seeker_module)
