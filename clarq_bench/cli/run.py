@@ -98,7 +98,8 @@ def _run(args: argparse.Namespace) -> int:
 
     def announce(run_dir: Path, twins: list) -> None:
         folder.append(run_dir)
-        console.print(run_folder_line(run_dir), markup=False, highlight=False, soft_wrap=True)
+        if not args.resume:  # a resumed run's folder and command are the ones just typed
+            console.print(run_folder_line(run_dir), markup=False, highlight=False, soft_wrap=True)
         for twin in twins:
             console.print(twin_warning(twin), markup=False, highlight=False, soft_wrap=True)
 
