@@ -61,9 +61,10 @@ def test_view_cli_no_open_prints_the_path_and_bad_path_is_one_line(tmp_path: Pat
     run = hostile_run(tmp_path / "run")
     assert main(["view", str(run), "--no-open", "-o", str(tmp_path / "page")]) == 0
     assert capsys.readouterr().out.strip() == f"wrote {tmp_path / 'page' / 'index.html'}"
-    assert main(["view", str(tmp_path / "missing")]) == 2
+    assert main(["view", str(tmp_path / "missing"), "-o", str(tmp_path / "never")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "does not exist" in err
+    assert not (tmp_path / "never").exists()  # nothing written for a path that is not there
 
 
 def test_view_serve_answers_on_localhost_and_stops_on_ctrl_c(tmp_path: Path) -> None:

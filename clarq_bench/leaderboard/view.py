@@ -73,11 +73,12 @@ def build_view(path: str | Path, out: str | Path, *, data: str | None = None) ->
     returns the index.html to open."""
     from ..scoring.sources import load_sources
 
+    sources = load_sources(path, "auto", data)  # a bad path fails here, before any folder is made
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     copy_assets(out)
     written: list[tuple[str, str, int]] = []
-    for source in load_sources(path, "auto", data):
+    for source in sources:
         verdicts = [judge_deterministic(t, task) for t, task in source.pairs]
         title = f"Dialogues: {source.name}"
         html = viewer_page(title, source.pairs, verdicts, _facts(source.name, source.pairs, source.run_dir))
