@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
@@ -86,3 +87,17 @@ def test_score_title_never_wraps_inside_the_run_id() -> None:
 
     print_table(summary, Console(file=out, width=40))
     assert run_id in out.getvalue()
+
+
+def test_compare_names_both_runs_whole_at_any_width(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "40")
+    runs = tmp_path / "runs"
+    base = ["run", "--provider", "offline", "--tasks", str(SAMPLE_TASKS), "--runs-dir", str(runs), "--no-progress",
+            "--limit", "2"]
+    assert main([*base, "--seeker", "heuristic"]) == 0
+    assert main([*base, "--seeker", "no-question"]) == 0
+    a, b = sorted(runs.iterdir())
+    capsys.readouterr()
+    assert main(["compare", str(a), str(b)]) == 0
+    out = capsys.readouterr().out
+    assert f"A = {a.name}\n" in out and f"B = {b.name}\n" in out
