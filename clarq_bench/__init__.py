@@ -14,7 +14,7 @@ __version__ = "0.1.0"
 #: Names of the Python API (clarq_bench/api.py), loaded on first access.
 API = ("DialogueView", "RunResult", "Scored", "Seeker", "SeekerConfig", "SeekerTask", "audit_provider", "compare",
        "evaluate_provider", "load_tasks", "register_seeker", "run", "run_async", "score", "submit", "task_stats",
-       "validate_tasks", "verify_submissions", "build_leaderboard")
+       "validate_tasks", "verify_submissions", "build_leaderboard", "view", "list_runs", "estimate_run")
 
 __all__ = ["__version__", *API]
 

@@ -85,3 +85,24 @@ def test_view_serve_answers_on_localhost_and_stops_on_ctrl_c(tmp_path: Path) -> 
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_view_opens_the_browser_only_with_a_display_and_without_no_open(tmp_path: Path, monkeypatch, capsys) -> None:
+    import webbrowser
+
+    import clarq_bench
+
+    assert clarq_bench.view is view  # the API name, as `clarq_bench.run`
+    run = hostile_run(tmp_path / "run")
+    opened: list[str] = []
+    monkeypatch.setattr(webbrowser, "open", lambda uri, *a, **k: opened.append(uri) or True)
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    assert main(["view", str(run)]) == 0  # no display: the path is printed, nothing opened
+    assert opened == [] and capsys.readouterr().out.startswith("wrote ")
+    monkeypatch.setenv("DISPLAY", ":0")
+    assert main(["view", str(run), "--no-open"]) == 0
+    assert opened == []
+    assert main(["view", str(run)]) == 0
+    assert opened == [(run / "view" / "index.html").resolve().as_uri()]
