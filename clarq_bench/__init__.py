@@ -15,7 +15,8 @@ __version__ = "0.1.0"
 API = ("DialogueView", "RunResult", "Scored", "Seeker", "SeekerConfig", "SeekerTask", "audit_provider", "compare",
        "evaluate_provider", "load_tasks", "register_seeker", "run", "run_async", "score", "submit", "task_stats",
        "validate_tasks", "verify_submissions", "build_leaderboard", "judge_pairs", "judge_pairs_async",
-       "pairwise_report", "people_server", "PairwiseResult", "select", "select_online_offline", "question_bank")
+       "pairwise_report", "people_server", "PairwiseResult", "select", "select_online_offline", "question_bank",
+       "view", "list_runs", "estimate_run")
 
 __all__ = ["__version__", *API]
 

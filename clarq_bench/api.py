@@ -33,7 +33,9 @@ if TYPE_CHECKING:
     from .pairwise.aggregate import PairwiseSummary
     from .pairwise.people import PeopleServer
     from .play.run_config import RunConfig
+    from .play.estimate import Estimate
     from .play.runner import RunStats
+    from .play.runs_index import RunRow
     from .play.setup import RunOptions
     from .scoring.comparison import Comparison
     from .scoring.judge import Verdict
@@ -45,7 +47,8 @@ __all__ = [
     "DialogueView", "RunResult", "Scored", "Seeker", "SeekerConfig", "SeekerTask", "audit_provider", "compare",
     "evaluate_provider", "load_tasks", "register_seeker", "run", "run_async", "score", "submit", "task_stats",
     "validate_tasks", "verify_submissions", "build_leaderboard", "judge_pairs", "judge_pairs_async", "pairwise_report",
-    "people_server", "PairwiseResult", "select", "select_online_offline", "question_bank",
+    "people_server", "PairwiseResult", "select", "select_online_offline", "question_bank", "view", "list_runs",
+    "estimate_run",
 ]  # fmt: skip
 
 
@@ -106,7 +109,8 @@ def validate_tasks(source: str | Path | None = None) -> tuple[Path, ValidationRe
 
 async def run_async(
     options: RunOptions | None = None, /, *, on_start: Callable[[RunConfig, list[Task]], None] | None = None,
-    on_update: Callable[[RunStats], None] | None = None, **fields: Any,
+    on_update: Callable[[RunStats], None] | None = None,
+    on_run_dir: Callable[[Path, list[RunRow]], None] | None = None, **fields: Any,
 ) -> RunResult:
     """`run` inside a running event loop (a notebook cell: `await clarq.run_async(...)`)."""
     from .play.runner import run_dialogues, summarize_run
@@ -114,6 +118,10 @@ async def run_async(
 
     options = RunOptions.of(options, **fields)
     config, tasks, client, run_dir = prepare(options)
+    if on_run_dir is not None:  # the folder (for the resume command) and the identical runs that already exist
+        from .play.runs_index import identical_runs
+
+        on_run_dir(run_dir, [] if options.resume else identical_runs(config, client, options.runs_dir))
     if on_start is not None:
         on_start(config, tasks)
     try:
@@ -128,13 +136,38 @@ async def run_async(
 
 
 def run(options: RunOptions | None = None, /, *, on_start: Callable[[RunConfig, list[Task]], None] | None = None,
-        on_update: Callable[[RunStats], None] | None = None, **fields: Any) -> RunResult:
+        on_update: Callable[[RunStats], None] | None = None,
+        on_run_dir: Callable[[Path, list[RunRow]], None] | None = None, **fields: Any) -> RunResult:
     """Play a seeker against a provider on the selected tasks into a new run folder (or `resume=RUN_DIR`), then
     score it. Options are `clarq run`'s flags as keywords (seeker, provider, tasks, lang, limit, trials, ...), or a
-    RunOptions. `on_start(config, tasks)` is called before the first dialogue, `on_update(stats)` after each."""
+    RunOptions. `on_run_dir(folder, identical_runs)` is called once the folder is known, `on_start(config, tasks)`
+    before the first dialogue, `on_update(stats)` after each."""
     import asyncio
 
-    return asyncio.run(run_async(options, on_start=on_start, on_update=on_update, **fields))
+    return asyncio.run(run_async(options, on_start=on_start, on_update=on_update, on_run_dir=on_run_dir, **fields))
+
+
+def estimate_run(options: RunOptions | None = None, /, **fields: Any) -> tuple[RunConfig, list[Task], Estimate]:
+    """What `run` with these options would play and call, and a dollar range (`clarq run --dry-run`): nothing is
+    played, no key is needed, nothing touches the network."""
+    from .play.estimate import estimate
+    from .play.runner import load_run_config
+    from .play.setup import RunOptions, build_config, import_seeker_modules, models_by_role, select_tasks
+
+    options = RunOptions.of(options, **fields)
+    import_seeker_modules(options.seeker_module)
+    base = load_run_config(Path(options.resume)) if options.resume else None
+    config, tasks = select_tasks(build_config(options, base), options)
+    models = models_by_role(config.seeker, config.provider, config.judge_model)
+    return config, tasks, estimate(config, tasks, models)
+
+
+def list_runs(root: str | Path = "runs") -> list[RunRow]:
+    """Every run folder under `root` (`clarq runs`): agents, languages, dialogues done of total, successes, errors,
+    cost and state (finished, unfinished, empty) with the command that resumes it."""
+    from .play.runs_index import list_runs as rows
+
+    return rows(root)
 
 
 def score(path: str | Path, *, format: str = "auto", judge: str = "none", data: str | Path | None = None,
@@ -363,3 +396,19 @@ def people_server(folder: str | Path, *, port: int = 0) -> PeopleServer:
     from .pairwise.people import PeopleServer
 
     return PeopleServer(Path(folder), load_items(Path(folder)), port=port)
+
+
+def view(path: str | Path, out: str | Path | None = None, *, data: str | Path | None = None) -> Path:
+    """The dialogue viewer (static HTML) for a run folder or released results file; returns its index.html.
+    `out` defaults to `<run>/view/` for a run, else a folder named after the file in the system's temp folder."""
+    import tempfile
+
+    from .leaderboard.view import build_view, file_stem
+
+    source = Path(path).expanduser()
+    if out is None:
+        if source.is_dir() and (source / "transcripts.jsonl").is_file():
+            out = source / "view"
+        else:
+            out = Path(tempfile.gettempdir()) / f"clarq-view-{file_stem(source.resolve().stem)}"
+    return build_view(source, out, data=str(data) if data else None)

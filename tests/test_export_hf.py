@@ -28,3 +28,35 @@ def test_export_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     card = (out / "README.md").read_text(encoding="utf-8")
     assert card.startswith("---\nlicense: mit\nlanguage:\n- en\n- zh\n") and "| dialogues | 16 |" in card
     assert "sk-secret" not in card
+
+
+def test_export_needs_no_datasets_and_the_card_has_no_local_paths(tmp_path: Path, monkeypatch, capsys) -> None:
+    """The file is written by pyarrow alone (`datasets` made unimportable here), typed even where every list is
+    empty, and the card names the run's data folder by its last part only."""
+    import sys
+
+    import pyarrow.parquet
+
+    run = make_run(tmp_path / "run", extra={"replay": str(tmp_path / "some" / "file.jsonl")})
+    config = json.loads((run / "config.json").read_text(encoding="utf-8"))
+    out = tmp_path / "hf"
+    monkeypatch.setitem(sys.modules, "datasets", None)  # `import datasets` now fails
+    assert main(["export", str(run), str(out)]) == 0
+    monkeypatch.undo()
+    card = (out / "README.md").read_text(encoding="utf-8")
+    assert str(tmp_path) not in card and "/tmp" not in card
+    assert '"replay": "file.jsonl"' in card
+    if config.get("data_dir"):
+        assert f'"data_dir": "{Path(config["data_dir"]).name}"' in card
+    table = pyarrow.parquet.read_table(out / "data" / "train-00000-of-00001.parquet")
+    assert str(table.schema.field("turns").type) == ("list<element: struct<speaker: string, text: string, intent: "
+                                                     "int64, kind: string, revealed: list<element: string>>>")
+    data = datasets.Dataset.from_parquet(str(out / "data" / "train-00000-of-00001.parquet"))
+    assert data.num_rows == 16 and data[0]["turns"][0]["revealed"] == []
+
+
+def test_portable_cuts_absolute_paths_only() -> None:
+    from clarq_bench.leaderboard.hf import portable
+
+    assert portable({"a": "/home/me/data/ClarQ", "b": ["C:\\\\runs\\\\x", "tasks", "~/x/y/"], "c": 3, "d": "en/01/0"}) == \
+        {"a": "ClarQ", "b": ["x", "tasks", "y"], "c": 3, "d": "en/01/0"}

@@ -58,3 +58,26 @@ def test_readme_python_api_defines_and_evaluates_a_seeker_in_ten_lines(tmp_path:
     seeker_turns = [turn["text"] for turn in json.loads(lines[0])["turns"] if turn["speaker"] == "seeker"]
     assert seeker_turns[0].startswith("Which ") and seeker_turns[-1] == "Thank you, goodbye."
     assert (tmp_path / run_dir / "summary.json").is_file()
+
+
+def test_readme_custom_seeker_by_module_then_runs_then_view(tmp_path: Path) -> None:
+    """The README's three commands after the custom seeker, as printed (tasks/ linked in, run id filled in)."""
+    source = block_after("example:custom-seeker", "python")
+    (tmp_path / "my_seeker.py").write_text(source + "\n", encoding="utf-8")
+    (tmp_path / "tasks").symlink_to(REPO / "tasks")
+    match = re.search(r"```bash\n(clarq run --seeker-module my_seeker\.py[^\n]*)\n(clarq runs[^\n]*)\n"
+                      r"(clarq view runs/<run-id>[^\n]*)\n```", README)
+    assert match, "README shows no run -> runs -> view block after the custom seeker"
+    run_line, runs_line, view_line = (line.split("#")[0].split() for line in match.groups())
+    done = subprocess.run([CLARQ, *run_line[1:], "--lang", "en", "--limit", "2", "--no-progress"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    (run_dir,) = (tmp_path / "runs").iterdir()
+    listed = subprocess.run([CLARQ, *runs_line[1:]], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert listed.returncode == 0 and run_dir.name in listed.stdout and "2/2" in listed.stdout
+    view_args = [arg.replace("<run-id>", run_dir.name) for arg in view_line[1:]]
+    shown = subprocess.run([CLARQ, *view_args, "--no-open"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0, shown.stderr
+    page = run_dir / "view" / "index.html"
+    assert shown.stdout.strip() == f"wrote {Path('runs') / run_dir.name / 'view' / 'index.html'}" and page.is_file()
+    assert page.read_text(encoding="utf-8").count('<details class="dialogue"') == 2

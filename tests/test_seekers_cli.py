@@ -23,7 +23,7 @@ def test_clarq_seekers_lists_the_shipped_ones(capsys: pytest.CaptureFixture[str]
 
 async def test_human_provider_gives_nodes_by_id_and_refuses_gated_ones() -> None:
     task = make_task()
-    typed = iter(["0", "1.1", "1", "I would not worry about that", "1.1", "2"])
+    typed = iter(["1", "0", "0", "9", "1.1", "/help", "1", "1", "I would not worry about that", "1.1", "2"])
     shown: list[str] = []
     provider = HumanProvider(task, ask=lambda prompt: next(typed), show=shown.append)
     seeker = build_seeker("runner_helpers:ScriptedSeeker", task,
@@ -32,8 +32,14 @@ async def test_human_provider_gives_nodes_by_id_and_refuses_gated_ones() -> None
     replies = transcript.provider_turns
     assert [turn.revealed for turn in replies[1:]] == [["0"], ["1"], [], ["1.1"], ["2"]]
     assert replies[3].text == "I would not worry about that"
-    assert any("cannot be given now" in line for line in shown)  # 1.1 before 1
-    assert any("(FRONTIER) Stun the monsters first." in line for line in shown)
+    assert "give the first answer first: type 0 (node 1 comes after it)" in shown  # before the root
+    assert "the first answer (0) was already given; type a FRONTIER id or text" in shown
+    assert "there is no node 9 in this tree; type one of: 1, 2" in shown  # a typo is refused, never sent
+    assert "node 1.1 is locked (its parent is not given yet); can be given now: 1, 2" in shown
+    assert "node 1 was already given; can be given now: 1.1, 2" in shown
+    assert sum("(FRONTIER) Stun the monsters first." in line for line in shown) == 1  # the tree once
+    assert sum(line.startswith("Legend:") for line in shown) == 2  # with the tree, and on /help
+    assert not any("give the root first" in line for line in shown)
 
 
 def test_play_as_provider_from_the_command_line(

@@ -39,7 +39,11 @@ def print_comparison(result) -> None:  # type: ignore[no-untyped-def]
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"A = {result.a}   B = {result.b}   ({result.pairs} pairs on {result.paired_on})")
+    console = Console()
+    # lines of their own, not a table title: rich centres and wraps a title, cutting a run id in two
+    console.print(f"A = {result.a}\nB = {result.b}\n({result.pairs} pairs on {result.paired_on})", markup=False,
+                  highlight=False, soft_wrap=True)
+    table = Table()
     for column in ("figure", "A", "B", "A - B", "95% CI", "p", "test"):
         table.add_column(column, justify="left" if column in ("figure", "test") else "right")
     for d in result.differences:
@@ -47,7 +51,6 @@ def print_comparison(result) -> None:  # type: ignore[no-untyped-def]
                       f"{d.p_value:.4f}", d.test)  # fmt: skip
     m = result.mcnemar
     table.add_row("success", "", "", f"{m['a_only']} vs {m['b_only']}", "", f"{m['p_value']:.4f}", "McNemar exact")
-    console = Console()
     console.print(table)
     if result.settings_differ:
         console.print("settings that differ (A -> B): " + "; ".join(result.settings_differ), markup=False,

@@ -8,16 +8,25 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from typing import NoReturn
 
 from .. import __version__
 from ..core.errors import ClarqError
 
 #: Command-group modules under clarq_bench.cli; each has `register(subparsers)` that sets `handler` on its parsers.
-COMMAND_MODULES = ("tasks", "data", "run", "seekers", "play", "score", "compare", "provider_eval", "provider_audit", "submit", "export", "leaderboard", "judge_pairs", "select")
+COMMAND_MODULES = ("tasks", "data", "run", "seekers", "play", "score", "compare", "provider_eval", "provider_audit", "submit", "export", "leaderboard", "judge_pairs", "select", "view", "runs")
+
+
+class ClarqParser(argparse.ArgumentParser):
+    """A usage error is one line and a hint, never the whole usage block (subcommand parsers inherit this class)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"clarq: error: {self.prog.removeprefix('clarq ') + ': ' if self.prog != 'clarq' else ''}"
+                     f"{message} (see `{self.prog} --help`)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ClarqParser(
         prog="clarq", description="Benchmark how well language-model agents ask clarification questions."
     )
     parser.add_argument("--version", action="version", version=f"clarq {__version__}")

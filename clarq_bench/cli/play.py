@@ -2,11 +2,15 @@
 
 --role provider: you are Jax, answering a seeker (default heuristic) with the task's tree on screen (L2H).
 --role seeker: you ask, against a provider (default offline) without seeing the tree (H2L).
+The machine side may be a model, also one behind --api-base. The dialogue plays on an event loop of its own with
+input read on this thread, so Ctrl-C stops it at once (asyncio.run would wait for Enter); nothing is saved then.
 """
 
 from __future__ import annotations
 
 import argparse
+
+import sys
 
 from .common import positive_int
 
@@ -16,12 +20,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("task_id", help="e.g. en/01/0 (see `clarq tasks list`)")
     parser.add_argument("--role", choices=["provider", "seeker"], required=True, help="the side you play")
     parser.add_argument("--seeker", default="heuristic", help="the seeker you answer (--role provider)")
+    parser.add_argument("--seeker-module", action="append", metavar="FILE.py",
+                        help="import this file first, so the seekers it registers work by name")
     parser.add_argument("--provider", default="offline", help="the provider you ask (--role seeker)")
     parser.add_argument("--max-turns", type=positive_int, default=12, help="seeker turns before the cut-off (default: 12)")
     parser.add_argument("--save", metavar="FILE", help="append the transcript to this .jsonl file")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--data", metavar="DIR", help="task data folder (default: $CLARQ_DATA, then the cache)")
     source.add_argument("--tasks", metavar="DIR", help="a folder of tasks in the upstream layout, e.g. tasks/")
+    model = parser.add_argument_group("model calls (when the other side is a model)")
+    model.add_argument("--api-base", metavar="URL", help="an OpenAI-compatible endpoint, e.g. http://localhost:8000/v1")
+    model.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
     parser.set_defaults(handler=_play)
 
 
@@ -34,6 +43,9 @@ def _play(args: argparse.Namespace) -> int:
     from ..play.run_config import AgentSettings
     from ..seekers.registry import SeekerConfig, SeekerTask, build_seeker
 
+    from ..play.setup import import_seeker_modules
+
+    import_seeker_modules(args.seeker_module)
     language = args.task_id.split("/")[0]
     if language not in ("en", "zh"):
         raise ClarqError(f"bad task id {args.task_id!r}", "task ids look like en/01/0")
@@ -46,16 +58,23 @@ def _play(args: argparse.Namespace) -> int:
         from ..provider.human import HumanProvider
 
         config = SeekerConfig(name=args.seeker, client=client)
-        seeker, provider = build_seeker(args.seeker, task, config), HumanProvider(task)
+        seeker, provider = build_seeker(args.seeker, task, config), HumanProvider(task, in_thread=False)
     else:
         from ..seekers.human import HumanSeeker
 
-        seeker = HumanSeeker(SeekerTask.of(task))
+        seeker = HumanSeeker(SeekerTask.of(task), in_thread=False)
         provider = build_provider(AgentSettings(name=args.provider), task, client, seed=8848, trial=0)
     from ..play.dialogue import play_dialogue
 
-    transcript = asyncio.run(play_dialogue(task, seeker, provider, max_turns=args.max_turns,
-                                           turn_timeout=None))  # a person may think for as long as they like
+    loop = asyncio.new_event_loop()  # no asyncio.run: its Ctrl-C handler only cancels, and input() goes on waiting
+    try:
+        transcript = loop.run_until_complete(play_dialogue(task, seeker, provider, max_turns=args.max_turns,
+                                                           turn_timeout=None))  # a person may think for long
+    except KeyboardInterrupt as exc:
+        print(f"\nclarq: play stopped ({exc or 'Ctrl-C'}); nothing saved", file=sys.stderr)
+        return 130
+    finally:
+        _close(loop, client)
     if args.role == "provider":
         print(f"seeker: {transcript.seeker_turns[-1].text if transcript.seeker_turns else ''}")
     from ..core.redact import redact
@@ -82,7 +101,24 @@ def _client_for(args: argparse.Namespace) -> object:
         models = models_by_role(AgentSettings(name="heuristic"), AgentSettings(name=args.provider))
     if not models:
         return None
-    from ..llm import LLMClient, LLMSettings
+    from ..llm import LLMClient
+    from ..play.setup import llm_settings
 
-    check_keys(models)
-    return LLMClient(LLMSettings())
+    settings = llm_settings(args)
+    check_keys(models, api_base=settings.api_base)
+    return LLMClient(settings)
+
+
+def _close(loop: object, client: object) -> None:
+    """End what is left on the loop (a model call cut by Ctrl-C, the client's HTTP sessions), then the loop."""
+    import asyncio
+
+    try:
+        for task in asyncio.all_tasks(loop):  # type: ignore[arg-type]
+            task.cancel()
+        close = getattr(client, "aclose", None)
+        if close is not None:
+            loop.run_until_complete(close())  # type: ignore[attr-defined]
+        loop.run_until_complete(asyncio.sleep(0))  # type: ignore[attr-defined]
+    finally:
+        loop.close()  # type: ignore[attr-defined]

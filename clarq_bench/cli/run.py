@@ -28,14 +28,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             action.help = "split (default: test)"
     side = parser.add_argument_group("agents")
     side.add_argument("--seeker", help="registered seeker, package.module:Class, or a model name (default: heuristic)")
+    side.add_argument("--seeker-module", action="append", metavar="FILE.py",
+                      help="import this file first, so the seekers it registers (@register_seeker) work by name")
     side.add_argument("--seeker-model", help="model for LLM-backed seekers")
     side.add_argument("--seeker-mode", choices=["completion", "chat"], help="llm seeker layout (default: completion)")
     side.add_argument("--seeker-option", action="append", metavar="KEY=VALUE", help="custom seeker setting")
     side.add_argument("--replay", metavar="FILE", help="replay seeker: transcripts.jsonl or released results file")
-    side.add_argument("--provider", help="offline, offline-e5, a model name for the LLM provider, or package.module:Class")
+    side.add_argument("--provider", help="offline, offline-e5, a model name for the LLM provider, or "
+                      "package.module:Class (default: gpt-4o, as in the paper: needs OPENAI_API_KEY; "
+                      "--provider offline needs no key)")
     side.add_argument("--provider-model", help="model of the LLM provider when --provider is not the model")
     side.add_argument("--provider-mode", choices=["single", "multi-info"], help="nodes per reply (default: single)")
-    side.add_argument("--judge-model", help="LLM judge for leftover nodes at scoring (default: deterministic only)")
+    side.add_argument("--judge", dest="judge_model", metavar="none|MODEL",
+                      help="model for the LLM check of nodes the text match missed, at scoring (default: none = "
+                           "deterministic only; the same flag as `clarq score --judge`)")
+    side.add_argument("--judge-model", dest="judge_model", help=argparse.SUPPRESS)  # the old name, still accepted
     plan = parser.add_argument_group("run")
     plan.add_argument("--trials", type=positive_int, help="dialogues per task, each with its own seed (default: 1)")
     plan.add_argument("--seed", type=int, help="base seed; trial t uses seed+t (default: 8848)")
@@ -54,9 +61,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="with --resume: play again the dialogues that ended with an error (replacing their records)")
     plan.add_argument("--force", action="store_true", help="resume even though the config changed")
     plan.add_argument("--no-progress", action="store_true", help="no live progress display")
+    plan.add_argument("--dry-run", action="store_true",
+                      help="print the tasks, the model calls per role and a dollar range, then stop (nothing played, "
+                           "no key needed, no network)")
 
 
 def _run(args: argparse.Namespace) -> int:
+    if getattr(args, "judge_model", None) == "none":
+        args.judge_model = None
+    if args.dry_run:
+        from .run_plan import print_estimate
+
+        return print_estimate(args)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -78,8 +94,23 @@ def _run(args: argparse.Namespace) -> int:
     def update(stats: Any) -> None:
         progress.update(bar, completed=stats.done + stats.skipped, line=stats.line())
 
+    folder: list[Path] = []
+
+    def announce(run_dir: Path, twins: list) -> None:
+        folder.append(run_dir)
+        if not args.resume:  # a resumed run's folder and command are the ones just typed
+            console.print(run_folder_line(run_dir), markup=False, highlight=False, soft_wrap=True)
+        for twin in twins:
+            console.print(twin_warning(twin), markup=False, highlight=False, soft_wrap=True)
+
     try:
-        result = run(RunOptions.of(args), on_start=start, on_update=update)
+        result = run(RunOptions.of(args), on_start=start, on_update=update, on_run_dir=announce)
+    except KeyboardInterrupt:
+        progress.stop()
+        if not folder:
+            raise
+        print(interrupted_line(folder[0]), file=sys.stderr)
+        return 130
     finally:
         progress.stop()
     report(result.stats, result.run_dir, console)
@@ -90,11 +121,32 @@ def _run(args: argparse.Namespace) -> int:
     return outcome(result.stats, result.run_dir)
 
 
+def run_folder_line(run_dir: Path) -> str:
+    return f"run folder: {run_dir}  (Ctrl-C stops it; continue with: clarq run --resume {run_dir})"
+
+
+def twin_warning(twin: Any) -> str:
+    """One line naming an identical run that already exists, and how to continue it instead."""
+    total = "?" if twin.total is None else twin.total
+    then = (f"its dialogues: clarq view {twin.run_dir}" if twin.resume_command is None
+            else f"to continue it instead: {twin.resume_command}")
+    return f"warning: an identical run already exists: {twin.run_dir} ({twin.done}/{total} dialogues, {twin.state}); {then}"
+
+
+def interrupted_line(run_dir: Path) -> str:
+    """What Ctrl-C leaves: the dialogues already written are safe; the command that plays the rest."""
+    path = run_dir / "transcripts.jsonl"
+    written = path.read_bytes().count(b"\n") if path.is_file() else 0
+    return (f"clarq: interrupted; {written} dialogues are saved in {run_dir}; "
+            f"continue with: clarq run --resume {run_dir}")
+
+
 def report(stats: Any, run_dir: Path, console: Any) -> None:
     """The run's closing lines on stderr: warnings, totals, errors kept, budget reached."""
     for note in stats.notes:
-        console.print(f"warning: {note}", markup=False, highlight=False)
-    console.print(f"{stats.line()}  ({stats.skipped} already done)  -> {run_dir}")
+        console.print(f"warning: {note}", markup=False, highlight=False, soft_wrap=True)
+    console.print(f"{stats.line()}  ({stats.skipped} already done)  -> {run_dir}", markup=False, highlight=False,
+                  soft_wrap=True)
     if stats.skipped_errors:
         console.print(f"{stats.skipped_errors} of the dialogues already done ended with an error and were kept; "
                       f"play them again with --resume {run_dir} --retry-errors")

@@ -32,6 +32,7 @@ def add_source_arguments(parser: argparse.ArgumentParser, *, many: bool = False)
         help="model for the LLM check of nodes the text match missed (default: none = deterministic stage only)",
     )  # fmt: skip
     parser.add_argument("--api-base", metavar="URL", help="OpenAI-compatible endpoint of the judge model")
+    parser.add_argument("--judge-model", dest="judge", help=argparse.SUPPRESS)  # `clarq run`'s old spelling
     parser.add_argument("--data", metavar="DIR", help="task data of a run (default: the run's config.json)")
     parser.add_argument("--split", choices=["auto", "test", "dev", "all"], default="auto",
                         help="split to report (default: test when present, else all)")  # fmt: skip

@@ -10,12 +10,16 @@ from .common import print_json
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("seekers", help="list the registered seekers")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--seeker-module", action="append", metavar="FILE.py",
+                        help="import this file first, so the seekers it registers are listed too")
     parser.set_defaults(handler=_list)
 
 
 def _list(args: argparse.Namespace) -> int:
+    from ..play.setup import import_seeker_modules
     from ..seekers.registry import seeker_summary
 
+    import_seeker_modules(args.seeker_module)
     rows = seeker_summary()
     if args.json:
         print_json([{"name": name, "description": text} for name, text in rows])

@@ -26,3 +26,8 @@ class DataError(ClarqError):
         super().__init__(f"{where}: {problem}")
         self.source = source
         self.record = record
+
+
+class PlayQuit(KeyboardInterrupt):
+    """The person at the terminal typed /quit or Ctrl-D where the dialogue cannot simply end (as the provider):
+    a KeyboardInterrupt, so it stops the dialogue as Ctrl-C does instead of being recorded as an agent's error."""

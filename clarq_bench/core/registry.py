@@ -147,3 +147,33 @@ class Registry(Generic[T]):
 
     def __len__(self) -> int:
         return len(self.names())
+
+
+def import_file(path: str | os.PathLike) -> object:
+    """Import a Python file by its path (`--seeker-module my_seeker.py`), so the `@register_seeker` decorators in it
+    run and its seekers work by name. Imported once per path; a missing file or one that fails to import is one
+    ClarqError line naming the file and the error."""
+    import importlib.util
+    from pathlib import Path
+
+    file = Path(path).expanduser()
+    if not file.is_file() or file.suffix != ".py":
+        raise ClarqError(f"--seeker-module {path}: no such Python file", "pass the path of a .py file")
+    file = file.resolve()
+    name = f"clarq_user_{file.stem}_{abs(hash(str(file))):x}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, file)
+    if spec is None or spec.loader is None:
+        raise ClarqError(f"--seeker-module {path}: cannot be imported", "pass the path of a .py file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    if str(file.parent) not in sys.path:  # the file's own helper modules beside it
+        sys.path.insert(0, str(file.parent))
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # the user's code: one line, not a traceback
+        del sys.modules[name]
+        raise ClarqError(f"--seeker-module {path} failed to import: {type(exc).__name__}: {exc}",
+                         "run `python FILE.py` to see the full error") from None
+    return module

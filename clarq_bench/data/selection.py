@@ -39,4 +39,35 @@ def load_selected(source: str | Path | None = None, *, lang: str = "all", split:
     from .loader import load_tasks, resolve_data_dir
 
     root = resolve_data_dir(source)
-    return load_tasks(root, selected_languages(lang), split=None if split == "all" else split, types=parse_types(types))
+    languages, wanted = selected_languages(lang), parse_types(types)
+    tasks = load_tasks(root, languages, split=None if split == "all" else split, types=wanted)
+    if not tasks and wanted:
+        raise no_tasks_error(root, languages, split, wanted)
+    return tasks
+
+
+def compact_ranges(numbers: list[int]) -> str:
+    """[1, 2, 3, 7, 9, 10] -> `1-3,7,9-10`."""
+    parts: list[str] = []
+    for number in numbers:
+        if parts and number == int(parts[-1].split("-")[-1]) + 1:
+            parts[-1] = f"{parts[-1].split('-')[0]}-{number}"
+        else:
+            parts.append(str(number))
+    return ",".join(parts)
+
+
+def no_tasks_error(root: Path, languages: tuple[str, ...] | list[str], split: str | None,
+                   types: list[int] | None) -> ClarqError:
+    """Why a selection came out empty, with the type numbers the data does have for that language and split."""
+    from .loader import load_tasks
+
+    split = None if split in (None, "all") else split
+    every = load_tasks(root, tuple(languages), split=split)  # type: ignore[arg-type]
+    where = f"{'+'.join(languages)}, split {split or 'all'}"
+    if not every:
+        return ClarqError(f"no tasks selected: {root} has no {where} tasks", "check --lang, --split and --data")
+    have = compact_ranges(sorted({task.type_number for task in every}))
+    asked = compact_ranges(sorted(set(types or [])))
+    return ClarqError(f"no tasks selected: no task of types {asked} ({where}); the valid types here are {have}",
+                      f"pass --types within {have}")

@@ -1,7 +1,8 @@
 """The leaderboard: submission bundles (bundle.py), their verification (verify.py), safe reading of untrusted files
-(safety.py), the static site (site.py, pages.py, plots.py, assets/), the pairwise-result file it shows
-(pairwise_rows.py, written by clarq_bench.pairwise, which it never imports), the Hugging Face export (hf.py) and the
-schema of the offline clarification track's summary.json (track_summary.py).
+(safety.py), the static site (site.py, pages.py, plots.py, assets/), the viewer of one run or released file with the
+site's dialogue pages (view.py: `clarq view`), the pairwise-result file it shows (pairwise_rows.py, written by
+clarq_bench.pairwise, which it never imports), the Hugging Face export (hf.py) and the schema of the offline
+clarification track's summary.json (track_summary.py).
 
 Reads run directories and submission files only; never imports the runner or dialogue code (play), never runs a
 model. Imports scoring, the agents (to replay an offline provider), llm, data and core.

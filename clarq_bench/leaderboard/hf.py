@@ -1,13 +1,17 @@
 """`clarq export --format hf`: a run's transcripts and verdicts as a Hugging Face dataset (parquet + dataset card).
 
 One row per dialogue: identifiers, agents, the headline per-dialogue figures, the turns as a list of structs, and the
-full transcript and verdict as JSON strings (lossless). `datasets` is an optional extra (`pip install
-clarq-bench[hf]`), imported only here, inside the function.
+full transcript and verdict as JSON strings (lossless). The parquet file is written with pyarrow alone (the `[hf]`
+extra, imported only here): going through `datasets.Dataset` added nothing to the file but its fingerprinting,
+which pickles pyarrow types with dill and broke on some datasets / pyarrow pairs (PicklingError on MonthDayNano).
+`datasets` reads the file back (tests/test_export_hf.py). The card names folders by their last part only: an
+absolute path of the machine that ran it says nothing to a reader and tells where the files lived.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +22,20 @@ from ..core.redact import redact, redact_data
 from .rundir import read_run, verdicts_for
 
 PARQUET = "data/train-00000-of-00001.parquet"
+
+
+def ROW_SCHEMA(pa: Any) -> Any:  # noqa: N802 - a constant built on first use (pyarrow is optional)
+    """The column types, fixed: inferred ones would make an all-empty `revealed` list a null column."""
+    turn = pa.struct([("speaker", pa.string()), ("text", pa.string()), ("intent", pa.int64()), ("kind", pa.string()),
+                      ("revealed", pa.list_(pa.string()))])
+    fields = [("task_id", pa.string()), ("language", pa.string()), ("type_number", pa.int64()), ("split", pa.string()),
+              ("trial", pa.int64()), ("seed", pa.int64()), ("task_hash", pa.string()), ("seeker", pa.string()),
+              ("seeker_model", pa.string()), ("provider", pa.string()), ("provider_model", pa.string()),
+              ("end_reason", pa.string()), ("success", pa.bool_()), ("obtained", pa.int64()),
+              ("required", pa.int64()), ("aqd", pa.float64()), ("aql", pa.float64()), ("judge", pa.string()),
+              ("cost_usd", pa.float64()), ("turns", pa.list_(turn)), ("transcript_json", pa.string()),
+              ("verdict_json", pa.string())]  # fmt: skip
+    return pa.schema(fields)
 
 
 def dialogue_rows(transcripts: list[Transcript], verdicts: list[Verdict]) -> list[dict[str, Any]]:
@@ -97,23 +115,33 @@ The task texts come from ClarQ-LLM (MIT licence); the dialogues were generated b
 """
 
 
+def portable(value: Any) -> Any:
+    """`value` with every absolute path (a string starting with / or a drive letter) cut to its last part."""
+    if isinstance(value, dict):
+        return {key: portable(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [portable(item) for item in value]
+    if isinstance(value, str) and (value.startswith(("/", "~")) or re.match(r"^[A-Za-z]:[\\/]", value)):
+        return re.split(r"[\\/]", value.rstrip("/\\"))[-1] or value
+    return value
+
+
 def export_hf(run_dir: str | Path, out_dir: str | Path, *, data: str | None = None) -> Path:
     """Write `out_dir/data/*.parquet` and `out_dir/README.md`; returns the parquet path."""
     try:
-        import datasets
+        import pyarrow
+        import pyarrow.parquet
     except ImportError:
-        raise ClarqError("exporting to Hugging Face format needs the `datasets` package",
-                         "pip install 'clarq-bench[hf]'") from None  # fmt: skip
-    datasets.disable_progress_bars()
+        raise ClarqError("exporting to Hugging Face format needs pyarrow",
+                         'pip install -e ".[hf]" (or pip install pyarrow)') from None  # fmt: skip
     files = read_run(run_dir, data)
     verdicts = verdicts_for(files)
     rows = redact_data(dialogue_rows(files.transcripts, verdicts))
     out = Path(out_dir)
     (out / "data").mkdir(parents=True, exist_ok=True)
-    dataset = datasets.Dataset.from_list(rows)
     target = out / PARQUET
-    dataset.to_parquet(str(target))
-    config = redact_data(files.config)
+    pyarrow.parquet.write_table(pyarrow.Table.from_pylist(rows, schema=ROW_SCHEMA(pyarrow)), str(target))
+    config = portable(redact_data(files.config))
     run_id = str(config.get("run_id") or Path(run_dir).name)
     (out / "README.md").write_text(redact(dataset_card(run_id, config, rows)), encoding="utf-8")
     return target

@@ -31,7 +31,7 @@ def esc(value: Any) -> str:
     return html.escape("" if value is None else str(value), quote=True)
 
 
-def page(title: str, body: str, *, prefix: str = "") -> str:
+def page(title: str, body: str, *, prefix: str = "", header: str = "clarq leaderboard") -> str:
     """A whole HTML document; `prefix` is the path back to the site root ("" or "../")."""
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -40,7 +40,7 @@ def page(title: str, body: str, *, prefix: str = "") -> str:
 <title>{esc(title)}</title>
 <link rel="stylesheet" href="{prefix}assets/style.css">
 </head><body>
-<header class="site"><a href="{prefix}index.html">clarq leaderboard</a><span class="tag">how well do agents ask clarification questions?</span></header>
+<header class="site"><a href="{prefix}index.html">{esc(header)}</a><span class="tag">how well do agents ask clarification questions?</span></header>
 <main>
 {body}
 <footer>Built by clarq. Figures are recomputed from the transcripts by <code>clarq leaderboard verify</code>; intervals are seeded task-level bootstrap 95% CIs.</footer>
@@ -305,7 +305,8 @@ def dialogue_html(transcript: Transcript, verdict: Verdict | None, task: Task | 
     name = f" · {esc(task.type_name)}" if task else ""
     mark = '<span class="badge ok">success</span>' if success else '<span class="badge bad">failure</span>'
     return (
-        f'<details class="dialogue" id="{esc(anchor)}" data-success="{int(success)}" data-lang="{esc(transcript.language)}">'
+        f'<details class="dialogue" id="{esc(anchor)}" data-success="{int(success)}" data-lang="{esc(transcript.language)}"'
+        f' data-type="{esc(task.type_number if task else "")}" data-end="{esc(transcript.end_reason.value)}">'
         f"<summary>{mark} <b>{esc(transcript.task_id)}</b>{name} · trial {transcript.trial} · "
         f"{obtained}/{required} nodes · {len(transcript.seeker_turns)} seeker turns · {esc(transcript.end_reason.value)}</summary>"
         f'<div class="dialogue-body">{brief}{nodes}{"".join(turns)}</div></details>'

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from ..core.errors import ClarqError
 from ..core.tasks import Task
-from ..data.selection import parse_types, selected_languages
+from ..data.selection import compact_ranges, no_tasks_error, parse_types, selected_languages
 from .run_config import AgentSettings, RunConfig
 
 #: Options that map one-to-one onto RunConfig fields; None means "not given" so a resume keeps the saved value.
@@ -28,7 +28,7 @@ DEFAULT_PROVIDER = "gpt-4o"
 OFFLINE_FIX = {
     "seeker": "--seeker heuristic",
     "provider": "--provider offline",
-    "judge": "no --judge-model (deterministic judging)",
+    "judge": "--judge none (deterministic judging)",
 }
 
 
@@ -48,6 +48,7 @@ class RunOptions:
     seeker_model: str | None = None
     seeker_mode: str | None = None  # completion or chat
     seeker_option: list[str] | dict[str, Any] | None = None  # KEY=VALUE strings or a dict
+    seeker_module: list[str] | str | None = None  # .py files to import first (their registered seekers by name)
     replay: str | Path | None = None
     provider: str | None = None  # offline, offline-e5, a model name or package.module:Class (default: gpt-4o)
     provider_model: str | None = None
@@ -66,6 +67,7 @@ class RunOptions:
     retry_errors: bool = False
     force: bool = False
     no_progress: bool = False
+    dry_run: bool = False  # `clarq run --dry-run`; from Python, call clarq_bench.estimate_run instead
     # model calls
     no_cache: bool = False
     cache: str | Path | None = None
@@ -179,12 +181,16 @@ def select_tasks(config: RunConfig, args: RunOptions) -> tuple[RunConfig, list[T
     root = resolve_data_dir(config.data_dir)
     split = None if config.split == "all" else config.split
     tasks = load_tasks(root, config.languages, split=split, types=config.types)
+    if not tasks and config.types:
+        raise no_tasks_error(root, config.languages, config.split, config.types)
     if config.limit is not None and tasks:
         tasks = spread_limit(tasks, config.limit, config.seed)
         types = sorted({task.type_number for task in tasks})
         print(f"clarq: --limit {config.limit}: {len(tasks)} tasks of types {compact_ranges(types)} (seed "
               f"{config.seed}; --types narrows the choice)", file=sys.stderr)
     if not tasks:
+        if config.types:
+            raise no_tasks_error(root, config.languages, config.split, config.types)
         raise ClarqError("no tasks selected", "check --lang, --split, --types and --limit")
     return config.model_copy(update={"data_dir": str(root.resolve()), "tasks_digest": tasks_digest(tasks)}), tasks
 
@@ -212,17 +218,6 @@ def spread_limit(tasks: list[Task], limit: int, seed: int) -> list[Task]:
                 chosen.append(queue.pop(0))
     picked = {id(task) for task in chosen}
     return [task for task in tasks if id(task) in picked]
-
-
-def compact_ranges(numbers: list[int]) -> str:
-    """[1, 2, 3, 7, 9, 10] -> `1-3,7,9-10`."""
-    parts: list[str] = []
-    for number in numbers:
-        if parts and number == int(parts[-1].split("-")[-1]) + 1:
-            parts[-1] = f"{parts[-1].split('-')[0]}-{number}"
-        else:
-            parts.append(str(number))
-    return ",".join(parts)
 
 
 def models_by_role(seeker: AgentSettings, provider: AgentSettings | None = None,
@@ -323,6 +318,14 @@ def unpriced_models(models: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return out
 
 
+def import_seeker_modules(files: list[str] | str | None) -> None:
+    """Import each `--seeker-module` file (its `@register_seeker` classes then work as `--seeker NAME`)."""
+    from ..core.registry import import_file
+
+    for file in [files] if isinstance(files, str) else files or []:
+        import_file(file)
+
+
 class PreparedRun(NamedTuple):
     """A run ready to play: its config (data folder and tasks digest resolved), tasks, LLM client (None when no role
     calls a model) and run folder."""
@@ -337,8 +340,11 @@ def prepare(options: RunOptions) -> PreparedRun:
     """Everything before the first dialogue: config (the saved one on resume), tasks, credentials, run folder."""
     from .runner import load_run_config, run_dir_for
 
+    if options.dry_run:
+        raise ClarqError("dry_run: nothing would be played", "call clarq_bench.estimate_run(...) for the plan")
     if options.retry_errors and not options.resume:
         raise ClarqError("--retry-errors only applies to a resumed run", "pass --resume RUN_DIR --retry-errors")
+    import_seeker_modules(options.seeker_module)
     base = load_run_config(Path(options.resume)) if options.resume else None
     config, tasks = select_tasks(build_config(options, base), options)
     client = llm_client_for(config, options)

@@ -139,10 +139,10 @@ def print_table(summary: Summary, console: Any = None) -> None:
 
     console = console or Console()
     kind = "scripted replay, " if summary.scripted else ""
-    table = Table(
-        title=f"clarq score: {summary.source or 'dialogues'} ({kind}{summary.dialogues} dialogues, split "
-        f"{summary.split}, judge {summary.judge})"
-    )
+    # the title is a line of its own, never a table title: rich centres and wraps those, cutting a run id in two
+    console.print(f"clarq score: {summary.source or 'dialogues'} ({kind}{summary.dialogues} dialogues, split "
+                  f"{summary.split}, judge {summary.judge})", markup=False, highlight=False, soft_wrap=True)
+    table = Table()
     table.add_column("figure")
     table.add_column("value [95% CI]", justify="right")
     table.add_column("n", justify="right")

@@ -113,7 +113,27 @@ def resolve_seeker(config: SeekerConfig) -> tuple[SeekerFactory, SeekerConfig]:
         return factory, config  # type: ignore[return-value]
     if looks_like_model(name):
         return seekers.get("llm"), config.model_copy(update={"model": name})
-    raise seekers.unknown(name)
+    raise unknown_seeker(name)
+
+
+#: Model names offered as suggestions for a mistyped --seeker (besides the short names of llm/models.py).
+COMMON_MODELS = ("gpt-4o", "gpt-4o-mini", "gpt-4.1", "gpt-4.1-mini", "o3-mini", "claude-3-5-sonnet-20240620",
+                 "gemini-1.5-pro", "llama3.1-405b", "qwen2.5-72b-instruct", "deepseek-chat")
+
+
+def unknown_seeker(name: str) -> ClarqError:
+    """One line: the close seeker names and model names (`gtp-4o` -> the model gpt-4o), then the known seekers."""
+    import difflib
+
+    from ..llm.models import ALIASES
+
+    known = seekers.names()
+    models = sorted({*ALIASES, *COMMON_MODELS})
+    close = difflib.get_close_matches(name, [*known, *models], n=3, cutoff=0.6)
+    named = [f"the model {c}" if c in models and c not in known else c for c in close]
+    hint = f"did you mean {' or '.join(named)}? " if named else ""
+    return ClarqError(f"unknown seeker {name!r}", f"{hint}known: {', '.join(known)}; or a model name "
+                      "such as gpt-4o or provider/model; a seeker of your own file: --seeker-module FILE.py")
 
 
 def describe(config: SeekerConfig) -> tuple[str, str | None]:

@@ -56,12 +56,17 @@
   var failures = document.getElementById("only-failures");
   var language = document.getElementById("language-filter");
   var shown = document.getElementById("shown-count");
+  /* the viewer's extra filters: <select data-filter="data-ATTR">, a dialogue shows when its attribute matches */
+  var selects = Array.prototype.slice.call(document.querySelectorAll("select[data-filter]"));
 
   function applyFilter() {
     var count = 0;
     dialogues.forEach(function (dialogue) {
       var hide = (failures && failures.checked && dialogue.getAttribute("data-success") === "1") ||
-        (language && language.value && dialogue.getAttribute("data-lang") !== language.value);
+        (language && language.value && dialogue.getAttribute("data-lang") !== language.value) ||
+        selects.some(function (select) {
+          return select.value && dialogue.getAttribute(select.getAttribute("data-filter")) !== select.value;
+        });
       dialogue.hidden = Boolean(hide);
       if (!hide) { count += 1; }
     });
@@ -70,6 +75,7 @@
 
   if (failures) { failures.addEventListener("change", applyFilter); }
   if (language) { language.addEventListener("change", applyFilter); }
+  selects.forEach(function (select) { select.addEventListener("change", applyFilter); });
   if (dialogues.length) {
     if (failures && window.location.hash === "#failures") { failures.checked = true; }
     applyFilter();

@@ -1,0 +1,43 @@
+"""`clarq run --dry-run`: the tasks, the model calls per role and a dollar range, printed; nothing is played."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def _usd(pair: tuple[float, float] | None) -> str:
+    if pair is None:
+        return "unknown (no price known)"
+    return f"${pair[0]:,.2f} - ${pair[1]:,.2f}"
+
+
+def print_estimate(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from ..api import estimate_run
+    from ..play.setup import RunOptions, compact_ranges
+
+    config, tasks, plan = estimate_run(RunOptions.of(args))
+    console = Console()
+    if not console.is_terminal:  # piped or captured: whole numbers, never "6,2…"
+        console = Console(width=160)
+    types = compact_ranges(sorted({task.type_number for task in tasks}))
+    console.print(f"dry run: {plan.tasks} tasks ({'+'.join(config.languages)}, split {config.split}, types {types}) "
+                  f"x {plan.trials} trial(s) = {plan.dialogues} dialogues; seeker {config.seeker.name}, provider "
+                  f"{config.provider.name}, up to {config.max_turns} seeker turns each", markup=False, highlight=False, soft_wrap=True)
+    if not plan.roles:
+        console.print("no model calls: nothing to pay (every agent runs offline)")
+        return 0
+    table = Table(title="Expected model calls (no cache)", title_justify="left")
+    for name, style in (("role", None), ("model", None), ("calls", "right"), ("tokens", "right"), ("dollars", "right")):
+        table.add_column(name, justify=style or "left", no_wrap=True)
+    for role in plan.roles:
+        table.add_row(role.role, role.model, f"{role.calls[0]:,} - {role.calls[1]:,}",
+                      f"{role.tokens[0]:,} - {role.tokens[1]:,}", _usd(role.usd))
+    console.print(table)
+    console.print(f"total: {_usd(plan.usd)}  (prices from litellm's table; replies already in the cache cost "
+                  "nothing; --max-cost USD caps the spend)", markup=False, highlight=False, soft_wrap=True)
+    return 0
+
+

@@ -1,0 +1,61 @@
+"""`clarq view RUN_OR_FILE`: read a run's dialogues in the browser (a static page, or served on 127.0.0.1)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "view", help="read the dialogues of a run folder or released results file in the browser",
+        description="Writes the transcript viewer (filters: outcome, type, language, end reason) as static HTML and "
+                    "opens it; --serve serves it on 127.0.0.1 instead.")  # fmt: skip
+    parser.add_argument("path", metavar="RUN_OR_FILE", help="run folder, transcripts.jsonl or released results file")
+    parser.add_argument("-o", "--output", metavar="DIR", help="where the page goes (default: RUN/view/, or a temp folder)")
+    parser.add_argument("--data", metavar="DIR", help="task data of a run (default: the run's config.json)")
+    parser.add_argument("--no-open", action="store_true", help="only write the page and print its path")
+    parser.add_argument("--serve", action="store_true", help="serve the page on http://127.0.0.1 until Ctrl-C")
+    parser.add_argument("--port", type=int, default=0, help="port for --serve (default: any free one)")
+    parser.set_defaults(handler=handle_view)
+
+
+def can_open_browser() -> bool:
+    """False on a machine with no display (a server over ssh): opening would fail or start a text browser."""
+    if sys.platform.startswith("linux"):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+def handle_view(args: argparse.Namespace) -> int:
+    from ..api import view
+
+    index = view(args.path, args.output, data=args.data)
+    if args.serve:
+        return serve(index.parent, args.port)
+    print(f"wrote {index}", flush=True)
+    if not args.no_open and can_open_browser():
+        import webbrowser
+
+        webbrowser.open(index.resolve().as_uri())
+    return 0
+
+
+def serve(folder: os.PathLike, port: int) -> int:
+    """Serve `folder` on 127.0.0.1 only (never on every interface) until Ctrl-C."""
+    import functools
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the stdlib's name
+            pass
+
+    handler = functools.partial(Quiet, directory=os.fspath(folder))
+    with ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
+        print(f"serving http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)", flush=True)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            print("stopped", flush=True)
+    return 0
