@@ -147,6 +147,7 @@ def test_size_cap_bytes_and_folders_named_json(tmp_path: Path) -> None:
     write_json(folder / "huge.json", {**track_summary("x"), "pad": "a" * MAX_SUMMARY_BYTES})
     (folder / "latin1.json").write_bytes(b'{"seeker": "\xe9"}')
     (folder / "dir.json").mkdir()  # a folder whose name ends in .json is walked, not read
+    (folder / "dir.json" / "up").symlink_to("..")  # a link back up is not followed round and round
     write_json(folder / "dir.json" / "inner.json", track_summary("inner"))
     rows, problems = load_track_rows(folder)
     assert [r.source for r in rows] == ["dir.json/inner.json"]
