@@ -306,13 +306,16 @@ def verify_submissions(files: list[str | Path], *, data: str | Path | None = Non
 
 def build_leaderboard(directory: str | Path, output: str | Path, *, reference: str | Path | None = None,
                       data: str | Path | None = None, verify: bool = True, plots: bool = True,
-                      pairwise: str | Path | None = None) -> tuple[Path, list, list[tuple[str, list[str]]]]:
+                      pairwise: str | Path | None = None,
+                      tracks: str | Path | None = None) -> tuple[Path, list, list[tuple[str, list[str]]]]:
     """The static leaderboard site from a folder of submission files (each verified unless `verify` is False), with
     released results files as reference rows: (index.html, entries shown, (name, problems) of those rejected).
     Pairwise results (`clarq judge-pairs`' pairwise-row.json files) come from `pairwise`, else from a `pairwise/`
-    folder beside the submissions; a malformed one is listed as rejected."""
+    folder beside the submissions; offline-track rows (`clarq select`'s summary.json files, at any depth) from
+    `tracks`, else from a `tracks/` folder beside them. A malformed one of either is listed as rejected."""
     from .leaderboard.pairwise_rows import load_rows
     from .leaderboard.site import build_site, load_entries, reference_entries
+    from .leaderboard.track_rows import load_track_rows
 
     entries, rejected = load_entries(directory, data=data, verify=verify)
     if reference:
@@ -320,7 +323,11 @@ def build_leaderboard(directory: str | Path, output: str | Path, *, reference: s
     beside = Path(directory) / "pairwise"
     rows, problems = load_rows(pairwise if pairwise is not None else beside if beside.is_dir() else None)
     rejected += [(f"pairwise/{name}", [problem]) for name, problem in problems]
-    return build_site(entries, output, rejected=rejected, plots=plots, pairwise=rows), entries, rejected
+    beside = Path(directory) / "tracks"
+    track_rows, problems = load_track_rows(tracks if tracks is not None else beside if beside.is_dir() else None)
+    rejected += [(f"tracks/{name}", [problem]) for name, problem in problems]
+    index = build_site(entries, output, rejected=rejected, plots=plots, pairwise=rows, tracks=track_rows)
+    return index, entries, rejected
 
 
 class PairwiseResult(NamedTuple):

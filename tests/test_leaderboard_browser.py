@@ -126,3 +126,39 @@ def test_sort_navigate_filter_and_stay_inert(site: Path, browser, tmp_path: Path
     screenshot(browser, "leaderboard-dialogue.png", tmp_path)
     browser.find_element(By.ID, "only-failures").click()  # filter off: all 16 back
     assert sum(d.is_displayed() for d in browser.find_elements(By.CSS_SELECTOR, "details.dialogue")) == 16
+
+
+def test_offline_track_table_renders_sorts_and_stays_inert(browser, tmp_path: Path) -> None:
+    """The clarify-offline table beside the dialogue tables: its own heading, a hostile system name shown as text,
+    MRR sorted descending then ascending, the system name alphabetically."""
+    from selenium.webdriver.common.by import By
+
+    from clarq_bench.leaderboard.track_rows import load_track_rows
+    from track_helpers import HOSTILE_NAME, track_summary, write_json
+
+    tracks = tmp_path / "tracks"
+    for name, language, mrr in (("bm25", "en", 0.55), (HOSTILE_NAME, "en", 0.9), ("random", "en", 0.16),
+                                ("bm25", "zh", 0.45)):  # fmt: skip
+        write_json(tracks / f"{len(list(tracks.glob('*')))}" / "summary.json", track_summary(name, language, mrr=mrr))
+    rows, problems = load_track_rows(tracks)
+    assert problems == [] and len(rows) == 4
+    index = build_site([], tmp_path / "site", plots=False, tracks=rows)
+    browser.get(index.as_uri())
+    assert_inert(browser)
+    assert "Offline clarification track (clarify-offline): not a dialogue result" in browser.find_element(By.TAG_NAME, "h2").text
+    table = "track-clarify-offline"
+    assert column(browser, table, 5) == ["0.9", "0.55", "0.16", "0.45"]  # by language, then MRR
+    headers = browser.find_elements(By.CSS_SELECTOR, f"#{table} thead th")
+    names = [h.text.strip(" ↕↑↓") for h in headers]
+    assert names == ["System", "Language", "States", "Tasks", "Need F1", "MRR", "nDCG@3", "OLAR", "LAR"]
+    headers[5].click()
+    assert column(browser, table, 5) == ["0.9", "0.55", "0.45", "0.16"]
+    assert headers[5].get_attribute("aria-sort") == "descending"
+    headers[5].click()
+    assert column(browser, table, 5) == ["0.16", "0.45", "0.55", "0.9"]
+    headers[0].click()
+    assert column(browser, table, 0) == [HOSTILE_NAME, "bm25", "bm25", "random"]  # "<" sorts before letters
+    first = browser.find_element(By.CSS_SELECTOR, f"#{table} tbody tr td")
+    assert HOSTILE_NAME in first.text and "clarify-offline" in first.text
+    assert_inert(browser)
+    screenshot(browser, "leaderboard-track.png", tmp_path)

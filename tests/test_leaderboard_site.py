@@ -60,7 +60,7 @@ def test_rejected_submission_listed_not_ranked(tmp_path: Path) -> None:
     assert main(["leaderboard", "build", str(folder), "-o", str(tmp_path / "site"), "--data", str(SAMPLE_TASKS),
                  "--no-plots"]) == 0  # fmt: skip
     index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
-    assert "Rejected submissions" in index and "plain.json: the manifest was edited after packing" in index
+    assert "Rejected files" in index and "plain.json: the manifest was edited after packing" in index
     assert "Plain seeker!" not in index
 
 

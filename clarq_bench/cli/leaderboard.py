@@ -21,6 +21,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     build.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     build.add_argument("--pairwise", metavar="DIR", help="folder of pairwise-row.json files from `clarq judge-pairs` "
                        "(default: DIR/pairwise when it exists)")
+    build.add_argument("--tracks", metavar="DIR", help="folder of `clarq select` summary.json files, searched at any "
+                       "depth, shown as the offline track's table (default: DIR/tracks when it exists)")
     build.set_defaults(handler=handle_build)
 
 
@@ -47,7 +49,7 @@ def handle_build(args: argparse.Namespace) -> int:
 
     index, entries, rejected = build_leaderboard(args.directory, args.output, reference=args.reference, data=args.data,
                                                  verify=not args.no_verify, plots=not args.no_plots,
-                                                 pairwise=args.pairwise)
+                                                 pairwise=args.pairwise, tracks=args.tracks)
     for name, problems in rejected:
         print(redact(f"rejected {name}: {problems[0]}" + (f" (+{len(problems) - 1} more)" if len(problems) > 1 else "")))
     print(f"wrote {index} ({len(entries)} entries, {len(rejected)} rejected)")

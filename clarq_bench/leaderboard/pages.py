@@ -136,7 +136,7 @@ def leaderboard_table(entries: list[Entry], language: str, *, numbered: bool = T
 
 
 def index_page(entries: list[Entry], skipped: list[tuple[str, list[str]]], extra: str = "") -> str:
-    """The index; `extra` is a section of already-escaped HTML placed after the tables (pairwise results)."""
+    """The index; `extra` is already-escaped HTML placed after the tables (pairwise results, the offline track)."""
     languages = sorted({lang for e in entries for lang in e.languages})
     parts = [
         "<h1>Leaderboard</h1>",
@@ -160,7 +160,7 @@ def index_page(entries: list[Entry], skipped: list[tuple[str, list[str]]], extra
     if skipped:
         items = "".join(f"<li>{esc(name)}: {esc(problems[0])}" + (f" (+{len(problems) - 1} more)" if len(problems) > 1 else "")
                         + "</li>" for name, problems in skipped)  # fmt: skip
-        parts.append(f'<h2>Rejected submissions</h2><ul class="problems">{items}</ul>')
+        parts.append(f'<h2>Rejected files</h2><ul class="problems">{items}</ul>')
     return page("clarq leaderboard", "\n".join(parts))
 
 

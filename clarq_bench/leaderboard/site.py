@@ -3,6 +3,8 @@
 The site is static files only (index.html, assets/, s/<slug>.html, s/<slug>-dialogues.html, PNG plots) with
 relative links, so it works from file:// and any static host. Submissions that fail verification are listed as
 rejected on the index page and get no row, unless verification is switched off (rows then say "not verified").
+Pairwise results and the offline clarification track's summaries (pairwise_rows.py, track_rows.py) add sections
+of their own to the index; a file of either that cannot be read is listed as rejected too.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from .entry import REPLAYED, SELF_REPORTED, STATUS_REFERENCE, STATUS_UNVERIFIED,
 from .figures import compute_metrics
 from .pairwise_rows import PairwiseRow, pairwise_html
 from .pages import dialogues_page, index_page, submission_page
+from .track_rows import TrackRow, track_html
 from .schema import Label, Manifest, Submitter, task_set_hash
 from .verify import REPLAYED as VERIFY_REPLAYED
 from .verify import load_task_data, verify_file
@@ -126,10 +129,10 @@ def copy_assets(out: Path) -> None:
 
 def build_site(
     entries: list[Entry], out: str | Path, *, rejected: list[tuple[str, list[str]]] | None = None, plots: bool = True,
-    pairwise: list[PairwiseRow] | None = None,
+    pairwise: list[PairwiseRow] | None = None, tracks: list[TrackRow] | None = None,
 ) -> Path:
     """Write the whole site into `out` (its previous s/ pages are replaced); returns the index.html path. Pairwise
-    results are shown for the pairs of entries (by run id) they name."""
+    results are shown for the pairs of entries (by run id) they name; offline-track rows in a table of their own."""
     out = Path(out)
     pages = out / "s"
     if pages.is_dir():
@@ -146,7 +149,7 @@ def build_site(
         (pages / f"{entry.slug}-dialogues.html").write_text(redact(dialogues_page(entry)), encoding="utf-8")
     index = out / "index.html"
     titles = {e.manifest.run_id: (e.title, f"s/{e.slug}.html") for e in entries}
-    extra = pairwise_html(pairwise or [], titles)
+    extra = pairwise_html(pairwise or [], titles) + track_html(tracks or [])
     index.write_text(redact(index_page(entries, rejected or [], extra)), encoding="utf-8")
     return index
 

@@ -4,15 +4,16 @@ a dialogue result, and a dialogue summary is never taken for a track row."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ValidationError
 
 from ..core.errors import ClarqError
+from ..core.jsonl import load_file
 
 TRACK = "clarify-offline"
+MAX_SUMMARY_BYTES = 4 * 1024 * 1024  # a summary is a few kilobytes
 
 
 class Estimate(BaseModel):
@@ -46,15 +47,16 @@ class SelectSummary(BaseModel):
 
 
 def read_track_summary(path: str | Path) -> SelectSummary:
-    """A track row from a summary.json; anything else (a dialogue run's summary, a broken file) is one-line error."""
+    """A track row from a summary.json; anything else (a dialogue run's summary, a broken file) is one-line error.
+    The file may come from anyone (the leaderboard reads a folder of them): size and nesting are capped first."""
     path = Path(path)
-    try:
-        payload = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ClarqError(f"{path}: cannot read a track summary ({type(exc).__name__})") from None
+    payload = load_file(path, max_bytes=MAX_SUMMARY_BYTES)  # a one-line DataError naming the file
     if not isinstance(payload, dict) or payload.get("track") != TRACK:
         raise ClarqError(f"{path} is not a {TRACK} summary", "pass the summary.json written by `clarq select`")
     try:
         return SelectSummary.model_validate(payload)
     except ValidationError as exc:
-        raise ClarqError(f"{path}: malformed {TRACK} summary ({exc.error_count()} problems)") from None
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "(top level)"
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        raise ClarqError(f"{path}: malformed {TRACK} summary: {where}: {first['msg']}{more}") from None
