@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 import time
 from pathlib import Path
 
@@ -23,15 +22,11 @@ from clarq_bench.testing.scripted import ScriptedModel
 
 from pairwise_helpers import content_judge, make_runs
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
+from test_leaderboard_browser import CHROMEDRIVER, CHROMIUM, browser  # noqa: F401 - browser is a fixture
+
 pytestmark = pytest.mark.skipif(
     not (CHROMIUM and CHROMEDRIVER), reason="chromium / chromedriver not installed (apt-get install chromium chromium-driver)"
 )
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage", "--window-size=1300,1000")  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -42,21 +37,6 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = asyncio.run(clarq.judge_pairs_async(*runs, judges=["scripted/content"], out=root / "session",
                                                  client=client, design=4, criteria="questions,naturalness"))
     return result.folder
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory):
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(30)
-    yield driver
-    driver.quit()
 
 
 def screenshot(driver, name: str, tmp_path: Path) -> Path:
@@ -91,7 +71,7 @@ def save(driver) -> None:
     WebDriverWait(driver, 15, ignored_exceptions=(WebDriverException,)).until(moved_on)
 
 
-def test_first_item_to_saved_answers_and_a_reload_resumes(session: Path, browser, tmp_path: Path) -> None:
+def test_first_item_to_saved_answers_and_a_reload_resumes(session: Path, browser, tmp_path: Path) -> None:  # noqa: F811
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import WebDriverWait
