@@ -43,7 +43,7 @@ def page(title: str, body: str, *, prefix: str = "", header: str = "clarq leader
 <header class="site"><a href="{prefix}index.html">{esc(header)}</a><span class="tag">how well do agents ask clarification questions?</span></header>
 <main>
 {body}
-<footer>Built by clarq. Figures are recomputed from the transcripts by <code>clarq leaderboard verify</code>; intervals are seeded task-level bootstrap 95% CIs.</footer>
+<footer>Built by clarq. Dialogue figures are recomputed from the transcripts by <code>clarq leaderboard verify</code> (offline-track and pairwise tables say how they were checked); intervals are seeded task-level bootstrap 95% CIs.</footer>
 </main>
 <script src="{prefix}assets/leaderboard.js"></script>
 </body></html>

@@ -77,4 +77,5 @@ def pairwise_html(rows: list[PairwiseRow], titles: dict[str, tuple[str, str]]) -
     return ('<h2>Pairwise comparisons</h2><p class="lead">Judges compared the two dialogues of each task side by side '
             "(positions randomised); PRV is the share of relevance value each side won, aggregated by PCC-H (judges "
             "weighted by their agreement with the others, items by how clear their verdict was), with a bootstrap "
-            f'95% interval over items.</p><table class="pairwise">{head}{"".join(body)}</table>')
+            "95% interval over items. These figures are as the judging session reported them: <code>verify</code> does not "
+            f're-run judges.</p><table class="pairwise">{head}{"".join(body)}</table>')
