@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from ..core.tasks import Task
 from .lexical import tokens
-from .screen import entities
+from .screen import entities, names_entity
 
 
 #: Words that ask for a choice or a place: a turn with one asks something about its options, whatever it names.
@@ -30,12 +30,6 @@ class Option(NamedTuple):
     name: str
     terms: frozenset[str]
     kind: str  # the head that options of one kind share (last word in English, last two characters in Chinese)
-
-
-def _names(present: set[str], terms: frozenset[str]) -> bool:
-    """The screen's rule: all content terms of a short name, two thirds of a long one."""
-    needed = len(terms) if len(terms) <= 2 else -(-2 * len(terms) // 3)
-    return len(terms & present) >= needed
 
 
 class GuessCheck:
@@ -53,7 +47,7 @@ class GuessCheck:
         self.choices: dict[str, tuple[Option, list[Option]]] = {}
         for node in task.tree.required:
             present = set(tokens(node.text, language))
-            named = [option for option in options if _names(present, option.terms)]
+            named = [option for option in options if names_entity(present, option.terms)]
             if len(named) != 1:
                 continue
             answer = named[0]
@@ -80,7 +74,7 @@ class GuessCheck:
             if node_id not in self.choices:
                 continue
             answer, competitors = self.choices[node_id]
-            if not _names(present, answer.terms) or any(_names(present, c.terms) for c in competitors):
+            if not names_entity(present, answer.terms) or any(names_entity(present, c.terms) for c in competitors):
                 continue
             if not self._kind_apart(turn, answer.kind):
                 guessed.add(node_id)

@@ -123,6 +123,13 @@ def entities(task: Task) -> list[str]:
     return list(dict.fromkeys(name for name in names if name))
 
 
+def names_entity(present: set[str], terms: set[str] | frozenset[str]) -> bool:
+    """Do the content terms `present` name the entity of `terms`: all of a name of one or two terms, two thirds of a
+    longer one?"""
+    needed = len(terms) if len(terms) <= 2 else -(-2 * len(terms) // 3)
+    return len(terms & present) >= needed
+
+
 class EntityIndex(NamedTuple):
     """The brief's entities as content terms, each with its kind: the head noun that options of one kind share
     (last word in English, last two characters in Chinese), so "East Coast" and "West Coast" are one kind."""
@@ -148,12 +155,7 @@ class EntityIndex(NamedTuple):
         """How many kinds of entity the text names: an entity counts when all its content terms are present
         (two thirds of them for names of three terms or more)."""
         present = set(tokens(text, language))
-        named = set()
-        for terms, kind in zip(self.terms, self.kinds):
-            needed = len(terms) if len(terms) <= 2 else -(-2 * len(terms) // 3)
-            if len(terms & present) >= needed:
-                named.add(kind)
-        return len(named)
+        return len({kind for terms, kind in zip(self.terms, self.kinds) if names_entity(present, terms)})
 
     def content_besides(self, text: str, language: str, vocabulary: set[str] | None = None) -> int:
         """Content terms of the text once every phrase copied from the brief's lists is taken out: what it says
