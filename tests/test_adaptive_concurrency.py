@@ -158,3 +158,22 @@ async def test_the_progress_line_shows_each_models_current_cap(tmp_path, monkeyp
     caps = client.limits.current()
     assert set(caps) == {seeker, provider} and min(caps.values()) < 8  # the refusals cut a cap
     assert lines[-1].endswith(f"in flight <= {provider} {caps[provider]}/8, {seeker} {caps[seeker]}/8")
+
+
+def test_a_stray_refusal_lowers_the_remembered_level_only_until_the_cap_grows_back_through_it() -> None:
+    from clarq_bench.llm.limits import AdaptiveGate
+
+    gate = AdaptiveGate(16)
+    gate.limit = gate.ceiling = 8  # settled at 8
+    gate.in_flight = gate.limit
+    gate.throttled(time.monotonic())  # one stray 429
+    assert (gate.limit, gate.ceiling) == (4, 7)
+    gate.last_cut = -1.0
+    gate.throttled(0.0)  # and another one, a burst later, while the cap was down at 4
+    assert (gate.limit, gate.ceiling) == (2, 3)
+    for _ in range(10_000):  # the server takes everything again: each call succeeds with the gate full
+        if gate.limit >= 9:
+            break
+        gate.in_flight = gate.limit
+        gate.succeeded()
+    assert gate.limit == 9 and gate.ceiling == 8  # back past the level it had settled at, remembering it

@@ -8,7 +8,8 @@ successes (as many as the cap) while the cap is what holds calls back, up to whe
 multiplicative decrease, as in TCP. Only calls sent after the latest cut can cut again (the calls of one burst are
 one signal, not thirty). The level below the last refusal is remembered (`ceiling`): growing past it takes ten
 windows, and a refusal of that probe only steps back to it, so against a server that refuses beyond K calls the cap
-settles at K instead of bouncing between K and K/2.
+settles at K instead of bouncing between K and K/2. A level that holds a full window becomes the remembered one, so
+a stray refusal lowers it only until the cap has grown back through it.
 
 asyncio futures belong to one event loop, so gates are kept per (loop, key); a client can then be used from several
 `asyncio.run` calls or threads. The RPM pace spaces request starts evenly (60/rpm seconds apart), which never exceeds
@@ -97,13 +98,16 @@ class AdaptiveGate:
                 future.set_result(None)
 
     def succeeded(self) -> None:
-        """One more call went through: after a window of them, if the gate was full, the cap grows by one (ten
-        windows past the ceiling). Called before the call's slot is released."""
+        """One more call went through: after a window of them, if the gate was full, the level is known good and the
+        cap grows by one (ten windows past the ceiling). Called before the call's slot is released."""
         if self.limit >= self.cap or self.in_flight < self.limit:
             return
         self.successes += 1
         window = self.limit if self.limit < self.ceiling else self.limit * PAST_CEILING_WINDOWS
         if self.successes >= window:
+            # The level held a full window without a refusal: it is known good. Without this a single stray 429
+            # (another user's burst, a server counting a closing connection) would lower the ceiling for good.
+            self.ceiling = max(self.ceiling, self.limit)
             self.limit += 1
             self.successes = 0
             self._wake()
