@@ -8,7 +8,7 @@ below (the other judges' mean indicator per item) were worked out by hand from t
 from __future__ import annotations
 
 import math
-from statistics import correlation
+from statistics import correlation, stdev
 
 import numpy as np
 import pytest
@@ -26,7 +26,7 @@ def test_two_choice_by_hand() -> None:
                         [0, 0, 0, 1],   # J2
                         [0, 0, 1, 1],   # J3
                         [1, 0, 1, 0]])  # J4
-    # Eq. 1, option 0 (option 1 is its complement: the same r).
+    # Eq. 1, option 0 (option 1 is its complement: the same r, so Eq. 1's sum over the two options is 2 r).
     # J1: X = (1,1,1,0); others J2,J3,J4 chose option 0 on q1..q4: (1,1,0) (1,1,1) (1,0,0) (0,0,1) -> Y below.
     # centred X = (1/4,1/4,1/4,-3/4), centred Y = (1,5,-3,-3)/12: sum of products 1/4, |X|^2 = 3/4, |Y|^2 = 44/144,
     # r = (1/4) / sqrt(3/4 * 44/144) = 6 / sqrt(132) = 0.5222.
@@ -39,8 +39,8 @@ def test_two_choice_by_hand() -> None:
     # J4: X = (0,1,0,1), Y = (1, 1, 2/3, 0): sum of products -1/3, |Y|^2 = 6/9, r = -1/sqrt(6) -> weight 0.
     r4 = -1 / math.sqrt(6)
     result = pcch(choices, 2)
-    assert result.reliability == pytest.approx([r1, r1, r3, r4])
-    # Eq. 2 with weights (r1, r1, r3, 0): q1, q2 unanimous for system 1 among weighted judges, q4 for system 2;
+    assert result.reliability == pytest.approx([2 * r1, 2 * r1, 2 * r3, 2 * r4])
+    # Eq. 2 with weights (2 r1, 2 r1, 2 r3, 0): the factor 2 cancels: q1, q2 unanimous for system 1 among weighted judges, q4 for system 2;
     # q3: J1, J2 for system 1, J3 for system 2 -> RV = 2 r1 / (2 r1 + r3) = 0.5963.
     p3 = 2 * r1 / (2 * r1 + r3)
     assert result.rv == pytest.approx(np.array([[1, 0], [1, 0], [p3, 1 - p3], [0, 1]]))
@@ -61,21 +61,21 @@ def test_four_choice_by_hand() -> None:
                         [0, 0, 3, 1],   # J2
                         [0, 2, 2, 1],   # J3
                         [1, 1, 0, 0]])  # J4
-    # Eq. 1: r_w is the mean over the options where both X and Y vary.
+    # Eq. 1: r_w is the sum over the options; a term whose X or Y does not vary is 0 (its covariance).
     # J1 (others J2, J3, J4): option 0 X=(1,1,0,0) Y=(2/3,1/3,1/3,1/3); option 1 X=(0,0,0,1) Y=(1/3,1/3,0,2/3);
-    # option 2 X=(0,0,1,0) Y=(0,1/3,1/3,0); option 3 X never chosen: left out.
+    # option 2 X=(0,0,1,0) Y=(0,1/3,1/3,0); option 3 X never chosen: 0.
     r1 = (correlation([1, 1, 0, 0], [2 / 3, 1 / 3, 1 / 3, 1 / 3]) + correlation([0, 0, 0, 1], [1 / 3, 1 / 3, 0, 2 / 3])
-          + correlation([0, 0, 1, 0], [0, 1 / 3, 1 / 3, 0])) / 3
+          + correlation([0, 0, 1, 0], [0, 1 / 3, 1 / 3, 0]))
     # J2 (others J1, J3, J4): option 0 X=(1,1,0,0) Y=(2/3,1/3,1/3,1/3); option 1 X=(0,0,0,1) Y=(1/3,1/3,0,2/3);
-    # option 2 X never chosen; option 3 X=(0,0,1,0) Y=(0,0,0,0) has no variance: left out.
-    r2 = (correlation([1, 1, 0, 0], [2 / 3, 1 / 3, 1 / 3, 1 / 3]) + correlation([0, 0, 0, 1], [1 / 3, 1 / 3, 0, 2 / 3])) / 2
+    # option 2 X never chosen; option 3 X=(0,0,1,0) Y=(0,0,0,0) has no variance: both 0.
+    r2 = (correlation([1, 1, 0, 0], [2 / 3, 1 / 3, 1 / 3, 1 / 3]) + correlation([0, 0, 0, 1], [1 / 3, 1 / 3, 0, 2 / 3]))
     # J3 (others J1, J2, J4): option 0 X=(1,0,0,0) Y=(2/3,2/3,1/3,1/3); option 1 X=(0,0,0,1) Y=(1/3,1/3,0,2/3);
     # option 2 X=(0,1,1,0) Y=(0,0,1/3,0); option 3 X never chosen.
     r3 = (correlation([1, 0, 0, 0], [2 / 3, 2 / 3, 1 / 3, 1 / 3]) + correlation([0, 0, 0, 1], [1 / 3, 1 / 3, 0, 2 / 3])
-          + correlation([0, 1, 1, 0], [0, 0, 1 / 3, 0])) / 3
+          + correlation([0, 1, 1, 0], [0, 0, 1 / 3, 0]))
     # J4 (others J1, J2, J3): option 0 X=(0,0,1,1) Y=(1,2/3,0,0); option 1 X=(1,1,0,0) Y=(0,0,0,1); 2 and 3 unused.
-    r4 = (correlation([0, 0, 1, 1], [1, 2 / 3, 0, 0]) + correlation([1, 1, 0, 0], [0, 0, 0, 1])) / 2
-    assert r1 == pytest.approx(0.657066, abs=1e-6) and r2 == pytest.approx(0.696923, abs=1e-6)
+    r4 = (correlation([0, 0, 1, 1], [1, 2 / 3, 0, 0]) + correlation([1, 1, 0, 0], [0, 0, 0, 1]))
+    assert r1 == pytest.approx(1.971197, abs=1e-6) and r2 == pytest.approx(1.393847, abs=1e-6)
     assert r3 == pytest.approx(r1) and r4 < 0
     result = pcch(choices, 4)
     assert result.reliability == pytest.approx([r1, r2, r3, r4])
@@ -98,7 +98,7 @@ def test_four_choice_by_hand() -> None:
     # Eq. 6.
     prv1 = 100 * (1 + w2 * q2_1 + w3 * q3 + 0) / (2 + w2 + w3)
     prv2 = 100 * (0 + w2 * q2_2 + w3 * q3 + 1) / (2 + w2 + w3)
-    assert (prv1, prv2) == pytest.approx((49.934, 38.033), abs=1e-3)
+    assert (prv1, prv2) == pytest.approx((50.402, 39.761), abs=1e-3)  # a mean over usable options: 49.934, 38.033
     assert result.prv == pytest.approx((prv1, prv2))
     # Majority: q1 system 1 (3 votes), q2 system 1 (2 of 4), q3 both good (2 of 4: 1/2 each side), q4 system 2:
     # system 1 = (1 + 1 + 1/2 + 0) / 4 = 62.5%, system 2 = (0 + 0 + 1/2 + 1) / 4 = 37.5%.
@@ -118,3 +118,58 @@ def test_judges_without_variance_or_answers_and_all_zero_weights() -> None:
     # an item nobody answered is left out, not counted as a tie
     partly = pcch(np.array([[0, -1], [0, -1], [1, -1]]), 2)
     assert list(partly.answered) == [True, False] and partly.prv[0] == pytest.approx(100 * partly.rv[0, 0])
+
+
+def eq1_by_the_formula(choices: list[list[int]], w: int, options: int) -> float:
+    """Eq. 1 as printed, in plain Python: sum_a sum_q (X - mean X)(Y - mean Y) / ((Q - 1) S_X S_Y), a 0/0 term = 0."""
+    others = [v for v in range(len(choices)) if v != w]
+    items = [q for q in range(len(choices[w]))
+             if choices[w][q] >= 0 and any(choices[v][q] >= 0 for v in others)]
+    total = 0.0
+    for a in range(options):
+        x = [float(choices[w][q] == a) for q in items]
+        y = []
+        for q in items:
+            answered = [v for v in others if choices[v][q] >= 0]
+            y.append(sum(choices[v][q] == a for v in answered) / len(answered))
+        sx, sy = stdev(x), stdev(y)
+        if sx == 0 or sy == 0:
+            continue  # the numerator is 0 as well: the convention counts the term as 0
+        mx, my = sum(x) / len(x), sum(y) / len(y)
+        total += sum((xi - mx) * (yi - my) for xi, yi in zip(x, y)) / ((len(items) - 1) * sx * sy)
+    return total
+
+
+# 5 judges x 6 items, 4 options; J1 never uses "both bad", J4 never "both good", J5 only the two systems.
+FIVE_BY_SIX = [[0, 0, 2, 1, 2, 0],
+               [0, 2, 2, 1, 3, 0],
+               [0, 0, 3, 1, 2, 1],
+               [1, 0, 3, 0, 3, 0],
+               [0, 1, 0, 1, 1, 0]]
+
+
+def test_four_choice_matches_an_independent_computation_of_eq1_with_judges_using_different_options() -> None:
+    r = [eq1_by_the_formula(FIVE_BY_SIX, w, 4) for w in range(5)]
+    result = pcch(np.array(FIVE_BY_SIX), 4)
+    assert result.reliability == pytest.approx(r, abs=1e-12)
+    weights = [max(v, 0.0) for v in r]
+    for q in range(6):  # Eq. 2 over the five judges
+        expected = [sum(weights[w] * (FIVE_BY_SIX[w][q] == a) for w in range(5)) / sum(weights) for a in range(4)]
+        assert result.rv[q] == pytest.approx(expected, abs=1e-12)
+    # the fixture tells the paper's sum from a mean over each judge's usable options: item 3's RV of "both good"
+    usable = [sum(1 for a in range(4) if any(row[q] == a for q in range(6))) for row in FIVE_BY_SIX]
+    assert len(set(usable)) > 1
+    mean_weights = [max(v, 0.0) / n for v, n in zip(r, usable)]
+    by_mean = sum(mean_weights[w] * (FIVE_BY_SIX[w][2] == 2) for w in range(5)) / sum(mean_weights)
+    assert abs(result.rv[2, 2] - by_mean) > 0.01
+
+
+def test_two_choice_verdicts_do_not_depend_on_the_sum_or_a_single_option() -> None:
+    # 2 options: the two terms of Eq. 1 are equal, so the sum is twice option 0's correlation and Eq. 2 cancels it
+    two = np.array([[0, 1, 0, 0, 1], [0, 1, 1, 0, 1], [1, 1, 0, 0, 0], [0, 0, 0, 1, 1]])
+    result = pcch(two, 2)
+    assert result.reliability == pytest.approx([eq1_by_the_formula(two.tolist(), w, 2) for w in range(4)])
+    single = [eq1_by_the_formula(two.tolist(), w, 2) / 2 for w in range(4)]
+    weights = np.clip(single, 0, None)
+    expected = (weights[:, None, None] * (two[:, :, None] == np.arange(2))).sum(axis=0) / weights.sum()
+    assert result.rv == pytest.approx(expected)

@@ -3,12 +3,13 @@
 Input: `choices[w][q]` = the option judge w chose on item q, in system space (0 = system 1 better, 1 = system 2
 better, and in the 4-choice design 2 = both good, 3 = both bad), or -1 when w gave no valid answer on q.
 
-- Eq. 1, reliability r_w: Pearson correlation, over the items w answered (and at least one other judge answered),
-  of w's 0/1 indicator for option a with the mean indicator of the other judges on that item. The paper sums the
-  per-option terms; we average them over the options where both variables vary (the same ranking and, as Eq. 2
-  divides by the sum of weights, the same values; the average keeps r_w in [-1, 1] for the report). A judge with no
-  variance (always the same option) or no shared items has no measurable agreement: r_w = 0. The weight is r_w with
-  negative values clipped to 0.
+- Eq. 1, reliability r_w: the sum over the A options of the Pearson correlation, over the items w answered (and at
+  least one other judge answered), of w's 0/1 indicator for option a with the mean indicator of the other judges on
+  that item, as the paper prints it. Convention for an option whose term is 0/0 (w never used it, or always did, or
+  the others' mean does not vary): the term is 0, which is what its numerator, the covariance, is. With 2 options
+  the two terms are equal, so r_w is twice the single correlation (Eq. 2 cancels the factor); with 4 a judge who
+  used fewer options has fewer non-zero terms, which is why the sum and a mean over the usable options rank judges
+  differently. A judge with fewer than 2 shared items: r_w = 0. The weight is r_w with negative values clipped to 0.
 - Eq. 2: RV_qa = sum_w r_w X_wqa / sum_w r_w over the judges who answered q. When every one of them has weight 0,
   they count equally (else the item would vanish).
 - Eq. 3 (4 options): RV'_ql = RV_ql + RV_q,both_good / 2 - RV_q,both_bad / 2 for each system l.
@@ -29,7 +30,7 @@ import numpy as np
 
 
 class PCCH(NamedTuple):
-    reliability: np.ndarray  # r_w as measured (before clipping), one per judge
+    reliability: np.ndarray  # r_w by Eq. 1 (a sum over options, before clipping), one per judge
     rv: np.ndarray  # items x options: Eq. 2 shares (NaN rows for items nobody answered)
     system_rv: np.ndarray  # items x 2: Eq. 3 (the 2-choice design: the shares themselves)
     entropy: np.ndarray  # items: Eq. 4
@@ -45,7 +46,7 @@ def _pearson(x: np.ndarray, y: np.ndarray) -> float | None:
 
 
 def reliabilities(choices: np.ndarray, options: int) -> np.ndarray:
-    """Eq. 1 for every judge (unclipped; 0 where it cannot be measured)."""
+    """Eq. 1 for every judge: the sum of the per-option terms, 0/0 terms as 0 (unclipped)."""
     judges = choices.shape[0]
     indicator = np.stack([(choices == a).astype(float) for a in range(options)], axis=2)  # J x Q x A
     answered = choices >= 0
@@ -58,8 +59,7 @@ def reliabilities(choices: np.ndarray, options: int) -> np.ndarray:
             continue
         y_all = indicator[others].sum(axis=0)[usable] / counts[usable][:, None]
         x_all = indicator[w][usable]
-        terms = [r for a in range(options) if (r := _pearson(x_all[:, a], y_all[:, a])) is not None]
-        out[w] = float(np.mean(terms)) if terms else 0.0
+        out[w] = float(sum(r for a in range(options) if (r := _pearson(x_all[:, a], y_all[:, a])) is not None))
     return out
 
 

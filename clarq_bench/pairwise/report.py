@@ -86,7 +86,8 @@ def _md(header: list[str], rows: list[list[str]]) -> str:
 def markdown(summary: PairwiseSummary) -> str:
     parts = [f"# Pairwise comparison\n\n{title(summary)}\n",
              "PRV: the percentage of relevance value each side won per criterion; PCC-H weights each judge by its "
-             "reliability (Pearson correlation with the other judges, negative values counted as 0) and each item by "
+             "reliability (Eq. 1: the sum over the options of its Pearson correlation with the other judges, negative "
+             "values counted as 0) and each item by "
              "1 - the normalised entropy of its weighted answers; majority vote weighs judges and items equally. "
              "Intervals: bootstrap 95% over items. Agreement: items where both the PCC-H verdict and the run "
              "difference (success; AQD, fewer extra questions counting as better) pick a side.\n",
