@@ -9,7 +9,7 @@ from pathlib import Path
 
 from clarq_bench.api import view
 
-from test_leaderboard_browser import assert_inert, browser, screenshot  # noqa: F401 - browser is a fixture
+from test_leaderboard_browser import assert_inert, browser, pytestmark, screenshot  # noqa: F401 - the fixture, and its skip without chromium
 from test_leaderboard_site import HOSTILE
 from test_view import hostile_run
 
