@@ -68,6 +68,24 @@ def bootstrap_settings(metrics: dict[str, Any]) -> tuple[int, int]:
     return seed, resamples
 
 
+def token_unit_differs(metrics: dict[str, Any]) -> str | None:
+    """The recorded token unit when it is not this machine's (its token figures then cannot be verified), else None."""
+    from ..scoring.lengths import token_counter
+
+    recorded = (metrics.get("summary") or {}).get("token_unit")
+    return None if recorded == token_counter().unit else str(recorded)
+
+
+def without_token_figures(metrics: Any) -> Any:
+    """A copy of a metrics block with every token figure left out: what a verified row may show when verify could
+    not compare them (another tokenizer), so no unchecked figure sits in a row marked verified."""
+    if isinstance(metrics, dict):
+        return {k: without_token_figures(v) for k, v in metrics.items() if k != "aql_tokens"}
+    if isinstance(metrics, list):
+        return [without_token_figures(v) for v in metrics]
+    return metrics
+
+
 def _same(a: Any, b: Any) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return a is b

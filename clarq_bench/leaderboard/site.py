@@ -23,7 +23,7 @@ from ..core.tasks import Task
 from ..core.transcript import AgentInfo
 from .bundle import read_submission
 from .entry import REPLAYED, SELF_REPORTED, STATUS_REFERENCE, STATUS_UNVERIFIED, STATUS_VERIFIED, Entry
-from .figures import compute_metrics
+from .figures import compute_metrics, token_unit_differs, without_token_figures
 from .pairwise_rows import PairwiseRow, pairwise_html
 from .pages import dialogues_page, index_page, submission_page
 from .track_rows import TrackRow, track_html
@@ -69,7 +69,10 @@ def load_entries(
             continue
         used = {t.task_id: outcome.tasks[t.task_id] for t in sub.transcripts if t.task_id in outcome.tasks}
         provenance = REPLAYED if outcome.provenance == VERIFY_REPLAYED else SELF_REPORTED
-        entries.append(Entry(sub.manifest, sub.transcripts, outcome.verdicts, used, STATUS_VERIFIED, source=path.name,
+        manifest = sub.manifest
+        if token_unit_differs(manifest.metrics) is not None:  # verify could not compare them: not shown as verified
+            manifest = manifest.model_copy(update={"metrics": without_token_figures(manifest.metrics)})
+        entries.append(Entry(manifest, sub.transcripts, outcome.verdicts, used, STATUS_VERIFIED, source=path.name,
                              provenance=provenance))  # fmt: skip
     return entries, rejected
 

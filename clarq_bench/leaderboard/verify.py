@@ -31,7 +31,7 @@ from .consistency import check_consistency
 from .replay import fingerprint_problem, provider_mode, replay_all
 from .rules import check_rules
 from .seal import check_seal
-from .figures import TOKEN_FIELDS, bootstrap_settings, compute_metrics, differences
+from .figures import TOKEN_FIELDS, bootstrap_settings, compute_metrics, differences, token_unit_differs
 from .schema import FORMAT_VERSION, Submission, dialogue_key, task_set_hash
 
 MAX_METRIC_LINES = 12
@@ -186,9 +186,9 @@ def _check_figures(sub: Submission, verdicts: list[Verdict], problems: list[str]
     seed, resamples = bootstrap_settings(manifest.metrics)
     split = str(manifest.run_config.get("split") or "test")
     again = compute_metrics(sub.transcripts, verdicts, split=split, seed=seed, resamples=resamples)
-    recorded_unit = (manifest.metrics.get("summary") or {}).get("token_unit")
+    recorded_unit = token_unit_differs(manifest.metrics)
     skip: tuple[str, ...] = ()
-    if recorded_unit != token_counter().unit:
+    if recorded_unit is not None:
         skip = TOKEN_FIELDS
         notes.append(f"token figures not compared: recorded in {recorded_unit}, this machine counts {token_counter().unit}")
     lines = list(differences(manifest.metrics, again, skip=skip))
