@@ -224,6 +224,13 @@ def summary_figure_edited(p):
 
 
 @case(RESEALED)
+def swe_figure_edited(p):
+    figure = p["manifest"]["metrics"]["summary"]["by_language"][0]["success_eff"]
+    figure["value"] = 0.25 if figure["value"] == 0.5 else 0.5
+    return None, None
+
+
+@case(RESEALED)
 def end_reason_edited(p):
     _, t, key = target(p)
     t["end_reason"] = "turn_cap"

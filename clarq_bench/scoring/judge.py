@@ -113,10 +113,21 @@ class Verdict(OmitsUnsetScripted):
         return sum(node.obtained for node in self.nodes)
 
     @property
+    def human_queries(self) -> int:
+        """H, the queries the human path takes: the tree's nodes including the root (one question per required node
+        and the closing turn), the count released AQD subtracts."""
+        return self.required_count + 1
+
+    @property
     def aqd(self) -> int:
         """Released AQD: seeker turns after the root request - tree nodes including the root (on released
         dialogues, which end on a seeker turn, this is 'provider turns after the root + 1 - nodes')."""
-        return self.queries_after_root - (self.required_count + 1)
+        return self.queries_after_root - self.human_queries
+
+    @property
+    def success_eff(self) -> float:
+        """SwE of this dialogue: success weighted by query efficiency, with AQD's own H and Q (AQD = Q - H)."""
+        return success_weighted(self.success, self.human_queries, self.queries_after_root)
 
     @property
     def aql(self) -> float:
@@ -131,6 +142,17 @@ class Verdict(OmitsUnsetScripted):
 
     def count(self, label: TurnLabel) -> int:
         return sum(turn.label == label for turn in self.seeker_turns)
+
+
+def success_weighted(success: bool, human: int, queries: int) -> float:
+    """S x H / max(H, Q), the form of SPL (Anderson et al. 2018): 1 for a success within the human path's H queries,
+    H/Q for one that took Q > H, 0 for a failure. H = Q = 0 (nothing needed, nothing asked) counts as efficient;
+    H = 0 < Q is 0, as the formula gives (the tree counts the root, so a real task has H >= 1)."""
+    if human < 0 or queries < 0:
+        raise ValueError(f"query counts cannot be negative (H={human}, Q={queries})")
+    if not success:
+        return 0.0
+    return 1.0 if queries <= human else human / queries
 
 
 def find_root_turn(transcript: Transcript, task: Task) -> int | None:

@@ -4,8 +4,9 @@ Released definitions (REFERENCE.md), per dialogue then averaged over ALL dialogu
 node obtained; AQD = provider turns after the root + 1 - tree nodes incl. the root; AQL = mean length of all seeker
 turns in the released unit. Added: AQL in one cross-language token unit, AQD over successful dialogues only,
 breakdowns per language / task type / tree depth / number of required nodes, pass^k over trials, elicitation
-precision (questions that obtained a node) and redundancy rate, each headline figure with a seeded bootstrap 95%
-interval over tasks. Reads Verdicts only.
+precision (questions that obtained a node) and redundancy rate, SwE (success weighted by query efficiency, per
+dialogue S x H / max(H, Q) with AQD's H and Q: success and cost read together), each headline figure with a seeded
+bootstrap 95% interval over tasks. Reads Verdicts only.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ class Group(BaseModel):
     aqd: Figure
     aql: Figure
     aql_tokens: Figure
+    success_eff: Figure = Field(description="SwE: success weighted by query efficiency, S x H / max(H, Q).")
 
 
 class RunUsage(BaseModel):
@@ -111,6 +113,8 @@ class Summary(BaseModel):
     aqd: Figure
     aql: Figure
     aql_tokens: Figure
+    success_eff: Figure = Field(description="SwE: success weighted by query efficiency, S x H / max(H, Q), with H "
+                                "and Q as AQD counts them (AQD = Q - H).")
     aqd_successful: Figure
     elicitation_precision: Figure
     redundancy_rate: Figure
@@ -200,6 +204,7 @@ def _group(verdicts: Sequence[Verdict], key: str, seed: int, resamples: int) -> 
         aqd=figure(verdicts, "aqd", lambda v: float(v.aqd), **kw),
         aql=aql_figure(verdicts, **kw),
         aql_tokens=figure(verdicts, "aql_tokens", lambda v: v.aql_tokens, **kw),
+        success_eff=figure(verdicts, "success_eff", lambda v: v.success_eff, **kw),
     )
 
 
@@ -289,6 +294,7 @@ def summarize(
         aqd=figure(verdicts, "aqd", lambda v: float(v.aqd), **kw),
         aql=aql_figure(verdicts, **kw),
         aql_tokens=figure(verdicts, "aql_tokens", lambda v: v.aql_tokens, **kw),
+        success_eff=figure(verdicts, "success_eff", lambda v: v.success_eff, **kw),
         aqd_successful=figure(successful, "aqd_successful", lambda v: float(v.aqd), **kw)
         if successful
         else not_measured("no successful dialogue"),

@@ -18,6 +18,7 @@ HEADLINE = (
     ("aqd", "AQD (released)"),
     ("aql", "AQL (released units)"),
     ("aql_tokens", "AQL (tokens)"),
+    ("success_eff", "SwE (success weighted by efficiency)"),
     ("aqd_successful", "AQD, successful only"),
     ("elicitation_precision", "Elicitation precision"),
     ("redundancy_rate", "Redundancy rate"),
@@ -26,9 +27,12 @@ PLOTS = {"success_by_required": "success_by_required.png", "success_by_type": "s
 
 
 #: Digits per figure, the same wherever a figure is shown (headline, slices), as the published tables print them.
-DIGITS = {"success": 4, "aqd": 4, "aql": 2, "aql_tokens": 2, "aqd_successful": 4, "elicitation_precision": 4,
-          "redundancy_rate": 4}  # fmt: skip
-GROUP_HEADER = ["slice", "dialogues", "success", "AQD", "AQL (released units)", "AQL (tokens)"]
+DIGITS = {"success": 4, "aqd": 4, "aql": 2, "aql_tokens": 2, "success_eff": 4, "aqd_successful": 4,
+          "elicitation_precision": 4, "redundancy_rate": 4}  # fmt: skip
+SWE_NOTE = ("SwE (success weighted by efficiency) = mean over dialogues of S x H / max(H, Q): S the dialogue's "
+            "success (0/1), H the queries of the human path (tree nodes incl. the root), Q the seeker's turns after "
+            "the root (AQD = Q - H). A success within H queries counts 1, one that took more counts H/Q.")
+GROUP_HEADER = ["slice", "dialogues", "success", "AQD", "AQL (released units)", "AQL (tokens)", "SwE"]
 
 
 def fmt(figure: Figure | None, digits: int = 4) -> str:
@@ -177,7 +181,8 @@ def print_table(summary: Summary, console: Any = None) -> None:
 
 def _group_cells(group: Group) -> list[str]:
     return [group.key, str(group.dialogues), fmt(group.success, DIGITS["success"]), fmt(group.aqd, DIGITS["aqd"]),
-            fmt(group.aql, DIGITS["aql"]), fmt(group.aql_tokens, DIGITS["aql_tokens"])]  # fmt: skip
+            fmt(group.aql, DIGITS["aql"]), fmt(group.aql_tokens, DIGITS["aql_tokens"]),
+            fmt(group.success_eff, DIGITS["success_eff"])]  # fmt: skip
 
 
 def _md_table(header: list[str], rows: list[list[str]]) -> str:
@@ -206,7 +211,8 @@ def markdown(summary: Summary, plots: list[str] = ()) -> str:  # type: ignore[as
     for line in (scripted_line(summary), split_line(summary)):
         if line:
             parts += ["", line]
-    parts += ["", _md_table(["figure", "value [95% CI]", "n"], [[a, b, c] for a, b, c in headline_rows(summary)])]
+    parts += ["", _md_table(["figure", "value [95% CI]", "n"], [[a, b, c] for a, b, c in headline_rows(summary)]),
+              "", SWE_NOTE]
     if summary.scripted:
         parts += ["", "## Scripted replay: in sync vs diverged", "",
                   _md_table(GROUP_HEADER, [_group_cells(g) for g in _scripted_groups(summary)]), "",
