@@ -190,7 +190,7 @@ def score(path: str | Path, *, format: str = "auto", judge: str = "none", data: 
 def compare(a: str | Path, b: str | Path, *, format: str = "auto", judge: str = "none", data: str | Path | None = None,
             split: str = "auto", seed: int = 8848, resamples: int = 2000, api_base: str | None = None) -> Comparison:
     """A - B on the dialogues both sides played (paired on task content and trial): paired bootstrap intervals for
-    success, AQD and AQL, the exact McNemar test for success, and the settings that differ between the sides."""
+    success, AQD, AQL and SwE, the exact McNemar test for success, and the settings that differ between the sides."""
     from .core.errors import ClarqError
     from .scoring.comparison import compare as compare_verdicts
     from .scoring.settings import settings_differ, task_hashes
