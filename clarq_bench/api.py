@@ -142,9 +142,9 @@ def run(options: RunOptions | None = None, /, *, on_start: Callable[[RunConfig, 
     score it. Options are `clarq run`'s flags as keywords (seeker, provider, tasks, lang, limit, trials, ...), or a
     RunOptions. `on_run_dir(folder, identical_runs)` is called once the folder is known, `on_start(config, tasks)`
     before the first dialogue, `on_update(stats)` after each."""
-    import asyncio
+    from .core.loop import run_to_end  # asyncio.run, but a plug-in cannot hang or crash the exit; SIGTERM = Ctrl-C
 
-    return asyncio.run(run_async(options, on_start=on_start, on_update=on_update, on_run_dir=on_run_dir, **fields))
+    return run_to_end(run_async(options, on_start=on_start, on_update=on_update, on_run_dir=on_run_dir, **fields))
 
 
 def estimate_run(options: RunOptions | None = None, /, **fields: Any) -> tuple[RunConfig, list[Task], Estimate]:

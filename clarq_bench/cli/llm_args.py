@@ -20,7 +20,7 @@ def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("model calls")
     group.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
     group.add_argument("--cache", metavar="PATH", type=Path, help="response cache file (default: user cache dir)")
-    group.add_argument("--api-base", metavar="URL", help="an OpenAI-compatible endpoint, e.g. http://localhost:8000/v1")
+    group.add_argument("--api-base", metavar="URL", type=api_base_arg, help="an OpenAI-compatible endpoint, e.g. http://localhost:8000/v1")
     group.add_argument("--router", metavar="FILE.yaml", type=Path,
                        help="litellm Router model_list: model names served by pools of deployments (README, Scale out)")
     group.add_argument("--transport", choices=["auto", "litellm"], default="auto",
@@ -33,6 +33,17 @@ def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--rpm", metavar="N", type=positive_float, help="request starts per minute per model")
     group.add_argument("--model-concurrency", metavar="N", type=positive_int, default=32,
                        help="calls in flight per model (default: 32)")
+
+
+def api_base_arg(text: str) -> str:
+    """argparse type: an endpoint URL without credentials in it (a usage error, exit 2, before anything runs)."""
+    from ..core.errors import ClarqError
+    from ..llm.endpoint import check_api_base
+
+    try:
+        return check_api_base(text) or text
+    except ClarqError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def settings_from_args(args: argparse.Namespace) -> "LLMSettings":

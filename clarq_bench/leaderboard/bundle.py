@@ -166,13 +166,63 @@ def _schema_error(path: Path, what: str, exc: ValidationError) -> ClarqError:
     return ClarqError(f"{path}: {what} is malformed at {loc}: {first['msg']}{extra}", "rebuild it with `clarq submit`")
 
 
+#: Most records a submission member may hold: the largest real submission (310 tasks x 2 languages x 10 trials) holds
+#: 6,200; the bound is checked by counting before any record object is built, so a file of 40 million empty records
+#: is refused in one pass over its bytes instead of growing to gigabytes.
+MAX_RECORDS = 50_000
+#: Most JSON objects and arrays (counted as `{` and `[` characters, an over-count) in a single-JSON submission: a
+#: dialogue and its verdict hold about 150, so this is 20 per allowed record.
+MAX_CONTAINERS = MAX_RECORDS * 60
+
+
+def _too_many(path: Path, what: str, count: int, limit: int) -> ClarqError:
+    return ClarqError(f"{path}: {what} holds {count:,} records or more (limit {limit:,})",
+                      "a submission holds one record per dialogue; rebuild it with `clarq submit`")
+
+
 def _jsonl(path: Path, text: str, model: type, what: str) -> list[Any]:
-    """Records of one JSONL member, read the one way (clarq_bench.core.jsonl: split on "\\n" only, size/depth limits)."""
+    """Records of one JSONL member, read the one way (clarq_bench.core.jsonl: split on "\\n" only, size/depth limits),
+    after counting its lines."""
+    lines = text.count("\n")
+    if lines > MAX_RECORDS:
+        raise _too_many(path, what, lines, MAX_RECORDS)
     return parse_models(text, f"{path}: {what}", model, what.removesuffix("s.jsonl").removesuffix(".jsonl"))
 
 
+def _validated(path: Path, value: Any) -> Submission:
+    """A single-JSON submission validated part by part, stopping at the first bad record (validating the whole
+    document at once would first collect an error object for every field of every bad record)."""
+    if not isinstance(value, dict):
+        raise ClarqError(f"{path}: the submission is not a JSON object", "rebuild it with `clarq submit`")
+    parts: dict[str, Any] = {}
+    for name, model in (("manifest", Manifest), ("transcripts", Transcript), ("verdicts", Verdict)):
+        item = value.get(name)
+        if name == "manifest":
+            items, prefix = [item], "manifest"
+        elif isinstance(item, list):
+            if len(item) > MAX_RECORDS:
+                raise _too_many(path, name, len(item), MAX_RECORDS)
+            items, prefix = item, name
+        else:
+            raise ClarqError(f"{path}: the submission is malformed at {name}: must be a list",
+                             "rebuild it with `clarq submit`")
+        built = []
+        for index, record in enumerate(items):
+            try:
+                built.append(model.model_validate(record))
+            except ValidationError as exc:
+                where = prefix if name == "manifest" else f"{prefix}.{index}"
+                first = exc.errors()[0]
+                loc = ".".join([where, *(str(part) for part in first["loc"])])
+                raise ClarqError(f"{path}: the submission is malformed at {loc}: {first['msg']}",
+                                 "rebuild it with `clarq submit`") from None
+        parts[name] = built[0] if name == "manifest" else built
+    return Submission.model_construct(**parts)
+
+
 def read_submission(path: str | Path) -> Submission:
-    """Load a submission file (zip or JSON) safely; ClarqError on anything unsafe or malformed."""
+    """Load a submission file (zip or JSON) safely; ClarqError on anything unsafe or malformed. Records are counted
+    before any is built, so memory stays bounded whatever the file holds."""
     path = Path(path)
     if not path.is_file():
         raise ClarqError(f"{path}: no such submission file", "pass a file written by `clarq submit`")
@@ -185,12 +235,14 @@ def read_submission(path: str | Path) -> Submission:
             manifest = Manifest.model_validate(loads(members["manifest.json"], f"{path}: manifest.json"))
         except ValidationError as exc:
             raise _schema_error(path, "manifest.json", exc) from None
-        transcripts = _jsonl(path, members["transcripts.jsonl"], Transcript, "transcripts.jsonl")
-        verdicts = _jsonl(path, members["verdicts.jsonl"], Verdict, "verdicts.jsonl")
+        transcripts = _jsonl(path, members.pop("transcripts.jsonl"), Transcript, "transcripts.jsonl")
+        verdicts = _jsonl(path, members.pop("verdicts.jsonl"), Verdict, "verdicts.jsonl")
         return Submission(manifest=manifest, transcripts=transcripts, verdicts=verdicts)
-    value = loads(read_json_text(path), str(path))  # depth-limited: a deeply nested file is one DataError line
-    try:
-        return Submission.model_validate(value)
-    except ValidationError as exc:
-        raise _schema_error(path, "the submission", exc) from None
-
+    text = read_json_text(path)
+    containers = text.count("{") + text.count("[")
+    if containers > MAX_CONTAINERS:
+        raise ClarqError(f"{path}: the submission holds {containers:,} JSON objects or more (limit {MAX_CONTAINERS:,})",
+                         "a submission holds one record per dialogue; rebuild it with `clarq submit`")
+    value = loads(text, str(path))  # depth-limited: a deeply nested file is one DataError line
+    del text
+    return _validated(path, value)

@@ -16,8 +16,6 @@ from ..scoring.judge import Verdict
 
 DEFAULT_RESAMPLES = 2000
 MAX_RESAMPLES = 10000
-#: Figures in the cross-language token unit depend on which tokenizer the machine has; compared only when equal.
-TOKEN_FIELDS = ("aql_tokens", "token_unit")
 
 
 def cost_of(transcripts: Sequence[Transcript]) -> dict[str, Any]:

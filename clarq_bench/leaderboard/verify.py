@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from ..core.errors import ClarqError
 from ..scoring.judge import OBTAINED, NodeStatus, Verdict, judge_deterministic
-from ..scoring.lengths import token_counter
+from ..scoring.lengths import FALLBACK_UNIT, counter_for, counting_in, token_counter
 from ..core.tasks import ROOT_ID, Task
 from ..data.textmatch import carries_node
 from ..core.transcript import ReplyKind, Speaker, Transcript
@@ -31,7 +31,7 @@ from .consistency import check_consistency
 from .replay import fingerprint_problem, provider_mode, replay_all
 from .rules import check_rules
 from .seal import check_seal
-from .figures import TOKEN_FIELDS, bootstrap_settings, compute_metrics, differences, token_unit_differs
+from .figures import bootstrap_settings, compute_metrics, differences
 from .schema import FORMAT_VERSION, Submission, dialogue_key, task_set_hash
 
 MAX_METRIC_LINES = 12
@@ -186,15 +186,28 @@ def _check_figures(sub: Submission, verdicts: list[Verdict], problems: list[str]
     seed, resamples = bootstrap_settings(manifest.metrics)
     split = str(manifest.run_config.get("split") or "test")
     again = compute_metrics(sub.transcripts, verdicts, split=split, seed=seed, resamples=resamples)
-    recorded_unit = token_unit_differs(manifest.metrics)
-    skip: tuple[str, ...] = ()
-    if recorded_unit is not None:
-        skip = TOKEN_FIELDS
-        notes.append(f"token figures not compared: recorded in {recorded_unit}, this machine counts {token_counter().unit}")
-    lines = list(differences(manifest.metrics, again, skip=skip))
+    lines = list(differences(manifest.metrics, again))
     problems.extend(lines[:MAX_METRIC_LINES])
     if len(lines) > MAX_METRIC_LINES:
         problems.append(f"... and {len(lines) - MAX_METRIC_LINES} more figures differ")
+
+
+def _judge_all(sub: Submission, tasks: dict[str, Task], verdicts: list[Verdict], recorded: dict, judge_named: bool,
+               single: bool, llm: bool, broken: set[str], problems: list[str]) -> None:
+    """Recompute every dialogue's verdict (into `verdicts`), checking its rules and claims on the way."""
+    manifest = sub.manifest
+    for transcript in sub.transcripts:
+        task = tasks.get(transcript.task_id)
+        if task is None or task.content_hash() != manifest.task_hashes.get(transcript.task_id):
+            continue  # already reported: cannot judge against a task we do not have
+        key = dialogue_key(transcript.task_id, transcript.trial)
+        rule = check_rules(transcript, task, single=single, max_turns=manifest.max_turns, llm=llm)
+        if rule:
+            problems.append(rule)
+            broken.add(key)
+        recomputed = judge_deterministic(transcript, task)
+        _check_claims(transcript, task, recomputed, problems)
+        verdicts.append(_merge_verdict(key, recomputed, recorded.get(transcript.key), judge_named, problems))
 
 
 def verify_submission(sub: Submission, data: str | Path | None = None, tasks: dict[str, Task] | None = None) -> Verification:
@@ -220,18 +233,15 @@ def verify_submission(sub: Submission, data: str | Path | None = None, tasks: di
     single = provider_mode(manifest) != ProviderMode.multi_info.value
     llm = not is_offline(manifest.provider.name) and not looks_like_import_path(manifest.provider.name)
     broken: set[str] = set()
-    for transcript in sub.transcripts:
-        task = tasks.get(transcript.task_id)
-        if task is None or task.content_hash() != manifest.task_hashes.get(transcript.task_id):
-            continue  # already reported: cannot judge against a task we do not have
-        key = dialogue_key(transcript.task_id, transcript.trial)
-        rule = check_rules(transcript, task, single=single, max_turns=manifest.max_turns, llm=llm)
-        if rule:
-            problems.append(rule)
-            broken.add(key)
-        recomputed = judge_deterministic(transcript, task)
-        _check_claims(transcript, task, recomputed, problems)
-        verdicts.append(_merge_verdict(key, recomputed, recorded.get(transcript.key), judge_named, problems))
+    unit = (manifest.metrics.get("summary") or {}).get("token_unit") if isinstance(manifest.metrics, dict) else None
+    counter = counter_for(unit) if isinstance(unit, str) else None
+    if counter is None and sub.transcripts:  # a unit no verifier can count in cannot be taken on trust: every figure is checked
+        problems.append(f"token figures are recorded in {unit!r}, a unit this verifier cannot count in "
+                        f"(known: {token_counter().unit}, {FALLBACK_UNIT})")
+    with counting_in(counter or token_counter()):
+        _judge_all(sub, tasks, verdicts, recorded, judge_named, single, llm, broken, problems)
+        if len(verdicts) == len(sub.transcripts) and verdicts:
+            _check_figures(sub, verdicts, problems, notes)
     provenance = SELF_REPORTED
     if is_offline(manifest.provider.name):
         cannot = fingerprint_problem(manifest)
@@ -240,8 +250,6 @@ def verify_submission(sub: Submission, data: str | Path | None = None, tasks: di
     else:
         notes.append(f"the {manifest.provider.name} provider cannot be replayed: its replies are self-reported "
                      "(checked against the tree and the provider rules only)")  # fmt: skip
-    if len(verdicts) == len(sub.transcripts) and verdicts:
-        _check_figures(sub, verdicts, problems, notes)
     llm_nodes = sum(node.status == NodeStatus.llm for v in verdicts for node in v.nodes)
     if llm_nodes:
         notes.append(f"{llm_nodes} node(s) accepted on the recorded LLM judge's verdict ({manifest.judge.name})")

@@ -2,19 +2,32 @@
 
 The key hashes the resolved model, the normalized endpoint (llm/endpoint.py: the same model name at two endpoints
 is two models), the messages, the sampling parameters, the seed and the trial index, so repeated trials differ while
-a rerun replays them exactly. Timeouts, retries, keys and headers are not part of the key and are never stored. One connection guarded by a lock serves asyncio tasks and threads alike; WAL and a busy
-timeout let several processes share the file.
+a rerun replays them exactly. Timeouts, retries, keys and headers are not part of the key and are never stored;
+values pass the redactor before they are written (an endpoint that echoes the Authorization header into its reply
+must not leave the key in the file).
+
+Why it never stops a run: the cache only saves money. SQLite blocks (a lock held by another process waits up to
+the busy timeout), so every call runs on one worker thread, never on the event loop, with a short busy timeout; any
+fault (locked past the timeout, a full disk, a corrupt or unreadable file) turns the cache off for the rest of the
+run with one warning, and the reply that was being stored is still returned and counted.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import sqlite3
+import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, TypeVar
+
+from ..core.redact import redact, redact_data
+
+T = TypeVar("T")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS responses (
@@ -24,6 +37,9 @@ CREATE TABLE IF NOT EXISTS responses (
     created REAL NOT NULL
 )
 """
+
+#: Seconds a cache call waits for a lock held by another connection before the cache is given up.
+BUSY_TIMEOUT_S = 1.0
 
 
 def cache_key(model: str, messages: list[dict[str, Any]], params: dict[str, Any], seed: int | None,
@@ -43,55 +59,140 @@ def default_cache_path() -> Path:
     return Path(user_cache_dir("clarq", appauthor=False)) / "llm-cache.sqlite3"
 
 
-class ResponseCache:
-    """get/put JSON objects by key; counts hits and misses."""
+def _warn(message: str) -> None:
+    print(f"clarq: warning: {message}", file=sys.stderr, flush=True)
 
-    def __init__(self, path: Path | str) -> None:
+
+class ResponseCache:
+    """get/put JSON objects by key; counts hits and misses. `aget`/`aput` run on the cache's own thread.
+
+    `fault` is the one-line reason the cache was turned off (None while it works); `on_fault` is told once."""
+
+    def __init__(self, path: Path | str, *, busy_timeout_s: float = BUSY_TIMEOUT_S,
+                 on_fault: Callable[[str], None] | None = _warn) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        self._conn = sqlite3.connect(self.path, timeout=30.0, check_same_thread=False, isolation_level=None)
-        self._setup()
+        self.busy_timeout_s = busy_timeout_s
+        self.on_fault = on_fault
+        self.fault: str | None = None
         self.hits = 0
         self.misses = 0
+        self._lock = threading.Lock()
+        self._conn: sqlite3.Connection | None = None
+        self._opened = False
+        self._executor: ThreadPoolExecutor | None = None
 
-    def _setup(self) -> None:
+    # ---- the connection and its faults ---------------------------------------------------------------------------
+
+    def _connection(self) -> sqlite3.Connection | None:
+        """The open connection (opened on first use), or None once the cache is off. Call with the lock held."""
+        if self.fault is not None:
+            return None
+        if not self._opened:
+            self._opened = True
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(self.path, timeout=self.busy_timeout_s, check_same_thread=False,
+                                         isolation_level=None)
+            self._setup(self._conn)
+        return self._conn
+
+    def _setup(self, conn: sqlite3.Connection) -> None:
         """WAL mode and the table. Switching to WAL can fail with "database is locked" at once, without waiting
         for the busy timeout, while another connection opens the same new file; that is retried briefly."""
-        deadline = time.monotonic() + 30.0
+        deadline = time.monotonic() + self.busy_timeout_s
         while True:
             try:
-                self._conn.execute("PRAGMA busy_timeout=30000")
-                self._conn.execute("PRAGMA journal_mode=WAL")
-                self._conn.execute("PRAGMA synchronous=NORMAL")
-                self._conn.execute(SCHEMA)
+                conn.execute(f"PRAGMA busy_timeout={int(self.busy_timeout_s * 1000)}")
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=NORMAL")
+                conn.execute(SCHEMA)
                 return
             except sqlite3.OperationalError as exc:
                 if "locked" not in str(exc) or time.monotonic() > deadline:
                     raise
                 time.sleep(0.01)
 
-    def get(self, key: str) -> dict[str, Any] | None:
+    def _failed(self, exc: BaseException) -> None:
+        """Turn the cache off for good (this run), once, saying why in one line."""
+        if self.fault is not None:
+            return
+        detail = " ".join(redact(str(exc)).split())[:200] or type(exc).__name__
+        self.fault = f"response cache {self.path} is not usable ({detail}); going on without it"
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            try:
+                conn.close()
+            except sqlite3.Error:
+                pass
+        if self.on_fault is not None:
+            self.on_fault(self.fault)
+
+    def _guarded(self, work: Callable[[sqlite3.Connection], T], default: T) -> T:
         with self._lock:
-            row = self._conn.execute("SELECT value FROM responses WHERE key = ?", (key,)).fetchone()
-            if row is None:
-                self.misses += 1
-                return None
-            self.hits += 1
-        return json.loads(row[0])
+            try:
+                conn = self._connection()
+                return default if conn is None else work(conn)
+            except (sqlite3.Error, OSError, ValueError, TypeError, MemoryError) as exc:
+                self._failed(exc)
+                return default
+
+    # ---- get / put ---------------------------------------------------------------------------------------------
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        """The stored value, or None (a miss, or the cache is off)."""
+
+        def read(conn: sqlite3.Connection) -> dict[str, Any] | None:
+            row = conn.execute("SELECT value FROM responses WHERE key = ?", (key,)).fetchone()
+            value = json.loads(row[0]) if row is not None else None
+            if row is not None and (not isinstance(value, dict) or not isinstance(value.get("text"), str)):
+                raise ValueError("a stored value is not a reply")
+            return value
+
+        value = self._guarded(read, None)
+        if value is None or not str(value["text"]).strip():  # a blank reply is never played from the cache
+            self.misses += 1
+            return None
+        self.hits += 1
+        return value
 
     def put(self, key: str, model: str, value: dict[str, Any]) -> None:
-        blob = json.dumps(value, ensure_ascii=False, sort_keys=True)
+        """Store a reply, redacted; a blank one is not stored (it is no answer)."""
+        if not isinstance(value.get("text"), str) or not value["text"].strip():
+            return
+        blob = json.dumps(redact_data(value), ensure_ascii=False, sort_keys=True)
+
+        def write(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT OR REPLACE INTO responses (key, model, value, created) VALUES (?, ?, ?, ?)",
+                         (key, redact(model), blob, time.time()))
+
+        self._guarded(write, None)
+
+    async def aget(self, key: str) -> dict[str, Any] | None:
+        return await self._off_loop(self.get, key) if self.fault is None else None
+
+    async def aput(self, key: str, model: str, value: dict[str, Any]) -> None:
+        if self.fault is None:
+            await self._off_loop(self.put, key, model, value)
+
+    async def _off_loop(self, func: Callable[..., T], *args: Any) -> T:
+        """Run `func` on the cache's one worker thread (SQLite calls block; the event loop must not)."""
         with self._lock:
-            self._conn.execute(
-                "INSERT OR REPLACE INTO responses (key, model, value, created) VALUES (?, ?, ?, ?)",
-                (key, model, blob, time.time()),
-            )
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clarq-cache")
+            executor = self._executor
+        return await asyncio.get_running_loop().run_in_executor(executor, func, *args)
 
     def __len__(self) -> int:
-        with self._lock:
-            return int(self._conn.execute("SELECT COUNT(*) FROM responses").fetchone()[0])
+        return int(self._guarded(lambda conn: conn.execute("SELECT COUNT(*) FROM responses").fetchone()[0], 0))
 
     def close(self) -> None:
         with self._lock:
-            self._conn.close()
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True)
+        with self._lock:
+            conn, self._conn = self._conn, None
+            if conn is not None:
+                try:
+                    conn.close()
+                except sqlite3.Error:
+                    pass

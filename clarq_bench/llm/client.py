@@ -14,13 +14,14 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
+from ..core.redact import redact
 from ..core.transcript import Usage
 from .accounting import UsageMeter, call_cost, record_in_scopes
 from .cache import ResponseCache, cache_key, default_cache_path
-from .endpoint import normalize_endpoint
-from .errors import LLMBadRequestError, LLMCredentialsError, LLMJSONError
+from .endpoint import check_api_base, normalize_endpoint
+from .errors import LLMBadRequestError, LLMCredentialsError, LLMEmptyReplyError, LLMJSONError
 from .jsonreply import ReplyProblem, parse_reply, reask_messages
 from .limits import ModelLimits
 from .models import SCRIPTED_PREFIX, bare_name, check_credentials, resolve_model, supports_json_mode
@@ -55,6 +56,11 @@ class LLMSettings(BaseModel):
         "auto", description="auto (recommended) / direct: plain HTTP for OpenAI-compatible models at api_base, "
                                "litellm for the rest (rule in llm/transports.py); litellm: every model via litellm."
     )
+
+    @field_validator("api_base")
+    @classmethod
+    def _no_credentials(cls, value: str | None) -> str | None:
+        return check_api_base(value)  # a ClarqError (one line), not a validation error
 
 
 class Completion(BaseModel):
@@ -165,7 +171,14 @@ class LLMClient:
         attempts, all_cached = 0, True
         asks_allowed = 1 + (self.settings.json_retries if schema is not None else 0)
         for ask in range(1, asks_allowed + 1):
-            text, usage, made, cached = await self._ask(resolved, conversation, params, seed, trial, role)
+            try:
+                text, usage, made, cached = await self._ask(resolved, conversation, params, seed, trial, role)
+            except LLMEmptyReplyError as empty:  # paid (the scopes counted it); with a schema, re-ask like bad JSON
+                if schema is None or ask == asks_allowed:
+                    raise
+                attempts += empty.attempts
+                conversation = reask_messages(conversation, "", "the reply was empty")
+                continue
             total = usage if total is None else total + usage
             attempts, all_cached = attempts + made, all_cached and cached
             if schema is None:
@@ -188,12 +201,15 @@ class LLMClient:
 
     async def _ask(self, resolved: str, messages: Messages, params: dict[str, Any], seed: int | None, trial: int,
                    role: str) -> tuple[str, Usage, int, bool]:
-        """(text, usage, attempts, cached) for one request, from the cache or the model; accounted here."""
+        """(text, usage, attempts, cached) for one request, from the cache or the model; accounted here.
+
+        The reply is redacted before anything uses it (an endpoint may echo the key back), so what is played, cached
+        and written agree; a blank reply is paid and counted, never cached, and raised as LLMEmptyReplyError."""
         scripted = resolved in self.scripted
         cache = None if scripted else self.cache
         pool = self.router if self.pooled(resolved) else None
         key = cache_key(resolved, messages, params, seed, trial, self.endpoint_of(resolved)) if cache is not None else ""
-        if cache is not None and (hit := cache.get(key)) is not None:
+        if cache is not None and (hit := await cache.aget(key)) is not None:
             usage = Usage.model_construct(prompt_tokens=0, completion_tokens=0, cost_usd=0.0, calls=0, cached_calls=1)
             self._account(role, resolved, usage, str(hit.get("served_by") or ""))
             self._note_reported(resolved, str(hit.get("reported_model") or ""))
@@ -216,13 +232,18 @@ class LLMClient:
                                       cost_usd=cost, calls=1, cached_calls=0)
         self._account(role, resolved, usage, raw.served_by)
         reported = "" if scripted or pool is not None else self._note_reported(resolved, raw.model)
+        text = (raw.text or "") if scripted else redact(raw.text or "")
+        if not text.strip():
+            raise LLMEmptyReplyError(f"{resolved}: the model returned an empty reply",
+                                     "retry later with --resume --retry-errors, or try another model",
+                                     model=resolved, attempts=attempts)
         if cache is not None:
-            value = {"text": raw.text, "model": resolved, "prompt_tokens": raw.prompt_tokens,
+            value = {"text": text, "model": resolved, "prompt_tokens": raw.prompt_tokens,
                      "completion_tokens": raw.completion_tokens, "cost_usd": cost, "reported_model": reported}
             if raw.served_by:
                 value["served_by"] = raw.served_by
-            cache.put(key, resolved, value)
-        return raw.text, usage, attempts, False
+            await cache.aput(key, resolved, value)
+        return text, usage, attempts, False
 
     def _note_reported(self, resolved: str, reported: str) -> str:
         """Remember the name a server answered as when it differs from the one asked for (a local model behind

@@ -18,6 +18,29 @@ SECRET_PARAM = re.compile(r"key|token|secret|password|passwd|sig|signature|auth|
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
+def check_api_base(api_base: str | None) -> str | None:
+    """`api_base` unchanged, or a ClarqError when it carries credentials (user:password@, ?key=...): a key in a URL
+    would be sent as a malformed header or spliced into the path, and ends up in shell history and process lists."""
+    if api_base is None or not api_base.strip():
+        return api_base
+    parts = urlsplit(api_base.strip())
+    if parts.username is not None or parts.password is not None:
+        raise ClarqError("--api-base carries credentials (user:password@)",
+                         "remove them; clarq reads keys from the environment (e.g. OPENAI_API_KEY)")
+    secret = [k for k, _ in parse_qsl(parts.query, keep_blank_values=True) if SECRET_PARAM.search(k)]
+    if secret:
+        raise ClarqError(f"--api-base carries a credential in its query (?{secret[0]}=...)",
+                         "remove it; clarq reads keys from the environment (e.g. OPENAI_API_KEY)")
+    normalize_endpoint(api_base)
+    return api_base
+
+
+def chat_url(api_base: str) -> str:
+    """{api_base}/chat/completions, with any query string (Azure's ?api-version=) kept after the path."""
+    parts = urlsplit(api_base.strip())
+    return urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/") + "/chat/completions", parts.query, ""))
+
+
 def normalize_endpoint(api_base: str | None) -> str | None:
     """`HTTP://user:pw@Host:80/v1/?key=x` -> `http://host/v1`; None for no endpoint (the provider's default)."""
     if api_base is None or not api_base.strip():

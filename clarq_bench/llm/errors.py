@@ -49,3 +49,8 @@ class LLMJSONError(LLMError):
 
 class LLMConnectionRefusedError(LLMError):
     """Nothing listens at the endpoint (connection refused). Never retried: a wrong --api-base or a stopped server."""
+
+
+class LLMEmptyReplyError(LLMError):
+    """The model answered with no text (empty or null content): paid, counted, never cached, never played as a
+    blank turn; the dialogue ends with an error a resume with --retry-errors plays again."""

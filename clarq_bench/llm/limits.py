@@ -24,6 +24,9 @@ import threading
 import time
 import weakref
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from .retry import retry_after
 
@@ -36,6 +39,47 @@ def is_throttle(exc: BaseException | None) -> bool:
     if exc is None:
         return False
     return getattr(exc, "status_code", None) == 429 or retry_after(exc) is not None
+
+
+class QueueClock:
+    """How long the calls of one agent turn waited in clarq's own queue (a gate or the RPM pace), so that a turn
+    timeout counts only the time the calls were really under way: at --concurrency 260 and --model-concurrency 8 a
+    turn may wait minutes for a slot without anything being wrong. Overlapping waits count once."""
+
+    __slots__ = ("waiting", "since", "total")
+
+    def __init__(self) -> None:
+        self.waiting = 0
+        self.since = 0.0
+        self.total = 0.0
+
+    def enter(self) -> None:
+        if self.waiting == 0:
+            self.since = time.monotonic()
+        self.waiting += 1
+
+    def leave(self) -> None:
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.total += time.monotonic() - self.since
+
+    def queued(self) -> float:
+        """Seconds spent waiting so far, the wait under way included."""
+        return self.total + (time.monotonic() - self.since if self.waiting else 0.0)
+
+
+_CLOCK: ContextVar[QueueClock | None] = ContextVar("clarq_queue_clock", default=None)
+
+
+@contextmanager
+def queue_clock() -> Iterator[QueueClock]:
+    """Measure the queue waits of the calls made inside (a contextvar: it follows the tasks created inside)."""
+    clock = QueueClock()
+    token = _CLOCK.set(clock)
+    try:
+        yield clock
+    finally:
+        _CLOCK.reset(token)
 
 
 class _Pace:
@@ -208,18 +252,25 @@ class _Slot:
 
     async def __aenter__(self) -> None:
         gate = self.limits.gate(self.key, self.cap, self.adaptive)
-        self.sent_at = await gate.acquire()
-        self.gate = gate
+        clock = _CLOCK.get()
+        if clock is not None:
+            clock.enter()
         try:
-            pace = self.limits._pace(self.key, self.rpm)
-            if pace is not None:
-                wait = pace.reserve()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-        except BaseException:
-            gate.release()
-            self.gate = None
-            raise
+            self.sent_at = await gate.acquire()
+            self.gate = gate
+            try:
+                pace = self.limits._pace(self.key, self.rpm)
+                if pace is not None:
+                    wait = pace.reserve()
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+            except BaseException:
+                gate.release()
+                self.gate = None
+                raise
+        finally:
+            if clock is not None:
+                clock.leave()
 
     async def __aexit__(self, exc_type: object, exc: BaseException | None, tb: object) -> None:
         gate = self.gate

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import errno
 import random
+import socket
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, NoReturn, TypeVar
@@ -81,11 +83,20 @@ def _chain(exc: BaseException) -> list[BaseException]:
     return seen
 
 
+#: errno values of "the host cannot be reached at all": no route, network down or unreachable, address not available.
+UNREACHABLE_ERRNOS = frozenset({errno.ENETUNREACH, errno.EHOSTUNREACH, errno.ENETDOWN, errno.EHOSTDOWN,
+                                errno.EADDRNOTAVAIL})
+def _unreachable(error: object) -> bool:
+    if isinstance(error, (ConnectionRefusedError, socket.gaierror)):
+        return True
+    return isinstance(error, OSError) and error.errno in UNREACHABLE_ERRNOS
+
+
 def is_connection_refused(exc: BaseException) -> bool:
-    """Nothing listens at the address: no retry helps (whichever client library wrapped the refusal)."""
+    """Nothing listens at the address, the name does not resolve, or there is no route to the host: no retry helps
+    (whichever client library wrapped it), so the run stops after one call instead of retrying every dialogue."""
     for link in _chain(exc):
-        if isinstance(link, ConnectionRefusedError) or isinstance(getattr(link, "os_error", None),
-                                                                  ConnectionRefusedError):
+        if _unreachable(link) or _unreachable(getattr(link, "os_error", None)):
             return True
     return False
 
@@ -154,7 +165,10 @@ def surface(exc: BaseException, model: str, attempts: int) -> LLMError | None:
         return LLMBadRequestError(f"{model}: the endpoint rejected the request ({status}: {detail})",
                                   "check the model name and --api-base", model=model, attempts=attempts)
     if is_connection_refused(exc):
-        return LLMConnectionRefusedError(f"{model}: connection refused ({detail})",
+        refused = any(isinstance(link, ConnectionRefusedError) or isinstance(getattr(link, "os_error", None),
+                      ConnectionRefusedError) for link in _chain(exc))
+        what = "connection refused" if refused else "cannot reach the host (no such name or no route)"
+        return LLMConnectionRefusedError(f"{model}: {what} ({detail})",
                                          "check --api-base and that the server there is running", model=model,
                                          attempts=attempts)
     if is_transient(exc):

@@ -17,9 +17,10 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ..core.errors import ClarqError
+from ..core.redact import SECRET_KEY, redact
 from .endpoint import normalize_endpoint
 
 ENV_PREFIX = "os.environ/"
@@ -56,6 +57,35 @@ class DeploymentParams(BaseModel):
         except ClarqError:
             raise ValueError(f"not a URL: {value!r}") from None
         return value
+
+    @model_validator(mode="after")
+    def _no_literal_secrets(self) -> "DeploymentParams":
+        """Other litellm settings may carry credentials too (aws_secret_access_key, extra_headers' Authorization,
+        vertex_credentials, ...): they must name a variable, like api_key, or the key would sit in a file."""
+        for name, value in (self.model_extra or {}).items():
+            where = [(name, value)]
+            if isinstance(value, dict):
+                where = [(f"{name}.{key}", inner) for key, inner in value.items()]
+            for field, inner in where:
+                if not isinstance(inner, str) or inner.startswith(ENV_PREFIX):
+                    continue
+                if SECRET_KEY.search(field.rsplit(".", 1)[-1]) or SECRET_KEY.search(name) or redact(inner) != inner:
+                    raise ValueError(f"{field} holds a literal secret: write os.environ/VARIABLE (clarq reads "
+                                     "keys from the environment, never from files)")
+        return self
+
+    def extra_params(self) -> dict[str, Any]:
+        """The other litellm settings, each `os.environ/VAR` (at any depth one level down) read from the
+        environment now."""
+        def value(inner: Any) -> Any:
+            if isinstance(inner, str) and inner.startswith(ENV_PREFIX):
+                return os.environ.get(inner[len(ENV_PREFIX):], "")
+            return inner
+
+        out: dict[str, Any] = {}
+        for name, inner in (self.model_extra or {}).items():
+            out[name] = {k: value(v) for k, v in inner.items()} if isinstance(inner, dict) else value(inner)
+        return out
 
     @property
     def key_variable(self) -> str | None:

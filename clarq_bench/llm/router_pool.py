@@ -158,7 +158,7 @@ class RouterPool:
             if direct is None:
                 direct = self._direct[slot] = DirectOpenAI(slot[0], settings.key())
             return await direct.call(settings.model, messages, params, timeout_s=timeout_s)
-        extra = {key: value for key, value in (settings.model_extra or {}).items() if key not in OWN_PARAMS}
+        extra = {key: value for key, value in settings.extra_params().items() if key not in OWN_PARAMS}
         return await litellm_call(settings.model, messages, {**extra, **params}, api_base=settings.api_base,
                                   api_key=settings.key(), timeout_s=timeout_s)
 

@@ -121,7 +121,9 @@ class DirectOpenAI:
     """
 
     def __init__(self, api_base: str, api_key: str | None) -> None:
-        self.url = api_base.rstrip("/") + "/chat/completions"
+        from .endpoint import chat_url
+
+        self.url = chat_url(api_base)
         key = api_key or os.environ.get("OPENAI_API_KEY") or "no-key"
         self.headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
         self._sessions: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aiohttp.ClientSession] = (

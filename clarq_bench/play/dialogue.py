@@ -63,18 +63,30 @@ def _measured(meter: Any) -> Usage:
 
 async def _bounded(call: Callable[[], Awaitable[R]], timeout: float | None) -> R:
     """Await `call()` in its own task for at most `timeout` seconds (TurnTimeout after that; the task is cancelled).
+    Time its model calls spend queued in clarq's own limiter (llm/limits.py QueueClock) is not counted.
 
     Its own task, not asyncio.wait_for: a CancelledError the agent raises itself is then its failure, told apart
     from a cancellation of this dialogue, and a timed-out call is abandoned even if it ignores the cancellation
     (it then runs on in the background until it ends, or until asyncio.run cancels it again at exit).
     """
-    task = asyncio.ensure_future(_guarded(call))
+    from ..llm.limits import queue_clock
+
+    with queue_clock() as clock:  # the task copies the context: its model calls report their queue waits
+        task = asyncio.ensure_future(_guarded(call))
+    started = time.monotonic()
     try:
-        done, _ = await asyncio.wait({task}, timeout=timeout)
+        while True:
+            left = None if timeout is None else timeout - (time.monotonic() - started - clock.queued())
+            if left is not None and left <= 0 and not clock.waiting:
+                break
+            wait = None if left is None else max(left, 0.05)  # while queued, look again shortly
+            done, _ = await asyncio.wait({task}, timeout=wait)
+            if done:
+                break
     except BaseException:  # this dialogue is being cancelled: take the agent's call down with it
         task.cancel()
         raise
-    if not done:
+    if not task.done():
         task.cancel()
         raise TurnTimeout(f"no reply within the turn timeout of {timeout:g} s")
     result = task.result()
@@ -101,13 +113,19 @@ async def _guarded(call: Callable[[], Awaitable[R]]) -> R | _Raised:
         return _Raised(exc)
 
 
-async def _timed(call: Callable[[], Awaitable[R]],
-                 timeout: float | None = None) -> tuple[R, Usage, float, list[str]]:
+async def _timed(call: Callable[[], Awaitable[R]], timeout: float | None = None,
+                 spent_if_failed: list[Usage] | None = None) -> tuple[R, Usage, float, list[str]]:
     """Run one agent call; return its result, the model usage it caused, its wall time and the router deployments
-    that served its model calls (empty when no model is pooled)."""
+    that served its model calls (empty when no model is pooled). When it fails, what it spent so far goes into
+    `spent_if_failed`: a paid reply stays counted in its dialogue even when the turn could not be played."""
     started = time.perf_counter()
     with _meter() as meter:
-        result = await _bounded(call, timeout)
+        try:
+            result = await _bounded(call, timeout)
+        except BaseException:
+            if spent_if_failed is not None:
+                spent_if_failed.append(_measured(meter))
+            raise
     return result, _measured(meter), time.perf_counter() - started, list(getattr(meter, "served_by", []))
 
 
@@ -184,8 +202,9 @@ async def play_dialogue(
             task_id=task.id, language=task.language, brief=task.brief, turns=tuple(seen), trial=trial, seed=seed
         )
         role = "seeker"
+        lost: list[Usage] = []  # what a failed call spent
         try:
-            text, spent, latency, served = await _timed(lambda: seeker.respond(view), turn_timeout)
+            text, spent, latency, served = await _timed(lambda: seeker.respond(view), turn_timeout, lost)
             text = checked_text(text, "seeker")
             usage["seeker"] = usage["seeker"] + spent
             turns.append(Turn(speaker=Speaker.seeker, text=text, usage=spent, latency_s=round(latency, 4),
@@ -197,7 +216,7 @@ async def play_dialogue(
             if number == max_turns:
                 break
             role = "provider"
-            reply, spent, latency, served = await _timed(lambda: provider.respond(list(turns)), turn_timeout)
+            reply, spent, latency, served = await _timed(lambda: provider.respond(list(turns)), turn_timeout, lost)
             turn = reply.to_turn(latency_s=round(latency, 4))
             if served:  # which router deployments answered this turn's model calls
                 turn.notes["served_by"] = served
@@ -207,6 +226,8 @@ async def play_dialogue(
         except BaseException as exc:  # one bad call ends this dialogue, never the run
             if _cancelled_from_outside(exc):
                 raise
+            for spent in lost:
+                usage[role] = usage[role] + spent
             end = EndReason.budget if out_of_budget() else EndReason.error
             error = f"{role}: {safe_message(exc)}"
             if on_error is not None and end == EndReason.error:

@@ -60,8 +60,8 @@ class RunConfig(BaseModel):
     provider_fingerprint: str | None = Field(default=None, description="Offline providers: provider/identity.py digest.")
     seeker_tree_access: bool = Field(default=False, description="The seeker was handed the response tree (needs_tree).")
     concurrency: int = Field(default=32, ge=1)
-    max_cost: float | None = Field(default=None, description="Stop starting dialogues once this many USD are spent.")
-    turn_timeout: float | None = Field(default=DEFAULT_TURN_TIMEOUT, gt=0,
+    max_cost: float | None = Field(default=None, ge=0, allow_inf_nan=False, description="Stop starting dialogues once this many USD are spent.")
+    turn_timeout: float | None = Field(default=DEFAULT_TURN_TIMEOUT, gt=0, allow_inf_nan=False,
                                        description="Seconds one agent call may take; None: no limit.")
     max_errors: int | None = Field(default=None, ge=1, description="Stop starting dialogues after this many errored.")
     use_cache: bool = True

@@ -16,7 +16,9 @@ import importlib.util
 import os
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
@@ -76,9 +78,36 @@ class TokenCounter(NamedTuple):
     count: Callable[[str], int]
 
 
-@lru_cache(maxsize=1)
+_UNIT: ContextVar[TokenCounter | None] = ContextVar("clarq_token_unit", default=None)
+
+
 def token_counter() -> TokenCounter:
-    """The cross-language length function and its unit name (o200k_base offline, else the fallback)."""
+    """The cross-language length function and its unit name (o200k_base offline, else the fallback), unless
+    `counting_in` chose another unit for the code inside it."""
+    chosen = _UNIT.get()
+    return chosen if chosen is not None else _machine_counter()
+
+
+def counter_for(unit: str) -> TokenCounter | None:
+    """The counter of a named unit, or None when this machine cannot count in it."""
+    if unit == FALLBACK_UNIT:
+        return TokenCounter(FALLBACK_UNIT, fallback_length)
+    machine = _machine_counter()
+    return machine if machine.unit == unit else None
+
+
+@contextmanager
+def counting_in(counter: TokenCounter) -> Iterator[None]:
+    """Count tokens in `counter`'s unit inside (verification recomputes a submission in the unit it claims)."""
+    token = _UNIT.set(counter)
+    try:
+        yield
+    finally:
+        _UNIT.reset(token)
+
+
+@lru_cache(maxsize=1)
+def _machine_counter() -> TokenCounter:
     folder = _bundled_table_dir()
     try:
         import tiktoken

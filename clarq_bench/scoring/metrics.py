@@ -72,7 +72,8 @@ def run_usage(transcripts: Iterable[Transcript], judge: Usage | None = None, jud
     for transcript in transcripts:
         for role, usage in transcript.usage.items():
             by_role[role] = by_role.get(role, Usage()) + usage
-            model = getattr(getattr(transcript, role, None), "model", None)
+            agent = getattr(transcript, role, None)  # `--provider gpt-4o` records the model as the agent's name
+            model = getattr(agent, "model", None) or getattr(agent, "name", None)
             if model:
                 models.setdefault(role, model)
     if judge is not None and judge.calls:

@@ -103,6 +103,8 @@ class FakeOpenAIServer:
         failure_rate: float = 0.0,
         throttle_retry_after: float | None = None,
         seed: int = 0,
+        echo_header: str | None = None,
+        faults: dict[str, float] | None = None,
     ) -> None:
         self._script: list[Behaviour] = [reply(b) if isinstance(b, str) else b for b in script]
         self.latency_s = latency_s
@@ -111,6 +113,9 @@ class FakeOpenAIServer:
         self.max_concurrent = max_concurrent  # 429 beyond this many requests in flight (None: no limit)
         self.failure_rate = failure_rate  # share of requests answered 429 at random
         self.throttle_retry_after = throttle_retry_after  # Retry-After seconds on those 429s (None: no header)
+        self.echo_header = echo_header  # a hostile endpoint: this request header is appended to every reply text
+        #: share of requests given each fault at random: error500, garbage, empty, null, hang (504 after 30 s)
+        self.faults = dict(faults or {})
         self._random = random.Random(seed)
         self._stats = _Stats()
         self._lock = threading.Lock()
@@ -205,7 +210,8 @@ class FakeOpenAIServer:
 
     # ---- HTTP --------------------------------------------------------------------------------------------------
 
-    def _begin(self, method: str, path: str, raw: bytes) -> tuple[Behaviour | None, Any]:
+    def _begin(self, method: str, path: str, raw: bytes,
+               headers: dict[str, str] | None = None) -> tuple[Behaviour | None, Any]:
         """Route and record one request: (behaviour, body), or (None, (status, headers, payload)) when refused."""
         if method != "POST" or not path.rstrip("/").endswith("/chat/completions"):
             return None, (404, {}, json.dumps({"error": {"message": f"no route {method} {path}"}}).encode())
@@ -221,11 +227,26 @@ class FakeOpenAIServer:
                 stats.throttled += 1
                 return None, self._respond(error(429, self.throttle_retry_after, "fake server: too many requests"),
                                            body)
-            behaviour = self._script.pop(0) if self._script else _DEFAULT
+            behaviour = self._script.pop(0) if self._script else self._fault() or _DEFAULT
             stats.in_flight += 1
             if stats.in_flight > stats.max_in_flight:
                 stats.max_in_flight = stats.in_flight
+        if self.echo_header and behaviour.kind == "reply":
+            echoed = (headers or {}).get(self.echo_header.lower(), "")
+            text = behaviour.text if behaviour.text is not None else self.responder(body)
+            behaviour = Behaviour("reply", text=f"{text} [{self.echo_header}: {echoed}]", delay_s=behaviour.delay_s)
         return behaviour, body
+
+    def _fault(self) -> Behaviour | None:
+        """A random fault per `faults` (called with the lock held), or None for a normal reply."""
+        if not self.faults:
+            return None
+        draw = self._random.random()
+        for kind, share in self.faults.items():
+            if draw < share:
+                return _FAULTS[kind]
+            draw -= share
+        return None
 
     def _finish(self, behaviour: Behaviour, body: dict[str, Any]) -> tuple[int, dict[str, str], bytes]:
         with self._lock:
@@ -243,8 +264,10 @@ class FakeOpenAIServer:
             err = {"message": message, "type": kinds.get(behaviour.status, "server_error"), "code": None}
             return behaviour.status, headers, json.dumps({"error": err}).encode()
         text = behaviour.text if behaviour.text is not None else self.responder(body)
+        if behaviour.kind == "null":
+            text = None
         prompt = "".join(str(m.get("content", "")) for m in body.get("messages", []))
-        prompt_tokens, completion_tokens = estimate_tokens(prompt), estimate_tokens(text)
+        prompt_tokens, completion_tokens = estimate_tokens(prompt), estimate_tokens(text or "")
         payload = {
             "id": f"chatcmpl-fake-{time.monotonic_ns()}",
             "object": "chat.completion",
@@ -258,6 +281,10 @@ class FakeOpenAIServer:
 
 
 _DEFAULT = Behaviour("reply")
+_FAULTS = {"error500": Behaviour("error", status=500, message="fake server: internal error"),
+           "garbage": Behaviour("garbage"), "empty": Behaviour("reply", text=""),
+           "null": Behaviour("null"),
+           "hang": Behaviour("error", status=504, message="fake server: gateway timeout", delay_s=30.0)}
 
 
 def _http_response(status: int, extra: dict[str, str], payload: bytes) -> bytes:
@@ -310,12 +337,12 @@ class _Connection(asyncio.Protocol):
                 return
             raw = self.buffer[end + 4:end + 4 + length]
             self.buffer = self.buffer[end + 4 + length:]
-            self._request(method, path, raw, headers.get("connection", "").lower() == "close")
+            self._request(method, path, raw, headers.get("connection", "").lower() == "close", headers)
 
-    def _request(self, method: str, path: str, raw: bytes, close: bool) -> None:
+    def _request(self, method: str, path: str, raw: bytes, close: bool, headers: dict[str, str]) -> None:
         slot: list[Any] = [None, close]
         self.pending.append(slot)
-        behaviour, body = self.server._begin(method, path, raw)
+        behaviour, body = self.server._begin(method, path, raw, headers)
         if behaviour is None:
             slot[0] = _http_response(*body)
             self._flush()
@@ -353,9 +380,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--latency", type=float, default=0.0, help="seconds to wait before each reply")
     parser.add_argument("--max-concurrent", type=int, help="answer 429 beyond this many requests in flight")
     parser.add_argument("--failure-rate", type=float, default=0.0, help="answer 429 to this share of requests")
+    parser.add_argument("--faults", default="", help="KIND=SHARE,...: error500, garbage, empty, null, hang")
+    parser.add_argument("--responder", help="module:function answering each request body (default: echo)")
+    parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    with FakeOpenAIServer(latency_s=args.latency, max_concurrent=args.max_concurrent,
-                          failure_rate=args.failure_rate) as server:
+    faults = {kind: float(share) for kind, _, share in (item.partition("=") for item in args.faults.split(",") if item)}
+    responder = None
+    if args.responder:
+        import importlib
+
+        module, _, name = args.responder.partition(":")
+        responder = getattr(importlib.import_module(module), name)()
+    with FakeOpenAIServer(latency_s=args.latency, max_concurrent=args.max_concurrent, failure_rate=args.failure_rate,
+                          faults=faults, responder=responder, seed=args.seed) as server:
         print(server.port, flush=True)
         sys.stdin.read()
 

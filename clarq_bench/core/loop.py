@@ -1,0 +1,83 @@
+"""Running a run's coroutine to the end whatever the code inside does, and stopping it cleanly on a signal.
+
+Why not asyncio.run: it waits without limit, at exit, for every task it cancels, so a plug-in seeker that swallows
+CancelledError kept the process alive after the results were written; a seeker calling loop.stop() made
+run_until_complete raise "Event loop stopped before Future completed" and crashed the run; and SIGTERM or SIGHUP (a
+closed terminal, a job scheduler, `kill`) ended the process at once without the Ctrl-C message or the final fsync.
+Here a stray loop.stop() is ignored, SIGINT, SIGTERM and SIGHUP cancel the main task (so every `finally` runs and what
+finished is saved) and then raise KeyboardInterrupt, and tasks still alive at the end get `grace_s` seconds to finish
+their cancellation before the loop is closed without them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+#: Signals that stop a run the way Ctrl-C does.
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+def run_to_end(coro: Coroutine[Any, Any, T], *, grace_s: float = 2.0) -> T:
+    """`asyncio.run(coro)`, with the differences in the module docstring."""
+    loop = asyncio.new_event_loop()
+    main = loop.create_task(coro)
+    stopped: list[int] = []
+
+    def stop(signum: int) -> None:
+        if stopped:  # a second signal: the user insists
+            raise KeyboardInterrupt
+        stopped.append(signum)
+        main.cancel()
+
+    installed = []
+    for signum in STOP_SIGNALS:
+        try:
+            loop.add_signal_handler(signum, stop, signum)
+            installed.append(signum)
+        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or not a Unix loop
+            pass
+    try:
+        while True:
+            try:
+                loop.run_until_complete(main)
+                break
+            except RuntimeError:
+                if main.done():
+                    raise
+                continue  # something inside called loop.stop(): the run is not over
+            except asyncio.CancelledError:
+                if stopped:
+                    raise KeyboardInterrupt from None
+                raise
+        return main.result()
+    finally:
+        for signum in installed:
+            loop.remove_signal_handler(signum)
+        try:
+            _finish(loop, grace_s)
+        finally:
+            loop.close()
+
+
+def _finish(loop: asyncio.AbstractEventLoop, grace_s: float) -> None:
+    """Cancel what is left, wait at most `grace_s` for it, then let go of the rest (they cannot hold the exit)."""
+    left = [task for task in asyncio.all_tasks(loop) if not task.done()]
+    for task in left:
+        task.cancel()
+    if left:
+        loop.run_until_complete(asyncio.wait(left, timeout=grace_s))
+    for task in left:
+        if not task.done():
+            task._log_destroy_pending = False  # type: ignore[attr-defined]  # abandoned on purpose
+        elif not task.cancelled():
+            task.exception()  # retrieved: it was the run's business, not something to log at exit
+    try:
+        loop.run_until_complete(asyncio.wait_for(loop.shutdown_asyncgens(), grace_s))
+        loop.run_until_complete(asyncio.wait_for(loop.shutdown_default_executor(), grace_s))
+    except (asyncio.TimeoutError, RuntimeError):
+        pass
