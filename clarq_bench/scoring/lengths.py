@@ -88,6 +88,9 @@ def token_counter() -> TokenCounter:
     return chosen if chosen is not None else _machine_counter()
 
 
+token_counter.cache_clear = lambda: _machine_counter.cache_clear()  # type: ignore[attr-defined]  # tests
+
+
 def counter_for(unit: str) -> TokenCounter | None:
     """The counter of a named unit, or None when this machine cannot count in it."""
     if unit == FALLBACK_UNIT:
