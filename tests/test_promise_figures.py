@@ -145,17 +145,46 @@ def site_row_cells(honest: Path, tmp_path: Path, edit) -> list[str]:
     return re.findall(r"<td[^>]*>(.*?)</td>", row)
 
 
-def test_a_verified_row_shows_token_figures_only_when_verify_compared_them(honest: Path, tmp_path: Path) -> None:
+def test_a_verified_row_shows_token_figures_only_in_the_boards_unit(honest: Path, tmp_path: Path) -> None:
+    """A row recorded (honestly) in the other unit clarq counts in is verified by recounting in that unit, but its
+    token figures are not shown beside figures in another unit; a unit no verifier counts in is rejected."""
+    import json as _json
+
+    from clarq_bench.core.transcript import Transcript
+    from clarq_bench.data.loader import load_tasks
+    from clarq_bench.leaderboard.figures import compute_metrics
+    from clarq_bench.leaderboard.site import load_entries
+    from clarq_bench.scoring.judge import judge_deterministic
+    from clarq_bench.scoring.lengths import FALLBACK_UNIT, counter_for, counting_in
+
+    if token_counter().unit == FALLBACK_UNIT:
+        pytest.skip("this machine counts in the fallback unit")
+
     def same_unit(payload):
         pass
 
-    def other_unit(payload):
+    def fallback_unit(payload):
+        tasks = {task.id: task for task in load_tasks(SAMPLE_TASKS, ("en", "zh"))}
+        transcripts = [Transcript.model_validate(t) for t in payload["transcripts"]]
+        with counting_in(counter_for(FALLBACK_UNIT)):
+            verdicts = [judge_deterministic(t, tasks[t.task_id]) for t in transcripts]
+            payload["manifest"]["metrics"] = _json.loads(_json.dumps(compute_metrics(transcripts, verdicts)))
+        recorded = {(v["task_id"], v["trial"]): v for v in payload["verdicts"]}
+        payload["verdicts"] = [{**_json.loads(v.model_dump_json()), "judge": recorded[(v.task_id, v.trial)]["judge"]}
+                               for v in verdicts]
+
+    def unknown_unit(payload):
         summary = payload["manifest"]["metrics"]["summary"]
         summary["token_unit"] = "some-other-tokenizer"
         for group in summary["by_language"]:
-            group["aql_tokens"]["value"] = 4242.0  # unchecked: must not appear in a row marked verified
+            group["aql_tokens"]["value"] = 4242.0
 
     aql_tokens_column = 8  # #, submission, seeker, provider, setting, success, AQD, AQL, AQL (tokens)
     compared = site_row_cells(honest, tmp_path / "a", same_unit)[aql_tokens_column]
     assert compared != "–" and float(compared.split()[0]) > 0
-    assert site_row_cells(honest, tmp_path / "b", other_unit)[aql_tokens_column] == "–"
+    assert site_row_cells(honest, tmp_path / "b", fallback_unit)[aql_tokens_column] == "–"
+    folder = tmp_path / "c" / "subs"
+    folder.mkdir(parents=True)
+    edit_submission(honest, tmp_path / "c", unknown_unit).rename(folder / "a.json")
+    entries, rejected = load_entries(folder, data=str(SAMPLE_TASKS))
+    assert not [e for e in entries if e.status == "verified"] and rejected
