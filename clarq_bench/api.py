@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from .llm import LLMClient
     from .pairwise.aggregate import PairwiseSummary
     from .pairwise.people import PeopleServer
-    from .play.run_config import RunConfig
+    from .core.run_config import RunConfig
     from .play.estimate import Estimate
     from .play.runner import RunStats
     from .play.runs_index import RunRow
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from .scoring.comparison import Comparison
     from .scoring.judge import Verdict
     from .scoring.metrics import Summary
-    from .scoring.sources import Source
+    from .scoring.sources import Scored, Source
     from .seekers import DialogueView, Seeker, SeekerConfig, SeekerTask, register_seeker
 
 __all__ = [
@@ -57,6 +57,10 @@ SEEKER_NAMES = ("DialogueView", "Seeker", "SeekerConfig", "SeekerTask", "registe
 
 
 def __getattr__(name: str) -> Any:
+    if name == "Scored":
+        from .scoring.sources import Scored
+
+        return Scored
     if name in SEEKER_NAMES:
         from . import seekers
 
@@ -71,14 +75,6 @@ class RunResult(NamedTuple):
     run_dir: Path
     summary: Summary | None
     stats: RunStats
-
-
-class Scored(NamedTuple):
-    """One scored set of dialogues: where it came from, its summary, and the verdicts the summary counts."""
-
-    source: Source
-    summary: Summary
-    verdicts: list[Verdict]
 
 
 def load_tasks(source: str | Path | None = None, *, lang: str = "all", split: str = "all",
@@ -113,7 +109,7 @@ async def run_async(
     on_run_dir: Callable[[Path, list[RunRow]], None] | None = None, **fields: Any,
 ) -> RunResult:
     """`run` inside a running event loop (a notebook cell: `await clarq.run_async(...)`)."""
-    from .play.runner import run_dialogues, summarize_run
+    from .play.runner import run_dialogues
     from .play.setup import RunOptions, prepare
 
     options = RunOptions.of(options, **fields)
@@ -121,18 +117,37 @@ async def run_async(
     if on_run_dir is not None:  # the folder (for the resume command) and the identical runs that already exist
         from .play.runs_index import identical_runs
 
-        on_run_dir(run_dir, [] if options.resume else identical_runs(config, client, options.runs_dir))
+        on_run_dir(run_dir, [] if options.resume else identical_runs(config, tasks, client, options.runs_dir))
     if on_start is not None:
         on_start(config, tasks)
     try:
         stats = await run_dialogues(config, tasks, run_dir, client=client, resume=bool(options.resume),
                                     force=options.force, retry_errors=options.retry_errors, on_update=on_update)
-        summary = await summarize_run(run_dir, tasks, config.judge_model, split=config.split, client=client)
+        summary = await _score_finished(run_dir, tasks, config.judge_model or "none", config.split, client)
     finally:
         close = getattr(client, "aclose", None)
         if close is not None:  # HTTP sessions and the cache of this event loop
             await close()
     return RunResult(run_dir, summary, stats)
+
+
+async def _score_finished(run_dir: Path, tasks: list[Task], judge: str, split: str, client: Any) -> Summary | None:
+    """Score a run's dialogues on the tasks it selected and write summary.json, report.md and the plots (None when
+    no dialogue of them was written). A run of split "all" reports all its dialogues, each split in its own rows;
+    a model judge calls through the run's own client (endpoint, cache, budget)."""
+    from .core.run_folder import RunDir
+    from .scoring.report import write_report
+    from .scoring.sources import Source, score_run
+
+    folder = RunDir(run_dir)
+    by_id = {task.id: task for task in tasks}
+    pairs = [(t, by_id[t.task_id]) for t in folder.transcripts()[0] if t.task_id in by_id]
+    if not pairs:
+        return None
+    scored = await score_run(Source(folder.name, pairs, run_dir), judge=judge, client=client,
+                             split="all" if split == "all" else "auto")
+    write_report(scored.summary, run_dir)
+    return scored.summary
 
 
 def run(options: RunOptions | None = None, /, *, on_start: Callable[[RunConfig, list[Task]], None] | None = None,
@@ -151,12 +166,12 @@ def estimate_run(options: RunOptions | None = None, /, **fields: Any) -> tuple[R
     """What `run` with these options would play and call, and a dollar range (`clarq run --dry-run`): nothing is
     played, no key is needed, nothing touches the network."""
     from .play.estimate import estimate
-    from .play.runner import load_run_config
+    from .core.run_folder import RunDir
     from .play.setup import RunOptions, build_config, import_seeker_modules, models_by_role, select_tasks
 
     options = RunOptions.of(options, **fields)
     import_seeker_modules(options.seeker_module)
-    base = load_run_config(Path(options.resume)) if options.resume else None
+    base = RunDir(options.resume).config() if options.resume else None
     config, tasks = select_tasks(build_config(options, base), options)
     models = models_by_role(config.seeker, config.provider, config.judge_model)
     return config, tasks, estimate(config, tasks, models)
@@ -214,9 +229,7 @@ def _score_sources(path: str | Path, *, format: str, judge: str, data: str | Pat
     """Scored for every scorable set under `path` (a folder of released files holds several)."""
     import asyncio
 
-    from .scoring.metrics import run_usage, summarize
-    from .llm.accounting import track_usage
-    from .scoring.sources import judge_source, load_sources, node_check_for, select_split
+    from .scoring.sources import load_sources, node_check_for, score_run
 
     client = None
     if judge != "none" and api_base:
@@ -224,19 +237,8 @@ def _score_sources(path: str | Path, *, format: str, judge: str, data: str | Pat
 
         client = LLMClient(LLMSettings(api_base=api_base))
     check = node_check_for(judge, client)
-    results = []
-    for source in load_sources(path, format, data):
-        with track_usage() as meter:
-            verdicts = asyncio.run(judge_source(source, check, judge))
-        chosen, chosen_split = select_split(verdicts, split)
-        judged = meter.by_role.get("judge")
-        recorded = source.run_dir is not None or source.name.endswith(".jsonl")  # released files record no usage
-        usage = run_usage((t for t, _ in source.pairs) if recorded else (), judge=judged, judge_model=judge) \
-            if recorded or (judged is not None and judged.calls) else None
-        summary = summarize(chosen, source=source.name, split=chosen_split, seed=seed, resamples=resamples,
-                            usage=usage)
-        results.append(Scored(source, summary, chosen))
-    return results
+    return [asyncio.run(score_run(source, judge=judge, check=check, split=split, seed=seed, resamples=resamples))
+            for source in load_sources(path, format, data)]
 
 
 def select(seeker: str, *, lang: str = "en", seeker_model: str | None = None,

@@ -45,11 +45,11 @@ def scripted_transcript(task: Task, *, seeker: str = "scripted", drop: int = 0, 
 def write_run(run_dir: Path, transcripts: list[Transcript], tasks: list[Task], *, provider: dict | None = None,
               max_turns: int = 12, trials: int = 1, extra: dict | None = None) -> Path:
     """A run directory as the runner writes it (config.json + transcripts.jsonl)."""
-    from clarq_bench.leaderboard.bundle import runner_digest
+    from clarq_bench.core.run_folder import tasks_digest
 
     run_dir.mkdir(parents=True, exist_ok=True)
     config = {
-        "data_dir": str(SAMPLE_TASKS), "tasks_digest": runner_digest(tasks), "languages": sorted({t.language for t in tasks}),
+        "data_dir": str(SAMPLE_TASKS), "tasks_digest": tasks_digest(tasks), "task_ids": [t.id for t in tasks], "languages": sorted({t.language for t in tasks}),
         "split": "test", "types": None, "limit": None, "trials": trials, "seed": 8848, "max_turns": max_turns,
         "seeker": {"name": transcripts[0].seeker.name, "model": "scripted-1", "mode": None},
         "provider": provider or {"name": "scripted", "model": None, "mode": None},

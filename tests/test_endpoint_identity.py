@@ -16,8 +16,9 @@ from clarq_bench.leaderboard import build_submission, verify_file, write_submiss
 from clarq_bench.llm import LLMClient, LLMSettings
 from clarq_bench.llm.endpoint import normalize_endpoint
 from clarq_bench.core.redact import redact
-from clarq_bench.play.run_config import AgentSettings, RunConfig
-from clarq_bench.play.runner import read_transcripts, run_dialogues
+from clarq_bench.core.run_config import AgentSettings, RunConfig
+from clarq_bench.core.run_folder import read_transcripts
+from clarq_bench.play.runner import run_dialogues
 from clarq_bench.testing.fake_openai import FakeOpenAIServer, error
 
 from upstream_paths import SAMPLE_TASKS

@@ -16,7 +16,7 @@ from clarq_bench.leaderboard import build_submission, verify_file, write_submiss
 from clarq_bench.leaderboard.schema import Label, task_set_hash
 from clarq_bench.leaderboard.verify import REPLAYED, SELF_REPORTED
 from clarq_bench.provider.identity import provider_fingerprint
-from clarq_bench.play.run_config import AgentSettings, RunConfig
+from clarq_bench.core.run_config import AgentSettings, RunConfig
 from clarq_bench.play.runner import run_dialogues
 
 from leaderboard_runs import edit_submission, sample_tasks

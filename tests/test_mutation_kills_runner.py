@@ -11,8 +11,9 @@ from typing import Any
 from runner_helpers import make_task
 from test_runner import config
 
-from clarq_bench.play.run_config import AgentSettings
-from clarq_bench.play.runner import read_transcripts, rewrite_transcripts, run_dialogues
+from clarq_bench.core.run_config import AgentSettings
+from clarq_bench.core.run_folder import read_transcripts, rewrite_transcripts
+from clarq_bench.play.runner import run_dialogues
 
 
 async def test_resume_with_three_trials_plays_exactly_the_missing_task_trial_pairs(tmp_path: Path) -> None:

@@ -153,7 +153,7 @@ def test_replay_run_records_divergence_and_reports_it(tmp_path, capsys):
 
 
 def test_limit_spreads_over_the_selected_types():
-    from clarq_bench.play.setup import compact_ranges, spread_limit
+    from clarq_bench.data.selection import compact_ranges, spread_limit
 
     tasks = [make_task(type_number=t, index=i) for t in range(1, 27) for i in range(10)]
     chosen = spread_limit(tasks, 40, 8848)

@@ -21,7 +21,7 @@ from clarq_bench.core.errors import ClarqError
 from clarq_bench.core.transcript import EndReason
 from clarq_bench.llm import LLMClient, LLMSettings
 from clarq_bench.llm.router_file import load_router_file
-from clarq_bench.play.runner import read_transcripts
+from clarq_bench.core.run_folder import read_transcripts
 from clarq_bench.testing.fake_agents import both_agents
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from clarq_bench.cli.main import main
-from clarq_bench.play.runner import read_transcripts
+from clarq_bench.core.run_folder import read_transcripts
 from clarq_bench.testing.fake_openai import FakeOpenAIServer, error
 from clarq_bench.core.transcript import EndReason
 

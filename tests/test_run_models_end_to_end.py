@@ -10,7 +10,7 @@ import pytest
 
 from clarq_bench.cli.main import main
 from clarq_bench.core.transcript import EndReason
-from clarq_bench.play.runner import read_transcripts
+from clarq_bench.core.run_folder import read_transcripts
 from clarq_bench.testing.fake_agents import both_agents
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
 
@@ -52,7 +52,7 @@ def test_model_run_finishes_caches_and_keeps_the_key_off_disk(
 
 
 def test_run_ids_are_one_path_component_and_never_collide(tmp_path: Path) -> None:
-    from clarq_bench.play.run_config import AgentSettings, RunConfig
+    from clarq_bench.core.run_config import AgentSettings, RunConfig
     from clarq_bench.play.runner import run_dir_for
 
     config = RunConfig(data_dir=str(tmp_path), languages=["en"], seeker=AgentSettings(name="llm", model=SEEKER),

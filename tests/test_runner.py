@@ -18,13 +18,10 @@ from runner_helpers import make_task, write_task_folder
 from clarq_bench.cli.main import main
 from clarq_bench.core.errors import ClarqError
 from clarq_bench.core.transcript import EndReason
-from clarq_bench.play.run_config import AgentSettings, RunConfig, describe_diff, diff_configs
-from clarq_bench.play.runner import (
-    read_transcripts,
-    repair_tail,
-    run_dialogues,
-    summarize_run,
-)
+from clarq_bench.core.run_config import AgentSettings, RunConfig, describe_diff, diff_configs
+from clarq_bench.api import _score_finished as score_finished
+from clarq_bench.core.run_folder import RunDir, read_transcripts, repair_tail, tasks_digest
+from clarq_bench.play.runner import run_dialogues
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
@@ -51,13 +48,16 @@ async def test_run_writes_config_and_one_line_per_dialogue(tmp_path: Path) -> No
     stats = await run_dialogues(cfg, tasks(), run_dir)
     assert (stats.done, stats.total, stats.errors, stats.successes) == (12, 12, 0, 12)
     saved = json.loads((run_dir / "config.json").read_text())
-    assert saved["config_hash"] == cfg.config_hash() and saved["run_id"] == "run" and "api_key" not in str(saved)
+    assert saved["run_id"] == "run" and "api_key" not in str(saved)
+    assert saved["task_ids"] == [task.id for task in tasks()] and saved["tasks_digest"] == tasks_digest(tasks())
+    assert saved["config_hash"] == cfg.model_copy(update={"tasks_digest": tasks_digest(tasks())}).config_hash()
     records = read_transcripts(run_dir / "transcripts.jsonl")
     assert sorted(r.key for r in records) == sorted((f"en/01/{i}", t) for i in range(6) for t in range(2))
     assert {r.seed for r in records if r.trial == 0} == {8848} and {r.seed for r in records if r.trial == 1} == {8849}
     assert records[0].seeker.name == "runner_helpers:ScriptedSeeker"
-    await summarize_run(run_dir, tasks())
-    assert (run_dir / "summary.json").is_file()
+    assert RunDir(run_dir).state(records, 12) == "scoring unfinished"
+    assert (await score_finished(run_dir, tasks(), "none", "test", None)).dialogues == 12
+    assert RunDir(run_dir).summary_path.is_file() and RunDir(run_dir).state(records, 12) == "finished"
 
 
 async def test_resume_runs_only_what_is_missing_and_fresh_run_refuses_old_dir(tmp_path: Path) -> None:

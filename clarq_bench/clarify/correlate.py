@@ -11,7 +11,6 @@ AQD, averaged over trials). Reported: Pearson, Spearman and Kendall per seeker a
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..core.errors import ClarqError
-from ..play.run_config import RunConfig
+from ..core.run_config import RunConfig
+from ..core.run_folder import RunDir
 from ..scoring.sources import judge_source, load_run
 from .correlation import all_three, kendall_tau_b
 from .track import SelectOptions, select
@@ -55,7 +55,7 @@ class CorrelationReport(BaseModel):
 
 
 def online_by_task(run_dir: Path, data: str | None) -> tuple[RunConfig, dict[str, dict[str, float]]]:
-    config = RunConfig.model_validate(json.loads((run_dir / "config.json").read_text(encoding="utf-8")))
+    config = RunDir(run_dir).config()
     verdicts = asyncio.run(judge_source(load_run(run_dir, data), None, "none"))
     grouped: dict[str, list] = defaultdict(list)
     for verdict in verdicts:
@@ -97,7 +97,7 @@ def correlate(run_dirs: list[str | Path], *, data: str | None = None, results: s
         raise ClarqError("no run folders given", "pass one `clarq run` folder per seeker")
     tracks = []
     for run_dir in map(Path, run_dirs):
-        if not (run_dir / "config.json").is_file():
+        if not RunDir(run_dir).is_run():
             raise ClarqError(f"{run_dir} is not a run folder (no config.json)", "pass folders written by `clarq run`")
         config, online = online_by_task(run_dir, data)
         offline = offline_by_task(config, sorted(online), data=data, results=results, llm=llm or {})

@@ -40,7 +40,7 @@ def _play(args: argparse.Namespace) -> int:
     from ..data.loader import load_tasks, resolve_data_dir
     from ..core.errors import ClarqError
     from ..play.runner import build_provider, quick_success
-    from ..play.run_config import AgentSettings
+    from ..core.run_config import AgentSettings
     from ..seekers.registry import SeekerConfig, SeekerTask, build_seeker
 
     from ..play.setup import import_seeker_modules
@@ -92,7 +92,7 @@ def _play(args: argparse.Namespace) -> int:
 
 def _client_for(args: argparse.Namespace) -> object:
     """An LLMClient when the machine side is a model (its key checked first, one line if missing), else None."""
-    from ..play.run_config import AgentSettings
+    from ..core.run_config import AgentSettings
     from ..play.setup import check_keys, models_by_role
 
     if args.role == "provider":

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..core.run_folder import RunDir
 from .common import add_data_arguments, positive_float, positive_int
 from .llm_args import add_llm_arguments
 
@@ -135,7 +136,7 @@ def twin_warning(twin: Any) -> str:
 
 def interrupted_line(run_dir: Path) -> str:
     """What Ctrl-C leaves: the dialogues already written are safe; the command that plays the rest."""
-    path = run_dir / "transcripts.jsonl"
+    path = RunDir(run_dir).transcripts_path
     written = path.read_bytes().count(b"\n") if path.is_file() else 0
     return (f"clarq: interrupted; {written} dialogues are saved in {run_dir}; "
             f"continue with: clarq run --resume {run_dir}")

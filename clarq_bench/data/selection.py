@@ -1,5 +1,6 @@
 """Which tasks a command or a run works on: languages, split and type numbers, as `--lang`, `--split` and `--types`
-spell them (`all`, `1-13,20`), resolved against the loader.
+spell them (`all`, `1-13,20`), resolved against the loader; the seeded `--limit` spread, and the tasks a run
+folder records it played.
 
 Imports core and the loader only.
 """
@@ -7,8 +8,10 @@ Imports core and the loader only.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from ..core.errors import ClarqError
+from ..core.run_config import DEFAULT_SEED
 from ..core.tasks import Task
 
 
@@ -71,3 +74,61 @@ def no_tasks_error(root: Path, languages: tuple[str, ...] | list[str], split: st
     asked = compact_ranges(sorted(set(types or [])))
     return ClarqError(f"no tasks selected: no task of types {asked} ({where}); the valid types here are {have}",
                       f"pass --types within {have}")
+
+
+def spread_limit(tasks: list[Task], limit: int, seed: int) -> list[Task]:
+    """`limit` tasks spread over every selected type: the types in a seeded order, then round-robin, each type's
+    tasks in a seeded order. The first N of the sorted list would be types 1-4, the types a provider may be tuned
+    on. Returned in task order; the same seed always takes the same tasks (so --resume finds them again)."""
+    import random
+
+    rng = random.Random(f"limit/{seed}")
+    by_type: dict[int, list[Task]] = {}
+    for task in tasks:
+        by_type.setdefault(task.type_number, []).append(task)
+    queues = []
+    for number in sorted(by_type):
+        queue = list(by_type[number])
+        rng.shuffle(queue)
+        queues.append(queue)
+    rng.shuffle(queues)
+    chosen: list[Task] = []
+    while len(chosen) < limit and any(queues):
+        for queue in queues:
+            if queue and len(chosen) < limit:
+                chosen.append(queue.pop(0))
+    picked = {id(task) for task in chosen}
+    return [task for task in tasks if id(task) in picked]
+
+
+def run_selection(root: Path, config: dict[str, Any]) -> list[Task]:
+    """The tasks a run config selects from `root`: languages, split and types, then `limit` spread by `seed`.
+    The runner's one rule; readers of a run folder use the ids config.json records and come here only for runs
+    written before those were recorded."""
+    from .loader import load_tasks
+
+    languages = config.get("languages") or ["en"]
+    split = config.get("split") or "test"
+    tasks = load_tasks(root, languages, split=None if split == "all" else split, types=config.get("types"))
+    limit = config.get("limit")
+    if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0 and tasks:
+        tasks = spread_limit(tasks, limit, int(config.get("seed", DEFAULT_SEED)))
+    return tasks
+
+
+def recorded_selection(root: Path, config: dict[str, Any]) -> list[Task]:
+    """The tasks a run played on, by the ids its config.json records (in their order); older runs by the rule.
+    An id the data folder lacks is a ClarqError naming it: the run was played on other task data."""
+    ids = config.get("task_ids")
+    if not isinstance(ids, list):
+        return run_selection(root, config)
+    from .loader import load_tasks
+
+    languages = config.get("languages") or ["en"]
+    by_id = {task.id: task for task in load_tasks(root, languages)}
+    missing = [task_id for task_id in ids if task_id not in by_id]
+    if missing:
+        raise ClarqError(f"task {missing[0]} of the run is not in {root}"
+                         + (f" (nor {len(missing) - 1} more)" if len(missing) > 1 else ""),
+                         "pass the run's task data with --data DIR")
+    return [by_id[task_id] for task_id in ids]

@@ -256,7 +256,7 @@ def audit(
     languages = sorted({task.language for task in tasks}, key=["en", "zh"].index)
     started = time.perf_counter()
     if looks_like_import_path(provider):  # a provider of your own, built as `clarq run` builds it
-        from ..play.run_config import AgentSettings
+        from ..core.run_config import AgentSettings
 
         cls, settings = import_object(provider), AgentSettings(name=provider, mode=mode)
         used, verdicts = 1, asyncio.run(play_all(tasks, names, lambda task: cls(task, settings),  # type: ignore[operator]

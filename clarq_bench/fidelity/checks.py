@@ -23,7 +23,7 @@ class Checked(NamedTuple):
 
 def provider_client(provider: str, llm: dict[str, Any]) -> Any:
     """An LLMClient for a model-backed provider, its credentials checked now (before any call), else None."""
-    from ..play.run_config import AgentSettings
+    from ..core.run_config import AgentSettings
     from ..play.runner import resolve_provider
     from ..play.setup import llm_settings
     from ..provider.factory import is_offline

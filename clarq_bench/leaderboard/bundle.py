@@ -8,11 +8,10 @@ the run standard or custom, records per-task content hashes and the task-set has
 
 from __future__ import annotations
 
-import hashlib
 import zipfile
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -20,6 +19,7 @@ from .. import __version__
 from ..core.errors import ClarqError
 from ..core.redact import redact, redact_data
 from ..core.jsonl import dumps_line, loads, parse_models
+from ..core.run_folder import tasks_digest
 from ..scoring.judge import Verdict
 from ..core.tasks import Task
 from ..core.transcript import AgentInfo, Speaker, Transcript
@@ -34,14 +34,6 @@ from .schema import Label, Manifest, Submission, Submitter, dialogue_key, task_s
 STANDARD_PROVIDER = "gpt-4o"
 STANDARD_MODE = "single"
 STANDARD_MAX_TURNS = 12
-
-
-def runner_digest(tasks: Iterable[Task]) -> str:
-    """The runner's `tasks_digest` (SHA-256 over `id:hash` lines in selection order), to match config.json."""
-    digest = hashlib.sha256()
-    for task in tasks:
-        digest.update(f"{task.id}:{task.content_hash()}\n".encode())
-    return digest.hexdigest()
 
 
 def classify(config: dict[str, Any], provider: AgentInfo) -> tuple[Label, list[str]]:
@@ -108,7 +100,7 @@ def build_submission(
     hashes = {task_id: task.content_hash() for task_id, task in universe.items()}
     digest = task_set_hash(hashes)
     recorded_digest = files.config.get("tasks_digest")
-    if recorded_digest and recorded_digest != runner_digest(files.tasks.values()):
+    if recorded_digest and recorded_digest != tasks_digest(files.tasks.values()):
         raise ClarqError(f"{files.run_dir}: the task data in {files.data_root} differs from the run's (tasks_digest)",
                          "pass the run's task data with --data DIR")  # fmt: skip
     verdicts = verdicts_for(files)

@@ -1,9 +1,9 @@
 """Reading a run directory for packing (submit, export): its config, transcripts, recorded verdicts and tasks.
 
-Narrow on purpose: config.json is the runner's RunConfig as a dict (read leniently, so older or hand-written runs
-still pack), transcripts.jsonl one Transcript per line, and an optional verdicts.jsonl of recorded judge verdicts
-(the only place LLM-judged nodes can come from: packing never calls a model). Tasks come from --data, else the run's
-recorded `data` folder, else $CLARQ_DATA / the download cache, filtered as the run selected them.
+The folder is core.run_folder's RunDir: config.json read leniently as a dict (older or hand-written runs still
+pack), transcripts.jsonl, and an optional verdicts.jsonl of recorded judge verdicts (the only place LLM-judged nodes
+can come from: packing never calls a model). Tasks come from --data, else the run's recorded data folder, else
+$CLARQ_DATA / the download cache: the ones whose ids config.json records (older runs: the runner's selection rule).
 """
 
 from __future__ import annotations
@@ -12,15 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-
-from ..core.errors import ClarqError, DataError
-from ..core.jsonl import load_file, read_jsonl
+from ..core.errors import ClarqError
+from ..core.jsonl import read_jsonl
+from ..core.run_folder import RunDir
+from ..data.selection import recorded_selection, run_selection
 from ..scoring.judge import Verdict, judge_deterministic
 from ..core.tasks import Task
 from ..core.transcript import Transcript
-
-#: Where a run recorded its task folder (RunConfig.data_dir; older spellings accepted).
-DATA_KEYS = ("data_dir", "data", "tasks_dir")
 
 
 def _read_jsonl(path: Path, model: type, what: str) -> list[Any]:
@@ -44,33 +42,17 @@ class RunFiles:
     data_root: Path
 
 
-def read_config(run_dir: Path) -> dict[str, Any]:
-    path = run_dir / "config.json"
-    if not path.is_file():
-        raise ClarqError(f"{run_dir} is not a run directory (no config.json)", "pass the folder of a `clarq run`")
-    config = load_file(path)
-    if not isinstance(config, dict):
-        raise DataError(str(path), "expected a JSON object")
-    return config
-
-
 def selected_tasks(config: dict[str, Any], root: Path) -> dict[str, Task]:
-    """The tasks the run's config selects (languages, split, types, then the first `limit`), in the runner's order."""
-    from ..data.loader import load_tasks
-
-    languages = config.get("languages") or ["en"]
-    split = config.get("split") or "test"
-    tasks = load_tasks(root, languages, split=None if split == "all" else split, types=config.get("types"))
-    limit = config.get("limit")
-    if isinstance(limit, int) and limit >= 0:
-        tasks = tasks[:limit]
-    return {task.id: task for task in tasks}
+    """The tasks the run played on: the ids its config.json records (data.selection.recorded_selection)."""
+    return {task.id: task for task in recorded_selection(root, config)}
 
 
 def split_tasks(config: dict[str, Any], root: Path) -> dict[str, Task]:
     """Every task of the run's languages and split, whatever --types or --limit chose: what a complete submission
     covers, so a run on a subset can only be submitted as partial."""
-    return selected_tasks({**config, "types": None, "limit": None}, root)
+    fields = {**config, "types": None, "limit": None}
+    fields.pop("task_ids", None)
+    return {task.id: task for task in run_selection(root, fields)}
 
 
 def data_root_for(config: dict[str, Any], run_dir: Path, explicit: str | None) -> Path:
@@ -79,26 +61,25 @@ def data_root_for(config: dict[str, Any], run_dir: Path, explicit: str | None) -
 
     if explicit:
         return Path(explicit).expanduser()
-    for key in DATA_KEYS:
-        recorded = config.get(key)
-        if isinstance(recorded, str) and recorded:
-            for candidate in (Path(recorded).expanduser(), run_dir / recorded):
-                if candidate.is_dir():
-                    return candidate
+    recorded = RunDir(run_dir).data_dir(config)
+    if recorded:
+        for candidate in (Path(recorded).expanduser(), run_dir / recorded):
+            if candidate.is_dir():
+                return candidate
     return resolve_data_dir(None)
 
 
 def read_run(run_dir: str | Path, data: str | None = None) -> RunFiles:
     """Load everything `clarq submit` / `clarq export` needs from a run directory."""
-    run_dir = Path(run_dir)
-    config = read_config(run_dir)
-    transcripts_path = run_dir / "transcripts.jsonl"
-    if not transcripts_path.is_file():
+    folder = RunDir(run_dir)
+    run_dir = folder.path
+    config = folder.raw_config()
+    if not folder.has_transcripts():
         raise ClarqError(f"{run_dir} has no transcripts.jsonl", "run some dialogues first")
-    transcripts = _read_jsonl(transcripts_path, Transcript, "transcript")
+    transcripts = _read_jsonl(folder.transcripts_path, Transcript, "transcript")
     if not transcripts:
         raise ClarqError(f"{run_dir} holds no transcripts", "run some dialogues first")
-    verdicts_path = run_dir / "verdicts.jsonl"
+    verdicts_path = folder.verdicts_path
     recorded = _read_jsonl(verdicts_path, Verdict, "verdict") if verdicts_path.is_file() else []
     root = data_root_for(config, run_dir, data)
     tasks = selected_tasks(config, root)

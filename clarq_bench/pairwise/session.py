@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..core.errors import ClarqError
 from ..core.jsonl import load_file, validate
+from ..core.run_folder import RunDir
 from ..core.transcript import Usage
 from ..scoring.comparison import pair_verdicts
 from ..scoring.judge import judge_all as judge_dialogues
@@ -28,9 +29,9 @@ PEOPLE_ANSWERS = "people.jsonl"
 
 
 def _run_id(source) -> str:  # type: ignore[no-untyped-def]
-    config = source.run_dir / "config.json" if source.run_dir is not None else None
-    if config is not None and config.is_file():
-        value = load_file(config)
+    folder = RunDir(source.run_dir) if source.run_dir is not None else None
+    if folder is not None and folder.is_run():
+        value = load_file(folder.config_path)
         if isinstance(value, dict) and isinstance(value.get("run_id"), str):
             return value["run_id"]
     return source.name

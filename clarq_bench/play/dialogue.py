@@ -29,7 +29,7 @@ from ..core.tasks import Task
 from ..core.transcript import AgentInfo, EndReason, Speaker, Transcript, Turn, Usage
 from ..provider.base import Provider
 from ..seekers.base import DialogueView, Seeker
-from .run_config import DEFAULT_TURN_TIMEOUT
+from ..core.run_config import DEFAULT_TURN_TIMEOUT
 
 DEFAULT_MAX_TURNS = 12
 #: Longest turn text accepted from an agent; no model reply comes near it, a runaway plug-in can.

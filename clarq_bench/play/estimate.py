@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass, field
 
 from ..core.tasks import Task
-from .run_config import RunConfig
+from ..core.run_config import RunConfig
 
 #: Tokens one earlier turn adds to a prompt, and tokens of one reply: (low, high).
 TURN_TOKENS = (40, 120)

@@ -11,16 +11,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.run_config import RunConfig
+from ..core.run_folder import tasks_digest
+from ..core.tasks import Task
 from ..core.transcript import AgentInfo, Transcript
-from .run_config import RunConfig
 
 
-def stamp_config(config: RunConfig, client: Any, seeker_factory: Any) -> RunConfig:
-    """The config with its endpoint, provider fingerprint and seeker tree access filled in from this run."""
+def stamp_config(config: RunConfig, tasks: list[Task], client: Any, seeker_factory: Any) -> RunConfig:
+    """The config with what this run decided filled in: the selected tasks (ids and digest), the endpoint, the
+    provider fingerprint and the seeker's tree access. The one place a config is stamped, once, before it is
+    written (run_dialogues); `identical_runs` stamps a copy to know the hash a new run would have."""
     from ..provider.identity import provider_fingerprint
 
     endpoint = getattr(client, "endpoint", None) if client is not None else None
     return config.model_copy(update={
+        "task_ids": [task.id for task in tasks],
+        "tasks_digest": tasks_digest(tasks),
         "api_base": endpoint,
         "router": used_pools(config, client),
         "provider_fingerprint": provider_fingerprint(config.provider.name, config.provider.mode),

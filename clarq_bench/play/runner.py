@@ -1,8 +1,6 @@
 """A run: many dialogues played concurrently into a run directory that survives interruption and can be resumed.
 
-runs/<run-id>/config.json    the RunConfig (+ its hash, run id, clarq version); no secrets
-runs/<run-id>/transcripts.jsonl   one line per finished dialogue, appended with one write + flush + fsync
-runs/<run-id>/summary.json (+ report.md)   written at the end (judge, metrics, report)
+The folder's files belong to core.run_folder.RunDir; the run is scored by scoring.sources.score_run (api.py).
 
 Resume skips the (task, trial) pairs already in transcripts.jsonl after checking the config hash (a change is
 refused unless forced, naming the changed fields); a partial last line left by kill -9 is cut off first, so at
@@ -21,40 +19,24 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import hashlib
-import json
-import os
 import re
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
-from .. import __version__
 from .breaker import CircuitBreaker, fatal_error
 from .dialogue import play_dialogue, safe_message
 from ..core.errors import ClarqError
-from ..core.redact import redact
-from ..core.jsonl import dumps_line, load_file, read_jsonl, validate
 from ..core.registry import import_object, looks_like_import_path
-from .run_config import AgentSettings, RunConfig, describe_diff, diff_configs
+from ..core.run_config import AgentSettings, RunConfig, describe_diff, diff_configs
+from ..core.run_folder import RunDir
 from .run_identity import agent_infos, stamp_config, stamp_transcript
 from ..seekers.registry import SeekerConfig, build_seeker, describe, resolve_seeker
 from ..core.tasks import Task
 from ..core.transcript import EndReason, Speaker, Transcript
-
-CONFIG_FILE, TRANSCRIPTS_FILE, SUMMARY_FILE = "config.json", "transcripts.jsonl", "summary.json"
-
-
-def tasks_digest(tasks: list[Task]) -> str:
-    digest = hashlib.sha256()
-    for task in tasks:
-        digest.update(f"{task.id}:{task.content_hash()}\n".encode())
-    return digest.hexdigest()
-
 
 def new_run_id(config: RunConfig) -> str:
     """`20260101-120000-heuristic-offline-en-1a2b3c`: sortable, readable, unique enough."""
@@ -68,88 +50,6 @@ def _name_part(name: str) -> str:
     """A model or agent name as one safe path component: `openai/gpt-4o` -> `openai_gpt-4o`, `pkg.mod:C` -> `mod_C`."""
     tail = name.split(".")[-1] if ":" in name and "/" not in name else name  # an import path keeps module:Class
     return re.sub(r"[^A-Za-z0-9._+-]+", "_", tail).strip("._") or "agent"
-
-
-# --- the transcripts file ---------------------------------------------------------------------------------------
-
-
-def repair_tail(path: Path) -> int:
-    """Cut a partial last line (no newline: a write interrupted by kill -9). Returns the bytes removed."""
-    if not path.exists():
-        return 0
-    with open(path, "rb+") as handle:
-        size = handle.seek(0, os.SEEK_END)
-        if size == 0:
-            return 0
-        handle.seek(max(0, size - 1))
-        if handle.read(1) == b"\n":
-            return 0
-        keep = 0
-        position = size
-        while position > 0:  # scan back in blocks for the last newline
-            start = max(0, position - 65536)
-            handle.seek(start)
-            block = handle.read(position - start)
-            cut = block.rfind(b"\n")
-            if cut >= 0:
-                keep = start + cut + 1
-                break
-            position = start
-        handle.truncate(keep)
-        os.fsync(handle.fileno())
-        return size - keep
-
-
-def read_transcripts(path: Path) -> list[Transcript]:
-    """Every complete line of a transcripts.jsonl (clarq_bench.core.jsonl: split on "\\n", size and depth limits, a
-    malformed line is a DataError naming file and line). An unfinished last line is left out: on resume
-    `repair_tail` has already cut it (and the run says so); at scoring `scoring.read_transcripts` warns about it."""
-    if not path.exists():
-        return []
-    records, _ = read_jsonl(path, Transcript, "transcript")
-    return records
-
-
-class TranscriptWriter:
-    """Appends one transcript per call as a single write of a full line; fsync runs on a background thread.
-
-    The write itself is synchronous, so once `append` returns the line is in the kernel's page cache and survives
-    kill -9 of this process. fsync (needed only against power loss) takes milliseconds on some disks; done on the
-    event loop it stalled every dialogue in flight, so a syncer thread does it instead, coalescing bursts of
-    appends into one fsync. `close` waits for a final fsync.
-    """
-
-    def __init__(self, path: Path) -> None:
-        self.fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        self._dirty = threading.Event()
-        self._closing = False
-        self._syncer = threading.Thread(target=self._sync_loop, name="clarq-fsync", daemon=True)
-        self._syncer.start()
-
-    def append(self, transcript: Transcript) -> None:
-        line = redact(dumps_line(transcript)).encode("utf-8")
-        written = os.write(self.fd, line)
-        if written != len(line):  # pragma: no cover - only on a full disk
-            raise OSError(f"short write to transcripts file ({written} of {len(line)} bytes)")
-        self._dirty.set()
-
-    def _sync_loop(self) -> None:
-        while True:
-            self._dirty.wait()
-            if self._closing:
-                return
-            self._dirty.clear()
-            try:
-                os.fsync(self.fd)
-            except OSError:  # pragma: no cover - the descriptor is being closed
-                return
-
-    def close(self) -> None:
-        self._closing = True
-        self._dirty.set()
-        self._syncer.join()
-        os.fsync(self.fd)
-        os.close(self.fd)
 
 
 # --- building agents --------------------------------------------------------------------------------------------
@@ -223,37 +123,6 @@ def quick_success(task: Task, transcript: Transcript) -> bool:
     return all(any(carries_node(text, node.text, task.language) for text in said) for node in task.tree.required)
 
 
-async def summarize_run(
-    run_dir: Path, tasks: list[Task], judge_model: str | None = None, *, split: str = "auto", plots: bool = True,
-    client: Any = None,
-) -> Any:
-    """Judge every transcript of the run and write summary.json, report.md and the plots; returns the metrics
-    Summary (None when the run holds no transcript). A run of `split` "all" reports all its dialogues, with each
-    split in its own rows, never the test ones alone. A model judge calls through `client` (the run's own: endpoint,
-    cache, budget) when given, and what it costs is in the summary's usage as role "judge"."""
-    from ..llm.accounting import track_usage
-    from ..scoring.judge import judge_all
-    from ..scoring.metrics import summarize
-    from ..scoring.report import write_report
-    from ..scoring.sources import node_check_for, select_split
-
-    transcripts = read_transcripts(run_dir / TRANSCRIPTS_FILE)
-    by_id = {task.id: task for task in tasks}
-    pairs = [(t, by_id[t.task_id]) for t in transcripts if t.task_id in by_id]
-    if not pairs:
-        return None
-    judge_name = judge_model or "none"
-    with track_usage() as meter:
-        verdicts = await judge_all(pairs, node_check_for(judge_name, client), judge_name=judge_name)
-    chosen, split = select_split(verdicts, "all" if split == "all" else "auto")
-    from ..scoring.metrics import run_usage
-
-    usage = run_usage((t for t, _ in pairs), judge=meter.by_role.get("judge"), judge_model=judge_name)
-    summary = summarize(chosen, source=run_dir.name, split=split, usage=usage)
-    write_report(summary, run_dir, plots=plots)
-    return summary
-
-
 # --- the run ----------------------------------------------------------------------------------------------------
 
 
@@ -297,16 +166,6 @@ class RunStats:
         return f"{line}  {self.limits}" if self.limits else line
 
 
-def rewrite_transcripts(path: Path, keep: list[Transcript]) -> None:
-    """Replace transcripts.jsonl by `keep`, atomically (temporary file, fsync, rename)."""
-    tmp = path.with_suffix(".jsonl.tmp")
-    with open(tmp, "wb") as handle:
-        handle.write(b"".join(redact(dumps_line(record)).encode("utf-8") for record in keep))
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
-
-
 def prepare_run_dir(config: RunConfig, run_dir: Path, *, resume: bool, force: bool,
                     retry_errors: bool = False, notes: list[str] | None = None) -> list[Transcript]:
     """Create or check the run directory; return the records of the (task, trial) pairs that count as played.
@@ -314,33 +173,24 @@ def prepare_run_dir(config: RunConfig, run_dir: Path, *, resume: bool, force: bo
     On resume, records that will be played again (budget cut-offs; errors with `retry_errors`) are removed first,
     and an unfinished last line is cut (said in `notes`: its dialogue is played again).
     """
-    config_path, transcripts = run_dir / CONFIG_FILE, run_dir / TRANSCRIPTS_FILE
+    folder = RunDir(run_dir)
+    transcripts = folder.transcripts_path
     if resume:
-        if not config_path.exists():
-            raise ClarqError(f"{run_dir} is not a run directory (no {CONFIG_FILE})", "pass the folder of a run")
-        old = validate(RunConfig, load_file(config_path), str(config_path), what="run config")
-        changes = diff_configs(old, config)
+        changes = diff_configs(folder.config(), config)
         if changes and not force:
             raise ClarqError(f"the run's config changed: {describe_diff(changes)}", "rerun with --force to resume anyway")
-        cut = repair_tail(transcripts)
+        cut = folder.repair_tail()
         if cut and notes is not None:
             notes.append(f"{transcripts}: cut an unfinished last line ({cut} bytes, a write interrupted mid-way); "
                          "its dialogue is played again")
     elif transcripts.exists() and transcripts.stat().st_size:
         raise ClarqError(f"{run_dir} already holds transcripts", f"resume it with --resume {run_dir}")
-    run_dir.mkdir(parents=True, exist_ok=True)
-    payload = config.model_dump(mode="json") | {
-        "config_hash": config.config_hash(), "run_id": run_dir.name, "clarq_version": __version__,
-        "written_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-    }  # fmt: skip
-    tmp = config_path.with_suffix(".tmp")
-    tmp.write_text(redact(json.dumps(payload, ensure_ascii=False, indent=2)) + "\n", encoding="utf-8")
-    os.replace(tmp, config_path)
-    records = read_transcripts(transcripts)
+    folder.write_config(config)
+    records, _ = folder.transcripts()
     replay = {EndReason.budget} | ({EndReason.error} if retry_errors else set())
     kept = [record for record in records if record.end_reason not in replay]
     if len(kept) != len(records):
-        rewrite_transcripts(transcripts, kept)
+        folder.rewrite_transcripts(kept)
     return kept
 
 
@@ -362,7 +212,7 @@ async def run_dialogues(
     sconfig = seeker_config(config.seeker, client)
     factory, _ = resolve_seeker(sconfig)  # an unknown seeker or provider fails before anything starts
     resolve_provider(config.provider)
-    config = stamp_config(config, client, factory)  # endpoint, provider fingerprint, tree access
+    config = stamp_config(config, tasks, client, factory)  # selection, endpoint, provider fingerprint, tree access
     seeker_name, seeker_model = describe(sconfig)
     resolve = getattr(client, "resolve_model", None)
     if seeker_model and callable(resolve):  # record the dated version the alias stood for
@@ -376,7 +226,7 @@ async def run_dialogues(
     stats.skipped = len(jobs) - len(pending)
     wanted = {(task.id, trial) for task, trial in jobs}
     stats.skipped_errors = sum(r.end_reason == EndReason.error and r.key in wanted for r in kept)
-    writer = TranscriptWriter(run_dir / TRANSCRIPTS_FILE)
+    writer = RunDir(run_dir).writer()
     gate = asyncio.Semaphore(config.concurrency)
     seeker_info, provider_info = agent_infos(config, seeker_name, seeker_model)
 
@@ -491,10 +341,3 @@ def run_dir_for(config: RunConfig, runs_root: Path, resume: str | Path | None) -
         n += 1
         candidate = base.with_name(f"{base.name}-{n}")
     return candidate
-
-
-def load_run_config(run_dir: Path) -> RunConfig:
-    path = Path(run_dir) / CONFIG_FILE
-    if not path.exists():
-        raise ClarqError(f"{run_dir} is not a run directory (no {CONFIG_FILE})", "pass the folder of a run")
-    return validate(RunConfig, load_file(path), str(path), what="run config")

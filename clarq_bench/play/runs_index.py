@@ -3,7 +3,8 @@ runs identical to one about to start.
 
 Why: without it, past runs are `ls runs/` and opening config.json, and running the same command twice silently
 makes a second folder. Read from the files alone (config.json, transcripts.jsonl); a folder that is not a run is
-skipped, a run whose task data moved shows its total as unknown.
+skipped. The total comes from the task ids config.json records; a run whose task data moved shows its successes as
+unknown (a run written before task ids were recorded, its total too). The folder itself is core.run_folder's.
 """
 
 from __future__ import annotations
@@ -13,14 +14,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ..core.jsonl import load_file, read_jsonl
+from ..core.run_config import RunConfig
+from ..core.run_folder import FINISHED, RunDir
 from ..core.tasks import Task
 from ..core.transcript import EndReason, Transcript
-from .run_config import RunConfig
-
-CONFIG_FILE, TRANSCRIPTS_FILE = "config.json", "transcripts.jsonl"
-FINISHED, UNFINISHED, EMPTY = "finished", "unfinished", "empty"
-
 
 class RunRow(BaseModel):
     """One run folder, as `clarq runs` shows it."""
@@ -36,7 +33,7 @@ class RunRow(BaseModel):
     successes: int | None  # every required node carried (the cheap deterministic rule); None without tasks
     errors: int
     cost_usd: float
-    state: str  # finished | unfinished | empty
+    state: str  # finished | scoring unfinished | unfinished | empty (core.run_folder.RunDir.state)
     config_hash: str = ""
 
     @property
@@ -52,18 +49,17 @@ def agent_label(settings: Any) -> str:
 _TASKS: dict[tuple, list[Task] | None] = {}
 
 
-def _selected(config: RunConfig) -> list[Task] | None:
-    """The tasks the run selected (as select_tasks does), cached per selection; None when the data is gone."""
+def _selected(folder: RunDir, raw: dict[str, Any]) -> list[Task] | None:
+    """The tasks the run selected (the ids its config records), cached per selection; None when the data is gone."""
     from ..core.errors import ClarqError
-    from ..data.loader import load_tasks
-    from .setup import spread_limit
+    from ..data.selection import recorded_selection
 
-    key = (config.data_dir, tuple(config.languages), config.split, tuple(config.types or ()), config.limit, config.seed)
+    ids = raw.get("task_ids")
+    key = (folder.data_dir(raw), tuple(ids) if isinstance(ids, list) else None, tuple(raw.get("languages") or ()),
+           raw.get("split"), tuple(raw.get("types") or ()), raw.get("limit"), raw.get("seed"))
     if key not in _TASKS:
         try:
-            split = None if config.split == "all" else config.split
-            tasks = load_tasks(Path(config.data_dir or ""), config.languages, split=split, types=config.types)
-            _TASKS[key] = spread_limit(tasks, config.limit, config.seed) if config.limit else tasks
+            _TASKS[key] = recorded_selection(Path(key[0] or ""), raw)
         except (ClarqError, OSError, ValueError):
             _TASKS[key] = None
     return _TASKS[key]
@@ -73,37 +69,30 @@ def read_run(run_dir: Path) -> RunRow | None:
     """The row of one run folder; None when it holds no readable config.json."""
     from .runner import quick_success
 
+    folder = RunDir(run_dir)
     try:
-        raw = load_file(run_dir / CONFIG_FILE)
+        raw = folder.raw_config()
         config = RunConfig.model_validate(raw)
     except Exception:  # noqa: BLE001 - not a run folder (or not one of ours): skipped, never the end of the listing
         return None
-    transcripts: list[Transcript] = []
-    if (run_dir / TRANSCRIPTS_FILE).is_file():
-        try:
-            transcripts, _ = read_jsonl(run_dir / TRANSCRIPTS_FILE, Transcript, "transcript")
-        except Exception:  # noqa: BLE001 - a damaged file still lists the run; resume names the bad line
-            transcripts = []
-    tasks = _selected(config)
+    try:
+        transcripts, _ = folder.transcripts()
+    except Exception:  # noqa: BLE001 - a damaged file still lists the run; resume names the bad line
+        transcripts = []
+    tasks = _selected(folder, raw)
     by_id = {task.id: task for task in tasks} if tasks is not None else None
-    total = len(tasks) * config.trials if tasks is not None else None
+    selected = len(config.task_ids) if config.task_ids is not None else len(tasks) if tasks is not None else None
+    total = selected * config.trials if selected is not None else None
     successes = None
     if by_id is not None:
         successes = sum(quick_success(by_id[t.task_id], t) for t in transcripts if t.task_id in by_id)
     errors = sum(t.end_reason == EndReason.error for t in transcripts)
-    finished_records = sum(t.end_reason != EndReason.budget for t in transcripts)
-    if not transcripts:
-        state = EMPTY
-    elif total is not None and finished_records >= total:
-        state = FINISHED
-    else:
-        state = UNFINISHED
     cost = sum(usage.cost_usd for t in transcripts for usage in t.usage.values())
     return RunRow(run_dir=str(run_dir), run_id=str(raw.get("run_id") or run_dir.name),
                   written_at=str(raw.get("written_at") or ""), seeker=agent_label(config.seeker),
                   provider=agent_label(config.provider), languages=list(config.languages), done=len(transcripts),
-                  total=total, successes=successes, errors=errors, cost_usd=cost, state=state,
-                  config_hash=str(raw.get("config_hash") or ""))  # fmt: skip
+                  total=total, successes=successes, errors=errors, cost_usd=cost,
+                  state=folder.state(transcripts, total), config_hash=str(raw.get("config_hash") or ""))  # fmt: skip
 
 
 def list_runs(root: str | Path = "runs") -> list[RunRow]:
@@ -111,11 +100,11 @@ def list_runs(root: str | Path = "runs") -> list[RunRow]:
     root = Path(root)
     if not root.is_dir():
         return []
-    rows = [read_run(folder) for folder in sorted(root.iterdir()) if (folder / CONFIG_FILE).is_file()]
+    rows = [read_run(folder) for folder in sorted(root.iterdir()) if RunDir(folder).is_run()]
     return [row for row in rows if row is not None]
 
 
-def identical_runs(config: RunConfig, client: Any, root: str | Path) -> list[RunRow]:
+def identical_runs(config: RunConfig, tasks: list[Task], client: Any, root: str | Path) -> list[RunRow]:
     """Runs under `root` whose recorded config hash is the one this config will have once stamped (endpoint,
     provider fingerprint, tree access): the same run again, which `--resume` would continue instead."""
     from .run_identity import stamp_config
@@ -123,14 +112,14 @@ def identical_runs(config: RunConfig, client: Any, root: str | Path) -> list[Run
     from ..seekers.registry import resolve_seeker
 
     factory, _ = resolve_seeker(seeker_config(config.seeker, client))
-    wanted = stamp_config(config, client, factory).config_hash()
+    wanted = stamp_config(config, tasks, client, factory).config_hash()
     root = Path(root)
     if not root.is_dir():
         return []
     found = []
     for folder in sorted(root.iterdir()):
         try:
-            raw = load_file(folder / CONFIG_FILE) if (folder / CONFIG_FILE).is_file() else None
+            raw = RunDir(folder).raw_config() if RunDir(folder).is_run() else None
         except Exception:  # noqa: BLE001 - an unreadable folder is not the same run
             raw = None
         if isinstance(raw, dict) and raw.get("config_hash") == wanted:

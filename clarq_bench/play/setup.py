@@ -14,8 +14,8 @@ from typing import Any, NamedTuple
 
 from ..core.errors import ClarqError
 from ..core.tasks import Task
-from ..data.selection import compact_ranges, no_tasks_error, parse_types, selected_languages
-from .run_config import AgentSettings, RunConfig
+from ..data.selection import compact_ranges, no_tasks_error, parse_types, run_selection, selected_languages
+from ..core.run_config import AgentSettings, RunConfig
 
 #: Options that map one-to-one onto RunConfig fields; None means "not given" so a resume keeps the saved value.
 RUN_FIELDS = ("trials", "seed", "max_turns", "limit", "concurrency", "max_cost", "judge_model", "turn_timeout",
@@ -174,17 +174,13 @@ def build_config(args: RunOptions, base: RunConfig | None) -> RunConfig:
 
 
 def select_tasks(config: RunConfig, args: RunOptions) -> tuple[RunConfig, list[Task]]:
-    """Load the tasks the config names; record the resolved data folder and the tasks' digest in the config."""
-    from ..data.loader import load_tasks, resolve_data_dir
-    from .runner import tasks_digest
+    """Load the tasks the config names (data.selection.run_selection, the one rule); record the resolved data
+    folder. The selected ids and their digest are stamped with the rest (run_identity.stamp_config)."""
+    from ..data.loader import resolve_data_dir
 
     root = resolve_data_dir(config.data_dir)
-    split = None if config.split == "all" else config.split
-    tasks = load_tasks(root, config.languages, split=split, types=config.types)
-    if not tasks and config.types:
-        raise no_tasks_error(root, config.languages, config.split, config.types)
+    tasks = run_selection(root, config.model_dump())
     if config.limit is not None and tasks:
-        tasks = spread_limit(tasks, config.limit, config.seed)
         types = sorted({task.type_number for task in tasks})
         print(f"clarq: --limit {config.limit}: {len(tasks)} tasks of types {compact_ranges(types)} (seed "
               f"{config.seed}; --types narrows the choice)", file=sys.stderr)
@@ -192,32 +188,7 @@ def select_tasks(config: RunConfig, args: RunOptions) -> tuple[RunConfig, list[T
         if config.types:
             raise no_tasks_error(root, config.languages, config.split, config.types)
         raise ClarqError("no tasks selected", "check --lang, --split, --types and --limit")
-    return config.model_copy(update={"data_dir": str(root.resolve()), "tasks_digest": tasks_digest(tasks)}), tasks
-
-
-def spread_limit(tasks: list[Task], limit: int, seed: int) -> list[Task]:
-    """`limit` tasks spread over every selected type: the types in a seeded order, then round-robin, each type's
-    tasks in a seeded order. The first N of the sorted list would be types 1-4, the types a provider may be tuned
-    on. Returned in task order; the same seed always takes the same tasks (so --resume finds them again)."""
-    import random
-
-    rng = random.Random(f"limit/{seed}")
-    by_type: dict[int, list[Task]] = {}
-    for task in tasks:
-        by_type.setdefault(task.type_number, []).append(task)
-    queues = []
-    for number in sorted(by_type):
-        queue = list(by_type[number])
-        rng.shuffle(queue)
-        queues.append(queue)
-    rng.shuffle(queues)
-    chosen: list[Task] = []
-    while len(chosen) < limit and any(queues):
-        for queue in queues:
-            if queue and len(chosen) < limit:
-                chosen.append(queue.pop(0))
-    picked = {id(task) for task in chosen}
-    return [task for task in tasks if id(task) in picked]
+    return config.model_copy(update={"data_dir": str(root.resolve())}), tasks
 
 
 def models_by_role(seeker: AgentSettings, provider: AgentSettings | None = None,
@@ -338,14 +309,15 @@ class PreparedRun(NamedTuple):
 
 def prepare(options: RunOptions) -> PreparedRun:
     """Everything before the first dialogue: config (the saved one on resume), tasks, credentials, run folder."""
-    from .runner import load_run_config, run_dir_for
+    from ..core.run_folder import RunDir
+    from .runner import run_dir_for
 
     if options.dry_run:
         raise ClarqError("dry_run: nothing would be played", "call clarq_bench.estimate_run(...) for the plan")
     if options.retry_errors and not options.resume:
         raise ClarqError("--retry-errors only applies to a resumed run", "pass --resume RUN_DIR --retry-errors")
     import_seeker_modules(options.seeker_module)
-    base = load_run_config(Path(options.resume)) if options.resume else None
+    base = RunDir(options.resume).config() if options.resume else None
     config, tasks = select_tasks(build_config(options, base), options)
     client = llm_client_for(config, options)
     run_dir = run_dir_for(config, Path(options.runs_dir), options.resume)

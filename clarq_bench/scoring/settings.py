@@ -1,14 +1,16 @@
 """What decided a scored source's dialogues, for `compare`: the task content each dialogue was played on and the
 run's settings (a run's config.json, else the agents a released file records), and which settings differ.
 
-Reads Sources (sources.py) and config.json only.
+Reads Sources (sources.py) and config.json (through core.run_folder) only. `task_ids` is not a setting: the
+selection that made it is (languages, split, types, limit, seed), and the pairing covers the tasks.
 """
 
 from __future__ import annotations
 
 import json
 
-from ..core.jsonl import flatten, load_file
+from ..core.jsonl import flatten
+from ..core.run_folder import RunDir
 
 
 def task_hashes(source) -> dict[tuple[str, int], str]:  # type: ignore[no-untyped-def]
@@ -18,14 +20,14 @@ def task_hashes(source) -> dict[tuple[str, int], str]:  # type: ignore[no-untype
 
 #: Recorded in config.json but not a setting of the experiment (identity, timing, display, execution limits).
 NOT_SETTINGS = ("run_id", "written_at", "config_hash", "progress", "concurrency", "max_cost", "use_cache",
-                "turn_timeout", "max_errors")
+                "turn_timeout", "max_errors", "task_ids")
 
 
 def run_settings(source) -> dict[str, object]:  # type: ignore[no-untyped-def]
     """What decided a side's dialogues: a run's config.json, else (a released file) its agents as recorded."""
-    config_path = source.run_dir / "config.json" if source.run_dir is not None else None
-    if config_path is not None and config_path.is_file():
-        config = load_file(config_path)
+    folder = RunDir(source.run_dir) if source.run_dir is not None else None
+    if folder is not None and folder.is_run():
+        config = folder.raw_config()
     else:
         first = source.pairs[0][0]
         config = {"seeker": first.seeker.model_dump(mode="json"), "provider": first.provider.model_dump(mode="json")}

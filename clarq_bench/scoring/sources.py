@@ -2,8 +2,9 @@
 file, finds each transcript's task, judges them all, and picks the split to report.
 
 This is what `clarq score` and `clarq compare` share; it works from the files alone (no runner code). Tasks of a run
-come from --data, else from the run's config.json (`data_dir` or `tasks_dir`, relative paths tried against the
-working directory and then the run directory); released files carry their own tasks.
+come from --data, else from the run's config.json (core.run_folder.RunDir.data_dir; relative paths tried against
+the working directory and then the run directory); released files carry their own tasks. `score_run` is the one
+way a set of dialogues is scored: `clarq score`, `clarq compare` and the end of `clarq run` all call it.
 """
 
 from __future__ import annotations
@@ -11,16 +12,19 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from ..core.errors import ClarqError
-from ..core.jsonl import load_file, read_jsonl
+from ..core.jsonl import read_jsonl
+from ..core.run_folder import RunDir
 from ..core.tasks import Task
 from ..core.transcript import Transcript
 from .judge import NodeCheck, Verdict, judge_all
 
+if TYPE_CHECKING:
+    from .metrics import Summary
+
 Format = Literal["auto", "clarq", "upstream"]
-TASK_KEYS = ("data_dir", "tasks_dir")
 
 
 class Source(NamedTuple):
@@ -34,7 +38,7 @@ class Source(NamedTuple):
 def detect_format(path: Path) -> Literal["clarq", "upstream"]:
     """A run directory or a .jsonl file is ours; a `*.En.json` / `*.Ch.json` file (or a folder of them) is upstream."""
     if path.is_dir():
-        if (path / "transcripts.jsonl").is_file():
+        if RunDir(path).has_transcripts():
             return "clarq"
         if any(path.glob("*.En.json")) or any(path.glob("*.Ch.json")):
             return "upstream"
@@ -64,18 +68,6 @@ def _stderr(message: str) -> None:
     print(f"clarq: warning: {message}", file=sys.stderr)
 
 
-def _config_task_dir(run_dir: Path) -> str | None:
-    config_path = run_dir / "config.json"
-    if not config_path.is_file():
-        return None
-    config: Any = load_file(config_path)
-    for scope in (config, *(v for v in config.values() if isinstance(v, dict))) if isinstance(config, dict) else ():
-        for key in TASK_KEYS:
-            if isinstance(scope.get(key), str) and scope[key]:
-                return scope[key]
-    return None
-
-
 def load_tasks_from(location: str | Path, languages: Iterable[str], *, base: Path | None = None) -> dict[str, Task]:
     """Tasks by id from a data folder (upstream layout) or a released results file/folder."""
     from ..data.loader import load_tasks
@@ -93,10 +85,11 @@ def load_tasks_from(location: str | Path, languages: Iterable[str], *, base: Pat
 def load_run(path: Path, data: str | None = None) -> Source:
     """A run directory (or a bare transcripts.jsonl) with the task of every transcript."""
     run_dir = path if path.is_dir() else path.parent
-    transcripts = read_transcripts(path / "transcripts.jsonl" if path.is_dir() else path)
+    folder = RunDir(run_dir)
+    transcripts = read_transcripts(folder.transcripts_path if path.is_dir() else path)
     if not transcripts:
         raise ClarqError(f"{path} holds no transcripts", "run some dialogues first")
-    location = data or _config_task_dir(run_dir)
+    location = data or (folder.data_dir() if folder.is_run() else None)
     if location is None:
         raise ClarqError(f"cannot tell which tasks {path} was played on", "pass --data DIR")
     tasks = load_tasks_from(location, {t.language for t in transcripts}, base=run_dir)
@@ -158,3 +151,32 @@ def node_check_for(judge_model: str, client: Any = None) -> NodeCheck | None:
 
 async def judge_source(source: Source, check: NodeCheck | None, judge_name: str = "none") -> list[Verdict]:
     return await judge_all(source.pairs, check, judge_name=judge_name)
+
+
+class Scored(NamedTuple):
+    """One scored set of dialogues: where it came from, its summary, and the verdicts the summary counts."""
+
+    source: Source
+    summary: Summary
+    verdicts: list[Verdict]
+
+
+async def score_run(source: Source, *, judge: str = "none", check: NodeCheck | None = None, client: Any = None,
+                    split: str = "auto", seed: int = 8848, resamples: int = 2000) -> Scored:
+    """Judge a source's dialogues (the deterministic stage, then `judge`'s model check: `check` when given, else
+    one through `client`), keep `split`, and summarize with the usage recorded on the transcripts (a run or a
+    transcripts.jsonl: released files record none) plus what judging cost."""
+    from ..llm.accounting import track_usage
+    from .metrics import run_usage, summarize
+
+    if check is None:
+        check = node_check_for(judge, client)
+    with track_usage() as meter:
+        verdicts = await judge_source(source, check, judge)
+    chosen, chosen_split = select_split(verdicts, split)
+    judged = meter.by_role.get("judge")
+    recorded = source.run_dir is not None or source.name.endswith(".jsonl")
+    usage = run_usage((t for t, _ in source.pairs) if recorded else (), judge=judged, judge_model=judge) \
+        if recorded or (judged is not None and judged.calls) else None
+    summary = summarize(chosen, source=source.name, split=chosen_split, seed=seed, resamples=resamples, usage=usage)
+    return Scored(source, summary, chosen)

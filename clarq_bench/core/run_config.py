@@ -1,4 +1,5 @@
 """RunConfig: everything that decides what a run produces, recorded in runs/<id>/config.json (never a secret).
+In core because every reader of a run folder (scoring, runs, submit) needs it, not only the runner.
 
 Its hash decides whether a resume is allowed: execution-only settings (concurrency, spending cap, display) are
 recorded but left out of the hash, since changing them does not change any dialogue. `diff_configs` names the
@@ -17,6 +18,8 @@ from ..core.jsonl import flatten as _flatten
 
 #: Recorded, but changing them does not change the dialogues, so a resume may change them freely.
 EXECUTION_ONLY = frozenset({"concurrency", "max_cost", "progress", "use_cache", "turn_timeout", "max_errors"})
+#: Recorded, left out of the hash because another hashed field already says it: `tasks_digest` covers the ids.
+DERIVED = frozenset({"task_ids"})
 DEFAULT_SEED = 8848
 #: Seconds one agent call (a seeker turn, or a provider reply of several model calls) may take. Generous: a slow real
 #: provider makes 5-10 sequential model calls per reply, each retried with backoff on rate limits.
@@ -46,7 +49,10 @@ class RunConfig(BaseModel):
     languages: list[Literal["en", "zh"]] = Field(default_factory=lambda: ["en"])
     split: Literal["test", "dev", "all"] = "test"
     types: list[int] | None = None
-    limit: int | None = Field(default=None, description="Only the first N selected tasks (per the sorted task list).")
+    limit: int | None = Field(default=None, description="Only N of the selected tasks, spread over their types by "
+                              "`seed` (data.selection.spread_limit).")
+    task_ids: list[str] | None = Field(default=None, description="The ids of the tasks the run selected, in task "
+                                       "order: what readers use (None in runs written before they were recorded).")
     trials: int = Field(default=1, ge=1)
     seed: int = Field(default=DEFAULT_SEED, description="Trial t uses seed + t, passed to every model call.")
     max_turns: int = Field(default=12, ge=1, description="Seeker turns before the dialogue is cut off.")
@@ -72,7 +78,7 @@ class RunConfig(BaseModel):
         return self.seed + trial
 
     def hashed_fields(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", exclude=set(EXECUTION_ONLY))
+        return self.model_dump(mode="json", exclude=set(EXECUTION_ONLY | DERIVED))
 
     def config_hash(self) -> str:
         blob = json.dumps(self.hashed_fields(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))

@@ -1,0 +1,231 @@
+"""A run folder, owned in one place: every reader and writer of runs/<run-id>/ goes through RunDir.
+
+runs/<run-id>/config.json        the RunConfig (+ its hash, run id, clarq version, write time); no secrets
+runs/<run-id>/transcripts.jsonl  one line per finished dialogue, appended with one write (fsync on a thread)
+runs/<run-id>/summary.json, report.md (+ plots)   written when the run is scored
+runs/<run-id>/verdicts.jsonl     optional recorded judge verdicts (packing never calls a model)
+
+Why one owner: the folder was read in five places with two copies of the file names, and one of them recomputed
+the task selection by another rule (`clarq submit` refused every run made with --limit). config.json now records
+the selected task ids, so no reader recomputes a selection. Files only: no task loading, no scoring, no agents.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+from collections.abc import Iterable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from .errors import ClarqError, DataError
+from .jsonl import dumps_line, load_file, read_jsonl, validate
+from .redact import redact
+from .run_config import RunConfig
+from .tasks import Task
+from .transcript import EndReason, Transcript
+
+CONFIG_FILE, TRANSCRIPTS_FILE, SUMMARY_FILE, REPORT_FILE, VERDICTS_FILE = (
+    "config.json", "transcripts.jsonl", "summary.json", "report.md", "verdicts.jsonl")
+#: Where a run recorded its task folder (RunConfig.data_dir; older spellings accepted).
+DATA_KEYS = ("data_dir", "data", "tasks_dir")
+#: What `state` answers: no dialogue yet; dialogues missing; all played but no summary.json of them; all done.
+EMPTY, UNFINISHED, SCORING_UNFINISHED, FINISHED = "empty", "unfinished", "scoring unfinished", "finished"
+
+
+def tasks_digest(tasks: Iterable[Task]) -> str:
+    """SHA-256 over `id:content hash` lines in selection order: config.json's `tasks_digest`."""
+    digest = hashlib.sha256()
+    for task in tasks:
+        digest.update(f"{task.id}:{task.content_hash()}\n".encode())
+    return digest.hexdigest()
+
+
+class RunDir:
+    """One run folder: its file paths, its config (typed or as recorded), its transcripts and its state."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+
+    def __repr__(self) -> str:
+        return f"RunDir({str(self.path)!r})"
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    config_path = property(lambda self: self.path / CONFIG_FILE)
+    transcripts_path = property(lambda self: self.path / TRANSCRIPTS_FILE)
+    summary_path = property(lambda self: self.path / SUMMARY_FILE)
+    report_path = property(lambda self: self.path / REPORT_FILE)
+    verdicts_path = property(lambda self: self.path / VERDICTS_FILE)
+
+    def is_run(self) -> bool:
+        return self.config_path.is_file()
+
+    def require(self) -> "RunDir":
+        """Self, or a ClarqError when the folder holds no config.json."""
+        if not self.is_run():
+            raise ClarqError(f"{self.path} is not a run directory (no {CONFIG_FILE})", "pass the folder of a run")
+        return self
+
+    # --- config.json ---------------------------------------------------------------------------------------
+
+    def raw_config(self) -> dict[str, Any]:
+        """config.json as recorded (read leniently: older or hand-written runs still pack and compare)."""
+        self.require()
+        config = load_file(self.config_path)
+        if not isinstance(config, dict):
+            raise DataError(str(self.config_path), "expected a JSON object")
+        return config
+
+    def config(self) -> RunConfig:
+        return validate(RunConfig, load_file(self.require().config_path), str(self.config_path), what="run config")
+
+    def write_config(self, config: RunConfig) -> None:
+        """config.json with the hash, run id, clarq version and time; atomic (temporary file, then rename)."""
+        self.path.mkdir(parents=True, exist_ok=True)
+        payload = config.model_dump(mode="json") | {
+            "config_hash": config.config_hash(), "run_id": self.name, "clarq_version": __version__,
+            "written_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        }  # fmt: skip
+        tmp = self.config_path.with_suffix(".tmp")
+        tmp.write_text(redact(json.dumps(payload, ensure_ascii=False, indent=2)) + "\n", encoding="utf-8")
+        os.replace(tmp, self.config_path)
+
+    def data_dir(self, config: dict[str, Any] | None = None) -> str | None:
+        """The task folder the run recorded (`data_dir`, or an older key, at the top or one level down)."""
+        config = self.raw_config() if config is None else config
+        for scope in (config, *(v for v in config.values() if isinstance(v, dict))):
+            for key in DATA_KEYS:
+                if isinstance(scope.get(key), str) and scope[key]:
+                    return scope[key]
+        return None
+
+    # --- transcripts.jsonl ---------------------------------------------------------------------------------
+
+    def has_transcripts(self) -> bool:
+        return self.transcripts_path.is_file()
+
+    def transcripts(self) -> tuple[list[Transcript], int | None]:
+        """Every complete line (core.jsonl rules: a malformed line is a DataError naming file and line) and the
+        number of an unfinished last line (None when the file ends cleanly); no file: nothing."""
+        if not self.transcripts_path.exists():
+            return [], None
+        return read_jsonl(self.transcripts_path, Transcript, "transcript")
+
+    def repair_tail(self) -> int:
+        return repair_tail(self.transcripts_path)
+
+    def writer(self) -> "TranscriptWriter":
+        return TranscriptWriter(self.transcripts_path)
+
+    def rewrite_transcripts(self, keep: list[Transcript]) -> None:
+        rewrite_transcripts(self.transcripts_path, keep)
+
+    # --- state ---------------------------------------------------------------------------------------------
+
+    def state(self, transcripts: list[Transcript], total: int | None) -> str:
+        """empty, unfinished (dialogues missing, or the total unknown), scoring unfinished (every dialogue played
+        but no summary.json written after the last of them: a run stopped while scoring) or finished."""
+        if not transcripts:
+            return EMPTY
+        played = sum(t.end_reason != EndReason.budget for t in transcripts)
+        if total is None or played < total:
+            return UNFINISHED
+        summary = self.summary_path
+        if not summary.is_file() or summary.stat().st_mtime_ns < self.transcripts_path.stat().st_mtime_ns:
+            return SCORING_UNFINISHED
+        return FINISHED
+
+
+def repair_tail(path: Path) -> int:
+    """Cut a partial last line (no newline: a write interrupted by kill -9). Returns the bytes removed."""
+    if not path.exists():
+        return 0
+    with open(path, "rb+") as handle:
+        size = handle.seek(0, os.SEEK_END)
+        if size == 0:
+            return 0
+        handle.seek(max(0, size - 1))
+        if handle.read(1) == b"\n":
+            return 0
+        keep = 0
+        position = size
+        while position > 0:  # scan back in blocks for the last newline
+            start = max(0, position - 65536)
+            handle.seek(start)
+            block = handle.read(position - start)
+            cut = block.rfind(b"\n")
+            if cut >= 0:
+                keep = start + cut + 1
+                break
+            position = start
+        handle.truncate(keep)
+        os.fsync(handle.fileno())
+        return size - keep
+
+
+def read_transcripts(path: Path) -> list[Transcript]:
+    """Every complete line of a transcripts.jsonl. An unfinished last line is left out: on resume `repair_tail`
+    has already cut it (and the run says so); at scoring `scoring.sources.read_transcripts` warns about it."""
+    if not path.exists():
+        return []
+    records, _ = read_jsonl(path, Transcript, "transcript")
+    return records
+
+
+def rewrite_transcripts(path: Path, keep: list[Transcript]) -> None:
+    """Replace transcripts.jsonl by `keep`, atomically (temporary file, fsync, rename)."""
+    tmp = path.with_suffix(".jsonl.tmp")
+    with open(tmp, "wb") as handle:
+        handle.write(b"".join(redact(dumps_line(record)).encode("utf-8") for record in keep))
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+
+
+class TranscriptWriter:
+    """Appends one transcript per call as a single write of a full line; fsync runs on a background thread.
+
+    The write itself is synchronous, so once `append` returns the line is in the kernel's page cache and survives
+    kill -9 of this process. fsync (needed only against power loss) takes milliseconds on some disks; done on the
+    event loop it stalled every dialogue in flight, so a syncer thread does it instead, coalescing bursts of
+    appends into one fsync. `close` waits for a final fsync.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        self._dirty = threading.Event()
+        self._closing = False
+        self._syncer = threading.Thread(target=self._sync_loop, name="clarq-fsync", daemon=True)
+        self._syncer.start()
+
+    def append(self, transcript: Transcript) -> None:
+        line = redact(dumps_line(transcript)).encode("utf-8")
+        written = os.write(self.fd, line)
+        if written != len(line):  # pragma: no cover - only on a full disk
+            raise OSError(f"short write to transcripts file ({written} of {len(line)} bytes)")
+        self._dirty.set()
+
+    def _sync_loop(self) -> None:
+        while True:
+            self._dirty.wait()
+            if self._closing:
+                return
+            self._dirty.clear()
+            try:
+                os.fsync(self.fd)
+            except OSError:  # pragma: no cover - the descriptor is being closed
+                return
+
+    def close(self) -> None:
+        self._closing = True
+        self._dirty.set()
+        self._syncer.join()
+        os.fsync(self.fd)
+        os.close(self.fd)
