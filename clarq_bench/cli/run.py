@@ -48,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     plan.add_argument("--trials", type=positive_int, help="dialogues per task, each with its own seed (default: 1)")
     plan.add_argument("--seed", type=int, help="base seed; trial t uses seed+t (default: 8848)")
     plan.add_argument("--max-turns", type=positive_int, help="seeker turns before a dialogue is cut off (default: 12)")
-    plan.add_argument("--limit", type=positive_int, help="only the first N selected tasks")
+    plan.add_argument("--limit", type=positive_int, help="only N of the selected tasks, spread over their types (--seed)")
     plan.add_argument("--concurrency", type=positive_int, help="dialogues in flight at once (default: 32)")
     plan.add_argument("--turn-timeout", type=positive_float, metavar="SECONDS",
                       help="longest one seeker or provider call may take before its dialogue ends with an error "
