@@ -20,7 +20,7 @@ from clarq_bench.core.transcript import EndReason, Speaker
 from clarq_bench.llm.endpoint import chat_url
 from clarq_bench.llm.errors import LLMConnectionRefusedError
 from clarq_bench.llm.retry import is_connection_refused, surface
-from clarq_bench.play.runner import read_transcripts
+from clarq_bench.core.run_folder import read_transcripts
 from clarq_bench.testing.fake_agents import both_agents
 from clarq_bench.testing.fake_openai import Behaviour, FakeOpenAIServer, reply
 
