@@ -10,12 +10,11 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-import clarq_bench
-
 from .errors import ClarqError
+from .resources import shipped
 
-#: prompts/ beside the package in a source checkout.
-PROMPT_ROOT = Path(clarq_bench.__file__).resolve().parent.parent / "prompts"
+#: prompts/: inside the installed package (a wheel), else at the top of the source checkout (core/resources.py).
+PROMPT_ROOT = shipped("prompts")
 
 
 def template_path(name: str, language: str) -> Path:
@@ -32,7 +31,7 @@ def load(name: str, language: str) -> str:
     except FileNotFoundError:
         raise ClarqError(
             f"missing prompt template {name!r} for language {language!r} ({path})",
-            "reinstall from a source checkout or add the template file",
+            "reinstall clarq (the wheel carries prompts/) or add the template file",
         ) from None
 
 

@@ -13,14 +13,15 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..core.errors import ClarqError, DataError
+from ..core.resources import shipped
 from ..core.tasks import Language, ResponseTree, Split, Task, TaskBrief, make_task_id, split_of_type
 
 LANGUAGE_FOLDERS: dict[str, str] = {"en": "English", "zh": "Chinese"}
 FILE_NAME = re.compile(r"^(\d+)\._(.+)\.json$")
 SPEAKER_PREFIX = re.compile(r"^\s*jax\s*[:：]\s*", re.IGNORECASE)
 ENV_DATA = "CLARQ_DATA"
-#: The project's own bilingual sample tasks, beside the package in a source checkout.
-SAMPLE_TASKS = Path(__file__).resolve().parents[2] / "tasks"
+#: The project's own bilingual sample tasks: installed with the package, or at the top of a source checkout.
+SAMPLE_TASKS = shipped("tasks")
 
 
 def strip_speaker(line: str) -> str:
@@ -193,12 +194,16 @@ def load_tasks(
 
 
 def resolve_data_dir(explicit: str | Path | None = None) -> Path:
-    """Where the task data is: `--data DIR`, else $CLARQ_DATA, else the downloaded cache copy.
+    """Where the task data is: `--data DIR`, else $CLARQ_DATA, else the downloaded cache copy. `tasks/` where no
+    such folder exists is the sample tasks installed with clarq, so the README's commands work from any folder.
 
     Offline with nothing downloaded, this is one clear error saying how to get the data.
     """
     if explicit:
-        return Path(explicit).expanduser()
+        path = Path(explicit).expanduser()
+        if not path.exists() and path.parts == ("tasks",):  # `--tasks tasks/` outside a checkout: the shipped samples
+            return SAMPLE_TASKS
+        return path
     from_env = os.environ.get(ENV_DATA)
     if from_env:
         return Path(from_env).expanduser()

@@ -149,7 +149,9 @@ def build_config(args: RunOptions, base: RunConfig | None) -> RunConfig:
     if args.types:
         fields["types"] = parse_types(args.types)
     if args.tasks or args.data:
-        fields["data_dir"] = str(Path(args.tasks or args.data).expanduser().resolve())
+        from ..data.loader import resolve_data_dir
+
+        fields["data_dir"] = str(resolve_data_dir(args.tasks or args.data).resolve())
     seeker, provider = dict(fields["seeker"]), dict(fields["provider"])
     if args.seeker:
         seeker = {"name": args.seeker}
