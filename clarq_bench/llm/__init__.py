@@ -3,9 +3,9 @@
 Importing this package does not import litellm (that happens on the first real call or credential check). Imports
 core and testing (the scripted model) only.
 
-Transport: for OpenAI-compatible endpoints (`--api-base` with `openai/...` or `hosted_vllm/...` models) use
-LLMSettings(transport="auto"): a plain aiohttp path with ~0.4 ms CPU per call, against ~5 ms through litellm;
-every other provider string goes through litellm either way. The rule is in transports.py; the figures come from
+Transport: for OpenAI-compatible endpoints (`--api-base` with `openai/...` or `hosted_vllm/...` models) the default
+LLMSettings(transport="auto") takes a plain aiohttp path with ~0.4 ms CPU per call, against ~5 ms through litellm;
+every other provider string goes through litellm either way (transport="litellm" sends every model there). The rule is in transports.py; the figures come from
 benchmarks/llm_overhead.py.
 
 Pools: LLMSettings(router_file=...) reads a litellm Router model_list (router_file.py); its logical model names are

@@ -13,8 +13,8 @@ Which transport answers (LLMSettings.transport, decided once per resolved model 
 - everything else goes through litellm: any model without an api_base (hosted OpenAI included) and every other
   provider string (`anthropic/...`, `bedrock/...`, `ollama/...`, `gemini/...`), whose wire formats, auth schemes
   and parameter quirks litellm translates;
-- "litellm" (still the default, so that a plain LLMSettings() behaves as before) sends every model through
-  litellm.
+- "litellm" sends every model through litellm. The default is "auto" (LLMSettings and `--transport`), so a plain
+  LLMSettings() already takes the direct path where it applies.
 
 Why direct is preferred where it applies: litellm spends ~4-6 ms of CPU per call (the openai SDK's request
 transformation, httpx-style response objects, litellm's response conversion and bookkeeping; its tunable switches
