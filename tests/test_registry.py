@@ -79,3 +79,24 @@ def test_import_paths() -> None:
         import_object("os:Nope")
     with pytest.raises(ClarqError, match="bad import path"):
         import_object("os")
+
+
+def test_one_provider_rule_names_every_kind_and_refuses_the_rest() -> None:
+    """provider/registry.py is where a provider name is decided (the runner, setup, identity, fidelity, verify and
+    consistency all ask it): offline names, `llm` with a model, an import path, a model name; nothing else."""
+    from clarq_bench.core.errors import ClarqError
+    from clarq_bench.provider.registry import recorded_kind, resolve_provider
+
+    assert resolve_provider("offline-e5")[:4] == ("offline", "offline-e5", None, True)
+    assert resolve_provider("llm", "openai/m")[:3] == ("llm", "llm", "openai/m")
+    assert resolve_provider("gpt-4o")[:3] == ("llm", "gpt-4o", "gpt-4o")
+    assert resolve_provider("runner_helpers:TreeWalkingProvider").kind == "import"
+    assert resolve_provider("nowhere.at_all:Thing", check_import=False).kind == "import"
+    assert resolve_provider("offline").fingerprint("single") and resolve_provider("gpt-4o").fingerprint("single") is None
+    for bad, message in (("gtp-4o", "unknown provider 'gtp-4o'"), ("llm", "needs a model"),
+                         ("offline-e6", "unknown provider"), ("", "unknown provider")):
+        with pytest.raises(ClarqError, match=message):
+            resolve_provider(bad)
+    with pytest.raises(ClarqError, match="cannot import module"):
+        resolve_provider("nowhere.at_all:Thing")
+    assert [recorded_kind(n) for n in ("offline", "x.y:Z", "gpt-4o", "gtp-4o")] == ["offline", "import", "llm", "llm"]

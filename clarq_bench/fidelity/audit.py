@@ -248,20 +248,19 @@ def audit(
     """Play every strategy on every task against `provider` and tabulate. `provider`: `offline`, `offline-e5`
     (played over `workers` processes), `package.module:Class` (called with (task, AgentSettings), as `clarq run`
     does), or a model name for the LLM provider through `client` (an LLMClient)."""
-    from ..provider.factory import is_offline
-
-    from ..core.registry import import_object, looks_like_import_path
+    from ..provider.registry import resolve_provider
 
     names = list(strategies or default_strategies())
     languages = sorted({task.language for task in tasks}, key=["en", "zh"].index)
     started = time.perf_counter()
-    if looks_like_import_path(provider):  # a provider of your own, built as `clarq run` builds it
+    spec = resolve_provider(provider)
+    if spec.kind == "import":  # a provider of your own, built as `clarq run` builds it
         from ..core.run_config import AgentSettings
 
-        cls, settings = import_object(provider), AgentSettings(name=provider, mode=mode)
-        used, verdicts = 1, asyncio.run(play_all(tasks, names, lambda task: cls(task, settings),  # type: ignore[operator]
+        settings = AgentSettings(name=provider, mode=mode)
+        used, verdicts = 1, asyncio.run(play_all(tasks, names, lambda task: spec.build(task, settings=settings),
                                                  provider_name=provider, max_turns=max_turns, concurrency=concurrency))
-    elif is_offline(provider):
+    elif spec.offline:
         used = workers or default_workers()
         verdicts = play_offline(tasks, names, provider, mode, max_turns=max_turns, workers=used)
     else:

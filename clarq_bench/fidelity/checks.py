@@ -23,13 +23,11 @@ class Checked(NamedTuple):
 
 def provider_client(provider: str, llm: dict[str, Any]) -> Any:
     """An LLMClient for a model-backed provider, its credentials checked now (before any call), else None."""
-    from ..core.run_config import AgentSettings
-    from ..play.runner import resolve_provider
     from ..play.setup import llm_settings
-    from ..provider.factory import is_offline
+    from ..provider.registry import resolve_provider
 
-    resolve_provider(AgentSettings(name=provider))  # `--provider gtp-4o` is one line, not 260 failing replays
-    if is_offline(provider):
+    spec = resolve_provider(provider)  # `--provider gtp-4o` is one line, not 260 failing replays
+    if spec.kind != "llm":
         return None
     from ..llm import LLMClient
 
@@ -96,7 +94,6 @@ def audit_provider(source: str | Path | None = None, *, lang: str = "all", split
                    concurrency: int = 16, **llm: Any) -> Checked:
     """Play the red-team suite, the floor and the ceiling against `provider` on the selected tasks (held-out types
     14-26 by default) and tabulate success and nodes per question; `llm` holds the model-call options."""
-    from ..core.registry import looks_like_import_path
     from ..data.selection import load_selected
     from .audit import audit
 
@@ -104,7 +101,7 @@ def audit_provider(source: str | Path | None = None, *, lang: str = "all", split
         raise ClarqError("--max-turns must be at least 1", "pass a positive number of seeker turns")
     names = strategy_names(strategies)
     # a missing key fails before anything is loaded; a provider of your own gets no client
-    client = None if looks_like_import_path(provider) else provider_client(provider, llm)
+    client = provider_client(provider, llm)
     tasks = load_selected(source, lang=lang, split=split, types=types)
     if not tasks:
         raise ClarqError(f"no tasks match these flags (types {types})",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.transcript import AgentInfo, Speaker, Transcript
-from ..provider.factory import is_offline
+from ..provider.registry import recorded_kind
 from .schema import Manifest, Submission, dialogue_key
 
 SEEKER_FIELDS = ("name", "model", "endpoint", "reported_model", "tree_access")
@@ -76,7 +76,7 @@ def _config_problems(manifest: Manifest) -> list[str]:
     fingerprints = {config.get("provider_fingerprint"), manifest.provider_fingerprint, manifest.provider.fingerprint}
     if len(fingerprints) > 1:
         problems.append("the provider fingerprint differs between the run config, the manifest and its provider")
-    elif not is_offline(manifest.provider.name) and fingerprints != {None}:
+    elif recorded_kind(manifest.provider.name) != "offline" and fingerprints != {None}:
         problems.append(f"provider {manifest.provider.name!r} carries an offline provider's fingerprint")
     access = {bool(config.get("seeker_tree_access")), manifest.tree_access, manifest.seeker.tree_access}
     builtin = _builtin_tree_access(manifest.seeker.name)

@@ -24,8 +24,8 @@ from ..scoring.lengths import FALLBACK_UNIT, counter_for, counting_in, token_cou
 from ..core.tasks import ROOT_ID, Task
 from ..data.textmatch import carries_node
 from ..core.transcript import ReplyKind, Speaker, Transcript
-from ..provider.factory import ProviderMode, is_offline
-from ..core.registry import looks_like_import_path
+from ..provider.base import ProviderMode
+from ..provider.registry import recorded_kind
 from .bundle import classify, read_submission
 from .consistency import check_consistency
 from .replay import fingerprint_problem, provider_mode, replay_all
@@ -231,7 +231,7 @@ def verify_submission(sub: Submission, data: str | Path | None = None, tasks: di
     judge_named = manifest.judge.name not in ("", "none")
     verdicts: list[Verdict] = []
     single = provider_mode(manifest) != ProviderMode.multi_info.value
-    llm = not is_offline(manifest.provider.name) and not looks_like_import_path(manifest.provider.name)
+    llm = recorded_kind(manifest.provider.name) == "llm"
     broken: set[str] = set()
     unit = (manifest.metrics.get("summary") or {}).get("token_unit") if isinstance(manifest.metrics, dict) else None
     counter = counter_for(unit) if isinstance(unit, str) else None
@@ -243,7 +243,7 @@ def verify_submission(sub: Submission, data: str | Path | None = None, tasks: di
         if len(verdicts) == len(sub.transcripts) and verdicts:
             _check_figures(sub, verdicts, problems, notes)
     provenance = SELF_REPORTED
-    if is_offline(manifest.provider.name):
+    if recorded_kind(manifest.provider.name) == "offline":
         cannot = fingerprint_problem(manifest)
         problems.extend([cannot] if cannot else replay_all(sub.transcripts, tasks, manifest, broken))
         provenance = SELF_REPORTED if cannot else REPLAYED

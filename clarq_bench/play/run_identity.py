@@ -21,7 +21,7 @@ def stamp_config(config: RunConfig, tasks: list[Task], client: Any, seeker_facto
     """The config with what this run decided filled in: the selected tasks (ids and digest), the endpoint, the
     provider fingerprint and the seeker's tree access. The one place a config is stamped, once, before it is
     written (run_dialogues); `identical_runs` stamps a copy to know the hash a new run would have."""
-    from ..provider.identity import provider_fingerprint
+    from ..provider.registry import resolve_provider
 
     endpoint = getattr(client, "endpoint", None) if client is not None else None
     return config.model_copy(update={
@@ -29,7 +29,8 @@ def stamp_config(config: RunConfig, tasks: list[Task], client: Any, seeker_facto
         "tasks_digest": tasks_digest(tasks),
         "api_base": endpoint,
         "router": used_pools(config, client),
-        "provider_fingerprint": provider_fingerprint(config.provider.name, config.provider.mode),
+        "provider_fingerprint": resolve_provider(config.provider.name, config.provider.model, check_import=False)
+        .fingerprint(config.provider.mode),
         "seeker_tree_access": bool(getattr(seeker_factory, "needs_tree", False)),
     })  # fmt: skip
 
@@ -54,12 +55,12 @@ def agent_infos(config: RunConfig, seeker_name: str, seeker_model: str | None) -
     seeker = AgentInfo(name=seeker_name, model=seeker_model, settings=config.seeker.model_dump(mode="json"),
                        endpoint=_endpoint(config, seeker_model) if seeker_model else None,
                        tree_access=config.seeker_tree_access)
-    provider_model = config.provider.model if config.provider.name == "llm" else None
-    llm_provider = config.provider_fingerprint is None and ":" not in config.provider.name
+    from ..provider.registry import resolve_provider
+
+    spec = resolve_provider(config.provider.name, config.provider.model, check_import=False)
     provider = AgentInfo(name=config.provider.name, model=config.provider.model,
                          settings=config.provider.model_dump(mode="json"),
-                         endpoint=_endpoint(config, provider_model or config.provider.name)
-                         if (llm_provider or provider_model) else None,
+                         endpoint=_endpoint(config, spec.model) if spec.kind == "llm" else None,
                          fingerprint=config.provider_fingerprint)  # fmt: skip
     return seeker, provider
 

@@ -11,7 +11,7 @@ When the LLM client reports its budget exhausted, no new dialogue starts and tho
 seeker turn with end reason `budget`. When the circuit breaker trips (breaker.py: an error no retry can fix, or
 `max_errors` errored dialogues), no new dialogue starts either; a dialogue ended by a fatal error is not written
 (it never really played: a resume plays it again) and `RunStats.stopped` says why.
-Builds agents from names (seekers.registry, provider factory; every name resolved before the first dialogue) and
+Builds agents from names (seekers.registry, provider.registry; every name resolved before the first dialogue) and
 hands them to dialogue.play_dialogue. Whatever an agent or its factory raises ends that dialogue, never the run.
 """
 
@@ -30,7 +30,7 @@ from typing import Any, Callable
 from .breaker import CircuitBreaker, fatal_error
 from .dialogue import play_dialogue, safe_message
 from ..core.errors import ClarqError
-from ..core.registry import import_object, looks_like_import_path
+from ..provider.registry import resolve_provider
 from ..core.run_config import AgentSettings, RunConfig, describe_diff, diff_configs
 from ..core.run_folder import RunDir
 from .run_identity import agent_infos, stamp_config, stamp_transcript
@@ -70,43 +70,11 @@ def seeker_config(settings: AgentSettings, client: Any) -> SeekerConfig:
     )
 
 
-def resolve_provider(settings: AgentSettings) -> None:
-    """Fail before any dialogue when the provider name means nothing: `offline`, `offline-e5`, `llm` (with
-    --provider-model), an importable `package.module:Class`, or a model name (the seekers' rule: `provider/model` or
-    a known model family). `--provider gtp-4o` is a ClarqError (exit 2), not 260 dialogues that all fail."""
-    from ..provider.factory import OFFLINE_PROVIDERS, is_offline
-    from ..seekers.registry import looks_like_model
-
-    name = settings.name
-    if is_offline(name) or looks_like_model(name):
-        return
-    if name == "llm":
-        if not settings.model:
-            raise ClarqError("the llm provider needs a model", "pass --provider MODEL or --provider-model MODEL")
-        return
-    if looks_like_import_path(name):
-        if not callable(import_object(name)):
-            raise ClarqError(f"{name} is not a class or function", "name a provider class as package.module:Class")
-        return
-    known = ", ".join(OFFLINE_PROVIDERS)
-    raise ClarqError(f"unknown provider {name!r}: not {known}, a model name or package.module:Class",
-                     "check the spelling, e.g. --provider gpt-4o, --provider openai/MODEL or --provider offline")
-
-
 def build_provider(settings: AgentSettings, task: Task, client: Any, *, seed: int, trial: int) -> Any:
-    """A provider for one dialogue: `package.module:Class` (called with (task, settings)), `offline`, or an LLM
-    provider on a model (`--provider gpt-4o`, or `--provider llm --provider-model gpt-4o`)."""
-    if looks_like_import_path(settings.name):
-        return import_object(settings.name)(task, settings)  # type: ignore[operator]
-    from ..provider.factory import is_offline, make_provider
-
-    mode = settings.mode or "single"
-    if is_offline(settings.name):
-        return make_provider(settings.name, task, mode)
-    model = settings.model if settings.name == "llm" else settings.name
-    if not model:
-        raise ClarqError("the llm provider needs a model", "pass --provider MODEL or --provider-model MODEL")
-    return make_provider(model, task, mode, client=client, seed=seed, trial=trial, **settings.options)
+    """A provider for one dialogue, by provider/registry.py's rule (an import path is called with (task, settings))."""
+    spec = resolve_provider(settings.name, settings.model, check_import=False)
+    return spec.build(task, settings.mode or "single", client=client, settings=settings, seed=seed, trial=trial,
+                      **settings.options)
 
 
 def budget_exhausted(client: Any) -> bool:
@@ -211,7 +179,7 @@ async def run_dialogues(
     error record; without it they stay as they are and are counted in `stats.skipped_errors`."""
     sconfig = seeker_config(config.seeker, client)
     factory, _ = resolve_seeker(sconfig)  # an unknown seeker or provider fails before anything starts
-    resolve_provider(config.provider)
+    resolve_provider(config.provider.name, config.provider.model)
     config = stamp_config(config, tasks, client, factory)  # selection, endpoint, provider fingerprint, tree access
     seeker_name, seeker_model = describe(sconfig)
     resolve = getattr(client, "resolve_model", None)

@@ -197,30 +197,25 @@ def models_by_role(seeker: AgentSettings, provider: AgentSettings | None = None,
                    judge_model: str | None = None) -> list[tuple[str, str]]:
     """(role, model) for every model a run would call; an unknown seeker, provider or judge name, or an offline-e5
     provider without its extra, fails here, before anything else."""
-    from ..provider.factory import OFFLINE_PROVIDERS, is_offline
+    from ..provider.registry import resolve_provider
     from ..seekers.registry import SeekerConfig, describe, looks_like_model, resolve_seeker
-
-    from .runner import resolve_provider
 
     config = SeekerConfig(name=seeker.name, model=seeker.model)
     resolve_seeker(config)
-    if provider is not None:
-        resolve_provider(provider)
+    spec = resolve_provider(provider.name, provider.model) if provider is not None else None
     if judge_model and not looks_like_model(judge_model):
         raise ClarqError(f"unknown judge model {judge_model!r}", "pass a model name such as gpt-4o or openai/MODEL")
     models = []
     _, seeker_model = describe(config)
     if seeker_model:
         models.append(("seeker", seeker_model))
-    if provider is not None:
-        if OFFLINE_PROVIDERS.get(provider.name) and provider.mode != "multi-info":  # load its engine now, once
+    if spec is not None:
+        if spec.embeddings and provider.mode != "multi-info":  # load its engine now, once
             from ..provider.embeddings import shared_embedder
 
             shared_embedder()
-        if provider.name == "llm" and provider.model:
-            models.append(("provider", provider.model))
-        elif not is_offline(provider.name) and provider.name != "llm" and ":" not in provider.name:
-            models.append(("provider", provider.name))
+        if spec.model:
+            models.append(("provider", spec.model))
     if judge_model:
         models.append(("judge", judge_model))
     return models

@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .base import ProviderMode
-from .factory import OFFLINE_PROVIDERS
+from .kinds import OFFLINE
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 PACKAGE = "clarq_bench.provider"
@@ -71,13 +71,13 @@ def _embedding_record() -> str:
 @lru_cache(maxsize=8)
 def provider_fingerprint(name: str, mode: str | None = None) -> str | None:
     """SHA-256 (hex) of the offline provider `name` in `mode`; None for providers that are not deterministic."""
-    if name not in OFFLINE_PROVIDERS:
+    if name not in OFFLINE:
         return None
     mode = ProviderMode(mode or ProviderMode.single).value
     digest = hashlib.sha256(f"{name}\n{mode}\n".encode())
     for path in offline_sources():
         digest.update(f"{path.parent.name}/{path.name}\n".encode())
         digest.update(hashlib.sha256(path.read_bytes()).digest())
-    if OFFLINE_PROVIDERS[name] and mode == ProviderMode.single.value:  # multi-info mode never embeds
+    if OFFLINE.get(name) and mode == ProviderMode.single.value:  # multi-info mode never embeds
         digest.update(_embedding_record().encode())
     return digest.hexdigest()
