@@ -348,13 +348,11 @@ async def judge_pairs_async(run_a: str | Path, run_b: str | Path, *, judges: lis
                             out: str | Path | None = None, data: str | Path | None = None, resamples: int = 2000,
                             client: LLMClient | None = None, **llm: Any) -> PairwiseResult:
     """`judge_pairs` inside a running event loop."""
-    from argparse import Namespace
-
     from .core.errors import ClarqError
     from .llm import LLMClient
+    from .llm.options import ModelCallOptions
     from .pairwise.items import CRITERIA
     from .pairwise.session import add_usage, judge_session, open_session
-    from .play.setup import llm_settings
 
     models = [m.strip() for m in (judges.split(",") if isinstance(judges, str) else judges) if m.strip()]
     chosen = [c.strip() for c in (criteria.split(",") if isinstance(criteria, str) else criteria or CRITERIA)]
@@ -364,7 +362,7 @@ async def judge_pairs_async(run_a: str | Path, run_b: str | Path, *, judges: lis
     items = await open_session(folder, run_a, run_b, seed=seed, design=design, criteria=chosen,  # type: ignore[arg-type]
                                data=str(data) if data else None)
     own = client is None
-    client = client or LLMClient(llm_settings(Namespace(**llm)))
+    client = client or LLMClient(ModelCallOptions.of(llm).settings())
     try:
         if models:
             await judge_session(folder, items, client, models, swap=swap_sample, seed=seed)

@@ -168,3 +168,26 @@ def test_importing_the_layer_does_not_import_litellm():
     code = "import sys, clarq_bench.llm, clarq_bench.testing, clarq_bench.cli.llm_args; print('litellm' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_model_call_options_are_one_record_and_a_typo_is_one_line():
+    """llm.options.ModelCallOptions: the flags of every command that calls models, by name, from a Namespace, a
+    dict (the API's keywords) or another record; a misspelled or out-of-range option is a ClarqError, never ignored."""
+    from clarq_bench.cli.llm_args import LLM_OPTIONS, add_llm_arguments
+    from clarq_bench.core.errors import ClarqError
+    from clarq_bench.llm.options import ModelCallOptions
+
+    assert set(ModelCallOptions.model_fields) - {"timeout_s"} == set(LLM_OPTIONS)
+    parser = argparse.ArgumentParser()
+    add_llm_arguments(parser)
+    assert ModelCallOptions.of(parser.parse_args([])) == ModelCallOptions()
+    options = ModelCallOptions.of({"api_base": "http://h/v1", "rpm": 5}, max_cost=1.0)
+    assert ModelCallOptions.of(options) == options and options.settings().rpm == 5
+    assert ModelCallOptions.of({"timeout_s": 7}).settings().timeout_s == 7
+    assert ModelCallOptions.of(None).settings().transport == "auto"
+    for bad, message in (({"api_bse": "x"}, "unknown model-call option 'api_bse'"),
+                         ({"max_cost": float("nan")}, "bad model-call option max_cost"),
+                         ({"model_concurrency": 0}, "bad model-call option model_concurrency"),
+                         ({"transport": "carrier-pigeon"}, "bad model-call option transport")):
+        with pytest.raises(ClarqError, match=message):
+            ModelCallOptions.of(bad)

@@ -9,10 +9,11 @@ import re
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from ..core.errors import ClarqError
 from ..core.tasks import Task
+from ..llm.options import ModelCallOptions
 from .bank import Bank, load_bank
 from .rankers import OFFLINE_RANKERS, RandomRanker, Ranker
 from .run import StateResult, run_states
@@ -39,7 +40,12 @@ class SelectOptions(BaseModel):
     write: bool = True
     plots: bool = True
     chance: bool = True
-    llm: dict[str, Any] = Field(default_factory=dict, description="Model-call options (no_cache, cache, api_base...).")
+    llm: ModelCallOptions = Field(default_factory=ModelCallOptions, description="How models are called.")
+
+    @field_validator("llm", mode="before")
+    @classmethod
+    def _llm(cls, value: Any) -> ModelCallOptions:
+        return ModelCallOptions.of(value)  # a misspelled option is one ClarqError line
 
 
 class TrackResult(NamedTuple):
@@ -60,17 +66,10 @@ def make_ranker(options: SelectOptions) -> tuple[Ranker, Any]:
     if name == "llm":
         if not model:
             raise ClarqError("the llm seeker needs a model", "pass --seeker-model MODEL or --seeker MODEL")
-        from ..llm import LLMClient
-        from ..play.setup import llm_settings, unpriced_models
+        from ..play.setup import open_client
         from .llm_ranker import LLMRanker
 
-        settings = llm_settings(_Namespace(options.llm))
-        if settings.max_cost is not None and unpriced_models([("seeker", model)]) \
-                and not options.llm.get("allow_unpriced"):
-            raise ClarqError(f"--max-cost cannot work: no price is known for the seeker model {model}",
-                             "pass --allow-unpriced to run anyway, or drop --max-cost")  # fmt: skip
-        client = LLMClient(settings)
-        client.check_credentials([model])
+        client = open_client([("seeker", model)], options.llm)  # the key, and the price under --max-cost
         return LLMRanker(client, model, seed=options.seed), client
     if name in ("human", "replay"):
         raise ClarqError(f"the {name} seeker cannot take the offline track", f"use {', '.join(OFFLINE_RANKERS)} or "
@@ -83,11 +82,6 @@ def make_ranker(options: SelectOptions) -> tuple[Ranker, Any]:
     from .seeker_ranker import SeekerRanker
 
     return SeekerRanker(config), None
-
-
-class _Namespace:
-    def __init__(self, values: dict[str, Any]) -> None:
-        self.__dict__.update(values)
 
 
 def choose_tasks(options: SelectOptions, bank: Bank) -> list[Task]:

@@ -1,6 +1,6 @@
 """Flags for commands that call models (run, score, provider-eval): cache, endpoint, budget and rate limits.
 
-Nothing heavy is imported at module level; LLMSettings is built by play.setup.llm_settings, as for the API.
+Nothing heavy is imported at module level; the flags are llm.options.ModelCallOptions by name, as for the API.
 """
 
 from __future__ import annotations
@@ -48,13 +48,14 @@ def api_base_arg(text: str) -> str:
 
 def settings_from_args(args: argparse.Namespace) -> "LLMSettings":
     """LLMSettings from the flags above (missing attributes fall back to the defaults)."""
-    from ..play.setup import llm_settings
+    from ..llm.options import ModelCallOptions
 
-    return llm_settings(args)
+    return ModelCallOptions.of(args).settings()
 
 
 #: The model-call options of the API (`clarq_bench.run` and the provider checks), as the flags above name them.
 LLM_OPTIONS = ("no_cache", "cache", "api_base", "router", "transport", "max_cost", "allow_unpriced", "rpm", "model_concurrency")
+#  (the fields of llm.options.ModelCallOptions but timeout_s, which has no flag; tests/test_llm_scripted.py checks)
 
 
 def llm_options(args: argparse.Namespace) -> dict[str, object]:

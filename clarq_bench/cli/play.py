@@ -93,20 +93,16 @@ def _play(args: argparse.Namespace) -> int:
 def _client_for(args: argparse.Namespace) -> object:
     """An LLMClient when the machine side is a model (its key checked first, one line if missing), else None."""
     from ..core.run_config import AgentSettings
-    from ..play.setup import check_keys, models_by_role
+    from ..play.setup import models_by_role
 
     if args.role == "provider":
         models = models_by_role(AgentSettings(name=args.seeker))
     else:
         models = models_by_role(AgentSettings(name="heuristic"), AgentSettings(name=args.provider))
-    if not models:
-        return None
-    from ..llm import LLMClient
-    from ..play.setup import llm_settings
+    from ..llm.options import ModelCallOptions
+    from ..play.setup import open_client
 
-    settings = llm_settings(args)
-    check_keys(models, api_base=settings.api_base)
-    return LLMClient(settings)
+    return open_client(models, ModelCallOptions.of(args))
 
 
 def _close(loop: object, client: object) -> None:

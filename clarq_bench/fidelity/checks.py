@@ -8,7 +8,6 @@ suite beside the floor and the ceiling (audit.py). Nothing here prints.
 from __future__ import annotations
 
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from ..core.errors import ClarqError
@@ -23,17 +22,13 @@ class Checked(NamedTuple):
 
 def provider_client(provider: str, llm: dict[str, Any]) -> Any:
     """An LLMClient for a model-backed provider, its credentials checked now (before any call), else None."""
-    from ..play.setup import llm_settings
+    from ..llm.options import ModelCallOptions
+    from ..play.setup import open_client
     from ..provider.registry import resolve_provider
 
     spec = resolve_provider(provider)  # `--provider gtp-4o` is one line, not 260 failing replays
-    if spec.kind != "llm":
-        return None
-    from ..llm import LLMClient
-
-    client = LLMClient(llm_settings(SimpleNamespace(**llm)))
-    client.check_credentials([provider])
-    return client
+    options = ModelCallOptions.of(llm)  # a misspelled option is one line too
+    return open_client([("provider", spec.model)], options) if spec.model else None
 
 
 async def _replay(dialogues: list, provider: str, mode: str, client: Any, concurrency: int) -> list:

@@ -16,6 +16,7 @@ from ..core.errors import ClarqError
 from ..core.tasks import Task
 from ..data.selection import compact_ranges, no_tasks_error, parse_types, run_selection, selected_languages
 from ..core.run_config import AgentSettings, RunConfig
+from ..llm.options import ModelCallOptions
 
 #: Options that map one-to-one onto RunConfig fields; None means "not given" so a resume keeps the saved value.
 RUN_FIELDS = ("trials", "seed", "max_turns", "limit", "concurrency", "max_cost", "judge_model", "turn_timeout",
@@ -89,22 +90,6 @@ class RunOptions:
             raise ClarqError(f"unknown run option {unknown[0]!r}", "use the names of `clarq run`'s flags, e.g. seeker_model")
         base = {name: getattr(options, name) for name in names if hasattr(options, name)} if options is not None else {}
         return cls(**{**base, **changes})
-
-
-def llm_settings(args: Any) -> Any:
-    """LLMSettings from the model-call options (missing attributes fall back to the defaults)."""
-    from ..llm import LLMSettings
-
-    return LLMSettings(
-        use_cache=not getattr(args, "no_cache", False),
-        cache_path=getattr(args, "cache", None),
-        api_base=getattr(args, "api_base", None),
-        router_file=getattr(args, "router", None),
-        max_cost=getattr(args, "max_cost", None),
-        rpm=getattr(args, "rpm", None),
-        max_concurrency_per_model=getattr(args, "model_concurrency", None) or 32,
-        transport=getattr(args, "transport", None) or "auto",
-    )
 
 
 def _options(pairs: list[str] | dict[str, Any] | None) -> dict[str, Any]:
@@ -241,13 +226,18 @@ def check_keys(models: list[tuple[str, str]], api_base: str | None = None, api_k
 def llm_client_for(config: RunConfig, args: RunOptions) -> Any:
     """An LLMClient when any role needs a model (credentials checked now, before anything starts), else None."""
     models = models_by_role(config.seeker, config.provider, config.judge_model)
+    return open_client(models, ModelCallOptions.of(args, max_cost=config.max_cost))
+
+
+def open_client(models: list[tuple[str, str]], options: ModelCallOptions) -> Any:
+    """The one door to a client for a command: an LLMClient for these (role, model) pairs, every key checked now
+    (a pooled model's keys as --router names them) and, under --max-cost, every price known unless
+    --allow-unpriced; None when no role calls a model."""
     if not models:
         return None
     from ..llm import LLMClient
 
-    settings = llm_settings(args)
-    if config.max_cost is not None:
-        settings = settings.model_copy(update={"max_cost": config.max_cost})
+    settings = options.settings()
     client = LLMClient(settings)  # reads --router: a bad file is one line here
     key = settings.api_key.get_secret_value() if settings.api_key else None
     check_keys([(role, model) for role, model in models if not client.pooled(model)], api_base=settings.api_base,
@@ -262,9 +252,9 @@ def llm_client_for(config: RunConfig, args: RunOptions) -> Any:
             priced += [(role, deployed) for deployed in client.router.deployment_models(model)]
         else:
             priced.append((role, model))
-    if config.max_cost is not None:
+    if options.max_cost is not None:
         unpriced = unpriced_models(priced)
-        if unpriced and not getattr(args, "allow_unpriced", False):
+        if unpriced and not options.allow_unpriced:
             named = ", ".join(f"the {role} model {model}" for role, model in unpriced)
             raise ClarqError(f"--max-cost cannot work: no price is known for {named} (its calls would count as $0)",
                              "pass --allow-unpriced to run anyway, or drop --max-cost")
