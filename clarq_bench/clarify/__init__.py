@@ -5,5 +5,6 @@ checked against bank_manifest.json, cached), pool (a state's candidates), metric
 OLAR, need P/R/F1/MSE), random_baseline (chance by 1,000 permutations), bm25, rankers (baselines and BM25),
 llm_ranker, seeker_ranker (any seeker, or its optional `select_questions`), run and summary (scoring), report,
 track (`clarq select`), correlate and correlation (offline vs online, MIMICS-Duo). Layer: beside fidelity; it reads
-seekers, llm, scoring, play (LLM settings) and data.
+seekers, llm, scoring, play (open_client: the one door to a checked client) and data. It plays no dialogue and
+writes no run folder: correlate reads `clarq run` folders through core.run_folder.
 """

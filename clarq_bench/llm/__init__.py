@@ -5,8 +5,11 @@ core and testing (the scripted model) only.
 
 Transport: for OpenAI-compatible endpoints (`--api-base` with `openai/...` or `hosted_vllm/...` models) the default
 LLMSettings(transport="auto") takes a plain aiohttp path with ~0.4 ms CPU per call, against ~5 ms through litellm;
-every other provider string goes through litellm either way (transport="litellm" sends every model there). The rule is in transports.py; the figures come from
-benchmarks/llm_overhead.py.
+every other provider string goes through litellm either way (transport="litellm" sends every model there). The
+rule is in transports.py; the figures come from benchmarks/llm_overhead.py.
+
+Options: ModelCallOptions (options.py) is the one record of the model-call flags, turned into LLMSettings there.
+This layer knows no task, agent, run or score.
 
 Pools: LLMSettings(router_file=...) reads a litellm Router model_list (router_file.py); its logical model names are
 served by their deployments, litellm's Router picking and cooling down, our transports sending (router_pool.py).
