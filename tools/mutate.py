@@ -54,6 +54,7 @@ MODULES: dict[str, list[str]] = {
     "clarq_bench/provider/leakage.py": ["tests/test_llm_provider_leakage.py", "tests/test_llm_provider.py"],
     "clarq_bench/provider/screen.py": ["tests/test_provider_screen.py", FIGURES],
     "clarq_bench/play/runner.py": ["tests/test_runner.py", "tests/test_run_failures.py"],
+    "clarq_bench/core/run_folder.py": ["tests/test_runner.py", "tests/test_run_failures.py", "tests/test_run_folder.py"],
     "clarq_bench/leaderboard/verify.py": ["tests/test_leaderboard_replay.py", "tests/test_leaderboard_bundle.py"],
     "clarq_bench/leaderboard/replay.py": ["tests/test_leaderboard_replay.py"],
     "clarq_bench/leaderboard/rules.py": ["tests/test_leaderboard_replay.py"],
@@ -66,11 +67,11 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
     ("clarq_bench/provider/screen.py", 309, "> -> >="): "_repeats is only called with asked >= 1 (asks_in counts at "
     "least one per question sentence and an empty question list returned earlier), so `answered >= asked` already "
     "implies answered > 0: `answered >= 0 and ...` decides the same",
-    ("clarq_bench/play/runner.py", 294, "False -> True"): "prepare_run_dir's default for retry_errors: its one caller "
+    ("clarq_bench/play/runner.py", 138, "False -> True"): "prepare_run_dir's default for retry_errors: its one caller "
     "(run_dialogues) always passes retry_errors, so the default is never used",
     ("clarq_bench/provider/screen.py", 333, "0 -> 1"): "max_nodes of a blocked turn: both providers test "
     "blocks_reveal (verdict is not None) before they read max_nodes, so a blocked turn's max_nodes is never read",
-    ("clarq_bench/play/runner.py", 90, "65536 -> 65537"): "repair_tail's read-block size when scanning back for the last "
+    ("clarq_bench/core/run_folder.py", 160, "65536 -> 65537"): "repair_tail's read-block size when scanning back for the last "
     "newline: any block size finds the same newline (a speed setting)",
     ("clarq_bench/core/goodbye.py", 40, "0 -> 1"): "_sentence_before searching for sentence ends from 1, not 0: it only "
     "misses an end matched at index 0, whose slice then keeps that leading punctuation, which holds no word for "
