@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from .clarify.track import TrackResult
     from .core.tasks import Task
     from .data.validate import ValidationReport
+    from .inspect_task.convert import Imported as ImportedLog
     from .leaderboard.schema import Submission
     from .leaderboard.verify import Verification
     from .llm import LLMClient
@@ -48,7 +49,7 @@ __all__ = [
     "evaluate_provider", "load_tasks", "register_seeker", "run", "run_async", "score", "submit", "task_stats",
     "validate_tasks", "verify_submissions", "build_leaderboard", "judge_pairs", "judge_pairs_async", "pairwise_report",
     "people_server", "PairwiseResult", "select", "select_online_offline", "question_bank", "view", "list_runs",
-    "estimate_run",
+    "estimate_run", "import_inspect",
 ]  # fmt: skip
 
 
@@ -403,6 +404,17 @@ def people_server(folder: str | Path, *, port: int = 0) -> PeopleServer:
     from .pairwise.people import PeopleServer
 
     return PeopleServer(Path(folder), load_items(Path(folder)), port=port)
+
+
+def import_inspect(log: str | Path, out: str | Path | None = None, *, runs_dir: str | Path = "runs",
+                   plots: bool = True) -> tuple[ImportedLog, Scored]:
+    """An inspect eval log of the `clarq_bench/clarq` task as a clarq run folder (`out`, default
+    runs_dir/inspect-<model>-...), scored as `score` scores it; the folder then views, compares, submits and (for an
+    offline provider) verifies by replay like any run."""
+    from .inspect_task.convert import import_log
+
+    imported = import_log(log, out, runs_dir=runs_dir)
+    return imported, score(imported.run_dir, plots=plots)[0]
 
 
 def view(path: str | Path, out: str | Path | None = None, *, data: str | Path | None = None) -> Path:

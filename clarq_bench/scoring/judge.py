@@ -136,6 +136,13 @@ class Verdict(OmitsUnsetScripted):
         return sum(lengths) / len(lengths) if lengths else 0.0
 
     @property
+    def efficiency(self) -> float:
+        """Efficiency-weighted success: 1 for a success with the fewest queries the task needs (one per required
+        node and the root, AQD 0), shrinking as queries are wasted (needed / asked); 0 for a failure."""
+        needed = self.required_count + 1
+        return needed / max(self.queries_after_root, needed) if self.success else 0.0
+
+    @property
     def aql_tokens(self) -> float:
         lengths = [turn.tokens for turn in self.seeker_turns]
         return sum(lengths) / len(lengths) if lengths else 0.0

@@ -1,0 +1,132 @@
+"""The registered inspect task `clarq_bench/clarq`: one Sample per (task, trial), clarq's dialogue as the solver,
+clarq's judge as the scorer.
+
+    inspect eval clarq_bench/clarq --model openai/gpt-4o -T lang=en -T provider=offline
+
+Task options (`-T name=value`) keep the names of `clarq run`'s flags: lang, split, types, limit (spread over the
+types, as `clarq run --limit`), trials, seed, max_turns, mode (completion|chat), provider (offline | offline-e5 |
+llm: clarq's LLM provider on inspect's model role `provider`), provider_mode, tasks (a task folder; default
+$CLARQ_DATA, then the download cache), judge (none | llm: the leftover-node check on model role `judge`) and
+solver (an inspect solver or agent, by registry name or file.py@name, to speak for the seeker).
+The clarq configuration is kept in the task's metadata, so `clarq import-inspect` rebuilds the run folder from the log.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import ClarqError
+from ..core.tasks import Task
+from ..data.selection import load_selected
+from ..play.run_config import DEFAULT_SEED, DEFAULT_TURN_TIMEOUT, AgentSettings, RunConfig
+from ..play.runner import tasks_digest
+from ..play.setup import spread_limit
+from ..provider.kinds import OFFLINE
+from ..provider.registry import resolve_provider
+from ..seekers.llm import render_brief
+from ..seekers.registry import SeekerTask
+
+#: The seeker name transcripts of this task record (its model is the one inspect evaluates).
+SEEKER_NAME = "inspect"
+#: Task metadata key holding the RunConfig (import-inspect reads it back from the log).
+CONFIG_KEY = "clarq_config"
+PROVIDERS = (*OFFLINE.names(), "llm")
+
+
+def _choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:
+    if str(value) not in allowed:
+        raise ClarqError(f"-T {name}={value} is not one of {', '.join(allowed)}", f"pass -T {name}={allowed[0]}")
+    return str(value)
+
+
+def _count(name: str, value: Any, default: int | None) -> int | None:
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise ClarqError(f"-T {name}={value} is not a whole number", f"pass e.g. -T {name}=3") from None
+    if number < 1 or str(number) != str(value).strip():
+        raise ClarqError(f"-T {name}={value} must be a whole number of at least 1", f"pass e.g. -T {name}=3")
+    return number
+
+
+def build_config(*, lang: str, split: str, types: Any, limit: Any, trials: Any, seed: Any, max_turns: Any,
+                 mode: str, provider: str, provider_mode: str, tasks: str | None, solver: str | None,
+                 judge: str) -> tuple[RunConfig, list[Task]]:
+    """The RunConfig these task options mean and the tasks it selects (checked as `clarq run` checks its flags)."""
+    from ..data.loader import resolve_data_dir
+
+    lang = _choice("lang", lang, ("en", "zh", "all"))
+    split = _choice("split", split, ("test", "dev", "all"))
+    mode = _choice("mode", mode, ("completion", "chat"))
+    provider = _choice("provider", provider, PROVIDERS)
+    provider_mode = _choice("provider_mode", provider_mode, ("single", "multi-info"))
+    _choice("judge", judge, ("none", "llm"))
+    try:
+        seed = int(seed)
+    except (TypeError, ValueError):
+        raise ClarqError(f"-T seed={seed} is not a whole number", "pass e.g. -T seed=8848") from None
+    trials_n, turns, limit_n = _count("trials", trials, 1), _count("max_turns", max_turns, 12), _count("limit", limit, None)
+    root = resolve_data_dir(tasks)
+    selected = load_selected(root, lang=lang, split=split, types=str(types) if isinstance(types, int) else types)
+    if limit_n is not None:
+        selected = spread_limit(selected, limit_n, seed)
+    if not selected:
+        raise ClarqError(f"no tasks selected in {root}", "check -T lang, split, types and limit")
+    options = {"solver": solver} if solver else {}
+    config = RunConfig(
+        data_dir=str(Path(root).resolve()), tasks_digest=tasks_digest(selected),
+        languages=["en", "zh"] if lang == "all" else [lang], split=split,  # type: ignore[list-item]
+        types=sorted({task.type_number for task in selected}) if types else None, limit=limit_n, trials=trials_n,
+        seed=seed, max_turns=turns, seeker=AgentSettings(name=SEEKER_NAME, mode=mode, options=options),
+        provider=AgentSettings(name=provider, mode=provider_mode), judge_model=None if judge == "none" else "llm",
+        provider_fingerprint=None if provider == "llm" else resolve_provider(provider).fingerprint(provider_mode),
+        turn_timeout=DEFAULT_TURN_TIMEOUT,
+    )  # fmt: skip
+    return config, selected
+
+
+def samples(tasks: list[Task], trials: int) -> list[Any]:
+    """One Sample per (task, trial): the seeker's brief as input, the task's facts as metadata."""
+    from inspect_ai.dataset import Sample
+
+    return [
+        Sample(id=f"{task.id}#{trial}", input=render_brief(SeekerTask.of(task)),
+               metadata={"task_id": task.id, "language": task.language, "type": task.type_number,
+                         "type_name": task.type_name, "split": task.split.value, "trial": trial,
+                         "required": task.required_count})
+        for task in tasks for trial in range(trials)
+    ]  # fmt: skip
+
+
+def resolve_solver(name: str) -> Any:
+    """An inspect solver or agent by registry name (`basic_agent`, `pkg/agent`) or `file.py@name`, as --solver
+    resolves it."""
+    from inspect_ai._eval.loader import solver_from_spec
+    from inspect_ai.solver import SolverSpec
+
+    return solver_from_spec(SolverSpec(solver=name))
+
+
+def clarq_task(*, lang: str = "en", split: str = "test", types: Any = None, limit: Any = None, trials: Any = 1,
+               seed: Any = DEFAULT_SEED, max_turns: Any = 12, mode: str = "completion", provider: str = "offline",
+               provider_mode: str = "single", tasks: str | None = None, solver: str | None = None,
+               judge: str = "none") -> Any:
+    """The inspect Task (see the module docstring for the options)."""
+    from inspect_ai import Task as InspectTask
+
+    from ..scoring.lengths import token_counter
+    from .scorer import clarq_scorer
+    from .seeker import clarq_dialogue
+
+    token_counter()  # loads o200k_base from litellm's bundled table: inspect counts tokens with it, offline too
+
+    config, selected = build_config(lang=lang, split=split, types=types, limit=limit, trials=trials, seed=seed,
+                                    max_turns=max_turns, mode=mode, provider=provider, provider_mode=provider_mode,
+                                    tasks=tasks, solver=solver, judge=judge)
+    by_id = {task.id: task for task in selected}
+    inner = resolve_solver(solver) if solver else None
+    return InspectTask(dataset=samples(selected, config.trials), solver=clarq_dialogue(by_id, config, inner),
+                       scorer=clarq_scorer(by_id, judge), metadata={CONFIG_KEY: config.model_dump(mode="json")})
