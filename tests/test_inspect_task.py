@@ -28,14 +28,21 @@ pytestmark = pytest.mark.timeout(600)
 FIGURES = ("success", "aqd", "aql", "aql_tokens", "efficiency")
 
 
-@pytest.fixture
-def fake_env(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """The fake server both harnesses call: `clarq run` through --api-base, inspect as service FAKE."""
+@pytest.fixture(scope="module")
+def fake_server() -> Any:
+    """One fake server for the module: inspect memoizes a model with the base URL it first saw, so a second server
+    on another port would leave later tests calling a closed one."""
     with FakeOpenAIServer(responder=both_agents(SEEKER, PROVIDER)) as server:
-        monkeypatch.setenv("OPENAI_API_KEY", "sk-fake-test")
-        monkeypatch.setenv("FAKE_API_KEY", "sk-fake-test")
-        monkeypatch.setenv("FAKE_BASE_URL", server.base_url)
         yield server
+
+
+@pytest.fixture
+def fake_env(fake_server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> FakeOpenAIServer:
+    """The fake server both harnesses call: `clarq run` through --api-base, inspect as service FAKE."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-fake-test")
+    monkeypatch.setenv("FAKE_API_KEY", "sk-fake-test")
+    monkeypatch.setenv("FAKE_BASE_URL", fake_server.base_url)
+    return fake_server
 
 
 def metrics_of(log: Any) -> dict[str, dict[str, float]]:
