@@ -48,7 +48,7 @@ def main() -> None:
     args = parser.parse_args()
 
     import clarq_bench as clarq
-    from clarq_bench.play.runner import read_transcripts
+    from clarq_bench.core.run_folder import read_transcripts
     from clarq_bench.testing.fake_agents import both_agents
     from clarq_bench.testing.fake_openai import FakeOpenAIServer
     from inspect_ai import eval as inspect_eval

@@ -18,7 +18,7 @@ from clarq_bench.core.errors import ClarqError  # noqa: E402
 from clarq_bench.inspect_task.task import clarq_task  # noqa: E402
 from clarq_bench.leaderboard import build_submission, verify_file, write_submission  # noqa: E402
 from clarq_bench.leaderboard.verify import REPLAYED  # noqa: E402
-from clarq_bench.play.runner import read_transcripts  # noqa: E402
+from clarq_bench.core.run_folder import read_transcripts  # noqa: E402
 from clarq_bench.testing.fake_agents import both_agents  # noqa: E402
 from clarq_bench.testing.fake_openai import FakeOpenAIServer  # noqa: E402
 from inspect_helpers import PROVIDER, SEEKER, TASKS, inspect_model, run_inspect  # noqa: E402

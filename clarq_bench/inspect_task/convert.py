@@ -17,8 +17,8 @@ from pydantic import ValidationError
 
 from ..core.errors import ClarqError, DataError
 from ..core.transcript import Transcript
-from ..play.run_config import RunConfig
-from ..play.runner import TranscriptWriter, prepare_run_dir
+from ..core.run_config import RunConfig
+from ..core.run_folder import RunDir
 from .seeker import STORE_KEY
 from .task import CONFIG_KEY, SEEKER_NAME
 
@@ -107,9 +107,15 @@ def import_log(path: str | Path, out: str | Path | None = None, *, runs_dir: str
     if not transcripts:
         raise DataError(f"{source}: no sample holds a played dialogue ({len(skipped)} without one)",
                         "check the log's errors with `inspect view`")
+    if config.provider.name == "llm":  # the model bound to inspect's `provider` role, as the dialogues record it
+        config = config.model_copy(update={"provider": config.provider.model_copy(
+            update={"model": transcripts[0].provider.model})})
     run_dir = Path(out) if out is not None else Path(runs_dir) / run_folder_name(config, log)
-    prepare_run_dir(config, run_dir, resume=False, force=False)
-    writer = TranscriptWriter(run_dir / "transcripts.jsonl")
+    folder = RunDir(run_dir)
+    if folder.has_transcripts() and folder.transcripts_path.stat().st_size:
+        raise ClarqError(f"{run_dir} already holds transcripts", "pass another folder with -o")
+    folder.write_config(config)
+    writer = folder.writer()
     try:
         for transcript in sorted(transcripts, key=lambda t: (t.task_id, t.trial)):
             writer.append(transcript)

@@ -7,7 +7,7 @@ from typing import Any
 
 from inspect_ai import task
 
-from ..play.run_config import DEFAULT_SEED
+from ..core.run_config import DEFAULT_SEED
 from .scorer import qualified
 from .task import clarq_task
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.run_config import RunConfig
 from ..core.tasks import Task
 from ..core.transcript import Speaker, Transcript
 from ..play.dialogue import play_dialogue
-from ..play.run_config import RunConfig
 from ..play.run_identity import agent_infos
 from ..provider.registry import resolve_provider
 from ..seekers.base import DialogueView
@@ -96,16 +96,15 @@ def clarq_dialogue(tasks: dict[str, Task], config: RunConfig, inner: Any = None)
             trial = trial_of(state.metadata, state.epoch, config.trials)
             seed = config.trial_seed(trial)
             model = str(get_model())
-            settings = config.model_copy(update={"seeker": config.seeker.model_copy(update={"model": model})})
-            seeker_info, provider_info = agent_infos(settings, settings.seeker.name, model)
-            provider_settings = config.provider
-            if provider_settings.name == "llm":
+            update: dict[str, Any] = {"seeker": config.seeker.model_copy(update={"model": model})}
+            if config.provider.name == "llm":  # the model bound to inspect's `provider` role
                 provider_model = str(InspectModels.model_for("provider"))
-                provider_info = provider_info.model_copy(update={"model": provider_model})
-                provider = resolve_provider("llm", provider_model).build(
-                    task, provider_settings.mode, client=InspectModels(), seed=seed, trial=trial)
-            else:
-                provider = resolve_provider(provider_settings.name).build(task, provider_settings.mode)
+                update["provider"] = config.provider.model_copy(update={"model": provider_model})
+            settings = config.model_copy(update=update)
+            seeker_info, provider_info = agent_infos(settings, settings.seeker.name, model)
+            spec = resolve_provider(settings.provider.name, settings.provider.model)
+            provider = spec.build(task, settings.provider.mode, client=InspectModels(), seed=seed, trial=trial) \
+                if settings.provider.name == "llm" else spec.build(task, settings.provider.mode)
             if inner is None:
                 seeker: Any = InspectSeeker(task, config.seeker.mode or "completion")
             else:

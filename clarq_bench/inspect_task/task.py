@@ -17,11 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ClarqError
+from ..core.run_config import DEFAULT_SEED, DEFAULT_TURN_TIMEOUT, AgentSettings, RunConfig
+from ..core.run_folder import tasks_digest
 from ..core.tasks import Task
-from ..data.selection import load_selected
-from ..play.run_config import DEFAULT_SEED, DEFAULT_TURN_TIMEOUT, AgentSettings, RunConfig
-from ..play.runner import tasks_digest
-from ..play.setup import spread_limit
+from ..data.selection import load_selected, spread_limit
 from ..provider.kinds import OFFLINE
 from ..provider.registry import resolve_provider
 from ..seekers.llm import render_brief
@@ -77,7 +76,7 @@ def build_config(*, lang: str, split: str, types: Any, limit: Any, trials: Any, 
         raise ClarqError(f"no tasks selected in {root}", "check -T lang, split, types and limit")
     options = {"solver": solver} if solver else {}
     config = RunConfig(
-        data_dir=str(Path(root).resolve()), tasks_digest=tasks_digest(selected),
+        data_dir=str(Path(root).resolve()), tasks_digest=tasks_digest(selected), task_ids=[task.id for task in selected],
         languages=["en", "zh"] if lang == "all" else [lang], split=split,  # type: ignore[list-item]
         types=sorted({task.type_number for task in selected}) if types else None, limit=limit_n, trials=trials_n,
         seed=seed, max_turns=turns, seeker=AgentSettings(name=SEEKER_NAME, mode=mode, options=options),
