@@ -422,11 +422,12 @@ def view(path: str | Path, out: str | Path | None = None, *, data: str | Path | 
     `out` defaults to `<run>/view/` for a run, else a folder named after the file in the system's temp folder."""
     import tempfile
 
+    from .core.run_folder import RunDir
     from .leaderboard.view import build_view, file_stem
 
     source = Path(path).expanduser()
     if out is None:
-        if source.is_dir() and (source / "transcripts.jsonl").is_file():
+        if source.is_dir() and RunDir(source).has_transcripts():
             out = source / "view"
         else:
             out = Path(tempfile.gettempdir()) / f"clarq-view-{file_stem(source.resolve().stem)}"

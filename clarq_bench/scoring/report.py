@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..core.run_folder import SUMMARY_FILE
 from ..core.redact import redact
 from .metrics import Figure, Group, Summary
 
@@ -294,7 +295,7 @@ def write_report(summary: Summary, folder: str | Path, *, plots: bool = True) ->
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     images = write_plots(summary, folder) if plots else []
-    summary_path = folder / "summary.json"
+    summary_path = folder / SUMMARY_FILE  # a run folder's summary.json (core.run_folder), or --out's
     summary_path.write_text(redact(json.dumps(summary_payload(summary), ensure_ascii=False, indent=2)) + "\n",
                             encoding="utf-8")  # fmt: skip
     report_path = folder / "report.md"
