@@ -228,3 +228,13 @@ def test_a_slice_of_the_released_tasks_plays_through_inspect(tmp_path: Path) -> 
     assert all(sample.store["clarq_transcript"]["end_reason"] == "turn_cap" for sample in log.samples)
     imported, scored = clarq.import_inspect(log.location, tmp_path / "run", plots=False)
     assert scored.summary.dialogues == 12 and sum(scored.summary.languages.values()) == 12
+
+
+def test_the_entry_point_is_declared() -> None:
+    """inspect finds `clarq_bench/clarq` through the `inspect_ai` entry point named after the package."""
+    from importlib.metadata import entry_points
+
+    text = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(encoding="utf-8")
+    assert '[project.entry-points.inspect_ai]\nclarq_bench = "clarq_bench.inspect_task.registry"\n' in text
+    installed = [ep.value for ep in entry_points(group="inspect_ai") if ep.name == "clarq_bench"]
+    assert installed in ([], ["clarq_bench.inspect_task.registry"])  # [] only in a venv installed before it existed
