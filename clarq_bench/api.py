@@ -142,7 +142,9 @@ async def _score_finished(run_dir: Path, tasks: list[Task], judge: str, split: s
 
     folder = RunDir(run_dir)
     by_id = {task.id: task for task in tasks}
-    pairs = [(t, by_id[t.task_id]) for t in folder.transcripts()[0] if t.task_id in by_id]
+    records = folder.transcripts()[0]
+    folder.check_records(records)  # a pair written twice is never scored twice
+    pairs = [(t, by_id[t.task_id]) for t in records if t.task_id in by_id]
     if not pairs:
         return None
     scored = await score_run(Source(folder.name, pairs, run_dir), judge=judge, client=client,

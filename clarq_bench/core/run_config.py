@@ -17,7 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..core.jsonl import flatten as _flatten
 
 #: Recorded, but changing them does not change the dialogues, so a resume may change them freely.
-EXECUTION_ONLY = frozenset({"concurrency", "max_cost", "progress", "use_cache", "turn_timeout", "max_errors"})
+EXECUTION_ONLY = frozenset({"concurrency", "max_cost", "progress", "use_cache", "turn_timeout", "max_errors",
+                            "cache_path", "router_file"})
 #: Recorded, left out of the hash because another hashed field already says it: `tasks_digest` covers the ids.
 DERIVED = frozenset({"task_ids"})
 DEFAULT_SEED = 8848
@@ -71,6 +72,8 @@ class RunConfig(BaseModel):
                                        description="Seconds one agent call may take; None: no limit.")
     max_errors: int | None = Field(default=None, ge=1, description="Stop starting dialogues after this many errored.")
     use_cache: bool = True
+    cache_path: str | None = Field(default=None, description="--cache file (absolute), reused on resume.")
+    router_file: str | None = Field(default=None, description="--router file (absolute), reused on resume.")
     progress: bool = True
 
     def trial_seed(self, trial: int) -> int:

@@ -4,6 +4,7 @@ runs/<run-id>/config.json        the RunConfig (+ its hash, run id, clarq versio
 runs/<run-id>/transcripts.jsonl  one line per finished dialogue, appended with one write (fsync on a thread)
 runs/<run-id>/summary.json, report.md (+ plots)   written when the run is scored
 runs/<run-id>/verdicts.jsonl     optional recorded judge verdicts (packing never calls a model)
+runs/<run-id>/run.lock, spending.json   the writer's lock and the dollars of every session (core/run_guard.py)
 
 Why one owner: the folder was read in five places with two copies of the file names, and one of them recomputed
 the task selection by another rule (`clarq submit` refused every run made with --limit). config.json now records
@@ -12,6 +13,7 @@ the selected task ids, so no reader recomputes a selection. Files only: no task 
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -25,6 +27,8 @@ from .. import __version__
 from .errors import ClarqError, DataError
 from .jsonl import dumps_line, load_file, read_jsonl, validate
 from .redact import redact
+from .run_guard import (check_records, file_error, run_lock, save_spending, spent_before, trials_of,
+                        write_atomic)
 from .run_config import RunConfig
 from .tasks import Task
 from .transcript import EndReason, Transcript
@@ -87,15 +91,38 @@ class RunDir:
         return validate(RunConfig, load_file(self.require().config_path), str(self.config_path), what="run config")
 
     def write_config(self, config: RunConfig) -> None:
-        """config.json with the hash, run id, clarq version and time; atomic (temporary file, then rename)."""
-        self.path.mkdir(parents=True, exist_ok=True)
+        """config.json with the hash, run id, clarq version and time; atomic (temporary file, then rename; the
+        temporary file is removed again when the disk refuses it); a file error is one ClarqError line."""
+        self.create()
         payload = config.model_dump(mode="json") | {
             "config_hash": config.config_hash(), "run_id": self.name, "clarq_version": __version__,
             "written_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         }  # fmt: skip
-        tmp = self.config_path.with_suffix(".tmp")
-        tmp.write_text(redact(json.dumps(payload, ensure_ascii=False, indent=2)) + "\n", encoding="utf-8")
-        os.replace(tmp, self.config_path)
+        write_atomic(self.config_path, redact(json.dumps(payload, ensure_ascii=False, indent=2)) + "\n")
+
+    def create(self) -> None:
+        """The folder (and its parents); a read-only or full runs folder is one ClarqError line."""
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise file_error(self.path, exc, "create") from None
+
+    # --- one writer, its spending, records counted once ---------------------------------------------------
+
+    def lock(self):  # type: ignore[no-untyped-def]
+        """`with folder.lock():` holds the writer's lock (a second writer is one line naming this pid)."""
+        return run_lock(self.path)
+
+    def spent_before(self, records: list[Transcript]) -> float:
+        """Dollars the earlier sessions spent (spending.json, or the records' own cost if more)."""
+        return spent_before(self.path, records)
+
+    def save_spending(self, total_usd: float) -> None:
+        save_spending(self.path, total_usd)
+
+    def check_records(self, records: list[Transcript], trials: int | None = None) -> None:
+        """ClarqError at a (task, trial) written twice or a trial outside the run's range (its config's trials)."""
+        check_records(records, self.transcripts_path, trials if trials is not None else trials_of(self.path))
 
     def data_dir(self, config: dict[str, Any] | None = None) -> str | None:
         """The task folder the run recorded (`data_dir`, or an older key, at the top or one level down)."""
@@ -114,11 +141,18 @@ class RunDir:
     def transcripts(self) -> tuple[list[Transcript], int | None]:
         """Every complete line (core.jsonl rules: a malformed line is a DataError naming file and line) and the
         number of an unfinished last line (None when the file ends cleanly); no file: nothing."""
+        self.check_file()
         if not self.transcripts_path.exists():
             return [], None
         return read_jsonl(self.transcripts_path, Transcript, "transcript")
 
+    def check_file(self) -> None:
+        """A transcripts.jsonl that is a folder is one ClarqError line (it would be a traceback further on)."""
+        if self.transcripts_path.is_dir():
+            raise file_error(self.transcripts_path, IsADirectoryError(21, "is a folder"), "append to")
+
     def repair_tail(self) -> int:
+        self.check_file()
         return repair_tail(self.transcripts_path)
 
     def writer(self) -> "TranscriptWriter":
@@ -199,7 +233,10 @@ class TranscriptWriter:
     """
 
     def __init__(self, path: Path) -> None:
-        self.fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            self.fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise file_error(path, exc, "append to") from None
         self._dirty = threading.Event()
         self._closing = False
         self._syncer = threading.Thread(target=self._sync_loop, name="clarq-fsync", daemon=True)
@@ -207,9 +244,17 @@ class TranscriptWriter:
 
     def append(self, transcript: Transcript) -> None:
         line = redact(dumps_line(transcript)).encode("utf-8")
-        written = os.write(self.fd, line)
-        if written != len(line):  # pragma: no cover - only on a full disk
-            raise OSError(f"short write to transcripts file ({written} of {len(line)} bytes)")
+        size = os.lseek(self.fd, 0, os.SEEK_END)
+        try:
+            written = os.write(self.fd, line)
+            if written != len(line):  # a full disk: the kernel took part of the line
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        except OSError:
+            try:
+                os.ftruncate(self.fd, size)  # no partial line left behind
+            except OSError:
+                pass
+            raise
         self._dirty.set()
 
     def _sync_loop(self) -> None:

@@ -94,6 +94,7 @@ class LLMClient:
         self.limits = ModelLimits(self.settings.max_concurrency_per_model, self.settings.rpm)
         self.meter = UsageMeter()
         self.retries = 0
+        self.spent_before = 0.0  # dollars earlier sessions of the same run spent (a resume): max_cost caps the total
         self._cache: ResponseCache | None = None
         self._cache_lock = threading.Lock()
         self._direct: DirectOpenAI | None = None
@@ -142,7 +143,7 @@ class LLMClient:
     @property
     def budget_exhausted(self) -> bool:
         """True once max_cost is spent; the runner checks it before starting each new dialogue."""
-        return self.settings.max_cost is not None and self.meter.cost_usd >= self.settings.max_cost
+        return self.settings.max_cost is not None and self.spent_before + self.meter.cost_usd >= self.settings.max_cost
 
     @property
     def cache(self) -> ResponseCache | None:

@@ -33,6 +33,7 @@ from ..core.errors import ClarqError
 from ..provider.registry import resolve_provider
 from ..core.run_config import AgentSettings, RunConfig, describe_diff, diff_configs
 from ..core.run_folder import RunDir
+from ..core.run_guard import file_error
 from .run_identity import agent_infos, stamp_config, stamp_transcript
 from ..seekers.registry import SeekerConfig, build_seeker, describe, resolve_seeker
 from ..core.tasks import Task
@@ -147,6 +148,8 @@ def prepare_run_dir(config: RunConfig, run_dir: Path, *, resume: bool, force: bo
         changes = diff_configs(folder.config(), config)
         if changes and not force:
             raise ClarqError(f"the run's config changed: {describe_diff(changes)}", "rerun with --force to resume anyway")
+        if changes and notes is not None:  # forced: said, never silent (an endpoint change moves where calls go)
+            notes.append(f"resumed with a changed config (--force): {describe_diff(changes)}")
         cut = folder.repair_tail()
         if cut and notes is not None:
             notes.append(f"{transcripts}: cut an unfinished last line ({cut} bytes, a write interrupted mid-way); "
@@ -155,6 +158,8 @@ def prepare_run_dir(config: RunConfig, run_dir: Path, *, resume: bool, force: bo
         raise ClarqError(f"{run_dir} already holds transcripts", f"resume it with --resume {run_dir}")
     folder.write_config(config)
     records, _ = folder.transcripts()
+    if resume:
+        folder.check_records(records, config.trials)  # a pair written twice would be counted (and paid) twice
     replay = {EndReason.budget} | ({EndReason.error} if retry_errors else set())
     kept = [record for record in records if record.end_reason not in replay]
     if len(kept) != len(records):
@@ -185,8 +190,31 @@ async def run_dialogues(
     resolve = getattr(client, "resolve_model", None)
     if seeker_model and callable(resolve):  # record the dated version the alias stood for
         seeker_model = resolve(seeker_model)
+    folder = RunDir(run_dir)
+    if resume:
+        folder.require()
+    folder.create()
+    with folder.lock():  # one writer at a time; the kernel releases it if this process dies
+        return await _play(config, tasks, folder, client, resume, force, retry_errors, on_update, sconfig,
+                           seeker_name, seeker_model)
+
+
+async def _play(config: RunConfig, tasks: list[Task], folder: RunDir, client: Any, resume: bool, force: bool,
+                retry_errors: bool, on_update: Callable[[RunStats], None] | None, sconfig: SeekerConfig,
+                seeker_name: str, seeker_model: str | None) -> RunStats:
+    """run_dialogues with the folder's lock held."""
+    run_dir = folder.path
     notes: list[str] = []
     kept = prepare_run_dir(config, run_dir, resume=resume, force=force, retry_errors=retry_errors, notes=notes)
+    before = folder.spent_before(kept) if resume else 0.0
+    if client is not None and hasattr(client, "spent_before"):
+        client.spent_before = before  # --max-cost caps the run's total over every session
+    disk: list[BaseException] = []
+
+    def spent() -> None:
+        if client is not None and hasattr(client, "usage"):
+            folder.save_spending(before + client.usage.cost_usd)
+
     done = {record.key for record in kept}
     jobs = [(task, trial) for trial in range(config.trials) for task in tasks]
     stats = RunStats(total=len(jobs), notes=notes)
@@ -194,7 +222,7 @@ async def run_dialogues(
     stats.skipped = len(jobs) - len(pending)
     wanted = {(task.id, trial) for task, trial in jobs}
     stats.skipped_errors = sum(r.end_reason == EndReason.error and r.key in wanted for r in kept)
-    writer = RunDir(run_dir).writer()
+    writer = folder.writer()
     gate = asyncio.Semaphore(config.concurrency)
     seeker_info, provider_info = agent_infos(config, seeker_name, seeker_model)
 
@@ -260,10 +288,16 @@ async def run_dialogues(
                 stats.unwritten += 1
                 return  # the breaker's error: not a result of this dialogue; a resume plays it again
             try:
-                writer.append(stamp_transcript(transcript, client))
-            except (ClarqError, ValueError) as exc:  # text the writer refuses (not valid Unicode): keep the record
-                transcript = failed(task, trial, seed, f"transcript could not be written ({safe_message(exc)})")
-                writer.append(stamp_transcript(transcript, client))
+                try:
+                    writer.append(stamp_transcript(transcript, client))
+                except (ClarqError, ValueError) as exc:  # text the writer refuses (not valid Unicode): keep the record
+                    transcript = failed(task, trial, seed, f"transcript could not be written ({safe_message(exc)})")
+                    writer.append(stamp_transcript(transcript, client))
+                spent()
+            except (OSError, ClarqError) as exc:  # a full disk: stop starting dialogues, one line at the end
+                disk.append(exc)
+                breaker.reason = breaker.reason or "a file of the run could not be written"
+                return
             stats.add(transcript, quick_success(task, transcript))
             if transcript.end_reason == EndReason.error:
                 breaker.dialogue_errored()
@@ -277,6 +311,13 @@ async def run_dialogues(
             await asyncio.gather(*(play(task, trial, i == 0) for i, (task, trial) in enumerate(pending)))
     finally:
         writer.close()
+        try:
+            spent()
+        except ClarqError as exc:
+            disk.append(exc)
+    if disk:
+        first = disk[0]
+        raise first if isinstance(first, ClarqError) else file_error(folder.transcripts_path, first) from None
     stats.stopped = breaker.reason
     return stats
 

@@ -305,7 +305,33 @@ def prepare(options: RunOptions) -> PreparedRun:
         raise ClarqError("--retry-errors only applies to a resumed run", "pass --resume RUN_DIR --retry-errors")
     import_seeker_modules(options.seeker_module)
     base = RunDir(options.resume).config() if options.resume else None
+    if base is not None:
+        options = resumed_call_options(options, base)
     config, tasks = select_tasks(build_config(options, base), options)
+    config = config.model_copy(update={
+        "use_cache": not options.no_cache,
+        "cache_path": str(Path(options.cache).expanduser().resolve()) if options.cache else None,
+        "router_file": str(Path(options.router).expanduser().resolve()) if options.router else None,
+    })  # fmt: skip
     client = llm_client_for(config, options)
     run_dir = run_dir_for(config, Path(options.runs_dir), options.resume)
+    if not options.resume:  # a read-only or full runs folder is one line now, before the folder is announced
+        RunDir(run_dir).create()
     return PreparedRun(config, tasks, client, run_dir)
+
+
+def resumed_call_options(options: RunOptions, base: RunConfig) -> RunOptions:
+    """On resume, the endpoint, router file and cache of the run's config.json unless given again: the command clarq
+    prints (`clarq run --resume DIR`) must send its calls where the run sent them, with the cache it used. (An
+    endpoint given again and different is a changed config; --force then says so, never silently.)"""
+    changes: dict[str, Any] = {}
+    if options.api_base is None and base.api_base:
+        changes["api_base"] = base.api_base
+    if options.router is None and base.router_file:
+        changes["router"] = base.router_file
+    if options.cache is None and not options.no_cache:
+        if not base.use_cache:
+            changes["no_cache"] = True
+        elif base.cache_path:
+            changes["cache"] = base.cache_path
+    return dataclasses.replace(options, **changes) if changes else options

@@ -20,7 +20,7 @@ def task_hashes(source) -> dict[tuple[str, int], str]:  # type: ignore[no-untype
 
 #: Recorded in config.json but not a setting of the experiment (identity, timing, display, execution limits).
 NOT_SETTINGS = ("run_id", "written_at", "config_hash", "progress", "concurrency", "max_cost", "use_cache",
-                "turn_timeout", "max_errors", "task_ids")
+                "turn_timeout", "max_errors", "task_ids", "cache_path", "router_file")
 
 
 def run_settings(source) -> dict[str, object]:  # type: ignore[no-untyped-def]

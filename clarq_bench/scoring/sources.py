@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from ..core.errors import ClarqError
 from ..core.jsonl import read_jsonl
 from ..core.run_folder import RunDir
+from ..core.run_guard import check_records
 from ..core.tasks import Task
 from ..core.transcript import Transcript
 from .judge import NodeCheck, Verdict, judge_all
@@ -87,6 +88,10 @@ def load_run(path: Path, data: str | None = None) -> Source:
     run_dir = path if path.is_dir() else path.parent
     folder = RunDir(run_dir)
     transcripts = read_transcripts(folder.transcripts_path if path.is_dir() else path)
+    if folder.is_run():
+        folder.check_records(transcripts)  # a pair written twice or out of range is never scored
+    else:
+        check_records(transcripts, path, None)
     if not transcripts:
         raise ClarqError(f"{path} holds no transcripts", "run some dialogues first")
     location = data or (folder.data_dir() if folder.is_run() else None)

@@ -1,0 +1,132 @@
+"""Soak: 1,024 dialogues (16 sample tasks x 64 trials) of an LLM seeker against the LLM provider on the fake
+OpenAI server, with mixed faults (500s, garbage bodies, empty and null replies, hangs), interrupted twice by kill -9
+and resumed each time with the exact command clarq printed, then once with --retry-errors. Prints what a user
+would fear to lose: dialogues lost, (task, trial) pairs written twice, requests paid twice, and each session's peak
+memory.
+
+Every `clarq run` is a real process; the fake server runs on a thread of this one and counts every request it
+answered with a paid (200) reply, by the hash of what was asked (model, messages, seed, format): a request answered
+twice was paid twice. The response cache makes a resume replay what was already answered, so only the calls in
+flight at a kill -9 may be paid twice.
+
+    python benchmarks/soak_faults.py [--trials 64] [--concurrency 64] [--kills 250,600] [--latency 0.02]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+from clarq_bench.testing.fake_agents import both_agents
+from clarq_bench.testing.fake_openai import FakeOpenAIServer
+
+REPO = Path(__file__).resolve().parents[1]
+SEEKER, PROVIDER = "openai/soak-seeker", "openai/soak-provider"
+FAULTS = {"error500": 0.02, "garbage": 0.01, "empty": 0.003, "null": 0.003, "hang": 0.002}
+
+
+def paid_counter() -> tuple[dict, object]:
+    """A responder that answers like both agents and notes when it answered each distinct request."""
+    answer = both_agents(SEEKER, PROVIDER)
+    counts: dict[str, list[float]] = {}
+    lock = threading.Lock()
+
+    def respond(body: dict) -> str:
+        key = hashlib.sha256(json.dumps([body.get("model"), body.get("messages"), body.get("seed"),
+                                         body.get("response_format")], sort_keys=True).encode()).hexdigest()
+        with lock:
+            counts.setdefault(key, []).append(time.monotonic())
+        return answer(body)
+
+    return counts, respond
+
+
+def lines(path: Path) -> int:
+    try:
+        return path.read_bytes().count(b"\n")
+    except OSError:
+        return 0
+
+
+KILLED: list[float] = []  # when each kill -9 was sent (monotonic)
+
+
+def session(argv: list[str], run_dir_box: list[Path], kill_at: int | None, env: dict) -> tuple[int, int, float]:
+    """Run one `clarq run`; kill -9 it once transcripts.jsonl holds `kill_at` lines. (exit, peak MB, seconds)."""
+    started = time.perf_counter()
+    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    if not run_dir_box:  # a new run: its folder is on the first stderr line
+        first = process.stderr.readline()
+        run_dir_box.append(Path(first.split("run folder: ", 1)[1].split("  (", 1)[0].strip()))
+    drain = threading.Thread(target=process.stderr.read, daemon=True)
+    drain.start()
+    while kill_at is not None and process.poll() is None:
+        if lines(run_dir_box[0] / "transcripts.jsonl") >= kill_at:
+            KILLED.append(time.monotonic())
+            os.kill(process.pid, signal.SIGKILL)
+            break
+        time.sleep(0.05)
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return process.returncode, usage.ru_maxrss // 1024, time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--trials", type=int, default=64)
+    parser.add_argument("--concurrency", type=int, default=64)
+    parser.add_argument("--kills", default="250,600", help="kill -9 once this many dialogues are written")
+    parser.add_argument("--latency", type=float, default=0.02)
+    args = parser.parse_args()
+    counts, respond = paid_counter()
+    workdir = Path(tempfile.mkdtemp(prefix="clarq-soak-"))
+    env = {**os.environ, "OPENAI_API_KEY": "sk-soak-test-0123456789", "PYTHONPATH": str(REPO)}
+    env.pop("OPENAI_BASE_URL", None)
+    with FakeOpenAIServer(responder=respond, latency_s=args.latency, faults=FAULTS, seed=28) as server:
+        first = [sys.executable, "-m", "clarq_bench.cli.main", "run", "--seeker", SEEKER, "--provider", PROVIDER,
+                 "--api-base", server.base_url, "--tasks", str(REPO / "tasks"), "--lang", "all", "--trials",
+                 str(args.trials), "--concurrency", str(args.concurrency), "--turn-timeout", "5", "--cache",
+                 str(workdir / "cache.sqlite"), "--runs-dir", str(workdir / "runs"), "--no-progress"]
+        box: list[Path] = []
+        kills = [int(k) for k in args.kills.split(",") if k]
+        report = []
+        for number, kill_at in enumerate([*kills, None]):
+            argv = first if number == 0 else [sys.executable, "-m", "clarq_bench.cli.main", "run", "--resume",
+                                              str(box[0]), "--no-progress"]  # the command clarq prints
+            report.append(("killed at %d" % kill_at if kill_at else "to the end", *session(argv, box, kill_at, env)))
+        retry = [sys.executable, "-m", "clarq_bench.cli.main", "run", "--resume", str(box[0]), "--retry-errors",
+                 "--no-progress"]
+        report.append(("--retry-errors", *session(retry, box, None, env)))
+        served = server.served
+    records = [json.loads(line) for line in (box[0] / "transcripts.jsonl").read_text(encoding="utf-8").splitlines()]
+    keys = Counter((r["task_id"], r["trial"]) for r in records)
+    expected = 16 * args.trials
+    recorded_calls = sum(u.get("calls", 0) for r in records for u in r["usage"].values())
+    print(f"soak: {expected} dialogues, faults {FAULTS}, kill -9 at {kills} written, folder {box[0]}")
+    for what, code, peak, seconds in report:
+        print(f"  session {what:<14} exit {code:>4}  peak {peak:>4} MB  {seconds:6.1f} s")
+    print(f"lost (never written): {expected - len(keys)}")
+    print(f"duplicated (task, trial) records: {sum(c - 1 for c in keys.values() if c > 1)}")
+    repaid = [(times[i - 1], times[i]) for times in counts.values() for i in range(1, len(times))]
+    # in flight at a kill: the server answered within 2 s of the kill (a reply due just after it is sent to a dead
+    # process), and the dialogue asked again in a later session
+    in_flight = sum(any(abs(first - kill) < 2.0 and kill <= again for kill in KILLED) for first, again in repaid)
+    print(f"re-paid requests (answered 200 more than once): {len(repaid)}; of them in flight at a kill -9 (answered "
+          f"within 2 s of it; their reply never reached clarq): {in_flight}; others: {len(repaid) - in_flight}")
+    print(f"errors left after --retry-errors: {sum(r['end_reason'] == 'error' for r in records)}")
+    print(f"paid replies served: {served}; calls recorded in the final transcripts: {recorded_calls} (the difference: "
+          "dialogues in flight at a kill, and error records replaced by --retry-errors, whose calls were paid)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,131 @@
+"""What keeps a run folder (core.run_folder.RunDir) honest under faults: one writer at a time, the spending of every session, records that
+can be counted once, and file errors as one line.
+
+- The lock: `run.lock` in the folder, held with flock for as long as dialogues are played. A second `clarq run
+  --resume` of the same folder (a double click, two terminals, a retrying scheduler) is refused with one line naming
+  the holder's pid, instead of both playing and paying every pending dialogue. The kernel drops the lock when its
+  process dies, so a lock left by kill -9 is simply taken over (its file still names the dead pid).
+- The ledger: `spending.json` holds the dollars spent by every session of the run, rewritten (atomically) after each
+  dialogue and at the end; a resume starts its budget from it (or from the records' own cost, whichever is more),
+  so `--max-cost` caps the run's total, not each session's.
+- Records: a (task, trial) pair written twice (two writers, a hand edit) or a trial outside the run's range is
+  refused on resume and in scoring (one line naming the record), never counted twice.
+- File errors (a full disk, a read-only folder, transcripts.jsonl being a folder) become one ClarqError line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from .errors import ClarqError
+
+LOCK_FILE, LEDGER_FILE = "run.lock", "spending.json"
+
+
+def file_error(path: Path | str, exc: OSError, doing: str = "write") -> ClarqError:
+    """One line for a failed file operation, with what to do about it."""
+    reason = exc.strerror or type(exc).__name__
+    if isinstance(exc, IsADirectoryError):
+        reason = "it is a folder, not a file"
+    fix = {28: "free some disk space", 30: "pass a writable --runs-dir", 13: "pass a writable --runs-dir"}.get(
+        exc.errno or 0, "check the path and its permissions")
+    return ClarqError(f"cannot {doing} {path}: {reason}", f"{fix}; what was saved is kept")
+
+
+def write_atomic(path: Path, text: str, *, sync: bool = True) -> None:
+    """Write `text` to `path` through a temporary file that is removed again if anything fails (no partial file, no
+    0-byte leftover); a ClarqError line on failure. `sync` False skips the fsync (a file rewritten after every
+    dialogue on the event loop: kill -9 keeps the page cache, only a power cut could lose the last update)."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            if sync:
+                os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise file_error(path, exc) from None
+
+
+# ---- the lock ------------------------------------------------------------------------------------------------------
+
+
+@contextmanager
+def run_lock(run_dir: Path) -> Iterator[None]:
+    """Hold the folder's writer lock inside; a ClarqError naming the holder's pid when another process has it."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not a POSIX system: no lock
+        yield
+        return
+    path = run_dir / LOCK_FILE
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise file_error(path, exc, "create") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip() or "?"
+            raise ClarqError(f"{run_dir} is being played by another clarq process (pid {holder})",
+                             "wait for it to finish, or stop it first; two writers would play and pay every "
+                             "dialogue twice") from None
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except OSError:
+            pass  # the pid is only for the message; the lock itself is held
+        yield
+    finally:
+        os.close(fd)  # releases the flock
+
+
+# ---- the ledger ----------------------------------------------------------------------------------------------------
+
+
+def spent_before(run_dir: Path, records: Sequence[Any]) -> float:
+    """Dollars spent by the earlier sessions of this run: the ledger, or the records' own cost if that is more."""
+    recorded = sum(usage.cost_usd for record in records for usage in record.usage.values())
+    try:
+        ledger = float(json.loads((run_dir / LEDGER_FILE).read_text(encoding="utf-8"))["spent_usd"])
+    except (OSError, ValueError, KeyError, TypeError):
+        ledger = 0.0
+    if ledger != ledger or ledger < 0:  # nan or negative: not a figure
+        ledger = 0.0
+    return max(ledger, recorded)
+
+
+def save_spending(run_dir: Path, total_usd: float) -> None:
+    write_atomic(run_dir / LEDGER_FILE, json.dumps({"spent_usd": round(total_usd, 9)}) + "\n", sync=False)
+def check_records(records: Sequence[Any], source: Path | str, trials: int | None) -> None:
+    """ClarqError at the first (task, trial) written twice or trial outside 0..trials-1 (`trials` None: unknown)."""
+    seen: dict[tuple[str, int], int] = {}
+    for number, record in enumerate(records, start=1):
+        key = (record.task_id, record.trial)
+        if key in seen:
+            raise ClarqError(f"{source}: record {number} repeats dialogue {key[0]}#{key[1]} (first: record "
+                             f"{seen[key]}); it would be counted twice", "remove one of the two lines")
+        seen[key] = number
+        if record.trial < 0 or (trials is not None and record.trial >= trials):
+            raise ClarqError(f"{source}: record {number} ({key[0]}) has trial {record.trial}, outside the run's "
+                             f"0..{(trials or 1) - 1}", "remove that line")
+
+
+def trials_of(run_dir: Path) -> int | None:
+    """The run's trial count from its config.json, None when unknown."""
+    try:
+        value = json.loads((run_dir / "config.json").read_text(encoding="utf-8")).get("trials")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return value if isinstance(value, int) and value >= 1 else None
