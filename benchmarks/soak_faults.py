@@ -68,7 +68,12 @@ def session(argv: list[str], run_dir_box: list[Path], kill_at: int | None, env: 
     if not run_dir_box:  # a new run: its folder is on the first stderr line
         first = process.stderr.readline()
         run_dir_box.append(Path(first.split("run folder: ", 1)[1].split("  (", 1)[0].strip()))
-    drain = threading.Thread(target=process.stderr.read, daemon=True)
+    log = run_dir_box[0].parent.parent / f"session-{len(KILLED)}-{time.monotonic():.0f}.err"
+
+    def keep() -> None:  # each session's own lines (warnings, the closing lines), for a look afterwards
+        log.write_text(process.stderr.read(), encoding="utf-8")
+
+    drain = threading.Thread(target=keep, daemon=True)
     drain.start()
     while kill_at is not None and process.poll() is None:
         if lines(run_dir_box[0] / "transcripts.jsonl") >= kill_at:
@@ -77,6 +82,7 @@ def session(argv: list[str], run_dir_box: list[Path], kill_at: int | None, env: 
             break
         time.sleep(0.05)
     _, status, usage = os.wait4(process.pid, 0)
+    drain.join(10)
     process.returncode = os.waitstatus_to_exitcode(status)
     return process.returncode, usage.ru_maxrss // 1024, time.perf_counter() - started
 
@@ -87,15 +93,18 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=64)
     parser.add_argument("--kills", default="250,600", help="kill -9 once this many dialogues are written")
     parser.add_argument("--latency", type=float, default=0.02)
+    parser.add_argument("--turn-timeout", default="5", help="clarq run --turn-timeout (hangs end at it)")
+    parser.add_argument("--no-hang", action="store_true", help="leave the hang fault out")
     args = parser.parse_args()
     counts, respond = paid_counter()
     workdir = Path(tempfile.mkdtemp(prefix="clarq-soak-"))
     env = {**os.environ, "OPENAI_API_KEY": "sk-soak-test-0123456789", "PYTHONPATH": str(REPO)}
     env.pop("OPENAI_BASE_URL", None)
-    with FakeOpenAIServer(responder=respond, latency_s=args.latency, faults=FAULTS, seed=28) as server:
+    faults = {k: v for k, v in FAULTS.items() if not (args.no_hang and k == "hang")}
+    with FakeOpenAIServer(responder=respond, latency_s=args.latency, faults=faults, seed=28) as server:
         first = [sys.executable, "-m", "clarq_bench.cli.main", "run", "--seeker", SEEKER, "--provider", PROVIDER,
                  "--api-base", server.base_url, "--tasks", str(REPO / "tasks"), "--lang", "all", "--trials",
-                 str(args.trials), "--concurrency", str(args.concurrency), "--turn-timeout", "5", "--cache",
+                 str(args.trials), "--concurrency", str(args.concurrency), "--turn-timeout", args.turn_timeout, "--cache",
                  str(workdir / "cache.sqlite"), "--runs-dir", str(workdir / "runs"), "--no-progress"]
         box: list[Path] = []
         kills = [int(k) for k in args.kills.split(",") if k]
@@ -112,7 +121,7 @@ def main() -> None:
     keys = Counter((r["task_id"], r["trial"]) for r in records)
     expected = 16 * args.trials
     recorded_calls = sum(u.get("calls", 0) for r in records for u in r["usage"].values())
-    print(f"soak: {expected} dialogues, faults {FAULTS}, kill -9 at {kills} written, folder {box[0]}")
+    print(f"soak: {expected} dialogues, faults {faults}, --turn-timeout {args.turn_timeout}, kill -9 at {kills} written, folder {box[0]}")
     for what, code, peak, seconds in report:
         print(f"  session {what:<14} exit {code:>4}  peak {peak:>4} MB  {seconds:6.1f} s")
     print(f"lost (never written): {expected - len(keys)}")
