@@ -63,3 +63,11 @@ def test_a_paired_interval_and_p_value_follow_the_exact_bootstrap(seed: int) -> 
     assert result.low == pytest.approx(quantile(diffs, 0.025), abs=0.05)
     assert result.high == pytest.approx(quantile(diffs, 0.975), abs=0.05)
     assert result.p_value == pytest.approx(2 * min(at_or_below_zero, at_or_above_zero), abs=0.02)
+
+
+def test_a_resample_of_weightless_clusters_is_dropped_not_counted_as_zero() -> None:
+    """AQD over successful dialogues: tasks with none weigh 0. A resample drawing only those has no ratio at all
+    (dropped), so the interval of a figure every weighted cluster puts at 3 is [3, 3], never reaching 0."""
+    interval = bootstrap_ratio([0.0, 0.0, 3.0], [0.0, 0.0, 1.0], seed=5, resamples=2000)
+    assert interval == (3.0, 3.0, 3.0)
+    assert bootstrap_ratio([0.0, 0.0], [0.0, 0.0]) == (None, None, None)

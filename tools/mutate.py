@@ -42,9 +42,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / ".mutants"
 
-KILLS = ["tests/test_mutation_kills_runner.py", "tests/test_mutation_kills_guards.py"]
+KILLS = ["tests/test_mutation_kills_runner.py", "tests/test_mutation_kills_guards.py", "tests/test_promise_intervals.py",
+         "tests/test_promise_guards.py"]  # fmt: skip
+PROMISES = "tests/test_promise_figures.py"  # verify, site rows, zip safety, nDCG (~12 s)
+SURVIVORS = "tests/test_promise_survivors.py"  # the seed-32 sample's survivors (~7 s)
 FIGURES = "tests/test_mutation_kills_modules.py"  # the README's held-out figures (~12 s): for the provider's modules
-#: module -> the test files that exercise it (the two fast kill files are added to every module's list).
+#: module -> the test files that exercise it (the fast files in KILLS are added to every module's list).
 MODULES: dict[str, list[str]] = {
     "clarq_bench/scoring/judge.py": ["tests/test_judge.py", "tests/test_score.py"],
     "clarq_bench/scoring/lengths.py": ["tests/test_judge.py", "tests/test_metrics.py"],
@@ -53,13 +56,27 @@ MODULES: dict[str, list[str]] = {
     "clarq_bench/core/tasks.py": ["tests/test_tasks.py", "tests/test_data_loader.py"],
     "clarq_bench/provider/leakage.py": ["tests/test_llm_provider_leakage.py", "tests/test_llm_provider.py"],
     "clarq_bench/provider/screen.py": ["tests/test_provider_screen.py", FIGURES],
-    "clarq_bench/play/runner.py": ["tests/test_runner.py", "tests/test_run_failures.py"],
+    "clarq_bench/play/runner.py": ["tests/test_runner.py", "tests/test_run_failures.py", SURVIVORS],
     "clarq_bench/core/run_folder.py": ["tests/test_runner.py", "tests/test_run_failures.py", "tests/test_run_folder.py"],
-    "clarq_bench/leaderboard/verify.py": ["tests/test_leaderboard_replay.py", "tests/test_leaderboard_bundle.py"],
-    "clarq_bench/leaderboard/replay.py": ["tests/test_leaderboard_replay.py"],
+    "clarq_bench/leaderboard/verify.py": ["tests/test_leaderboard_replay.py", "tests/test_leaderboard_bundle.py", PROMISES],
+    "clarq_bench/leaderboard/replay.py": ["tests/test_leaderboard_replay.py", SURVIVORS],
     "clarq_bench/leaderboard/rules.py": ["tests/test_leaderboard_replay.py"],
-    "clarq_bench/leaderboard/figures.py": ["tests/test_leaderboard_bundle.py", "tests/test_score.py"],
-    "clarq_bench/scoring/metrics.py": ["tests/test_metrics.py", "tests/test_metrics_stats.py"],
+    "clarq_bench/leaderboard/figures.py": ["tests/test_leaderboard_bundle.py", "tests/test_score.py", PROMISES],
+    "clarq_bench/scoring/metrics.py": ["tests/test_metrics.py", "tests/test_metrics_stats.py", SURVIVORS],
+    "clarq_bench/scoring/stats.py": ["tests/test_metrics_stats.py", "tests/test_compare.py"],
+    "clarq_bench/scoring/comparison.py": ["tests/test_compare.py"],
+    "clarq_bench/scoring/judge_llm.py": ["tests/test_judge_llm.py", "tests/test_judge_usage.py"],
+    "clarq_bench/scoring/report.py": ["tests/test_score.py", "tests/test_reporting_rules.py", SURVIVORS],
+    "clarq_bench/scoring/score_import.py": ["tests/test_score.py", "tests/test_reporting_rules.py"],
+    "clarq_bench/scoring/sources.py": ["tests/test_score.py", "tests/test_compare.py", SURVIVORS],
+    "clarq_bench/scoring/settings.py": ["tests/test_compare.py", "tests/test_score.py"],
+    "clarq_bench/play/dialogue.py": ["tests/test_dialogue.py", "tests/test_goodbye_replay.py", SURVIVORS],
+    "clarq_bench/play/run_config.py": ["tests/test_runner.py", "tests/test_dialogue.py", "tests/test_run_failures.py",
+                                       SURVIVORS],
+    "clarq_bench/leaderboard/seal.py": ["tests/test_leaderboard_bundle.py", "tests/test_leaderboard_replay.py"],
+    "clarq_bench/leaderboard/safety.py": ["tests/test_leaderboard_safety.py", PROMISES],
+    "clarq_bench/clarify/metrics.py": ["tests/test_clarify_metrics.py", "tests/test_clarify_parts.py", PROMISES],
+    "clarq_bench/pairwise/pcch.py": ["tests/test_pairwise_pcch.py", "tests/test_pairwise.py"],
 }
 
 #: (module, line, change) of mutants argued equivalent (no observable behaviour changes): left out of the score.
@@ -183,17 +200,26 @@ def prepare_copy() -> Path:
     return copy
 
 
-def run_tests(copy: Path, tests: list[str], limit: float) -> tuple[str, float]:
+#: Tests that assert wall time: on a loaded machine they fail with no mutant at all, so mutants are not run on them
+#: (a "kill" there would be the load's, not the tests').
+TIMING_TESTS = ("test_concurrency_is_real_and_bounded",)
+
+
+def run_tests(copy: Path, tests: list[str], limit: float, why: list[str] | None = None) -> tuple[str, float]:
     env = {**os.environ, "PYTHONPATH": str(copy), "PYTHONDONTWRITEBYTECODE": "1", "OMP_NUM_THREADS": "1",
            "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}  # fmt: skip
     cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:randomly",
-           "--timeout", "60", *[t for t in tests if (copy / t).is_file()]]  # fmt: skip
+           "--timeout", "60", "-k", " and ".join(f"not {t}" for t in TIMING_TESTS),
+           *[t for t in tests if (copy / t).is_file()]]  # fmt: skip
     started = time.perf_counter()
     try:
         done = subprocess.run(cmd, cwd=copy, env=env, capture_output=True, timeout=limit)
     except subprocess.TimeoutExpired:
         return "timeout", time.perf_counter() - started
     code = done.returncode
+    if why is not None:  # the test that noticed (a Timeout there is the machine's load, not a kill: worth a rerun)
+        why += [line[7:].split(" - ")[0] + (" [timeout]" if "Timeout" in line else "")
+                for line in done.stdout.decode("utf-8", "replace").splitlines() if line.startswith("FAILED ")][:1]
     return ("survived" if code == 0 else "error" if code in (5, 4, 3) else "killed"), time.perf_counter() - started
 
 
@@ -204,6 +230,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=22)
     parser.add_argument("--module", action="append", help="only these modules (a path or a name like rules)")
     parser.add_argument("--list", action="store_true", help="list the drawn mutants and stop")
+    parser.add_argument("--skip-baseline", type=float, metavar="SECONDS",
+                        help="do not run each module's tests once without a mutant first (they are known green); "
+                        "assume they take SECONDS (sets the per-mutant limit, 3x + 10)")
     args = parser.parse_args(argv)
     modules = [m for m in MODULES if not args.module or any(m == x or Path(m).stem == x for x in args.module)]
     rng = random.Random(args.seed)
@@ -232,6 +261,9 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, list[tuple[Site, str]]] = {m: [] for m in modules}
     try:
         for module in modules:
+            if args.skip_baseline:
+                baseline[module] = args.skip_baseline
+                continue
             tests = MODULES[module] + KILLS
             verdict, took = run_tests(copy, tests, 600)
             if verdict != "survived":
@@ -249,14 +281,16 @@ def main(argv: list[str] | None = None) -> int:
             original = (copy / s.module).read_text(encoding="utf-8")
             _, mutated = sites_and_apply(original, s.module, apply=s.index)
             (copy / s.module).write_text(mutated or original, encoding="utf-8")
+            why: list[str] = []
             try:
-                verdict, _ = run_tests(copy, MODULES[s.module] + KILLS, max(30.0, 3 * baseline[s.module] + 10))
+                verdict, _ = run_tests(copy, MODULES[s.module] + KILLS, max(30.0, 3 * baseline[s.module] + 10), why)
             finally:
                 (copy / s.module).write_text(original, encoding="utf-8")
             if (s.module, s.line, s.change) in EQUIVALENT:
                 verdict = "equivalent"
             results[s.module].append((s, verdict))
-            print(f"  {verdict:10} {s.module}:{s.line}: {s.change}", file=sys.stderr, flush=True)
+            print(f"  {verdict:10} {s.module}:{s.line}: {s.change}" + (f"  <- {why[0]}" if why else ""),
+                  file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(WORK, ignore_errors=True)
     return report(results)

@@ -1,0 +1,105 @@
+"""Tests for mutants that survived the issue-32 mutation sample (tools/mutate.py --seed 32): each pins a promise
+the suite only touched in passing.
+
+- build_provider refuses an LLM provider with no model (a one-line error), called directly as well as via the CLI;
+- replay skips dialogues other checks already failed, and dialogues whose task is not in the data, without a line;
+- the judge's own calls are named with their model when unpriced (their dollars are unknown, not zero);
+- the printed score table has its value [95% CI] column;
+- scoring a run whose dialogue's task is not in the data is a one-line error naming the task;
+- the dialogue loop takes a turn of exactly 100,000 characters (README) and refuses 100,001.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from leaderboard_runs import make_run, sample_tasks, scripted_transcript
+from runner_helpers import make_task
+
+from clarq_bench.core.errors import ClarqError
+from clarq_bench.core.transcript import Usage
+from clarq_bench.play.run_config import AgentSettings
+
+
+def test_an_llm_provider_without_a_model_is_refused_when_built() -> None:
+    from clarq_bench.play.runner import build_provider
+
+    with pytest.raises(ClarqError, match="the llm provider needs a model"):
+        build_provider(AgentSettings(name="llm"), make_task(), client=None, seed=0, trial=0)
+
+
+def test_replay_leaves_out_dialogues_already_failed_and_tasks_not_in_the_data(tmp_path: Path) -> None:
+    from clarq_bench.leaderboard import build_submission
+    from clarq_bench.leaderboard.replay import replay_all
+    from clarq_bench.leaderboard.schema import dialogue_key
+
+    sub = build_submission(make_run(tmp_path / "run"))
+    manifest = sub.manifest.model_copy(update={"provider": sub.manifest.provider.model_copy(update={"name": "offline"})})
+    tasks = {task.id: task for task in sample_tasks()}
+    first = sub.transcripts[0]
+    transcripts = [first]  # a scripted provider's dialogue: the offline provider replies otherwise
+    key = dialogue_key(first.task_id, first.trial)
+    found = replay_all(transcripts, tasks, manifest, skip=set())
+    assert len(found) == 1 and found[0].startswith(f"dialogue {key} turn ")
+    assert replay_all(transcripts, tasks, manifest, skip={key}) == []
+    assert replay_all(transcripts, {k: v for k, v in tasks.items() if k != first.task_id}, manifest, skip=set()) == []
+
+
+def test_the_judges_unpriced_calls_are_named_with_the_judges_model() -> None:
+    from clarq_bench.scoring.metrics import run_usage
+
+    transcript = scripted_transcript(sample_tasks()[0])
+    judged = run_usage([transcript], judge=Usage(prompt_tokens=50, completion_tokens=5, calls=2), judge_model="judge-m")
+    assert judged.unpriced == {"judge": "judge-m"} and judged.by_role["judge"].calls == 2
+    unnamed = run_usage([transcript], judge=Usage(prompt_tokens=50, calls=1))
+    assert unnamed.unpriced == {"judge": "?"}
+
+
+def test_the_printed_score_table_has_its_interval_column() -> None:
+    from rich.console import Console
+
+    from clarq_bench.scoring.judge import judge_deterministic
+    from clarq_bench.scoring.metrics import summarize
+    from clarq_bench.scoring.report import print_table
+
+    task = sample_tasks()[0]
+    summary = summarize([judge_deterministic(scripted_transcript(task), task)], resamples=20)
+    out = io.StringIO()
+    print_table(summary, Console(file=out, width=120))
+    header = next(line for line in out.getvalue().splitlines() if "figure" in line)
+    assert "value [95% CI]" in header and header.index("figure") < header.index("value [95% CI]")
+
+
+def test_scoring_a_run_whose_task_is_not_in_the_data_names_the_task(tmp_path: Path) -> None:
+    from leaderboard_runs import write_run
+
+    from clarq_bench.scoring.sources import load_run
+
+    stray = make_task(index=99)  # en/01/99: no such task in the sample data the run's config names
+    assert stray.id not in {task.id for task in sample_tasks()}
+    run = write_run(tmp_path / "run", [scripted_transcript(stray)], [stray])
+    with pytest.raises(ClarqError, match=r"task en/01/99 of .* is not in "):
+        load_run(run)
+
+
+README_MAX_TURN = 100_000  # README: a reply "more than 100,000 characters" is a bad reply
+
+
+def test_a_turn_of_exactly_the_readme_limit_is_taken_and_one_more_character_is_not() -> None:
+    from clarq_bench.play.dialogue import BadReply, checked_text
+
+    assert checked_text("a" * README_MAX_TURN, "seeker") == "a" * README_MAX_TURN
+    with pytest.raises(BadReply, match="100,001 characters"):
+        checked_text("a" * (README_MAX_TURN + 1), "seeker")
+
+
+def test_a_run_config_records_the_cache_setting_the_llm_client_uses_by_default() -> None:
+    """RunConfig.use_cache is only recorded (config.json); the client decides. The two defaults must agree, or an
+    API-built run would record "no cache" for calls the client answered from its cache."""
+    from clarq_bench.llm import LLMSettings
+    from clarq_bench.play.run_config import RunConfig
+
+    config = RunConfig(seeker=AgentSettings(name="heuristic"), provider=AgentSettings(name="offline"))
+    assert config.use_cache is LLMSettings().use_cache is True
