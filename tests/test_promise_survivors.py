@@ -103,3 +103,58 @@ def test_a_run_config_records_the_cache_setting_the_llm_client_uses_by_default()
 
     config = RunConfig(seeker=AgentSettings(name="heuristic"), provider=AgentSettings(name="offline"))
     assert config.use_cache is LLMSettings().use_cache is True
+
+
+def test_an_unsealed_submission_gets_the_one_line_that_says_so(tmp_path: Path) -> None:
+    """Not a flood of "edited after packing" lines for every dialogue: one line naming the cause and the fix."""
+    from clarq_bench.leaderboard import build_submission
+    from clarq_bench.leaderboard.seal import check_seal
+
+    sub = build_submission(make_run(tmp_path / "run"))
+    assert check_seal(sub) == []
+    unsealed = sub.model_copy(update={"manifest": sub.manifest.model_copy(update={"content_hash": ""})})
+    assert check_seal(unsealed) == ["the submission is not sealed (no content_hash): rebuild it with `clarq submit`"]
+
+
+def test_without_litellm_there_is_no_bundled_table(monkeypatch) -> None:
+    import importlib.util
+
+    from clarq_bench.scoring import lengths
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "litellm" else real(name, *a))
+    assert lengths._bundled_table_dir() is None
+
+
+def rules_problem(root_text: str, root_revealed: list[str]) -> str | None:
+    from test_mutation_kills_guards import dialogue
+
+    from clarq_bench.leaderboard.rules import check_rules
+
+    transcript = dialogue("1")
+    turns = list(transcript.turns)
+    turns[2] = turns[2].model_copy(update={"text": root_text, "revealed": root_revealed})
+    return check_rules(transcript.model_copy(update={"turns": turns}), make_task(), single=True, max_turns=None)
+
+
+def test_a_root_reply_must_carry_the_root_text_and_reveal_only_the_root() -> None:
+    root = make_task().tree.root.text
+    assert rules_problem(root, ["0"]) is None
+    wrong_text = rules_problem(root + " Also stun the monsters.", ["0"])
+    wrong_ids = rules_problem(root, ["0", "1"])
+    assert wrong_text is not None and wrong_text.startswith("dialogue en/01/0#0 turn 2:")
+    assert wrong_ids is not None and wrong_ids.startswith("dialogue en/01/0#0 turn 2:")
+
+
+def test_released_aql_over_english_and_chinese_dialogues_together_is_not_measured() -> None:
+    from clarq_bench.scoring.judge import judge_deterministic
+    from clarq_bench.scoring.metrics import aql_figure
+
+    by_language = {task.language: task for task in sample_tasks()}
+    openings = {"en": "Hello, how do I do this?", "zh": "你好，我该怎么完成这个任务？"}
+    verdicts = [judge_deterministic(scripted_transcript(task, opening=openings[task.language]), task)
+                for task in by_language.values()]  # fmt: skip
+    assert sorted(v.aql_language for v in verdicts) == ["en", "zh"]
+    mixed = aql_figure(verdicts, resamples=20)
+    assert mixed.value is None and "released units differ" in (mixed.note or "")
+    assert aql_figure(verdicts[:1], resamples=20).value is not None

@@ -50,7 +50,7 @@ FIGURES = "tests/test_mutation_kills_modules.py"  # the README's held-out figure
 #: module -> the test files that exercise it (the fast files in KILLS are added to every module's list).
 MODULES: dict[str, list[str]] = {
     "clarq_bench/scoring/judge.py": ["tests/test_judge.py", "tests/test_score.py"],
-    "clarq_bench/scoring/lengths.py": ["tests/test_judge.py", "tests/test_metrics.py"],
+    "clarq_bench/scoring/lengths.py": ["tests/test_judge.py", "tests/test_metrics.py", SURVIVORS],
     "clarq_bench/core/goodbye.py": ["tests/test_goodbye_replay.py", "tests/test_dialogue.py", "tests/test_judge.py"],
     "clarq_bench/data/textmatch.py": ["tests/test_judge.py", "tests/test_provider_offline.py", FIGURES],
     "clarq_bench/core/tasks.py": ["tests/test_tasks.py", "tests/test_data_loader.py"],
@@ -60,7 +60,7 @@ MODULES: dict[str, list[str]] = {
     "clarq_bench/core/run_folder.py": ["tests/test_runner.py", "tests/test_run_failures.py", "tests/test_run_folder.py"],
     "clarq_bench/leaderboard/verify.py": ["tests/test_leaderboard_replay.py", "tests/test_leaderboard_bundle.py", PROMISES],
     "clarq_bench/leaderboard/replay.py": ["tests/test_leaderboard_replay.py", SURVIVORS],
-    "clarq_bench/leaderboard/rules.py": ["tests/test_leaderboard_replay.py"],
+    "clarq_bench/leaderboard/rules.py": ["tests/test_leaderboard_replay.py", SURVIVORS],
     "clarq_bench/leaderboard/figures.py": ["tests/test_leaderboard_bundle.py", "tests/test_score.py", PROMISES],
     "clarq_bench/scoring/metrics.py": ["tests/test_metrics.py", "tests/test_metrics_stats.py", SURVIVORS],
     "clarq_bench/scoring/stats.py": ["tests/test_metrics_stats.py", "tests/test_compare.py"],
@@ -73,7 +73,7 @@ MODULES: dict[str, list[str]] = {
     "clarq_bench/play/dialogue.py": ["tests/test_dialogue.py", "tests/test_goodbye_replay.py", SURVIVORS],
     "clarq_bench/play/run_config.py": ["tests/test_runner.py", "tests/test_dialogue.py", "tests/test_run_failures.py",
                                        SURVIVORS],
-    "clarq_bench/leaderboard/seal.py": ["tests/test_leaderboard_bundle.py", "tests/test_leaderboard_replay.py"],
+    "clarq_bench/leaderboard/seal.py": ["tests/test_leaderboard_bundle.py", "tests/test_leaderboard_replay.py", SURVIVORS],
     "clarq_bench/leaderboard/safety.py": ["tests/test_leaderboard_safety.py", PROMISES],
     "clarq_bench/clarify/metrics.py": ["tests/test_clarify_metrics.py", "tests/test_clarify_parts.py", PROMISES],
     "clarq_bench/pairwise/pcch.py": ["tests/test_pairwise_pcch.py", "tests/test_pairwise.py"],
