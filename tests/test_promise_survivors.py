@@ -158,3 +158,43 @@ def test_released_aql_over_english_and_chinese_dialogues_together_is_not_measure
     mixed = aql_figure(verdicts, resamples=20)
     assert mixed.value is None and "released units differ" in (mixed.note or "")
     assert aql_figure(verdicts[:1], resamples=20).value is not None
+
+
+def test_the_llm_judge_asks_with_the_benchmarks_one_default_seed() -> None:
+    """Every seeded figure defaults to 8848 (README: --seed default 8848); the judge's node check too, so a
+    rescoring asks the same requests (and hits the same cache entries) as the first scoring."""
+    import asyncio
+
+    from clarq_bench.scoring.judge_llm import NodeCheckReply, llm_node_check
+    from clarq_bench.scoring.stats import DEFAULT_SEED
+
+    asked: list[dict] = []
+
+    class Completion:
+        parsed = NodeCheckReply(carried=True)
+
+    class Client:
+        async def complete(self, messages, **kwargs):
+            asked.append(kwargs)
+            return Completion()
+
+    check = llm_node_check(Client(), "judge-m")  # type: ignore[arg-type]
+    assert asyncio.run(check("Stun the monsters first.", ["You must stun them."], "en")) is True
+    Completion.parsed = {"carried": False, "turn": None, "reason": "not said"}  # a client that hands back plain JSON
+    assert asyncio.run(check("Stun the monsters first.", ["Hello."], "en")) is False
+    assert DEFAULT_SEED == 8848 and asked[0]["seed"] == 8848 and asked[0]["temperature"] == 0.0
+    assert asked[0]["role"] == "judge" and asked[0]["model"] == "judge-m"
+
+
+def test_compare_refuses_one_task_id_naming_different_task_content() -> None:
+    """Paired on task content: a side played on other data must be refused, not quietly paired by position."""
+    from clarq_bench.scoring.comparison import pair_verdicts
+    from clarq_bench.scoring.judge import judge_deterministic
+
+    task = sample_tasks()[0]
+    verdict = judge_deterministic(scripted_transcript(task), task)
+    key = (verdict.task_id, verdict.trial)
+    pairs, on, _, _ = pair_verdicts([verdict], [verdict], {key: "h1"}, {key: "h1"})
+    assert len(pairs) == 1 and on == "task content and trial"
+    with pytest.raises(ClarqError, match="played on different task content"):
+        pair_verdicts([verdict], [verdict], {key: "h1"}, {key: "h2"})
