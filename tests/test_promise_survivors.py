@@ -20,7 +20,7 @@ from runner_helpers import make_task
 
 from clarq_bench.core.errors import ClarqError
 from clarq_bench.core.transcript import Usage
-from clarq_bench.play.run_config import AgentSettings
+from clarq_bench.core.run_config import AgentSettings
 
 
 def test_an_llm_provider_without_a_model_is_refused_when_built() -> None:
@@ -99,7 +99,7 @@ def test_a_run_config_records_the_cache_setting_the_llm_client_uses_by_default()
     """RunConfig.use_cache is only recorded (config.json); the client decides. The two defaults must agree, or an
     API-built run would record "no cache" for calls the client answered from its cache."""
     from clarq_bench.llm import LLMSettings
-    from clarq_bench.play.run_config import RunConfig
+    from clarq_bench.core.run_config import RunConfig
 
     config = RunConfig(seeker=AgentSettings(name="heuristic"), provider=AgentSettings(name="offline"))
     assert config.use_cache is LLMSettings().use_cache is True

@@ -71,7 +71,7 @@ MODULES: dict[str, list[str]] = {
     "clarq_bench/scoring/sources.py": ["tests/test_score.py", "tests/test_compare.py", SURVIVORS],
     "clarq_bench/scoring/settings.py": ["tests/test_compare.py", "tests/test_score.py"],
     "clarq_bench/play/dialogue.py": ["tests/test_dialogue.py", "tests/test_goodbye_replay.py", SURVIVORS],
-    "clarq_bench/play/run_config.py": ["tests/test_runner.py", "tests/test_dialogue.py", "tests/test_run_failures.py",
+    "clarq_bench/core/run_config.py": ["tests/test_runner.py", "tests/test_dialogue.py", "tests/test_run_failures.py",
                                        SURVIVORS],
     "clarq_bench/leaderboard/seal.py": ["tests/test_leaderboard_bundle.py", "tests/test_leaderboard_replay.py", SURVIVORS],
     "clarq_bench/leaderboard/safety.py": ["tests/test_leaderboard_safety.py", PROMISES],
