@@ -90,6 +90,12 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
     "blocks_reveal (verdict is not None) before they read max_nodes, so a blocked turn's max_nodes is never read",
     ("clarq_bench/core/run_folder.py", 160, "65536 -> 65537"): "repair_tail's read-block size when scanning back for the last "
     "newline: any block size finds the same newline (a speed setting)",
+    ("clarq_bench/scoring/stats.py", 80, "removed: if len(num) == 1:"): "the one-cluster shortcut: with one cluster "
+    "every resample draws it, so every resampled ratio is the value itself and the percentile interval is [value, "
+    "value] without the shortcut too (a zero denominator returned earlier)",
+    ("clarq_bench/leaderboard/figures.py", 18, "10000 -> 10001"): "MAX_RESAMPLES, the cap on the resamples a "
+    "submission may ask verify for: what is promised is a bound (no billion resamples), not its value; the bound's "
+    "both sides are tested against the constant (test_bootstrap_settings_keep_their_bounds)",
     ("clarq_bench/core/goodbye.py", 40, "0 -> 1"): "_sentence_before searching for sentence ends from 1, not 0: it only "
     "misses an end matched at index 0, whose slice then keeps that leading punctuation, which holds no word for "
     "the conditional check that reads it",
