@@ -198,3 +198,29 @@ def test_compare_refuses_one_task_id_naming_different_task_content() -> None:
     assert len(pairs) == 1 and on == "task content and trial"
     with pytest.raises(ClarqError, match="played on different task content"):
         pair_verdicts([verdict], [verdict], {key: "h1"}, {key: "h2"})
+
+
+def test_a_released_dialogue_becomes_one_turn_per_line_alternating_from_the_provider() -> None:
+    """The released convention: lines alternate provider / seeker from Jax's greeting; the provider line after the
+    greeting is the root; later provider lines reveal the nodes they carry. Nothing is added or doubled."""
+    from clarq_bench.core.transcript import ReplyKind, Speaker
+    from clarq_bench.data.upstream import ReleasedDialogue
+    from clarq_bench.scoring.score_import import transcript_from_released
+
+    task = make_task()
+    lines = ["what can help you?", "How do I get rubies?", task.tree.root.text, "Any monsters?",
+             task.tree["1"].text, "Thanks, goodbye!"]  # fmt: skip
+    transcript = transcript_from_released(ReleasedDialogue(task=task, lines=lines, source="x/Comp.En.json"))
+    assert [turn.text for turn in transcript.turns] == lines
+    assert [turn.speaker for turn in transcript.turns] == [Speaker.provider, Speaker.seeker] * 3
+    assert [turn.kind for turn in transcript.turns[::2]] == [ReplyKind.greeting, ReplyKind.root, ReplyKind.response_i]
+    assert transcript.turns[4].revealed == ["1"]
+
+
+def test_success_weighted_by_efficiency_refuses_either_negative_count() -> None:
+    from clarq_bench.scoring.judge import success_weighted
+
+    assert success_weighted(True, 3, 3) == 1.0 and success_weighted(True, 3, 6) == 0.5
+    for human, queries in ((-1, 3), (3, -1)):
+        with pytest.raises(ValueError, match="cannot be negative"):
+            success_weighted(True, human, queries)

@@ -49,7 +49,7 @@ SURVIVORS = "tests/test_promise_survivors.py"  # the seed-32 sample's survivors 
 FIGURES = "tests/test_mutation_kills_modules.py"  # the README's held-out figures (~12 s): for the provider's modules
 #: module -> the test files that exercise it (the fast files in KILLS are added to every module's list).
 MODULES: dict[str, list[str]] = {
-    "clarq_bench/scoring/judge.py": ["tests/test_judge.py", "tests/test_score.py"],
+    "clarq_bench/scoring/judge.py": ["tests/test_judge.py", "tests/test_score.py", SURVIVORS],
     "clarq_bench/scoring/lengths.py": ["tests/test_judge.py", "tests/test_metrics.py", SURVIVORS],
     "clarq_bench/core/goodbye.py": ["tests/test_goodbye_replay.py", "tests/test_dialogue.py", "tests/test_judge.py"],
     "clarq_bench/data/textmatch.py": ["tests/test_judge.py", "tests/test_provider_offline.py", FIGURES],
@@ -67,7 +67,7 @@ MODULES: dict[str, list[str]] = {
     "clarq_bench/scoring/comparison.py": ["tests/test_compare.py", SURVIVORS],
     "clarq_bench/scoring/judge_llm.py": ["tests/test_judge_llm.py", "tests/test_judge_usage.py", SURVIVORS],
     "clarq_bench/scoring/report.py": ["tests/test_score.py", "tests/test_reporting_rules.py", SURVIVORS],
-    "clarq_bench/scoring/score_import.py": ["tests/test_score.py", "tests/test_reporting_rules.py"],
+    "clarq_bench/scoring/score_import.py": ["tests/test_score.py", "tests/test_reporting_rules.py", SURVIVORS],
     "clarq_bench/scoring/sources.py": ["tests/test_score.py", "tests/test_compare.py", SURVIVORS],
     "clarq_bench/scoring/settings.py": ["tests/test_compare.py", "tests/test_score.py"],
     "clarq_bench/play/dialogue.py": ["tests/test_dialogue.py", "tests/test_goodbye_replay.py", SURVIVORS],
