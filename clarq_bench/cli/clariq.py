@@ -1,0 +1,60 @@
+"""`clarq clariq run|score`: ClariQ's question relevance and clarification need on its own data, as its tool scores."""
+
+from __future__ import annotations
+
+import argparse
+
+from .common import positive_int, print_json
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("clariq", help="the ClariQ track on ClariQ's own data, scored as its official tool",
+                                   description="Needs `clarq data download --dataset clariq` (or $CLARQ_CLARIQ_DIR). "
+                                   "Figures are ClariQ's: Recall@5/10/20/30 of the question ranking over every "
+                                   "topic of the split, and weighted P/R/F1 of the clarification need.")  # fmt: skip
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    run = actions.add_parser("run", help="the BM25 baseline: rank the question bank per request, write and score")
+    run.add_argument("--split", choices=["train", "dev", "test"], default="dev")
+    run.add_argument("--tokenization", choices=["stemmed", "clarq"], default="stemmed",
+                     help="stemmed: the ClariQ notebook's (NLTK words, stop words, Porter); clarq: bm25.py's words")
+    run.add_argument("--depth", type=positive_int, default=30, help="questions ranked per topic (default 30)")
+    run.add_argument("--data", metavar="DIR", help="folder with ClariQ's data files")
+    run.add_argument("--out", metavar="DIR", help="output folder (default runs/clariq/<ranker>-<split>)")
+    run.add_argument("--json", action="store_true")
+    run.set_defaults(handler=_run)
+    score = actions.add_parser("score", help="score a run file in ClariQ's format as its official tool does")
+    score.add_argument("run", help="ranking run: `topic Q0 question_id rank score [name]` per line")
+    score.add_argument("--need-run", metavar="FILE", help="need run: `topic label` per line")
+    score.add_argument("--split", choices=["train", "dev", "test"], default="dev")
+    score.add_argument("--data", metavar="DIR", help="folder with ClariQ's data files")
+    score.add_argument("--json", action="store_true")
+    score.set_defaults(handler=_score)
+
+
+def _show(scores, args: argparse.Namespace, where: str = "") -> int:  # type: ignore[no-untyped-def]
+    from ..clarify.clariq_track import table_rows
+
+    if args.json:
+        print_json(scores.model_dump())
+        return 0
+    print(f"ClariQ {scores.split}: {scores.topics} topics, {scores.topics_ranked} ranked{where}")
+    for name, value in table_rows(scores):
+        print(f"  {name:<20} {value}")
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..clarify.clariq_track import ClariqRunOptions, run_bm25
+
+    scores, out = run_bm25(ClariqRunOptions(split=args.split, tokenization=args.tokenization, depth=args.depth,
+                                            data=args.data, out=args.out))  # fmt: skip
+    return _show(scores, args, f"; run and summary in {out}")
+
+
+def _score(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..clarify.clariq_track import score_run
+
+    need = Path(args.need_run) if args.need_run else None
+    return _show(score_run(Path(args.run), args.split, need, args.data), args)
