@@ -55,6 +55,9 @@ def test_ranking_measures_by_hand() -> None:
     figures = ranking_metrics([True] + [False] * 40, [False, True], relevant=1)
     assert figures["mrr"] == 1.0 and figures["p@1"] == 1.0 and figures["recall@30"] == 1.0
     assert figures["list_length"] == 2.0 and figures["ndcg@3"] == 1.0
+    # Recall@5 (ClariQ's first cut-off): the relevant item at rank 6 counts from Recall@10 on
+    late = ranking_metrics([False] * 5 + [True], [], relevant=1)
+    assert late["recall@5"] == 0.0 and late["recall@10"] == 1.0 and late["mrr"] == pytest.approx(1 / 6)
     assert figures["lar"] == 0.75 and figures["olar"] == pytest.approx((1 + 0.5 + 0.0499 / 2) / 2.0499)
 
 

@@ -13,7 +13,7 @@ from clarq_bench.clarify.bm25 import bm25_scores, tokens
 from clarq_bench.clarify.correlation import average_ranks, kendall_tau_b, pearson, spearman
 from clarq_bench.clarify.pool import pool_for, relevant_ids
 from clarq_bench.clarify.random_baseline import random_expectation
-from clarq_bench.clarify.rankers import BestQuestion, BM25Ranker, Item, NoQuestion, RandomRanker, WorstQuestion
+from clarq_bench.clarify.rankers import BestQuestion, BM25Ranker, Item, NoQuestion, RandomRanker, Selection, WorstQuestion
 from clarq_bench.clarify.run import run_states
 from clarq_bench.clarify.states import need_grade, task_states, view_of
 from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
@@ -102,7 +102,7 @@ def item_for(step: int) -> Item:
     return Item(state, task, view_of(state, task), pool, frozenset(relevant_ids(pool, state)))
 
 
-def test_baselines_as_clariq_defines_them() -> None:
+def test_baselines_named_after_clariqs() -> None:
     item = item_for(1)
     best = asyncio.run(BestQuestion().select(item))
     assert set(best.ranking[:2]) == {"en-00003", "en-00004"} and best.returned == best.ranking[:1] and best.need == 3
@@ -140,6 +140,16 @@ def test_run_scores_need_everywhere_and_selection_where_needed() -> None:
     failed = asyncio.run(run_states(Broken(), states, {task.id: task}, BANK))
     assert all(r.error and "boom" in r.error and "sk-abcdef" not in r.error for r in failed)
     assert failed[0].figures["mrr"] == 0.0 and failed[0].need_pred == 1
+
+    class Repeater:  # names a relevant question twice: Recall@k would count it twice (2.0 with two relevant)
+        name = "repeater"
+
+        async def select(self, item: Item) -> Selection:
+            best = await BestQuestion().select(item)
+            return best.model_copy(update={"ranking": best.ranking[:1] * 2 + best.ranking[1:]})
+
+    repeated = asyncio.run(run_states(Repeater(), states[:1], {task.id: task}, BANK))
+    assert "names a question twice" in repeated[0].error and repeated[0].figures["recall@10"] == 0.0
 
 
 def test_chance_by_permutation_matches_the_analytic_values() -> None:

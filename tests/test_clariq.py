@@ -170,7 +170,7 @@ def test_bm25_ranks_the_bank_and_breaks_ties_towards_the_later_question() -> Non
 
 def test_cli_runs_bm25_writes_the_official_run_and_scores_it(clariq, tmp_path, capsys, monkeypatch) -> None:
     monkeypatch.setenv(companion.DATASETS["clariq"], str(clariq))
-    assert main(["clariq", "run", "--tokenization", "clarq", "--out", str(tmp_path / "o"), "--json"]) == 0
+    assert main(["clariq", "run", "--ranker", "bm25-clarq", "--out", str(tmp_path / "o"), "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown["topics"] == 3 and shown["document_relevance"].startswith("not computed")
     run = (tmp_path / "o" / "run.txt").read_text().splitlines()
@@ -247,3 +247,41 @@ def test_bm25_with_the_notebooks_tokenization_reproduces_the_papers_dev_row() ->
     # measured: 0.3246 / 0.5649 / 0.6725 / 0.6975
     assert recall == pytest.approx({"Recall5": 0.3246, "Recall10": 0.5649, "Recall20": 0.6725, "Recall30": 0.6975},
                                    abs=5e-5)
+
+
+def test_a_model_ranks_the_bm25_prefilter_and_predicts_the_need_through_the_fake_server(clariq, tmp_path, capsys,
+                                                                                         monkeypatch) -> None:
+    import re
+
+    from clarq_bench.testing.fake_openai import FakeOpenAIServer
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-clarq-test-secret-30")
+    monkeypatch.setenv(companion.DATASETS["clariq"], str(clariq))
+    prompts: list[str] = []
+
+    def responder(body: dict) -> str:
+        prompt = body["messages"][-1]["content"]
+        prompts.append(prompt)
+        return json.dumps({"need": 4 if "Tell me about dog food" in prompt else 2, "questions": [2, 1, 2, 99]})
+
+    out = tmp_path / "m"
+    with FakeOpenAIServer(responder=responder) as server:
+        argv = ["clariq", "run", "--ranker", "openai/fake-asker", "--depth", "4", "--out", str(out), "--json",
+                "--api-base", server.base_url, "--cache", str(tmp_path / "cache.sqlite3")]
+        assert main(argv) == 0
+        shown = json.loads(capsys.readouterr().out)
+        paid = server.hits
+        assert main(argv) == 0 and server.hits == paid  # answered from the cache
+    capsys.readouterr()
+    assert paid == 3 and shown["errors"] == 0 and shown["dropped_numbers"] == 3 * 2  # 2 again and 99, per topic
+    # the model sees the request and 4 numbered candidates, never the facet, the answer or Q00001's empty line
+    dog = next(p for p in prompts if "Tell me about dog food" in p)
+    assert len(re.findall(r"^\[\d\] ", dog, re.MULTILINE)) == 4 and "[1] \n" not in dog and "fd" not in dog
+    run = [line.split() for line in (out / "run.txt").read_text().splitlines()]
+    topic7 = [f[2] for f in run if f[0] == "7"]
+    assert len(topic7) == 4 and len(set(topic7)) == 4 and "Q00001" not in topic7
+    assert (out / "need.txt").read_text().splitlines() == ["7 4", "8 2", "9 2"]
+    # gold needs 3, 1, 2 -> predicted 4, 2, 2: only label 2 right (P 1/2, R 1), weighted by support 1/3
+    assert shown["clarification_need"]["Recall"] == pytest.approx(1 / 3)
+    written = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert not any(b"sk-clarq-test-secret-30" in p.read_bytes() for p in written)

@@ -1,7 +1,8 @@
 """`clarq clariq run|score`: the ClariQ track on ClariQ's own data, scored as its official tool scores it.
 
 `run` ranks the question bank for each topic's request (the request only: no facet, no answer) with the BM25
-baseline, writes the run in the official format (`run.txt`, re-scorable with ClariQ's tool) and scores it. `score`
+baseline or a model (which sees the BM25 pre-filter, clariq_llm.py, and also predicts the need), writes the run in
+the official format (`run.txt`, and `need.txt` for a model: re-scorable with ClariQ's tool) and scores it. `score`
 scores any run file (and a need run) the same way. The figures are ClariQ's: question relevance Recall@5/10/20/30
 over every topic of the split, clarification-need weighted P/R/F1 with a missing prediction as 0. Document
 relevance needs the tool's evaluation pickle, which clarq does not read: it is reported as absent.
@@ -9,9 +10,10 @@ relevance needs the tool's evaluation pickle, which clarq does not read: it is r
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -19,7 +21,7 @@ from ..data.companion import dataset_dir
 from .clariq_bm25 import bm25_rankings
 from .clariq_data import load_question_bank, load_topics
 from .clariq_score import (RECALL_KS, clarification_need, means, question_relevance, read_need_run, read_ranking_run,
-                           write_ranking_run)  # fmt: skip
+                           write_need_run, write_ranking_run)  # fmt: skip
 
 ABSENT = "not computed: document relevance needs ClariQ's evaluation pickle, which clarq does not read"
 
@@ -34,14 +36,21 @@ class ClariqScores(BaseModel):
     clarification_need: dict[str, float] | None = Field(default=None, description="Weighted P/R/F1, or None.")
     topics_ranked: int = Field(description="Topics of the split the run ranks anything for (the rest score 0).")
     document_relevance: str = ABSENT
+    ranker: str = ""
+    errors: int = Field(default=0, description="Topics whose model call failed (no line in the runs: scored 0).")
+    dropped_numbers: int = Field(default=0, description="Chosen numbers that were not on the candidate list.")
+    usage: dict[str, Any] = Field(default_factory=dict)
 
 
 class ClariqRunOptions(BaseModel):
     split: Literal["train", "dev", "test"] = "dev"
-    tokenization: Literal["stemmed", "clarq"] = "stemmed"
-    depth: int = Field(default=30, ge=1)
+    ranker: str = Field(default="bm25", description="bm25 (the notebook's tokens), bm25-clarq, or a model name.")
+    depth: int = Field(default=30, ge=1, description="Questions ranked (BM25) or offered to the model per topic.")
     data: str | None = None
     out: str | None = None
+    seed: int = 8848
+    concurrency: int = Field(default=16, ge=1)
+    llm: dict[str, Any] = Field(default_factory=dict, description="Model-call options (no_cache, cache, api_base...).")
 
 
 def score_run(run: Path, split: str = "dev", need_run: Path | None = None, data: str | None = None) -> ClariqScores:
@@ -54,19 +63,63 @@ def score_run(run: Path, split: str = "dev", need_run: Path | None = None, data:
                         question_relevance=means(question_relevance(topics, lines)), clarification_need=need)
 
 
-def run_bm25(options: ClariqRunOptions) -> tuple[ClariqScores, Path]:
-    """Rank, write `run.txt` and `summary.json` in the out folder, score."""
+async def run_async(options: ClariqRunOptions) -> tuple[ClariqScores, Path]:
+    """Rank (and, for a model, predict the need), write the runs and `summary.json` in the out folder, score."""
     folder = dataset_dir("clariq", options.data)
     topics = load_topics(folder, options.split)
     bank = load_question_bank(folder)
-    name = "bm25" if options.tokenization == "stemmed" else "bm25-clarq"
-    rankings = bm25_rankings({t.id: t.request for t in topics}, bank, options.tokenization, options.depth)
-    out = Path(options.out or Path("runs") / "clariq" / f"{name}-{options.split}")
+    safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in options.ranker).strip("_") or "model"
+    out = Path(options.out or Path("runs") / "clariq" / f"{safe}-{options.split}")
+    extra: dict[str, Any] = {"ranker": options.ranker}
+    needs: dict[str, int] | None = None
+    if options.ranker in ("bm25", "bm25-clarq"):
+        tokenization = "stemmed" if options.ranker == "bm25" else "clarq"
+        rankings = bm25_rankings({t.id: t.request for t in topics}, bank, tokenization, options.depth)
+    else:
+        answers, usage = await _ask_model(options, topics, bank)
+        rankings = {topic: a.ranking for topic, a in answers.items() if a.error is None}
+        needs = {topic: a.need for topic, a in answers.items() if a.need is not None}
+        extra.update(errors=sum(a.error is not None for a in answers.values()), usage=usage,
+                     dropped_numbers=sum(a.dropped for a in answers.values()))
     out.mkdir(parents=True, exist_ok=True)
-    write_ranking_run(out / "run.txt", rankings, name)
-    scores = score_run(out / "run.txt", options.split, data=options.data)
+    write_ranking_run(out / "run.txt", rankings, safe)
+    if needs is not None:
+        write_need_run(out / "need.txt", needs)
+    scores = score_run(out / "run.txt", options.split, out / "need.txt" if needs is not None else None, options.data)
+    scores = scores.model_copy(update=extra)
     (out / "summary.json").write_text(json.dumps(scores.model_dump(), indent=2) + "\n", encoding="utf-8")
     return scores, out
+
+
+async def _ask_model(options: ClariqRunOptions, topics: list, bank: dict[str, str]) -> tuple[dict, dict[str, Any]]:
+    from ..core.errors import ClarqError
+    from ..llm import LLMClient
+    from ..play.setup import llm_settings, unpriced_models
+    from .clariq_llm import ask_all
+
+    settings = llm_settings(_Namespace(options.llm))
+    if settings.max_cost is not None and unpriced_models([("seeker", options.ranker)]) \
+            and not options.llm.get("allow_unpriced"):
+        raise ClarqError(f"--max-cost cannot work: no price is known for {options.ranker}",
+                         "pass --allow-unpriced to run anyway, or drop --max-cost")  # fmt: skip
+    client = LLMClient(settings)
+    client.check_credentials([options.ranker])
+    try:
+        answers = await ask_all(client, options.ranker, topics, bank, options.depth,
+                                concurrency=options.concurrency, seed=options.seed)  # fmt: skip
+    finally:
+        await client.aclose()
+    total = client.usage
+    return answers, {"calls": total.calls, "cached_calls": total.cached_calls, "cost_usd": total.cost_usd}
+
+
+class _Namespace:
+    def __init__(self, values: dict[str, Any]) -> None:
+        self.__dict__.update(values)
+
+
+def run(options: ClariqRunOptions) -> tuple[ClariqScores, Path]:
+    return asyncio.run(run_async(options))
 
 
 def table_rows(scores: ClariqScores) -> list[tuple[str, str]]:
@@ -74,4 +127,6 @@ def table_rows(scores: ClariqScores) -> list[tuple[str, str]]:
     if scores.clarification_need:
         rows += [(f"need {k}", f"{v:.4f}") for k, v in scores.clarification_need.items()]
     rows.append(("document relevance", "absent (needs the tool's pickle)"))
+    if scores.errors or scores.dropped_numbers:
+        rows.append(("failed topics / dropped numbers", f"{scores.errors} / {scores.dropped_numbers}"))
     return rows

@@ -1,7 +1,8 @@
-"""Offline vs online (MIMICS-Duo): do a seeker's offline track scores agree with its dialogue outcomes?
+"""Offline vs online, an analogue of MIMICS-Duo's question (not its analysis, which mimics_duo.py computes on its
+released labels): do a seeker's offline track scores agree with its dialogue outcomes?
 
 For each run folder (a `clarq run` of some seeker), the same seeker is put through the offline track on the tasks
-that run played (same language, same data): per task, the offline figures (MRR, nDCG@3, OLAR, averaged over the
+that run played (same language, same data): per task, the offline figures (question-ranking MRR, nDCG@3, OLAR, averaged over the
 task's states that need a question) are paired with the online ones (success, share of required nodes obtained,
 AQD, averaged over trials). Reported: Pearson, Spearman and Kendall per seeker across tasks, pooled over every
 (seeker, task) pair, and across seekers on their means; and whether the two leaderboards order the seekers alike

@@ -1,7 +1,11 @@
 """Pure list and classification measures of the offline clarification track, as their papers define them.
 
-Ranking (ClariQ's question relevance): reciprocal rank, P@1, nDCG@k with binary gains, Recall@k over the full
-ranking. Variable-length lists (Atanasova et al. 2019): Length-Aware Recall LAR = (R + 1/|l|) / 2 and Ordered LAR
+Question ranking on ClarQ-LLM states: reciprocal rank, P@1 and nDCG@k (binary gains) of the relevant *questions*,
+and Recall@5/10/20/30 over the full ranking. They are clarq's own figures: ClariQ's MRR, P@1 and nDCG (its Table 5)
+measure the documents retrieved once the chosen question and its answer are added to the request, with graded
+qrels, which this track does not compute; ClariQ's question relevance is Recall@k, which clariq_score.py computes
+with the official tool's conventions (clarq's here: states with need > 1 only, the ranking as given, a ranking
+that repeats an id refused by run.py). Variable-length lists (Atanasova et al. 2019): Length-Aware Recall LAR = (R + 1/|l|) / 2 and Ordered LAR
 OLAR = (R + 1/|l| + newMAX * RR) / (2 + newMAX), newMAX = 0.0499 (the smallest gap between two Priority scores of
 lists up to five long, minus an insignificant epsilon), so the Priority term never outweighs Confidence. R is the
 recall of the correct answers (the paper's setting has one); an empty list scores 0 (it offers nothing). Need
@@ -107,11 +111,11 @@ def ranking_metrics(ranking_flags: Sequence[bool], returned_flags: Sequence[bool
     return {
         "mrr": reciprocal_rank(ranking_flags), "p@1": precision_at_1(ranking_flags),
         "ndcg@3": ndcg_at(ranking_flags, 3, relevant), "ndcg@5": ndcg_at(ranking_flags, 5, relevant),
-        "recall@10": recall_at(ranking_flags, 10, relevant), "recall@20": recall_at(ranking_flags, 20, relevant),
+        "recall@5": recall_at(ranking_flags, 5, relevant), "recall@10": recall_at(ranking_flags, 10, relevant), "recall@20": recall_at(ranking_flags, 20, relevant),
         "recall@30": recall_at(ranking_flags, 30, relevant),
         "lar": lar(returned_flags), "olar": olar(returned_flags), "list_length": float(len(returned_flags)),
     }  # fmt: skip
 
 
-SELECTION_METRICS = ("mrr", "p@1", "ndcg@3", "ndcg@5", "recall@10", "recall@20", "recall@30", "lar", "olar",
+SELECTION_METRICS = ("mrr", "p@1", "ndcg@3", "ndcg@5", "recall@5", "recall@10", "recall@20", "recall@30", "lar", "olar",
                      "list_length")  # fmt: skip

@@ -12,7 +12,7 @@ import numpy as np
 from .metrics import NEW_MAX
 
 PERMUTATIONS = 1000
-FIGURES = ("mrr", "p@1", "ndcg@3", "ndcg@5", "recall@10", "recall@20", "recall@30", "lar", "olar")
+FIGURES = ("mrr", "p@1", "ndcg@3", "ndcg@5", "recall@5", "recall@10", "recall@20", "recall@30", "lar", "olar")
 
 
 def _one_state(rng: np.random.Generator, n: int, r: int, permutations: int) -> dict[str, np.ndarray]:
@@ -29,7 +29,7 @@ def _one_state(rng: np.random.Generator, n: int, r: int, permutations: int) -> d
     for k in (3, 5):
         ideal = sum(1.0 / np.log2(rank + 1.0) for rank in range(1, min(k, r) + 1))
         out[f"ndcg@{k}"] = np.where(positions < k, gains, 0.0).sum(axis=1) / ideal
-    for k in (10, 20, 30):
+    for k in (5, 10, 20, 30):
         out[f"recall@{k}"] = (positions < k).sum(axis=1) / r
     hit = (first < length).astype(float)
     out["lar"] = (hit + 1.0 / length) / 2

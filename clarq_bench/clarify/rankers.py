@@ -1,8 +1,9 @@
 """What a system returns for one state (a Selection), and the shipped offline rankers.
 
 Every ranker answers `async select(item) -> Selection`: a need score 1-4, a ranking of pool candidates (candidates it
-leaves out count as never found) and the variable-length list it would show (0-5 questions). Baselines as ClariQ
-defines them: `best-question` (oracle: the relevant questions first, returns the best one, gold need), `worst-question`
+leaves out count as never found; an id named twice fails the state) and the variable-length list it would show (0-5
+questions). Baselines named after ClariQ's (whose oracles pick by document retrieval; these by the state's relevant
+questions): `best-question` (oracle: the relevant questions first, returns the best one, gold need), `worst-question`
 (the least relevant first, returns it, the need farthest from gold), `no-question` (never asks: need 1, nothing
 ranked); plus `random` (seeded shuffle, a random list length 1-5 and a random need) and `bm25` (the pool ranked by
 BM25 against the brief and everything the provider said, questions already asked last; need 4, as a seeker that

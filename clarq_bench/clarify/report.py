@@ -12,7 +12,9 @@ from ..core.redact import redact
 from .run import StateResult
 from .summary import Estimate, SelectSummary
 
-LABELS = {"mrr": "MRR", "p@1": "P@1", "ndcg@3": "nDCG@3", "ndcg@5": "nDCG@5", "recall@10": "Recall@10",
+#: Question-ranking figures carry their own names: ClariQ's MRR / P@1 / nDCG measure document retrieval (metrics.py).
+LABELS = {"mrr": "question-ranking MRR", "p@1": "question-ranking P@1", "ndcg@3": "question-ranking nDCG@3",
+          "ndcg@5": "question-ranking nDCG@5", "recall@5": "Recall@5", "recall@10": "Recall@10",
           "recall@20": "Recall@20", "recall@30": "Recall@30", "lar": "LAR (returned list)",
           "olar": "OLAR (returned list)", "list_length": "returned list length"}  # fmt: skip
 

@@ -71,6 +71,9 @@ async def run_states(ranker: Ranker, states: list[ClarifyState], tasks: dict[str
                 known = {entry.id for entry in pool}
                 if not set(selection.ranking) <= known or not set(selection.returned) <= known:
                     raise ValueError("the selection names questions outside the state's pool")
+                if len(set(selection.ranking)) != len(selection.ranking) \
+                        or len(set(selection.returned)) != len(selection.returned):
+                    raise ValueError("the selection names a question twice")  # would count it twice in Recall@k
             except Exception as exc:  # noqa: BLE001 - a failing state is recorded, the track goes on
                 selection = Selection(need=1, error=redact(f"{type(exc).__name__}: {exc}")[:500])
         done += 1

@@ -8,19 +8,26 @@ from .common import positive_int, print_json
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from .llm_args import add_llm_arguments
+
     parser = subparsers.add_parser("clariq", help="the ClariQ track on ClariQ's own data, scored as its official tool",
                                    description="Needs `clarq data download --dataset clariq` (or $CLARQ_CLARIQ_DIR). "
                                    "Figures are ClariQ's: Recall@5/10/20/30 of the question ranking over every "
                                    "topic of the split, and weighted P/R/F1 of the clarification need.")  # fmt: skip
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    run = actions.add_parser("run", help="the BM25 baseline: rank the question bank per request, write and score")
+    run = actions.add_parser("run", help="rank the question bank per request (BM25 or a model), write and score")
     run.add_argument("--split", choices=["train", "dev", "test"], default="dev")
-    run.add_argument("--tokenization", choices=["stemmed", "clarq"], default="stemmed",
-                     help="stemmed: the ClariQ notebook's (NLTK words, stop words, Porter); clarq: bm25.py's words")
-    run.add_argument("--depth", type=positive_int, default=30, help="questions ranked per topic (default 30)")
+    run.add_argument("--ranker", default="bm25",
+                     help="bm25 (the ClariQ notebook's tokens: NLTK words, stop words, Porter), bm25-clarq (bm25.py's "
+                     "words), or a model name: it sees the request and the BM25 pre-filter, and predicts the need")
+    run.add_argument("--depth", type=positive_int, default=30,
+                     help="questions ranked per topic, or offered to a model (default 30)")
+    run.add_argument("--seed", type=int, default=8848)
+    run.add_argument("--concurrency", type=positive_int, default=16, help="topics in flight for a model")
     run.add_argument("--data", metavar="DIR", help="folder with ClariQ's data files")
     run.add_argument("--out", metavar="DIR", help="output folder (default runs/clariq/<ranker>-<split>)")
     run.add_argument("--json", action="store_true")
+    add_llm_arguments(run)
     run.set_defaults(handler=_run)
     score = actions.add_parser("score", help="score a run file in ClariQ's format as its official tool does")
     score.add_argument("run", help="ranking run: `topic Q0 question_id rank score [name]` per line")
@@ -37,18 +44,22 @@ def _show(scores, args: argparse.Namespace, where: str = "") -> int:  # type: ig
     if args.json:
         print_json(scores.model_dump())
         return 0
-    print(f"ClariQ {scores.split}: {scores.topics} topics, {scores.topics_ranked} ranked{where}")
+    print(f"ClariQ {scores.split}{' ' + scores.ranker if scores.ranker else ''}: {scores.topics} topics, "
+          f"{scores.topics_ranked} ranked{where}")
     for name, value in table_rows(scores):
         print(f"  {name:<20} {value}")
     return 0
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..clarify.clariq_track import ClariqRunOptions, run_bm25
+    from ..clarify.clariq_track import ClariqRunOptions, run
+    from .llm_args import llm_options
 
-    scores, out = run_bm25(ClariqRunOptions(split=args.split, tokenization=args.tokenization, depth=args.depth,
-                                            data=args.data, out=args.out))  # fmt: skip
-    return _show(scores, args, f"; run and summary in {out}")
+    scores, out = run(ClariqRunOptions(split=args.split, ranker=args.ranker, depth=args.depth, data=args.data,
+                                       out=args.out, seed=args.seed, concurrency=args.concurrency,
+                                       llm=llm_options(args)))  # fmt: skip
+    _show(scores, args, f"; runs and summary in {out}")
+    return 1 if scores.errors else 0
 
 
 def _score(args: argparse.Namespace) -> int:

@@ -20,7 +20,7 @@ from .track_summary import TRACK, Estimate, SelectSummary, read_track_summary
 TITLE = f"Offline clarification track ({TRACK}): not a dialogue result"
 MAX_NAME = 200  # characters of a system name shown
 #: The columns after system, language, states and tasks: (heading, where in the summary, digits).
-FIGURES = (("Need F1", "need_f1", 3), ("MRR", "mrr", 3), ("nDCG@3", "ndcg@3", 3), ("OLAR", "olar", 3),
+FIGURES = (("Need F1", "need_f1", 3), ("Question MRR", "mrr", 3), ("nDCG@3", "ndcg@3", 3), ("OLAR", "olar", 3),
            ("LAR", "lar", 3))  # fmt: skip
 
 

@@ -1,0 +1,130 @@
+"""MIMICS-Duo's own analysis (Tavakoli et al. 2022) from its released labels: Table 10's correlations and Tables 7 and
+11's P@1 and MRR of the pane orders that offline labels give against an ideal order.
+
+The four released files hold the same 1,034 query-clarification pairs row by row (checked: query, question and the
+five options must agree). Table 10: Pearson's r over all pairs between coverage, diversity, understandability,
+candidate-answer order, overall quality, engagement level, offline rating and the number of candidate answers.
+Tables 7 and 11, per query (its panes): the relevant panes are those with the query's highest ideal label
+(engagement level, or in Table 11 also the quality label or the offline rating); a method orders the panes by its
+label, highest first. The paper picks among tied top panes at random; here every tie in the method's order is broken
+at random and P@1 and MRR (1 / rank of the first relevant pane) are averaged over `runs` draws. Baselines: a random
+order (`runs` draws; mean and the standard deviation of the query-averaged figure across draws) and the worst case,
+the ideal order reversed. "Non-tied": only the queries whose method gives its highest label to a single pane.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import numpy as np
+from pydantic import BaseModel
+
+from ..core.errors import DataError
+
+FILES = {"online": "Mimics-ClickExploreSampling.tsv", "rating": "Task1-OfflineRating.tsv",
+         "quality": "Task2-QualityLabelling.tsv", "aspects": "Task3-AspectLabelling.tsv"}  # fmt: skip
+#: Table 10's measures: name -> (file, column); "answers" is counted from the options.
+MEASURES = {"Coverage": ("aspects", "Coverage"), "Diversity": ("aspects", "Diversity"),
+            "Understandability": ("aspects", "Understandability"), "Can. Ans. Order": ("aspects", "Importance Order"),
+            "Quality Labelling": ("quality", "OverallClarificationPaneQuality"),
+            "Eng. Level": ("online", "engagement_level"), "Offline Rating": ("rating", "offline rating"),
+            "# of Can. Ans.": ("aspects", None)}  # fmt: skip
+ONLINE = {"Eng. Level"}
+KEY = ("query", "question", "option_1", "option_2", "option_3", "option_4", "option_5")
+
+
+class Pane(BaseModel):
+    query: str
+    labels: dict[str, float]
+
+
+def load_panes(folder: Path) -> list[Pane]:
+    tables = {}
+    for name, filename in FILES.items():
+        path = Path(folder) / filename
+        try:
+            with path.open(encoding="utf-8", newline="") as stream:
+                tables[name] = list(csv.DictReader(stream, delimiter="\t"))
+        except FileNotFoundError:
+            raise DataError(str(path), "no such file (`clarq data download --dataset mimics-duo`)") from None
+        except (UnicodeDecodeError, csv.Error) as exc:
+            raise DataError(str(path), f"not a UTF-8 tab-separated file ({exc})") from None
+    count = len(tables["online"])
+    panes = []
+    for name, rows in tables.items():
+        if len(rows) != count:
+            raise DataError(FILES[name], f"{len(rows)} rows where {FILES['online']} has {count}")
+    for index in range(count):
+        rows = {name: tables[name][index] for name in tables}
+        keys = {name: tuple((row.get(k) or "").strip() for k in KEY) for name, row in rows.items()}
+        if len(set(keys.values())) != 1:
+            raise DataError(FILES["rating"], "the files disagree on the query or the pane", index + 2)
+        labels = {}
+        for measure, (table, column) in MEASURES.items():
+            if column is None:
+                labels[measure] = float(sum(1 for k in KEY[2:] if (rows[table].get(k) or "").strip()))
+                continue
+            raw = (rows[table].get(column) or "").strip()
+            try:
+                labels[measure] = float(raw)
+            except ValueError:
+                raise DataError(FILES[table], f"{column} {raw!r} is not a number", index + 2) from None
+        panes.append(Pane(query=keys["online"][0], labels=labels))
+    return panes
+
+
+def table10(panes: list[Pane]) -> dict[str, dict[str, float]]:
+    """Pearson's r for every pair of measures (upper triangle, in MEASURES order)."""
+    names = list(MEASURES)
+    columns = {n: np.array([p.labels[n] for p in panes]) for n in names}
+    return {a: {b: float(np.corrcoef(columns[a], columns[b])[0, 1]) for b in names[i + 1:]}
+            for i, a in enumerate(names)}  # fmt: skip
+
+
+def by_query(panes: list[Pane]) -> list[list[Pane]]:
+    groups: dict[str, list[Pane]] = {}
+    for pane in panes:
+        groups.setdefault(pane.query, []).append(pane)
+    return list(groups.values())
+
+
+def _scores(order_keys: np.ndarray, relevant: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """P@1 and RR per draw; order_keys: draws x panes, lower first."""
+    order = np.argsort(order_keys, axis=1, kind="stable")
+    hits = relevant[order]
+    first = hits.argmax(axis=1)
+    return hits[:, 0].astype(float), 1.0 / (first + 1.0)
+
+
+def rank_figures(queries: list[list[Pane]], method: str | None, ideal: str, *, runs: int, seed: int,
+                 worst: bool = False) -> dict[str, float]:  # fmt: skip
+    """Mean P@1 and MRR over queries (and over `runs` random tie-breaks); method None = random order."""
+    rng = np.random.default_rng(seed)
+    p1, rr = np.zeros(runs), np.zeros(runs)
+    for panes in queries:
+        gold = np.array([p.labels[ideal] for p in panes])
+        relevant = gold == gold.max()
+        noise = rng.random((runs, len(panes)))
+        if method is None and not worst:
+            keys = noise
+        else:
+            label = gold if worst else -np.array([p.labels[method] for p in panes])  # type: ignore[index]
+            dense = np.unique(label, return_inverse=True)[1]  # 0 first; a tie shares a rank, broken by the noise
+            keys = dense[None, :] + noise * 0.5
+        hit, reciprocal = _scores(keys, relevant)
+        p1 += hit
+        rr += reciprocal
+    p1, rr = p1 / len(queries), rr / len(queries)
+    return {"P@1": float(p1.mean()), "MRR": float(rr.mean()), "P@1 sd": float(p1.std(ddof=1)),
+            "MRR sd": float(rr.std(ddof=1))}  # fmt: skip
+
+
+def untied(queries: list[list[Pane]], method: str) -> list[list[Pane]]:
+    """The queries whose highest `method` label belongs to one pane."""
+    out = []
+    for panes in queries:
+        values = [p.labels[method] for p in panes]
+        if values.count(max(values)) == 1:
+            out.append(panes)
+    return out

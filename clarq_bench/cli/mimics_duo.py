@@ -1,0 +1,37 @@
+"""`clarq mimics-duo`: MIMICS-Duo's Tables 7, 10 and 11 from its released files, beside the paper's figures."""
+
+from __future__ import annotations
+
+import argparse
+
+from .common import positive_int, print_json
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "mimics-duo", help="MIMICS-Duo's own analysis (Tables 7, 10, 11) from its released labels",
+        description="Needs `clarq data download --dataset mimics-duo` (or $CLARQ_MIMICS_DUO_DIR). Table 10: Pearson's r "
+        "between the labels of the same pairs; Tables 7 and 11: P@1 and MRR of the pane orders offline labels give "
+        "against the ideal order, with random and worst-case baselines, with and without tied top panes.")  # fmt: skip
+    parser.add_argument("--data", metavar="DIR", help="folder with the four released .tsv files")
+    parser.add_argument("--runs", type=positive_int, default=1000, help="random draws (default 1000)")
+    parser.add_argument("--seed", type=int, default=2022)
+    parser.add_argument("--out", metavar="DIR", help="write summary.json and report.md here")
+    parser.add_argument("--json", action="store_true", help="print summary.json instead of report.md")
+    parser.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..clarify.mimics_duo_report import analyse, markdown, write
+    from ..data.companion import dataset_dir
+
+    report = analyse(dataset_dir("mimics-duo", args.data), runs=args.runs, seed=args.seed)
+    if args.out:
+        write(report, Path(args.out))
+    if args.json:
+        print_json(report.model_dump())
+    else:
+        print(markdown(report), end="")
+    return 0
