@@ -172,7 +172,7 @@ def test_cli_runs_bm25_writes_the_official_run_and_scores_it(clariq, tmp_path, c
     monkeypatch.setenv(companion.DATASETS["clariq"], str(clariq))
     assert main(["clariq", "run", "--ranker", "bm25-clarq", "--out", str(tmp_path / "o"), "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
-    assert shown["topics"] == 3 and shown["document_relevance"].startswith("not computed")
+    assert shown["topics"] == 3 and shown["document_relevance"].startswith("absent")
     run = (tmp_path / "o" / "run.txt").read_text().splitlines()
     assert run[0].split()[0] == "7" and len(run) == 3 * 6
     assert main(["clariq", "score", str(tmp_path / "o" / "run.txt"), "--json"]) == 0
@@ -285,3 +285,54 @@ def test_a_model_ranks_the_bm25_prefilter_and_predicts_the_need_through_the_fake
     assert shown["clarification_need"]["Recall"] == pytest.approx(1 / 3)
     written = [p for p in tmp_path.rglob("*") if p.is_file()]
     assert not any(b"sk-clarq-test-secret-30" in p.read_bytes() for p in written)
+
+
+def test_document_relevance_only_from_a_supplied_pickle_read_as_the_tool_reads_it(clariq, tmp_path, capsys,
+                                                                                   monkeypatch) -> None:
+    import pickle
+
+    import numpy as np
+
+    from clarq_bench.clarify.clariq_docs import document_relevance, load_figures
+
+    # facets: F1, F2 (topic 7), F3 (topic 8), F4 (topic 9); F9 is no facet of the split and is left out
+    figures = {"MRR100": {"F1": {"Q2": {"with_answer": np.float64(0.8)}, "MIN": {"with_answer": 0.1}},
+                          "F2": {"Q3": {"with_answer": 0.6}, "MIN": {"with_answer": 0.2}},
+                          "F3": {"MIN": {"with_answer": 0.3}, "Q00001": {"with_answer": 0.9}},
+                          "F4": {"Q5": {"with_answer": 1.0}, "MIN": {"with_answer": 0.0}},
+                          "F9": {"MIN": {"with_answer": 1.0}}}}
+    path = tmp_path / "eval.pkl"
+    path.write_bytes(pickle.dumps(figures))
+    # topic 7: Q1 and Q2 tie on the top score, the later line (Q2) is chosen; topic 8 picks MAX, read as MIN;
+    # topic 9 is not in the run
+    run = run_file(tmp_path, ["7 0 Q1 0 5 r", "7 0 Q2 1 5 r", "7 0 Q3 2 1 r", "8 0 MAX 0 2 r"])
+    scores = document_relevance(load_topics(clariq, "dev"), read_ranking_run(run), load_figures(path))
+    # F1: Q2 -> 0.8; F2: Q2 not listed -> MIN 0.2; F3: MIN 0.3; F4: topic 9 unranked -> 0
+    assert scores == pytest.approx({"MRR100": (0.8 + 0.2 + 0.3 + 0.0) / 4})
+    monkeypatch.setenv(companion.DATASETS["clariq"], str(clariq))
+    assert main(["clariq", "score", str(run), "--doc-eval", str(path), "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["document_relevance"] == pytest.approx({"MRR100": 1.3 / 4})
+    assert main(["clariq", "score", str(run), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["document_relevance"].startswith("absent")
+
+
+def test_a_pickle_that_would_run_code_is_refused(tmp_path, capsys, clariq, monkeypatch) -> None:
+    import os
+    import pickle
+
+    from clarq_bench.clarify.clariq_docs import load_figures
+
+    class Evil:
+        def __reduce__(self):  # type: ignore[no-untyped-def]
+            return (os.system, (f"touch {tmp_path / 'pwned'}",))
+
+    path = tmp_path / "evil.pkl"
+    path.write_bytes(pickle.dumps({"MRR100": Evil()}))
+    with pytest.raises(DataError, match="not ClariQ's evaluation pickle"):
+        load_figures(path)
+    assert not (tmp_path / "pwned").exists()
+    (tmp_path / "text.pkl").write_text("hello")
+    monkeypatch.setenv(companion.DATASETS["clariq"], str(clariq))
+    assert main(["clariq", "score", str(run_file(tmp_path, ["7 0 Q1 0 1 r"])), "--doc-eval", str(tmp_path / "text.pkl")]) == 2
+    assert capsys.readouterr().err.count("\n") == 1

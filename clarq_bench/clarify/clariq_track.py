@@ -5,7 +5,8 @@ baseline or a model (which sees the BM25 pre-filter, clariq_llm.py, and also pre
 the official format (`run.txt`, and `need.txt` for a model: re-scorable with ClariQ's tool) and scores it. `score`
 scores any run file (and a need run) the same way. The figures are ClariQ's: question relevance Recall@5/10/20/30
 over every topic of the split, clarification-need weighted P/R/F1 with a missing prediction as 0. Document
-relevance needs the tool's evaluation pickle, which clarq does not read: it is reported as absent.
+relevance (ClariQ's MRR/P@1/nDCG) is computed only from the tool's evaluation pickle given with `--doc-eval`
+(clariq_docs.py); without one it is reported as absent, never substituted.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from .clariq_data import load_question_bank, load_topics
 from .clariq_score import (RECALL_KS, clarification_need, means, question_relevance, read_need_run, read_ranking_run,
                            write_need_run, write_ranking_run)  # fmt: skip
 
-ABSENT = "not computed: document relevance needs ClariQ's evaluation pickle, which clarq does not read"
+ABSENT = "absent: document relevance needs ClariQ's evaluation pickle (--doc-eval FILE)"
 
 
 class ClariqScores(BaseModel):
@@ -35,7 +36,8 @@ class ClariqScores(BaseModel):
     question_relevance: dict[str, float] = Field(description="Recall5..Recall30, the official tool's conventions.")
     clarification_need: dict[str, float] | None = Field(default=None, description="Weighted P/R/F1, or None.")
     topics_ranked: int = Field(description="Topics of the split the run ranks anything for (the rest score 0).")
-    document_relevance: str = ABSENT
+    document_relevance: dict[str, float] | str = Field(default=ABSENT, description="MRR100, P1, NDCG3, NDCG5 "
+                                                       "from the tool's pickle, or why they are absent.")
     ranker: str = ""
     errors: int = Field(default=0, description="Topics whose model call failed (no line in the runs: scored 0).")
     dropped_numbers: int = Field(default=0, description="Chosen numbers that were not on the candidate list.")
@@ -53,14 +55,21 @@ class ClariqRunOptions(BaseModel):
     llm: dict[str, Any] = Field(default_factory=dict, description="Model-call options (no_cache, cache, api_base...).")
 
 
-def score_run(run: Path, split: str = "dev", need_run: Path | None = None, data: str | None = None) -> ClariqScores:
+def score_run(run: Path, split: str = "dev", need_run: Path | None = None, data: str | None = None,
+              doc_eval: Path | None = None) -> ClariqScores:  # fmt: skip
     folder = dataset_dir("clariq", data)
     topics = load_topics(folder, split)
     lines = read_ranking_run(run)
     ranked = {line.topic for line in lines} & {t.id for t in topics}
     need = clarification_need(topics, read_need_run(need_run)) if need_run else None
+    documents: dict[str, float] | str = ABSENT
+    if doc_eval is not None:
+        from .clariq_docs import document_relevance, load_figures
+
+        documents = document_relevance(topics, lines, load_figures(doc_eval))
     return ClariqScores(split=split, topics=len(topics), run=str(run), topics_ranked=len(ranked),
-                        question_relevance=means(question_relevance(topics, lines)), clarification_need=need)
+                        question_relevance=means(question_relevance(topics, lines)), clarification_need=need,
+                        document_relevance=documents)  # fmt: skip
 
 
 async def run_async(options: ClariqRunOptions) -> tuple[ClariqScores, Path]:
@@ -126,7 +135,10 @@ def table_rows(scores: ClariqScores) -> list[tuple[str, str]]:
     rows = [(f"Recall@{k}", f"{scores.question_relevance[f'Recall{k}']:.4f}") for k in RECALL_KS]
     if scores.clarification_need:
         rows += [(f"need {k}", f"{v:.4f}") for k, v in scores.clarification_need.items()]
-    rows.append(("document relevance", "absent (needs the tool's pickle)"))
+    if isinstance(scores.document_relevance, dict):
+        rows += [(f"document {k}", f"{v:.4f}") for k, v in scores.document_relevance.items()]
+    else:
+        rows.append(("document relevance", "absent (needs the tool's pickle: --doc-eval)"))
     if scores.errors or scores.dropped_numbers:
         rows.append(("failed topics / dropped numbers", f"{scores.errors} / {scores.dropped_numbers}"))
     return rows

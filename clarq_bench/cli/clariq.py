@@ -32,6 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     score = actions.add_parser("score", help="score a run file in ClariQ's format as its official tool does")
     score.add_argument("run", help="ranking run: `topic Q0 question_id rank score [name]` per line")
     score.add_argument("--need-run", metavar="FILE", help="need run: `topic label` per line")
+    score.add_argument("--doc-eval", metavar="FILE.pkl", help="ClariQ's document-relevance evaluation pickle (e.g. "
+                       "single_turn_train_eval.pkl for dev): adds its MRR100, P1, NDCG3, NDCG5")
     score.add_argument("--split", choices=["train", "dev", "test"], default="dev")
     score.add_argument("--data", metavar="DIR", help="folder with ClariQ's data files")
     score.add_argument("--json", action="store_true")
@@ -68,4 +70,5 @@ def _score(args: argparse.Namespace) -> int:
     from ..clarify.clariq_track import score_run
 
     need = Path(args.need_run) if args.need_run else None
-    return _show(score_run(Path(args.run), args.split, need, args.data), args)
+    documents = Path(args.doc_eval) if args.doc_eval else None
+    return _show(score_run(Path(args.run), args.split, need, args.data, documents), args)
