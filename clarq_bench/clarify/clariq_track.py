@@ -16,9 +16,10 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from ..data.companion import dataset_dir
+from ..llm.options import ModelCallOptions
 from .clariq_bm25 import bm25_rankings
 from .clariq_data import load_question_bank, load_topics
 from .clariq_score import (RECALL_KS, clarification_need, means, question_relevance, read_need_run, read_ranking_run,
@@ -52,7 +53,12 @@ class ClariqRunOptions(BaseModel):
     out: str | None = None
     seed: int = 8848
     concurrency: int = Field(default=16, ge=1)
-    llm: dict[str, Any] = Field(default_factory=dict, description="Model-call options (no_cache, cache, api_base...).")
+    llm: ModelCallOptions = Field(default_factory=ModelCallOptions, description="How models are called.")
+
+    @field_validator("llm", mode="before")
+    @classmethod
+    def _llm(cls, value: Any) -> ModelCallOptions:
+        return ModelCallOptions.of(value)  # a misspelled option is one ClarqError line
 
 
 def score_run(run: Path, split: str = "dev", need_run: Path | None = None, data: str | None = None,
@@ -101,18 +107,10 @@ async def run_async(options: ClariqRunOptions) -> tuple[ClariqScores, Path]:
 
 
 async def _ask_model(options: ClariqRunOptions, topics: list, bank: dict[str, str]) -> tuple[dict, dict[str, Any]]:
-    from ..core.errors import ClarqError
-    from ..llm import LLMClient
-    from ..play.setup import llm_settings, unpriced_models
+    from ..play.setup import open_client
     from .clariq_llm import ask_all
 
-    settings = llm_settings(_Namespace(options.llm))
-    if settings.max_cost is not None and unpriced_models([("seeker", options.ranker)]) \
-            and not options.llm.get("allow_unpriced"):
-        raise ClarqError(f"--max-cost cannot work: no price is known for {options.ranker}",
-                         "pass --allow-unpriced to run anyway, or drop --max-cost")  # fmt: skip
-    client = LLMClient(settings)
-    client.check_credentials([options.ranker])
+    client = open_client([("seeker", options.ranker)], options.llm)  # the key, and the price under --max-cost
     try:
         answers = await ask_all(client, options.ranker, topics, bank, options.depth,
                                 concurrency=options.concurrency, seed=options.seed)  # fmt: skip
@@ -120,11 +118,6 @@ async def _ask_model(options: ClariqRunOptions, topics: list, bank: dict[str, st
         await client.aclose()
     total = client.usage
     return answers, {"calls": total.calls, "cached_calls": total.cached_calls, "cost_usd": total.cost_usd}
-
-
-class _Namespace:
-    def __init__(self, values: dict[str, Any]) -> None:
-        self.__dict__.update(values)
 
 
 def run(options: ClariqRunOptions) -> tuple[ClariqScores, Path]:
