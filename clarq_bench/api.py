@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .fidelity.checks import audit_provider, evaluate_provider
+from .fidelity.checks import audit_provider, evaluate_provider, search_provider
 
 if TYPE_CHECKING:
     from .clarify.bank import Bank
@@ -49,7 +49,7 @@ __all__ = [
     "evaluate_provider", "load_tasks", "register_seeker", "run", "run_async", "score", "submit", "task_stats",
     "validate_tasks", "verify_submissions", "build_leaderboard", "judge_pairs", "judge_pairs_async", "pairwise_report",
     "people_server", "PairwiseResult", "select", "select_online_offline", "question_bank", "view", "list_runs",
-    "estimate_run", "import_inspect",
+    "estimate_run", "import_inspect", "search_provider",
 ]  # fmt: skip
 
 

@@ -20,7 +20,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--provider", default="offline", metavar="NAME",
                         help="offline, offline-e5, package.module:Class, or a litellm model name for the LLM provider "
                              "(default: offline)")
-    parser.add_argument("--provider-mode", choices=["single", "multi-info"], default="single")
+    parser.add_argument("--provider-mode", choices=["single", "multi-info"],
+                        help="single (default) or multi-info; --search plays both unless one is named")
     from .common import add_data_arguments
 
     add_data_arguments(parser)
@@ -28,6 +29,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--strategies", metavar="A,B",
                         help="seekers to play, comma-separated (default: no-question, every red-* strategy, "
                              "heuristic, oracle)")  # fmt: skip
+    parser.add_argument("--search", action="store_true",
+                        help="sweep the template family (seekers/templates.py): tune on --tune-types, report the best "
+                             "member of each family on --types, per language and mode")
+    parser.add_argument("--tune-types", default="1-13", metavar="N[,N-M]", help="--search: types to tune on (1-13)")
+    parser.add_argument("--search-points", type=int, default=60, metavar="N",
+                        help="--search: points sampled per language and mode (1-60, default 60)")
+    parser.add_argument("--seed", type=int, default=0, help="--search: seed of the sample of points (0)")
+    parser.add_argument("--tuned-on", metavar="F,G",
+                        help="--search: families the provider was tuned against (left out of the headline)")
     parser.add_argument("--max-turns", type=int, default=12, metavar="N", help="seeker turns per dialogue (12)")
     parser.add_argument("--workers", type=int, metavar="N", help="processes for an offline provider (default: cores)")
     parser.add_argument("--concurrency", type=int, default=16,
@@ -44,9 +54,11 @@ def _run(args: argparse.Namespace) -> int:
     from .common import print_json
     from .llm_args import llm_options
 
+    if args.search:
+        return _search(args)
     report, budget_exhausted = audit_provider(
         args.tasks or args.data, lang=args.lang, split=args.split, types=args.types, provider=args.provider,
-        provider_mode=args.provider_mode, strategies=args.strategies, max_turns=args.max_turns, workers=args.workers,
+        provider_mode=args.provider_mode or "single", strategies=args.strategies, max_turns=args.max_turns, workers=args.workers,
         concurrency=args.concurrency, **llm_options(args),
     )  # fmt: skip
     if budget_exhausted:
@@ -59,20 +71,32 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _shown(figure, percent: bool) -> str:
-    """`42.3% [35-50]` (percent) or `0.41 [0.37-0.45]`; `-` for no value."""
-    if figure.value is None:
-        return "-"
-    scale, value, bound = (100, "{:.1f}%", "{:.0f}") if percent else (1, "{:.2f}", "{:.2f}")
-    text = value.format(scale * figure.value)
-    if figure.low is None or figure.high is None:
-        return text
-    return f"{text} [{bound.format(scale * figure.low)}-{bound.format(scale * figure.high)}]"
+def _search(args: argparse.Namespace) -> int:
+    from ..api import search_provider
+    from .common import print_json
+    from .llm_args import llm_options
+    from .search_table import print_search
+
+    report, budget_exhausted = search_provider(
+        args.tasks or args.data, lang=args.lang, split=args.split, types=args.types, tune_types=args.tune_types,
+        provider=args.provider, modes=[args.provider_mode] if args.provider_mode else None, points=args.search_points,
+        seed=args.seed, tuned_on=args.tuned_on, max_turns=args.max_turns, workers=args.workers,
+        concurrency=args.concurrency, **llm_options(args),
+    )  # fmt: skip
+    if budget_exhausted:
+        print(f"clarq: --max-cost {args.max_cost:g} spent: the search stopped early", file=sys.stderr)
+    if args.json:
+        print_json(report.model_dump(mode="json"))
+    else:
+        print_search(report)
+    return 0
 
 
 def print_table(report) -> None:
     from rich.console import Console
     from rich.table import Table
+
+    from .search_table import shown as _shown
 
     types = report.types
     contiguous = len(types) > 1 and types == list(range(types[0], types[-1] + 1))

@@ -35,17 +35,34 @@ FLOOR = "no-question"
 CEILING = "oracle"
 REFERENCE = "heuristic"
 
-Role = Literal["floor", "red-team", "enumeration", "reference", "ceiling", "other"]
+Role = Literal["floor", "red-team", "template", "enumeration", "reference", "ceiling", "other"]
 
 #: Issue 13's bar for a provider that cannot be gamed: a red-team strategy succeeds on at most this share of tasks
 #: (echo is allowed more: a quoted reply can still carry a real question's words).
 RED_TEAM_TARGET = 0.10
 TARGETS = {"red-echo": 0.20}
+#: Issue 26's bar for the template family (seekers/templates.py): no member succeeds on more than this share.
+TEMPLATE_TARGET = 0.15
 
 
 def target_of(name: str) -> float | None:
     """The most a strategy may succeed on a provider that cannot be gamed (None: not a red-team strategy)."""
-    return TARGETS.get(name, RED_TEAM_TARGET) if role_of(name) == "red-team" else None
+    role = role_of(name)
+    if role == "template":
+        return TEMPLATE_TARGET
+    return TARGETS.get(name, RED_TEAM_TARGET) if role == "red-team" else None
+
+
+def template_role(name: str) -> Role | None:
+    """A member of the template family is "template", except the choice form (real choice questions among options
+    of one kind, which the reference answers too): "enumeration". None for any other seeker."""
+    from ..seekers.registry import TEMPLATES, is_template_spec
+
+    if name not in TEMPLATES and not is_template_spec(name):
+        return None
+    from ..seekers.templates import parse_spec
+
+    return "enumeration" if parse_spec(name).form == "choice" else "template"
 
 
 def red_team() -> list[str]:
@@ -77,7 +94,9 @@ def role_of(name: str) -> Role:
         return "reference"
     if name in red_team():
         return "red-team"
-    return "enumeration" if name in enumeration() else "other"
+    if name in enumeration():
+        return "enumeration"
+    return template_role(name) or "other"
 
 
 class StrategyResult(BaseModel):

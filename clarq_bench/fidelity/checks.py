@@ -68,7 +68,8 @@ def evaluate_provider(dialogues: str | Path, *, provider: str = "offline", provi
 
 def strategy_names(spec: str | list[str] | None) -> list[str]:
     """`a,b` (or a list) -> names, each checked against the seeker registry (unknown -> one-line error)."""
-    from ..seekers.registry import seekers
+    from ..seekers.registry import is_template_spec, seekers
+    from ..seekers.templates import parse_spec
     from .audit import default_strategies
 
     if not spec:
@@ -78,7 +79,9 @@ def strategy_names(spec: str | list[str] | None) -> list[str]:
     if not names:
         raise ClarqError(f"bad --strategies value {spec!r}", "name seekers separated by commas, e.g. red-echo,oracle")
     for name in names:
-        if name not in seekers:
+        if is_template_spec(name):
+            parse_spec(name)  # a bad spec fails here, in one line, before anything is played
+        elif name not in seekers:
             raise seekers.unknown(name)
     return list(dict.fromkeys(names))
 
@@ -103,4 +106,26 @@ def audit_provider(source: str | Path | None = None, *, lang: str = "all", split
                          "check --data/--tasks, --lang, --split and --types (default 14-26)")  # fmt: skip
     report = audit(tasks, provider=provider, mode=provider_mode, strategies=names, max_turns=max_turns,
                    workers=workers, concurrency=concurrency, client=client)
+    return Checked(report, client is not None and bool(client.budget_exhausted))
+
+
+def search_provider(source: str | Path | None = None, *, lang: str = "all", split: str = "all",
+                    types: str | list[int] | None = "14-26", tune_types: str | list[int] | None = "1-13",
+                    provider: str = "offline", modes: list[str] | None = None, points: int = 60, seed: int = 0,
+                    tuned_on: str | list[str] | None = None, max_turns: int = 12, workers: int | None = None,
+                    concurrency: int = 16, **llm: Any) -> Checked:
+    """Sweep the template family against `provider`: tune on `tune_types`, report on `types` (search.py)."""
+    from ..core.registry import looks_like_import_path
+    from ..data.selection import load_selected
+    from .search import search
+
+    if max_turns < 1:
+        raise ClarqError("--max-turns must be at least 1", "pass a positive number of seeker turns")
+    families = [f.strip() for f in (tuned_on.split(",") if isinstance(tuned_on, str) else tuned_on or []) if f.strip()]
+    client = None if looks_like_import_path(provider) else provider_client(provider, llm)
+    tune = load_selected(source, lang=lang, split=split, types=tune_types)
+    report_tasks = load_selected(source, lang=lang, split=split, types=types)
+    report = search(tune, report_tasks, provider=provider, modes=modes or ["single", "multi-info"], points=points,
+                    seed=seed, tuned_on=families, max_turns=max_turns, workers=workers, concurrency=concurrency,
+                    client=client)  # fmt: skip
     return Checked(report, client is not None and bool(client.budget_exhausted))

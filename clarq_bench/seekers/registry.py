@@ -56,9 +56,27 @@ ENUMERATION = {
     "enum-one-each": "OneEachSeeker",
     "enum-pairs": "PairsSeeker",
 }
+#: The template family (seekers/templates.py): any spec `tpl-<form>+q..+n..+<source>...` names a member; these
+#: named members are issue 26's attacks. Kept in step with templates.MEMBERS (a test checks it).
+TEMPLATE_PREFIX = "tpl-"
+TEMPLATE_SEEKER = "clarq_bench.seekers.templates:TemplateSeeker"
+TEMPLATES = {
+    "tpl-wh-six": "TplWhSixSeeker",
+    "tpl-wh-six-generic": "TplWhSixGenericSeeker",
+    "tpl-sentence-four": "TplSentenceFourSeeker",
+    "tpl-one-each-step": "TplOneEachStepSeeker",
+    "tpl-reply-exactly": "TplReplyExactlySeeker",
+    "tpl-choice-pairs": "TplChoicePairsSeeker",
+}
 for _name, _spec in [*BUILTIN.items(),
-                     *((n, f"clarq_bench.seekers.adversarial:{c}") for n, c in {**REDTEAM, **ENUMERATION}.items())]:
+                     *((n, f"clarq_bench.seekers.adversarial:{c}") for n, c in {**REDTEAM, **ENUMERATION}.items()),
+                     *((n, f"clarq_bench.seekers.templates:{c}") for n, c in TEMPLATES.items())]:
     seekers.add_lazy(_name, _spec)
+
+
+def is_template_spec(name: str) -> bool:
+    """Does `name` name a member of the template family by its parameters (`tpl-wh+q6+n1+brief`)?"""
+    return name.startswith(TEMPLATE_PREFIX) and "+" in name
 
 
 def register_seeker(name: str) -> Callable[[SeekerFactory], SeekerFactory]:
@@ -106,6 +124,8 @@ def resolve_seeker(config: SeekerConfig) -> tuple[SeekerFactory, SeekerConfig]:
     name = config.name
     if name in seekers:
         return seekers.get(name), config
+    if is_template_spec(name):  # the class reads its parameters from the name (a bad spec is one ClarqError)
+        return import_object(TEMPLATE_SEEKER), config  # type: ignore[return-value]
     if looks_like_import_path(name):
         factory = import_object(name)
         if not callable(factory):
