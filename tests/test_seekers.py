@@ -106,7 +106,7 @@ def test_heuristic_reads_options_and_restrictions_from_the_brief() -> None:
     groups = option_groups(task.brief.scenes, "en")
     assert groups == [["West Mine", "North Mine"], ["Mist Forest", "Fantasy Forest"]]
     assert option_groups(task.brief.skills, "en") == [["Summon the excavator to dig", "Summon the small shovel to dig"]]
-    assert restrictions(task.brief.scenes) == [("West Mine / North Mine", "monsters guard it")]
+    assert restrictions(task.brief.scenes) == [(["West Mine", "North Mine"], "monsters guard it")]
     assert option_groups(("西矿山（有怪物）", "北矿山", "迷雾森林", "玄幻森林", "码头"), "zh") == [
         ["西矿山", "北矿山"], ["迷雾森林", "玄幻森林"]]  # fmt: skip
 

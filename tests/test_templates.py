@@ -21,7 +21,7 @@ from clarq_bench.seekers.adversarial import brief_terms
 from clarq_bench.seekers.base import DialogueView
 from clarq_bench.seekers.registry import TEMPLATES, SeekerConfig, SeekerTask, build_seeker, seekers
 
-SPECS = ["tpl-wh+q3+n2+both+g2+suffix", "tpl-exactly+q4+n1+replies+stop", "tpl-sentence+q2+n3+brief",
+SPECS = ["tpl-wh+q3+n2+both+g2+suffix", "tpl-wh+q2+n1+options+pad", "tpl-exactly+q4+n1+replies+stop", "tpl-sentence+q2+n3+brief",
          "tpl-one-each+q2+n1+brief+suffix", "tpl-choice+q2+n3+brief"]  # fmt: skip
 EVERY = list(TEMPLATES) + SPECS
 
@@ -98,7 +98,7 @@ def test_every_wording_file_exists_in_both_languages_with_the_slot(form):
                  else templates.template_wordings(name, language))  # fmt: skip
         slot = "{option}" if form == "one-each" else "{x}"
         assert len(lines) >= 3 and all(slot in line for line in lines)
-    for extra in ("generic", "suffix"):
+    for extra in ("generic", "suffix", "pad"):
         assert len(templates.template_wordings(extra, "en")) == len(templates.template_wordings(extra, "zh"))
 
 
@@ -135,6 +135,9 @@ def test_issue_26_attacks_are_members_as_described():
     assert sum(line in generic for line in templates.template_wordings("generic", "en")) == 5
     sentence = build_seeker("tpl-sentence-four", task).turn_text(view, 1)  # type: ignore[attr-defined]
     assert sentence.count("?") == 1 and sum(term in sentence for term in terms) == 4
+    assert all(any(pad in q for pad in templates.template_wordings("pad", "en")) for q in six.split("?")[:-1])
+    options = [t for t in terms if t in six]
+    assert options and not any(o in six for o in ("collect rubies", "monsters guard it"))  # listed options only
     step = build_seeker("tpl-one-each-step", task).turn_text(view, 1)  # type: ignore[attr-defined]
     assert any(step.endswith(s) for s in templates.template_wordings("suffix", "en"))
     choice = build_seeker("tpl-choice-pairs", task).turn_text(view, 1)  # type: ignore[attr-defined]
@@ -158,6 +161,7 @@ async def test_stop_says_goodbye_only_after_enough():
 
 
 @pytest.mark.parametrize("spec", ["tpl-wh+q6+n1+brief+g5", "tpl-choice+q8+n4+brief+suffix+stop",
+                                  "tpl-wh+q6+n1+options+g5+pad", "tpl-sentence+q1+n2+options+suffix+pad+stop",
                                   "tpl-exactly+q1+n1+replies"])
 def test_specs_round_trip(spec):
     assert templates.parse_spec(spec).spec == spec

@@ -95,11 +95,12 @@ def sample_points(points: int = DEFAULT_POINTS, seed: int = 0) -> list[str]:
         tries = 0
         while len(mine) < share[family] and tries < 1000:
             tries += 1
-            fixed_source = family in ("one-each", CHOICE_FAMILY)
+            sources = ["brief"] if family in ("one-each", CHOICE_FAMILY) else ["brief", "options", "replies", "both"]
             point = TemplateParams(
                 form=family, questions=rng.randint(1, 8), names=rng.randint(2, 3) if family == CHOICE_FAMILY else
-                rng.randint(1, 4), source="brief" if fixed_source else rng.choice(["brief", "replies", "both"]),
-                suffix=rng.random() < 0.5, generic=rng.choice([0, 0, 1, 2, 3, 5]), stop=rng.random() < 0.3,
+                rng.randint(1, 4), source=rng.choice(sources),
+                suffix=rng.random() < 0.5, pad=rng.random() < 0.5, generic=rng.choice([0, 0, 1, 2, 3, 5]),
+                stop=rng.random() < 0.3,
             ).spec  # fmt: skip
             if point not in mine:
                 mine.append(point)

@@ -17,10 +17,10 @@ from ..core.tasks import ROOT_ID, Task, node_sort_key
 from ..core.transcript import ScriptedReplay, Speaker, Turn
 from ..data.textmatch import carries_node
 from .base import DialogueView
+from .phrasing import (EN_LEAD, PARENTHESES, answered_option, content_terms, lower_first, open_nouns, option_groups,
+                       plain, restrictions, task_phrase, with_article)
 from .registry import SeekerConfig, SeekerTask
 
-PARENTHESES = re.compile(r"\s*[(（]([^()（）]*)[)）]\s*")
-EN_LEAD = re.compile(r"^(an?|the)\s+", re.IGNORECASE)
 
 
 def seeker_turn_count(view: DialogueView) -> int:
@@ -28,8 +28,14 @@ def seeker_turn_count(view: DialogueView) -> int:
 
 
 def opening(brief_task: SeekerTask) -> str:
-    brief = brief_task.brief
-    return prompts.render("seeker/open", brief_task.language, role=brief.role, task_name=brief.task_name)
+    """The ordinary opening request, grammatical: "I am an adventurer and I have to train my subordinates ..." or,
+    for a task named by a gerund or a noun ("making a deal", "air monitoring"), "... and my task is ..."."""
+    brief, language = brief_task.brief, brief_task.language
+    if language != "en":
+        return prompts.render("seeker/open", language, role=brief.role, task_name=brief.task_name)
+    task, verb = task_phrase(brief.task_name)
+    return prompts.render("seeker/open" if verb else "seeker/open_noun", language, role=with_article(brief.role),
+                          task_name=task)  # fmt: skip
 
 
 def goodbye(language: str) -> str:
@@ -130,51 +136,6 @@ class OracleSeeker:
         return self.script[index] if index < len(self.script) else goodbye(view.language)
 
 
-def option_groups(entries: tuple[str, ...], language: str) -> list[list[str]]:
-    """Entries of one kind (items, skills or scenes) grouped by a shared head: last word (en) or last two characters
-    (zh); leftovers are grouped by their first word (en) or first two characters. Groups of one are dropped."""
-    names = [PARENTHESES.sub(" ", entry).strip() for entry in entries]
-    names = [name for name in names if name]
-    groups: list[list[str]] = []
-    left = list(dict.fromkeys(names))
-    for key in (_tail, _head):
-        by_key: dict[str, list[str]] = {}
-        for name in left:
-            by_key.setdefault(key(name, language), []).append(name)
-        found = [group for group in by_key.values() if len(group) > 1]
-        groups += found
-        used = {name for group in found for name in group}
-        left = [name for name in left if name not in used]
-    return groups
-
-
-def _tail(name: str, language: str) -> str:
-    return name.split()[-1].lower().rstrip("s") if language == "en" else name[-2:]
-
-
-def _head(name: str, language: str) -> str:
-    return EN_LEAD.sub("", name).split()[0].lower() if language == "en" else name[:2]
-
-
-def restrictions(entries: tuple[str, ...]) -> list[tuple[str, str]]:
-    """(subjects, note) for every parenthesised restriction; entries sharing one note are asked about together."""
-    by_note: dict[str, list[str]] = {}
-    for entry in entries:
-        match = PARENTHESES.search(entry)
-        if match and match.group(1).strip():
-            subject = PARENTHESES.sub(" ", entry).strip()
-            by_note.setdefault(match.group(1).strip(), []).append(subject)
-    return [(" / ".join(subjects), note) for note, subjects in by_note.items()]
-
-
-def content_terms(text: str, language: str) -> set[str]:
-    """Rough content words: lower-cased words of 4+ letters (en) or character pairs (zh)."""
-    if language == "en":
-        return {word for word in re.findall(r"[a-z]{4,}", text.lower())}
-    chars = [c for c in text if "\u4e00" <= c <= "\u9fff"]
-    return {a + b for a, b in zip(chars, chars[1:])}
-
-
 #: The provider's "you already have enough information" reply, in any wording: "enough information / info / details",
 #: "(you) have / know everything you need", "that's all you need", or a bare "you have (already) (got) enough." (en); 足够/够 with
 #: 信息/情报/了解, or 已经知道/掌握了全部/所有 (zh). Read from the reply's words only, never from provider internals.
@@ -195,70 +156,106 @@ def told_enough(text: str) -> bool:
     return any(pattern.search(text.strip()) for pattern in ENOUGH.values())
 
 
-def _plain(entry: str) -> str:
-    return PARENTHESES.sub(" ", entry).strip()
-
-
-def _lower_first(phrase: str, language: str) -> str:
-    """"Unleash fire magic" -> "unleash fire magic" in an English sentence; names ("Starlight Gem") and acronyms
-    keep their capitals."""
-    words = phrase.split()
-    if language != "en" or len(words[0]) < 2 or not words[0][1:].islower() or any(w[0].isupper() for w in words[1:]):
-        return phrase
-    return phrase[0].lower() + phrase[1:]
-
-
 class _Question:
-    """One question of the heuristic: its text, what it is about (content terms) and a base priority."""
+    """One question of the heuristic: its text, what it is about (content terms), a base priority and, for a choice,
+    its options (so a choice a reply already settled is never asked)."""
 
-    __slots__ = ("text", "terms", "bonus", "order")
+    __slots__ = ("text", "terms", "bonus", "order", "options")
 
-    def __init__(self, text: str, subject: str, language: str, bonus: float, order: int) -> None:
+    def __init__(self, text: str, subject: str, language: str, bonus: float, order: int,
+                 options: tuple[str, ...] = ()) -> None:  # fmt: skip
         self.text, self.terms, self.bonus, self.order = text, content_terms(subject, language), bonus, order
+        self.options = list(options)
+
+
+def _subjects(names: list[str], skill: bool, language: str) -> str:
+    """How a restriction question names what the note is on: "the West Mine and the North Mine", a skill in
+    quotes, "西矿、北矿"."""
+    if language != "en":
+        return "、".join(names)
+    named = [f'"{name}"' if skill else name if EN_LEAD.match(name) else f"the {name}" for name in names]
+    last = prompts.load("seeker/options_and", language)
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + last + named[-1]
 
 
 class HeuristicSeeker:
     """No LLM, an honest baseline: asks about the brief's own uncertainties, never quotes the provider back.
 
-    Its questions are built from the brief alone: which option to take wherever the brief lists several of a kind
-    ("Which one should I choose: West Mine or North Mine?"), how to get past each restriction in parentheses, how
-    and when to use each other skill and item, and what each other scene requires. Each is asked at most once. What
-    it was told only orders them: the question whose subject shares most words with the latest reply (then with
-    everything said so far) comes first, choices and restrictions breaking ties. It never repeats the provider's
-    sentences. It says goodbye when the provider says it already has enough information (detected from the reply's
-    wording, en and zh), when its questions run out, or after `max_questions` questions.
+    Its questions are built from the brief alone: which option to take wherever the brief lists real alternatives of
+    one kind ("Which one should I choose: West Mine or North Mine?"), how to get past each note that restricts (a
+    note that only describes is no question), how and when to use each other skill and item, and what each other
+    scene requires. Each is asked at most once, and a choice a reply already settled (it named one of the options)
+    is not asked at all. What it was told orders them: first one follow-up on what the root answer left open (a
+    thing it mentioned without saying which, when the brief has options or notes about it), then the question whose
+    subject shares most words with the latest reply (then with everything said so far), choices and restrictions
+    breaking ties. It never repeats the provider's sentences. It says goodbye when the provider says it already has
+    enough information (detected from the reply's wording, en and zh), when its questions run out, or after
+    `max_questions` questions.
     """
 
     def __init__(self, task: SeekerTask, config: SeekerConfig | None = None) -> None:
         self.task = task
         self.language = language = task.language
         self.max_questions = config.max_questions if config else 10
+        self.followed_up = False
+        self.settled: set[str] = set()  # terms of the choices a reply settled
         brief = task.brief
-        kinds = (brief.scenes, brief.items, brief.skills)
-        questions: list[tuple[str, str, float]] = []  # (text, subject, bonus)
-        grouped: set[str] = set()
-        for kind in kinds:
+        kinds = ((brief.scenes, False), (brief.items, False), (brief.skills, True))
+        questions: list[tuple[str, str, float, tuple[str, ...]]] = []  # (text, subject, bonus, options)
+        covered: set[str] = set()
+        for kind, _ in kinds:
             for group in option_groups(kind, language):
-                grouped.update(group)
+                covered.update(group)
                 options = join_options(group, language)
-                questions.append((prompts.render("seeker/choose", language, options=options), " ".join(group), 1.5))
-        for kind in kinds:
-            for subject, note in restrictions(kind):
-                text = prompts.render("seeker/restriction", language, subject=subject, note=note.rstrip("。."))
-                questions.append((text, f"{subject} {note}", 1.0))
+                questions.append((prompts.render("seeker/choose", language, options=options), " ".join(group), 1.5,
+                                  tuple(group)))  # fmt: skip
+        for kind, skill in kinds:
+            for names, note in restrictions(kind, language):
+                covered.update(names)
+                text = prompts.render("seeker/restriction", language, subject=_subjects(names, skill, language),
+                                      note=note.rstrip("。."))  # fmt: skip
+                questions.append((text, f"{' '.join(names)} {note}", 1.0, ()))
         for template, entries in (("seeker/use_skill", brief.skills), ("seeker/use_item", brief.items),
                                   ("seeker/scene", brief.scenes)):  # fmt: skip
             for entry in entries:
-                name = _plain(entry)
-                if name and name not in grouped and not PARENTHESES.search(entry):
+                name = plain(entry)
+                if name and name not in covered:
                     bare = EN_LEAD.sub("", name) if language == "en" else name  # "An air sucker" -> "air sucker"
-                    subject = name if template == "seeker/scene" else _lower_first(bare, language)
-                    questions.append((prompts.render(template, language, subject=subject), name, 0.0))
+                    subject = name if template == "seeker/scene" else lower_first(bare, language)
+                    questions.append((prompts.render(template, language, subject=subject), name, 0.0, ()))
         unique = list(dict.fromkeys(questions))
-        self.pending = [_Question(text, subject, language, bonus, i) for i, (text, subject, bonus) in enumerate(unique)]
+        self.pending = [_Question(text, subject, language, bonus, i, options)
+                        for i, (text, subject, bonus, options) in enumerate(unique)]  # fmt: skip
+        listed = " ".join(plain(entry) + " " + " ".join(PARENTHESES.findall(entry))
+                          for entry in (*brief.items, *brief.skills, *brief.scenes))  # fmt: skip
+        self.brief_terms = content_terms(listed, language) - content_terms(brief.task_name, language)
+
+    def _follow_up(self, root: str) -> str | None:
+        """One question on what the root answer left open: a thing it mentioned without saying which ("the right
+        batteries", "a crystal") that the brief has options or notes about. A choice among those options if the
+        brief lists them, else a question about the thing itself."""
+        for noun in open_nouns(root, self.language):
+            terms = content_terms(noun, self.language)
+            if not terms or not terms & self.brief_terms or terms & self.settled:
+                continue  # not something the brief has options or notes about, or a choice a reply settled
+            choice = next((q for q in self.pending if q.options and terms & q.terms), None)
+            if choice is not None:
+                self.pending.remove(choice)
+                return choice.text
+            return prompts.render("seeker/follow_up", self.language, thing=noun)
+        return None
 
     def _next(self, replies: list[str]) -> str | None:
-        """The pending question most related to what was said (latest reply first), else the first one left."""
+        """The follow-up on the root, once; then the pending question most related to what was said (latest reply
+        first), else the first one left. Choices a reply already settled are dropped."""
+        settled = [q for q in self.pending if q.options and answered_option(q.options, replies, self.language)]
+        self.pending = [q for q in self.pending if q not in settled]
+        self.settled |= {term for q in settled for term in q.terms}
+        if not self.followed_up and replies:
+            self.followed_up = True
+            found = self._follow_up(replies[0])
+            if found:
+                return found
         if not self.pending:
             return None
         latest = content_terms(replies[-1], self.language) if replies else set()

@@ -3,8 +3,9 @@
 Why: a fixed list of red-team strategies lets a provider be tuned until each one fails, while a seeker that stays
 one step beside every rule still walks the tree. Here every template seeker is a point of a small parameter space
 (`TemplateParams`): which question template (form), questions per turn, names per question, where the names come
-from (the brief, words of Jax's replies, or both), a which/where suffix, generic content-free questions added, and
-whether it stops when told it has enough. `clarq provider-audit --search` (fidelity/search.py) sweeps the space.
+from (every name of the brief, its listed options only, words of Jax's replies, or replies and brief), a which/where
+suffix, padding with words of its own, generic content-free questions added, and whether it stops when told it has
+enough. `clarq provider-audit --search` (fidelity/search.py) sweeps the space.
 
 Rules every member keeps (as the shipped red-team does, seekers/adversarial.py):
 - it is built from a SeekerTask and never sees the response tree; its names come from the brief and from the words
@@ -15,8 +16,8 @@ Rules every member keeps (as the shipped red-team does, seekers/adversarial.py):
 - it is deterministic given (parameters, task id, trial, turn) and the dialogue so far: wordings come from
   `prompts/seeker/template_<form>.<lang>.md` and are chosen by a hash of those.
 
-A member is named by a spec, `tpl-<form>+q<questions>+n<names>+<source>[+g<generic>][+suffix][+stop]`, e.g.
-`tpl-wh+q6+n1+brief+g5`; `clarq run --seeker` and `provider-audit --strategies` take specs and the named members of
+A member is named by a spec, `tpl-<form>+q<questions>+n<names>+<source>[+g<generic>][+suffix][+pad][+stop]`,
+e.g. `tpl-wh+q6+n1+options+pad+g5`; `clarq run --seeker` and `provider-audit --strategies` take specs and the named members of
 MEMBERS (the attacks of issue 26).
 """
 
@@ -37,10 +38,10 @@ from .registry import TEMPLATE_PREFIX, SeekerConfig, SeekerTask
 from ..core.transcript import Speaker
 
 Form = Literal["wh", "exactly", "sentence", "one-each", "choice"]
-Source = Literal["brief", "replies", "both"]
+Source = Literal["brief", "options", "replies", "both"]
 #: The families of the search: one per question form, each in its own wording file.
 FAMILIES: tuple[str, ...] = ("wh", "exactly", "sentence", "one-each", "choice")
-_SPEC_TOKEN = re.compile(r"^(?:q(?P<q>\d+)|n(?P<n>\d+)|g(?P<g>\d+)|(?P<source>brief|replies|both)|(?P<flag>suffix|stop))$")
+_SPEC_TOKEN = re.compile(r"^(?:q(?P<q>\d+)|n(?P<n>\d+)|g(?P<g>\d+)|(?P<source>brief|options|replies|both)|(?P<flag>suffix|pad|stop))$")
 
 
 class TemplateParams(BaseModel):
@@ -54,6 +55,7 @@ class TemplateParams(BaseModel):
     names: int = Field(default=1, ge=1, le=4)
     source: Source = "brief"
     suffix: bool = False
+    pad: bool = Field(default=False, description="Pad each question with words of its own (template_pad).")
     generic: int = Field(default=0, ge=0, le=5)
     stop: bool = False
 
@@ -67,6 +69,7 @@ class TemplateParams(BaseModel):
         parts = [f"{TEMPLATE_PREFIX}{self.form}", f"q{self.questions}", f"n{self.names}", self.source]
         parts += [f"g{self.generic}"] if self.generic else []
         parts += ["suffix"] if self.suffix else []
+        parts += ["pad"] if self.pad else []
         parts += ["stop"] if self.stop else []
         return "+".join(parts)
 
@@ -77,7 +80,8 @@ def parse_spec(name: str) -> TemplateParams:
         return MEMBERS[name]
     head, *tokens = name.split("+")
     form = head[len(TEMPLATE_PREFIX):] if head.startswith(TEMPLATE_PREFIX) else ""
-    hint = "write tpl-<form>+q<1-8>+n<1-4>+<brief|replies|both>[+g<0-5>][+suffix][+stop], forms: " + ", ".join(FAMILIES)
+    hint = ("write tpl-<form>+q<1-8>+n<1-4>+<brief|options|replies|both>[+g<0-5>][+suffix][+pad][+stop], forms: "
+            + ", ".join(FAMILIES))
     if form not in FAMILIES:
         raise ClarqError(f"bad template seeker {name!r}: unknown form {form!r}", hint)
     values: dict[str, object] = {"form": form}
@@ -220,15 +224,19 @@ class TemplateSeeker:
             text = fill(choose(template_wordings(p.form, self.language), *key), x=x)
         if p.suffix:
             text = text.rstrip("?？ ") + choose(template_wordings("suffix", self.language), *key, "suffix")
+        if p.pad:
+            mark = text[-1] if text[-1] in "?？" else ""
+            text = text.rstrip("?？ ") + choose(template_wordings("pad", self.language), *key, "pad") + mark
         return text
 
     def _names(self, view: DialogueView, turn: int, index: int) -> list[str]:
         """The names of question `index` of this turn: brief names rotate through the turns; reply words are taken
         newest first, skipping the ones this seeker already asked about."""
         p = self.params
-        brief = listed_options(self.task) if p.form == "one-each" else brief_terms(self.task)
+        options = p.form == "one-each" or p.source == "options"
+        brief = listed_options(self.task) if options else brief_terms(self.task)
         start = ((turn - 1) * p.questions + index) * p.names
-        if p.source == "brief" or p.form == "one-each":
+        if p.source in ("brief", "options") or p.form == "one-each":
             return _window(brief, start, p.names)
         replies = [t.text for t in view.turns[1:] if t.speaker == Speaker.provider]
         asked = " ".join(t.text for t in view.turns if t.speaker == Speaker.seeker).lower()
@@ -255,10 +263,11 @@ def zlib_index(size: int, *key: object) -> int:
 
 #: Named members: the attacks of issue 26, so the search always covers them.
 MEMBERS: dict[str, TemplateParams] = {
-    # six "Which step needs the X, and where exactly?" questions a turn, rotating through the brief's names
-    "tpl-wh-six": TemplateParams(form="wh", questions=6, names=1, source="brief"),
+    # six "Which step needs the X, and where exactly?" questions a turn, rotating through the brief's names, each
+    # padded with words of its own (unpadded, the current screen's short-question rule stops it in English)
+    "tpl-wh-six": TemplateParams(form="wh", questions=6, names=1, source="options", pad=True),
     # the same plus five generic questions ("When does it happen? Who do I talk to?")
-    "tpl-wh-six-generic": TemplateParams(form="wh", questions=6, names=1, source="brief", generic=5),
+    "tpl-wh-six-generic": TemplateParams(form="wh", questions=6, names=1, source="options", pad=True, generic=5),
     # one sentence a turn naming four names of the brief, padded with its own words
     "tpl-sentence-four": TemplateParams(form="sentence", questions=1, names=4, source="brief"),
     # enum-one-each's wordings plus ", and at which step?"

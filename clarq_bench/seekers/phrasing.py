@@ -1,0 +1,168 @@
+"""How a rule-based seeker words things like a person: the opening request, which listed options are real
+alternatives, which parenthesised notes are restrictions, what a reply left open, and when a choice was answered.
+
+Why: the honest heuristic is the baseline every seeker is read against; "I am a Adventurer and I have to Train your
+subordinates", a choice between a seed and the fruit it grows, or "How do I deal with this at Garlic: 50 grams?"
+make it a straw man. Everything here reads the brief and the dialogue only (never the tree); the wording itself
+stays in prompts/seeker/.
+"""
+
+from __future__ import annotations
+
+import re
+
+PARENTHESES = re.compile(r"\s*[(（]([^()（）]*)[)）]\s*")
+EN_LEAD = re.compile(r"^(an?|the)\s+", re.IGNORECASE)
+_EN_DETERMINER = re.compile(r"^(?:an?|the|my|your|his|her|our|their)\s", re.IGNORECASE)
+#: A parenthesised note that restricts (needs, forbids, guards) rather than describes ("50 grams", "1st movement").
+RESTRICTION = {
+    "en": re.compile(r"\b(?:requires?|required|requirement|needs?|needed|must|only|cannot|can't|can not|locked|closed|"
+                     r"guard(?:s|ed)?|forbidden|prohibited|permit|license|licence|key|access|pass\b(?!\s+through))",
+                     re.IGNORECASE),
+    "zh": re.compile(r"需要|需|才能|才可|必须|只有|只能|无法|不能|锁|关闭|把守|守卫|禁止|许可|通行证|钥匙"),
+}  # fmt: skip
+
+
+def plain(entry: str) -> str:
+    """A listed entry without its note and trailing full stop ("Play Autumn Sound on the flute." -> "... flute")."""
+    return PARENTHESES.sub(" ", entry).strip().rstrip("。.").strip()
+
+
+def lower_first(phrase: str, language: str) -> str:
+    """"Unleash fire magic" -> "unleash fire magic" in an English sentence; names ("Starlight Gem") and acronyms
+    keep their capitals."""
+    words = phrase.split()
+    if language != "en" or not words or len(words[0]) < 2 or not words[0][1:].islower() or \
+            any(w[0].isupper() for w in words[1:]):  # fmt: skip
+        return phrase
+    return phrase[0].lower() + phrase[1:]
+
+
+def with_article(role: str) -> str:
+    """"adventurer" -> "an adventurer", "Adventurer" -> "an adventurer", "the messenger of King Beta" as it is."""
+    role = lower_first(role.strip(), "en")
+    if _EN_DETERMINER.match(role + " "):
+        return role
+    return ("an " if role[:1].lower() in "aeiou" else "a ") + role
+
+
+def task_phrase(task_name: str) -> tuple[str, bool]:
+    """(the task as the seeker says it, whether it is a verb phrase): "Train your subordinates" -> ("train my
+    subordinates", True); "making a shady deal with Henry" and "air monitoring" are no verb phrases (they follow
+    "my task is", not "I have to")."""
+    text = lower_first(task_name.strip().rstrip("。.").strip(), "en")
+    text = re.sub(r"\byour\b", "my", re.sub(r"\byourself\b", "myself", text))
+    text = re.sub(r"\bYour\b", "My", text)
+    words = text.split()
+    if not words:
+        return text, False
+    first, last = words[0].lower(), words[-1].lower()
+    gerund = first.endswith("ing") and len(first) > 4
+    noun = len(words) <= 3 and last.endswith(("ing", "ion", "ment")) and not first.endswith("ing")
+    return text, not (gerund or noun)
+
+
+def _tail(name: str, language: str) -> str | None:
+    if language != "en":
+        return name[-2:]
+    word = name.split()[-1].lower().rstrip("s")
+    return None if any(c.isdigit() for c in word) else word
+
+
+def _head(name: str, language: str) -> str | None:
+    """Two leading words (en: one shared verb is no shared kind: "Use a camera" / "Use the flute") or two leading
+    characters (zh)."""
+    if language != "en":
+        return name[:2]
+    words = EN_LEAD.sub("", name).lower().split()
+    return " ".join(words[:2]) if len(words) > 2 else None
+
+
+def option_groups(entries: tuple[str, ...], language: str) -> list[list[str]]:
+    """Entries of one list (items, skills or scenes) that are real alternatives: grouped by a shared head noun (last
+    word, en; last two characters, zh; numbers are no head), leftovers by two shared leading words (en) or
+    characters (zh). Left out: a name inside another ("energy fruit" / "energy fruit seeds" is a seed and what it
+    grows), and an entry whose note names another of its group (a route through it, not an alternative to it).
+    Groups of one are dropped."""
+    notes = {plain(entry): " ".join(PARENTHESES.findall(entry)).lower() for entry in entries}
+    left = [name for name in dict.fromkeys(plain(entry) for entry in entries) if name]
+    groups: list[list[str]] = []
+    for key in (_tail, _head):
+        by_key: dict[str, list[str]] = {}
+        for name in left:
+            found = key(name, language)
+            if found:
+                by_key.setdefault(found, []).append(name)
+        for group in by_key.values():
+            group = [name for name in group if not any(
+                other != name and (other.lower() in name.lower() or other.lower() in notes.get(name, ""))
+                for other in group)]  # fmt: skip
+            if len(group) > 1:
+                groups.append(group)
+        used = {name for group in groups for name in group}
+        left = [name for name in left if name not in used]
+    return groups
+
+
+def restrictions(entries: tuple[str, ...], language: str = "en") -> list[tuple[list[str], str]]:
+    """(subjects, note) for every note that restricts; entries sharing one note are asked about together."""
+    by_note: dict[str, list[str]] = {}
+    for entry in entries:
+        match = PARENTHESES.search(entry)
+        note = match.group(1).strip() if match else ""
+        if note and RESTRICTION[language].search(note):
+            by_note.setdefault(note, []).append(plain(entry))
+    return [(subjects, note) for note, subjects in by_note.items()]
+
+
+def _stem(word: str) -> str:
+    """"batteries" -> "battery", "taverns" -> "tavern": enough for a reply's word to meet the brief's."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 4 else word
+
+
+def content_terms(text: str, language: str) -> set[str]:
+    """Rough content words: lower-cased words of 4+ letters without their plural ending (en), or character pairs
+    (zh)."""
+    if language == "en":
+        return {_stem(word) for word in re.findall(r"[a-z]{4,}", text.lower())}
+    chars = [c for c in text if "\u4e00" <= c <= "\u9fff"]
+    return {a + b for a, b in zip(chars, chars[1:])}
+
+
+def answered_option(group: list[str], replies: list[str], language: str) -> str | None:
+    """The option of `group` a reply already named, if any: every term that sets it apart from the others of its
+    group ("Mystic" of "Mystic Tavern") is in one reply."""
+    terms = {name: content_terms(name, language) for name in group}
+    for reply in replies:
+        said = content_terms(reply, language)
+        for name in group:
+            own = terms[name] - set().union(*(terms[o] for o in group if o != name))
+            if own and own <= said:
+                return name
+    return None
+
+
+_EN_OPEN = re.compile(r"\b(?:an?|some|the right|the correct|the proper|the appropriate|the required|the necessary|"
+                      r"the specific|a specific|a certain|a particular|the suitable|a suitable)\s+"
+                      r"((?:[a-z-]+\s+){0,2}?[a-z-]{3,})(?=\s+(?:for|to|that|which|he|she|they|you|in|at|from|and|"
+                      r"with|of|on)\b|[,.;!?]|$)")  # fmt: skip
+_ZH_OPEN = re.compile(r"(?:一|某|哪)(?:个|颗|把|张|种|些|份|位|辆|件|块|条|本|台|座|家|间|样|枚|根|只|瓶)"
+                      r"([\u4e00-\u9fff]{1,5}?)(?=[用来去到给在的，。、；,.了和与]|$)")
+_VAGUE = {"specific", "certain", "particular", "right", "suitable", "special", "new", "good", "few", "little", "lot"}
+
+
+def open_nouns(reply: str, language: str) -> list[str]:
+    """Things a reply mentions without saying which ("a crystal", "the right batteries", "一颗晶石"): what an
+    attentive listener asks about next."""
+    if language == "en":
+        found = []
+        for phrase in _EN_OPEN.findall(reply):
+            words = [w for w in phrase.lower().split() if w not in _VAGUE]
+            if words:
+                found.append(words[-1])
+        return list(dict.fromkeys(found))
+    return list(dict.fromkeys(noun for noun in _ZH_OPEN.findall(reply) if len(noun) >= 2))
