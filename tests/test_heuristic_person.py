@@ -127,7 +127,7 @@ def test_only_notes_that_restrict_are_asked_about():
         (["城堡"], "需要城堡进出许可证才能进入")]
     task = make_task()
     planned = [q.text for q in build_seeker("heuristic", task).pending]  # type: ignore[attr-defined]
-    assert 'The note on the West Mine and the North Mine says "monsters guard it". How do I deal with that?' in planned
+    assert 'What do I do about the West Mine and the North Mine, where the note says "monsters guard it"?' in planned
 
 
 def garbled(text: str) -> bool:
@@ -146,6 +146,7 @@ def test_planned_questions_on_the_sample_tasks_are_not_garbled(language):
 def test_a_choice_a_reply_settled_is_not_asked():
     assert answered_option(["West Mine", "North Mine"], ["Only the North Mine has rubies."], "en") == "North Mine"
     assert answered_option(["West Mine", "North Mine"], ["Go to a mine."], "en") is None
+    assert answered_option(["Mystic Tavern", "Forest Tavern"], ["Cross the forest. Then find a tavern."], "en") is None
     assert answered_option(["锂电池", "铅酸电池"], ["你应该使用锂电池。"], "zh") == "锂电池"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from runner_helpers import make_task
@@ -187,3 +188,17 @@ def test_a_spec_plays_through_clarq_run_names(tmp_path):
 
     factory, _ = resolve_seeker(SeekerConfig(name="tpl-sentence+q1+n2+brief"))
     assert factory is templates.TemplateSeeker
+
+
+def test_clarq_run_refuses_a_bad_spec_in_one_line_before_playing(tmp_path, monkeypatch, capsys):
+    tasks = str(Path(__file__).resolve().parents[1] / "tasks")
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "--seeker", "tpl-wh+q9", "--provider", "offline", "--tasks", tasks]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "bad template seeker 'tpl-wh+q9'" in err[0]
+    assert not (tmp_path / "runs").exists()
+    assert main(["run", "--seeker", "tpl-wh+q2+n1+options+pad", "--provider", "offline", "--tasks", tasks,
+                 "--lang", "en", "--types", "1"]) == 0  # fmt: skip
+    (transcripts,) = list((tmp_path / "runs").glob("*/transcripts.jsonl"))
+    lines = [json.loads(line) for line in transcripts.read_text(encoding="utf-8").splitlines()]
+    assert lines and all(row.get("error") is None for row in lines)

@@ -133,16 +133,24 @@ def content_terms(text: str, language: str) -> set[str]:
     return {a + b for a, b in zip(chars, chars[1:])}
 
 
+def _last_term(name: str, language: str) -> set[str]:
+    """The head noun's term ("tavern" of "Mystic Tavern", "酒馆" of "森林酒馆"), or nothing ("to dig")."""
+    return content_terms(name.split()[-1] if language == "en" and name.split() else name[-2:], language)
+
+
 def answered_option(group: list[str], replies: list[str], language: str) -> str | None:
-    """The option of `group` a reply already named, if any: every term that sets it apart from the others of its
-    group ("Mystic" of "Mystic Tavern") is in one reply."""
+    """The option of `group` a reply already named, if any: one sentence of a reply holds every word that sets the
+    option apart from the others of its group, and its head noun ("You can find Henry at the Mystic Tavern" names
+    "Mystic Tavern"; "cross the forest" names no "Forest Tavern"; "dig with a small shovel" names "Summon the small
+    shovel to dig")."""
     terms = {name: content_terms(name, language) for name in group}
     for reply in replies:
-        said = content_terms(reply, language)
-        for name in group:
-            own = terms[name] - set().union(*(terms[o] for o in group if o != name))
-            if own and own <= said:
-                return name
+        for sentence in re.split(r"(?<=[.!?。！？；;])\s*", reply):
+            said = content_terms(sentence, language)
+            for name in group:
+                own = terms[name] - set().union(*(terms[o] for o in group if o != name))
+                if own and own | _last_term(name, language) <= said:
+                    return name
     return None
 
 

@@ -60,6 +60,7 @@ ENUMERATION = {
 #: named members are issue 26's attacks. Kept in step with templates.MEMBERS (a test checks it).
 TEMPLATE_PREFIX = "tpl-"
 TEMPLATE_SEEKER = "clarq_bench.seekers.templates:TemplateSeeker"
+TEMPLATE_SPEC_CHECK = "clarq_bench.seekers.templates:parse_spec"
 TEMPLATES = {
     "tpl-wh-six": "TplWhSixSeeker",
     "tpl-wh-six-generic": "TplWhSixGenericSeeker",
@@ -124,7 +125,8 @@ def resolve_seeker(config: SeekerConfig) -> tuple[SeekerFactory, SeekerConfig]:
     name = config.name
     if name in seekers:
         return seekers.get(name), config
-    if is_template_spec(name):  # the class reads its parameters from the name (a bad spec is one ClarqError)
+    if is_template_spec(name):  # the class reads its parameters from the name: a bad spec is one ClarqError, now
+        import_object(TEMPLATE_SPEC_CHECK)(name)  # type: ignore[operator]
         return import_object(TEMPLATE_SEEKER), config  # type: ignore[return-value]
     if looks_like_import_path(name):
         factory = import_object(name)
