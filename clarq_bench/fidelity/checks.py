@@ -115,14 +115,13 @@ def search_provider(source: str | Path | None = None, *, lang: str = "all", spli
                     tuned_on: str | list[str] | None = None, max_turns: int = 12, workers: int | None = None,
                     concurrency: int = 16, **llm: Any) -> Checked:
     """Sweep the template family against `provider`: tune on `tune_types`, report on `types` (search.py)."""
-    from ..core.registry import looks_like_import_path
     from ..data.selection import load_selected
     from .search import search
 
     if max_turns < 1:
         raise ClarqError("--max-turns must be at least 1", "pass a positive number of seeker turns")
     families = [f.strip() for f in (tuned_on.split(",") if isinstance(tuned_on, str) else tuned_on or []) if f.strip()]
-    client = None if looks_like_import_path(provider) else provider_client(provider, llm)
+    client = provider_client(provider, llm)  # a missing key fails before anything is loaded
     tune = load_selected(source, lang=lang, split=split, types=tune_types)
     report_tasks = load_selected(source, lang=lang, split=split, types=types)
     report = search(tune, report_tasks, provider=provider, modes=modes or ["single", "multi-info"], points=points,
