@@ -86,7 +86,8 @@ async def test_unrelated_opening_gets_no_root():
 async def test_child_never_before_parent():
     task = make_task("en", EN_NODES)
     stun = "How do I stun the monsters? Should I release fog from the swamp into the mine?"
-    for script in (["I need help collecting rubies.", stun, stun],
+    enter = "How can I enter the mine past the monsters?"
+    for script in (["I need help collecting rubies.", stun, enter, stun],
                    ["I need help collecting rubies.", "Which mine, North or West?", stun,
                     "How can I enter the mine past the monsters?", stun]):  # fmt: skip
         replies = await play(OfflineProvider(task), script)

@@ -34,7 +34,8 @@ from .base import ProviderMode, ProviderState, ProviderTurn
 from .leakage import DEFAULT_MIN_SHARED, DEFAULT_THRESHOLD, find_leaks, redact_leaks
 from .llm_schema import GateDecision, TurnDecision
 from .replies import SCREEN_TEMPLATES
-from .guess import GuessCheck
+from .answering import answer
+from .focus import FocusIndex
 from .screen import Screened, TurnScreen, Verdict
 
 if TYPE_CHECKING:  # the LLM layer imports litellm; keep it out of import time
@@ -106,7 +107,7 @@ class LLMProvider:
         self.leak_min_shared = leak_min_shared
         self.role = task.brief.role or self._text("llm_default_role")
         self.screen = TurnScreen(task)
-        self.guess = GuessCheck(task)
+        self.focus = FocusIndex(task)
 
     # ----------------------------------------------------------------- wording
     def _text(self, name: str, **variables: object) -> str:
@@ -265,15 +266,15 @@ class LLMProvider:
                 intent = screened.intent
             elif intent == Intent.answerable:
                 intent = Intent.confirm_task  # nothing was asked (no question or request in the turn)
-        guessed = self.guess.guesses(next((t.text for t in reversed(turns) if t.speaker == Speaker.seeker), ""), kept)
-        if guessed:  # a bet on one option is not the choice question (guess.py), whatever the model read into it
-            facts["guessed_ids"] = [node_id for node_id in kept if node_id in guessed]
-            kept = [node_id for node_id in kept if node_id not in guessed]
+        seeker = next((t.text for t in reversed(turns) if t.speaker == Speaker.seeker), "")
+        # The model proposes; the shared rule of what a question asks decides (answering.py, focus.py): a node no
+        # question of the turn focuses is not revealed, whatever the model read into the turn's words.
+        focused = answer(self.focus, seeker, kept, multi_info=self.mode == ProviderMode.multi_info)
+        if set(kept) - set(focused):
+            facts["unfocused_ids"] = [node_id for node_id in kept if node_id not in focused]
+        kept = focused
         if intent in (Intent.answerable, Intent.unanswerable) and kept:
-            limit = screened.max_nodes if self.mode == ProviderMode.multi_info else 1
-            chosen = kept[:limit]
-            if len(kept) > len(chosen):
-                facts["dropped_ids"] = kept[len(chosen) :]
+            chosen = kept
             ordered = sorted(chosen, key=node_sort_key) if len(chosen) > 1 else chosen
             joiner = "" if self.language == "zh" else " "
             text = joiner.join(self.tree[node_id].text for node_id in ordered)

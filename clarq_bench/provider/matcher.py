@@ -173,6 +173,7 @@ def score(features: dict[str, float], model: LinearModel) -> float:
 class Selection(NamedTuple):
     chosen: list[str]
     scores: dict[str, float]
+    passed: list[str] = []  # every frontier node over the threshold, in frontier order (chosen is a prefix of it)
 
 
 def select(
@@ -180,7 +181,7 @@ def select(
     embedder: Embedder | None = None, exclude: Collection[str] = (),
 ) -> Selection:
     """Frontier nodes the turn asks about: the first one (single-info) or all of them (multi-info). `history`:
-    the dialogue so far, ending with `turn` (see all_features); `exclude`: nodes never chosen (guess.py). With an embedder, single-info mode uses the model
+    the dialogue so far, ending with `turn` (see all_features); `exclude`: nodes never chosen. With an embedder, single-info mode uses the model
     fitted with embedding features; multi-info mode keeps the lexical one (embeddings did not help it in CV)."""
     use_embeddings = embedder is not None and not multi_info
     model = MULTI_INFO if multi_info else SINGLE_INFO_E5 if use_embeddings else SINGLE_INFO
@@ -193,4 +194,4 @@ def select(
         for node_id, features in zip(frontier, rows)
         if scores[node_id] >= model.threshold and features["ba"] > 0 and node_id not in exclude
     ]
-    return Selection(chosen=chosen if multi_info else chosen[:1], scores=scores)
+    return Selection(chosen=chosen if multi_info else chosen[:1], scores=scores, passed=chosen)

@@ -20,7 +20,8 @@ from . import replies
 from .base import ProviderState, ProviderTurn
 from .intents import classify_unmatched, is_related
 from .lexical import TaskIndex, question_text, tokens
-from .guess import GuessCheck
+from .answering import answer
+from .focus import FocusIndex
 from .matcher import select
 from .screen import TurnScreen
 
@@ -46,7 +47,7 @@ class OfflineProvider:
             self._passages = node_passages(task.tree, task.language, task.tree.required_ids)
         self.index = TaskIndex(task.tree, task.language)
         self.screen = TurnScreen(task)
-        self.guess = GuessCheck(task)
+        self.focus = FocusIndex(task, self.index)
         brief = task.brief
         words = " ".join([brief.role, brief.task_name, *brief.items, *brief.skills, *brief.scenes, brief.background])
         self.vocabulary = set(tokens(words, self.language)) | set(tokens(task.tree.root.text, self.language))
@@ -81,10 +82,12 @@ class OfflineProvider:
             self.warm()
             selection = select(
                 self.index, seeker, state.frontier, multi_info=self.multi_info, history=turns,
-                embedder=self.embedder, exclude=self.guess.guesses(seeker, state.frontier),
+                embedder=self.embedder,
             )  # fmt: skip
             notes["scores"] = {k: round(v, 3) for k, v in selection.scores.items()}
-            chosen = selection.chosen[: screened.max_nodes]
+            chosen = answer(self.focus, seeker, selection.passed, multi_info=self.multi_info)
+            if set(selection.chosen) - set(chosen):
+                notes["unfocused"] = sorted(set(selection.chosen) - set(chosen))
             if chosen:
                 text = replies.join_nodes([tree[i].text for i in chosen], self.language)
                 return ProviderTurn(

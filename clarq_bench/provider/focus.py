@@ -1,0 +1,330 @@
+"""What a question asks about, and which node answers it: the provider answers questions, not words.
+
+A seeker turn is read as its questions. Each node of the tree resolves one uncertainty, which its explanation names:
+- a *choice* among options of one kind ("multiple taverns ... unsure which one", "which gem Henry needs"): a question
+  asks it when an interrogative governs the kind ("which tavern", "what kind of gem", "哪家酒馆"), or when it offers
+  two or more of the options as alternatives ("the Frost Castle or the Twilight Castle?"). Naming one option alone is
+  a bet on the answer, not the question, and a list of options of several kinds is no choice at all;
+- an open *detail* of one thing ("unsure where to buy the helmet", "how to stun the dragon"): a question asks it when
+  it names that thing (the weightiest term of the explanation's "noticed" clause, or most of the clause) and asks the
+  right kind of thing about it: where / which place for a place, how for a way, who for a person, when for a time,
+  how many for a number (a bare yes/no question about a place asks nothing about where it is).
+A node is revealed only to a question that focuses it; overlapping words decide nothing by themselves. Pure
+functions of the task and the turn, shared by the offline and the LLM provider, so both answer by the same rule.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+from typing import NamedTuple
+
+from ..core.tasks import ResponseNode, Task
+from .lexical import FOCUS_STOP_EN, TaskIndex, competing_options, focus_phrase, is_question, sentences, tokens
+from .screen import _PARENTHESES, names_entity
+
+#: Interrogative classes of a question (what kind of thing it asks for), per language.
+_CLASSES: dict[str, dict[str, re.Pattern[str]]] = {
+    "en": {
+        "quantity": re.compile(r"\bhow\s+(many|much|long|far|often)\b", re.IGNORECASE),
+        "place": re.compile(r"\bwhere\b|\bwhich\s+(place|location|spot|area|one)\b|\bwhat\s+(place|location)\b",
+                            re.IGNORECASE),
+        "person": re.compile(r"\b(who|whom|whose)\b", re.IGNORECASE),
+        "time": re.compile(r"\bwhen\b|\bwhat\s+time\b", re.IGNORECASE),
+        "manner": re.compile(r"\bhow\b(?!\s+(many|much|long|far|often|about)\b)|\b(way|ways|method|steps?)\b",
+                             re.IGNORECASE),
+        "identity": re.compile(r"\b(which|what|whether)\b|\b(specify|recommend|suggest|advise|tell me|let me know|"
+                               r"clarify|explain|identify|name)\b", re.IGNORECASE),
+    },
+    "zh": {
+        "quantity": re.compile(r"多少|几[个种条家位次天点]?|多久|多长"),
+        "place": re.compile(r"哪里|哪儿|在哪|去哪|何处|什么地方|哪个地方|哪家|哪座|哪间|哪所|地点|位置"),
+        "person": re.compile(r"谁|哪位|什么人"),
+        "time": re.compile(r"什么时候|何时|几点|时间"),
+        "manner": re.compile(r"怎么|怎样|如何|方法|办法"),
+        "identity": re.compile(r"哪|什么|是否|还是|具体|告诉|说明|建议|推荐|指点|确认|怎么办|该怎么做|如何是好"),
+    },
+}
+#: The kind of thing a detail node's explanation says was missing, read from its "noticed" clause and first sentence.
+_NEEDS: dict[str, list[tuple[str, re.Pattern[str]]]] = {
+    "en": [
+        ("place", re.compile(r"\b(where|location|locations|located|place to|places to|whereabouts)\b", re.I)),
+        ("person", re.compile(r"\b(who|whom|which person|which people)\b", re.I)),
+        ("time", re.compile(r"\b(when|what time|timing)\b", re.I)),
+        ("quantity", re.compile(r"\b(how many|how much|amount|quantity|number of)\b", re.I)),
+        ("manner", re.compile(r"\b(how to|how he|how she|how they|how you|method|way to)\b", re.I)),
+    ],
+    "zh": [
+        ("place", re.compile(r"哪里|在哪|去哪|哪儿|地点|位置|何处|什么地方")),
+        ("person", re.compile(r"谁|哪位|什么人")),
+        ("time", re.compile(r"什么时候|何时|时间")),
+        ("quantity", re.compile(r"多少|数量|几个")),
+        ("manner", re.compile(r"如何|怎么|怎样|方法|办法")),
+    ],
+}
+#: Question classes that may ask for each kind of missing detail ("which shop sells it?" asks a place too).
+ASKS_FOR = {
+    "place": {"place", "identity", "manner"},
+    "person": {"person", "identity"},
+    "time": {"time", "identity", "quantity"},
+    "quantity": {"quantity", "identity"},
+    "manner": {"manner", "identity", "place"},
+    None: {"place", "person", "time", "quantity", "manner", "identity", "polar"},
+}
+#: An interrogative that can govern a kind: the kind must follow it within a few words ("which of the two castles").
+_CHOOSER = {
+    "en": re.compile(r"\b(which|what|where|specific|particular|exact|right|correct|best)\b((?:\W+\w+){0,4})",
+                     re.IGNORECASE),
+    "zh": re.compile(r"(哪|什么)(.{0,5})"),
+}
+#: ... or come before it within a few characters ("酒馆是哪一家", "castle is it, which one").
+_CHOOSER_AFTER = {"en": re.compile(r"((?:\w+\W+){0,8})\b(which one|which ones|which of (?:them|these|those)|"
+                                   r"which (?:type|kind|sort))\b", re.I),
+                  "zh": re.compile(r"(.{0,6})(哪)")}
+#: Words that join alternatives: "A or B", "A还是B", "A或B".
+_ALTERNATIVE = {"en": re.compile(r"\b(or|either|versus|vs)\b", re.I), "zh": re.compile(r"还是|或者|或|哪")}
+_CHOICE_WORDS = {"en": re.compile(r"\b(which|whether)\b", re.I), "zh": re.compile(r"哪|还是|是否")}
+#: Generic heads that name no kind of their own ("which one", "what option").
+_GENERIC_KIND_EN = frozenset({"one", "option", "choic", "choice", "thing", "way", "step", "kind", "type", "sort"})
+_GENERIC_KIND_ZH = frozenset({"一个", "一种", "选择", "方式", "东西", "步骤", "种类", "类型"})
+#: "which gem Henry needs" / "哪一种宝石": a kind named right after an interrogative in the explanation.
+_WHICH_KIND = {"en": re.compile(r"\bwhich\s+(?:specific\s+|particular\s+|kind of\s+|type of\s+)?([a-z][a-z-]+)", re.I),
+               "zh": re.compile(r"哪(?:一)?[个种家座条位所间把件只]?(.{2})")}
+
+
+#: Words of the explanations' boilerplate that name no thing ("unable to", "the appropriate", "is unsure").
+_BOILERPLATE = FOCUS_STOP_EN | frozenset(tokens(
+    "unable able appropriate suitable available due choose chose choosing proper correct right best exact specific "
+    "lack lacking information issue issues concern concerns problem need needs needed necessary unsure sure "
+    "explain explained specify specified mention mentioned previous previously response responses jax provide "
+    "provided detail details regarding required require requirement clarify clarified indicate indicated "
+    "whether should safely successfully first next", "en")) | frozenset(
+    "回复 之前 没有 说明 指出 明确 具体 信息 问题 不知 知道 确定 应该 需要 哪个 哪里 如何 怎么 什么 选择 使用 可以".split())
+#: Characters that make a Chinese bigram a piece of grammar rather than a name ("的弱", "才需", "厂且").
+_FUNCTION_ZH = frozenset("的了且才需要该应在到个是有和与或及对不能会把被就也都还只而则从向给让使用于为以之其这那哪些什么怎如何吗呢吧啊")
+_FIRST_SENTENCE = re.compile(r"^[^.。]*[.。]?")
+
+
+
+
+class Option(NamedTuple):
+    """One named thing of the brief: its name, its content terms, and the kind (group of options) it belongs to."""
+
+    name: str
+    terms: frozenset[str]
+    group: int
+
+
+def _kind_groups(names: list[str], language: str) -> list[int]:
+    """Options of one kind: names of one brief list joined by a shared content term ("Lithium Battery", "Lead Acid
+    Battery"; "Summon the divine tiger", "Summon the divine horse"), the connected components of that relation."""
+    terms = [set(tokens(name, language)) for name in names]
+    parent = list(range(len(names)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            if terms[i] & terms[j]:
+                parent[root(j)] = root(i)
+    return [root(i) for i in range(len(names))]
+
+
+class NodeFocus(NamedTuple):
+    """The uncertainty one node resolves."""
+
+    node_id: str
+    options: tuple[Option, ...]  # the options of the choice it settles (empty: a detail node)
+    kind: frozenset[str]  # terms naming the kind of that choice ("tavern", "crystal stone")
+    anchor: frozenset[str]  # the thing whose detail is missing (a detail node; also kept for a choice node)
+    key: str | None  # the anchor's weightiest term
+    needs: str | None  # the kind of detail missing: place, person, time, quantity, manner, or None (any)
+
+    @property
+    def is_choice(self) -> bool:
+        return bool(self.options or self.kind)
+
+
+class Question(NamedTuple):
+    """One question sentence of a seeker turn, read once."""
+
+    text: str
+    terms: frozenset[str]
+    classes: frozenset[str]
+
+
+class FocusIndex:
+    """For one task: the options of the brief, and the uncertainty of every required node."""
+
+    def __init__(self, task: Task, index: TaskIndex | None = None) -> None:
+        self.task = task
+        self.language = language = "zh" if task.language == "zh" else "en"
+        self.index = index or TaskIndex(task.tree, language)
+        brief = task.brief
+        self.options: list[Option] = []
+        self.scene_groups: set[int] = set()
+        for listed in (brief.items, brief.skills, brief.scenes):
+            names = [name for name in entities_of(listed) if tokens(name, language)]
+            offset = len(self.options)
+            for name, group in zip(names, _kind_groups(names, language)):
+                self.options.append(Option(name, frozenset(tokens(name, language)), offset + group))
+                if listed is brief.scenes:
+                    self.scene_groups.add(offset + group)
+        self.names = sorted({o.name for o in self.options}, key=lambda n: (-len(n), n))
+        self.nodes = {node.id: self._focus(node) for node in task.tree.required}
+
+    # --- nodes -------------------------------------------------------------------------------------------------
+    def _focus(self, node: ResponseNode) -> NodeFocus:
+        language, explanation = self.language, node.explanation or ""
+        present = set(tokens(node.text, language))
+        named = [o for o in self.options if names_entity(present, o.terms)]
+        kind_phrases = competing_options(explanation, language)
+        kind_phrases += [m.group(1) for m in _WHICH_KIND[language].finditer(explanation)]
+        generic = _GENERIC_KIND_ZH if language == "zh" else _GENERIC_KIND_EN
+        kind = {t for phrase in kind_phrases for t in self._content(phrase)} - generic
+        options: tuple[Option, ...] = ()
+        if kind:  # "multiple castles", "which route": the brief's options whose names carry the kind (maybe none)
+            groups = {o.group for o in self.options if o.terms & kind}
+            members = tuple(o for o in self.options if o.group in groups)
+            if len(members) >= 2:
+                options = members
+        if not options and len({o.group for o in named}) == 1:  # it names options of one kind: a choice among them
+            group = named[0].group
+            members = tuple(o for o in self.options if o.group == group)
+            if len(members) >= 2:
+                options = members
+                kind |= set(frozenset.intersection(*(o.terms for o in members)))
+        phrase = focus_phrase(explanation, language)
+        gap = _FIRST_SENTENCE.match(explanation.strip())
+        context = phrase + " " + (gap.group(0) if gap else "")
+        anchor = set(self._content(phrase)) - kind
+        if not anchor:
+            anchor = set(self._content(context)) - kind
+        key = max(anchor, key=lambda t: (self.index.weight(t), t)) if anchor else None
+        needs = next((name for name, pattern in _NEEDS[language] if pattern.search(context)), None)
+        if needs is None and options and all(o.group in self.scene_groups for o in options):
+            needs = "place"  # a choice among the brief's scenes is a choice of where to go
+        return NodeFocus(node.id, options, frozenset(kind), frozenset(anchor), key, needs)
+
+    def _content(self, text: str) -> list[str]:
+        """Content terms of explanation text: no boilerplate, and (zh) no bigram with a function character."""
+        found = [t for t in tokens(text, self.language) if t not in _BOILERPLATE]
+        if self.language == "zh":
+            found = [t for t in found if not set(t) & _FUNCTION_ZH]
+        return found
+
+    # --- questions ---------------------------------------------------------------------------------------------
+    def questions(self, turn: str) -> list[Question]:
+        """The question sentences of a turn, in order."""
+        language = self.language
+        found = []
+        for sentence in sentences(turn, language):
+            if not is_question(sentence, language) or sentence.rstrip().endswith((":", "：")):
+                continue  # (a preamble such as "I have a few questions:" asks nothing itself)
+            classes = {name for name, pattern in _CLASSES[language].items() if pattern.search(sentence)}
+            if not classes:
+                classes = {"polar"}
+            found.append(Question(sentence, frozenset(tokens(sentence, language)), frozenset(classes)))
+        return found
+
+    def _without_names(self, text: str) -> str:
+        lowered = text.lower()
+        for name in self.names:
+            lowered = lowered.replace(name.lower(), " , ")
+        return lowered
+
+    def _kind_governed(self, question: Question, kind: frozenset[str]) -> bool:
+        """An interrogative governs a term of the kind outside every option's name ("which castle")."""
+        if not kind:
+            return False
+        language = self.language
+        rest = self._without_names(question.text)
+        for match in _CHOOSER[language].finditer(rest):
+            if set(tokens(match.group(2), language)) & kind:
+                return True
+        for match in _CHOOSER_AFTER[language].finditer(rest):
+            if set(tokens(match.group(1), language)) & kind:
+                return True
+        return False
+
+    def named_options(self, question: Question) -> list[Option]:
+        """The brief's options a question names (each once)."""
+        return [o for o in self.options if names_entity(set(question.terms), o.terms)]
+
+    def asks_choice(self, question: Question, focus: NodeFocus) -> bool:
+        """Does the question ask the choice this node settles? (1) An interrogative governs the kind ("which
+        castle", "which of the castles"); or (2) it offers two or more of the options as alternatives, and they are
+        most of the names it lists; or (3) it asks about the kind or the thing the choice is for ("where can I get
+        the sleeping medicine?") without betting on one option. Naming one option alone is a bet (3 fails)."""
+        if self._kind_governed(question, focus.kind):
+            return True
+        named = self.named_options(question)
+        groups = {o.group for o in focus.options}
+        ours = [o for o in named if o.group in groups]
+        if not focus.options:  # a choice among things the brief does not list ("which route up the mountain")
+            return bool(question.classes - {"polar"}) and (
+                self._kind_apart(question, focus.kind) or bool(focus.anchor & self._own_terms(question)))
+        if len(ours) >= 2:
+            alternatives = _ALTERNATIVE[self.language].search(question.text) or \
+                _CHOICE_WORDS[self.language].search(question.text)
+            # A list of names of several kinds is a spray, not a choice among ours: ours must be most of what it names.
+            return bool(alternatives) and len(ours) > len(named) - len(ours)
+        if ours and not self._kind_apart(question, focus.kind, alternative=True):
+            return False  # one option named, no other offered: a bet on the answer
+        if named and len(named) > 2:
+            return False  # names of other kinds thrown in: no question about this choice
+        if not question.classes - {"polar"} and not ours:
+            return False  # a yes/no question naming no option asks no choice
+        return self._kind_apart(question, focus.kind) or bool(focus.anchor & self._own_terms(question))
+
+    def _kind_apart(self, question: Question, kind: frozenset[str], alternative: bool = False) -> bool:
+        """Does the question name the kind outside every option's name (with an alternative word, when asked:
+        "Night Scene mode or another mode?")?"""
+        if not kind:
+            return False
+        rest = self._without_names(question.text)
+        if not set(tokens(rest, self.language)) & kind:
+            return False
+        return not alternative or bool(_ALTERNATIVE[self.language].search(rest))
+
+    def asks_detail(self, question: Question, focus: NodeFocus) -> bool:
+        """Does the question name the thing whose detail is missing, and ask the right kind of thing about it?"""
+        if not focus.anchor or focus.key is None:
+            return False
+        if not question.classes & ASKS_FOR[focus.needs]:
+            return False
+        return bool(focus.anchor & self._own_terms(question))
+
+    def _own_terms(self, question: Question) -> set[str]:
+        """The question's terms outside the brief's names: what it says in its own words (a pasted name of the
+        brief is no question about the thing the name's words also describe)."""
+        return set(tokens(self._without_names(question.text), self.language))
+
+    def focuses(self, question: Question, node_id: str) -> bool:
+        focus = self.nodes.get(node_id)
+        if focus is None:
+            return False
+        if focus.is_choice:
+            # "Where can I find the ropes?" asks the choice of a place as well as "which coast?" does; only a
+            # question of exactly the missing kind (never a bare "which"/"what") takes that second way.
+            return self.asks_choice(question, focus) or (
+                focus.needs is not None and focus.needs in question.classes and self.asks_detail(question, focus)
+            )
+        return self.asks_detail(question, focus)
+
+    @cached_property
+    def choice_nodes(self) -> list[str]:
+        return [node_id for node_id, focus in self.nodes.items() if focus.is_choice]
+
+
+def entities_of(entries: tuple[str, ...] | list[str]) -> list[str]:
+    """Names of one brief list, restrictions in parentheses removed, without repeats."""
+    names = (_PARENTHESES.sub(" ", entry).strip() for entry in entries)
+    return list(dict.fromkeys(name for name in names if name))
+
+
+__all__ = ["FocusIndex", "NodeFocus", "Question", "Option"]
