@@ -34,7 +34,8 @@ _CLASSES: dict[str, dict[str, re.Pattern[str]]] = {
         "manner": re.compile(r"\bhow\b(?!\s+(many|much|long|far|often|about)\b)|\b(way|ways|method|steps?)\b",
                              re.IGNORECASE),
         "identity": re.compile(r"\b(which|what|whether)\b|\b(specify|recommend|suggest|advise|tell me|let me know|"
-                               r"clarify|explain|identify|name)\b", re.IGNORECASE),
+                               r"clarify|explain|identify|name|inform me|confirm|provide|guide me|describe)\b"
+                               r"|\bor\b[^?]*\?", re.IGNORECASE),
     },
     "zh": {
         "quantity": re.compile(r"多少|几[个种条家位次天点]?|多久|多长"),
@@ -83,12 +84,14 @@ _CHOOSER_AFTER = {"en": re.compile(r"((?:\w+\W+){0,8})\b(which one|which ones|wh
                   "zh": re.compile(r"(.{0,6})(哪)")}
 #: Words that join alternatives: "A or B", "A还是B", "A或B".
 _ALTERNATIVE = {"en": re.compile(r"\b(or|either|versus|vs)\b", re.I), "zh": re.compile(r"还是|或者|或|哪")}
-_CHOICE_WORDS = {"en": re.compile(r"\b(which|whether)\b", re.I), "zh": re.compile(r"哪|还是|是否")}
+_CHOICE_WORDS = {"en": re.compile(r"\b(which|whether|among|between|choose|choosing|choice)\b", re.I),
+                 "zh": re.compile(r"哪|还是|是否|选择|之间|之中")}
 #: Generic heads that name no kind of their own ("which one", "what option").
 _GENERIC_KIND_EN = frozenset({"one", "option", "choic", "choice", "thing", "way", "step", "kind", "type", "sort"})
 _GENERIC_KIND_ZH = frozenset({"一个", "一种", "选择", "方式", "东西", "步骤", "种类", "类型"})
 #: "which gem Henry needs" / "哪一种宝石": a kind named right after an interrogative in the explanation.
-_WHICH_KIND = {"en": re.compile(r"\bwhich\s+(?:specific\s+|particular\s+|kind of\s+|type of\s+)?([a-z][a-z-]+)", re.I),
+_WHICH_KIND = {"en": re.compile(r"\bwhich\s+(?:specific\s+|particular\s+|kind of\s+|type of\s+)?([a-z][a-z-]+"
+                                r"(?:\s+[a-z][a-z-]+(?=\s+(?:to|should|would|is|are|was|were|that|for)\b))?)", re.I),
                "zh": re.compile(r"哪(?:一)?[个种家座条位所间把件只]?(.{2})")}
 
 
@@ -102,9 +105,24 @@ _BOILERPLATE = FOCUS_STOP_EN | frozenset(tokens(
     "回复 之前 没有 说明 指出 明确 具体 信息 问题 不知 知道 确定 应该 需要 哪个 哪里 如何 怎么 什么 选择 使用 可以".split())
 #: Characters that make a Chinese bigram a piece of grammar rather than a name ("的弱", "才需", "厂且").
 _FUNCTION_ZH = frozenset("的了且才需要该应在到个是有和与或及对不能会把被就也都还只而则从向给让使用于为以之其这那哪些什么怎如何吗呢吧啊")
+#: Where an explanation says what Jax left out: "did not specify where to buy the power supply", "没有介绍如何进入".
+_GAP = {
+    "en": re.compile(r"did not (?:specify|explain|mention|clarify|say|provide|indicate|tell|state|give)\s+(.*?)(?:\.|,|$)",
+                     re.IGNORECASE),
+    "zh": re.compile(r"没有(?:明确)?(?:指出|给出|说明|提到|提及|解释|介绍|提供|告诉)(.+?)(?:[。，,]|$)"),
+}
 _FIRST_SENTENCE = re.compile(r"^[^.。]*[.。]?")
 
 
+
+
+def _shared_terms(members: tuple["Option", ...]) -> set[str]:
+    """Terms that two or more options share: the heads their kind goes by ("shop", "store", "bicycle")."""
+    seen: dict[str, int] = {}
+    for option in members:
+        for term in option.terms:
+            seen[term] = seen.get(term, 0) + 1
+    return {term for term, count in seen.items() if count >= 2}
 
 
 class Option(NamedTuple):
@@ -192,6 +210,7 @@ class FocusIndex:
             members = tuple(o for o in self.options if o.group in groups)
             if len(members) >= 2:
                 options = members
+                kind |= _shared_terms(members)
         if not options and len({o.group for o in named}) == 1:  # it names options of one kind: a choice among them
             group = named[0].group
             members = tuple(o for o in self.options if o.group == group)
@@ -199,11 +218,13 @@ class FocusIndex:
                 options = members
                 kind |= set(frozenset.intersection(*(o.terms for o in members)))
         phrase = focus_phrase(explanation, language)
-        gap = _FIRST_SENTENCE.match(explanation.strip())
-        context = phrase + " " + (gap.group(0) if gap else "")
-        anchor = set(self._content(phrase)) - kind
+        gaps = " ".join(m.group(1) for m in _GAP[language].finditer(explanation))
+        first = _FIRST_SENTENCE.match(explanation.strip())
+        context = " ".join((phrase, gaps, first.group(0) if first else ""))
+        option_terms = {t for o in options for t in o.terms}
+        anchor = (set(self._content(phrase)) | set(self._content(gaps))) - kind - option_terms
         if not anchor:
-            anchor = set(self._content(context)) - kind
+            anchor = set(self._content(context)) - kind - option_terms
         key = max(anchor, key=lambda t: (self.index.weight(t), t)) if anchor else None
         needs = next((name for name, pattern in _NEEDS[language] if pattern.search(context)), None)
         if needs is None and options and all(o.group in self.scene_groups for o in options):
