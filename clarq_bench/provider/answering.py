@@ -18,6 +18,8 @@ from .focus import FocusIndex
 #: Questions of one turn that are read at all (released GPT-4o turns: the reference's node was asked by one of the
 #: first three questions in 97% of its reveals, types 1-13).
 ANSWERED_QUESTIONS = 3
+#: Questions of one turn read in multi-info mode, where every question may take its own node.
+MULTI_INFO_QUESTIONS = 4
 #: Nodes one multi-info reply may reveal (the released multi-info provider revealed 4 or more in 5% of its turns).
 MULTI_INFO_NODES = 3
 
@@ -25,7 +27,7 @@ MULTI_INFO_NODES = 3
 def answer(focus: FocusIndex, turn: str, candidates: Iterable[str], *, multi_info: bool) -> list[str]:
     """The candidate nodes this turn's questions ask about, by the rule above, in the order given."""
     ordered = list(candidates)
-    questions = focus.questions(turn)[:ANSWERED_QUESTIONS]
+    questions = focus.questions(turn)[: MULTI_INFO_QUESTIONS if multi_info else ANSWERED_QUESTIONS]
     if not ordered or not questions:
         return []
     if not multi_info:

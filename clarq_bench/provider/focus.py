@@ -82,6 +82,12 @@ _CHOOSER = {
 _CHOOSER_AFTER = {"en": re.compile(r"((?:\w+\W+){0,8})\b(which one|which ones|which of (?:them|these|those)|"
                                    r"which (?:type|kind|sort))\b", re.I),
                   "zh": re.compile(r"(.{0,6})(哪)")}
+#: Abbreviations whose full stop ends no sentence ("A vs. B", "e.g. the X").
+_ABBREVIATION = re.compile(r"\b(vs|etc|e\.g|i\.e|approx|Mr|Ms|Mrs|Dr|Prof|St)\.", re.IGNORECASE)
+#: Where a sentence may hold a second question, and the question words that make each side one.
+_CLAUSE_BREAK = {"en": re.compile(r"\s*[,;]\s*(?:and\s+|also\s+|plus\s+)?", re.I), "zh": re.compile(r"\s*[，；,;]\s*")}
+_ASKS = {"en": re.compile(r"\b(which|what|where|how|who|whom|when|why|whether)\b", re.I),
+         "zh": re.compile(r"哪|什么|怎么|如何|怎样|多少|谁|几|是否|为什么|何时")}
 #: Words that join alternatives: "A or B", "A还是B", "A或B".
 _ALTERNATIVE = {"en": re.compile(r"\b(or|either|versus|vs)\b", re.I), "zh": re.compile(r"还是|或者|或|哪")}
 _CHOICE_WORDS = {"en": re.compile(r"\b(which|whether|among|between|choose|choosing|choice)\b", re.I),
@@ -193,6 +199,11 @@ class FocusIndex:
                 if listed is brief.scenes:
                     self.scene_groups.add(offset + group)
         self.names = sorted({o.name for o in self.options}, key=lambda n: (-len(n), n))
+        shared: dict[int, set[str]] = {}
+        for group in {o.group for o in self.options}:
+            members = tuple(o for o in self.options if o.group == group)
+            shared[group] = _shared_terms(members) if len(members) > 1 else set()
+        self._distinct = {o: o.terms - shared[o.group] for o in self.options}
         self.nodes = {node.id: self._focus(node) for node in task.tree.required}
 
     # --- nodes -------------------------------------------------------------------------------------------------
@@ -243,14 +254,27 @@ class FocusIndex:
         """The question sentences of a turn, in order."""
         language = self.language
         found = []
-        for sentence in sentences(turn, language):
+        for sentence in sentences(_ABBREVIATION.sub(r"\1", turn), language):
             if not is_question(sentence, language) or sentence.rstrip().endswith((":", "：")):
                 continue  # (a preamble such as "I have a few questions:" asks nothing itself)
-            classes = {name for name, pattern in _CLASSES[language].items() if pattern.search(sentence)}
-            if not classes:
-                classes = {"polar"}
-            found.append(Question(sentence, frozenset(tokens(sentence, language)), frozenset(classes)))
+            for clause in self._clauses(sentence):
+                classes = {name for name, pattern in _CLASSES[language].items() if pattern.search(clause)}
+                found.append(Question(clause, frozenset(tokens(clause, language)), frozenset(classes or {"polar"})))
         return found
+
+    def _clauses(self, sentence: str) -> list[str]:
+        """One question sentence cut where a second question begins ("Which gem does Henry need, and at which gate
+        ...?" asks two things): at a comma or semicolon, only when both sides carry a question word of their own."""
+        pieces = _CLAUSE_BREAK[self.language].split(sentence)
+        clauses: list[str] = []
+        for piece in pieces:
+            if clauses and _ASKS[self.language].search(piece) and _ASKS[self.language].search(clauses[-1]):
+                clauses.append(piece)
+            elif clauses:
+                clauses[-1] = clauses[-1] + ", " + piece
+            else:
+                clauses.append(piece)
+        return [clause.strip() for clause in clauses if clause.strip()]
 
     def _without_names(self, text: str) -> str:
         lowered = text.lower()
@@ -273,8 +297,13 @@ class FocusIndex:
         return False
 
     def named_options(self, question: Question) -> list[Option]:
-        """The brief's options a question names (each once)."""
-        return [o for o in self.options if names_entity(set(question.terms), o.terms)]
+        """The brief's options a question names (each once): all or most of its name, including a word that sets it
+        apart from the other options of its kind ("the black markets" names none of the three black markets)."""
+        present = set(question.terms)
+        return [
+            o for o in self.options
+            if names_entity(present, o.terms) and (not self._distinct[o] or self._distinct[o] & present)
+        ]
 
     def asks_choice(self, question: Question, focus: NodeFocus) -> bool:
         """Does the question ask the choice this node settles? (1) An interrogative governs the kind ("which
@@ -288,7 +317,7 @@ class FocusIndex:
         ours = [o for o in named if o.group in groups]
         if not focus.options:  # a choice among things the brief does not list ("which route up the mountain")
             return bool(question.classes - {"polar"}) and (
-                self._kind_apart(question, focus.kind) or bool(focus.anchor & self._own_terms(question)))
+                self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question)))
         if len(ours) >= 2:
             alternatives = _ALTERNATIVE[self.language].search(question.text) or \
                 _CHOICE_WORDS[self.language].search(question.text)
@@ -300,7 +329,7 @@ class FocusIndex:
             return False  # names of other kinds thrown in: no question about this choice
         if not question.classes - {"polar"} and not ours:
             return False  # a yes/no question naming no option asks no choice
-        return self._kind_apart(question, focus.kind) or bool(focus.anchor & self._own_terms(question))
+        return self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question))
 
     def _kind_apart(self, question: Question, kind: frozenset[str], alternative: bool = False) -> bool:
         """Does the question name the kind outside every option's name (with an alternative word, when asked:
@@ -318,7 +347,16 @@ class FocusIndex:
             return False
         if not question.classes & ASKS_FOR[focus.needs]:
             return False
-        return bool(focus.anchor & self._own_terms(question))
+        return self._overlaps(focus.anchor, self._own_terms(question))
+
+    def _overlaps(self, anchor: frozenset[str], terms: set[str]) -> bool:
+        """Does the question carry a term of the anchor? (English: or a word of the same stem the crude stemmer
+        left apart, "purchase" / "purchasing": a shared prefix of five letters or more.)"""
+        if anchor & terms:
+            return True
+        if self.language == "zh":
+            return False
+        return any(len(a) >= 5 and len(t) >= 5 and a[:5] == t[:5] for a in anchor for t in terms)
 
     def _own_terms(self, question: Question) -> set[str]:
         """The question's terms outside the brief's names: what it says in its own words (a pasted name of the
