@@ -117,6 +117,9 @@ _GAP = {
                      re.IGNORECASE),
     "zh": re.compile(r"没有(?:明确)?(?:指出|给出|说明|提到|提及|解释|介绍|提供|告诉)(.+?)(?:[。，,]|$)"),
 }
+#: ... or what the seeker must ask: "only if the other party asks where to ...", "仅当对方询问...时".
+_ASKED = {"en": re.compile(r"only if the other party\b[^.]*?\basks (.+?)(?:\.|$)", re.IGNORECASE),
+          "zh": re.compile(r"仅当对方[^。]*?(?:询问|问到|问)(.+?)(?:时|$)")}
 _FIRST_SENTENCE = re.compile(r"^[^.。]*[.。]?")
 
 
@@ -222,13 +225,18 @@ class FocusIndex:
             if len(members) >= 2:
                 options = members
                 kind |= _shared_terms(members)
-        if not options and len({o.group for o in named}) == 1:  # it names options of one kind: a choice among them
-            group = named[0].group
+        sizes = {g: sum(o.group == g for o in self.options) for g in {o.group for o in named}}
+        choosable = [g for g, size in sizes.items() if size >= 2]
+        if not options and len(choosable) == 1:  # it names options of one kind: a choice among them
+            group = choosable[0]
             members = tuple(o for o in self.options if o.group == group)
             if len(members) >= 2:
                 options = members
                 kind |= set(frozenset.intersection(*(o.terms for o in members)))
         phrase = focus_phrase(explanation, language)
+        asked = _ASKED[language].search(explanation)
+        if asked:  # "use this response only if the other party asks where to build the stage"
+            phrase = asked.group(1) + " " + phrase
         gaps = " ".join(m.group(1) for m in _GAP[language].finditer(explanation))
         first = _FIRST_SENTENCE.match(explanation.strip())
         context = " ".join((phrase, gaps, first.group(0) if first else ""))
@@ -236,6 +244,8 @@ class FocusIndex:
         anchor = (set(self._content(phrase)) | set(self._content(gaps))) - kind - option_terms
         if not anchor:
             anchor = set(self._content(context)) - kind - option_terms
+        if not explanation.strip():  # an unannotated node (a custom task): its own words are all there is to go by
+            anchor = set(self._content(node.text)) - set(tokens(self.task.tree.root.text, language))
         key = max(anchor, key=lambda t: (self.index.weight(t), t)) if anchor else None
         needs = next((name for name, pattern in _NEEDS[language] if pattern.search(context)), None)
         if needs is None and options and all(o.group in self.scene_groups for o in options):
