@@ -1,6 +1,6 @@
 """Shared by the pairwise tests: two real offline runs (heuristic vs oracle on the sample tasks) and scripted judges.
 
-A "content" judge reads the two dialogues from the prompt and prefers the seeker that wrote less (an item-level
+A "content" judge reads the two dialogues from the prompt and prefers the seeker with the shorter questions (an item-level
 signal that varies from task to task, as a real preference does), flipping a fixed share of items by their id so
 judges agree imperfectly; it never looks at the position. The random judge draws from a seeded generator; the
 "always A" judge answers A whatever it sees.
@@ -41,7 +41,10 @@ def dialogues(messages: list[dict]) -> tuple[str, str]:
 
 
 def seeker_chars(dialogue: str) -> int:
-    return sum(len(line) for line in dialogue.splitlines() if line.startswith(("Seeker:", "提问方：")))
+    """Characters per seeker turn (rounded): a content judge prefers shorter questions. Per turn, not in total, so that
+    the preference goes both ways across items (the oracle asks long questions, the heuristic asks more of them)."""
+    lines = [line for line in dialogue.splitlines() if line.startswith(("Seeker:", "提问方："))]
+    return round(sum(len(line) for line in lines) / max(1, len(lines)))
 
 
 def content_judge(flip_percent: int, design: int = 2):  # type: ignore[no-untyped-def]

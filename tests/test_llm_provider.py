@@ -162,7 +162,8 @@ async def test_single_mode_gives_one_node_multi_info_gives_all_joined_verbatim()
 async def test_multi_info_zh_joins_without_spaces_and_gates_children():
     recorder = Recorder(decision(2, "2", "1", "1.1"))
     provider = provider_with(recorder, language="zh", mode="multi-info")
-    turn = await provider.respond(dialogue("哪个矿井？怎么进去？雾在哪里？", language="zh"))
+    # (each question names what it asks about, as the focus rule wants: "怎么绕过守卫？", not a bare "怎么进去？")
+    turn = await provider.respond(dialogue("哪个矿井？怎么绕过守卫进去？雾在哪里？", language="zh"))
     assert turn.revealed == ["1", "2"] and turn.text == NODES_ZH[1][1] + NODES_ZH[3][1]
     assert turn.notes["refused_ids"] == ["1.1"]
 

@@ -38,6 +38,8 @@ def _shape(transcript: Transcript, max_turns: int | None) -> str | None:
     last, asked = turns[-1], len(turns) // 2
     if reason == EndReason.goodbye and not (last.speaker == Speaker.seeker and is_goodbye(last.text)):
         return f"turn {len(turns) - 1}: end reason goodbye but the last turn is not the seeker's goodbye"
+    if reason == EndReason.turn_cap and last.speaker == Speaker.seeker and is_goodbye(last.text):
+        return f"turn {len(turns) - 1}: end reason turn_cap but the seeker's last turn says goodbye"
     if reason == EndReason.turn_cap and (last.speaker != Speaker.seeker or (max_turns and asked != max_turns)):
         return f"turn {len(turns) - 1}: end reason turn_cap after {asked} seeker turns (cap {max_turns})"
     return None

@@ -24,12 +24,17 @@ MULTI_INFO_QUESTIONS = 4
 MULTI_INFO_NODES = 3
 
 
-def answer(focus: FocusIndex, turn: str, candidates: Iterable[str], *, multi_info: bool) -> list[str]:
-    """The candidate nodes this turn's questions ask about, by the rule above, in the order given."""
+def answer(
+    focus: FocusIndex, turn: str, candidates: Iterable[str], *, multi_info: bool, every: bool = False
+) -> list[str]:
+    """The candidate nodes this turn's questions ask about, by the rule above, in the order given (`every`: all the
+    candidates the read questions focus, before the per-turn limits, for the record)."""
     ordered = list(candidates)
     questions = focus.questions(turn)[: MULTI_INFO_QUESTIONS if multi_info else ANSWERED_QUESTIONS]
     if not ordered or not questions:
         return []
+    if every:
+        return [node_id for node_id in ordered if any(focus.focuses(q, node_id) for q in questions)]
     if not multi_info:
         for node_id in ordered:
             if any(focus.focuses(question, node_id) for question in questions):

@@ -88,6 +88,9 @@ _ABBREVIATION = re.compile(r"\b(vs|etc|e\.g|i\.e|approx|Mr|Ms|Mrs|Dr|Prof|St)\."
 _CLAUSE_BREAK = {"en": re.compile(r"\s*[,;]\s*(?:and\s+|also\s+|plus\s+)?", re.I), "zh": re.compile(r"\s*[，；,;]\s*")}
 _ASKS = {"en": re.compile(r"\b(which|what|where|how|who|whom|when|why|whether)\b", re.I),
          "zh": re.compile(r"哪|什么|怎么|如何|怎样|多少|谁|几|是否|为什么|何时")}
+#: "which one", "which of them", "哪一个": a choice whose kind was named just before.
+_ANAPHORIC = {"en": re.compile(r"\bwhich (one|ones|of them|of these|of those)\b", re.I),
+              "zh": re.compile(r"哪一?[个种家座条位所间把件只]|哪一")}
 #: Words that join alternatives: "A or B", "A还是B", "A或B".
 _ALTERNATIVE = {"en": re.compile(r"\b(or|either|versus|vs)\b", re.I), "zh": re.compile(r"还是|或者|或|哪")}
 _CHOICE_WORDS = {"en": re.compile(r"\b(which|whether|among|between|choose|choosing|choice)\b", re.I),
@@ -182,6 +185,7 @@ class Question(NamedTuple):
     text: str
     terms: frozenset[str]
     classes: frozenset[str]
+    context: str = ""  # the statement just before it ("There are two mines. Which one has rubies?")
 
 
 class FocusIndex:
@@ -264,12 +268,16 @@ class FocusIndex:
         """The question sentences of a turn, in order."""
         language = self.language
         found = []
+        context = ""
         for sentence in sentences(_ABBREVIATION.sub(r"\1", turn), language):
             if not is_question(sentence, language) or sentence.rstrip().endswith((":", "：")):
-                continue  # (a preamble such as "I have a few questions:" asks nothing itself)
+                context = sentence  # (a preamble such as "I have a few questions:" asks nothing itself)
+                continue
             for clause in self._clauses(sentence):
                 classes = {name for name, pattern in _CLASSES[language].items() if pattern.search(clause)}
-                found.append(Question(clause, frozenset(tokens(clause, language)), frozenset(classes or {"polar"})))
+                found.append(Question(clause, frozenset(tokens(clause, language)), frozenset(classes or {"polar"}),
+                                      context))
+            context = ""
         return found
 
     def _clauses(self, sentence: str) -> list[str]:
@@ -304,6 +312,10 @@ class FocusIndex:
         for match in _CHOOSER_AFTER[language].finditer(rest):
             if set(tokens(match.group(1), language)) & kind:
                 return True
+        # "There are two mines. Which one has rubies?": an anaphoric "which one" takes its kind from the statement
+        # just before the question, never from an option's name there.
+        if question.context and _ANAPHORIC[language].search(rest):
+            return bool(set(tokens(self._without_names(question.context), language)) & kind)
         return False
 
     def named_options(self, question: Question) -> list[Option]:

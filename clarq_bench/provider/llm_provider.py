@@ -269,9 +269,13 @@ class LLMProvider:
         seeker = next((t.text for t in reversed(turns) if t.speaker == Speaker.seeker), "")
         # The model proposes; the shared rule of what a question asks decides (answering.py, focus.py): a node no
         # question of the turn focuses is not revealed, whatever the model read into the turn's words.
-        focused = answer(self.focus, seeker, kept, multi_info=self.mode == ProviderMode.multi_info)
-        if set(kept) - set(focused):
-            facts["unfocused_ids"] = [node_id for node_id in kept if node_id not in focused]
+        multi = self.mode == ProviderMode.multi_info
+        focused = answer(self.focus, seeker, kept, multi_info=multi)
+        asked = answer(self.focus, seeker, kept, multi_info=True, every=True)
+        if [node_id for node_id in kept if node_id not in asked]:
+            facts["unfocused_ids"] = [node_id for node_id in kept if node_id not in asked]
+        if [node_id for node_id in asked if node_id not in focused]:
+            facts["dropped_ids"] = [node_id for node_id in asked if node_id not in focused]  # one reply's limit
         kept = focused
         if intent in (Intent.answerable, Intent.unanswerable) and kept:
             chosen = kept
