@@ -150,7 +150,7 @@ def test_offline_track_table_renders_sorts_and_stays_inert(browser, tmp_path: Pa
     assert column(browser, table, 5) == ["0.9", "0.55", "0.16", "0.45"]  # by language, then MRR
     headers = browser.find_elements(By.CSS_SELECTOR, f"#{table} thead th")
     names = [h.text.strip(" ↕↑↓") for h in headers]
-    assert names == ["System", "Language", "States", "Tasks", "Need F1", "MRR", "nDCG@3", "OLAR", "LAR"]
+    assert names == ["System", "Language", "States", "Tasks", "Need F1", "Question MRR", "nDCG@3", "OLAR", "LAR"]
     headers[5].click()
     assert column(browser, table, 5) == ["0.9", "0.55", "0.45", "0.16"]
     assert headers[5].get_attribute("aria-sort") == "descending"
