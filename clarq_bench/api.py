@@ -162,7 +162,22 @@ def run(options: RunOptions | None = None, /, *, on_start: Callable[[RunConfig, 
     before the first dialogue, `on_update(stats)` after each."""
     from .core.loop import run_to_end  # asyncio.run, but a plug-in cannot hang or crash the exit; SIGTERM = Ctrl-C
 
+    _outside_event_loop("run")
     return run_to_end(run_async(options, on_start=on_start, on_update=on_update, on_run_dir=on_run_dir, **fields))
+
+
+def _outside_event_loop(name: str) -> None:
+    """asyncio.run cannot start inside a running loop (Jupyter, an async app): say which call to await instead."""
+    import asyncio
+
+    from .core.errors import ClarqError
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    raise ClarqError(f"clarq.{name}() was called inside a running event loop (Jupyter, an async app)",
+                     f"use `await clarq.{name}_async(...)` there")
 
 
 def estimate_run(options: RunOptions | None = None, /, **fields: Any) -> tuple[RunConfig, list[Task], Estimate]:
@@ -382,6 +397,7 @@ def judge_pairs(run_a: str | Path, run_b: str | Path, **options: Any) -> Pairwis
     pairwise/<A>--vs--<B>) and its report. Model-call options as for `run` (api_base, no_cache, max_cost, ...)."""
     import asyncio
 
+    _outside_event_loop("judge_pairs")
     return asyncio.run(judge_pairs_async(run_a, run_b, **options))
 
 

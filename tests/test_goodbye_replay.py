@@ -8,9 +8,8 @@ import pytest
 from clarq_bench.core.goodbye import is_goodbye
 from clarq_bench.data.upstream import load_released_dialogues, released_files
 
-from upstream_paths import UPSTREAM_RESULTS
+from upstream_paths import UPSTREAM_RESULTS, needs_results
 
-needs_results = pytest.mark.skipif(not UPSTREAM_RESULTS.is_dir(), reason="released results are not beside the repo")
 
 
 @needs_results

@@ -40,9 +40,16 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_site(entries, root / "site", plots=True)
 
 
+NO_BROWSER = "chromium / chromedriver not installed (apt-get install chromium chromium-driver)"
+
+
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory):
+    """A headless Chromium; skips (with the reason) wherever it is used when Chromium is absent, not only here."""
     from selenium.webdriver.chrome.service import Service
+
+    if not (CHROMIUM and CHROMEDRIVER):
+        pytest.skip(NO_BROWSER)
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM

@@ -20,7 +20,7 @@ from clarq_bench.leaderboard.track_rows import TITLE, TrackRow, load_track_rows,
 from clarq_bench.leaderboard.track_summary import MAX_SUMMARY_BYTES, read_track_summary
 
 from track_helpers import HOSTILE_NAME, track_summary, write_json
-from upstream_paths import UPSTREAM_DATA, UPSTREAM_RESULTS
+from upstream_paths import UPSTREAM_DATA, UPSTREAM_RESULTS, WHERE
 
 SYSTEMS = (("best-question", "en"), ("bm25", "en"), ("worst-question", "en"), ("bm25", "zh"))
 
@@ -38,7 +38,7 @@ def table_rows(page: str) -> list[list[str]]:
 def real_tracks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """runs/select-like folder: `clarq select` on four tasks for each of SYSTEMS, written as the command writes it."""
     if not UPSTREAM_DATA.is_dir():
-        pytest.skip("../shared/clarq-llm-upstream is not beside the repository: no real track summaries")
+        pytest.skip(f"the released data is not in {WHERE}: no real track summaries")
     folder = tmp_path_factory.mktemp("select")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("CLARQ_CACHE_DIR", str(tmp_path_factory.mktemp("clarq-cache")))

@@ -13,7 +13,7 @@ import json
 
 import pytest
 from scoring_helpers import make_task, make_transcript, perfect_turns
-from upstream_paths import UPSTREAM_DATA, UPSTREAM_RESULTS
+from upstream_paths import UPSTREAM_DATA, UPSTREAM_RESULTS, needs_results, needs_upstream
 
 from clarq_bench.scoring.judge import judge_deterministic
 from clarq_bench.scoring.lengths import released_length
@@ -22,8 +22,7 @@ from clarq_bench.scoring.report import headline_rows, markdown, print_table
 from clarq_bench.scoring.score_import import import_released
 from clarq_bench.core.transcript import Transcript
 
-needs_results = pytest.mark.skipif(not UPSTREAM_RESULTS.is_dir(), reason="released results are not beside the repo")
-needs_data = pytest.mark.skipif(not UPSTREAM_DATA.is_dir(), reason="released data is not beside the repository")
+needs_data = needs_upstream
 COMP_EN = "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json"
 COMP_CH = "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.Ch.json"
 

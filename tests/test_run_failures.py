@@ -254,7 +254,7 @@ def test_provider_eval_resolves_the_provider_name_first(capsys):
 
     released = UPSTREAM_RESULTS / "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json"
     if not released.is_file():
-        pytest.skip("released results are not beside the repository")
+        pytest.skip("the released results are not in $CLARQ_DATA/.., ../shared or the download cache")
     assert main(["provider-eval", "--provider", "gtp-4o", "--dialogues", str(released), "--types", "1"]) == 2
     assert "unknown provider 'gtp-4o'" in capsys.readouterr().err
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from scoring_helpers import CAVE, GREETING, ROOT, SILK, TORCH, make_transcript, perfect_turns, provider, seeker
-from upstream_paths import UPSTREAM_RESULTS
+from upstream_paths import UPSTREAM_RESULTS, needs_results
 
 from clarq_bench.cli.main import main
 from clarq_bench.scoring.judge import judge_all, judge_deterministic
@@ -15,9 +15,6 @@ from clarq_bench.scoring.metrics import summarize
 from clarq_bench.scoring.score_import import import_released
 from clarq_bench.core.transcript import EndReason, ReplyKind
 
-needs_results = pytest.mark.skipif(
-    not UPSTREAM_RESULTS.is_dir(), reason="../shared/clarq-llm-upstream/results is not beside the repository"
-)
 
 #: REFERENCE.md: success (deterministic stage), AQD, AQL of the released dialogues, 260 test dialogues each.
 RELEASED = {

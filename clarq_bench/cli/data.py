@@ -49,10 +49,23 @@ def _download(args: argparse.Namespace) -> int:
 
 
 def _where(args: argparse.Namespace) -> int:
+    """The folder clarq reads; before a download, the folder the download will fill (and how to fill it)."""
+    import sys
+
+    from ..core.errors import ClarqError
     from ..data.companion import dataset_dir
+    from ..data.download import cached_data_dir
     from ..data.loader import resolve_data_dir
 
-    print(resolve_data_dir(args.data) if args.dataset == "clarq-llm" else dataset_dir(args.dataset, args.data))
+    if args.dataset != "clarq-llm":
+        print(dataset_dir(args.dataset, args.data))
+        return 0
+    try:
+        print(resolve_data_dir(args.data))
+    except ClarqError:
+        print(cached_data_dir())
+        print("clarq: not downloaded yet: `clarq data download` fills it (or set CLARQ_DATA, or pass --data DIR)",
+              file=sys.stderr)
     return 0
 
 

@@ -68,4 +68,21 @@ def run_judge_pairs(args: argparse.Namespace) -> int:
     else:
         print_report(result.summary)
         print(f"wrote {result.folder / 'report.md'}, summary.json, pairwise-row.json")
+    return invalid_answers(result.summary, result.folder)
+
+
+def invalid_answers(summary, folder) -> int:  # noqa: ANN001 - a PairwiseSummary and its session folder
+    """Say loudly how many answers were not one of the options (stderr); exit 1 when no valid answer came back."""
+    import sys
+
+    answers = sum(j.answers for j in summary.judges)
+    invalid = sum(j.invalid for j in summary.judges)
+    if invalid:
+        who = ", ".join(f"{j.judge} {j.invalid}/{j.answers}" for j in summary.judges if j.invalid)
+        print(f"clarq: warning: {invalid} of {answers} answers were not one of the options ({who}); their raw "
+              f"text is in {folder / 'answers.jsonl'}", file=sys.stderr)
+    if answers == invalid:
+        print("clarq: error: no valid answer came back, so the report has no figures (a judge that does not "
+              "answer in the requested JSON, or no judge answered)", file=sys.stderr)
+        return 1
     return 0

@@ -14,7 +14,7 @@ from .. import __version__
 from ..core.errors import ClarqError
 
 #: Command-group modules under clarq_bench.cli; each has `register(subparsers)` that sets `handler` on its parsers.
-COMMAND_MODULES = ("tasks", "data", "run", "seekers", "play", "score", "compare", "provider_eval", "provider_audit", "submit", "export", "leaderboard", "judge_pairs", "select", "clariq", "mimics_duo", "view", "runs", "import_inspect")
+COMMAND_MODULES = ("tasks", "data", "run", "seekers", "play", "score", "compare", "provider_eval", "provider_audit", "submit", "export", "leaderboard", "judge_pairs", "select", "clariq", "mimics_duo", "view", "runs", "import_inspect", "fake_server")
 
 
 class ClarqParser(argparse.ArgumentParser):
@@ -36,10 +36,39 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _chosen_parsers(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[argparse.ArgumentParser]:
+    """The parser of the command given and of its chosen subcommand (`leaderboard verify`), outermost first."""
+    chain = [parser]
+    while True:
+        subs = [a for a in chain[-1]._actions if isinstance(a, argparse._SubParsersAction)]
+        chosen = subs and subs[0].choices.get(str(getattr(args, subs[0].dest or "", "") or ""))
+        if not chosen:
+            return chain
+        chain.append(chosen)
+
+
+def _flag_hint(parser: argparse.ArgumentParser, args: argparse.Namespace, extras: list[str]) -> str:
+    """`; did you mean --seeker?` for each misspelt flag, among the flags of the command given."""
+    import difflib
+
+    known = [flag for p in _chosen_parsers(parser, args) for a in p._actions for flag in a.option_strings]
+    guesses = []
+    for extra in extras:
+        if extra.startswith("--"):
+            close = difflib.get_close_matches(extra.split("=", 1)[0], known, n=1, cutoff=0.7)
+            guesses += [(close[0], extra.split("=", 1)[0])] if close else []
+    if len(guesses) == 1:
+        return f"; did you mean {guesses[0][0]}?"
+    return ("; did you mean " + ", ".join(f"{right} (for {wrong})" for right, wrong in guesses) + "?") if guesses else ""
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one command; returns the exit code (2 for a user error, printed as one line)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        chain = _chosen_parsers(parser, args)
+        chain[-1].error(f"unrecognized arguments: {' '.join(extras)}{_flag_hint(parser, args, extras)}")
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()
@@ -60,6 +89,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def entry() -> None:
+    import os
+
+    if not sys.stdout.isatty():  # piped or redirected: rich would wrap tables at 80 columns ("questi..."); a file
+        os.environ.setdefault("COLUMNS", "240")  # or a pager has no width, so give tables the room they need
     sys.exit(main())
 
 

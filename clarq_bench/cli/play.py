@@ -49,9 +49,12 @@ def _play(args: argparse.Namespace) -> int:
     language = args.task_id.split("/")[0]
     if language not in ("en", "zh"):
         raise ClarqError(f"bad task id {args.task_id!r}", "task ids look like en/01/0")
-    matches = [t for t in load_tasks(resolve_data_dir(args.tasks or args.data), [language]) if t.id == args.task_id]
+    tasks = load_tasks(resolve_data_dir(args.tasks or args.data), [language])
+    matches = [t for t in tasks if t.id == args.task_id]
     if not matches:
-        raise ClarqError(f"no task {args.task_id!r}", "see `clarq tasks list` for the ids")
+        from .common import task_hint
+
+        raise ClarqError(f"no task {args.task_id!r}", task_hint(args.task_id, [t.id for t in tasks]))
     task = matches[0]
     client = _client_for(args)
     if args.role == "provider":

@@ -20,6 +20,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "optional select_questions method or its next line.",
     )  # fmt: skip
     parser.add_argument("--seeker", required=True, help=f"{RANKERS}, a seeker name, package.module:Class or a model")
+    parser.add_argument("--seeker-module", action="append", metavar="FILE.py",
+                        help="import this file first, so the seekers it registers (@register_seeker) work by name")
     parser.add_argument("--seeker-model", help="model for LLM-backed seekers")
     parser.add_argument("--seeker-option", action="append", metavar="KEY=VALUE", help="custom seeker setting")
     parser.add_argument("--lang", choices=["en", "zh"], default="en", help="language (default: en)")
@@ -74,9 +76,11 @@ def _options(pairs: list[str] | None) -> dict[str, str]:
 def run_select(args: argparse.Namespace) -> int:
     from ..api import select
     from ..clarify.report import print_table
+    from ..play.setup import import_seeker_modules
     from .common import print_json
     from .llm_args import llm_options
 
+    import_seeker_modules(args.seeker_module)
     result = select(args.seeker, lang=args.lang, seeker_model=args.seeker_model,
                     seeker_options=_options(args.seeker_option), data=args.data, results=args.results,
                     types=args.types, limit=args.limit, seed=args.seed, resamples=args.resamples, out=args.out,

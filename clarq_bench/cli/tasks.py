@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import add_data_arguments, load_selected_tasks, print_json
+from .common import add_data_arguments, load_selected_tasks, print_json, task_hint
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -51,9 +51,10 @@ def _show(args: argparse.Namespace) -> int:
     from ..core.errors import ClarqError
 
     args.lang = args.task_id.split("/")[0] if args.task_id.split("/")[0] in ("en", "zh") else args.lang
-    matches = [t for t in load_selected_tasks(args) if t.id == args.task_id]
+    tasks = load_selected_tasks(args)
+    matches = [t for t in tasks if t.id == args.task_id]
     if not matches:
-        raise ClarqError(f"no task {args.task_id!r}", "see `clarq tasks list` for the ids")
+        raise ClarqError(f"no task {args.task_id!r}", task_hint(args.task_id, [t.id for t in tasks]))
     task = matches[0]
     if args.json:
         print_json(task.model_dump(mode="json"))

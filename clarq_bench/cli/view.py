@@ -12,7 +12,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "view", help="read the dialogues of a run folder or released results file in the browser",
         description="Writes the transcript viewer (filters: outcome, type, language, end reason) as static HTML and "
                     "opens it; --serve serves it on 127.0.0.1 instead.")  # fmt: skip
-    parser.add_argument("path", metavar="RUN_OR_FILE", help="run folder, transcripts.jsonl or released results file")
+    parser.add_argument("path", metavar="RUN_OR_FILE", nargs="?", default=None,
+                        help="run folder, transcripts.jsonl or released results file, or a folder of runs for its "
+                        "latest (default: the latest run under runs/)")
     parser.add_argument("-o", "--output", metavar="DIR", help="where the page goes (default: RUN/view/, or a temp folder)")
     parser.add_argument("--data", metavar="DIR", help="task data of a run (default: the run's config.json)")
     parser.add_argument("--no-open", action="store_true", help="only write the page and print its path")
@@ -28,10 +30,31 @@ def can_open_browser() -> bool:
     return True
 
 
+def latest_run(folder: str) -> str:
+    """`folder` itself when it is a run or a file; else its most recently written run folder (one line if none)."""
+    from pathlib import Path
+
+    from ..core.errors import ClarqError
+
+    root = Path(folder).expanduser()
+    if folder == "runs" and not root.exists():
+        raise ClarqError("no run in runs/", "pass a run folder, transcripts.jsonl or results file, or make a run "
+                         "first: `clarq run --seeker heuristic --provider offline --tasks tasks/`")
+    if not root.is_dir() or (root / "transcripts.jsonl").exists() or (root / "config.json").exists():
+        return folder
+    runs = [run for run in root.iterdir() if run.is_dir() and (run / "transcripts.jsonl").is_file()]
+    if not runs:
+        raise ClarqError(f"no run in {root}/", "pass a run folder, transcripts.jsonl or results file, or make a "
+                         "run first: `clarq run --seeker heuristic --provider offline --tasks tasks/`")
+    latest = max(runs, key=lambda run: ((run / "transcripts.jsonl").stat().st_mtime, run.name))
+    print(f"latest run: {latest}", flush=True)
+    return str(latest)
+
+
 def handle_view(args: argparse.Namespace) -> int:
     from ..api import view
 
-    index = view(args.path, args.output, data=args.data)
+    index = view(latest_run(args.path or "runs"), args.output, data=args.data)
     if args.serve:
         return serve(index.parent, args.port)
     print(f"wrote {index}", flush=True)

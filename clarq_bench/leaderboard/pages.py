@@ -309,12 +309,18 @@ def dialogue_html(transcript: Transcript, verdict: Verdict | None, task: Task | 
         nodes = "<p>" + "".join(
             f'<span class="badge node {"ok" if n.status in OBTAINED else "bad"}" title="{esc(task.tree[n.node_id].text if task and n.node_id in task.tree else "")}">'
             f"{esc(n.node_id)}: {esc(n.status.value)}</span>" for n in verdict.nodes) + "</p>"  # fmt: skip
+        missed = [(n.node_id, task.tree[n.node_id].text) for n in verdict.nodes
+                  if task is not None and n.status not in OBTAINED and n.node_id in task.tree]  # fmt: skip
+        if missed:
+            nodes += ('<ul class="missed"><li class="muted">never obtained:</li>'
+                      + "".join(f"<li><b>{esc(i)}</b> {esc(text)}</li>" for i, text in missed) + "</ul>")
     brief = f'<details><summary class="muted">task brief</summary><p class="brief">{esc(task.brief.background)}</p></details>' if task else ""
     name = f" · {esc(task.type_name)}" if task else ""
     mark = '<span class="badge ok">success</span>' if success else '<span class="badge bad">failure</span>'
     return (
         f'<details class="dialogue" id="{esc(anchor)}" data-success="{int(success)}" data-lang="{esc(transcript.language)}"'
-        f' data-type="{esc(task.type_number if task else "")}" data-end="{esc(transcript.end_reason.value)}">'
+        f' data-type="{esc(task.type_number if task else "")}" data-end="{esc(transcript.end_reason.value)}"'
+        f' data-id="{esc(transcript.task_id)}" data-turns="{len(transcript.seeker_turns)}">'
         f"<summary>{mark} <b>{esc(transcript.task_id)}</b>{name} · trial {transcript.trial} · "
         f"{obtained}/{required} nodes · {len(transcript.seeker_turns)} seeker turns · {esc(transcript.end_reason.value)}</summary>"
         f'<div class="dialogue-body">{brief}{nodes}{"".join(turns)}</div></details>'

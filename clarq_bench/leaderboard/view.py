@@ -44,6 +44,10 @@ def viewer_page(title: str, pairs: list[tuple[Transcript, Task]], verdicts: list
         + "".join(f'<option value="{esc(l)}">{esc(LANGUAGE_NAMES.get(l, l))}</option>' for l in languages)
         + "</select></label>",
         _select("end-filter", "data-end", "end reason", [(e, f"{e} ({n})") for e, n in sorted(ends.items())]),
+        '<label>search <input type="search" id="dialogue-search" placeholder="task id or words"></label>',
+        '<label>sort <select id="dialogue-sort"><option value="">as played</option>'
+        '<option value="outcome">failures first</option><option value="type">type</option>'
+        '<option value="turns">most seeker turns</option></select></label>',
         f'<span class="muted">showing <span id="shown-count">{len(blocks)}</span> of {len(blocks)}</span>',
     ]) + "</div>"  # fmt: skip
     rate = f"{wins / len(verdicts):.1%}" if verdicts else "-"
@@ -51,7 +55,8 @@ def viewer_page(title: str, pairs: list[tuple[Transcript, Task]], verdicts: list
     body = (f"<h1>{esc(title)}</h1><ul class=\"facts-list\">{facts_html}<li>{len(verdicts)} dialogues, success "
             f"{esc(rate)} (deterministic judge)</li></ul><p class=\"muted\">Highlighted: the provider's words that "
             "carry a required node; badges give the provider's reading of the seeker's intent and the node ids "
-            f"revealed. Click a dialogue to open it.</p>{controls}" + "\n".join(blocks))
+            f"revealed. Click a dialogue to open it.</p>{controls}"
+            f'<div id="dialogue-list">{"".join(blocks)}</div>')
     return page(title, body, header=HEADER)
 
 
@@ -78,17 +83,15 @@ def build_view(path: str | Path, out: str | Path, *, data: str | None = None) ->
     out.mkdir(parents=True, exist_ok=True)
     copy_assets(out)
     written: list[tuple[str, str, int]] = []
-    for source in sources:
+    index = out / "index.html"
+    for source in sources:  # one source: its page is the index itself (written once, not copied)
         verdicts = [judge_deterministic(t, task) for t, task in source.pairs]
         title = f"Dialogues: {source.name}"
         html = viewer_page(title, source.pairs, verdicts, _facts(source.name, source.pairs, source.run_dir))
-        name = f"{file_stem(Path(source.name).stem)}.html"
+        name = "index.html" if len(sources) == 1 else f"{file_stem(Path(source.name).stem)}.html"
         (out / name).write_text(redact(html), encoding="utf-8")
         written.append((name, source.name, len(verdicts)))
-    index = out / "index.html"
-    if len(written) == 1:
-        index.write_text((out / written[0][0]).read_text(encoding="utf-8"), encoding="utf-8")
-    else:
+    if len(written) > 1:
         items = "".join(f'<li><a href="{esc(file)}">{esc(name)}</a> ({count} dialogues)</li>'
                         for file, name, count in written)
         index.write_text(redact(page("clarq view", f"<h1>Results files</h1><ul>{items}</ul>", header=HEADER)),

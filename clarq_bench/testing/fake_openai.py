@@ -105,6 +105,7 @@ class FakeOpenAIServer:
         seed: int = 0,
         echo_header: str | None = None,
         faults: dict[str, float] | None = None,
+        port: int = 0,
     ) -> None:
         self._script: list[Behaviour] = [reply(b) if isinstance(b, str) else b for b in script]
         self.latency_s = latency_s
@@ -123,7 +124,7 @@ class FakeOpenAIServer:
         self._thread: threading.Thread | None = None
         self._server: asyncio.base_events.Server | None = None
         self._connections: set[_Connection] = set()
-        self.port = 0
+        self.port = port  # 0: any free port, known once started
 
     # ---- script and observations -------------------------------------------------------------------------------
 
@@ -177,7 +178,7 @@ class FakeOpenAIServer:
             loop = asyncio.new_event_loop()
             self._loop = loop
             self._server = loop.run_until_complete(
-                loop.create_server(lambda: _Connection(self), "127.0.0.1", 0, backlog=512))
+                loop.create_server(lambda: _Connection(self), "127.0.0.1", self.port, backlog=512))
             self.port = self._server.sockets[0].getsockname()[1]
             ready.set()
             loop.run_forever()

@@ -59,10 +59,38 @@
   /* the viewer's extra filters: <select data-filter="data-ATTR">, a dialogue shows when its attribute matches */
   var selects = Array.prototype.slice.call(document.querySelectorAll("select[data-filter]"));
 
+  var search = document.getElementById("dialogue-search");
+  var sorter = document.getElementById("dialogue-sort");
+  var list = document.getElementById("dialogue-list");
+
+  function matches(dialogue, words) {
+    if (!words) { return true; }
+    var text = ((dialogue.getAttribute("data-id") || "") + " " + dialogue.textContent).toLowerCase();
+    return words.split(/\s+/).every(function (word) { return text.indexOf(word) >= 0; });
+  }
+
+  function sortKey(dialogue, how) {
+    var number = function (name) { return parseFloat(dialogue.getAttribute(name) || "0") || 0; };
+    if (how === "outcome") { return number("data-success"); }
+    if (how === "type") { return number("data-type"); }
+    if (how === "turns") { return -number("data-turns"); }
+    return 0;
+  }
+
+  function applySort() {
+    if (!list || !sorter) { return; }
+    var how = sorter.value;
+    var order = dialogues.map(function (dialogue, position) { return [sortKey(dialogue, how), position, dialogue]; });
+    order.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });  /* stable: ties keep the played order */
+    order.forEach(function (item) { list.appendChild(item[2]); });
+  }
+
   function applyFilter() {
     var count = 0;
+    var words = search ? search.value.trim().toLowerCase() : "";
     dialogues.forEach(function (dialogue) {
-      var hide = (failures && failures.checked && dialogue.getAttribute("data-success") === "1") ||
+      var hide = !matches(dialogue, words) ||
+        (failures && failures.checked && dialogue.getAttribute("data-success") === "1") ||
         (language && language.value && dialogue.getAttribute("data-lang") !== language.value) ||
         selects.some(function (select) {
           return select.value && dialogue.getAttribute(select.getAttribute("data-filter")) !== select.value;
@@ -76,6 +104,8 @@
   if (failures) { failures.addEventListener("change", applyFilter); }
   if (language) { language.addEventListener("change", applyFilter); }
   selects.forEach(function (select) { select.addEventListener("change", applyFilter); });
+  if (search) { search.addEventListener("input", applyFilter); }
+  if (sorter) { sorter.addEventListener("change", applySort); }
   if (dialogues.length) {
     if (failures && window.location.hash === "#failures") { failures.checked = true; }
     applyFilter();
