@@ -221,12 +221,15 @@ def score(path: str | Path, *, format: str = "auto", judge: str = "none", data: 
 
 
 def compare(a: str | Path, b: str | Path, *, format: str = "auto", judge: str = "none", data: str | Path | None = None,
-            split: str = "auto", seed: int = 8848, resamples: int = 2000, api_base: str | None = None) -> Comparison:
+            split: str = "auto", seed: int = 8848, resamples: int = 2000, api_base: str | None = None,
+            across_settings: bool = False) -> Comparison:
     """A - B on the dialogues both sides played (paired on task content and trial): paired bootstrap intervals for
-    success, AQD, AQL and SwE, the exact McNemar test for success, and the settings that differ between the sides."""
+    success, AQD, AQL and SwE, the exact McNemar test for success, and the settings that differ between the sides.
+    Sides played against another provider, provider mode or turn cap are refused unless `across_settings` (the
+    result then lists them in `cross_setting`)."""
     from .core.errors import ClarqError
     from .scoring.comparison import compare as compare_verdicts
-    from .scoring.settings import settings_differ, task_hashes
+    from .scoring.settings import setting_conflicts, settings_differ, task_hashes
 
     sides = []
     for path in (a, b):
@@ -236,9 +239,15 @@ def compare(a: str | Path, b: str | Path, *, format: str = "auto", judge: str = 
             raise ClarqError(f"{path} holds {len(results)} result sets", "compare one run or one file per side")
         sides.append(results[0])
     (source_a, _, verdicts_a), (source_b, _, verdicts_b) = sides
+    conflicts = setting_conflicts(source_a, source_b)
+    if conflicts and not across_settings:
+        raise ClarqError(f"the two sides were played in different settings ({'; '.join(conflicts)}), so A - B mixes "
+                         "the seekers with the setting", "compare runs of one setting, or pass --across-settings to "
+                         "see the comparison labelled as across settings")  # fmt: skip
     result = compare_verdicts(verdicts_a, verdicts_b, names=(source_a.name, source_b.name), seed=seed,
                               resamples=resamples, hashes=(task_hashes(source_a), task_hashes(source_b)))
     result.settings_differ = settings_differ(source_a, source_b)
+    result.cross_setting = conflicts
     return result
 
 

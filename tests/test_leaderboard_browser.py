@@ -95,20 +95,34 @@ def test_sort_navigate_filter_and_stay_inert(site: Path, browser, tmp_path: Path
     browser.get(site.as_uri())
     assert browser.title == "clarq leaderboard"
     assert_inert(browser)
-    rows = browser.find_elements(By.CSS_SELECTOR, "#board-en tbody tr")
-    assert len(rows) == (3 if REFERENCE.is_file() else 2)
-    headers = browser.find_elements(By.CSS_SELECTOR, "#board-en thead th")
+    # the submissions were played on the sample tasks: their own board, never the reference rows' (benchmark) board
+    board = browser.find_element(By.CSS_SELECTOR, 'table.leaderboard[data-kind="sample"]').get_attribute("id")
+    rows = browser.find_elements(By.CSS_SELECTOR, f"#{board} tbody tr")
+    assert len(rows) == 2
+    if REFERENCE.is_file():
+        assert board != "board-en" and len(browser.find_elements(By.CSS_SELECTOR, "#board-en tbody tr")) == 1
+    headers = browser.find_elements(By.CSS_SELECTOR, f"#{board} thead th")
     names = [h.text.strip(" ↕↑↓") for h in headers]
     success, aqd = names.index("Success"), names.index("AQD")
     headers[aqd].click()  # AQD sorts ascending first (fewer wasted questions is better)
-    values = [float(v) for v in column(browser, "board-en", aqd)]
+    values = [float(v) for v in column(browser, board, aqd)]
     assert values == sorted(values) and headers[aqd].get_attribute("aria-sort") == "ascending"
     headers[success].click()
-    values = [float(v) for v in column(browser, "board-en", success)]
+    values = [float(v) for v in column(browser, board, success)]
     assert values == sorted(values, reverse=True) and headers[success].get_attribute("aria-sort") == "descending"
-    ranks = [r.find_element(By.CSS_SELECTOR, "td.rank").text for r in browser.find_elements(By.CSS_SELECTOR, "#board-en tbody tr")]
+    ranks = [r.find_element(By.CSS_SELECTOR, "td.rank").text for r in browser.find_elements(By.CSS_SELECTOR, f"#{board} tbody tr")]
     assert ranks == [str(i) for i in range(1, len(ranks) + 1)]
     screenshot(browser, "leaderboard-index.png", tmp_path)
+    browser.set_window_size(420, 900)  # a phone: the success column stays on screen, the extra columns step aside
+    try:
+        success_header = browser.find_elements(By.CSS_SELECTOR, f"#{board} thead th")[success]
+        assert success_header.is_displayed()
+        right = browser.execute_script("return arguments[0].getBoundingClientRect().right", success_header)
+        assert right <= browser.execute_script("return document.documentElement.clientWidth")
+        assert not browser.find_elements(By.CSS_SELECTOR, f"#{board} thead th")[names.index("Cost")].is_displayed()
+        screenshot(browser, "leaderboard-index-420px.png", tmp_path)
+    finally:
+        browser.set_window_size(1300, 1000)
 
     browser.find_element(By.PARTIAL_LINK_TEXT, "Hostile").click()
     assert_inert(browser)

@@ -177,8 +177,13 @@ def test_compare_names_the_settings_that_differ(tmp_path, capsys):
     a = played(tmp_path, "a", data, "--provider", "offline")
     b = played(tmp_path, "b", data, "--provider", "runner_helpers:TreeWalkingProvider", "--max-turns", "8")
     capsys.readouterr()
-    assert main(["compare", str(a), str(b), "--resamples", "50"]) == 0
+    assert main(["compare", str(a), str(b), "--resamples", "50"]) == 2  # another provider and turn cap: refused
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "played in different settings (provider: offline (" in err
+    assert "turn cap: 12 -> 8" in err and "--across-settings" in err
+    assert main(["compare", str(a), str(b), "--resamples", "50", "--across-settings"]) == 0
     out = " ".join(capsys.readouterr().out.split())
+    assert out.startswith("ACROSS SETTINGS: the two sides were played in different settings") and out.count("ACROSS SETTINGS") == 2
     assert "3 pairs on task content and trial" in out
     assert 'settings that differ (A -> B): max_turns: 12 -> 8; provider.name: "offline" -> ' in out
     assert main(["compare", str(a), str(a), "--resamples", "50"]) == 0

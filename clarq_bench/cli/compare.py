@@ -18,6 +18,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("run_a", metavar="RUN_A", help="run directory or released results file")
     parser.add_argument("run_b", metavar="RUN_B", help="run directory or released results file")
     add_source_arguments(parser, many=True)
+    parser.add_argument("--across-settings", action="store_true", help="compare sides played against another "
+                        "provider, provider mode or turn cap (refused otherwise); the output says so loudly")
     parser.add_argument("--json", action="store_true", help="print the comparison as JSON")
     parser.set_defaults(handler=run_compare)
 
@@ -27,7 +29,7 @@ def run_compare(args: argparse.Namespace) -> int:
     from .common import print_json
     from .score import source_options
 
-    result = compare(args.run_a, args.run_b, **source_options(args))
+    result = compare(args.run_a, args.run_b, across_settings=args.across_settings, **source_options(args))
     if args.json:
         print_json(result.model_dump(mode="json"))
     else:
@@ -40,6 +42,10 @@ def print_comparison(result) -> None:  # type: ignore[no-untyped-def]
     from rich.table import Table
 
     console = Console()
+    warning = ("ACROSS SETTINGS: the two sides were played in different settings (" + "; ".join(result.cross_setting)
+               + "); A - B is not the seekers' difference alone") if result.cross_setting else ""
+    if warning:
+        console.print(warning, style="bold red", markup=False, highlight=False, soft_wrap=True)
     # lines of their own, not a table title: rich centres and wraps a title, cutting a run id in two
     console.print(f"A = {result.a}\nB = {result.b}\n({result.pairs} pairs on {result.paired_on})", markup=False,
                   highlight=False, soft_wrap=True)
@@ -57,3 +63,5 @@ def print_comparison(result) -> None:  # type: ignore[no-untyped-def]
                       highlight=False)
     else:
         console.print("the two sides were played with the same settings", markup=False, highlight=False)
+    if warning:
+        console.print(warning, style="bold red", markup=False, highlight=False, soft_wrap=True)

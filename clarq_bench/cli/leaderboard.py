@@ -10,13 +10,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     commands = parser.add_subparsers(dest="leaderboard_command", metavar="COMMAND", required=True)
     verify = commands.add_parser("verify", help="recompute submissions from their transcripts; one line per problem")
     verify.add_argument("files", metavar="FILE", nargs="+", help="submission files (.json or .zip)")
-    verify.add_argument("--data", metavar="DIR", help="task data (default: $CLARQ_DATA, then the download cache)")
+    verify.add_argument("--data", "--tasks", metavar="DIR", dest="data",
+                        help="task data (default: $CLARQ_DATA, then the download cache; tasks/ for the sample tasks)")
     verify.set_defaults(handler=handle_verify)
     build = commands.add_parser("build", help="write a static HTML leaderboard from a folder of submissions")
     build.add_argument("directory", metavar="DIR", help="folder of submission files")
     build.add_argument("-o", "--output", metavar="SITE", required=True, help="output folder")
     build.add_argument("--reference", metavar="FILE_OR_DIR", help="released upstream results file(s) as reference rows")
-    build.add_argument("--data", metavar="DIR", help="task data (default: $CLARQ_DATA, then the download cache)")
+    build.add_argument("--data", "--tasks", metavar="DIR", dest="data", help="task data (default: $CLARQ_DATA, then "
+                       "the download cache); submissions on the sample tasks verify against tasks/ in any case")
     build.add_argument("--no-verify", action="store_true", help="include submissions without verifying them")
     build.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     build.add_argument("--pairwise", metavar="DIR", help="folder of pairwise-row.json files from `clarq judge-pairs` "

@@ -19,12 +19,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    import sys
+
     from ..api import submit
+    from ..data.task_sets import BENCHMARK, describe, kind_of
 
     submission, path = submit(args.run_dir, args.output, name=args.name, org=args.org, notes=args.notes,
                               data=args.data, partial=args.partial)
     m = submission.manifest
     success = m.metrics["summary"]["success"]["value"]
     extra = f", partial: {len(m.missing)} missing" if m.partial else ""
-    print(f"wrote {path}: {m.transcript_count} dialogues, {m.label.value}{extra}, success {success:.3f}")
+    kind = kind_of(m.task_hashes)
+    print(f"wrote {path}: {m.transcript_count} dialogues, {m.label.value}{extra}, success {success:.3f}, on "
+          f"{describe(kind, len(m.task_hashes))}")
+    if kind != BENCHMARK:
+        print("clarq: note: the leaderboard shows this row in a table of its own, titled as not the benchmark, never "
+              "ranked with benchmark rows", file=sys.stderr)
     return 0

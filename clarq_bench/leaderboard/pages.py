@@ -16,6 +16,8 @@ from ..core.tasks import Task, node_sort_key
 from ..data.textmatch import TRAILING_PUNCTUATION
 from ..data.loader import strip_speaker
 from ..core.transcript import Intent, Speaker, Transcript
+from ..data.task_sets import BENCHMARK, describe, kind_of
+from .boards import boards
 from .entry import Entry
 
 CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'"
@@ -94,7 +96,8 @@ def provenance_badge(entry: Entry) -> str:
     return f'<span class="badge {css}" title="{esc(title)}">{esc(entry.provenance)}</span>'
 
 
-def leaderboard_table(entries: list[Entry], language: str, *, numbered: bool = True) -> str:
+def leaderboard_table(entries: list[Entry], language: str, *, numbered: bool = True, ident: str = "",
+                      kind: str = "") -> str:
     """One language's table, rows ordered by success (highest first), partial submissions after complete ones;
     unranked (oracle-class) tables show no positions."""
     rows = []
@@ -135,8 +138,9 @@ def leaderboard_table(entries: list[Entry], language: str, *, numbered: bool = T
         _th(SWE_HEADING, numeric=True), _th("Dialogues", numeric=True), _th("Cost", numeric=True, first="ascending"), _th("Status"),
         _th("Provider replies"),
     ])  # fmt: skip
-    lang = esc(language) + ("" if numbered else "-oracle")
-    return (f'<div class="wide"><table class="sortable leaderboard" id="board-{lang}"><thead><tr>{head}</tr></thead>'
+    lang = esc(ident or language) + ("" if numbered else "-oracle")
+    return (f'<div class="wide"><table class="sortable leaderboard" id="board-{lang}" data-kind="{esc(kind)}">'
+            f"<thead><tr>{head}</tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table></div>")  # fmt: skip
 
 
@@ -151,18 +155,29 @@ def index_page(entries: list[Entry], skipped: list[tuple[str, list[str]]], extra
         "query efficiency, per dialogue S &times; H / max(H, Q) with H the questions needed and Q the questions asked "
         "(a success that took more questions than needed counts H/Q, a failure 0). Rows are ordered by success; "
         "click a column to sort. "
-        "<b>standard</b> rows use the GPT-4o provider in single-info mode with a 12-turn cap; <b>reference</b> rows "
+        "Rows are ranked only against rows of the same setting: the same tasks, split, provider (and its mode) and turn "
+        "cap; each setting has its own table. <b>standard</b>: the released test tasks with the GPT-4o provider in "
+        "single-info mode and a 12-turn cap; <b>reference</b> rows "
         "are the released ClarQ-LLM GPT-4o dialogues, rescored. <b>replayed</b>: every provider reply was replayed "
         "through the installed offline provider; <b>self-reported</b>: an LLM provider's replies as recorded, checked "
         "against the tree and the provider rules only.</p>",
     ]
     for language in languages:
         parts.append(f"<h2>{esc(LANGUAGE_NAMES.get(language, language))}</h2>")
-        parts.append(leaderboard_table([e for e in entries if not e.oracle_class], language))
-        oracles = [e for e in entries if e.oracle_class and e.language_group(language) is not None]
-        if oracles:
-            parts.append("<h3>Oracle-class (the seeker read the response tree: an upper bound, not ranked)</h3>")
-            parts.append(leaderboard_table(oracles, language, numbered=False))
+        for number, board in enumerate(boards(entries, language)):
+            ident = language if number == 0 else f"{language}-{number + 1}"
+            kind = board.setting.kind
+            parts.append(f'<h3 class="board {esc(kind)}">{esc(board.setting.title())}</h3>')
+            if kind != BENCHMARK:
+                parts.append('<p class="warn">These rows were played on other tasks than the released benchmark: '
+                             "their figures say nothing about it and are ranked only against each other.</p>")
+            ranked = [e for e in board.entries if not e.oracle_class]
+            if ranked:
+                parts.append(leaderboard_table(ranked, language, ident=ident, kind=kind))
+            oracles = [e for e in board.entries if e.oracle_class]
+            if oracles:
+                parts.append("<h4>Oracle-class (the seeker read the response tree: an upper bound, not ranked)</h4>")
+                parts.append(leaderboard_table(oracles, language, numbered=False, ident=ident, kind=kind))
     if extra:
         parts.append(extra)
     if skipped:
@@ -210,7 +225,8 @@ def submission_page(entry: Entry, plots: list[str]) -> str:
         ("Dialogues", f"{len(entry.transcripts)} ({m.trials} trial(s)" + (", partial" if m.partial else "") + ")"),
         ("Turn cap", esc(m.max_turns if m.max_turns is not None else "–")),
         ("Run", esc(m.run_id)),
-        ("Task set", f"<code>{esc(m.task_set_hash[:16])}</code> ({len(m.task_hashes)} tasks)"),
+        ("Task set", f"{esc(describe(kind_of(m.task_hashes), len(m.task_hashes)))} "
+                     f"<code>{esc(m.task_set_hash[:16])}</code>"),
         ("clarq version", esc(m.clarq_version)),
         ("Cost", f"${(m.metrics.get('cost') or {}).get('total_usd', 0):.2f}"),
     ]

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..core.errors import ClarqError
+from ..data.task_sets import CUSTOM, SAMPLE, TITLES, kind_of
 from ..scoring.judge import OBTAINED, NodeStatus, Verdict, judge_deterministic
 from ..scoring.lengths import FALLBACK_UNIT, counter_for, counting_in, token_counter
 from ..core.tasks import ROOT_ID, Task
@@ -80,6 +81,19 @@ def _check_tasks(sub: Submission, data: dict[str, Task], root: Path, problems: l
         if task_id in data and data[task_id].content_hash() != digest:
             problems.append(f"task {task_id}: hash {digest[:12]}... differs from the task data "
                             f"({data[task_id].content_hash()[:12]}...)")  # fmt: skip
+
+
+def _other_task_set(sub: Submission, data: dict[str, Task], root: Path) -> str | None:
+    """One line when the submission's tasks are another task set than the data's (sample vs benchmark, ...)."""
+    hashes = sub.manifest.task_hashes
+    differ = sum(task_id not in data or data[task_id].content_hash() != digest for task_id, digest in hashes.items())
+    mine = kind_of(hashes)
+    theirs = kind_of({task_id: task.content_hash() for task_id, task in data.items()})
+    if not differ or mine == theirs or (mine == CUSTOM and differ * 2 <= len(hashes)):
+        return None  # the same set, or a few edited tasks: the detailed lines name them
+    hint = " (the sample tasks: --data tasks/)" if mine == SAMPLE else ""
+    return (f"played on {TITLES[mine]} ({len(hashes)} tasks), not on the task data at {root} ({TITLES[theirs]}; "
+            f"{differ} of its tasks absent or different there): verify it against its own tasks with --data DIR{hint}")
 
 
 def _check_coverage(sub: Submission, problems: list[str]) -> None:
@@ -223,6 +237,9 @@ def verify_submission(sub: Submission, data: str | Path | None = None, tasks: di
         root, tasks = load_task_data(data, languages)
     else:
         root = Path(str(data or "<given tasks>"))
+    other = _other_task_set(sub, tasks, root)
+    if other:  # every later check would fail against tasks it was not played on: one line, not a cascade
+        return Verification([other], notes, [], {})
     problems.extend(check_seal(sub))
     _check_tasks(sub, tasks, root, problems)
     _check_coverage(sub, problems)

@@ -43,6 +43,7 @@ class Comparison(BaseModel):
     mcnemar: dict[str, float | int]
     differences: list[Difference]
     settings_differ: list[str] = []  # "provider.name: offline -> gpt-4o", filled in by the caller that read configs
+    cross_setting: list[str] = []  # provider, its mode or the turn cap differ: the difference is not the seekers' alone
 
 
 def _key_by_id(v: Verdict) -> tuple[str, int]:

@@ -100,6 +100,8 @@ class Summary(BaseModel):
     """Every figure of a scored set of dialogues, with intervals; written as summary.json."""
 
     source: str = ""
+    task_set: str = Field(default="", description="Which tasks: the benchmark's, the sample tasks or custom ones "
+                          "(data/task_sets.py), as shown beside every figure; empty when not known.")
     judge: str
     dialogues: int
     tasks: int
@@ -268,6 +270,7 @@ def summarize(
     seed: int = DEFAULT_SEED,
     resamples: int = DEFAULT_RESAMPLES,
     usage: RunUsage | None = None,
+    task_set: str = "",
 ) -> Summary:
     """Every figure of `verdicts` (already filtered to the split being reported); `usage` is what the dialogues
     cost (metrics only carry it into the report)."""
@@ -279,6 +282,7 @@ def summarize(
     trials = Counter(v.task_id for v in verdicts)
     return Summary(
         source=source,
+        task_set=task_set,
         judge=", ".join(sorted({v.judge for v in verdicts})),
         dialogues=len(verdicts),
         tasks=len(trials),

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..core.run_folder import SUMMARY_FILE
 from ..core.redact import redact
+from ..data.task_sets import BENCHMARK, TITLES
 from .metrics import Figure, Group, Summary
 
 HEADLINE = (
@@ -130,6 +131,22 @@ def unpriced_line(summary: Summary) -> str:
     return f"No price is known for the model of: {named}; its dollars are unknown, not zero."
 
 
+def task_set_label(pairs: Any) -> str:
+    """`sample tasks, not the benchmark (8)` for the (transcript, task) pairs of a scored set."""
+    from ..data.task_sets import describe, kind_of
+
+    hashes = {task.id: t.task_hash or task.content_hash() for t, task in pairs}
+    return describe(kind_of(hashes), len(hashes)) if hashes else ""
+
+
+def task_set_line(summary: Summary) -> str:
+    """A loud line when the figures are not on the benchmark's tasks (they rank nowhere near benchmark results)."""
+    if not summary.task_set or summary.task_set.startswith(TITLES[BENCHMARK]):
+        return f"tasks: {summary.task_set}" if summary.task_set else ""
+    return (f"tasks: {summary.task_set}: these figures are not comparable with results on the ClarQ-LLM benchmark "
+            "(`clarq data download`, then run without --tasks)")
+
+
 def _scripted_groups(summary: Summary) -> list[Group]:
     scripted = summary.scripted
     return [g for g in (scripted.in_sync, scripted.diverged) if g is not None] if scripted else []
@@ -154,6 +171,9 @@ def print_table(summary: Summary, console: Any = None) -> None:
     for label, value, n in headline_rows(summary):
         table.add_row(label, escape(value), n)
     console.print(table)
+    if task_set_line(summary):
+        benchmark = summary.task_set.startswith(TITLES[BENCHMARK])
+        console.print(("" if benchmark else "[bold yellow]") + escape(task_set_line(summary)) + ("" if benchmark else "[/]"))
     units = ", ".join(f"{k} {v}" for k, v in summary.aql_units.items())
     sliced = [(f"per language (released AQL: {units})", summary.by_language if len(summary.by_language) > 1 else []),
               ("per split", summary.by_split), ("scripted replay", _scripted_groups(summary))]  # fmt: skip
@@ -209,6 +229,9 @@ def markdown(summary: Summary, plots: list[str] = ()) -> str:  # type: ignore[as
         "",
         ("**Warning:** " if summary.end_reasons.get("error") else "") + endings_line(summary),
     ]
+    if task_set_line(summary):
+        benchmark = summary.task_set.startswith(TITLES[BENCHMARK])
+        parts += ["", ("" if benchmark else "**Not the benchmark.** ") + task_set_line(summary)]
     for line in (scripted_line(summary), split_line(summary)):
         if line:
             parts += ["", line]
@@ -221,7 +244,7 @@ def markdown(summary: Summary, plots: list[str] = ()) -> str:  # type: ignore[as
                             [[t, str(n)] for t, n in summary.scripted.diverged_at.items()])]  # fmt: skip
     for title, groups in (
         ("By split", summary.by_split),
-        ("By language", summary.by_language),
+        ("By language", summary.by_language if len(summary.by_language) > 1 else []),  # one: the headline again
         ("By task type", summary.by_type),
         ("By tree depth", summary.by_depth),
         ("By number of required nodes", summary.by_required),

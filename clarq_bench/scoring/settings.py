@@ -41,3 +41,26 @@ def settings_differ(a, b) -> list[str]:  # type: ignore[no-untyped-def]
     keys = list(left) + [key for key in right if key not in left]
     shown = lambda value: json.dumps(value, ensure_ascii=False)  # noqa: E731
     return [f"{key}: {shown(left.get(key))} -> {shown(right.get(key))}" for key in keys if left.get(key) != right.get(key)]
+
+
+def setting_of(source) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """What a side's figures depend on besides its seeker: the provider (a deterministic one by name and
+    fingerprint, an LLM one by model version), its mode and the turn cap (None: not recorded)."""
+    settings = run_settings(source)
+    provider = source.pairs[0][0].provider
+    name = str(settings.get("provider.name") or provider.name)
+    offline = provider.model is None and not settings.get("provider.model")
+    identity = f"{name} ({(provider.fingerprint or '')[:12]})" if offline and provider.fingerprint else (
+        name if offline else str(provider.model or settings.get("provider.model")))
+    released = str(settings.get("provider.settings.source") or "")
+    mode = settings.get("provider.mode") or ("multi" if "multi_info" in released else "single")
+    return {"provider": identity, "provider mode": str(mode).replace("multi-info", "multi"),
+            "turn cap": settings.get("max_turns")}
+
+
+def setting_conflicts(a, b) -> list[str]:  # type: ignore[no-untyped-def]
+    """`provider: offline (e4183259) -> gpt-4o-2024-05-13` for each setting that makes the two sides' figures
+    incomparable (an unrecorded turn cap is not counted as a difference)."""
+    left, right = setting_of(a), setting_of(b)
+    return [f"{key}: {left[key]} -> {right[key]}" for key in left
+            if left[key] != right[key] and left[key] is not None and right[key] is not None]

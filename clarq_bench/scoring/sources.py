@@ -173,6 +173,7 @@ async def score_run(source: Source, *, judge: str = "none", check: NodeCheck | N
     transcripts.jsonl: released files record none) plus what judging cost."""
     from ..llm.accounting import track_usage
     from .metrics import run_usage, summarize
+    from .report import task_set_label
 
     if check is None:
         check = node_check_for(judge, client)
@@ -183,5 +184,6 @@ async def score_run(source: Source, *, judge: str = "none", check: NodeCheck | N
     recorded = source.run_dir is not None or source.name.endswith(".jsonl")
     usage = run_usage((t for t, _ in source.pairs) if recorded else (), judge=judged, judge_model=judge) \
         if recorded or (judged is not None and judged.calls) else None
-    summary = summarize(chosen, source=source.name, split=chosen_split, seed=seed, resamples=resamples, usage=usage)
+    summary = summarize(chosen, source=source.name, split=chosen_split, seed=seed, resamples=resamples, usage=usage,
+                        task_set=task_set_label(source.pairs))
     return Scored(source, summary, chosen)

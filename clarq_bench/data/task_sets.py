@@ -1,0 +1,69 @@
+"""Which task set a run was played on: the released benchmark, the project's sample tasks, or a custom folder.
+
+Why: figures on the eight sample tasks (or on any folder of one's own) are not figures on the benchmark, and a table
+that ranks them together misleads (a heuristic at 0.875 on the samples scores 0.388 on the 260 released tasks). The
+answer comes from the tasks' content hashes, never from a folder name: task_sets.json (beside the download
+checksums) holds the first 16 hex digits of Task.content_hash() of every released task and every sample task,
+written by `python tools/task_sets.py --write` and checked against the data by the tests.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable
+
+FILE = Path(__file__).with_name("checksums") / "task_sets.json"
+BENCHMARK, SAMPLE, CUSTOM = "benchmark", "sample", "custom"
+#: How each kind is named wherever a figure is shown (run output, report, submission, site).
+TITLES = {BENCHMARK: "ClarQ-LLM benchmark tasks", SAMPLE: "sample tasks, not the benchmark",
+          CUSTOM: "custom tasks, not the benchmark"}
+PREFIX = 16
+
+
+@lru_cache(maxsize=1)
+def known_sets() -> dict[str, dict[str, str]]:
+    """kind -> task id -> content-hash prefix."""
+    return json.loads(FILE.read_text(encoding="utf-8"))["sets"]
+
+
+def kind_of(task_hashes: dict[str, str] | Iterable[tuple[str, str]]) -> str:
+    """BENCHMARK when every task is a released task with its released content, SAMPLE when every one is a sample
+    task, else CUSTOM (a mix, an edited task, or another folder). An empty set is CUSTOM."""
+    pairs = list(task_hashes.items() if isinstance(task_hashes, dict) else task_hashes)
+    if not pairs:
+        return CUSTOM
+    for kind in (BENCHMARK, SAMPLE):
+        table = known_sets()[kind]
+        if all(table.get(task_id) == digest[:PREFIX] for task_id, digest in pairs):
+            return kind
+    return CUSTOM
+
+
+def kind_of_tasks(tasks: Iterable) -> str:  # Iterable[Task]; data/ sits below core's model only by import order
+    return kind_of([(task.id, task.content_hash()) for task in tasks])
+
+
+def describe(kind: str, count: int, total: int | None = None) -> str:
+    """`ClarQ-LLM benchmark tasks (260)`, `sample tasks, not the benchmark (8)`; a subset says so."""
+    part = f"{count} of {total}" if total and total != count else f"{count}"
+    return f"{TITLES.get(kind, kind)} ({part})"
+
+
+def sample_tasks_dir() -> Path | None:
+    """The project's tasks/ folder (a checkout or an editable install), where sample-task submissions verify."""
+    folder = Path(__file__).resolve().parents[2] / "tasks"
+    return folder if (folder / "English").is_dir() else None
+
+
+def benchmark_size(language: str, split: str) -> int:
+    """Released tasks of one language and split (test: types 1-26, dev: 27-31, all: both)."""
+    from ..core.tasks import split_of_type
+
+    count = 0
+    for task_id in known_sets()[BENCHMARK]:
+        lang, type_number, _ = task_id.split("/")
+        if lang == language and split in ("all", split_of_type(int(type_number)).value):
+            count += 1
+    return count
