@@ -137,7 +137,7 @@ async def _score_finished(run_dir: Path, tasks: list[Task], judge: str, split: s
     no dialogue of them was written). A run of split "all" reports all its dialogues, each split in its own rows;
     a model judge calls through the run's own client (endpoint, cache, budget)."""
     from .core.run_folder import RunDir
-    from .scoring.report import write_report
+    from .scoring.report import type_names_of, write_report
     from .scoring.sources import Source, score_run
 
     folder = RunDir(run_dir)
@@ -149,7 +149,7 @@ async def _score_finished(run_dir: Path, tasks: list[Task], judge: str, split: s
         return None
     scored = await score_run(Source(folder.name, pairs, run_dir), judge=judge, client=client,
                              split="all" if split == "all" else "auto")
-    write_report(scored.summary, run_dir)
+    write_report(scored.summary, run_dir, verdicts=scored.verdicts, type_names=type_names_of(pairs))
     return scored.summary
 
 
@@ -209,14 +209,15 @@ def score(path: str | Path, *, format: str = "auto", judge: str = "none", data: 
     """Judge and summarize a run folder, a transcripts.jsonl or a released results file (or a folder of them: one
     Scored each). With `write`, summary.json, report.md and plots go to `out` (default: the run folder). A model
     `judge` is called at `api_base` when given (an OpenAI-compatible endpoint)."""
-    from .scoring.report import write_report
+    from .scoring.report import type_names_of, write_report
 
     results = _score_sources(path, format=format, judge=judge, data=data, split=split, seed=seed,
                              resamples=resamples, api_base=api_base)
     for result in results:
         folder = Path(out) / result.source.name if out and len(results) > 1 else out or result.source.run_dir
         if folder is not None and write:
-            write_report(result.summary, folder, plots=plots)
+            write_report(result.summary, folder, plots=plots, verdicts=result.verdicts,
+                         type_names=type_names_of(result.source.pairs))
     return results
 
 

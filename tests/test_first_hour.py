@@ -167,3 +167,40 @@ def test_piped_tables_are_not_cut_at_80_columns(tmp_path) -> None:
                           timeout=60, env={k: v for k, v in os.environ.items() if k != "COLUMNS"})  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert run.name in done.stdout and "…" not in done.stdout
+
+
+def test_pass_k_with_deterministic_agents_says_more_trials_tell_nothing(tmp_path, capsys) -> None:
+    assert main(["run", "--seeker", "heuristic", "--provider", "offline", "--tasks", str(SAMPLE_TASKS), "--lang",
+                 "en", "--limit", "2", "--trials", "3", "--runs-dir", str(tmp_path), "--no-progress"]) == 0  # fmt: skip
+    out = " ".join(capsys.readouterr().out.split())
+    assert "pass^k = success for every k up to 3: each task's trials all went alike" in out
+    (run,) = tmp_path.iterdir()
+    assert "pass^k = success for every k up to 3" in (run / "report.md").read_text(encoding="utf-8")
+    assert main(["run", "--seeker", "heuristic", "--provider", "offline", "--tasks", str(SAMPLE_TASKS), "--lang",
+                 "en", "--limit", "2", "--runs-dir", str(tmp_path / "one"), "--no-progress"]) == 0  # fmt: skip
+    assert "pass^k" not in capsys.readouterr().out  # one trial: no pass^k, no note
+
+
+def test_dry_run_says_which_key_is_missing(monkeypatch, capsys) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    assert main(["run", "--seeker", "gpt-4o", "--provider", "offline", "--tasks", str(SAMPLE_TASKS), "--lang", "en",
+                 "--dry-run"]) == 0  # fmt: skip
+    out = " ".join(capsys.readouterr().out.split())
+    assert "missing key: the seeker model" in out and "needs OPENAI_API_KEY" in out
+    assert "the run itself would stop here" in out and "provider model" not in out
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-key")
+    assert main(["run", "--seeker", "gpt-4o", "--provider", "offline", "--tasks", str(SAMPLE_TASKS), "--lang", "en",
+                 "--dry-run"]) == 0  # fmt: skip
+    assert "missing key" not in capsys.readouterr().out
+
+
+def test_the_type_plot_names_types_and_gives_each_language_its_bars(tmp_path, monkeypatch) -> None:
+    from clarq_bench.scoring import report
+
+    drawn: list[tuple[list, dict]] = []
+    monkeypatch.setattr(report, "type_plot", lambda verdicts, names, path: drawn.append((verdicts, names)))
+    assert main(["run", "--seeker", "heuristic", "--provider", "offline", "--tasks", str(SAMPLE_TASKS), "--lang",
+                 "all", "--runs-dir", str(tmp_path), "--no-progress"]) == 0  # fmt: skip
+    ((verdicts, names),) = drawn
+    assert {v.language for v in verdicts} == {"en", "zh"} and names[1] == "Lighthouse Repair"
+

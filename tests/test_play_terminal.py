@@ -94,7 +94,7 @@ def test_seeker_side_ctrl_c_stops_at_once(tmp_path: Path) -> None:
     child = spawn("--role", "seeker", tmp_path=tmp_path)
     child.expect_exact("you> ")
     child.sendintr()
-    child.expect_exact("play stopped")
+    child.expect_exact("play stopped (Ctrl-C); nothing saved")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130

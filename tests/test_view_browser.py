@@ -64,3 +64,47 @@ def test_view_filters_and_stays_inert(tmp_path: Path, browser) -> None:  # noqa:
     assert HOSTILE in turns[1].text  # shown as text, not run
     assert_inert(browser)
     screenshot(browser, "view-dialogue.png", tmp_path)
+
+
+def test_view_searches_by_id_and_text_sorts_and_shows_missed_nodes(tmp_path: Path, browser) -> None:  # noqa: F811
+    from selenium.webdriver.common.by import By
+
+    run = hostile_run(tmp_path / "run")
+    browser.get(view(run).resolve().as_uri())
+    search = browser.find_element(By.ID, "dialogue-search")
+    tasks = sample_tasks()
+    search.send_keys(tasks[2].id)  # by task id
+    ids = {d.get_attribute("data-id") for d in shown(browser)}
+    assert ids == {tasks[2].id} and browser.find_element(By.ID, "shown-count").text == "1"
+    search.clear()
+    search.send_keys("  ")
+    assert len(shown(browser)) == 16  # blank: everything
+    search.send_keys("<script>")  # by text, hostile text included, matched as text
+    matched = shown(browser)
+    assert matched and all("<script>" in d.get_attribute("textContent") for d in matched)
+    search.clear()
+    search.send_keys("no such words anywhere")
+    assert shown(browser) == [] and browser.find_element(By.ID, "shown-count").text == "0"
+    search.clear()
+    search.send_keys(" ")
+    search.clear()
+    browser.execute_script("document.getElementById('dialogue-search').dispatchEvent(new Event('input'))")
+    assert len(shown(browser)) == 16
+
+    choose(browser, "dialogue-sort", "outcome")  # failures first, the played order kept within each
+    outcomes = [d.get_attribute("data-success") for d in shown(browser)]
+    assert outcomes == sorted(outcomes) and outcomes[0] == "0"
+    choose(browser, "dialogue-sort", "turns")
+    turns = [int(d.get_attribute("data-turns")) for d in shown(browser)]
+    assert turns == sorted(turns, reverse=True)
+    choose(browser, "dialogue-sort", "type")
+    types = [int(d.get_attribute("data-type")) for d in shown(browser)]
+    assert types == sorted(types)
+    choose(browser, "dialogue-sort", "")
+    assert [d.get_attribute("data-id") for d in shown(browser)][:2] == [tasks[0].id, tasks[1].id]
+
+    failed = next(d for d in shown(browser) if d.get_attribute("data-success") == "0")
+    failed.find_element(By.TAG_NAME, "summary").click()
+    missed = failed.find_elements(By.CSS_SELECTOR, "ul.missed li")
+    assert missed and missed[0].text == "never obtained:" and len(missed) >= 2  # each missed node with its text
+    assert_inert(browser)

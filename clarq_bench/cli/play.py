@@ -74,7 +74,7 @@ def _play(args: argparse.Namespace) -> int:
         transcript = loop.run_until_complete(play_dialogue(task, seeker, provider, max_turns=args.max_turns,
                                                            turn_timeout=None))  # a person may think for long
     except KeyboardInterrupt as exc:
-        print(f"\nclarq: play stopped ({exc or 'Ctrl-C'}); nothing saved", file=sys.stderr)
+        print(f"\nclarq: play stopped ({str(exc) or 'Ctrl-C'}); nothing saved", file=sys.stderr)
         return 130
     finally:
         _close(loop, client)

@@ -38,6 +38,22 @@ def print_estimate(args: argparse.Namespace) -> int:
     console.print(table)
     console.print(f"total: {_usd(plan.usd)}  (prices from litellm's table; replies already in the cache cost "
                   "nothing; --max-cost USD caps the spend)", markup=False, highlight=False, soft_wrap=True)
+    for line in missing_keys(plan.roles, getattr(args, "api_base", None)):
+        console.print(line, style="bold yellow", markup=False, highlight=False, soft_wrap=True)
     return 0
+
+
+def missing_keys(roles: list, api_base: str | None) -> list[str]:  # noqa: ANN001 - the plan's RoleEstimates
+    """`missing key: ...` for each role whose model has no key set: the dry run needs none, the real run would stop."""
+    from ..core.errors import ClarqError
+    from ..play.setup import check_keys
+
+    lines = []
+    for role in roles:
+        try:
+            check_keys([(role.role, role.model)], api_base=api_base)
+        except ClarqError as exc:
+            lines.append(f"missing key: {exc} -- the run itself would stop here")
+    return lines
 
 

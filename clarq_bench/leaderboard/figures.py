@@ -51,7 +51,8 @@ def compute_metrics(
     from ..scoring.stats import DEFAULT_SEED
 
     summary = summarize(verdicts, split=split, seed=DEFAULT_SEED if seed is None else seed, resamples=resamples)
-    return {"summary": summary.model_dump(mode="json"), "cost": cost_of(transcripts)}
+    # task_set is named from the task data where the figures are shown; it is no figure verify could recompute
+    return {"summary": summary.model_dump(mode="json", exclude={"task_set"}), "cost": cost_of(transcripts)}
 
 
 def bootstrap_settings(metrics: dict[str, Any]) -> tuple[int, int]:

@@ -174,4 +174,10 @@ def build_site(
 def _plots(entry: Entry, pages: Path) -> list[str]:
     from .plots import write_plots
 
-    return write_plots(entry.summary, pages, entry.slug)
+    from ..scoring.report import type_plot
+
+    names = write_plots(entry.summary, pages, entry.slug)
+    if entry.verdicts and f"{entry.slug}-types.png" in names:  # each type named, each language its own bar
+        type_plot(list(entry.verdicts), {t.type_number: t.type_name for t in entry.tasks.values()},
+                   pages / f"{entry.slug}-types.png")
+    return names

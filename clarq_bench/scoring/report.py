@@ -72,6 +72,16 @@ def headline_rows(summary: Summary) -> list[tuple[str, str, str]]:
     return rows
 
 
+def pass_k_line(summary: Summary) -> str:
+    """pass^k equal to success for every k means every trial of a task went alike: extra trials told nothing."""
+    values = [fig.value for k, fig in summary.pass_k.items() if int(k) > 1]
+    if not values or summary.success.value is None or any(v != summary.success.value for v in values):
+        return ""
+    return (f"pass^k = success for every k up to {summary.trials}: each task's trials all went alike (a deterministic "
+            "seeker and provider, temperature 0, play the same dialogue every trial), so more trials add no "
+            "information; they matter for sampled models")
+
+
 def endings_line(summary: Summary) -> str:
     """How the dialogues ended, and a warning when some ended in an error (they count as failures, so the figures
     are partly a measure of the failure, not of the seeker)."""
@@ -139,6 +149,11 @@ def task_set_label(pairs: Any) -> str:
     return describe(kind_of(hashes), len(hashes)) if hashes else ""
 
 
+def type_names_of(pairs: Any) -> dict[int, str]:
+    """Type number -> name, for the plots, from (transcript, task) pairs."""
+    return {task.type_number: task.type_name for _, task in pairs}
+
+
 def task_set_line(summary: Summary) -> str:
     """A loud line when the figures are not on the benchmark's tasks (they rank nowhere near benchmark results)."""
     if not summary.task_set or summary.task_set.startswith(TITLES[BENCHMARK]):
@@ -193,7 +208,7 @@ def print_table(summary: Summary, console: Any = None) -> None:
         for row in usage_rows(summary):
             cost.add_row(*row)
         console.print(cost)
-    for line in (scripted_line(summary), split_line(summary), unpriced_line(summary)):
+    for line in (scripted_line(summary), split_line(summary), unpriced_line(summary), pass_k_line(summary)):
         if line:
             console.print(escape(line))
     errored = summary.end_reasons.get("error", 0)
@@ -232,7 +247,7 @@ def markdown(summary: Summary, plots: list[str] = ()) -> str:  # type: ignore[as
     if task_set_line(summary):
         benchmark = summary.task_set.startswith(TITLES[BENCHMARK])
         parts += ["", ("" if benchmark else "**Not the benchmark.** ") + task_set_line(summary)]
-    for line in (scripted_line(summary), split_line(summary)):
+    for line in (scripted_line(summary), split_line(summary), pass_k_line(summary)):
         if line:
             parts += ["", line]
     parts += ["", _md_table(["figure", "value [95% CI]", "n"], [[a, b, c] for a, b, c in headline_rows(summary)]),
@@ -299,13 +314,51 @@ def _bar_plot(groups: list[Group], path: Path, xlabel: str, title: str) -> None:
     plt.close(fig)
 
 
-def write_plots(summary: Summary, folder: Path) -> list[Path]:
-    """success_by_required.png and success_by_type.png (with interval whiskers)."""
+def type_plot(verdicts: list, type_names: dict[int, str], path: Path) -> None:
+    """Success per task type, one bar per language side by side (never merged), each type named on its row."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    languages = sorted({v.language for v in verdicts})
+    types = sorted({v.type_number for v in verdicts})
+    height = 0.8 / max(1, len(languages))
+    fig, ax = plt.subplots(figsize=(7.5, max(2.5, 0.32 * len(types) * max(1, len(languages)) + 1.2)))
+    colors = {"en": "#4C72B0", "zh": "#DD8452"}
+    for offset, language in enumerate(languages):
+        mine = [v for v in verdicts if v.language == language]
+        rates = []
+        for number in types:
+            group = [v.success for v in mine if v.type_number == number]
+            rates.append(sum(group) / len(group) if group else 0.0)
+        positions = [i + offset * height for i in range(len(types))]
+        ax.barh(positions, rates, height=height, color=colors.get(language, "#55A868"),
+                label=f"{language} ({len(mine)} dialogues)")
+    ax.set_yticks([i + height * (len(languages) - 1) / 2 for i in range(len(types))],
+                  [f"{n} {type_names.get(n, '')}".strip() for n in types], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("success rate")
+    ax.set_title("Success per task type, per language")
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def write_plots(summary: Summary, folder: Path, verdicts: list | None = None,
+                type_names: dict[int, str] | None = None) -> list[Path]:
+    """success_by_required.png and success_by_type.png; with the verdicts, the type plot names each type and gives
+    each language its own bar (never merged), else it falls back to the summary's merged groups with whiskers."""
     folder.mkdir(parents=True, exist_ok=True)
     required = folder / PLOTS["success_by_required"]
     by_type = folder / PLOTS["success_by_type"]
     _bar_plot(summary.by_required, required, "required nodes", "Success vs number of required nodes")
-    _bar_plot(summary.by_type, by_type, "task type", "Success per task type")
+    if verdicts:
+        type_plot(list(verdicts), type_names or {}, by_type)
+    else:
+        _bar_plot(summary.by_type, by_type, "task type", "Success per task type")
     return [required, by_type]
 
 
@@ -313,11 +366,12 @@ def summary_payload(summary: Summary) -> dict[str, Any]:
     return summary.model_dump(mode="json")
 
 
-def write_report(summary: Summary, folder: str | Path, *, plots: bool = True) -> list[Path]:
+def write_report(summary: Summary, folder: str | Path, *, plots: bool = True, verdicts: list | None = None,
+                 type_names: dict[int, str] | None = None) -> list[Path]:
     """summary.json, report.md and (unless `plots` is False) the PNG plots into `folder`; returns the paths."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    images = write_plots(summary, folder) if plots else []
+    images = write_plots(summary, folder, verdicts, type_names) if plots else []
     summary_path = folder / SUMMARY_FILE  # a run folder's summary.json (core.run_folder), or --out's
     summary_path.write_text(redact(json.dumps(summary_payload(summary), ensure_ascii=False, indent=2)) + "\n",
                             encoding="utf-8")  # fmt: skip
