@@ -16,9 +16,19 @@ from .common import positive_int
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("play", help="play one dialogue yourself, as the provider or as the seeker")
-    parser.add_argument("task_id", help="e.g. en/01/0 (see `clarq tasks list`)")
-    parser.add_argument("--role", choices=["provider", "seeker"], required=True, help="the side you play")
+    parser = subparsers.add_parser("play", help="play one dialogue yourself, as the provider or as the seeker; --web: "
+                                   "people play tasks as the seeker in the browser")
+    parser.add_argument("task_id", nargs="?", help="e.g. en/01/0 (see `clarq tasks list`); not with --web")
+    parser.add_argument("--role", choices=["provider", "seeker"], help="the side you play (required without --web)")
+    web = parser.add_argument_group("people in the browser (--web)")
+    web.add_argument("--web", action="store_true", help="serve a page on 127.0.0.1 where each person, by name, plays "
+                     "the selected tasks as the seeker; each person's dialogues are a run folder of their own")
+    web.add_argument("--port", type=int, default=8766, help="--web port (default: 8766; 0 = any free one)")
+    web.add_argument("--runs-dir", metavar="DIR", default="runs", help="where the people's run folders go")
+    web.add_argument("--lang", choices=["en", "zh", "all"], default="en", help="--web: language (default: en)")
+    web.add_argument("--split", choices=["test", "dev", "all"], default="test", help="--web: split (default: test)")
+    web.add_argument("--types", metavar="N[,N-M]", help="--web: task types, e.g. 1-3")
+    web.add_argument("--limit", type=positive_int, metavar="N", help="--web: N tasks spread over the types")
     parser.add_argument("--seeker", default="heuristic", help="the seeker you answer (--role provider)")
     parser.add_argument("--seeker-module", action="append", metavar="FILE.py",
                         help="import this file first, so the seekers it registers work by name")
@@ -45,6 +55,11 @@ def _play(args: argparse.Namespace) -> int:
 
     from ..play.setup import import_seeker_modules
 
+    if args.web:
+        return _play_web(args)
+    if not args.task_id or not args.role:
+        raise ClarqError("a task id and --role are needed to play at the terminal", "e.g. `clarq play en/01/0 --role "
+                         "seeker --tasks tasks/`, or --web for people in the browser")
     import_seeker_modules(args.seeker_module)
     language = args.task_id.split("/")[0]
     if language not in ("en", "zh"):
@@ -121,3 +136,41 @@ def _close(loop: object, client: object) -> None:
         loop.run_until_complete(asyncio.sleep(0))  # type: ignore[attr-defined]
     finally:
         loop.close()  # type: ignore[attr-defined]
+
+
+def _play_web(args: argparse.Namespace) -> int:
+    """Serve the people page until Ctrl-C; each person's finished run is scored as it ends."""
+    import asyncio
+
+    from ..core.errors import ClarqError
+    from ..play.web import PlayServer
+
+    if args.task_id or args.role == "provider":
+        raise ClarqError("--web plays the selected tasks as the seeker", "drop the task id and --role; select tasks "
+                         "with --tasks/--data, --lang, --split, --types, --limit")
+    options = {"tasks": args.tasks, "data": args.data, "lang": args.lang, "split": args.split, "types": args.types,
+               "limit": args.limit, "provider": args.provider, "max_turns": args.max_turns, "api_base": args.api_base,
+               "no_cache": args.no_cache}  # fmt: skip
+
+    async def main() -> None:
+        server = PlayServer(args.runs_dir, options, port=args.port)
+        url = await server.serve()
+        print(f"people page: {url}  (each person's run goes under {args.runs_dir}/; Ctrl-C to stop)", flush=True)
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await server.close()
+            for name, desk in sorted(_desks().items()):
+                print(f"{name}: {desk.done} dialogue(s) in {desk.folder}", flush=True)
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        print("stopped; a person who comes back under the same name resumes their run", flush=True)
+    return 0
+
+
+def _desks() -> dict:
+    from ..seekers.web_human import DESKS
+
+    return DESKS

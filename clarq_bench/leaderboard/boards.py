@@ -20,6 +20,7 @@ from .schema import task_set_hash
 
 STANDARD_PROVIDER_MODELS = ("gpt-4o", "gpt-4o-2024-05-13")  # the paper's provider, as named and as resolved
 STANDARD_MODE, STANDARD_TURNS = "single", 12
+PEOPLE_SEEKERS = ("human", "human-web")  # a person typed the seeker's lines
 
 
 @dataclass(frozen=True)
@@ -33,16 +34,19 @@ class Setting:
     provider: str  # offline / offline-e5, or the LLM provider's model version(s)
     mode: str
     max_turns: int | None
+    people: bool = False  # people played the seeker (clarq play --web): a human baseline, never ranked with machines
 
     @property
     def standard(self) -> bool:
-        return (self.kind == BENCHMARK and self.provider in STANDARD_PROVIDER_MODELS and self.mode == STANDARD_MODE
+        return (not self.people and self.kind == BENCHMARK and self.provider in STANDARD_PROVIDER_MODELS and self.mode == STANDARD_MODE
                 and self.max_turns == STANDARD_TURNS)
 
     def title(self) -> str:
         turns = f"{self.max_turns}-turn cap" if self.max_turns is not None else "turn cap unknown"
         mode = "multi-info" if self.mode.startswith("multi") else "single-info"
         head = "Standard setting: " if self.standard else ("" if self.kind == BENCHMARK else "Not the benchmark: ")
+        head = f"People as seekers (H2L), {head[0].lower() + head[1:]}" if self.people and head else (
+            "People as seekers (H2L): " if self.people else head)
         return f"{head}{describe(self.kind, self.tasks)}, {self.split} split · provider {self.provider}, {mode} · {turns}"
 
 
@@ -66,7 +70,8 @@ def setting_of(entry: Entry, language: str) -> Setting:
     hashes = {task_id: digest for task_id, digest in m.task_hashes.items() if task_id.split("/", 1)[0] == language}
     return Setting(kind=kind_of(hashes), digest=task_set_hash(hashes), tasks=len(hashes),
                    split=str(m.run_config.get("split") or "test"), provider=provider_of(entry),
-                   mode=provider_mode(m), max_turns=m.max_turns)  # fmt: skip
+                   mode=provider_mode(m), max_turns=m.max_turns,
+                   people=m.seeker.name in PEOPLE_SEEKERS)  # fmt: skip
 
 
 def boards(entries: list[Entry], language: str) -> list[Board]:
@@ -78,6 +83,6 @@ def boards(entries: list[Entry], language: str) -> list[Board]:
             continue
         setting = setting_of(entry, language)
         grouped.setdefault(setting, Board(setting)).entries.append(entry)
-    order = lambda b: (not b.setting.standard, b.setting.kind != BENCHMARK, b.setting.kind, -len(b.entries),  # noqa: E731
-                       b.setting.title())
+    order = lambda b: (not b.setting.standard, b.setting.kind != BENCHMARK, b.setting.kind, b.setting.people,  # noqa: E731
+                       -len(b.entries), b.setting.title())
     return sorted(grouped.values(), key=order)

@@ -168,6 +168,7 @@ def index_page(entries: list[Entry], skipped: list[tuple[str, list[str]]], extra
             ident = language if number == 0 else f"{language}-{number + 1}"
             kind = board.setting.kind
             parts.append(f'<h3 class="board {esc(kind)}">{esc(board.setting.title())}</h3>')
+            kind = "people" if board.setting.people else kind
             if kind != BENCHMARK:
                 parts.append('<p class="warn">These rows were played on other tasks than the released benchmark: '
                              "their figures say nothing about it and are ranked only against each other.</p>")

@@ -34,6 +34,7 @@ BUILTIN = {
     "heuristic": "clarq_bench.seekers.baselines:HeuristicSeeker",
     "replay": "clarq_bench.seekers.baselines:ReplaySeeker",
     "human": "clarq_bench.seekers.human:HumanSeeker",
+    "human-web": "clarq_bench.seekers.web_human:WebHumanSeeker",
 }
 #: The red-team suite (seekers/adversarial.py): fixed strategies with no clarification skill, for
 #: `clarq provider-audit`. Kept in step with adversarial.STRATEGIES (a test checks it).
