@@ -146,24 +146,34 @@ def test_people_play_in_chromium_with_reload_and_hostile_text(tmp_path: Path) ->
             driver.get(url)
             driver.find_element(By.ID, "name").send_keys(HOSTILE[:60])
             driver.find_element(By.ID, "start").click()
-            assert driver.find_element(By.ID, "who").text == HOSTILE[:60]  # a hostile name is text
+
+            def find(ident: str):  # the waiting page reloads itself each second until Jax has answered
+                from selenium.webdriver.support.ui import WebDriverWait
+
+                return WebDriverWait(driver, 60).until(lambda d: d.find_element(By.ID, ident))
+
+            assert find("who").text == HOSTILE[:60]  # a hostile name is text
             assert_inert(driver)
-            driver.find_element(By.ID, "text").send_keys("Hello Jax. How can I get it done?")
-            driver.find_element(By.ID, "say").click()
+            find("text").send_keys("Hello Jax. How can I get it done?")
+            find("say").click()
+            find("text")
             turns = driver.find_elements(By.CSS_SELECTOR, "#dialogue .turn")
             assert len(turns) == 3 and turns[1].text.endswith("Hello Jax. How can I get it done?")
             driver.refresh()  # a reload shows the same dialogue, at the same turn
+            find("text")
             assert len(driver.find_elements(By.CSS_SELECTOR, "#dialogue .turn")) == 3
-            driver.find_element(By.ID, "text").send_keys(HOSTILE)
-            driver.find_element(By.ID, "say").click()
+            find("text").send_keys(HOSTILE)
+            find("say").click()
+            find("text")
             assert_inert(driver)
             assert HOSTILE in driver.find_elements(By.CSS_SELECTOR, "#dialogue .seeker")[-1].text
-            driver.find_element(By.ID, "say").click()  # empty: refused with a reason, nothing sent
-            assert "type a question first" in driver.find_element(By.ID, "problem").text
-            driver.find_element(By.ID, "goodbye").click()
+            find("say").click()  # empty: refused with a reason, nothing sent
+            assert "type a question first" in find("problem").text
+            find("goodbye").click()
+            find("text")
             assert "Task 2 of 2" in driver.find_element(By.TAG_NAME, "h1").text
-            driver.find_element(By.ID, "goodbye").click()
-            assert driver.find_element(By.ID, "done").text.startswith("Thank you")
+            find("goodbye").click()
+            assert find("done").text.startswith("Thank you")
             assert_inert(driver)
     finally:
         driver.quit()
