@@ -35,10 +35,10 @@ def tables(index: str) -> list[tuple[str, str, str, list[str]]]:
     """(heading, table id, data-kind, submission names) of every leaderboard table, in page order."""
     found = []
     for match in re.finditer(r'<h3 class="board [a-z]+">(.*?)</h3>(.*?)(?=<h3 class="board|<h2|</main>)', index, re.S):
-        for table in re.finditer(r'<table class="sortable leaderboard" id="([^"]+)" data-kind="([^"]*)">(.*?)</table>',
-                                 match.group(2), re.S):  # fmt: skip
+        for table in re.finditer(r'<div class="wide" data-kind="([^"]*)"><table class="sortable leaderboard" '
+                                 r'id="([^"]+)">(.*?)</table>', match.group(2), re.S):  # fmt: skip
             names = re.findall(r'<a href="s/[^"]+">([^<]+)</a>', table.group(3))
-            found.append((html.unescape(match.group(1)), table.group(1), table.group(2), names))
+            found.append((html.unescape(match.group(1)), table.group(2), table.group(1), names))
     return found
 
 

@@ -96,7 +96,7 @@ def test_sort_navigate_filter_and_stay_inert(site: Path, browser, tmp_path: Path
     assert browser.title == "clarq leaderboard"
     assert_inert(browser)
     # the submissions were played on the sample tasks: their own board, never the reference rows' (benchmark) board
-    board = browser.find_element(By.CSS_SELECTOR, 'table.leaderboard[data-kind="sample"]').get_attribute("id")
+    board = browser.find_element(By.CSS_SELECTOR, 'div[data-kind="sample"] table.leaderboard').get_attribute("id")
     rows = browser.find_elements(By.CSS_SELECTOR, f"#{board} tbody tr")
     assert len(rows) == 2
     if REFERENCE.is_file():

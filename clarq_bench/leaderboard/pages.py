@@ -139,7 +139,7 @@ def leaderboard_table(entries: list[Entry], language: str, *, numbered: bool = T
         _th("Provider replies"),
     ])  # fmt: skip
     lang = esc(ident or language) + ("" if numbered else "-oracle")
-    return (f'<div class="wide"><table class="sortable leaderboard" id="board-{lang}" data-kind="{esc(kind)}">'
+    return (f'<div class="wide" data-kind="{esc(kind)}"><table class="sortable leaderboard" id="board-{lang}">'
             f"<thead><tr>{head}</tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table></div>")  # fmt: skip
 
