@@ -52,8 +52,10 @@ def describe(kind: str, count: int, total: int | None = None) -> str:
 
 
 def sample_tasks_dir() -> Path | None:
-    """The project's tasks/ folder (a checkout or an editable install), where sample-task submissions verify."""
-    folder = Path(__file__).resolve().parents[2] / "tasks"
+    """The sample tasks (installed with the package, or a checkout's tasks/), where sample-task submissions verify."""
+    from ..core.resources import shipped
+
+    folder = shipped("tasks")
     return folder if (folder / "English").is_dir() else None
 
 
