@@ -328,13 +328,13 @@ def type_plot(verdicts: list, type_names: dict[int, str], path: Path) -> None:
     colors = {"en": "#4C72B0", "zh": "#DD8452"}
     for offset, language in enumerate(languages):
         mine = [v for v in verdicts if v.language == language]
-        rates = []
-        for number in types:
-            group = [v.success for v in mine if v.type_number == number]
-            rates.append(sum(group) / len(group) if group else 0.0)
+        groups = [[v.success for v in mine if v.type_number == number] for number in types]
+        rates = [sum(group) / len(group) if group else 0.0 for group in groups]
         positions = [i + offset * height for i in range(len(types))]
         ax.barh(positions, rates, height=height, color=colors.get(language, "#55A868"),
                 label=f"{language} ({len(mine)} dialogues)")
+        for y, rate, group in zip(positions, rates, groups):  # a 0 and "no task of this type" must not look alike
+            ax.text(min(rate, 0.9) + 0.01, y, f"{rate:.2f}" if group else "no tasks", va="center", fontsize=7)
     ax.set_yticks([i + height * (len(languages) - 1) / 2 for i in range(len(types))],
                   [f"{n} {type_names.get(n, '')}".strip() for n in types], fontsize=8)
     ax.invert_yaxis()
