@@ -147,31 +147,40 @@ def test_people_play_in_chromium_with_reload_and_hostile_text(tmp_path: Path) ->
             driver.find_element(By.ID, "name").send_keys(HOSTILE[:60])
             driver.find_element(By.ID, "start").click()
 
-            def find(ident: str):  # the waiting page reloads itself each second until Jax has answered
-                from selenium.webdriver.support.ui import WebDriverWait
+            from selenium.common.exceptions import StaleElementReferenceException
+            from selenium.webdriver.support.ui import WebDriverWait
 
-                return WebDriverWait(driver, 60).until(lambda d: d.find_element(By.ID, ident))
+            def until(check):  # noqa: ANN001 - pages are replaced, and the waiting page reloads itself each second
+                def safe(d):  # noqa: ANN001
+                    try:
+                        return check(d)
+                    except (StaleElementReferenceException, IndexError):
+                        return False
+                return WebDriverWait(driver, 60, ignored_exceptions=(StaleElementReferenceException,)).until(safe)
+
+            def find(ident: str):
+                return until(lambda d: d.find_elements(By.ID, ident) and d.find_element(By.ID, ident))
+
+            def turns() -> list:
+                return driver.find_elements(By.CSS_SELECTOR, "#dialogue .turn")
 
             assert find("who").text == HOSTILE[:60]  # a hostile name is text
             assert_inert(driver)
             find("text").send_keys("Hello Jax. How can I get it done?")
             find("say").click()
-            find("text")
-            turns = driver.find_elements(By.CSS_SELECTOR, "#dialogue .turn")
-            assert len(turns) == 3 and turns[1].text.endswith("Hello Jax. How can I get it done?")
+            until(lambda d: len(turns()) == 3 and d.find_elements(By.ID, "text"))
+            assert turns()[1].text.endswith("Hello Jax. How can I get it done?")
             driver.refresh()  # a reload shows the same dialogue, at the same turn
-            find("text")
-            assert len(driver.find_elements(By.CSS_SELECTOR, "#dialogue .turn")) == 3
+            until(lambda d: len(turns()) == 3 and d.find_elements(By.ID, "text"))
             find("text").send_keys(HOSTILE)
             find("say").click()
-            find("text")
+            until(lambda d: len(turns()) == 5 and d.find_elements(By.ID, "text"))
             assert_inert(driver)
             assert HOSTILE in driver.find_elements(By.CSS_SELECTOR, "#dialogue .seeker")[-1].text
             find("say").click()  # empty: refused with a reason, nothing sent
-            assert "type a question first" in find("problem").text
+            assert "type a question first" in find("problem").text and len(turns()) == 5
             find("goodbye").click()
-            find("text")
-            assert "Task 2 of 2" in driver.find_element(By.TAG_NAME, "h1").text
+            until(lambda d: "Task 2 of 2" in d.find_element(By.TAG_NAME, "h1").text and d.find_elements(By.ID, "text"))
             find("goodbye").click()
             assert find("done").text.startswith("Thank you")
             assert_inert(driver)
