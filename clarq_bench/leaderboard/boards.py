@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..data.task_sets import BENCHMARK, describe, kind_of
-from ..provider.factory import is_offline
+from ..provider.registry import recorded_kind
 from .entry import Entry
 from .replay import provider_mode
 from .schema import task_set_hash
@@ -60,7 +60,7 @@ def provider_of(entry: Entry) -> str:
     m = entry.manifest
     settings = m.run_config.get("provider") if isinstance(m.run_config.get("provider"), dict) else {}
     name = str(settings.get("name") or m.provider.name)
-    if is_offline(name):
+    if recorded_kind(name) == "offline":
         return name
     return ", ".join(sorted(set(m.provider_models))) or str(m.provider.model or settings.get("model") or name)
 
