@@ -27,13 +27,13 @@ def test_readme_custom_seeker_is_short_and_runs_from_the_working_directory(tmp_p
     runs = tmp_path / "runs"
     done = subprocess.run(
         [CLARQ, "run", "--seeker", "my_seeker:AskItems", "--provider", "offline",
-         "--tasks", str(REPO / "tasks"), "--lang", "en", "--limit", "2", "--runs-dir", str(runs), "--no-progress"],
+         "--tasks", str(REPO / "tasks"), "--lang", "en", "--runs-dir", str(runs), "--no-progress"],
         cwd=tmp_path, capture_output=True, text=True, timeout=120,
     )
     assert done.returncode == 0, done.stderr
     (run_dir,) = runs.iterdir()
     lines = (run_dir / "transcripts.jsonl").read_text(encoding="utf-8").splitlines()
-    assert len(lines) == 2
+    assert len(lines) == 8
     first = json.loads(lines[0])
     seeker_turns = [turn["text"] for turn in first["turns"] if turn["speaker"] == "seeker"]
     assert seeker_turns[0].startswith("Hello Jax.") and seeker_turns[-1] == "Thank you, goodbye."
@@ -68,7 +68,7 @@ def test_readme_python_api_defines_and_evaluates_a_seeker_in_ten_lines(tmp_path:
     run_dir, success, rescored = done.stdout.split()
     assert Path(run_dir).parent == Path("runs") and float(success) == float(rescored) > 0
     lines = (tmp_path / run_dir / "transcripts.jsonl").read_text(encoding="utf-8").splitlines()
-    assert len(lines) == 4
+    assert len(lines) == 8
     seeker_turns = [turn["text"] for turn in json.loads(lines[0])["turns"] if turn["speaker"] == "seeker"]
     assert seeker_turns[0].startswith("Hello Jax.") and seeker_turns[-1] == "Thank you, goodbye."
     assert (tmp_path / run_dir / "summary.json").is_file()
