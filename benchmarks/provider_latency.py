@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from clarq_bench.fidelity.provider_eval import load_dialogues, replay_steps
-from clarq_bench.provider.offline import OfflineProvider
+from clarq_bench.provider.offline.provider import OfflineProvider
 
 DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "clarq-llm-upstream" / "results"
 

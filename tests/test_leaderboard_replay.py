@@ -397,7 +397,7 @@ def test_llm_rows_are_self_reported(tmp_path: Path) -> None:
 
 def _e5_loads() -> bool:
     try:
-        from clarq_bench.provider.embeddings import shared_embedder
+        from clarq_bench.provider.offline.embeddings import shared_embedder
 
         shared_embedder()
         return True

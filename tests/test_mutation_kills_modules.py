@@ -3,7 +3,7 @@
 The README states the offline provider's agreement with the released GPT-4o provider on the held-out task types
 14-26 (`clarq provider-eval --provider offline ... --types 14-26`, single-info files, and `--provider-mode
 multi-info` on the multi-info file). These are measured figures: this test measures them again from the shipped
-weights (offline_weights.py) and the code, on the full held-out steps (a few seconds), and compares them with the
+weights (provider/offline/weights.py) and the code, on the full held-out steps (a few seconds), and compares them with the
 numbers the README prints, read from the README itself -- so a change to the weights, the matcher, the screen or
 the replay that moves a figure by 0.05 points fails here until the README says the new figure.
 """
@@ -18,9 +18,9 @@ import pytest
 from upstream_paths import UPSTREAM_RESULTS, needs_upstream
 
 from clarq_bench.cli.main import main
-from clarq_bench.provider.embeddings import EMBEDDING_FEATURES
-from clarq_bench.provider.matcher import FEATURES
-from clarq_bench.provider.offline_weights import MODELS
+from clarq_bench.provider.offline.embeddings import EMBEDDING_FEATURES
+from clarq_bench.provider.offline.linear_model import FEATURES
+from clarq_bench.provider.offline.weights import MODELS
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 FILES = {
@@ -44,7 +44,7 @@ def test_every_model_the_matcher_loads_is_shipped_with_every_feature() -> None:
         names = FEATURES + (EMBEDDING_FEATURES if key.endswith("-e5") else ())
         assert tuple(model["weights"]) == names, key
         assert 0 < model["threshold"] < 1 and isinstance(model["bias"], float)
-    import clarq_bench.provider.matcher as matcher  # builds the three LinearModels at import
+    import clarq_bench.provider.offline.linear_model as matcher  # builds the three LinearModels at import
 
     assert matcher.SINGLE_INFO_E5 is not None
 

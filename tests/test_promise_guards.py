@@ -20,7 +20,7 @@ from test_provider_screen import PADDED, REAL, after_root, make_task
 
 from clarq_bench.core.transcript import AgentInfo, EndReason, ReplyKind, Speaker, Transcript, Turn
 from clarq_bench.provider.leakage import find_leaks, leak_score, ngrams
-from clarq_bench.provider.offline import OfflineProvider
+from clarq_bench.provider.offline.provider import OfflineProvider
 from clarq_bench.provider.screen import Verdict, screen
 from clarq_bench.scoring.judge import NodeStatus, judge, judge_deterministic
 

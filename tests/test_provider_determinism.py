@@ -12,7 +12,7 @@ from upstream_paths import REPO, UPSTREAM_RESULTS, needs_upstream
 
 SCRIPT = """
 import json, sys
-from clarq_bench.provider.offline import OfflineProvider
+from clarq_bench.provider.offline.provider import OfflineProvider
 from clarq_bench.fidelity.provider_eval import replay_steps
 from clarq_bench.data.upstream import load_released_dialogues
 out = []

@@ -12,12 +12,12 @@ import pytest
 from test_provider_offline import EN_NODES, ZH_NODES, make_task, play
 
 from clarq_bench.core.errors import ClarqError
-from clarq_bench.provider import embeddings
-from clarq_bench.provider.embeddings import EMBEDDING_FEATURES, Embedder, embedding_features
+from clarq_bench.provider.offline import embeddings
+from clarq_bench.provider.offline.embeddings import EMBEDDING_FEATURES, Embedder, embedding_features
 from clarq_bench.provider.factory import make_provider
 from clarq_bench.provider.registry import resolve_provider
 from clarq_bench.provider.lexical import TaskIndex
-from clarq_bench.provider.matcher import FEATURES, SINGLE_INFO, SINGLE_INFO_E5, all_features, select
+from clarq_bench.provider.offline.linear_model import FEATURES, SINGLE_INFO, SINGLE_INFO_E5, all_features, select
 from clarq_bench.core.transcript import ReplyKind
 
 

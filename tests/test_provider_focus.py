@@ -9,7 +9,7 @@ from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
 from clarq_bench.core.transcript import ReplyKind, Speaker, Turn
 from clarq_bench.provider.answering import ANSWERED_QUESTIONS, MULTI_INFO_NODES, answer
 from clarq_bench.provider.focus import FocusIndex
-from clarq_bench.provider.offline import OfflineProvider
+from clarq_bench.provider.offline.provider import OfflineProvider
 
 NODES = [
     ("0", "You need to trade a gem with Henry for a fire crystal, then summon a beast.", None),

@@ -8,8 +8,8 @@ from clarq_bench.core import prompts
 from clarq_bench.core.errors import ClarqError
 from clarq_bench.provider.factory import make_provider
 from clarq_bench.provider.lexical import TaskIndex, tokens
-from clarq_bench.provider.matcher import select
-from clarq_bench.provider.offline import OfflineProvider
+from clarq_bench.provider.offline.linear_model import select
+from clarq_bench.provider.offline.provider import OfflineProvider
 from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
 from clarq_bench.data.textmatch import carries_node
 from clarq_bench.core.transcript import Intent, ReplyKind, Speaker, Turn
@@ -218,7 +218,7 @@ def test_focus_terms_drop_boilerplate():
 
 def test_seeker_must_mention_what_the_node_needs_noticed():
     """Node 1's text shares 'castle' with the turn, but only node 2's noticed uncertainty (which castle) is asked."""
-    from clarq_bench.provider.matcher import node_features
+    from clarq_bench.provider.offline.linear_model import node_features
 
     index = TaskIndex(make_task("en", NOTICED_NODES).tree, "en")
     turn = "Thanks, Jax. Just to clarify, which castle should I go to in order to find the priest?"
@@ -238,7 +238,7 @@ def test_indirect_requests_count_as_questions_but_recaps_do_not():
 
 
 def test_specific_questions_exclude_open_and_confirmation_sentences():
-    from clarq_bench.provider.matcher import node_features
+    from clarq_bench.provider.offline.linear_model import node_features
 
     index = TaskIndex(make_task("en", NOTICED_NODES).tree, "en")
     rows = node_features(index, "I will bless the water in a castle, is that correct? Anything else I should know?",
@@ -261,8 +261,8 @@ def context_dialogue(task: Task, *exchanges: tuple[str, str | None]) -> list[Tur
 
 
 def test_context_features_read_the_dialogue_so_far():
-    from clarq_bench.provider.matcher import node_features
-    from clarq_bench.provider.offline_context import CONTEXT_FEATURES, context_features
+    from clarq_bench.provider.offline.linear_model import node_features
+    from clarq_bench.provider.offline.context import CONTEXT_FEATURES, context_features
 
     task = make_task("en", EN_NODES)
     index = TaskIndex(task.tree, "en")
@@ -293,7 +293,7 @@ def test_context_features_read_the_dialogue_so_far():
 
 
 def test_every_model_weighs_exactly_the_declared_features():
-    from clarq_bench.provider.matcher import FEATURES, MULTI_INFO, SINGLE_INFO
+    from clarq_bench.provider.offline.linear_model import FEATURES, MULTI_INFO, SINGLE_INFO
 
     for model in (SINGLE_INFO, MULTI_INFO):
         assert set(model.weights) == set(FEATURES) and 0 < model.threshold < 1
@@ -321,7 +321,7 @@ def test_char_grams_meet_inflections_and_chinese_without_segmentation():
 
 
 def test_option_miss_flags_nodes_whose_multiple_x_is_never_named():
-    from clarq_bench.provider.matcher import node_features
+    from clarq_bench.provider.offline.linear_model import node_features
 
     index = TaskIndex(make_task("en", EN_NODES).tree, "en")
     silent = dict(zip(["1", "2"], node_features(index, "How do I get past the monsters?", ["1", "2"])))
@@ -332,10 +332,10 @@ def test_option_miss_flags_nodes_whose_multiple_x_is_never_named():
 
 
 def test_generated_weights_cover_exactly_the_features():
-    from clarq_bench.provider.matcher import FEATURES
-    from clarq_bench.provider.offline_weights import MODELS
+    from clarq_bench.provider.offline.linear_model import FEATURES
+    from clarq_bench.provider.offline.weights import MODELS
 
-    from clarq_bench.provider.embeddings import EMBEDDING_FEATURES
+    from clarq_bench.provider.offline.embeddings import EMBEDDING_FEATURES
 
     assert set(MODELS) == {"single", "multi", "single-e5"}
     for key, model in MODELS.items():

@@ -100,3 +100,17 @@ def test_one_provider_rule_names_every_kind_and_refuses_the_rest() -> None:
     with pytest.raises(ClarqError, match="cannot import module"):
         resolve_provider("nowhere.at_all:Thing")
     assert [recorded_kind(n) for n in ("offline", "x.y:Z", "gpt-4o", "gtp-4o")] == ["offline", "import", "llm", "llm"]
+
+
+def test_offline_fingerprint_covers_the_offline_package_and_what_it_shares_only() -> None:
+    """The fingerprint follows imports into provider/offline/ and back up to the shared modules (a missed module
+    would let a changed decision pass verify); it never takes in the LLM provider or the name registry."""
+    from pathlib import Path
+
+    from clarq_bench.provider import identity
+
+    root = Path(identity.__file__).resolve().parent
+    names = {p.relative_to(root).as_posix() for p in identity.offline_sources() if p.suffix == ".py"}
+    assert {f"offline/{p.name}" for p in (root / "offline").glob("*.py")} <= names
+    assert {"focus.py", "answering.py", "screen.py", "lexical.py", "intents.py", "replies.py", "base.py"} <= names
+    assert not names & {"llm_provider.py", "registry.py", "factory.py", "identity.py", "human.py", "leakage.py"}

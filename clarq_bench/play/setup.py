@@ -196,7 +196,7 @@ def models_by_role(seeker: AgentSettings, provider: AgentSettings | None = None,
         models.append(("seeker", seeker_model))
     if spec is not None:
         if spec.embeddings and provider.mode != "multi-info":  # load its engine now, once
-            from ..provider.embeddings import shared_embedder
+            from ..provider.offline.embeddings import shared_embedder
 
             shared_embedder()
         if spec.model:

