@@ -33,7 +33,7 @@ from typing import Any, Iterator
 from clarq_bench.core.tasks import Task
 from clarq_bench.core.run_config import AgentSettings, RunConfig
 from clarq_bench.core.run_folder import read_transcripts
-from clarq_bench.play.runner import run_dialogues
+from clarq_bench.runner.batch import run_dialogues
 from clarq_bench.testing.fake_agents import both_agents, both_agents_one_model
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
 

@@ -9,7 +9,7 @@
     clarq.select("bm25", lang="en"), clarq.select_online_offline(["runs/a", "runs/b"])  # offline clarification track
 
 Options keep the names of `clarq run`'s flags (`--seeker-model` is seeker_model); what a flag defaults to, the
-option defaults to. This module composes the layers below it (fidelity, pairwise, play, scoring, data) and imports no cli; the heavy
+option defaults to. This module composes the layers below it (fidelity, pairwise, runner, scoring, data) and imports no cli; the heavy
 ones are imported when a function is called, so `import clarq_bench` stays cheap.
 """
 
@@ -23,7 +23,7 @@ from .fidelity.checks import audit_provider, evaluate_provider, search_provider
 
 if TYPE_CHECKING:
     from .clarify.bank import Bank
-    from .clarify.correlate import CorrelationReport
+    from .clarify.online_offline import CorrelationReport
     from .clarify.track import TrackResult
     from .core.tasks import Task
     from .data.validate import ValidationReport
@@ -34,10 +34,10 @@ if TYPE_CHECKING:
     from .pairwise.aggregate import PairwiseSummary
     from .pairwise.people import PeopleServer
     from .core.run_config import RunConfig
-    from .play.estimate import Estimate
-    from .play.runner import RunStats
-    from .play.runs_index import RunRow
-    from .play.setup import RunOptions
+    from .runner.estimate import Estimate
+    from .runner.batch import RunStats
+    from .runner.runs_index import RunRow
+    from .runner.prepare import RunOptions
     from .scoring.comparison import Comparison
     from .scoring.judge import Verdict
     from .scoring.metrics import Summary
@@ -110,13 +110,13 @@ async def run_async(
     on_run_dir: Callable[[Path, list[RunRow]], None] | None = None, **fields: Any,
 ) -> RunResult:
     """`run` inside a running event loop (a notebook cell: `await clarq.run_async(...)`)."""
-    from .play.runner import run_dialogues
-    from .play.setup import RunOptions, prepare
+    from .runner.batch import run_dialogues
+    from .runner.prepare import RunOptions, prepare
 
     options = RunOptions.of(options, **fields)
     config, tasks, client, run_dir = prepare(options)
     if on_run_dir is not None:  # the folder (for the resume command) and the identical runs that already exist
-        from .play.runs_index import identical_runs
+        from .runner.runs_index import identical_runs
 
         on_run_dir(run_dir, [] if options.resume else identical_runs(config, tasks, client, options.runs_dir))
     if on_start is not None:
@@ -183,9 +183,9 @@ def _outside_event_loop(name: str) -> None:
 def estimate_run(options: RunOptions | None = None, /, **fields: Any) -> tuple[RunConfig, list[Task], Estimate]:
     """What `run` with these options would play and call, and a dollar range (`clarq run --dry-run`): nothing is
     played, no key is needed, nothing touches the network."""
-    from .play.estimate import estimate
+    from .runner.estimate import estimate
     from .core.run_folder import RunDir
-    from .play.setup import RunOptions, build_config, import_seeker_modules, models_by_role, select_tasks
+    from .runner.prepare import RunOptions, build_config, import_seeker_modules, models_by_role, select_tasks
 
     options = RunOptions.of(options, **fields)
     import_seeker_modules(options.seeker_module)
@@ -198,7 +198,7 @@ def estimate_run(options: RunOptions | None = None, /, **fields: Any) -> tuple[R
 def list_runs(root: str | Path = "runs") -> list[RunRow]:
     """Every run folder under `root` (`clarq runs`): agents, languages, dialogues done of total, successes, errors,
     cost and state (finished, unfinished, empty) with the command that resumes it."""
-    from .play.runs_index import list_runs as rows
+    from .runner.runs_index import list_runs as rows
 
     return rows(root)
 
@@ -230,7 +230,7 @@ def compare(a: str | Path, b: str | Path, *, format: str = "auto", judge: str = 
     result then lists them in `cross_setting`)."""
     from .core.errors import ClarqError
     from .scoring.comparison import compare as compare_verdicts
-    from .scoring.settings import setting_conflicts, settings_differ, task_hashes
+    from .scoring.settings_diff import setting_conflicts, settings_differ, task_hashes
 
     sides = []
     for path in (a, b):
@@ -292,8 +292,8 @@ def select_online_offline(run_dirs: list[str | Path], *, data: str | Path | None
                           **llm: Any) -> CorrelationReport:
     """Offline track vs dialogue outcomes for the seekers of these `clarq run` folders (MIMICS-Duo): per-task and
     across-seeker Pearson / Spearman / Kendall and leaderboard agreement; with `out`, report.md and correlation.json."""
-    from .clarify.correlate import correlate
-    from .clarify.correlate_report import write_report
+    from .clarify.online_offline import correlate
+    from .clarify.online_offline_report import write_report
 
     report = correlate(list(run_dirs), data=str(data) if data else None, results=str(results) if results else None,
                        llm=llm)  # fmt: skip

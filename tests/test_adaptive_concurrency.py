@@ -136,7 +136,7 @@ async def test_the_progress_line_shows_each_models_current_cap(tmp_path, monkeyp
 
     from clarq_bench.data.loader import load_tasks
     from clarq_bench.core.run_config import AgentSettings, RunConfig
-    from clarq_bench.play.runner import run_dialogues
+    from clarq_bench.runner.batch import run_dialogues
     from clarq_bench.testing.fake_agents import both_agents
 
     monkeypatch.setattr(retry, "sleep", asyncio.sleep)

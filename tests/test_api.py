@@ -12,7 +12,7 @@ import pytest
 import clarq_bench
 from clarq_bench.cli.main import build_parser, main
 from clarq_bench.core.errors import ClarqError
-from clarq_bench.play.setup import RunOptions
+from clarq_bench.runner.prepare import RunOptions
 
 REPO = Path(__file__).resolve().parents[1]
 TASKS = REPO / "tasks"

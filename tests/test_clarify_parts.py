@@ -10,11 +10,11 @@ import pytest
 
 from clarq_bench.clarify.bank import Bank, BankEntry
 from clarq_bench.clarify.bm25 import bm25_scores, tokens
-from clarq_bench.clarify.correlation import average_ranks, kendall_tau_b, pearson, spearman
+from clarq_bench.clarify.coefficients import average_ranks, kendall_tau_b, pearson, spearman
 from clarq_bench.clarify.pool import pool_for, relevant_ids
 from clarq_bench.clarify.random_baseline import random_expectation
 from clarq_bench.clarify.rankers import BestQuestion, BM25Ranker, Item, NoQuestion, RandomRanker, Selection, WorstQuestion
-from clarq_bench.clarify.run import run_states
+from clarq_bench.clarify.rank_states import run_states
 from clarq_bench.clarify.states import need_grade, task_states, view_of
 from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
 from clarq_bench.core.transcript import Speaker

@@ -6,7 +6,7 @@ import pytest
 from runner_helpers import TreeWalkingProvider, make_task
 
 from clarq_bench.core.transcript import EndReason, ReplyKind, Speaker
-from clarq_bench.play.dialogue import is_goodbye, play_dialogue
+from clarq_bench.runner.dialogue import is_goodbye, play_dialogue
 from clarq_bench.core.run_config import AgentSettings
 from clarq_bench.seekers.base import DialogueView
 

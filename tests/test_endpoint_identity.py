@@ -18,7 +18,7 @@ from clarq_bench.llm.endpoint import normalize_endpoint
 from clarq_bench.core.redact import redact
 from clarq_bench.core.run_config import AgentSettings, RunConfig
 from clarq_bench.core.run_folder import read_transcripts
-from clarq_bench.play.runner import run_dialogues
+from clarq_bench.runner.batch import run_dialogues
 from clarq_bench.testing.fake_openai import FakeOpenAIServer, error
 
 from upstream_paths import SAMPLE_TASKS

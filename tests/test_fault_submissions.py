@@ -18,7 +18,7 @@ from clarq_bench.core.errors import ClarqError
 from clarq_bench.leaderboard import build_submission, verify_file, write_submission
 from clarq_bench.leaderboard.bundle import MAX_RECORDS, read_submission
 from clarq_bench.core.run_config import AgentSettings, RunConfig
-from clarq_bench.play.runner import run_dialogues
+from clarq_bench.runner.batch import run_dialogues
 from clarq_bench.scoring.lengths import FALLBACK_UNIT, token_counter
 
 from leaderboard_runs import edit_submission, sample_tasks

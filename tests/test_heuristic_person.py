@@ -13,7 +13,7 @@ from upstream_paths import UPSTREAM_DATA, needs_upstream
 
 from clarq_bench.core.transcript import ReplyKind, Speaker
 from clarq_bench.data.loader import load_tasks
-from clarq_bench.play.dialogue import play_dialogue
+from clarq_bench.runner.dialogue import play_dialogue
 from clarq_bench.provider.base import ProviderTurn
 from clarq_bench.provider.factory import make_provider
 from clarq_bench.seekers.baselines import opening

@@ -22,7 +22,7 @@ LAYERS: list[set[str]] = [
     {"testing"},                        # the scripted model and fake server the llm layer can route to
     {"llm"},                            # the one door to language models
     {"scoring", "seekers", "provider"},  # scoring reads transcripts and tasks; the two agents play
-    {"play", "leaderboard"},            # dialogues and runs; submissions and their verification
+    {"runner", "leaderboard"},          # dialogues and runs; submissions and their verification
     {"fidelity", "clarify", "pairwise", "inspect_task"},  # provider audit; offline track; pairwise judging; inspect task
     {"api"},                            # the Python API
     {"cli"},                            # flags in, one API call, printing out (and __main__)

@@ -17,7 +17,7 @@ from clarq_bench.leaderboard.schema import Label, task_set_hash
 from clarq_bench.leaderboard.verify import REPLAYED, SELF_REPORTED
 from clarq_bench.provider.identity import provider_fingerprint
 from clarq_bench.core.run_config import AgentSettings, RunConfig
-from clarq_bench.play.runner import run_dialogues
+from clarq_bench.runner.batch import run_dialogues
 
 from leaderboard_runs import edit_submission, sample_tasks
 from upstream_paths import SAMPLE_TASKS

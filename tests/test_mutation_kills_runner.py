@@ -13,7 +13,7 @@ from test_runner import config
 
 from clarq_bench.core.run_config import AgentSettings
 from clarq_bench.core.run_folder import read_transcripts, rewrite_transcripts
-from clarq_bench.play.runner import run_dialogues
+from clarq_bench.runner.batch import run_dialogues
 
 
 async def test_resume_with_three_trials_plays_exactly_the_missing_task_trial_pairs(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from clarq_bench.cli.main import main
-from clarq_bench.play.web import PlayServer
+from clarq_bench.runner.web_play import PlayServer
 from clarq_bench.seekers.web_human import DESKS, LINES_FILE
 from upstream_paths import SAMPLE_TASKS
 

@@ -24,7 +24,7 @@ from clarq_bench.core.run_config import AgentSettings
 
 
 def test_an_llm_provider_without_a_model_is_refused_when_built() -> None:
-    from clarq_bench.play.runner import build_provider
+    from clarq_bench.runner.batch import build_provider
 
     with pytest.raises(ClarqError, match="the llm provider needs a model"):
         build_provider(AgentSettings(name="llm"), make_task(), client=None, seed=0, trial=0)
@@ -88,7 +88,7 @@ README_MAX_TURN = 100_000  # README: a reply "more than 100,000 characters" is a
 
 
 def test_a_turn_of_exactly_the_readme_limit_is_taken_and_one_more_character_is_not() -> None:
-    from clarq_bench.play.dialogue import BadReply, checked_text
+    from clarq_bench.runner.dialogue import BadReply, checked_text
 
     assert checked_text("a" * README_MAX_TURN, "seeker") == "a" * README_MAX_TURN
     with pytest.raises(BadReply, match="100,001 characters"):

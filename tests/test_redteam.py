@@ -8,7 +8,7 @@ import pytest
 from runner_helpers import make_task
 from upstream_paths import UPSTREAM_DATA, needs_upstream
 
-from clarq_bench.play.dialogue import play_dialogue
+from clarq_bench.runner.dialogue import play_dialogue
 from clarq_bench.core.goodbye import is_goodbye
 from clarq_bench.provider.factory import make_provider
 from clarq_bench.seekers import adversarial

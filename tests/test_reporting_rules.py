@@ -199,7 +199,7 @@ def test_usage_per_role_in_summary_and_report():
 
 def test_max_cost_refuses_a_model_without_a_price(tmp_path, monkeypatch, capsys):
     from clarq_bench.cli.main import main
-    from clarq_bench.play.setup import unpriced_models
+    from clarq_bench.runner.prepare import unpriced_models
 
     assert unpriced_models([("seeker", "openai/no-such-model-anywhere"), ("provider", "gpt-4o")]) == [
         ("seeker", "openai/no-such-model-anywhere")]

@@ -21,7 +21,7 @@ from clarq_bench.core.transcript import EndReason
 from clarq_bench.core.run_config import AgentSettings, RunConfig, describe_diff, diff_configs
 from clarq_bench.api import _score_finished as score_finished
 from clarq_bench.core.run_folder import RunDir, read_transcripts, repair_tail, tasks_digest
-from clarq_bench.play.runner import run_dialogues
+from clarq_bench.runner.batch import run_dialogues
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
@@ -109,7 +109,7 @@ def test_partial_last_line_is_cut_and_ignored(tmp_path: Path) -> None:
 async def _one_transcript() -> Any:
     from runner_helpers import ScriptedSeeker, TreeWalkingProvider
 
-    from clarq_bench.play.dialogue import play_dialogue
+    from clarq_bench.runner.dialogue import play_dialogue
 
     task = make_task()
     return await play_dialogue(task, ScriptedSeeker(task, AgentSettings(name="x")), TreeWalkingProvider(task))
@@ -188,7 +188,7 @@ async def test_budget_cuts_a_dialogue_in_flight_with_end_reason_budget_and_resum
 
 def test_cli_max_cost_stops_starting_dialogues(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                               capsys: pytest.CaptureFixture[str]) -> None:
-    import clarq_bench.play.setup as run_progress
+    import clarq_bench.runner.prepare as run_progress
 
     monkeypatch.setattr(run_progress, "llm_client_for", lambda config, args: PollBudget(4))
     data = write_task_folder(tmp_path / "data", 4)
@@ -261,7 +261,7 @@ def test_default_provider_is_gpt4o_and_a_missing_key_is_one_line(
 def test_api_base_lets_the_default_provider_run_without_a_key(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from clarq_bench.play.setup import check_keys
+    from clarq_bench.runner.prepare import check_keys
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     check_keys([("provider", "openai/local-model")], api_base="http://127.0.0.1:9/v1")  # no error: local endpoint
@@ -319,7 +319,7 @@ def test_sigkill_mid_run_then_resume_loses_nothing_and_repeats_nothing(tmp_path:
 def test_collector_thresholds_are_raised_during_a_run_and_restored():
     import gc
 
-    from clarq_bench.play.runner import fewer_collections
+    from clarq_bench.runner.batch import fewer_collections
 
     before = gc.get_threshold()
     with fewer_collections():

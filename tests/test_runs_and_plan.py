@@ -16,7 +16,7 @@ import pytest
 from clarq_bench.api import estimate_run, list_runs
 from clarq_bench.cli.main import main
 from clarq_bench.data.loader import load_tasks
-from clarq_bench.play.estimate import REPLY_TOKENS
+from clarq_bench.runner.estimate import REPLY_TOKENS
 
 from upstream_paths import SAMPLE_TASKS
 

@@ -11,7 +11,7 @@ import pytest
 from runner_helpers import TreeWalkingProvider, make_task
 from upstream_paths import UPSTREAM_RESULTS, needs_upstream
 
-from clarq_bench.play.dialogue import is_goodbye, play_dialogue
+from clarq_bench.runner.dialogue import is_goodbye, play_dialogue
 from clarq_bench.core.errors import ClarqError
 from clarq_bench.core.prompts import PROMPT_ROOT
 from clarq_bench.seekers import SeekerConfig, SeekerTask, build_seeker, register_seeker, seekers

@@ -9,7 +9,7 @@ import pytest
 from runner_helpers import make_task, write_task_folder
 
 from clarq_bench.cli.main import main
-from clarq_bench.play.dialogue import play_dialogue
+from clarq_bench.runner.dialogue import play_dialogue
 from clarq_bench.provider.human import HumanProvider
 from clarq_bench.seekers import SeekerConfig, build_seeker
 

@@ -16,7 +16,7 @@ from clarq_bench.core.errors import ClarqError
 from clarq_bench.core.goodbye import is_goodbye
 from clarq_bench.core.tasks import Task
 from clarq_bench.core.transcript import Speaker, Turn
-from clarq_bench.play.dialogue import play_dialogue
+from clarq_bench.runner.dialogue import play_dialogue
 from clarq_bench.seekers import templates
 from clarq_bench.seekers.adversarial import brief_terms
 from clarq_bench.seekers.base import DialogueView

@@ -56,7 +56,7 @@ MODULES: dict[str, list[str]] = {
     "clarq_bench/core/tasks.py": ["tests/test_tasks.py", "tests/test_data_loader.py"],
     "clarq_bench/provider/leakage.py": ["tests/test_llm_provider_leakage.py", "tests/test_llm_provider.py"],
     "clarq_bench/provider/screen.py": ["tests/test_provider_screen.py", FIGURES],
-    "clarq_bench/play/runner.py": ["tests/test_runner.py", "tests/test_run_failures.py", SURVIVORS],
+    "clarq_bench/runner/batch.py": ["tests/test_runner.py", "tests/test_run_failures.py", SURVIVORS],
     "clarq_bench/core/run_folder.py": ["tests/test_runner.py", "tests/test_run_failures.py", "tests/test_run_folder.py"],
     "clarq_bench/leaderboard/verify.py": ["tests/test_leaderboard_replay.py", "tests/test_leaderboard_bundle.py", PROMISES],
     "clarq_bench/leaderboard/replay.py": ["tests/test_leaderboard_replay.py", SURVIVORS],
@@ -69,8 +69,8 @@ MODULES: dict[str, list[str]] = {
     "clarq_bench/scoring/report.py": ["tests/test_score.py", "tests/test_reporting_rules.py", SURVIVORS],
     "clarq_bench/scoring/score_import.py": ["tests/test_score.py", "tests/test_reporting_rules.py", SURVIVORS],
     "clarq_bench/scoring/sources.py": ["tests/test_score.py", "tests/test_compare.py", SURVIVORS],
-    "clarq_bench/scoring/settings.py": ["tests/test_compare.py", "tests/test_score.py"],
-    "clarq_bench/play/dialogue.py": ["tests/test_dialogue.py", "tests/test_goodbye_replay.py", SURVIVORS],
+    "clarq_bench/scoring/settings_diff.py": ["tests/test_compare.py", "tests/test_score.py"],
+    "clarq_bench/runner/dialogue.py": ["tests/test_dialogue.py", "tests/test_goodbye_replay.py", SURVIVORS],
     "clarq_bench/core/run_config.py": ["tests/test_runner.py", "tests/test_dialogue.py", "tests/test_run_failures.py",
                                        SURVIVORS],
     "clarq_bench/leaderboard/seal.py": ["tests/test_leaderboard_bundle.py", "tests/test_leaderboard_replay.py", SURVIVORS],
@@ -84,7 +84,7 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
     ("clarq_bench/provider/screen.py", 309, "> -> >="): "_repeats is only called with asked >= 1 (asks_in counts at "
     "least one per question sentence and an empty question list returned earlier), so `answered >= asked` already "
     "implies answered > 0: `answered >= 0 and ...` decides the same",
-    ("clarq_bench/play/runner.py", 138, "False -> True"): "prepare_run_dir's default for retry_errors: its one caller "
+    ("clarq_bench/runner/batch.py", 138, "False -> True"): "prepare_run_dir's default for retry_errors: its one caller "
     "(run_dialogues) always passes retry_errors, so the default is never used",
     ("clarq_bench/provider/screen.py", 333, "0 -> 1"): "max_nodes of a blocked turn: both providers test "
     "blocks_reveal (verdict is not None) before they read max_nodes, so a blocked turn's max_nodes is never read",

@@ -107,7 +107,7 @@ async def run_async(options: ClariqRunOptions) -> tuple[ClariqScores, Path]:
 
 
 async def _ask_model(options: ClariqRunOptions, topics: list, bank: dict[str, str]) -> tuple[dict, dict[str, Any]]:
-    from ..play.setup import open_client
+    from ..runner.prepare import open_client
     from .clariq_llm import ask_all
 
     client = open_client([("seeker", options.ranker)], options.llm)  # the key, and the price under --max-cost

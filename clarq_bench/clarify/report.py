@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.redact import redact
-from .run import StateResult
+from .rank_states import StateResult
 from .summary import Estimate, SelectSummary
 
 #: Question-ranking figures carry their own names: ClariQ's MRR / P@1 / nDCG measure document retrieval (metrics.py).

@@ -11,7 +11,7 @@ from ..scoring.stats import bootstrap_ratio, figure_seed
 from .metrics import SELECTION_METRICS, binary_need_scores, need_scores
 from .need_stats import need_intervals
 from .random_baseline import random_expectation
-from .run import StateResult
+from .rank_states import StateResult
 
 __all__ = ["TRACK", "Estimate", "SelectSummary", "clustered", "summarize"]
 

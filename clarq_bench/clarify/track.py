@@ -16,7 +16,7 @@ from ..core.tasks import Task
 from ..llm.options import ModelCallOptions
 from .bank import Bank, load_bank
 from .rankers import OFFLINE_RANKERS, RandomRanker, Ranker
-from .run import StateResult, run_states
+from .rank_states import StateResult, run_states
 from .states import build_states
 from .summary import SelectSummary, summarize
 
@@ -66,7 +66,7 @@ def make_ranker(options: SelectOptions) -> tuple[Ranker, Any]:
     if name == "llm":
         if not model:
             raise ClarqError("the llm seeker needs a model", "pass --seeker-model MODEL or --seeker MODEL")
-        from ..play.setup import open_client
+        from ..runner.prepare import open_client
         from .llm_ranker import LLMRanker
 
         client = open_client([("seeker", model)], options.llm)  # the key, and the price under --max-cost

@@ -49,11 +49,11 @@ def _play(args: argparse.Namespace) -> int:
 
     from ..data.loader import load_tasks, resolve_data_dir
     from ..core.errors import ClarqError
-    from ..play.runner import build_provider, quick_success
+    from ..runner.batch import build_provider, quick_success
     from ..core.run_config import AgentSettings
     from ..seekers.registry import SeekerConfig, SeekerTask, build_seeker
 
-    from ..play.setup import import_seeker_modules
+    from ..runner.prepare import import_seeker_modules
 
     if args.web:
         return _play_web(args)
@@ -82,7 +82,7 @@ def _play(args: argparse.Namespace) -> int:
 
         seeker = HumanSeeker(SeekerTask.of(task), in_thread=False)
         provider = build_provider(AgentSettings(name=args.provider), task, client, seed=8848, trial=0)
-    from ..play.dialogue import play_dialogue
+    from ..runner.dialogue import play_dialogue
 
     loop = asyncio.new_event_loop()  # no asyncio.run: its Ctrl-C handler only cancels, and input() goes on waiting
     try:
@@ -111,14 +111,14 @@ def _play(args: argparse.Namespace) -> int:
 def _client_for(args: argparse.Namespace) -> object:
     """An LLMClient when the machine side is a model (its key checked first, one line if missing), else None."""
     from ..core.run_config import AgentSettings
-    from ..play.setup import models_by_role
+    from ..runner.prepare import models_by_role
 
     if args.role == "provider":
         models = models_by_role(AgentSettings(name=args.seeker))
     else:
         models = models_by_role(AgentSettings(name="heuristic"), AgentSettings(name=args.provider))
     from ..llm.options import ModelCallOptions
-    from ..play.setup import open_client
+    from ..runner.prepare import open_client
 
     return open_client(models, ModelCallOptions.of(args))
 
@@ -143,7 +143,7 @@ def _play_web(args: argparse.Namespace) -> int:
     import asyncio
 
     from ..core.errors import ClarqError
-    from ..play.web import PlayServer
+    from ..runner.web_play import PlayServer
 
     if args.task_id or args.role == "provider":
         raise ClarqError("--web plays the selected tasks as the seeker", "drop the task id and --role; select tasks "

@@ -1,6 +1,6 @@
 """`clarq run`: play a seeker against a provider on the selected tasks into a run directory, then score it.
 
-Thin: flags -> RunOptions -> `clarq_bench.api.run` (play/setup.py builds the config; the runner plays and scores),
+Thin: flags -> RunOptions -> `clarq_bench.api.run` (runner/prepare.py builds the config; the runner plays and scores),
 with a live progress line, then the results. On --resume the run's own config.json is the base and only flags given
 explicitly change it (a change to a hashed field needs --force).
 """
@@ -78,7 +78,7 @@ def _run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from ..api import run
-    from ..play.setup import RunOptions
+    from ..runner.prepare import RunOptions
 
     console = Console(stderr=True)
     progress = Progress(

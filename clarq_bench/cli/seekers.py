@@ -16,7 +16,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from ..play.setup import import_seeker_modules
+    from ..runner.prepare import import_seeker_modules
     from ..seekers.registry import seeker_summary
 
     import_seeker_modules(args.seeker_module)

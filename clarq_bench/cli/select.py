@@ -76,7 +76,7 @@ def _options(pairs: list[str] | None) -> dict[str, str]:
 def run_select(args: argparse.Namespace) -> int:
     from ..api import select
     from ..clarify.report import print_table
-    from ..play.setup import import_seeker_modules
+    from ..runner.prepare import import_seeker_modules
     from .common import print_json
     from .llm_args import llm_options
 
@@ -97,7 +97,7 @@ def run_select(args: argparse.Namespace) -> int:
 
 def run_correlate(args: argparse.Namespace) -> int:
     from ..api import select_online_offline
-    from ..clarify.correlate_report import print_report
+    from ..clarify.online_offline_report import print_report
     from .common import print_json
     from .llm_args import llm_options
 

@@ -157,7 +157,7 @@ async def play_one(
     stop: Callable[[], bool] | None = None,
 ) -> Verdict:
     """One dialogue of `strategy` on `task`, judged deterministically."""
-    from ..play.dialogue import play_dialogue
+    from ..runner.dialogue import play_dialogue
     from ..seekers.registry import SeekerConfig, build_seeker
 
     seeker = build_seeker(strategy, task, SeekerConfig(name=strategy))

@@ -23,7 +23,7 @@ class Checked(NamedTuple):
 def provider_client(provider: str, llm: dict[str, Any]) -> Any:
     """An LLMClient for a model-backed provider, its credentials checked now (before any call), else None."""
     from ..llm.options import ModelCallOptions
-    from ..play.setup import open_client
+    from ..runner.prepare import open_client
     from ..provider.registry import resolve_provider
 
     spec = resolve_provider(provider)  # `--provider gtp-4o` is one line, not 260 failing replays

@@ -17,8 +17,8 @@ from typing import Any
 from ..core.run_config import RunConfig
 from ..core.tasks import Task
 from ..core.transcript import Speaker, Transcript
-from ..play.dialogue import play_dialogue
-from ..play.run_identity import agent_infos
+from ..runner.dialogue import play_dialogue
+from ..runner.run_identity import agent_infos
 from ..provider.registry import resolve_provider
 from ..seekers.base import DialogueView
 from ..seekers.llm import chat_messages, clean_reply, completion_messages, render_brief

@@ -5,8 +5,8 @@ clarq_bench.pairwise, which it never imports), the Hugging Face export (hf.py), 
 track's summary.json: its schema (track_summary.py, written by clarq_bench.clarify, which it never imports) and its
 table on the site (track_rows.py).
 
-Reads run directories (through core.run_folder, by the task ids their config records) and submission files only; never imports the runner or dialogue code (play), never runs a
-model. Imports scoring, the agents (to replay an offline provider), llm, data and core.
+Reads run directories (through core.run_folder, by the task ids their config records) and submission files only;
+never imports the runner (runner/: dialogues and runs), never runs a model. Imports scoring, the agents (to replay an offline provider), llm, data and core.
 """
 
 from .bundle import build_submission, read_submission, write_submission

@@ -16,7 +16,7 @@ from ..core.run_folder import RunDir
 from ..core.transcript import Usage
 from ..scoring.comparison import pair_verdicts
 from ..scoring.judge import judge_all as judge_dialogues
-from ..scoring.settings import task_hashes
+from ..scoring.settings_diff import task_hashes
 from ..scoring.sources import load_sources
 from .answers import Answer, append_answers, read_answers
 from .items import Design, ItemSet, build_items, load_items, save_items

@@ -1,5 +1,5 @@
 """From transcripts to numbers: the judge (judge.py, judge_llm.py), lengths, metrics with their statistics,
-comparisons and the settings compared (comparison.py, settings.py), reports, and reading run folders (through
+comparisons and the diff of two runs' settings (comparison.py, settings_diff.py), reports, and reading run folders (through
 core.run_folder) and released files to score (sources.py: `score_run`, the one way dialogues are scored;
 score_import.py).
 

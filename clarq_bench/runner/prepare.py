@@ -297,7 +297,7 @@ class PreparedRun(NamedTuple):
 def prepare(options: RunOptions) -> PreparedRun:
     """Everything before the first dialogue: config (the saved one on resume), tasks, credentials, run folder."""
     from ..core.run_folder import RunDir
-    from .runner import run_dir_for
+    from .batch import run_dir_for
 
     if options.dry_run:
         raise ClarqError("dry_run: nothing would be played", "call clarq_bench.estimate_run(...) for the plan")

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.redact import redact
-from .correlate import OFFLINE, ONLINE, CorrelationReport
+from .online_offline import OFFLINE, ONLINE, CorrelationReport
 
 
 def _num(value: Any) -> str:

@@ -22,7 +22,7 @@ from ..core.errors import ClarqError
 from ..core.run_config import RunConfig
 from ..core.run_folder import RunDir
 from ..scoring.sources import judge_source, load_run
-from .correlation import all_three, kendall_tau_b
+from .coefficients import all_three, kendall_tau_b
 from .track import SelectOptions, select
 
 OFFLINE = ("mrr", "ndcg@3", "olar")

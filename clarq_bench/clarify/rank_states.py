@@ -1,4 +1,4 @@
-"""Playing the offline track: every state through one ranker (concurrently, one call per state), then scored.
+"""The offline track on one ranker: every state ranked (concurrently, one call per state), then scored.
 
 A state's need is scored on every state; its selection figures only where a question is needed (ClariQ scores
 question selection on requests that need clarification). A ranker that raises on a state is recorded with the

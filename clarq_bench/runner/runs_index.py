@@ -67,7 +67,7 @@ def _selected(folder: RunDir, raw: dict[str, Any]) -> list[Task] | None:
 
 def read_run(run_dir: Path) -> RunRow | None:
     """The row of one run folder; None when it holds no readable config.json."""
-    from .runner import quick_success
+    from .batch import quick_success
 
     folder = RunDir(run_dir)
     try:
@@ -108,7 +108,7 @@ def identical_runs(config: RunConfig, tasks: list[Task], client: Any, root: str 
     """Runs under `root` whose recorded config hash is the one this config will have once stamped (endpoint,
     provider fingerprint, tree access): the same run again, which `--resume` would continue instead."""
     from .run_identity import stamp_config
-    from .runner import seeker_config
+    from .batch import seeker_config
     from ..seekers.registry import resolve_seeker
 
     factory, _ = resolve_seeker(seeker_config(config.seeker, client))

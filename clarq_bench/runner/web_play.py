@@ -133,8 +133,8 @@ class PlayServer:
 
     async def _play(self, name: str) -> None:
         """The person's run: a new one, or their earlier one resumed (its saved lines replayed first)."""
-        from .runner import run_dialogues
-        from .setup import RunOptions, prepare
+        from .batch import run_dialogues
+        from .prepare import RunOptions, prepare
 
         desk = DESKS[name]
         earlier = self._folders().get(name)
