@@ -46,6 +46,7 @@ KILLS = ["tests/test_mutation_kills_runner.py", "tests/test_mutation_kills_guard
          "tests/test_promise_guards.py"]  # fmt: skip
 PROMISES = "tests/test_promise_figures.py"  # verify, site rows, zip safety, nDCG (~12 s)
 SURVIVORS = "tests/test_promise_survivors.py"  # the seed-32 sample's survivors (~7 s)
+PROVIDER = "tests/test_promise_provider.py"  # what a provider reveals, and to what (README), en and zh
 FIGURES = "tests/test_mutation_kills_modules.py"  # the README's held-out figures (~12 s): for the provider's modules
 #: module -> the test files that exercise it (the fast files in KILLS are added to every module's list).
 MODULES: dict[str, list[str]] = {
@@ -54,8 +55,8 @@ MODULES: dict[str, list[str]] = {
     "clarq_bench/core/goodbye.py": ["tests/test_goodbye_replay.py", "tests/test_dialogue.py", "tests/test_judge.py"],
     "clarq_bench/data/textmatch.py": ["tests/test_judge.py", "tests/test_provider_offline.py", FIGURES],
     "clarq_bench/core/tasks.py": ["tests/test_tasks.py", "tests/test_data_loader.py"],
-    "clarq_bench/provider/leakage.py": ["tests/test_llm_provider_leakage.py", "tests/test_llm_provider.py"],
-    "clarq_bench/provider/screen.py": ["tests/test_provider_screen.py", FIGURES],
+    "clarq_bench/provider/leakage.py": ["tests/test_llm_provider_leakage.py", "tests/test_llm_provider.py", PROVIDER],
+    "clarq_bench/provider/screen.py": ["tests/test_provider_screen.py", PROVIDER, FIGURES],
     "clarq_bench/runner/batch.py": ["tests/test_runner.py", "tests/test_run_failures.py", SURVIVORS],
     "clarq_bench/core/run_folder.py": ["tests/test_runner.py", "tests/test_run_failures.py", "tests/test_run_folder.py"],
     "clarq_bench/leaderboard/verify.py": ["tests/test_leaderboard_replay.py", "tests/test_leaderboard_bundle.py", PROMISES],
@@ -77,6 +78,18 @@ MODULES: dict[str, list[str]] = {
     "clarq_bench/leaderboard/safety.py": ["tests/test_leaderboard_safety.py", PROMISES],
     "clarq_bench/clarify/metrics.py": ["tests/test_clarify_metrics.py", "tests/test_clarify_parts.py", PROMISES],
     "clarq_bench/pairwise/pcch.py": ["tests/test_pairwise_pcch.py", "tests/test_pairwise.py"],
+    # the provider's decision (added last, so a seed draws the same mutants as before for the modules above)
+    "clarq_bench/provider/lexical.py": ["tests/test_provider_offline.py", "tests/test_provider_screen.py",
+                                        "tests/test_provider_focus.py", PROVIDER, FIGURES],
+    "clarq_bench/provider/matcher.py": ["tests/test_provider_offline.py", PROVIDER, FIGURES],
+    "clarq_bench/provider/intents.py": ["tests/test_provider_offline.py", "tests/test_provider_screen.py", PROVIDER,
+                                        FIGURES],
+    "clarq_bench/provider/offline.py": ["tests/test_provider_offline.py", "tests/test_provider_focus.py", PROVIDER,
+                                        FIGURES],
+    "clarq_bench/provider/focus.py": ["tests/test_provider_focus.py", "tests/test_provider_offline.py", PROVIDER,
+                                      FIGURES],
+    "clarq_bench/provider/answering.py": ["tests/test_provider_focus.py", "tests/test_provider_offline.py", PROVIDER,
+                                          FIGURES],
 }
 
 #: (module, line, change) of mutants argued equivalent (no observable behaviour changes): left out of the score.
@@ -96,6 +109,11 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
     ("clarq_bench/leaderboard/figures.py", 18, "10000 -> 10001"): "MAX_RESAMPLES, the cap on the resamples a "
     "submission may ask verify for: what is promised is a bound (no billion resamples), not its value; the bound's "
     "both sides are tested against the constant (test_bootstrap_settings_keep_their_bounds)",
+    ("clarq_bench/provider/leakage.py", 91, "removed: continue"): "find_leaks skipping a revealed node: every "
+    "revealed node's n-grams are in `known`, so its distinctive n-grams are none and it scores 0 with nothing shared, "
+    "which is no hit either way",
+    ("clarq_bench/provider/offline.py", 87, "3 -> 4"): "the precision of the matcher scores recorded in a turn's "
+    "notes (a diagnostic): no decision, figure or other module reads notes['scores']",
     ("clarq_bench/core/goodbye.py", 40, "0 -> 1"): "_sentence_before searching for sentence ends from 1, not 0: it only "
     "misses an end matched at index 0, whose slice then keeps that leading punctuation, which holds no word for "
     "the conditional check that reads it",
