@@ -13,11 +13,11 @@ import pytest
 from test_provider_screen import after_root, make_task
 
 from clarq_bench.core.transcript import ReplyKind, Speaker, Turn
-from clarq_bench.provider import embeddings
-from clarq_bench.provider.embeddings import Embedder
+from clarq_bench.provider.offline import embeddings
+from clarq_bench.provider.offline.embeddings import Embedder
 from clarq_bench.provider.lexical import TaskIndex, tokens
-from clarq_bench.provider.matcher import node_features
-from clarq_bench.provider.offline import OfflineProvider
+from clarq_bench.provider.offline.linear_model import node_features
+from clarq_bench.provider.offline.provider import OfflineProvider
 from clarq_bench.provider.screen import Verdict, screen
 
 # --- the screen: "a turn reveals nothing when it asks nothing of its own (... its questions only inside text copied

@@ -81,11 +81,11 @@ MODULES: dict[str, list[str]] = {
     # the provider's decision (added last, so a seed draws the same mutants as before for the modules above)
     "clarq_bench/provider/lexical.py": ["tests/test_provider_offline.py", "tests/test_provider_screen.py",
                                         "tests/test_provider_focus.py", PROVIDER, FIGURES],
-    "clarq_bench/provider/matcher.py": ["tests/test_provider_offline.py", PROVIDER, FIGURES],
+    "clarq_bench/provider/offline/linear_model.py": ["tests/test_provider_offline.py", PROVIDER, FIGURES],
     "clarq_bench/provider/intents.py": ["tests/test_provider_offline.py", "tests/test_provider_screen.py", PROVIDER,
                                         FIGURES],
-    "clarq_bench/provider/offline.py": ["tests/test_provider_offline.py", "tests/test_provider_focus.py", PROVIDER,
-                                        FIGURES],
+    "clarq_bench/provider/offline/provider.py": ["tests/test_provider_offline.py", "tests/test_provider_focus.py",
+                                                 PROVIDER, FIGURES],
     "clarq_bench/provider/focus.py": ["tests/test_provider_focus.py", "tests/test_provider_offline.py", PROVIDER,
                                       FIGURES],
     "clarq_bench/provider/answering.py": ["tests/test_provider_focus.py", "tests/test_provider_offline.py", PROVIDER,
@@ -112,8 +112,8 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
     ("clarq_bench/provider/leakage.py", 91, "removed: continue"): "find_leaks skipping a revealed node: every "
     "revealed node's n-grams are in `known`, so its distinctive n-grams are none and it scores 0 with nothing shared, "
     "which is no hit either way",
-    ("clarq_bench/provider/offline.py", 87, "3 -> 4"): "the precision of the matcher scores recorded in a turn's "
-    "notes (a diagnostic): no decision, figure or other module reads notes['scores']",
+    ("clarq_bench/provider/offline/provider.py", 87, "3 -> 4"): "the precision of the matcher scores recorded in a "
+    "turn's notes (a diagnostic): no decision, figure or other module reads notes['scores']",
     ("clarq_bench/core/goodbye.py", 40, "0 -> 1"): "_sentence_before searching for sentence ends from 1, not 0: it only "
     "misses an end matched at index 0, whose slice then keeps that leading punctuation, which holds no word for "
     "the conditional check that reads it",
