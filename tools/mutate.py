@@ -1,6 +1,7 @@
 """Mutation testing of the decision-critical modules: one-line bugs, one at a time, each run against its tests.
 
 Usage: python tools/mutate.py [--budget SECONDS] [--per-module N] [--seed S] [--module NAME ...] [--list]
+                              [--start N] [--skip-baseline SECONDS]
        (defaults: --budget 1500 --per-module 6 --seed 22; README "Mutation testing")
 
 Why a script of our own and not mutmut / cosmic-ray: both mutate every operator of a module and run the whole
@@ -254,6 +255,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=22)
     parser.add_argument("--module", action="append", help="only these modules (a path or a name like rules)")
     parser.add_argument("--list", action="store_true", help="list the drawn mutants and stop")
+    parser.add_argument("--start", type=int, default=0, metavar="N",
+                        help="skip the first N mutants of the drawn order (the part of a sample already run)")
     parser.add_argument("--skip-baseline", type=float, metavar="SECONDS",
                         help="do not run each module's tests once without a mutant first (they are known green); "
                         "assume they take SECONDS (sets the per-mutant limit, 3x + 10)")
@@ -274,6 +277,7 @@ def main(argv: list[str] | None = None) -> int:
         rank[s] = sum(t.module == s.module for t in rank)
     order = list(MODULES)
     drawn.sort(key=lambda s: (rank[s], order.index(s.module)))
+    drawn = drawn[args.start :]
     if args.list:
         for s in drawn:
             print(f"{s.module}:{s.line}: {s.change}")
