@@ -4,10 +4,10 @@ and resumed each time with the exact command clarq printed, then once with --ret
 would fear to lose: dialogues lost, (task, trial) pairs written twice, requests paid twice, and each session's peak
 memory.
 
-Every `clarq run` is a real process; the fake server runs on a thread of this one and counts every request it
-answered with a paid (200) reply, by the hash of what was asked (model, messages, seed, format): a request answered
-twice was paid twice. The response cache makes a resume replay what was already answered, so only the calls in
-flight at a kill -9 may be paid twice.
+Every `clarq run` is a real process; the fake server runs on a thread of this one and notes every answer it gave
+(kind, and whether the client was still there to receive it), by the hash of what was asked (model, messages, seed,
+format): a request given a usable reply and then paid again was paid twice (`classify` sorts them). The response
+cache makes a resume replay what was already answered, so only the calls in flight at a kill -9 may be paid twice.
 
     python benchmarks/soak_faults.py [--trials 64] [--concurrency 64] [--kills 250,600] [--latency 0.02]
 """
@@ -32,23 +32,24 @@ from clarq_bench.testing.fake_openai import FakeOpenAIServer
 
 REPO = Path(__file__).resolve().parents[1]
 SEEKER, PROVIDER = "openai/soak-seeker", "openai/soak-provider"
+PAID = {"reply", "empty", "null"}  # answers with usage: a real provider bills them
 FAULTS = {"error500": 0.02, "garbage": 0.01, "empty": 0.003, "null": 0.003, "hang": 0.002}
 
 
-def paid_counter() -> tuple[dict, object]:
-    """A responder that answers like both agents and notes when it answered each distinct request."""
+def paid_counter() -> tuple[dict, object, object]:
+    """A responder that answers like both agents, and an observer that notes every answer the server gives to each
+    distinct request: (when, kind, delivered)."""
     answer = both_agents(SEEKER, PROVIDER)
-    counts: dict[str, list[float]] = {}
+    answers: dict[str, list[tuple[float, str, bool]]] = {}
     lock = threading.Lock()
 
-    def respond(body: dict) -> str:
+    def observe(body: dict, kind: str, delivered: bool) -> None:
         key = hashlib.sha256(json.dumps([body.get("model"), body.get("messages"), body.get("seed"),
                                          body.get("response_format")], sort_keys=True).encode()).hexdigest()
         with lock:
-            counts.setdefault(key, []).append(time.monotonic())
-        return answer(body)
+            answers.setdefault(key, []).append((time.monotonic(), kind, delivered))
 
-    return counts, respond
+    return answers, answer, observe
 
 
 def lines(path: Path) -> int:
@@ -89,6 +90,44 @@ def session(argv: list[str], run_dir_box: list[Path], kill_at: int | None, env: 
     return process.returncode, usage.ru_maxrss // 1024, time.perf_counter() - started
 
 
+def classify(answers: dict[str, list[tuple[float, str, bool]]], killed: list[tuple[float, float]]) -> dict:
+    """Sort the paid answers of each request (`answers`: key -> [(when, kind, delivered)], in order; `killed`:
+    [(session start, kill -9 time)]).
+
+    A paid answer (200 with usage: a reply, or a blank one) to a request that had already been given a usable reply
+    is a re-pay. What happened to that earlier reply says whose it is:
+    - in_flight: answered from 1 s before a kill -9 to 2 s after it (a reply due to a dead process), so it was
+      never saved (a reply is cached as soon as it arrives: in the soaks they all fall within 0.05 s of the kill);
+    - abandoned: the client had closed the connection before the reply was due (a call clarq gave up on);
+      clarq never received it;
+    - others: clarq received a usable reply and did not keep it: a fault of clarq.
+    Apart from these, blank_reasked: a blank reply (empty or null content) is paid but is no answer; clarq never
+    plays or caches one, so the same request is asked again (a schema call at once, a dialogue on --retry-errors).
+    (The first soak counted a null reply as an answer: its "5 unexplained re-pays" were these.)"""
+    in_flight = abandoned = blank_reasked = 0
+    others: list[tuple[float, float]] = []
+    for history in answers.values():
+        usable: tuple[float, bool] | None = None
+        blank_seen = False
+        for when, kind, delivered in history:
+            if kind not in PAID:
+                continue
+            if usable is not None:
+                first, received = usable
+                if any(kill - 1.0 <= first <= kill + 2.0 < when for _, kill in killed):
+                    in_flight += 1
+                elif not received:
+                    abandoned += 1
+                else:
+                    others.append((first, when))
+            elif blank_seen:
+                blank_reasked += 1
+            if kind == "reply":
+                usable = (when, delivered)
+            blank_seen = blank_seen or kind != "reply"
+    return {"in_flight": in_flight, "abandoned": abandoned, "others": others, "blank_reasked": blank_reasked}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--trials", type=int, default=64)
@@ -98,12 +137,13 @@ def main() -> None:
     parser.add_argument("--turn-timeout", default="5", help="clarq run --turn-timeout (hangs end at it)")
     parser.add_argument("--no-hang", action="store_true", help="leave the hang fault out")
     args = parser.parse_args()
-    counts, respond = paid_counter()
+    answers, respond, observe = paid_counter()
     workdir = Path(tempfile.mkdtemp(prefix="clarq-soak-"))
     env = {**os.environ, "OPENAI_API_KEY": "sk-soak-test-0123456789", "PYTHONPATH": str(REPO)}
     env.pop("OPENAI_BASE_URL", None)
     faults = {k: v for k, v in FAULTS.items() if not (args.no_hang and k == "hang")}
-    with FakeOpenAIServer(responder=respond, latency_s=args.latency, faults=faults, seed=28) as server:
+    with FakeOpenAIServer(responder=respond, latency_s=args.latency, faults=faults, seed=28,
+                          on_answer=observe) as server:
         first = [sys.executable, "-m", "clarq_bench.cli.main", "run", "--seeker", SEEKER, "--provider", PROVIDER,
                  "--api-base", server.base_url, "--tasks", str(REPO / "tasks"), "--lang", "all", "--trials",
                  str(args.trials), "--concurrency", str(args.concurrency), "--turn-timeout", args.turn_timeout, "--cache",
@@ -128,15 +168,17 @@ def main() -> None:
         print(f"  session {what:<14} exit {code:>4}  peak {peak:>4} MB  {seconds:6.1f} s")
     print(f"lost (never written): {expected - len(keys)}")
     print(f"duplicated (task, trial) records: {sum(c - 1 for c in keys.values() if c > 1)}")
-    repaid = [(times[i - 1], times[i]) for times in counts.values() for i in range(1, len(times))]
-    # A request first answered while a session that was then killed ran (or up to 2 s after the kill: a reply due to
-    # a dead process) and asked again later was never saved in the cache: the reply was in flight when the process
-    # died (not received, or received and not yet cached). A re-pay of a reply answered in a session that ended by
-    # itself would be a fault of clarq: "others".
-    killed = [(start, kill) for start, kill in zip(STARTED, KILLED)]
-    in_flight = sum(any(start <= first <= kill + 2.0 < again for start, kill in killed) for first, again in repaid)
-    print(f"re-paid requests (answered 200 more than once): {len(repaid)}; of them first answered in a session ended "
-          f"by kill -9 (in flight, never saved): {in_flight}; others: {len(repaid) - in_flight}")
+    repays = classify(answers, list(zip(STARTED, KILLED)))
+    print(f"re-paid requests (a usable reply answered, then the same request paid again): "
+          f"{repays['in_flight'] + repays['abandoned'] + len(repays['others'])}")
+    print(f"  in flight at a kill -9 (answered from 1 s before the kill to 2 s after it, never saved): "
+          f"{repays['in_flight']}")
+    print(f"  abandoned (answered after clarq had hung up, e.g. at the turn timeout; never received): "
+          f"{repays['abandoned']}")
+    print(f"  others (received and not kept: a fault of clarq): {len(repays['others'])}")
+    for first, again in repays["others"][:10]:
+        print(f"    first answered at {first:.2f}, again {again - first:.1f} s later (monotonic clock)")
+    print(f"blank replies (empty/null content, paid, no answer) asked again by design: {repays['blank_reasked']}")
     print(f"errors left after --retry-errors: {sum(r['end_reason'] == 'error' for r in records)}")
     print(f"paid replies served: {served}; calls recorded in the final transcripts: {recorded_calls} (the difference: "
           "dialogues in flight at a kill, and error records replaced by --retry-errors, whose calls were paid)")

@@ -115,15 +115,18 @@ async def run_async(
 
     options = RunOptions.of(options, **fields)
     config, tasks, client, run_dir = prepare(options)
-    if on_run_dir is not None:  # the folder (for the resume command) and the identical runs that already exist
-        from .runner.runs_index import identical_runs
+    ready = None
+    if on_run_dir is not None:  # the folder (for the resume command) and the identical runs that already exist,
+        from .runner.runs_index import identical_runs  # found before this run's config is written, told after it
 
-        on_run_dir(run_dir, [] if options.resume else identical_runs(config, tasks, client, options.runs_dir))
+        twins = [] if options.resume else identical_runs(config, tasks, client, options.runs_dir)
+        ready = lambda: on_run_dir(run_dir, twins)  # noqa: E731
     if on_start is not None:
         on_start(config, tasks)
     try:
         stats = await run_dialogues(config, tasks, run_dir, client=client, resume=bool(options.resume),
-                                    force=options.force, retry_errors=options.retry_errors, on_update=on_update)
+                                    force=options.force, retry_errors=options.retry_errors, on_update=on_update,
+                                    on_ready=ready)
         summary = await _score_finished(run_dir, tasks, config.judge_model or "none", config.split, client)
     finally:
         close = getattr(client, "aclose", None)
@@ -158,8 +161,8 @@ def run(options: RunOptions | None = None, /, *, on_start: Callable[[RunConfig, 
         on_run_dir: Callable[[Path, list[RunRow]], None] | None = None, **fields: Any) -> RunResult:
     """Play a seeker against a provider on the selected tasks into a new run folder (or `resume=RUN_DIR`), then
     score it. Options are `clarq run`'s flags as keywords (seeker, provider, tasks, lang, limit, trials, ...), or a
-    RunOptions. `on_run_dir(folder, identical_runs)` is called once the folder is known, `on_start(config, tasks)`
-    before the first dialogue, `on_update(stats)` after each."""
+    RunOptions. `on_run_dir(folder, identical_runs)` is called once the folder's config.json is written,
+    `on_start(config, tasks)` before the first dialogue, `on_update(stats)` after each."""
     from .core.loop import run_to_end  # asyncio.run, but a plug-in cannot hang or crash the exit; SIGTERM = Ctrl-C
 
     _outside_event_loop("run")

@@ -95,11 +95,11 @@ def _run(args: argparse.Namespace) -> int:
     def update(stats: Any) -> None:
         progress.update(bar, completed=stats.done + stats.skipped, line=stats.line())
 
-    folder: list[Path] = []
+    folder: list[Path] = [Path(args.resume)] if args.resume else []  # a new run's once config.json is written
 
     def announce(run_dir: Path, twins: list) -> None:
-        folder.append(run_dir)
-        if not args.resume:  # a resumed run's folder and command are the ones just typed
+        if not args.resume:
+            folder.append(run_dir)  # a resumed run's folder and command are the ones just typed
             console.print(run_folder_line(run_dir), markup=False, highlight=False, soft_wrap=True)
         for twin in twins:
             console.print(twin_warning(twin), markup=False, highlight=False, soft_wrap=True)

@@ -177,11 +177,14 @@ async def run_dialogues(
     force: bool = False,
     retry_errors: bool = False,
     on_update: Callable[[RunStats], None] | None = None,
+    on_ready: Callable[[], None] | None = None,
 ) -> RunStats:
     """Play every (task, trial) pair not yet in the run directory, `config.concurrency` at a time.
 
     With `retry_errors` (resume only), pairs whose dialogue ended with an error are played again, replacing the
-    error record; without it they stay as they are and are counted in `stats.skipped_errors`."""
+    error record; without it they stay as they are and are counted in `stats.skipped_errors`. `on_ready()` is
+    called once config.json is written, before the first dialogue: a folder announced to the user (with its resume
+    command) is one that can be resumed, and a full disk at start is the one error line."""
     sconfig = seeker_config(config.seeker, client)
     factory, _ = resolve_seeker(sconfig)  # an unknown seeker or provider fails before anything starts
     resolve_provider(config.provider.name, config.provider.model)
@@ -196,16 +199,18 @@ async def run_dialogues(
     folder.create()
     with folder.lock():  # one writer at a time; the kernel releases it if this process dies
         return await _play(config, tasks, folder, client, resume, force, retry_errors, on_update, sconfig,
-                           seeker_name, seeker_model)
+                           seeker_name, seeker_model, on_ready)
 
 
 async def _play(config: RunConfig, tasks: list[Task], folder: RunDir, client: Any, resume: bool, force: bool,
                 retry_errors: bool, on_update: Callable[[RunStats], None] | None, sconfig: SeekerConfig,
-                seeker_name: str, seeker_model: str | None) -> RunStats:
+                seeker_name: str, seeker_model: str | None, on_ready: Callable[[], None] | None = None) -> RunStats:
     """run_dialogues with the folder's lock held."""
     run_dir = folder.path
     notes: list[str] = []
     kept = prepare_run_dir(config, run_dir, resume=resume, force=force, retry_errors=retry_errors, notes=notes)
+    if on_ready is not None:
+        on_ready()
     before = folder.spent_before(kept) if resume else 0.0
     if client is not None and hasattr(client, "spent_before"):
         client.spent_before = before  # --max-cost caps the run's total over every session

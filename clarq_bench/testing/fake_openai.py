@@ -106,6 +106,7 @@ class FakeOpenAIServer:
         echo_header: str | None = None,
         faults: dict[str, float] | None = None,
         port: int = 0,
+        on_answer: Callable[[dict[str, Any], str, bool], None] | None = None,
     ) -> None:
         self._script: list[Behaviour] = [reply(b) if isinstance(b, str) else b for b in script]
         self.latency_s = latency_s
@@ -125,6 +126,9 @@ class FakeOpenAIServer:
         self._server: asyncio.base_events.Server | None = None
         self._connections: set[_Connection] = set()
         self.port = port  # 0: any free port, known once started
+        #: told (body, kind, delivered) as each request is answered: kind is reply, empty, null, garbage or
+        #: error<status>; delivered is False when the client had closed the connection before the answer was due
+        self.on_answer = on_answer
 
     # ---- script and observations -------------------------------------------------------------------------------
 
@@ -255,6 +259,11 @@ class FakeOpenAIServer:
             self._stats.served += behaviour.kind == "reply"
         return self._respond(behaviour, body)
 
+    def _told(self, body: dict[str, Any], behaviour: Behaviour, delivered: bool) -> None:
+        if self.on_answer is not None:
+            kind = f"error{behaviour.status}" if behaviour.kind == "error" else behaviour.kind
+            self.on_answer(body, "empty" if kind == "reply" and behaviour.text == "" else kind, delivered)
+
     def _respond(self, behaviour: Behaviour, body: dict[str, Any]) -> tuple[int, dict[str, str], bytes]:
         if behaviour.kind == "garbage":
             return 200, {}, b"<html>this is not json"
@@ -303,7 +312,8 @@ class _Connection(asyncio.Protocol):
         self.server = server
         self.transport: asyncio.Transport | None = None
         self.buffer = b""
-        self.pending: list[list[Any]] = []  # per request, in arrival order: [response bytes or None, close after]
+        self.pending: list[list[Any]] = []  # per request, in arrival order: [response bytes or None, close after,
+        # (behaviour, body) to tell the server's on_answer about]
         self.loop = asyncio.get_running_loop()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -341,7 +351,7 @@ class _Connection(asyncio.Protocol):
             self._request(method, path, raw, headers.get("connection", "").lower() == "close", headers)
 
     def _request(self, method: str, path: str, raw: bytes, close: bool, headers: dict[str, str]) -> None:
-        slot: list[Any] = [None, close]
+        slot: list[Any] = [None, close, None]
         self.pending.append(slot)
         behaviour, body = self.server._begin(method, path, raw, headers)
         if behaviour is None:
@@ -357,6 +367,7 @@ class _Connection(asyncio.Protocol):
     def _answer(self, slot: list[Any], behaviour: Behaviour, body: dict[str, Any]) -> None:
         try:
             slot[0] = _http_response(*self.server._finish(behaviour, body))
+            slot[2] = (behaviour, body)
         except Exception as exc:  # a broken responder: answer 500 rather than leave the client hanging
             message = json.dumps({"error": {"message": f"fake server responder failed: {exc!r}"}}).encode()
             slot[0] = _http_response(500, {}, message)
@@ -364,8 +375,11 @@ class _Connection(asyncio.Protocol):
 
     def _flush(self) -> None:
         while self.pending and self.pending[0][0] is not None:
-            response, close = self.pending.pop(0)
-            if self.transport is None or self.transport.is_closing():
+            response, close, told = self.pending.pop(0)
+            gone = self.transport is None or self.transport.is_closing()
+            if told is not None:
+                self.server._told(told[1], told[0], not gone)
+            if gone:
                 continue
             self.transport.write(response)
             if close:
