@@ -165,10 +165,11 @@ def test_blank_replies_are_neither_cached_nor_played(blank, tmp_path: Path) -> N
 
 
 def test_the_turn_timeout_does_not_count_time_queued_in_clarqs_own_limiter(tmp_path: Path) -> None:
-    # 8 dialogues share one slot: a turn waits up to 7 x 0.1 s for it, more than the 0.3 s the call may take
-    with FakeOpenAIServer(responder=both_agents(SEEKER, None), latency_s=0.1) as server:
+    # 8 dialogues share one slot: a turn waits up to 7 x 0.2 s for it, more than the 1 s the call may take (the
+    # 0.8 s to spare keep a loaded machine from timing the call itself out)
+    with FakeOpenAIServer(responder=both_agents(SEEKER, None), latency_s=0.2) as server:
         code = main(run_argv(tmp_path, server, "--no-cache", "--model-concurrency", "1", "--max-turns", "4",
-                             "--turn-timeout", "0.3", provider="offline"))
+                             "--turn-timeout", "1", provider="offline"))
     transcripts = records(tmp_path)
     assert code == 0, [t.error for t in transcripts if t.error]
     assert len(transcripts) == 8 and not any(t.end_reason == EndReason.error for t in transcripts)

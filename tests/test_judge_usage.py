@@ -54,3 +54,38 @@ def test_a_run_without_a_model_judge_has_no_judge_role(tmp_path: Path) -> None:
     result = clarq_bench.run(seeker="heuristic", provider="offline", tasks=TASKS, lang="en", limit=2,
                              runs_dir=tmp_path / "runs", no_progress=True)
     assert "judge" not in result.summary.usage.by_role
+
+
+def test_the_judges_spending_is_in_the_runs_ledger_and_its_cost(keyed, tmp_path: Path, capsys) -> None:
+    """spending.json (and so `clarq runs` and the budget of a resume) holds what each scoring paid its judge, beside
+    what the dialogues cost; before, the ledger counted the dialogues only."""
+    from clarq_bench.llm.accounting import call_cost
+    from clarq_bench.llm.models import resolve_model
+
+    assert call_cost(resolve_model("gpt-4o-mini"), 1000, 1000) > 0  # a priced judge
+    with FakeOpenAIServer(responder=never_carried) as server:
+        result = clarq_bench.run(seeker="heuristic", provider="offline", tasks=TASKS, lang="en", limit=6,
+                                 judge_model="gpt-4o-mini", api_base=server.base_url, no_cache=True,
+                                 runs_dir=tmp_path / "runs", no_progress=True)
+        judge = result.summary.usage.by_role["judge"].cost_usd
+        assert judge > 0
+        ledger = json.loads((result.run_dir / "spending.json").read_text(encoding="utf-8"))
+        assert ledger["scoring_usd"] == pytest.approx(judge) and ledger["dialogues_usd"] == 0
+        assert ledger["spent_usd"] == pytest.approx(judge)
+
+        # a rescore with a paid judge adds its own spending (the run used no cache: it paid again)
+        assert main(["score", str(result.run_dir), "--judge", "gpt-4o-mini", "--api-base", server.base_url,
+                     "--no-write", "--json"]) == 0
+        capsys.readouterr()
+        ledger = json.loads((result.run_dir / "spending.json").read_text(encoding="utf-8"))
+        assert ledger["scoring_usd"] == pytest.approx(2 * judge) and ledger["spent_usd"] == pytest.approx(2 * judge)
+
+        # `clarq runs` shows the whole cost, and a resume's --max-cost counts it: nothing new is started
+        assert main(["runs", "--dir", str(tmp_path / "runs"), "--json"]) == 0
+        (row,) = json.loads(capsys.readouterr().out)
+        assert row["cost_usd"] == pytest.approx(2 * judge)
+        played = (result.run_dir / "transcripts.jsonl").read_bytes().count(b"\n")
+        main(["run", "--resume", str(result.run_dir), "--trials", "2", "--force", "--max-cost", str(judge),
+              "--no-progress"])
+        capsys.readouterr()
+        assert (result.run_dir / "transcripts.jsonl").read_bytes().count(b"\n") == played  # the judge spent it

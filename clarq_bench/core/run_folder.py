@@ -27,8 +27,8 @@ from .. import __version__
 from .errors import ClarqError, DataError
 from .jsonl import dumps_line, load_file, read_jsonl, validate
 from .redact import redact
-from .run_guard import (check_records, file_error, run_lock, save_spending, spent_before, trials_of,
-                        write_atomic)
+from .run_guard import (add_scoring_spending, check_records, file_error, run_lock, save_spending, scoring_spent,
+                        spent_before, trials_of, write_atomic)
 from .run_config import RunConfig
 from .tasks import Task
 from .transcript import EndReason, Transcript
@@ -117,8 +117,21 @@ class RunDir:
         """Dollars the earlier sessions spent (spending.json, or the records' own cost if more)."""
         return spent_before(self.path, records)
 
-    def save_spending(self, total_usd: float) -> None:
-        save_spending(self.path, total_usd)
+    def save_spending(self, dialogues_usd: float) -> None:
+        """The dialogues' running total (the judge's part in the ledger is kept)."""
+        save_spending(self.path, dialogues_usd)
+
+    def scoring_spent(self) -> float:
+        """Dollars every scoring of this run paid its judge so far (spending.json)."""
+        return scoring_spent(self.path)
+
+    def add_scoring_spending(self, usd: float) -> None:
+        """Add what one scoring paid its judge to spending.json (the run's whole cost)."""
+        add_scoring_spending(self.path, usd)
+
+    def whole_cost(self, records: list[Transcript]) -> float:
+        """Every dollar the run cost: its dialogues (ledger or records, the more) and every scoring's judge."""
+        return spent_before(self.path, records) + scoring_spent(self.path)
 
     def check_records(self, records: list[Transcript], trials: int | None = None) -> None:
         """ClarqError at a (task, trial) written twice or a trial outside the run's range (its config's trials)."""

@@ -6,8 +6,9 @@ can be counted once, and file errors as one line.
   the holder's pid, instead of both playing and paying every pending dialogue. The kernel drops the lock when its
   process dies, so a lock left by kill -9 is simply taken over (its file still names the dead pid).
 - The ledger: `spending.json` holds the dollars spent by every session of the run, rewritten (atomically) after each
-  dialogue and at the end; a resume starts its budget from it (or from the records' own cost, whichever is more),
-  so `--max-cost` caps the run's total, not each session's.
+  dialogue and at the end, and what each scoring paid its judge (its own figure, and in the total `spent_usd`); a
+  resume starts its budget from both (the dialogues' part, or the records' own cost if that is more), so
+  `--max-cost` caps the run's total, not each session's.
 - Records: a (task, trial) pair written twice (two writers, a hand edit) or a trial outside the run's range is
   refused on resume and in scoring (one line naming the record), never counted twice.
 - File errors (a full disk, a read-only folder, transcripts.jsonl being a folder) become one ClarqError line.
@@ -41,7 +42,7 @@ def write_atomic(path: Path, text: str, *, sync: bool = True) -> None:
     """Write `text` to `path` through a temporary file that is removed again if anything fails (no partial file, no
     0-byte leftover); a ClarqError line on failure. `sync` False skips the fsync (a file rewritten after every
     dialogue on the event loop: kill -9 keeps the page cache, only a power cut could lose the last update)."""
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # two processes (a run, a scoring) never share one
     try:
         with open(tmp, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -94,20 +95,53 @@ def run_lock(run_dir: Path) -> Iterator[None]:
 # ---- the ledger ----------------------------------------------------------------------------------------------------
 
 
-def spent_before(run_dir: Path, records: Sequence[Any]) -> float:
-    """Dollars spent by the earlier sessions of this run: the ledger, or the records' own cost if that is more."""
-    recorded = sum(usage.cost_usd for record in records for usage in record.usage.values())
+def read_ledger(run_dir: Path) -> tuple[float, float]:
+    """(dollars the dialogues cost, dollars judging cost) as spending.json says; (0, 0) when it is missing or bad.
+    A ledger of the first format ({"spent_usd": x}) counted dialogues only."""
     try:
-        ledger = float(json.loads((run_dir / LEDGER_FILE).read_text(encoding="utf-8"))["spent_usd"])
-    except (OSError, ValueError, KeyError, TypeError):
-        ledger = 0.0
-    if ledger != ledger or ledger < 0:  # nan or negative: not a figure
-        ledger = 0.0
-    return max(ledger, recorded)
+        ledger = json.loads((run_dir / LEDGER_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return 0.0, 0.0
+    if not isinstance(ledger, dict):
+        return 0.0, 0.0
+    return _figure(ledger.get("dialogues_usd", ledger.get("spent_usd"))), _figure(ledger.get("scoring_usd"))
 
 
-def save_spending(run_dir: Path, total_usd: float) -> None:
-    write_atomic(run_dir / LEDGER_FILE, json.dumps({"spent_usd": round(total_usd, 9)}) + "\n", sync=False)
+def _figure(value: Any) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return 0.0
+    return number if number == number and 0 <= number < float("inf") else 0.0  # nan, negative, inf: no figure
+
+
+def spent_before(run_dir: Path, records: Sequence[Any]) -> float:
+    """Dollars the dialogues of earlier sessions cost: the ledger, or the records' own cost if that is more."""
+    recorded = sum(usage.cost_usd for record in records for usage in record.usage.values())
+    return max(read_ledger(run_dir)[0], recorded)
+
+
+def scoring_spent(run_dir: Path) -> float:
+    """Dollars every scoring of this run so far paid its judge."""
+    return read_ledger(run_dir)[1]
+
+
+def save_spending(run_dir: Path, dialogues_usd: float, *, add_scoring_usd: float = 0.0) -> None:
+    """Rewrite spending.json: what the dialogues cost (a running total the writer of dialogues keeps), what judging
+    cost (added to by each scoring), and their sum, the run's whole cost (`spent_usd`). Each part is read back
+    first, so the writer of dialogues and a scoring keep each other's figure."""
+    scoring = scoring_spent(run_dir) + add_scoring_usd
+    payload = {"spent_usd": round(dialogues_usd + scoring, 9), "dialogues_usd": round(dialogues_usd, 9),
+               "scoring_usd": round(scoring, 9)}
+    write_atomic(run_dir / LEDGER_FILE, json.dumps(payload) + "\n", sync=False)
+
+
+def add_scoring_spending(run_dir: Path, usd: float) -> None:
+    """Add what one scoring paid its judge to the run's ledger (nothing to do when it paid nothing)."""
+    if usd > 0:
+        save_spending(run_dir, read_ledger(run_dir)[0], add_scoring_usd=usd)
+
+
 def check_records(records: Sequence[Any], source: Path | str, trials: int | None) -> None:
     """ClarqError at the first (task, trial) written twice or trial outside 0..trials-1 (`trials` None: unknown)."""
     seen: dict[tuple[str, int], int] = {}

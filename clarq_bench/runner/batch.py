@@ -211,9 +211,9 @@ async def _play(config: RunConfig, tasks: list[Task], folder: RunDir, client: An
     kept = prepare_run_dir(config, run_dir, resume=resume, force=force, retry_errors=retry_errors, notes=notes)
     if on_ready is not None:
         on_ready()
-    before = folder.spent_before(kept) if resume else 0.0
-    if client is not None and hasattr(client, "spent_before"):
-        client.spent_before = before  # --max-cost caps the run's total over every session
+    before = folder.spent_before(kept) if resume else 0.0  # the dialogues of earlier sessions
+    if client is not None and hasattr(client, "spent_before"):  # --max-cost caps the run's total over every
+        client.spent_before = before + (folder.scoring_spent() if resume else 0.0)  # session, judging included
     disk: list[BaseException] = []
 
     def spent() -> None:

@@ -87,7 +87,7 @@ def read_run(run_dir: Path) -> RunRow | None:
     if by_id is not None:
         successes = sum(quick_success(by_id[t.task_id], t) for t in transcripts if t.task_id in by_id)
     errors = sum(t.end_reason == EndReason.error for t in transcripts)
-    cost = sum(usage.cost_usd for t in transcripts for usage in t.usage.values())
+    cost = folder.whole_cost(transcripts)  # every session's dialogues and every scoring's judge (spending.json)
     return RunRow(run_dir=str(run_dir), run_id=str(raw.get("run_id") or run_dir.name),
                   written_at=str(raw.get("written_at") or ""), seeker=agent_label(config.seeker),
                   provider=agent_label(config.provider), languages=list(config.languages), done=len(transcripts),

@@ -158,6 +158,20 @@ async def judge_source(source: Source, check: NodeCheck | None, judge_name: str 
     return await judge_all(source.pairs, check, judge_name=judge_name)
 
 
+def record_judge_spending(run_dir: Path, usd: float) -> None:
+    """Add what a scoring paid its judge to the run's spending.json, so the run's cost (`clarq runs`, the budget of a
+    resume) is the whole cost. A folder that cannot be written (someone else's run, read-only) costs a warning: the
+    scoring itself is done and paid."""
+    folder = RunDir(run_dir)
+    if not folder.is_run():
+        return
+    try:
+        folder.add_scoring_spending(usd)
+    except ClarqError as exc:
+        print(f"clarq: warning: the judge's ${usd:.4f} is not in {run_dir}'s spending.json ({exc.problem})",
+              file=sys.stderr, flush=True)
+
+
 class Scored(NamedTuple):
     """One scored set of dialogues: where it came from, its summary, and the verdicts the summary counts."""
 
@@ -181,6 +195,8 @@ async def score_run(source: Source, *, judge: str = "none", check: NodeCheck | N
         verdicts = await judge_source(source, check, judge)
     chosen, chosen_split = select_split(verdicts, split)
     judged = meter.by_role.get("judge")
+    if judged is not None and judged.cost_usd > 0 and source.run_dir is not None:
+        record_judge_spending(source.run_dir, judged.cost_usd)
     recorded = source.run_dir is not None or source.name.endswith(".jsonl")
     usage = run_usage((t for t, _ in source.pairs) if recorded else (), judge=judged, judge_model=judge) \
         if recorded or (judged is not None and judged.calls) else None
