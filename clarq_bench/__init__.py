@@ -16,7 +16,7 @@ API = ("DialogueView", "RunResult", "Scored", "Seeker", "SeekerConfig", "SeekerT
        "evaluate_provider", "load_tasks", "register_seeker", "run", "run_async", "score", "submit", "task_stats",
        "validate_tasks", "verify_submissions", "build_leaderboard", "judge_pairs", "judge_pairs_async",
        "pairwise_report", "people_server", "PairwiseResult", "select", "select_online_offline", "question_bank",
-       "view", "list_runs", "estimate_run", "import_inspect", "search_provider")
+       "view", "list_runs", "estimate_run", "import_inspect", "search_provider", "play", "play_server")
 
 __all__ = ["__version__", *API]
 

@@ -9,8 +9,8 @@
     clarq.select("bm25", lang="en"), clarq.select_online_offline(["runs/a", "runs/b"])  # offline clarification track
 
 Options keep the names of `clarq run`'s flags (`--seeker-model` is seeker_model); what a flag defaults to, the
-option defaults to. This module composes the layers below it (fidelity, pairwise, runner, scoring, data) and imports no cli; the heavy
-ones are imported when a function is called, so `import clarq_bench` stays cheap.
+option defaults to. This module composes the layers below it (fidelity, pairwise, runner, scoring, data) and
+imports no cli; the heavy ones are imported when a function is called, so `import clarq_bench` stays cheap.
 """
 
 from __future__ import annotations
@@ -36,7 +36,9 @@ if TYPE_CHECKING:
     from .core.run_config import RunConfig
     from .runner.estimate import Estimate
     from .runner.batch import RunStats
+    from .runner.person import Played
     from .runner.runs_index import RunRow
+    from .runner.web_play import PlayServer
     from .runner.prepare import RunOptions
     from .scoring.comparison import Comparison
     from .scoring.judge import Verdict
@@ -49,7 +51,7 @@ __all__ = [
     "evaluate_provider", "load_tasks", "register_seeker", "run", "run_async", "score", "submit", "task_stats",
     "validate_tasks", "verify_submissions", "build_leaderboard", "judge_pairs", "judge_pairs_async", "pairwise_report",
     "people_server", "PairwiseResult", "select", "select_online_offline", "question_bank", "view", "list_runs",
-    "estimate_run", "import_inspect", "search_provider",
+    "estimate_run", "import_inspect", "search_provider", "play", "play_server",
 ]  # fmt: skip
 
 
@@ -110,50 +112,32 @@ async def run_async(
     on_run_dir: Callable[[Path, list[RunRow]], None] | None = None, **fields: Any,
 ) -> RunResult:
     """`run` inside a running event loop (a notebook cell: `await clarq.run_async(...)`)."""
-    from .runner.batch import run_dialogues
+    import asyncio
+
+    from .runner.batch import play_run
     from .runner.prepare import RunOptions, prepare
+    from .scoring.sources import score_finished_run
 
     options = RunOptions.of(options, **fields)
-    config, tasks, client, run_dir = prepare(options)
+    run = await asyncio.to_thread(prepare, options)  # loading tasks must not stall the loop (the people page)
     ready = None
     if on_run_dir is not None:  # the folder (for the resume command) and the identical runs that already exist,
         from .runner.runs_index import identical_runs  # found before this run's config is written, told after it
 
-        twins = [] if options.resume else identical_runs(config, tasks, client, options.runs_dir)
-        ready = lambda: on_run_dir(run_dir, twins)  # noqa: E731
+        twins = [] if options.resume else identical_runs(run.config, options.runs_dir)
+        ready = lambda: on_run_dir(run.run_dir, twins)  # noqa: E731
     if on_start is not None:
-        on_start(config, tasks)
+        on_start(run.config, run.tasks)
     try:
-        stats = await run_dialogues(config, tasks, run_dir, client=client, resume=bool(options.resume),
-                                    force=options.force, retry_errors=options.retry_errors, on_update=on_update,
-                                    on_ready=ready)
-        summary = await _score_finished(run_dir, tasks, config.judge_model or "none", config.split, client)
+        stats = await play_run(run, resume=bool(options.resume), force=options.force,
+                               retry_errors=options.retry_errors, on_update=on_update, on_ready=ready)
+        summary = await score_finished_run(run.run_dir, run.tasks, run.config.judge_model or "none",
+                                           run.config.split, run.client)
     finally:
-        close = getattr(client, "aclose", None)
+        close = getattr(run.client, "aclose", None)
         if close is not None:  # HTTP sessions and the cache of this event loop
             await close()
-    return RunResult(run_dir, summary, stats)
-
-
-async def _score_finished(run_dir: Path, tasks: list[Task], judge: str, split: str, client: Any) -> Summary | None:
-    """Score a run's dialogues on the tasks it selected and write summary.json, report.md and the plots (None when
-    no dialogue of them was written). A run of split "all" reports all its dialogues, each split in its own rows;
-    a model judge calls through the run's own client (endpoint, cache, budget)."""
-    from .core.run_folder import RunDir
-    from .scoring.report import type_names_of, write_report
-    from .scoring.sources import Source, score_run
-
-    folder = RunDir(run_dir)
-    by_id = {task.id: task for task in tasks}
-    records = folder.transcripts()[0]
-    folder.check_records(records)  # a pair written twice is never scored twice
-    pairs = [(t, by_id[t.task_id]) for t in records if t.task_id in by_id]
-    if not pairs:
-        return None
-    scored = await score_run(Source(folder.name, pairs, run_dir), judge=judge, client=client,
-                             split="all" if split == "all" else "auto")
-    write_report(scored.summary, run_dir, verdicts=scored.verdicts, type_names=type_names_of(pairs))
-    return scored.summary
+    return RunResult(run.run_dir, summary, stats)
 
 
 def run(options: RunOptions | None = None, /, *, on_start: Callable[[RunConfig, list[Task]], None] | None = None,
@@ -183,18 +167,41 @@ def _outside_event_loop(name: str) -> None:
                      f"use `await clarq.{name}_async(...)` there")
 
 
+def play(task_id: str, role: str, *, seeker: str = "heuristic", provider: str = "offline",
+         tasks: str | Path | None = None, max_turns: int = 12, seeker_module: list[str] | str | None = None,
+         **llm: Any) -> Played:
+    """One dialogue with you on one side at the terminal (`clarq play`): role "provider" answers `seeker` with the
+    tree on screen, role "seeker" asks `provider`. `llm`: model-call options (api_base, no_cache, ...). Ctrl-C
+    raises KeyboardInterrupt; nothing is saved."""
+    from .llm.options import ModelCallOptions
+    from .runner.person import play_by_hand
+
+    return play_by_hand(task_id, role, seeker=seeker, provider=provider, source=tasks, max_turns=max_turns,
+                        seeker_module=seeker_module, options=ModelCallOptions.of(llm))
+
+
+def play_server(runs_dir: str | Path = "runs", *, port: int = 0, **options: Any) -> PlayServer:
+    """The page where people play the selected tasks as the seeker (`clarq play --web`), each person's dialogues a
+    run of their own through `run_async`; `options` are run's (tasks, lang, limit, provider, ...). Then `await
+    server.serve()` (its URL) and `await server.close()`."""
+    from .runner.web_play import PlayServer
+
+    return PlayServer(runs_dir, options, port=port, run=run_async)
+
+
 def estimate_run(options: RunOptions | None = None, /, **fields: Any) -> tuple[RunConfig, list[Task], Estimate]:
     """What `run` with these options would play and call, and a dollar range (`clarq run --dry-run`): nothing is
     played, no key is needed, nothing touches the network."""
-    from .runner.estimate import estimate
     from .core.run_folder import RunDir
+    from .runner.estimate import estimate
     from .runner.prepare import RunOptions, build_config, import_seeker_modules, models_by_role, select_tasks
+    from .runner.prepared import resolve_agents
 
     options = RunOptions.of(options, **fields)
     import_seeker_modules(options.seeker_module)
     base = RunDir(options.resume).config() if options.resume else None
     config, tasks = select_tasks(build_config(options, base), options)
-    models = models_by_role(config.seeker, config.provider, config.judge_model)
+    models = models_by_role(*resolve_agents(config), config.judge_model, config.provider.mode)
     return config, tasks, estimate(config, tasks, models)
 
 

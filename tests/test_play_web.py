@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from clarq_bench.cli.main import main
-from clarq_bench.runner.web_play import PlayServer
+from clarq_bench.api import play_server
 from clarq_bench.seekers.web_human import DESKS, LINES_FILE
 from upstream_paths import SAMPLE_TASKS
 
@@ -32,7 +32,7 @@ HOSTILE = '<script>document.title="pwned"</script><img src=x onerror="document.b
 def serving(runs: Path):
     """A PlayServer on its own event loop in a thread; yields its URL."""
     loop = asyncio.new_event_loop()
-    server = PlayServer(runs, OPTIONS, port=0)
+    server = play_server(runs, port=0, **OPTIONS)
     url = loop.run_until_complete(server.serve())
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()

@@ -1,7 +1,8 @@
 """Tests for mutants that survived the issue-32 mutation sample (tools/mutate.py --seed 32): each pins a promise
 the suite only touched in passing.
 
-- build_provider refuses an LLM provider with no model (a one-line error), called directly as well as via the CLI;
+- the one provider rule refuses an LLM provider with no model (a one-line error) when a run is made ready, as well
+  as via the CLI;
 - replay skips dialogues other checks already failed, and dialogues whose task is not in the data, without a line;
 - the judge's own calls are named with their model when unpriced (their dollars are unknown, not zero);
 - the printed score table has its value [95% CI] column;
@@ -23,11 +24,13 @@ from clarq_bench.core.transcript import Usage
 from clarq_bench.core.run_config import AgentSettings
 
 
-def test_an_llm_provider_without_a_model_is_refused_when_built() -> None:
-    from clarq_bench.runner.batch import build_provider
+def test_an_llm_provider_without_a_model_is_refused_when_the_run_is_made_ready(tmp_path: Path) -> None:
+    from clarq_bench.core.run_config import RunConfig
+    from clarq_bench.runner.prepared import ready
 
+    config = RunConfig(seeker=AgentSettings(name="heuristic"), provider=AgentSettings(name="llm"))
     with pytest.raises(ClarqError, match="the llm provider needs a model"):
-        build_provider(AgentSettings(name="llm"), make_task(), client=None, seed=0, trial=0)
+        ready(config, [make_task()], None, tmp_path / "run")
 
 
 def test_replay_leaves_out_dialogues_already_failed_and_tasks_not_in_the_data(tmp_path: Path) -> None:

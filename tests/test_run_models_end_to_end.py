@@ -53,7 +53,7 @@ def test_model_run_finishes_caches_and_keeps_the_key_off_disk(
 
 def test_run_ids_are_one_path_component_and_never_collide(tmp_path: Path) -> None:
     from clarq_bench.core.run_config import AgentSettings, RunConfig
-    from clarq_bench.runner.batch import run_dir_for
+    from clarq_bench.runner.prepare import run_dir_for
 
     config = RunConfig(data_dir=str(tmp_path), languages=["en"], seeker=AgentSettings(name="llm", model=SEEKER),
                        provider=AgentSettings(name=PROVIDER))  # fmt: skip

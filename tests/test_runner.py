@@ -19,7 +19,7 @@ from clarq_bench.cli.main import main
 from clarq_bench.core.errors import ClarqError
 from clarq_bench.core.transcript import EndReason
 from clarq_bench.core.run_config import AgentSettings, RunConfig, describe_diff, diff_configs
-from clarq_bench.api import _score_finished as score_finished
+from clarq_bench.scoring.sources import score_finished_run as score_finished
 from clarq_bench.core.run_folder import RunDir, read_transcripts, repair_tail, tasks_digest
 from clarq_bench.runner.batch import run_dialogues
 
@@ -190,7 +190,7 @@ def test_cli_max_cost_stops_starting_dialogues(tmp_path: Path, monkeypatch: pyte
                                               capsys: pytest.CaptureFixture[str]) -> None:
     import clarq_bench.runner.prepare as run_progress
 
-    monkeypatch.setattr(run_progress, "llm_client_for", lambda config, args: PollBudget(4))
+    monkeypatch.setattr(run_progress, "open_client", lambda models, options: PollBudget(4))
     data = write_task_folder(tmp_path / "data", 4)
     argv = ["run", "--tasks", str(data), "--seeker", "heuristic", "--provider", "runner_helpers:TreeWalkingProvider",
             "--runs-dir", str(tmp_path / "runs"), "--no-progress", "--concurrency", "1", "--max-cost", "0.01"]  # fmt: skip

@@ -41,9 +41,9 @@ def test_shipped_seekers_are_registered() -> None:
                                   "bedrock/meta.llama3-1-405b-instruct-v1:0", "scripted/echo", "qwen2.5-72b"])  # fmt: skip
 def test_model_like_names_mean_the_llm_seeker(name: str) -> None:
     assert looks_like_model(name)
-    factory, config = resolve_seeker(SeekerConfig(name=name))
-    assert factory is seekers.get("llm") and config.model == name
-    assert describe(SeekerConfig(name=name)) == ("llm", name)
+    spec = resolve_seeker(SeekerConfig(name=name))
+    assert spec.factory is seekers.get("llm") and spec.config.model == name
+    assert (spec.name, spec.model) == describe(SeekerConfig(name=name)) == ("llm", name)
 
 
 @pytest.mark.parametrize("name", ["heuristc", "my-seeker", "oracles"])

@@ -186,8 +186,7 @@ def test_the_boundaries_are_accepted():
 def test_a_spec_plays_through_clarq_run_names(tmp_path):
     from clarq_bench.seekers.registry import resolve_seeker
 
-    factory, _ = resolve_seeker(SeekerConfig(name="tpl-sentence+q1+n2+brief"))
-    assert factory is templates.TemplateSeeker
+    assert resolve_seeker(SeekerConfig(name="tpl-sentence+q1+n2+brief")).factory is templates.TemplateSeeker
 
 
 def test_clarq_run_refuses_a_bad_spec_in_one_line_before_playing(tmp_path, monkeypatch, capsys):

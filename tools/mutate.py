@@ -98,8 +98,8 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
     ("clarq_bench/provider/screen.py", 309, "> -> >="): "_repeats is only called with asked >= 1 (asks_in counts at "
     "least one per question sentence and an empty question list returned earlier), so `answered >= asked` already "
     "implies answered > 0: `answered >= 0 and ...` decides the same",
-    ("clarq_bench/runner/batch.py", 138, "False -> True"): "prepare_run_dir's default for retry_errors: its one caller "
-    "(run_dialogues) always passes retry_errors, so the default is never used",
+    ("clarq_bench/runner/batch.py", 109, "False -> True"): "prepare_run_dir's default for retry_errors: its one caller "
+    "(play_run) always passes retry_errors, so the default is never used",
     ("clarq_bench/provider/screen.py", 333, "0 -> 1"): "max_nodes of a blocked turn: both providers test "
     "blocks_reveal (verdict is not None) before they read max_nodes, so a blocked turn's max_nodes is never read",
     ("clarq_bench/core/run_folder.py", 160, "65536 -> 65537"): "repair_tail's read-block size when scanning back for the last "

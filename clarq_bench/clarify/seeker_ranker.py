@@ -17,7 +17,7 @@ import inspect
 from pydantic import BaseModel, Field
 
 from ..core.goodbye import is_goodbye
-from ..seekers import SeekerConfig, build_seeker
+from ..seekers.registry import SeekerSpec
 from .rankers import MAX_LIST, Item, Selection, bm25_order, dialogue_query
 
 
@@ -37,12 +37,12 @@ class SeekerAnswer(BaseModel):
 class SeekerRanker:
     """`clarq select --seeker NAME` for a registered or `package.module:Class` seeker."""
 
-    def __init__(self, config: SeekerConfig) -> None:
-        self.config = config
-        self.name = config.name
+    def __init__(self, spec: SeekerSpec) -> None:
+        self.spec = spec
+        self.name = spec.config.name
 
     async def select(self, item: Item) -> Selection:
-        seeker = build_seeker(self.config.name, item.task, self.config)
+        seeker = self.spec.build(item.task)
         method = getattr(seeker, "select_questions", None)
         if method is None:
             return await self._from_next_line(seeker, item)

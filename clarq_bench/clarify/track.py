@@ -75,13 +75,13 @@ def make_ranker(options: SelectOptions) -> tuple[Ranker, Any]:
         raise ClarqError(f"the {name} seeker cannot take the offline track", f"use {', '.join(OFFLINE_RANKERS)} or "
                          "a seeker that answers on its own")  # fmt: skip
     try:
-        resolve_seeker(config)  # an unknown name fails here, before any state
+        spec = resolve_seeker(config)  # an unknown name fails here, before any state
     except ClarqError as exc:
         raise ClarqError(exc.problem, f"the offline rankers are {', '.join(OFFLINE_RANKERS)}; "
                          "`clarq seekers` lists the seekers") from None  # fmt: skip
     from .seeker_ranker import SeekerRanker
 
-    return SeekerRanker(config), None
+    return SeekerRanker(spec), None
 
 
 def choose_tasks(options: SelectOptions, bank: Bank) -> list[Task]:

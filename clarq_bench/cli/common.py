@@ -50,17 +50,6 @@ def load_selected_tasks(args: argparse.Namespace) -> list:
     return load_tasks(args.tasks or args.data, lang=args.lang, split=args.split, types=args.types)
 
 
-def task_hint(task_id: str, known: list[str]) -> str:
-    """`did you mean en/03/3?` for a type written without its zero (en/3/3) or a near miss, else where ids are."""
-    import difflib
-    import re
-
-    match = re.fullmatch(r"(en|zh)/(\d+)/(\d+)", task_id.strip())
-    padded = f"{match.group(1)}/{int(match.group(2)):02d}/{int(match.group(3))}" if match else ""
-    close = [padded] if padded in known else difflib.get_close_matches(task_id, known, n=3, cutoff=0.75)
-    return f"did you mean {' or '.join(close)}?" if close else "see `clarq tasks list` for the ids"
-
-
 def print_json(payload: Any) -> None:
     json.dump(payload, sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write("\n")

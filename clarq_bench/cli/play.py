@@ -2,8 +2,8 @@
 
 --role provider: you are Jax, answering a seeker (default heuristic) with the task's tree on screen (L2H).
 --role seeker: you ask, against a provider (default offline) without seeing the tree (H2L).
-The machine side may be a model, also one behind --api-base. The dialogue plays on an event loop of its own with
-input read on this thread, so Ctrl-C stops it at once (asyncio.run would wait for Enter); nothing is saved then.
+The machine side may be a model, also one behind --api-base. Flags in, one API call (clarq_bench.play, or
+play_server with --web), printing out; Ctrl-C stops the dialogue at once and nothing is saved then.
 """
 
 from __future__ import annotations
@@ -45,61 +45,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _play(args: argparse.Namespace) -> int:
-    import asyncio
-
-    from ..data.loader import load_tasks, resolve_data_dir
+    from .. import api
     from ..core.errors import ClarqError
-    from ..runner.batch import build_provider, quick_success
-    from ..core.run_config import AgentSettings
-    from ..seekers.registry import SeekerConfig, SeekerTask, build_seeker
-
-    from ..runner.prepare import import_seeker_modules
+    from ..core.redact import redact
 
     if args.web:
         return _play_web(args)
     if not args.task_id or not args.role:
         raise ClarqError("a task id and --role are needed to play at the terminal", "e.g. `clarq play en/01/0 --role "
                          "seeker --tasks tasks/`, or --web for people in the browser")
-    import_seeker_modules(args.seeker_module)
-    language = args.task_id.split("/")[0]
-    if language not in ("en", "zh"):
-        raise ClarqError(f"bad task id {args.task_id!r}", "task ids look like en/01/0")
-    tasks = load_tasks(resolve_data_dir(args.tasks or args.data), [language])
-    matches = [t for t in tasks if t.id == args.task_id]
-    if not matches:
-        from .common import task_hint
-
-        raise ClarqError(f"no task {args.task_id!r}", task_hint(args.task_id, [t.id for t in tasks]))
-    task = matches[0]
-    client = _client_for(args)
-    if args.role == "provider":
-        from ..provider.human import HumanProvider
-
-        config = SeekerConfig(name=args.seeker, client=client)
-        seeker, provider = build_seeker(args.seeker, task, config), HumanProvider(task, in_thread=False)
-    else:
-        from ..seekers.human import HumanSeeker
-
-        seeker = HumanSeeker(SeekerTask.of(task), in_thread=False)
-        provider = build_provider(AgentSettings(name=args.provider), task, client, seed=8848, trial=0)
-    from ..runner.dialogue import play_dialogue
-
-    loop = asyncio.new_event_loop()  # no asyncio.run: its Ctrl-C handler only cancels, and input() goes on waiting
     try:
-        transcript = loop.run_until_complete(play_dialogue(task, seeker, provider, max_turns=args.max_turns,
-                                                           turn_timeout=None))  # a person may think for long
+        played = api.play(args.task_id, args.role, seeker=args.seeker, provider=args.provider,
+                          tasks=args.tasks or args.data, max_turns=args.max_turns, seeker_module=args.seeker_module,
+                          api_base=args.api_base, no_cache=args.no_cache)
     except KeyboardInterrupt as exc:
         print(f"\nclarq: play stopped ({str(exc) or 'Ctrl-C'}); nothing saved", file=sys.stderr)
         return 130
-    finally:
-        _close(loop, client)
+    transcript = played.transcript
     if args.role == "provider":
         print(f"seeker: {transcript.seeker_turns[-1].text if transcript.seeker_turns else ''}")
-    from ..core.redact import redact
-
     if transcript.error:
         print(f"error: {redact(transcript.error)}")
-    print(f"ended: {transcript.end_reason.value}; all required nodes obtained: {quick_success(task, transcript)}")
+    print(f"ended: {transcript.end_reason.value}; all required nodes obtained: {played.success}")
     if args.save:
         from ..core.jsonl import dumps_line
 
@@ -108,42 +75,12 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _client_for(args: argparse.Namespace) -> object:
-    """An LLMClient when the machine side is a model (its key checked first, one line if missing), else None."""
-    from ..core.run_config import AgentSettings
-    from ..runner.prepare import models_by_role
-
-    if args.role == "provider":
-        models = models_by_role(AgentSettings(name=args.seeker))
-    else:
-        models = models_by_role(AgentSettings(name="heuristic"), AgentSettings(name=args.provider))
-    from ..llm.options import ModelCallOptions
-    from ..runner.prepare import open_client
-
-    return open_client(models, ModelCallOptions.of(args))
-
-
-def _close(loop: object, client: object) -> None:
-    """End what is left on the loop (a model call cut by Ctrl-C, the client's HTTP sessions), then the loop."""
-    import asyncio
-
-    try:
-        for task in asyncio.all_tasks(loop):  # type: ignore[arg-type]
-            task.cancel()
-        close = getattr(client, "aclose", None)
-        if close is not None:
-            loop.run_until_complete(close())  # type: ignore[attr-defined]
-        loop.run_until_complete(asyncio.sleep(0))  # type: ignore[attr-defined]
-    finally:
-        loop.close()  # type: ignore[attr-defined]
-
-
 def _play_web(args: argparse.Namespace) -> int:
     """Serve the people page until Ctrl-C; each person's finished run is scored as it ends."""
     import asyncio
 
+    from .. import api
     from ..core.errors import ClarqError
-    from ..runner.web_play import PlayServer
 
     if args.task_id or args.role == "provider":
         raise ClarqError("--web plays the selected tasks as the seeker", "drop the task id and --role; select tasks "
@@ -153,7 +90,7 @@ def _play_web(args: argparse.Namespace) -> int:
                "no_cache": args.no_cache}  # fmt: skip
 
     async def main() -> None:
-        server = PlayServer(args.runs_dir, options, port=args.port)
+        server = api.play_server(args.runs_dir, port=args.port, **options)
         url = await server.serve()
         print(f"people page: {url}  (each person's run goes under {args.runs_dir}/; Ctrl-C to stop)", flush=True)
         try:

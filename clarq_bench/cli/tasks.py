@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from .common import add_data_arguments, load_selected_tasks, print_json, task_hint
+from ..data.selection import find_task
+from .common import add_data_arguments, load_selected_tasks, print_json
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -48,14 +49,8 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from ..core.errors import ClarqError
-
     args.lang = args.task_id.split("/")[0] if args.task_id.split("/")[0] in ("en", "zh") else args.lang
-    tasks = load_selected_tasks(args)
-    matches = [t for t in tasks if t.id == args.task_id]
-    if not matches:
-        raise ClarqError(f"no task {args.task_id!r}", task_hint(args.task_id, [t.id for t in tasks]))
-    task = matches[0]
+    task = find_task(load_selected_tasks(args), args.task_id)
     if args.json:
         print_json(task.model_dump(mode="json"))
         return 0

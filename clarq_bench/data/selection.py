@@ -76,6 +76,25 @@ def no_tasks_error(root: Path, languages: tuple[str, ...] | list[str], split: st
                       f"pass --types within {have}")
 
 
+def task_hint(task_id: str, known: list[str]) -> str:
+    """`did you mean en/03/3?` for a type written without its zero (en/3/3) or a near miss, else where ids are."""
+    import difflib
+    import re
+
+    match = re.fullmatch(r"(en|zh)/(\d+)/(\d+)", task_id.strip())
+    padded = f"{match.group(1)}/{int(match.group(2)):02d}/{int(match.group(3))}" if match else ""
+    close = [padded] if padded in known else difflib.get_close_matches(task_id, known, n=3, cutoff=0.75)
+    return f"did you mean {' or '.join(close)}?" if close else "see `clarq tasks list` for the ids"
+
+
+def find_task(tasks: list[Task], task_id: str) -> Task:
+    """The task with this id; else one ClarqError line with the close ids."""
+    for task in tasks:
+        if task.id == task_id:
+            return task
+    raise ClarqError(f"no task {task_id!r}", task_hint(task_id, [t.id for t in tasks]))
+
+
 def spread_limit(tasks: list[Task], limit: int, seed: int) -> list[Task]:
     """`limit` tasks spread over every selected type: the types in a seeded order, then round-robin, each type's
     tasks in a seeded order. The first N of the sorted list would be types 1-4, the types a provider may be tuned

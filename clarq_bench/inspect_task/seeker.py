@@ -101,8 +101,8 @@ def clarq_dialogue(tasks: dict[str, Task], config: RunConfig, inner: Any = None)
                 provider_model = str(InspectModels.model_for("provider"))
                 update["provider"] = config.provider.model_copy(update={"model": provider_model})
             settings = config.model_copy(update=update)
-            seeker_info, provider_info = agent_infos(settings, settings.seeker.name, model)
             spec = resolve_provider(settings.provider.name, settings.provider.model)
+            seeker_info, provider_info = agent_infos(settings, settings.seeker.name, model, spec)
             provider = spec.build(task, settings.provider.mode, client=InspectModels(), seed=seed, trial=trial) \
                 if settings.provider.name == "llm" else spec.build(task, settings.provider.mode)
             if inner is None:

@@ -11,69 +11,40 @@ When the LLM client reports its budget exhausted, no new dialogue starts and tho
 seeker turn with end reason `budget`. When the circuit breaker trips (breaker.py: an error no retry can fix, or
 `max_errors` errored dialogues), no new dialogue starts either; a dialogue ended by a fatal error is not written
 (it never really played: a resume plays it again) and `RunStats.stopped` says why.
-Builds agents from names (seekers.registry, provider.registry; every name resolved before the first dialogue) and
-hands them to dialogue.play_dialogue. Whatever an agent or its factory raises ends that dialogue, never the run.
+Builds each dialogue's agents from the two specs the run was made ready with (prepared.py: every name resolved
+once, before the first dialogue) and hands them to dialogue.play_dialogue. Whatever an agent or its factory raises
+ends that dialogue, never the run.
 """
 
 from __future__ import annotations
 
 import asyncio
 import gc
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
 from .breaker import CircuitBreaker, fatal_error
 from .dialogue import play_dialogue, safe_message
 from ..core.errors import ClarqError
-from ..provider.registry import resolve_provider
 from ..core.run_config import AgentSettings, RunConfig, describe_diff, diff_configs
 from ..core.run_folder import RunDir
 from ..core.run_guard import file_error
-from .run_identity import agent_infos, stamp_config, stamp_transcript
-from ..seekers.registry import SeekerConfig, build_seeker, describe, resolve_seeker
 from ..core.tasks import Task
 from ..core.transcript import EndReason, Speaker, Transcript
-
-def new_run_id(config: RunConfig) -> str:
-    """`20260101-120000-heuristic-offline-en-1a2b3c`: sortable, readable, unique enough."""
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    seeker = _name_part(config.seeker.model or config.seeker.name)
-    provider = _name_part(config.provider.model or config.provider.name)
-    return f"{stamp}-{seeker}-{provider}-{'+'.join(config.languages)}-{config.config_hash()[:6]}"
-
-
-def _name_part(name: str) -> str:
-    """A model or agent name as one safe path component: `openai/gpt-4o` -> `openai_gpt-4o`, `pkg.mod:C` -> `mod_C`."""
-    tail = name.split(".")[-1] if ":" in name and "/" not in name else name  # an import path keeps module:Class
-    return re.sub(r"[^A-Za-z0-9._+-]+", "_", tail).strip("._") or "agent"
+from ..provider.registry import ProviderSpec
+from .prepared import PreparedRun, ready
+from .run_identity import agent_infos, stamp_transcript
 
 
 # --- building agents --------------------------------------------------------------------------------------------
 
 
-def seeker_config(settings: AgentSettings, client: Any) -> SeekerConfig:
-    options = dict(settings.options)
-    return SeekerConfig(
-        name=settings.name,
-        model=settings.model,
-        mode=settings.mode or "completion",  # type: ignore[arg-type]
-        temperature=settings.temperature,
-        max_tokens=settings.max_tokens,
-        replay=options.pop("replay", None),
-        max_questions=int(options.pop("max_questions", 10)),
-        options=options,
-        client=client,
-    )
-
-
-def build_provider(settings: AgentSettings, task: Task, client: Any, *, seed: int, trial: int) -> Any:
-    """A provider for one dialogue, by provider/registry.py's rule (an import path is called with (task, settings))."""
-    spec = resolve_provider(settings.name, settings.model, check_import=False)
+def build_provider(spec: ProviderSpec, settings: AgentSettings, task: Task, client: Any, *, seed: int,
+                   trial: int) -> Any:
+    """A provider for one dialogue from the run's resolved spec (an import path is called with (task, settings))."""
     return spec.build(task, settings.mode or "single", client=client, settings=settings, seed=seed, trial=trial,
                       **settings.options)
 
@@ -179,33 +150,39 @@ async def run_dialogues(
     on_update: Callable[[RunStats], None] | None = None,
     on_ready: Callable[[], None] | None = None,
 ) -> RunStats:
+    """Play a config's run: its agents resolved and its config stamped as prepare() does (prepared.ready), then
+    play_run. For callers that hold a config rather than a run's options (tests, benchmarks)."""
+    run = ready(config, tasks, client, run_dir)
+    return await play_run(run, resume=resume, force=force, retry_errors=retry_errors, on_update=on_update,
+                          on_ready=on_ready)
+
+
+async def play_run(run: PreparedRun, *, resume: bool = False, force: bool = False, retry_errors: bool = False,
+                   on_update: Callable[[RunStats], None] | None = None,
+                   on_ready: Callable[[], None] | None = None) -> RunStats:
     """Play every (task, trial) pair not yet in the run directory, `config.concurrency` at a time.
 
     With `retry_errors` (resume only), pairs whose dialogue ended with an error are played again, replacing the
     error record; without it they stay as they are and are counted in `stats.skipped_errors`. `on_ready()` is
     called once config.json is written, before the first dialogue: a folder announced to the user (with its resume
     command) is one that can be resumed, and a full disk at start is the one error line."""
-    sconfig = seeker_config(config.seeker, client)
-    factory, _ = resolve_seeker(sconfig)  # an unknown seeker or provider fails before anything starts
-    resolve_provider(config.provider.name, config.provider.model)
-    config = stamp_config(config, tasks, client, factory)  # selection, endpoint, provider fingerprint, tree access
-    seeker_name, seeker_model = describe(sconfig)
-    resolve = getattr(client, "resolve_model", None)
+    seeker_model = run.seeker.model
+    resolve = getattr(run.client, "resolve_model", None)
     if seeker_model and callable(resolve):  # record the dated version the alias stood for
         seeker_model = resolve(seeker_model)
-    folder = RunDir(run_dir)
+    folder = RunDir(run.run_dir)
     if resume:
         folder.require()
     folder.create()
     with folder.lock():  # one writer at a time; the kernel releases it if this process dies
-        return await _play(config, tasks, folder, client, resume, force, retry_errors, on_update, sconfig,
-                           seeker_name, seeker_model, on_ready)
+        return await _play(run, folder, resume, force, retry_errors, on_update, seeker_model, on_ready)
 
 
-async def _play(config: RunConfig, tasks: list[Task], folder: RunDir, client: Any, resume: bool, force: bool,
-                retry_errors: bool, on_update: Callable[[RunStats], None] | None, sconfig: SeekerConfig,
-                seeker_name: str, seeker_model: str | None, on_ready: Callable[[], None] | None = None) -> RunStats:
-    """run_dialogues with the folder's lock held."""
+async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, retry_errors: bool,
+                on_update: Callable[[RunStats], None] | None, seeker_model: str | None,
+                on_ready: Callable[[], None] | None = None) -> RunStats:
+    """play_run with the folder's lock held."""
+    config, tasks, client = run.config, run.tasks, run.client
     run_dir = folder.path
     notes: list[str] = []
     kept = prepare_run_dir(config, run_dir, resume=resume, force=force, retry_errors=retry_errors, notes=notes)
@@ -229,7 +206,7 @@ async def _play(config: RunConfig, tasks: list[Task], folder: RunDir, client: An
     stats.skipped_errors = sum(r.end_reason == EndReason.error and r.key in wanted for r in kept)
     writer = folder.writer()
     gate = asyncio.Semaphore(config.concurrency)
-    seeker_info, provider_info = agent_infos(config, seeker_name, seeker_model)
+    seeker_info, provider_info = agent_infos(config, run.seeker.name, seeker_model, run.provider)
 
     breaker = CircuitBreaker(max_errors=config.max_errors)
     # The first dialogue goes alone until one exchange worked (or it ended): against an endpoint that refuses every
@@ -252,8 +229,8 @@ async def _play(config: RunConfig, tasks: list[Task], folder: RunDir, client: An
                           ) -> Transcript:
         """Build the agents and play; whatever they raise outside an agent call is this dialogue's error too."""
         try:
-            seeker = build_seeker(sconfig.name, task, sconfig)
-            provider = build_provider(config.provider, task, client, seed=seed, trial=trial)
+            seeker = run.seeker.build(task)
+            provider = build_provider(run.provider, config.provider, task, client, seed=seed, trial=trial)
         except (KeyboardInterrupt, asyncio.CancelledError):
             raise
         except BaseException as exc:  # a per-task build failure is that dialogue's error
@@ -343,15 +320,3 @@ def fewer_collections(young: int = 100_000, middle: int = 50, old: int = 1_000) 
         yield
     finally:
         gc.set_threshold(*saved)
-
-
-def run_dir_for(config: RunConfig, runs_root: Path, resume: str | Path | None) -> Path:
-    """The run directory: the one being resumed, or a new runs_root/<run-id> (suffixed when two start in one second)."""
-    if resume:
-        return Path(resume)
-    base = Path(runs_root) / new_run_id(config)
-    candidate, n = base, 1
-    while candidate.exists():
-        n += 1
-        candidate = base.with_name(f"{base.name}-{n}")
-    return candidate

@@ -1,5 +1,6 @@
 """From the options of a run to a run ready to play: RunOptions (the flags of `clarq run` as one record) -> RunConfig,
-the selected tasks, the LLM client (every role's credentials checked before anything starts) and the run folder.
+the selected tasks, both agents resolved, the LLM client (every role's credentials checked before anything starts),
+the run folder and the stamped config, as one PreparedRun (prepared.py).
 
 The Python API (`clarq_bench.run`) and `clarq run` both start here; it prints only the one line saying which
 tasks `limit` took (stderr).
@@ -8,15 +9,22 @@ tasks `limit` took (stderr).
 from __future__ import annotations
 
 import dataclasses
+import re
 import sys
+from datetime import datetime
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ClarqError
 from ..core.tasks import Task
 from ..data.selection import compact_ranges, no_tasks_error, parse_types, run_selection, selected_languages
 from ..core.run_config import AgentSettings, RunConfig
 from ..llm.options import ModelCallOptions
+from .prepared import PreparedRun, ready, resolve_agents
+
+if TYPE_CHECKING:
+    from ..provider.registry import ProviderSpec
+    from ..seekers.registry import SeekerSpec
 
 #: Options that map one-to-one onto RunConfig fields; None means "not given" so a resume keeps the saved value.
 RUN_FIELDS = ("trials", "seed", "max_turns", "limit", "concurrency", "max_cost", "judge_model", "turn_timeout",
@@ -178,29 +186,24 @@ def select_tasks(config: RunConfig, args: RunOptions) -> tuple[RunConfig, list[T
     return config.model_copy(update={"data_dir": str(root.resolve())}), tasks
 
 
-def models_by_role(seeker: AgentSettings, provider: AgentSettings | None = None,
-                   judge_model: str | None = None) -> list[tuple[str, str]]:
-    """(role, model) for every model a run would call; an unknown seeker, provider or judge name, or an offline-e5
-    provider without its extra, fails here, before anything else."""
-    from ..provider.registry import resolve_provider
-    from ..seekers.registry import SeekerConfig, describe, looks_like_model, resolve_seeker
+def models_by_role(seeker: SeekerSpec | None, provider: ProviderSpec | None = None, judge_model: str | None = None,
+                   provider_mode: str | None = None) -> list[tuple[str, str]]:
+    """(role, model) for every model a run would call, from its resolved agents; an unknown judge name fails here,
+    and an offline-e5 provider loads its engine now (once; without the extra, one line here)."""
+    from ..core.registry import looks_like_model
 
-    config = SeekerConfig(name=seeker.name, model=seeker.model)
-    resolve_seeker(config)
-    spec = resolve_provider(provider.name, provider.model) if provider is not None else None
     if judge_model and not looks_like_model(judge_model):
         raise ClarqError(f"unknown judge model {judge_model!r}", "pass a model name such as gpt-4o or openai/MODEL")
     models = []
-    _, seeker_model = describe(config)
-    if seeker_model:
-        models.append(("seeker", seeker_model))
-    if spec is not None:
-        if spec.embeddings and provider.mode != "multi-info":  # load its engine now, once
+    if seeker is not None and seeker.model:
+        models.append(("seeker", seeker.model))
+    if provider is not None:
+        if provider.embeddings and provider_mode != "multi-info":  # load its engine now, once
             from ..provider.offline.embeddings import shared_embedder
 
             shared_embedder()
-        if spec.model:
-            models.append(("provider", spec.model))
+        if provider.model:
+            models.append(("provider", provider.model))
     if judge_model:
         models.append(("judge", judge_model))
     return models
@@ -221,12 +224,6 @@ def check_keys(models: list[tuple[str, str]], api_base: str | None = None, api_k
                 f"the {role} model {model} needs {variable}, which is not set",
                 f"set {variable}, or pass {OFFLINE_FIX[role]} to run without it",
             ) from None
-
-
-def llm_client_for(config: RunConfig, args: RunOptions) -> Any:
-    """An LLMClient when any role needs a model (credentials checked now, before anything starts), else None."""
-    models = models_by_role(config.seeker, config.provider, config.judge_model)
-    return open_client(models, ModelCallOptions.of(args, max_cost=config.max_cost))
 
 
 def open_client(models: list[tuple[str, str]], options: ModelCallOptions) -> Any:
@@ -284,20 +281,10 @@ def import_seeker_modules(files: list[str] | str | None) -> None:
         import_file(file)
 
 
-class PreparedRun(NamedTuple):
-    """A run ready to play: its config (data folder and tasks digest resolved), tasks, LLM client (None when no role
-    calls a model) and run folder."""
-
-    config: RunConfig
-    tasks: list[Task]
-    client: Any
-    run_dir: Path
-
-
 def prepare(options: RunOptions) -> PreparedRun:
-    """Everything before the first dialogue: config (the saved one on resume), tasks, credentials, run folder."""
+    """Everything before the first dialogue, once: config (the saved one on resume), tasks, both agents resolved
+    (prepared.resolve_agents), credentials, run folder, and the config stamped (prepared.ready)."""
     from ..core.run_folder import RunDir
-    from .batch import run_dir_for
 
     if options.dry_run:
         raise ClarqError("dry_run: nothing would be played", "call clarq_bench.estimate_run(...) for the plan")
@@ -313,11 +300,39 @@ def prepare(options: RunOptions) -> PreparedRun:
         "cache_path": str(Path(options.cache).expanduser().resolve()) if options.cache else None,
         "router_file": str(Path(options.router).expanduser().resolve()) if options.router else None,
     })  # fmt: skip
-    client = llm_client_for(config, options)
+    seeker, provider = resolve_agents(config)
+    models = models_by_role(seeker, provider, config.judge_model, config.provider.mode)
+    client = open_client(models, ModelCallOptions.of(options, max_cost=config.max_cost))
     run_dir = run_dir_for(config, Path(options.runs_dir), options.resume)
     if not options.resume:  # a read-only or full runs folder is one line now, before the folder is announced
         RunDir(run_dir).create()
-    return PreparedRun(config, tasks, client, run_dir)
+    return ready(config, tasks, client, run_dir, (seeker, provider))
+
+
+def new_run_id(config: RunConfig) -> str:
+    """`20260101-120000-heuristic-offline-en-1a2b3c`: sortable, readable, unique enough."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    seeker = _name_part(config.seeker.model or config.seeker.name)
+    provider = _name_part(config.provider.model or config.provider.name)
+    return f"{stamp}-{seeker}-{provider}-{'+'.join(config.languages)}-{config.config_hash()[:6]}"
+
+
+def _name_part(name: str) -> str:
+    """A model or agent name as one safe path component: `openai/gpt-4o` -> `openai_gpt-4o`, `pkg.mod:C` -> `mod_C`."""
+    tail = name.split(".")[-1] if ":" in name and "/" not in name else name  # an import path keeps module:Class
+    return re.sub(r"[^A-Za-z0-9._+-]+", "_", tail).strip("._") or "agent"
+
+
+def run_dir_for(config: RunConfig, runs_root: Path, resume: str | Path | None) -> Path:
+    """The run directory: the one being resumed, or a new runs_root/<run-id> (suffixed when two start in one second)."""
+    if resume:
+        return Path(resume)
+    base = Path(runs_root) / new_run_id(config)
+    candidate, n = base, 1
+    while candidate.exists():
+        n += 1
+        candidate = base.with_name(f"{base.name}-{n}")
+    return candidate
 
 
 def resumed_call_options(options: RunOptions, base: RunConfig) -> RunOptions:

@@ -9,29 +9,31 @@ reported when it differs from the model asked for is stamped on each transcript 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.run_config import RunConfig
 from ..core.run_folder import tasks_digest
 from ..core.tasks import Task
 from ..core.transcript import AgentInfo, Transcript
 
+if TYPE_CHECKING:
+    from ..provider.registry import ProviderSpec
+    from ..seekers.registry import SeekerSpec
 
-def stamp_config(config: RunConfig, tasks: list[Task], client: Any, seeker_factory: Any) -> RunConfig:
+
+def stamp_config(config: RunConfig, tasks: list[Task], client: Any, seeker: SeekerSpec,
+                 provider: ProviderSpec) -> RunConfig:
     """The config with what this run decided filled in: the selected tasks (ids and digest), the endpoint, the
-    provider fingerprint and the seeker's tree access. The one place a config is stamped, once, before it is
-    written (run_dialogues); `identical_runs` stamps a copy to know the hash a new run would have."""
-    from ..provider.registry import resolve_provider
-
+    provider fingerprint and the seeker's tree access. The one place a config is stamped, once, when a run is made
+    ready (prepared.ready), before anything else reads its hash or writes it."""
     endpoint = getattr(client, "endpoint", None) if client is not None else None
     return config.model_copy(update={
         "task_ids": [task.id for task in tasks],
         "tasks_digest": tasks_digest(tasks),
         "api_base": endpoint,
         "router": used_pools(config, client),
-        "provider_fingerprint": resolve_provider(config.provider.name, config.provider.model, check_import=False)
-        .fingerprint(config.provider.mode),
-        "seeker_tree_access": bool(getattr(seeker_factory, "needs_tree", False)),
+        "provider_fingerprint": provider.fingerprint(config.provider.mode),
+        "seeker_tree_access": seeker.tree_access,
     })  # fmt: skip
 
 
@@ -50,19 +52,17 @@ def _endpoint(config: RunConfig, model: str | None) -> str | None:
     return str(pool["identity"]) if pool else config.api_base
 
 
-def agent_infos(config: RunConfig, seeker_name: str, seeker_model: str | None) -> tuple[AgentInfo, AgentInfo]:
+def agent_infos(config: RunConfig, seeker_name: str, seeker_model: str | None,
+                provider: ProviderSpec) -> tuple[AgentInfo, AgentInfo]:
     """(seeker, provider) identities as every transcript of the run records them."""
     seeker = AgentInfo(name=seeker_name, model=seeker_model, settings=config.seeker.model_dump(mode="json"),
                        endpoint=_endpoint(config, seeker_model) if seeker_model else None,
                        tree_access=config.seeker_tree_access)
-    from ..provider.registry import resolve_provider
-
-    spec = resolve_provider(config.provider.name, config.provider.model, check_import=False)
-    provider = AgentInfo(name=config.provider.name, model=config.provider.model,
-                         settings=config.provider.model_dump(mode="json"),
-                         endpoint=_endpoint(config, spec.model) if spec.kind == "llm" else None,
-                         fingerprint=config.provider_fingerprint)  # fmt: skip
-    return seeker, provider
+    provider_info = AgentInfo(name=config.provider.name, model=config.provider.model,
+                              settings=config.provider.model_dump(mode="json"),
+                              endpoint=_endpoint(config, provider.model) if provider.kind == "llm" else None,
+                              fingerprint=config.provider_fingerprint)  # fmt: skip
+    return seeker, provider_info
 
 
 def stamp_transcript(transcript: Transcript, client: Any) -> Transcript:

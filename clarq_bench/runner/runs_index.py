@@ -104,15 +104,10 @@ def list_runs(root: str | Path = "runs") -> list[RunRow]:
     return [row for row in rows if row is not None]
 
 
-def identical_runs(config: RunConfig, tasks: list[Task], client: Any, root: str | Path) -> list[RunRow]:
-    """Runs under `root` whose recorded config hash is the one this config will have once stamped (endpoint,
-    provider fingerprint, tree access): the same run again, which `--resume` would continue instead."""
-    from .run_identity import stamp_config
-    from .batch import seeker_config
-    from ..seekers.registry import resolve_seeker
-
-    factory, _ = resolve_seeker(seeker_config(config.seeker, client))
-    wanted = stamp_config(config, tasks, client, factory).config_hash()
+def identical_runs(config: RunConfig, root: str | Path) -> list[RunRow]:
+    """Runs under `root` whose recorded config hash is this stamped config's (prepared.ready: endpoint, provider
+    fingerprint, tree access): the same run again, which `--resume` would continue instead."""
+    wanted = config.config_hash()
     root = Path(root)
     if not root.is_dir():
         return []

@@ -3,7 +3,8 @@
 Why: the paper's human seekers played one at a time at a terminal; a group collecting a human baseline needs a page.
 One aiohttp server on 127.0.0.1 (never another interface) and, per person, one `clarq run` with the `human-web`
 seeker (seekers/web_human.py, option person=NAME) at concurrency 1 and no turn timeout, so the dialogues, the run
-folder, the resume rule and the scoring are the runner's own. GET / asks for a name; POST /start starts (or resumes)
+folder, the resume rule and the scoring are `clarq run`'s own (the API's run_async, handed in by
+clarq_bench.play_server: this layer sits below the API). GET / asks for a name; POST /start starts (or resumes)
 that person's run; GET /play?name=N shows the task brief, the dialogue so far and a form; POST /say hands the line
 to the seeker, which saves it at once. A form names the turn it was written for, so a resent form or a double click
 is refused, never sent twice. Every text on the pages is escaped, the pages carry no script, and a CSP says so.
@@ -16,7 +17,7 @@ import html
 import json
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Awaitable, Callable
 from urllib.parse import quote
 
 from ..core.errors import ClarqError
@@ -87,28 +88,14 @@ dialogue(s); you obtained everything needed in {esc(rate)} of them. Your run fol
 </p>""")
 
 
-async def _score(run_dir: Path, tasks: list, split: str, client: Any) -> Any:
-    """Score the person's finished run as `clarq run` does (summary.json, report.md, plots)."""
-    from ..core.run_folder import RunDir
-    from ..scoring.report import type_names_of, write_report
-    from ..scoring.sources import Source, score_run
-
-    folder = RunDir(run_dir)
-    by_id = {task.id: task for task in tasks}
-    pairs = [(t, by_id[t.task_id]) for t in folder.transcripts()[0] if t.task_id in by_id]
-    if not pairs:
-        return None
-    scored = await score_run(Source(folder.name, pairs, run_dir), client=client,
-                             split="all" if split == "all" else "auto")
-    write_report(scored.summary, run_dir, verdicts=scored.verdicts, type_names=type_names_of(pairs))
-    return scored.summary
-
-
 class PlayServer:
-    """People by name, each with their own run; `options` are RunOptions fields shared by every person's run."""
+    """People by name, each with their own run; `options` are RunOptions fields shared by every person's run, `run`
+    the API's run_async (clarq_bench.play_server passes it): each person's run is prepared, played and scored as
+    `clarq run` does it."""
 
-    def __init__(self, runs_dir: str | Path, options: dict[str, Any], port: int = 0) -> None:
-        self.runs_dir, self.options, self.port = Path(runs_dir), options, port
+    def __init__(self, runs_dir: str | Path, options: dict[str, Any], *, run: Callable[..., Awaitable[Any]],
+                 port: int = 0) -> None:
+        self.runs_dir, self.options, self.port, self.run = Path(runs_dir), options, port, run
         self.runs: dict[str, asyncio.Task] = {}
         self.totals: dict[str, int] = {}
         self.people_file = self.runs_dir / PEOPLE_FILE
@@ -133,8 +120,7 @@ class PlayServer:
 
     async def _play(self, name: str) -> None:
         """The person's run: a new one, or their earlier one resumed (its saved lines replayed first)."""
-        from .batch import run_dialogues
-        from .prepare import RunOptions, prepare
+        from .prepare import RunOptions
 
         desk = DESKS[name]
         earlier = self._folders().get(name)
@@ -142,23 +128,20 @@ class PlayServer:
         options = RunOptions.of(None, **self.options, seeker="human-web", seeker_option={"person": name},
                                 concurrency=1, turn_timeout=None, runs_dir=self.runs_dir, resume=resume,
                                 no_progress=True)  # fmt: skip
-        config, tasks, client, run_dir = await asyncio.to_thread(prepare, options)
-        desk.attach(Path(run_dir))
-        self._remember(name, Path(run_dir))
-        self.totals[name] = len(tasks) * config.trials
+
+        def at_folder(run_dir: Path, identical: Any) -> None:
+            desk.attach(Path(run_dir))
+            self._remember(name, Path(run_dir))
+
+        def started(config: Any, tasks: list) -> None:
+            self.totals[name] = len(tasks) * config.trials
 
         def progress(stats: Any) -> None:
             desk.done = stats.done + stats.skipped
 
-        try:
-            stats = await run_dialogues(config, tasks, Path(run_dir), client=client, resume=bool(resume),
-                                        on_update=progress)  # fmt: skip
-            desk.done = stats.done + stats.skipped
-            desk.summary = await _score(Path(run_dir), tasks, config.split, client)
-        finally:
-            close = getattr(client, "aclose", None)
-            if close is not None:
-                await close()
+        result = await self.run(options, on_run_dir=at_folder, on_start=started, on_update=progress)
+        desk.done = result.stats.done + result.stats.skipped
+        desk.summary = result.summary
         desk.finished = True
 
     def start(self, name: str) -> None:

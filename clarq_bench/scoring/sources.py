@@ -4,7 +4,8 @@ file, finds each transcript's task, judges them all, and picks the split to repo
 This is what `clarq score` and `clarq compare` share; it works from the files alone (no runner code). Tasks of a run
 come from --data, else from the run's config.json (core.run_folder.RunDir.data_dir; relative paths tried against
 the working directory and then the run directory); released files carry their own tasks. `score_run` is the one
-way a set of dialogues is scored: `clarq score`, `clarq compare` and the end of `clarq run` all call it.
+way a set of dialogues is scored: `clarq score`, `clarq compare` and the end of `clarq run` and of a person's run on
+the people page (score_finished_run, which also writes the report) all call it.
 """
 
 from __future__ import annotations
@@ -203,3 +204,23 @@ async def score_run(source: Source, *, judge: str = "none", check: NodeCheck | N
     summary = summarize(chosen, source=source.name, split=chosen_split, seed=seed, resamples=resamples, usage=usage,
                         task_set=task_set_label(source.pairs))
     return Scored(source, summary, chosen)
+
+
+async def score_finished_run(run_dir: Path, tasks: list[Task], judge: str, split: str, client: Any) -> Summary | None:
+    """The end of `clarq run` (and of a person's run on the people page): score the run's dialogues on the tasks it
+    selected through score_run and write summary.json, report.md and the plots (None when no dialogue of them was
+    written). A run of split "all" reports all its dialogues, each split in its own rows; a model judge calls
+    through the run's own client (endpoint, cache, budget)."""
+    from .report import type_names_of, write_report
+
+    folder = RunDir(run_dir)
+    by_id = {task.id: task for task in tasks}
+    records = folder.transcripts()[0]
+    folder.check_records(records)  # a pair written twice is never scored twice
+    pairs = [(t, by_id[t.task_id]) for t in records if t.task_id in by_id]
+    if not pairs:
+        return None
+    scored = await score_run(Source(folder.name, pairs, run_dir), judge=judge, client=client,
+                             split="all" if split == "all" else "auto")
+    write_report(scored.summary, run_dir, verdicts=scored.verdicts, type_names=type_names_of(pairs))
+    return scored.summary

@@ -8,17 +8,20 @@ Factories receive a SeekerTask (id, language, type, brief) -- never the response
 Name resolution for `--seeker NAME` (in order): a registered name; `package.module:Class`; a name that looks like a
 model (has a `/`, as in `openai/gpt-4o`, or starts with a known model family such as gpt-, o1, claude, gemini,
 llama, qwen, deepseek, mistral, ernie) is the `llm` seeker on that model; anything else is an unknown-seeker error.
+`resolve_seeker` applies it once and returns a SeekerSpec (recorded name and model, factory, the SeekerConfig its
+seekers are built with); a run resolves its seeker once (runner/prepared.py) and builds every dialogue's from it.
 """
 
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable, Literal
+from typing import Any, Callable, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..core.errors import ClarqError
 from ..core.registry import Registry, import_object, looks_like_import_path, looks_like_model
+from ..core.run_config import AgentSettings
 from ..core.tasks import Language, Task, TaskBrief
 from .base import Seeker
 
@@ -121,22 +124,88 @@ class SeekerConfig(BaseModel):
         return self.model_dump(mode="json", exclude={"client"})
 
 
-def resolve_seeker(config: SeekerConfig) -> tuple[SeekerFactory, SeekerConfig]:
-    """The factory for `config.name` and the config to build it with (model names become the llm seeker)."""
-    name = config.name
+class SeekerSpec(NamedTuple):
+    """A `--seeker` value resolved once, at the door: the name and model transcripts record (`--seeker gpt-4o` is
+    ("llm", "gpt-4o")), the factory, and the config every dialogue's seeker is built with."""
+
+    name: str
+    model: str | None
+    factory: SeekerFactory
+    config: SeekerConfig
+
+    @property
+    def tree_access(self) -> bool:
+        """Does the factory see the response tree (`needs_tree = True`: the oracle)?"""
+        return bool(getattr(self.factory, "needs_tree", False))
+
+    def with_client(self, client: Any) -> "SeekerSpec":
+        """The same seeker with the run's LLM client (opened after the names were resolved)."""
+        return self._replace(config=self.config.model_copy(update={"client": client}))
+
+    def build(self, task: Task) -> Seeker:
+        """A fresh seeker for one task. Only factories with `needs_tree = True` are given the full Task."""
+        given: Task | SeekerTask = task if self.tree_access else SeekerTask.of(task)
+        seeker = _call_factory(self.factory, given, self.config)
+        if not callable(getattr(seeker, "respond", None)):
+            raise ClarqError(f"seeker {self.config.name!r} built an object without `async respond(view)`",
+                             "see the Seeker protocol")
+        return seeker
+
+
+def _route(name: str) -> Literal["registered", "template", "import", "model"] | None:
+    """The one rule for a seeker name, in order: registered, template spec, import path, model name; None: unknown."""
     if name in seekers:
-        return seekers.get(name), config
-    if is_template_spec(name):  # the class reads its parameters from the name: a bad spec is one ClarqError, now
-        import_object(TEMPLATE_SPEC_CHECK)(name)  # type: ignore[operator]
-        return import_object(TEMPLATE_SEEKER), config  # type: ignore[return-value]
+        return "registered"
+    if is_template_spec(name):
+        return "template"
     if looks_like_import_path(name):
+        return "import"
+    return "model" if looks_like_model(name) else None
+
+
+def resolve_seeker(seeker: SeekerConfig | AgentSettings | str, client: Any = None) -> SeekerSpec:
+    """The one place a seeker name is resolved: its factory, the name and model transcripts record, and the config
+    to build it with (run settings become a SeekerConfig here, once). An unknown name, a bad template spec or an
+    import path that names nothing callable is one ClarqError, before any dialogue."""
+    config = seeker_config(seeker, client)
+    name = config.name
+    route = _route(name)
+    if route == "registered":
+        factory: Any = seekers.get(name)
+    elif route == "template":  # the class reads its parameters from the name: a bad spec is one ClarqError, now
+        import_object(TEMPLATE_SPEC_CHECK)(name)  # type: ignore[operator]
+        factory = import_object(TEMPLATE_SEEKER)
+    elif route == "import":
         factory = import_object(name)
         if not callable(factory):
             raise ClarqError(f"{name} is not a class or function", "name a seeker class as package.module:Class")
-        return factory, config  # type: ignore[return-value]
-    if looks_like_model(name):
-        return seekers.get("llm"), config.model_copy(update={"model": name})
-    raise unknown_seeker(name)
+    elif route == "model":
+        return SeekerSpec("llm", name, seekers.get("llm"), config.model_copy(update={"model": name}))
+    else:
+        raise unknown_seeker(name)
+    return SeekerSpec(name, config.model, factory, config)
+
+
+def seeker_config(seeker: SeekerConfig | AgentSettings | str, client: Any = None) -> SeekerConfig:
+    """What a factory is given: a run's recorded AgentSettings (replay and max_questions travel in its options),
+    a bare name, or a SeekerConfig as it is; with the run's client when one is passed."""
+    if isinstance(seeker, str):
+        config = SeekerConfig(name=seeker)
+    elif isinstance(seeker, AgentSettings):
+        options = dict(seeker.options)
+        config = SeekerConfig(
+            name=seeker.name,
+            model=seeker.model,
+            mode=seeker.mode or "completion",  # type: ignore[arg-type]
+            temperature=seeker.temperature,
+            max_tokens=seeker.max_tokens,
+            replay=options.pop("replay", None),
+            max_questions=int(options.pop("max_questions", 10)),
+            options=options,
+        )
+    else:
+        config = seeker
+    return config.model_copy(update={"client": client}) if client is not None else config
 
 
 #: Model names offered as suggestions for a mistyped --seeker (besides the short names of llm/models.py).
@@ -160,21 +229,16 @@ def unknown_seeker(name: str) -> ClarqError:
 
 
 def describe(config: SeekerConfig) -> tuple[str, str | None]:
-    """(registry name, model) as recorded in transcripts: `--seeker gpt-4o` is ("llm", "gpt-4o")."""
-    if config.name not in seekers and not looks_like_import_path(config.name) and looks_like_model(config.name):
+    """(registry name, model) as recorded in transcripts, by the same rule without importing anything: for names
+    read from files (a submission's settings), where resolve_seeker would import."""
+    if _route(config.name) == "model":
         return "llm", config.name
     return config.name, config.model
 
 
 def build_seeker(name: str, task: Task, config: SeekerConfig | None = None) -> Seeker:
-    """A fresh seeker for one task. Only factories with `needs_tree = True` are given the full Task."""
-    config = (config or SeekerConfig(name=name)).model_copy(update={"name": name})
-    factory, config = resolve_seeker(config)
-    given: Task | SeekerTask = task if getattr(factory, "needs_tree", False) else SeekerTask.of(task)
-    seeker = _call_factory(factory, given, config)
-    if not callable(getattr(seeker, "respond", None)):
-        raise ClarqError(f"seeker {name!r} built an object without `async respond(view)`", "see the Seeker protocol")
-    return seeker
+    """A fresh seeker for one task (resolve_seeker(...).build(task) for callers that build one seeker)."""
+    return resolve_seeker((config or SeekerConfig(name=name)).model_copy(update={"name": name})).build(task)
 
 
 def _call_factory(factory: SeekerFactory, task: Task | SeekerTask, config: SeekerConfig) -> Seeker:

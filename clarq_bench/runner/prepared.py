@@ -1,0 +1,47 @@
+"""A run ready to play: both sides resolved once, at the door, and the config stamped once with what they and the
+client decided.
+
+Why: the seeker used to be resolved three times (the key check, the runner, the identical-run warning) and the
+settings travelled as AgentSettings, then SeekerConfig. Now `resolve_agents` is the one place a run's seeker and
+provider names are resolved (seekers.registry, provider.registry), `ready` the one place the config is stamped
+(run_identity.stamp_config); prepare.py (from a run's options) and batch.run_dialogues (from a config) both come
+here, and nothing after it resolves a name again: each dialogue builds its agents from the two specs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from ..core.run_config import RunConfig
+from ..core.tasks import Task
+from ..provider.registry import ProviderSpec, resolve_provider
+from ..seekers.registry import SeekerSpec, resolve_seeker
+from .run_identity import stamp_config
+
+
+class PreparedRun(NamedTuple):
+    """A run ready to play: its config (stamped: task ids and digest, endpoint, router pools, provider fingerprint,
+    tree access), tasks, LLM client (None when no role calls a model), run folder and both agents resolved."""
+
+    config: RunConfig
+    tasks: list[Task]
+    client: Any
+    run_dir: Path
+    seeker: SeekerSpec
+    provider: ProviderSpec
+
+
+def resolve_agents(config: RunConfig) -> tuple[SeekerSpec, ProviderSpec]:
+    """The one place a run's two sides are resolved: an unknown seeker or provider name is one ClarqError here,
+    before any key is checked or any dialogue starts."""
+    return resolve_seeker(config.seeker), resolve_provider(config.provider.name, config.provider.model)
+
+
+def ready(config: RunConfig, tasks: list[Task], client: Any, run_dir: str | Path,
+          agents: tuple[SeekerSpec, ProviderSpec] | None = None) -> PreparedRun:
+    """The run with its agents (resolved now unless given) holding the client, and its config stamped once."""
+    seeker, provider = agents if agents is not None else resolve_agents(config)
+    seeker = seeker.with_client(client)
+    stamped = stamp_config(config, tasks, client, seeker, provider)
+    return PreparedRun(stamped, tasks, client, Path(run_dir), seeker, provider)
