@@ -110,6 +110,9 @@ def test_llm_judged_node_needs_a_named_judge(honest: Path, tmp_path: Path) -> No
 
     found = problems(tampered(honest, tmp_path, lambda p: claim_llm(p, "none")))
     assert any("recorded as LLM-judged but the submission names no judge" in line for line in found)
+    # without a judge the node counts as the deterministic judge finds it (missed), as in the recorded figures: the
+    # figures agree, and that one line is all that is wrong
+    assert not any(line.startswith(("metrics.", "... and")) for line in found), found
     # with a judge named, the node is accepted on its recorded verdict: only the now-stale figures disagree
     found = problems(tampered(honest, tmp_path, lambda p: claim_llm(p, "gpt-4o")))
     assert found and all(line.startswith(("metrics.", "... and")) for line in found)

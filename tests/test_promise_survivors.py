@@ -8,6 +8,10 @@ the suite only touched in passing.
 - the printed score table has its value [95% CI] column;
 - scoring a run whose dialogue's task is not in the data is a one-line error naming the task;
 - the dialogue loop takes a turn of exactly 100,000 characters (README) and refuses 100,001.
+The rest of that sample (ranks 3-4, run on later code) added: a dialogue the budget cuts after the seeker spoke is
+recorded; turn_cap means exactly the cap of seeker turns; a data folder recorded relative to the run; compare names
+a released file's provider mode and takes a one-dialogue file; agent options in another order are the same config;
+the seal counts the edits it does not list; a JSON submission over 512 MiB is refused unread; plots run from 0 to 1.
 """
 
 from __future__ import annotations
@@ -227,3 +231,148 @@ def test_success_weighted_by_efficiency_refuses_either_negative_count() -> None:
     for human, queries in ((-1, 3), (3, -1)):
         with pytest.raises(ValueError, match="cannot be negative"):
             success_weighted(True, human, queries)
+
+
+# --- the rest of the seed-32 sample (ranks 3-4), run on the session-7 code: one test per survivor ------------------
+
+
+async def test_a_dialogue_the_budget_cuts_after_the_seeker_spoke_is_recorded_and_replayed_on_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """README: dialogues cut by --max-cost are played again on resume; one the seeker already spoke in was played
+    (its calls were made and paid), so it is recorded with end reason budget, not dropped as never started."""
+    from test_runner import PollBudget, config, tasks
+
+    from clarq_bench.core.run_folder import read_transcripts
+    from clarq_bench.core.transcript import EndReason
+    from clarq_bench.runner.batch import run_dialogues
+
+    # poll 1: the runner starts dialogue 0; poll 2: its first seeker turn; the provider's reply fails (task 0's
+    # first provider turn raises), and the poll after the failed call finds the budget spent
+    monkeypatch.setenv("RUNNER_HELPERS_FAIL_TASKS", "0")
+    stats = await run_dialogues(config(concurrency=1), tasks(2), tmp_path / "run", client=PollBudget(3))
+    assert stats.stopped_for_budget
+    [record] = read_transcripts(tmp_path / "run" / "transcripts.jsonl")
+    assert record.end_reason == EndReason.budget and [t.speaker.value for t in record.turns] == ["provider", "seeker"]
+    monkeypatch.delenv("RUNNER_HELPERS_FAIL_TASKS")
+    resumed = await run_dialogues(config(concurrency=1), tasks(2), tmp_path / "run", resume=True)
+    assert resumed.done == 2 and not resumed.stopped_for_budget
+
+
+def test_a_dialogue_ended_by_the_turn_cap_has_exactly_the_cap_of_seeker_turns() -> None:
+    """rules.py: the dialogue ends the way its end reason says: turn_cap after exactly max_turns seeker turns."""
+    from clarq_bench.core.transcript import EndReason, Speaker, Turn
+    from clarq_bench.leaderboard.rules import check_rules
+
+    task = make_task()
+    transcript = scripted_transcript(task)
+    turns = [*transcript.turns[:-1], Turn(speaker=Speaker.seeker, text="And what comes after that?")]
+    capped = transcript.model_copy(update={"turns": turns, "end_reason": EndReason.turn_cap})
+    asked = sum(turn.speaker == Speaker.seeker for turn in turns)
+    assert check_rules(capped, task, single=True, max_turns=asked) is None
+    short = check_rules(capped, task, single=True, max_turns=asked + 1)
+    assert short is not None and f"end reason turn_cap after {asked} seeker turns (cap {asked + 1})" in short
+
+
+def test_a_run_whose_data_folder_is_recorded_relative_to_the_run_scores_from_anywhere(tmp_path: Path, monkeypatch):
+    """A run folder moved together with its tasks: the recorded data folder is read beside the run, not only
+    relative to wherever `clarq score` is started."""
+    import json
+    import os
+
+    from upstream_paths import SAMPLE_TASKS
+
+    from clarq_bench.scoring.sources import load_run
+
+    run = make_run(tmp_path / "runs" / "a")
+    config_path = run / "config.json"
+    config = json.loads(config_path.read_text(encoding="utf-8"))
+    config["data_dir"] = os.path.relpath(SAMPLE_TASKS, run)
+    config_path.write_text(json.dumps(config), encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere" / "two" / "levels" / "deeper"  # from here the recorded path leads nowhere
+    elsewhere.mkdir(parents=True)
+    assert not (elsewhere / config["data_dir"]).resolve().exists()
+    monkeypatch.chdir(elsewhere)
+    assert len(load_run(run).pairs) == len(sample_tasks())
+
+
+def test_compare_names_the_provider_mode_of_released_files_and_takes_a_one_dialogue_file(tmp_path: Path, capsys):
+    """README: sides of another provider mode are refused in one line naming what differs (a released file's mode
+    is read from its name); a released file of one dialogue is compared like any other."""
+    import json
+
+    from upstream_paths import UPSTREAM_RESULTS, needs_upstream  # noqa: F401
+
+    from clarq_bench.cli.main import main
+
+    single = UPSTREAM_RESULTS / "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json"
+    multi = UPSTREAM_RESULTS / "l2l_GPT-4o_seeker_vs_GPT-4o_multi_info_provider.Comp.En.json"
+    if not single.is_file() or not multi.is_file():
+        pytest.skip("the released GPT-4o results are not installed")
+    assert main(["compare", str(single), str(multi), "--resamples", "50"]) == 2
+    assert "(provider mode: single -> multi)" in capsys.readouterr().err
+    released = json.loads(single.read_text(encoding="utf-8"))
+    one = tmp_path / single.name
+    one.write_text(json.dumps([[released[0][0]]] + [[] for _ in released[1:]]), encoding="utf-8")
+    assert main(["compare", str(one), str(one), "--json", "--resamples", "50"]) == 0
+    assert json.loads(capsys.readouterr().out)["pairs"] == 1
+
+
+def test_the_same_agent_options_in_another_order_are_the_same_configuration() -> None:
+    """README: --resume refuses a changed configuration; options given in another order change nothing."""
+    from clarq_bench.core.run_config import RunConfig, diff_configs
+
+    def run(options: dict) -> RunConfig:
+        return RunConfig(seeker=AgentSettings(name="heuristic", options=options), provider=AgentSettings(name="offline"))
+
+    first, second = run({"lines": "How?", "style": "terse"}), run({"style": "terse", "lines": "How?"})
+    assert diff_configs(first, second) == [] and first.config_hash() == second.config_hash()
+    assert run({"lines": "Why?", "style": "terse"}).config_hash() != first.config_hash()
+
+
+def test_the_seal_counts_the_edits_it_does_not_list(tmp_path: Path) -> None:
+    """check_seal lists at most a dozen edits and says how many more there are: all of them, exactly."""
+    from clarq_bench.leaderboard import build_submission
+    from clarq_bench.leaderboard.seal import check_seal
+
+    sub = build_submission(make_run(tmp_path / "run"))
+    emptied = sub.model_copy(update={"transcripts": []})  # every sealed dialogue removed after packing
+    found = check_seal(emptied)
+    shown = [line for line in found if line.endswith("sealed but absent (removed after packing)")]
+    assert found[-1] == f"... and {len(sample_tasks()) - len(shown)} more edits after packing"
+    assert len(shown) + int(found[-1].split()[2]) == len(sample_tasks()) == 16
+
+
+def test_a_single_json_submission_over_512_mib_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    """safety.py: absurd sizes are refused before reading (a single-JSON submission over 512 MiB; honest ones are a
+    few MB). The file is sparse: nothing is written or read."""
+    from clarq_bench.leaderboard.safety import read_json_text
+
+    path = tmp_path / "huge.json"
+    with path.open("wb") as handle:
+        handle.truncate(512 * 1024 * 1024 + 1)
+    with pytest.raises(ClarqError, match=r"unsafe submission: 536870913 bytes \(limit"):
+        read_json_text(path)
+
+
+def test_success_bars_are_drawn_on_a_zero_to_one_axis(tmp_path: Path, monkeypatch) -> None:
+    """report.md's plots show success rates: the axis runs from 0 to 1, so a bar's height is the rate."""
+    import matplotlib.figure
+
+    from clarq_bench.scoring.judge import judge_deterministic
+    from clarq_bench.scoring.metrics import summarize
+    from clarq_bench.scoring.report import write_plots
+
+    tasks = sample_tasks()[:4]
+    transcripts = [scripted_transcript(task, drop=i % 2) for i, task in enumerate(tasks)]
+    summary = summarize([judge_deterministic(t, task) for t, task in zip(transcripts, tasks)], resamples=20)
+    limits = []
+    real_savefig = matplotlib.figure.Figure.savefig
+
+    def savefig(figure, path, *args, **kwargs):
+        limits.append(figure.axes[0].get_ylim())
+        return real_savefig(figure, path, *args, **kwargs)
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", savefig)
+    write_plots(summary, tmp_path)
+    assert limits and all(low == 0 and high == 1 for low, high in limits)

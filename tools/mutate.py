@@ -48,6 +48,8 @@ KILLS = ["tests/test_mutation_kills_runner.py", "tests/test_mutation_kills_guard
 PROMISES = "tests/test_promise_figures.py"  # verify, site rows, zip safety, nDCG (~12 s)
 SURVIVORS = "tests/test_promise_survivors.py"  # the seed-32 sample's survivors (~7 s)
 PROVIDER = "tests/test_promise_provider.py"  # what a provider reveals, and to what (README), en and zh
+#: the turn timeout against clarq's own queue (one test of a slower file: test files or file::test ids both work)
+QUEUED = "tests/test_fault_cache_and_calls.py::test_the_turn_timeout_does_not_count_time_queued_in_clarqs_own_limiter"
 FIGURES = "tests/test_mutation_kills_modules.py"  # the README's held-out figures (~12 s): for the provider's modules
 #: module -> the test files that exercise it (the fast files in KILLS are added to every module's list).
 MODULES: dict[str, list[str]] = {
@@ -71,12 +73,12 @@ MODULES: dict[str, list[str]] = {
     "clarq_bench/scoring/report.py": ["tests/test_score.py", "tests/test_reporting_rules.py", SURVIVORS],
     "clarq_bench/scoring/score_import.py": ["tests/test_score.py", "tests/test_reporting_rules.py", SURVIVORS],
     "clarq_bench/scoring/sources.py": ["tests/test_score.py", "tests/test_compare.py", SURVIVORS],
-    "clarq_bench/scoring/settings_diff.py": ["tests/test_compare.py", "tests/test_score.py"],
-    "clarq_bench/runner/dialogue.py": ["tests/test_dialogue.py", "tests/test_goodbye_replay.py", SURVIVORS],
+    "clarq_bench/scoring/settings_diff.py": ["tests/test_compare.py", "tests/test_score.py", SURVIVORS],
+    "clarq_bench/runner/dialogue.py": ["tests/test_dialogue.py", "tests/test_goodbye_replay.py", SURVIVORS, QUEUED],
     "clarq_bench/core/run_config.py": ["tests/test_runner.py", "tests/test_dialogue.py", "tests/test_run_failures.py",
                                        SURVIVORS],
     "clarq_bench/leaderboard/seal.py": ["tests/test_leaderboard_bundle.py", "tests/test_leaderboard_replay.py", SURVIVORS],
-    "clarq_bench/leaderboard/safety.py": ["tests/test_leaderboard_safety.py", PROMISES],
+    "clarq_bench/leaderboard/safety.py": ["tests/test_leaderboard_safety.py", PROMISES, SURVIVORS],
     "clarq_bench/clarify/metrics.py": ["tests/test_clarify_metrics.py", "tests/test_clarify_parts.py", PROMISES],
     "clarq_bench/pairwise/pcch.py": ["tests/test_pairwise_pcch.py", "tests/test_pairwise.py"],
     # the provider's decision (added last, so a seed draws the same mutants as before for the modules above)
@@ -115,6 +117,10 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
     "which is no hit either way",
     ("clarq_bench/provider/offline/provider.py", 87, "3 -> 4"): "the precision of the matcher scores recorded in a "
     "turn's notes (a diagnostic): no decision, figure or other module reads notes['scores']",
+    ("clarq_bench/runner/dialogue.py", 210, "4 -> 5"): "the precision of a seeker turn's recorded latency_s (4 or "
+    "5 decimals of a second): a record of timing, which no decision, figure or check reads",
+    ("clarq_bench/scoring/report.py", 307, "3 -> 4"): "the width of the error bars' caps in the success plots "
+    "(capsize, in points): drawing only, no figure or reading of the plot changes",
     ("clarq_bench/core/goodbye.py", 40, "0 -> 1"): "_sentence_before searching for sentence ends from 1, not 0: it only "
     "misses an end matched at index 0, whose slice then keeps that leading punctuation, which holds no word for "
     "the conditional check that reads it",
@@ -235,7 +241,7 @@ def run_tests(copy: Path, tests: list[str], limit: float, why: list[str] | None 
            "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}  # fmt: skip
     cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:randomly",
            "--timeout", "60", "-k", " and ".join(f"not {t}" for t in TIMING_TESTS),
-           *[t for t in tests if (copy / t).is_file()]]  # fmt: skip
+           *[t for t in tests if (copy / t.split("::")[0]).is_file()]]  # fmt: skip
     started = time.perf_counter()
     try:
         done = subprocess.run(cmd, cwd=copy, env=env, capture_output=True, timeout=limit)
