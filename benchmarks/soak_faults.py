@@ -10,6 +10,7 @@ format): a request given a usable reply and then paid again was paid twice (`cla
 cache makes a resume replay what was already answered, so only the calls in flight at a kill -9 may be paid twice.
 
     python benchmarks/soak_faults.py [--trials 64] [--concurrency 64] [--kills 250,600] [--latency 0.02]
+                                     [--slow 0.002]   # also replies that come after the turn timeout
 """
 
 from __future__ import annotations
@@ -38,16 +39,16 @@ FAULTS = {"error500": 0.02, "garbage": 0.01, "empty": 0.003, "null": 0.003, "han
 
 def paid_counter() -> tuple[dict, object, object]:
     """A responder that answers like both agents, and an observer that notes every answer the server gives to each
-    distinct request: (when, kind, delivered)."""
+    distinct request: (asked at, answered at, kind, delivered)."""
     answer = both_agents(SEEKER, PROVIDER)
-    answers: dict[str, list[tuple[float, str, bool]]] = {}
+    answers: dict[str, list[tuple[float, float, str, bool]]] = {}
     lock = threading.Lock()
 
-    def observe(body: dict, kind: str, delivered: bool) -> None:
+    def observe(body: dict, kind: str, delivered: bool, asked_at: float) -> None:
         key = hashlib.sha256(json.dumps([body.get("model"), body.get("messages"), body.get("seed"),
                                          body.get("response_format")], sort_keys=True).encode()).hexdigest()
         with lock:
-            answers.setdefault(key, []).append((time.monotonic(), kind, delivered))
+            answers.setdefault(key, []).append((asked_at, time.monotonic(), kind, delivered))
 
     return answers, answer, observe
 
@@ -90,16 +91,17 @@ def session(argv: list[str], run_dir_box: list[Path], kill_at: int | None, env: 
     return process.returncode, usage.ru_maxrss // 1024, time.perf_counter() - started
 
 
-def classify(answers: dict[str, list[tuple[float, str, bool]]], killed: list[tuple[float, float]]) -> dict:
-    """Sort the paid answers of each request (`answers`: key -> [(when, kind, delivered)], in order; `killed`:
-    [(session start, kill -9 time)]).
+def classify(answers: dict[str, list[tuple[float, float, str, bool]]], killed: list[tuple[float, float]]) -> dict:
+    """Sort the paid answers of each request (`answers`: key -> [(asked at, answered at, kind, delivered)];
+    `killed`: [(session start, kill -9 time)]), taking each request's askings in the order they were asked.
 
-    A paid answer (200 with usage: a reply, or a blank one) to a request that had already been given a usable reply
-    is a re-pay. What happened to that earlier reply says whose it is:
-    - in_flight: answered from 1 s before a kill -9 to 2 s after it (a reply due to a dead process), so it was
-      never saved (a reply is cached as soon as it arrives: in the soaks they all fall within 0.05 s of the kill);
-    - abandoned: the client had closed the connection before the reply was due (a call clarq gave up on);
-      clarq never received it;
+    A paid answer (200 with usage: a reply, or a blank one) to a request asked after the same request had been given
+    a usable reply is a re-pay. What became of that earlier reply says whose it is:
+    - in_flight: it was asked by a session that kill -9 then ended, and answered too late to be saved (from 1 s
+      before the kill on; a reply is cached as soon as it arrives, and in the soaks those answered before a kill
+      all fall within 0.05 s of it), and asked again after the kill;
+    - abandoned: the client had closed the connection before the reply was due (a call clarq gave up on, at the end
+      of a session); clarq never received it;
     - others: clarq received a usable reply and did not keep it: a fault of clarq.
     Apart from these, blank_reasked: a blank reply (empty or null content) is paid but is no answer; clarq never
     plays or caches one, so the same request is asked again (a schema call at once, a dialogue on --retry-errors).
@@ -107,23 +109,24 @@ def classify(answers: dict[str, list[tuple[float, str, bool]]], killed: list[tup
     in_flight = abandoned = blank_reasked = 0
     others: list[tuple[float, float]] = []
     for history in answers.values():
-        usable: tuple[float, bool] | None = None
+        usable: tuple[float, float, bool] | None = None
         blank_seen = False
-        for when, kind, delivered in history:
+        for asked, answered, kind, delivered in sorted(history):
             if kind not in PAID:
                 continue
             if usable is not None:
-                first, received = usable
-                if any(kill - 1.0 <= first <= kill + 2.0 < when for _, kill in killed):
+                first_asked, first_answered, received = usable
+                if any(start <= first_asked <= kill and first_answered >= kill - 1.0 and asked > kill
+                       for start, kill in killed):
                     in_flight += 1
                 elif not received:
                     abandoned += 1
                 else:
-                    others.append((first, when))
+                    others.append((first_answered, asked))
             elif blank_seen:
                 blank_reasked += 1
             if kind == "reply":
-                usable = (when, delivered)
+                usable = (asked, answered, delivered)
             blank_seen = blank_seen or kind != "reply"
     return {"in_flight": in_flight, "abandoned": abandoned, "others": others, "blank_reasked": blank_reasked}
 
@@ -136,12 +139,16 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.02)
     parser.add_argument("--turn-timeout", default="5", help="clarq run --turn-timeout (hangs end at it)")
     parser.add_argument("--no-hang", action="store_true", help="leave the hang fault out")
+    parser.add_argument("--slow", type=float, default=0.0,
+                        help="share of requests answered (usable, paid) after 8 s: past a 5 s turn timeout")
     args = parser.parse_args()
     answers, respond, observe = paid_counter()
     workdir = Path(tempfile.mkdtemp(prefix="clarq-soak-"))
     env = {**os.environ, "OPENAI_API_KEY": "sk-soak-test-0123456789", "PYTHONPATH": str(REPO)}
     env.pop("OPENAI_BASE_URL", None)
     faults = {k: v for k, v in FAULTS.items() if not (args.no_hang and k == "hang")}
+    if args.slow:
+        faults["slow"] = args.slow
     with FakeOpenAIServer(responder=respond, latency_s=args.latency, faults=faults, seed=28,
                           on_answer=observe) as server:
         first = [sys.executable, "-m", "clarq_bench.cli.main", "run", "--seeker", SEEKER, "--provider", PROVIDER,
@@ -171,13 +178,13 @@ def main() -> None:
     repays = classify(answers, list(zip(STARTED, KILLED)))
     print(f"re-paid requests (a usable reply answered, then the same request paid again): "
           f"{repays['in_flight'] + repays['abandoned'] + len(repays['others'])}")
-    print(f"  in flight at a kill -9 (answered from 1 s before the kill to 2 s after it, never saved): "
+    print(f"  in flight at a kill -9 (asked before the kill, answered too late to be saved): "
           f"{repays['in_flight']}")
     print(f"  abandoned (answered after clarq had hung up, e.g. at the turn timeout; never received): "
           f"{repays['abandoned']}")
     print(f"  others (received and not kept: a fault of clarq): {len(repays['others'])}")
     for first, again in repays["others"][:10]:
-        print(f"    first answered at {first:.2f}, again {again - first:.1f} s later (monotonic clock)")
+        print(f"    first answered at {first:.2f}, asked again {again - first:.1f} s later (monotonic clock)")
     print(f"blank replies (empty/null content, paid, no answer) asked again by design: {repays['blank_reasked']}")
     print(f"errors left after --retry-errors: {sum(r['end_reason'] == 'error' for r in records)}")
     print(f"paid replies served: {served}; calls recorded in the final transcripts: {recorded_calls} (the difference: "

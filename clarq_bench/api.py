@@ -264,19 +264,29 @@ def compare(a: str | Path, b: str | Path, *, format: str = "auto", judge: str = 
 
 def _score_sources(path: str | Path, *, format: str, judge: str, data: str | Path | None, split: str, seed: int,
                    resamples: int, api_base: str | None = None) -> list[Scored]:
-    """Scored for every scorable set under `path` (a folder of released files holds several)."""
-    import asyncio
-
+    """Scored for every scorable set under `path` (a folder of released files holds several). Run like `clarq run`
+    (core.loop.run_to_end): SIGTERM and SIGHUP stop it as Ctrl-C does, so what the judge was paid is still written to
+    the run's spending.json, and the judge's client is closed."""
+    from .core.loop import run_to_end
     from .scoring.sources import load_sources, node_check_for, score_run
 
     client = None
-    if judge != "none" and api_base:
+    if judge != "none":
         from .llm import LLMClient, LLMSettings
 
         client = LLMClient(LLMSettings(api_base=api_base))
     check = node_check_for(judge, client)
-    return [asyncio.run(score_run(source, judge=judge, check=check, split=split, seed=seed, resamples=resamples))
-            for source in load_sources(path, format, data)]
+    sources = load_sources(path, format, data)
+
+    async def score_all() -> list[Scored]:
+        try:
+            return [await score_run(source, judge=judge, check=check, split=split, seed=seed, resamples=resamples)
+                    for source in sources]
+        finally:
+            if client is not None:
+                await client.aclose()
+
+    return run_to_end(score_all())
 
 
 def select(seeker: str, *, lang: str = "en", seeker_model: str | None = None,

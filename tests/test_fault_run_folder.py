@@ -261,6 +261,27 @@ def test_a_full_disk_at_start_leaves_no_empty_config_tmp(mount, capsys) -> None:
     assert len(err.strip().splitlines()) == 1 and "run folder:" not in captured.out + err
 
 
+def test_a_disk_that_fills_before_scoring_is_one_line_and_no_partial_report(mount, capsys) -> None:
+    runs = mount("1m")
+    assert main(heuristic_run(runs, "--limit", "2", "--lang", "en")) == 0
+    (run_dir,) = runs.iterdir()
+    for name in ("summary.json", "report.md", "success_by_required.png", "success_by_type.png"):
+        (run_dir / name).unlink()
+    try:  # leave a few kB: less than the plots and the summary need
+        with open(runs / "filler", "wb") as handle:
+            handle.write(b"\0" * (os.statvfs(runs).f_bavail * os.statvfs(runs).f_frsize - 6 * 1024))
+    except OSError:
+        pass
+    capsys.readouterr()
+    code = main(["score", str(run_dir)])
+    err = capsys.readouterr().err
+    assert code == 2 and "No space left" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert not list(run_dir.glob("*.tmp")) and not (run_dir / "summary.json").exists()
+    for image in run_dir.glob("*.png"):  # a plot is whole or absent
+        assert image.read_bytes().endswith(b"IEND\xaeB`\x82"), image
+    assert len(read_transcripts(run_dir / "transcripts.jsonl")) == 2
+
+
 def test_a_read_only_runs_folder_is_one_line(mount, capsys) -> None:
     runs = mount("1m", read_only=True)
     code = main(heuristic_run(runs / "runs"))

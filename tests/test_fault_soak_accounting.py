@@ -47,37 +47,51 @@ def post(port: int, body: dict, *, hang_up: bool = False) -> bytes:
 
 
 def test_the_fake_server_tells_each_answer_its_kind_and_whether_the_client_got_it() -> None:
-    told: list[tuple[str, str, bool]] = []
+    told: list[tuple[str, str, bool, float]] = []
     script = [reply("hi"), Behaviour("null"), reply(""), error(500), garbage(), reply("late", delay_s=0.3)]
-    with FakeOpenAIServer(script, on_answer=lambda body, kind, got: told.append((body["n"], kind, got))) as server:
+    message = [{"role": "user", "content": "x"}]
+    with FakeOpenAIServer(script, on_answer=lambda body, kind, got, asked: told.append((body["n"], kind, got, asked))
+                          ) as server:
+        started = time.monotonic()
         for n in range(5):
-            assert post(server.port, {"n": str(n), "messages": [{"role": "user", "content": "x"}]}).startswith(b"HTTP/1.1")
-        post(server.port, {"n": "5", "messages": [{"role": "user", "content": "x"}]}, hang_up=True)
+            assert post(server.port, {"n": str(n), "messages": message}).startswith(b"HTTP/1.1")
+        post(server.port, {"n": "5", "messages": message}, hang_up=True)
         deadline = time.monotonic() + 5
         while len(told) < 6 and time.monotonic() < deadline:
             time.sleep(0.02)
-    assert told == [("0", "reply", True), ("1", "null", True), ("2", "empty", True), ("3", "error500", True),
-                    ("4", "garbage", True), ("5", "reply", False)]
+    assert [entry[:3] for entry in told] == [("0", "reply", True), ("1", "null", True), ("2", "empty", True),
+                                             ("3", "error500", True), ("4", "garbage", True), ("5", "reply", False)]
+    assert all(started <= entry[3] <= time.monotonic() for entry in told)
 
 
 def test_a_blank_reply_asked_again_is_not_a_re_pay_but_a_usable_one_is() -> None:
     classify = soak_module().classify
     kill = 100.0
+
+    def answered(*askings: tuple[float, float, str, bool]) -> list[tuple[float, float, str, bool]]:
+        return list(askings)
+
     answers = {
-        "null then reply": [(1.0, "null", True), (2.0, "reply", True)],  # counted as a re-pay by the first soak
-        "empty then reply": [(1.0, "empty", True), (2.0, "reply", True)],
-        "500 then reply": [(1.0, "error500", True), (2.0, "reply", True)],
-        "reply kept": [(1.0, "reply", True)],
-        "in flight at the kill": [(kill - 0.02, "reply", True), (kill + 5, "reply", True)],
-        "due to a dead process": [(kill + 0.5, "reply", False), (kill + 5, "reply", True)],
-        "abandoned": [(3.0, "reply", False), (4.0, "reply", True)],
-        "received long before the kill, asked again": [(kill - 30, "reply", True), (kill + 5, "reply", True)],
-        "received, then a blank to the same request": [(1.0, "reply", True), (2.0, "null", True)],
+        "null then reply": answered((1, 1.1, "null", True), (2, 2.1, "reply", True)),  # a re-pay to the first soak
+        "empty then reply": answered((1, 1.1, "empty", True), (2, 2.1, "reply", True)),
+        "500 then reply": answered((1, 1.1, "error500", True), (2, 2.1, "reply", True)),
+        "reply kept": answered((1, 1.1, "reply", True)),
+        "in flight at the kill": answered((kill - 0.1, kill - 0.02, "reply", True),
+                                          (kill + 5, kill + 5.1, "reply", True)),
+        "due to a dead process": answered((kill - 0.5, kill + 0.5, "reply", False),
+                                          (kill + 5, kill + 5.1, "reply", True)),
+        # a slow reply to the killed session lands after the next session asked and got it: still the kill's
+        "slow, answered after the resume asked": answered((kill + 3, kill + 3.1, "reply", True),
+                                                          (kill - 0.5, kill + 7.5, "reply", False)),
+        "abandoned": answered((3, 3.5, "reply", False), (4, 4.1, "reply", True)),
+        "received long before the kill, asked again": answered((kill - 30, kill - 29.9, "reply", True),
+                                                               (kill + 5, kill + 5.1, "reply", True)),
+        "received, then a blank to the same request": answered((1, 1.1, "reply", True), (2, 2.1, "null", True)),
     }
     found = classify(answers, [(0.0, kill)])
     assert found["blank_reasked"] == 2
-    assert found["in_flight"] == 2 and found["abandoned"] == 1
-    assert found["others"] == [(kill - 30, kill + 5), (1.0, 2.0)]
+    assert found["in_flight"] == 3 and found["abandoned"] == 1
+    assert found["others"] == [(kill - 29.9, kill + 5), (1.1, 2)]
 
 
 def test_a_run_resumed_with_retry_errors_pays_no_usable_reply_twice(tmp_path: Path) -> None:
@@ -99,4 +113,4 @@ def test_a_run_resumed_with_retry_errors_pays_no_usable_reply_twice(tmp_path: Pa
     assert again.end_reason != "error"
     found = soak.classify(answers, [])
     assert found == {"in_flight": 0, "abandoned": 0, "others": [], "blank_reasked": 1}
-    assert all(sum(kind == "reply" for _, kind, _ in history) <= 1 for history in answers.values())
+    assert all(sum(kind == "reply" for _, _, kind, _ in history) <= 1 for history in answers.values())

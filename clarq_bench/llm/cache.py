@@ -170,16 +170,18 @@ class ResponseCache:
         return await self._off_loop(self.get, key) if self.fault is None else None
 
     async def aput(self, key: str, model: str, value: dict[str, Any]) -> None:
+        """Store on the worker thread. Shielded: a caller cancelled while the put waits its turn (a turn timeout
+        just after a paid reply arrived) does not take the put back with it; close() waits for it."""
         if self.fault is None:
-            await self._off_loop(self.put, key, model, value)
+            await asyncio.shield(self._off_loop(self.put, key, model, value))
 
-    async def _off_loop(self, func: Callable[..., T], *args: Any) -> T:
+    def _off_loop(self, func: Callable[..., T], *args: Any) -> "asyncio.Future[T]":
         """Run `func` on the cache's one worker thread (SQLite calls block; the event loop must not)."""
         with self._lock:
             if self._executor is None:
                 self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clarq-cache")
             executor = self._executor
-        return await asyncio.get_running_loop().run_in_executor(executor, func, *args)
+        return asyncio.get_running_loop().run_in_executor(executor, func, *args)
 
     def __len__(self) -> int:
         return int(self._guarded(lambda conn: conn.execute("SELECT COUNT(*) FROM responses").fetchone()[0], 0))

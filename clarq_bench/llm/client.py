@@ -8,9 +8,10 @@ in sibling modules; this one only puts them in order.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -94,6 +95,8 @@ class LLMClient:
         self.limits = ModelLimits(self.settings.max_concurrency_per_model, self.settings.rpm)
         self.meter = UsageMeter()
         self.retries = 0
+        self._late_replies = 0  # replies to attempts their caller had given up on, counted and cached (_unabandoned)
+        self._background: set[asyncio.Future[Any]] = set()
         self.spent_before = 0.0  # dollars earlier sessions of the same run spent (a resume): max_cost caps the total
         self._cache: ResponseCache | None = None
         self._cache_lock = threading.Lock()
@@ -216,11 +219,20 @@ class LLMClient:
             self._note_reported(resolved, str(hit.get("reported_model") or ""))
             return str(hit["text"]), usage, 0, True
 
+        def late(raw: RawReply) -> None:  # the reply to an attempt whose caller had given up: still paid, so kept
+            self._late_replies += 1
+            text, usage, value = self._settle(raw, resolved, scripted, pool is not None)
+            self.meter.add(role, resolved, usage)  # the run's spending (spending.json, the budget); no dialogue's
+            if cache is not None and value is not None and text.strip():
+                self._keep(cache.aput(key, resolved, value))
+
         async def attempt() -> RawReply:
             async with self.limits.slot(resolved):  # adaptive: halved by refusals no deployment could absorb
                 if pool is not None:
-                    return await pool.call(resolved, messages, params, self.limits, self.settings.timeout_s)
-                return await self._send(resolved, messages, params)
+                    work = pool.call(resolved, messages, params, self.limits, self.settings.timeout_s)
+                else:
+                    work = self._send(resolved, messages, params)
+                return await work if scripted else await self._unabandoned(work, late)
 
         retries = pool.spec.router_settings.num_retries if pool is not None else None
         raw, attempts = await with_retries(
@@ -228,23 +240,54 @@ class LLMClient:
             base_wait=self.settings.retry_base_wait,
             max_wait=self.settings.retry_max_wait, on_retry=self._count_retry,
         )
-        cost = 0.0 if scripted else call_cost(raw.priced_as or resolved, raw.prompt_tokens, raw.completion_tokens)
-        usage = Usage.model_construct(prompt_tokens=raw.prompt_tokens, completion_tokens=raw.completion_tokens,
-                                      cost_usd=cost, calls=1, cached_calls=0)
+        text, usage, value = self._settle(raw, resolved, scripted, pool is not None)
         self._account(role, resolved, usage, raw.served_by)
-        reported = "" if scripted or pool is not None else self._note_reported(resolved, raw.model)
-        text = (raw.text or "") if scripted else redact(raw.text or "")
         if not text.strip():
             raise LLMEmptyReplyError(f"{resolved}: the model returned an empty reply",
                                      "retry later with --resume --retry-errors, or try another model",
                                      model=resolved, attempts=attempts)
-        if cache is not None:
-            value = {"text": text, "model": resolved, "prompt_tokens": raw.prompt_tokens,
-                     "completion_tokens": raw.completion_tokens, "cost_usd": cost, "reported_model": reported}
-            if raw.served_by:
-                value["served_by"] = raw.served_by
-            await cache.aput(key, resolved, value)
+        if cache is not None and value is not None:
+            await cache.aput(key, resolved, value)  # shielded: a turn timeout now does not drop the put
         return text, usage, attempts, False
+
+    def _settle(self, raw: RawReply, resolved: str, scripted: bool, pooled: bool
+                ) -> tuple[str, Usage, dict[str, Any] | None]:
+        """A reply's text (redacted), usage (priced) and the value the cache keeps (None for scripted models)."""
+        cost = 0.0 if scripted else call_cost(raw.priced_as or resolved, raw.prompt_tokens, raw.completion_tokens)
+        usage = Usage.model_construct(prompt_tokens=raw.prompt_tokens, completion_tokens=raw.completion_tokens,
+                                      cost_usd=cost, calls=1, cached_calls=0)
+        reported = "" if scripted or pooled else self._note_reported(resolved, raw.model)
+        text = (raw.text or "") if scripted else redact(raw.text or "")
+        if scripted:
+            return text, usage, None
+        value = {"text": text, "model": resolved, "prompt_tokens": raw.prompt_tokens,
+                 "completion_tokens": raw.completion_tokens, "cost_usd": cost, "reported_model": reported}
+        if raw.served_by:
+            value["served_by"] = raw.served_by
+        return text, usage, value
+
+    async def _unabandoned(self, work: Awaitable[RawReply], late: Callable[[RawReply], None]) -> RawReply:
+        """Await one attempt in its own task. When the caller gives up on it (a turn timeout, the dialogue or the
+        run cancelled), the slot is released and no further attempt is made, but the request already sent goes on
+        to its end (at most the per-attempt timeout): the endpoint answers and bills it anyway, so its reply is
+        counted in the run's spending and kept in the cache (`late`), and a resume or --retry-errors finds it
+        there instead of paying for it again. aclose() cancels what is still under way."""
+        task = asyncio.ensure_future(work)
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if not task.done():
+                self._keep(task)
+                task.add_done_callback(lambda done: late(done.result()) if not done.cancelled()
+                                       and done.exception() is None else None)
+            raise
+
+    def _keep(self, work: Awaitable[Any]) -> None:
+        """Run `work` in the background until it ends or aclose() cancels it (a failure there is nobody's error)."""
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        task.add_done_callback(lambda done: done.cancelled() or done.exception())
 
     def _note_reported(self, resolved: str, reported: str) -> str:
         """Remember the name a server answered as when it differs from the one asked for (a local model behind
@@ -280,8 +323,23 @@ class LLMClient:
     def _count_retry(self, exc: BaseException | None) -> None:
         self.retries += 1
 
+    async def settle(self, timeout_s: float) -> int:
+        """Wait up to `timeout_s` for the attempts callers gave up on (and the cache puts of their replies), so a
+        reply the endpoint bills is kept rather than cut off at the end of a run; returns how many were under way."""
+        deadline = time.monotonic() + timeout_s
+        waited = sum(not task.done() for task in self._background)
+        while (pending := [task for task in self._background if not task.done()]) and time.monotonic() < deadline:
+            await asyncio.wait(pending, timeout=deadline - time.monotonic())
+        return waited
+
     async def aclose(self) -> None:
-        """Release HTTP sessions of the current event loop and close the cache."""
+        """Cancel the abandoned attempts still under way, release HTTP sessions of the current event loop and close
+        the cache."""
+        background = [task for task in self._background if not task.done()]
+        for task in background:
+            task.cancel()
+        if background:
+            await asyncio.wait(background, timeout=5)
         if self._direct is not None:
             await self._direct.aclose()
         if self.router is not None:

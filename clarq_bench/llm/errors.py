@@ -54,3 +54,9 @@ class LLMConnectionRefusedError(LLMError):
 class LLMEmptyReplyError(LLMError):
     """The model answered with no text (empty or null content): paid, counted, never cached, never played as a
     blank turn; the dialogue ends with an error a resume with --retry-errors plays again."""
+
+
+class LLMReplyTooLargeError(LLMError):
+    """The reply body is larger than any model reply can be (llm/transports.MAX_REPLY_BYTES): a hostile or broken
+    endpoint. Not read to the end (memory stays bounded), never retried (each attempt would be paid), never cached;
+    it ends only its dialogue."""

@@ -32,6 +32,7 @@ import os
 import weakref
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .errors import LLMReplyTooLargeError
 from .models import bare_name, litellm_module, provider_of
 from .retry import HTTPStatusError
 
@@ -42,6 +43,11 @@ if TYPE_CHECKING:
 
 
 #: Provider prefixes whose models are served over the OpenAI chat-completions API at an api_base.
+#: The largest reply body read (direct transport). A model reply of the longest turn clarq plays (100,000
+#: characters, play/dialogue.MAX_TURN_CHARS) is at most ~0.6 MB of JSON even with every character escaped; a body past
+#: this is a broken or hostile endpoint, and reading it whole (or forever, when chunked) would exhaust memory.
+MAX_REPLY_BYTES = 8 * 1024 * 1024
+
 DIRECT_PREFIXES = frozenset({"openai", "hosted_vllm", "custom_openai"})
 
 
@@ -158,7 +164,11 @@ class DirectOpenAI:
                    timeout_s: float) -> RawReply:
         body = json.dumps({"model": bare_name(model), "messages": messages, **params}).encode()
         async with self._session().post(self.url, data=body, timeout=self._timeout(timeout_s)) as rsp:
-            raw = await rsp.read()
+            length = rsp.content_length
+            if length is not None and length <= MAX_REPLY_BYTES:
+                raw = await rsp.read()  # aiohttp reads no more than Content-Length
+            else:  # too long, or chunked (no length said): read in pieces and stop past the cap
+                raw = await _bounded_body(rsp, model)
             status = rsp.status
             if status >= 300:
                 raise HTTPStatusError(status, _error_message(raw), rsp.headers)
@@ -179,6 +189,23 @@ class DirectOpenAI:
             self._last = None
         if session is not None:
             await session.close()
+
+
+async def _bounded_body(rsp: Any, model: str) -> bytes:
+    """The body of a reply that did not say a length within the cap, read until it ends or passes the cap."""
+    if rsp.content_length is None or rsp.content_length <= MAX_REPLY_BYTES:
+        chunks, size = [], 0
+        async for chunk in rsp.content.iter_any():
+            size += len(chunk)
+            if size > MAX_REPLY_BYTES:
+                break
+            chunks.append(chunk)
+        else:
+            return b"".join(chunks)
+    raise LLMReplyTooLargeError(
+        f"{model}: the reply body is larger than {MAX_REPLY_BYTES // (1024 * 1024)} MB, far more than any model "
+        "reply (a broken or hostile endpoint); it was not read to the end and is not retried",
+        "check --api-base and the server", model=model, attempts=1)
 
 
 async def scripted_call(script: "ScriptedModel", messages: list[dict[str, Any]]) -> RawReply:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -291,6 +292,12 @@ async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, ret
     try:
         with fewer_collections():
             await asyncio.gather(*(play(task, trial, i == 0) for i, (task, trial) in enumerate(pending)))
+        settle = getattr(client, "settle", None)
+        if settle is not None:  # replies to calls a turn timeout gave up on: paid, so waited for (briefly) and kept
+            started, waited = time.monotonic(), await settle(SETTLE_WAIT_S)
+            if waited:
+                notes.append(f"waited {time.monotonic() - started:.1f} s for {waited} model call(s) a turn timeout "
+                             "had given up on: their replies are paid, and kept in the cache for a resume")
     finally:
         writer.close()
         try:
@@ -302,6 +309,10 @@ async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, ret
         raise first if isinstance(first, ClarqError) else file_error(folder.transcripts_path, first) from None
     stats.stopped = breaker.reason
     return stats
+
+
+#: Longest wait, at the end of a run, for calls a turn timeout gave up on (LLMClient.settle).
+SETTLE_WAIT_S = 10.0
 
 
 @contextmanager

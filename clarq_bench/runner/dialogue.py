@@ -205,8 +205,8 @@ async def play_dialogue(
         lost: list[Usage] = []  # what a failed call spent
         try:
             text, spent, latency, served = await _timed(lambda: seeker.respond(view), turn_timeout, lost)
+            usage["seeker"] = usage["seeker"] + spent  # paid, even if the text cannot be a turn
             text = checked_text(text, "seeker")
-            usage["seeker"] = usage["seeker"] + spent
             turns.append(Turn(speaker=Speaker.seeker, text=text, usage=spent, latency_s=round(latency, 4),
                               notes={"served_by": served} if served else {}))
             seen.append(Turn(speaker=Speaker.seeker, text=text))
@@ -217,10 +217,12 @@ async def play_dialogue(
                 break
             role = "provider"
             reply, spent, latency, served = await _timed(lambda: provider.respond(list(turns)), turn_timeout, lost)
+            lost.append(spent)  # paid, even if the reply cannot be a turn (taken back once it is one)
             turn = reply.to_turn(latency_s=round(latency, 4))
             if served:  # which router deployments answered this turn's model calls
                 turn.notes["served_by"] = served
             turn.text = checked_text(turn.text, "provider")
+            lost.clear()
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # one bad call ends this dialogue, never the run

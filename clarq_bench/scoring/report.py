@@ -12,6 +12,7 @@ from typing import Any
 
 from ..core.run_folder import SUMMARY_FILE
 from ..core.redact import redact
+from ..core.run_guard import file_error, write_atomic
 from ..data.task_sets import BENCHMARK, TITLES
 from .metrics import Figure, Group, Summary
 
@@ -309,9 +310,7 @@ def _bar_plot(groups: list[Group], path: Path, xlabel: str, title: str) -> None:
     ax.set_xlabel(xlabel)
     ax.set_ylabel("success rate (95% CI)")
     ax.set_title(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    _save(fig, path)
 
 
 def type_plot(verdicts: list, type_names: dict[int, str], path: Path) -> None:
@@ -342,9 +341,21 @@ def type_plot(verdicts: list, type_names: dict[int, str], path: Path) -> None:
     ax.set_xlabel("success rate")
     ax.set_title("Success per task type, per language")
     ax.legend(loc="lower right", fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    _save(fig, path)
+
+
+def _save(fig: Any, path: Path) -> None:
+    """Save a figure as PNG and close it; a failed write (a full disk) leaves no partial file behind."""
+    import matplotlib.pyplot as plt
+
+    try:
+        fig.tight_layout()
+        fig.savefig(path, dpi=120)
+    except OSError:
+        path.unlink(missing_ok=True)
+        raise
+    finally:
+        plt.close(fig)
 
 
 def write_plots(summary: Summary, folder: Path, verdicts: list | None = None,
@@ -368,13 +379,17 @@ def summary_payload(summary: Summary) -> dict[str, Any]:
 
 def write_report(summary: Summary, folder: str | Path, *, plots: bool = True, verdicts: list | None = None,
                  type_names: dict[int, str] | None = None) -> list[Path]:
-    """summary.json, report.md and (unless `plots` is False) the PNG plots into `folder`; returns the paths."""
+    """summary.json, report.md and (unless `plots` is False) the PNG plots into `folder`; returns the paths.
+    Each file is written whole or not at all: a full disk is one ClarqError line (the dialogues stay saved, and
+    `clarq score` writes the reports again)."""
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    images = write_plots(summary, folder, verdicts, type_names) if plots else []
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        images = write_plots(summary, folder, verdicts, type_names) if plots else []
+    except OSError as exc:
+        raise file_error(folder, exc, "write the plots into") from None
     summary_path = folder / SUMMARY_FILE  # a run folder's summary.json (core.run_folder), or --out's
-    summary_path.write_text(redact(json.dumps(summary_payload(summary), ensure_ascii=False, indent=2)) + "\n",
-                            encoding="utf-8")  # fmt: skip
+    write_atomic(summary_path, redact(json.dumps(summary_payload(summary), ensure_ascii=False, indent=2)) + "\n")
     report_path = folder / "report.md"
-    report_path.write_text(redact(markdown(summary, [str(p) for p in images])), encoding="utf-8")
+    write_atomic(report_path, redact(markdown(summary, [str(p) for p in images])))
     return [summary_path, report_path, *images]

@@ -193,11 +193,13 @@ async def score_run(source: Source, *, judge: str = "none", check: NodeCheck | N
     if check is None:
         check = node_check_for(judge, client)
     with track_usage() as meter:
-        verdicts = await judge_source(source, check, judge)
+        try:
+            verdicts = await judge_source(source, check, judge)
+        finally:  # paid even when the scoring is interrupted (Ctrl-C, SIGTERM) before it ends
+            judged = meter.by_role.get("judge")
+            if judged is not None and judged.cost_usd > 0 and source.run_dir is not None:
+                record_judge_spending(source.run_dir, judged.cost_usd)
     chosen, chosen_split = select_split(verdicts, split)
-    judged = meter.by_role.get("judge")
-    if judged is not None and judged.cost_usd > 0 and source.run_dir is not None:
-        record_judge_spending(source.run_dir, judged.cost_usd)
     recorded = source.run_dir is not None or source.name.endswith(".jsonl")
     usage = run_usage((t for t, _ in source.pairs) if recorded else (), judge=judged, judge_model=judge) \
         if recorded or (judged is not None and judged.calls) else None

@@ -106,7 +106,7 @@ class FakeOpenAIServer:
         echo_header: str | None = None,
         faults: dict[str, float] | None = None,
         port: int = 0,
-        on_answer: Callable[[dict[str, Any], str, bool], None] | None = None,
+        on_answer: Callable[[dict[str, Any], str, bool, float], None] | None = None,
     ) -> None:
         self._script: list[Behaviour] = [reply(b) if isinstance(b, str) else b for b in script]
         self.latency_s = latency_s
@@ -116,7 +116,8 @@ class FakeOpenAIServer:
         self.failure_rate = failure_rate  # share of requests answered 429 at random
         self.throttle_retry_after = throttle_retry_after  # Retry-After seconds on those 429s (None: no header)
         self.echo_header = echo_header  # a hostile endpoint: this request header is appended to every reply text
-        #: share of requests given each fault at random: error500, garbage, empty, null, hang (504 after 30 s)
+        #: share of requests given each fault at random: error500, garbage, empty, null, hang (504 after 30 s),
+        #: slow (a normal reply after 8 s)
         self.faults = dict(faults or {})
         self._random = random.Random(seed)
         self._stats = _Stats()
@@ -126,8 +127,9 @@ class FakeOpenAIServer:
         self._server: asyncio.base_events.Server | None = None
         self._connections: set[_Connection] = set()
         self.port = port  # 0: any free port, known once started
-        #: told (body, kind, delivered) as each request is answered: kind is reply, empty, null, garbage or
-        #: error<status>; delivered is False when the client had closed the connection before the answer was due
+        #: told (body, kind, delivered, asked_at) as each request is answered: kind is reply, empty, null, garbage
+        #: or error<status>; delivered is False when the client had closed the connection before the answer was due;
+        #: asked_at is when the request arrived (time.monotonic())
         self.on_answer = on_answer
 
     # ---- script and observations -------------------------------------------------------------------------------
@@ -259,10 +261,10 @@ class FakeOpenAIServer:
             self._stats.served += behaviour.kind == "reply"
         return self._respond(behaviour, body)
 
-    def _told(self, body: dict[str, Any], behaviour: Behaviour, delivered: bool) -> None:
+    def _told(self, body: dict[str, Any], behaviour: Behaviour, delivered: bool, asked_at: float) -> None:
         if self.on_answer is not None:
             kind = f"error{behaviour.status}" if behaviour.kind == "error" else behaviour.kind
-            self.on_answer(body, "empty" if kind == "reply" and behaviour.text == "" else kind, delivered)
+            self.on_answer(body, "empty" if kind == "reply" and behaviour.text == "" else kind, delivered, asked_at)
 
     def _respond(self, behaviour: Behaviour, body: dict[str, Any]) -> tuple[int, dict[str, str], bytes]:
         if behaviour.kind == "garbage":
@@ -294,7 +296,8 @@ _DEFAULT = Behaviour("reply")
 _FAULTS = {"error500": Behaviour("error", status=500, message="fake server: internal error"),
            "garbage": Behaviour("garbage"), "empty": Behaviour("reply", text=""),
            "null": Behaviour("null"),
-           "hang": Behaviour("error", status=504, message="fake server: gateway timeout", delay_s=30.0)}
+           "hang": Behaviour("error", status=504, message="fake server: gateway timeout", delay_s=30.0),
+           "slow": Behaviour("reply", delay_s=8.0)}  # a usable reply, later than a 5 s turn timeout waits
 
 
 def _http_response(status: int, extra: dict[str, str], payload: bytes) -> bytes:
@@ -313,7 +316,7 @@ class _Connection(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.buffer = b""
         self.pending: list[list[Any]] = []  # per request, in arrival order: [response bytes or None, close after,
-        # (behaviour, body) to tell the server's on_answer about]
+        # (behaviour, body) to tell the server's on_answer about, arrival time]
         self.loop = asyncio.get_running_loop()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -351,7 +354,7 @@ class _Connection(asyncio.Protocol):
             self._request(method, path, raw, headers.get("connection", "").lower() == "close", headers)
 
     def _request(self, method: str, path: str, raw: bytes, close: bool, headers: dict[str, str]) -> None:
-        slot: list[Any] = [None, close, None]
+        slot: list[Any] = [None, close, None, time.monotonic()]
         self.pending.append(slot)
         behaviour, body = self.server._begin(method, path, raw, headers)
         if behaviour is None:
@@ -375,10 +378,10 @@ class _Connection(asyncio.Protocol):
 
     def _flush(self) -> None:
         while self.pending and self.pending[0][0] is not None:
-            response, close, told = self.pending.pop(0)
+            response, close, told, asked_at = self.pending.pop(0)
             gone = self.transport is None or self.transport.is_closing()
             if told is not None:
-                self.server._told(told[1], told[0], not gone)
+                self.server._told(told[1], told[0], not gone, asked_at)
             if gone:
                 continue
             self.transport.write(response)
@@ -395,7 +398,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--latency", type=float, default=0.0, help="seconds to wait before each reply")
     parser.add_argument("--max-concurrent", type=int, help="answer 429 beyond this many requests in flight")
     parser.add_argument("--failure-rate", type=float, default=0.0, help="answer 429 to this share of requests")
-    parser.add_argument("--faults", default="", help="KIND=SHARE,...: error500, garbage, empty, null, hang")
+    parser.add_argument("--faults", default="", help="KIND=SHARE,...: error500, garbage, empty, null, hang, slow")
     parser.add_argument("--responder", help="module:function answering each request body (default: echo)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
