@@ -12,7 +12,10 @@ import numpy as np
 import pytest
 from test_provider_screen import after_root, make_task
 
+from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
 from clarq_bench.core.transcript import ReplyKind, Speaker, Turn
+from clarq_bench.provider.answering import answer
+from clarq_bench.provider.focus import FocusIndex
 from clarq_bench.provider.offline import embeddings
 from clarq_bench.provider.offline.embeddings import Embedder
 from clarq_bench.provider.lexical import TaskIndex, tokens
@@ -133,3 +136,171 @@ def test_offline_e5_in_multi_info_mode_keeps_the_lexical_model(engine: HashEngin
     e5 = OfflineProvider(task, multi_info=True, embeddings=True).decide(turns)
     assert e5.notes["scores"] == OfflineProvider(task, multi_info=True).decide(turns).notes["scores"]
     assert engine.calls == []
+
+# --- the focus rule (README "What a provider reveals, and to what"; DESIGN.md "What the provider answers") -------
+# One tree in two languages: a choice of gem (node 1), of tavern (1.1, under 1), of divine beast (2), and an open
+# detail, how to carry the fire crystal (3). The brief lists three gems, three summon skills and three taverns.
+
+FOCUS_NODES = {
+    "en": [
+        ("0", "You need to trade a gem with Henry for a fire crystal, then summon a divine beast.", None),
+        ("1", "Henry needs the Starlight Gem.",
+         "The previous responses did not say which gem Henry needs. Note: Use this response only if the other party "
+         "has noticed the issue of not knowing which gem Henry needs."),
+        ("1.1", "You can find Henry at the Forest Tavern.",
+         "There are multiple taverns in the game scenario. This response addresses which tavern to go to. Note: Use "
+         "this response only if the other party has noticed that there are multiple taverns and is unsure which one "
+         "to go to."),
+        ("2", "Summon the divine horse: only the horse can carry the crystal.",
+         "There are three divine beasts to summon. This response addresses which beast to summon. Note: Use this "
+         "response only if the other party has noticed that there are multiple divine beasts and is unsure which one "
+         "to summon."),
+        ("3", "The fire crystal must be kept in a lead box on the way back.",
+         "Jax mentioned the fire crystal but did not explain how to carry it safely. Note: Use this response only if "
+         "the other party has noticed the lack of information on how to carry the fire crystal."),
+    ],
+    "zh": [
+        ("0", "你需要用宝石和亨利交换火晶石，然后召唤神兽。", None),
+        ("1", "亨利需要的是星光宝石。",
+         "前面的回复没有说亨利需要哪种宝石。注：只有在对方注意到了不知道亨利需要哪种宝石才使用这个回复。"),
+        ("1.1", "你可以在森林酒馆找到亨利。",
+         "游戏中存在多个酒馆。注：只有在对方注意到存在多个酒馆且不确定去哪一个才使用这个回复。"),
+        ("2", "召唤神马：只有马能驮火晶石。",
+         "游戏中有三种神兽可以召唤。注：只有在对方注意到存在多种神兽且不确定召唤哪一种才使用这个回复。"),
+        ("3", "回来的路上火晶石必须放在铅盒里。",
+         "Jax提到了火晶石但没有说明如何安全携带。注：只有在对方注意到了缺少如何携带火晶石的信息才使用这个回复。"),
+    ],
+}  # fmt: skip
+FOCUS_BRIEFS = {
+    "en": TaskBrief(role="adventurer", task_name="trade with Henry",
+                    items=("Starlight Gem", "Moonlight Gem", "Sun Gem", "Lead box"),
+                    skills=("Summon the divine tiger", "Summon the divine horse", "Summon the divine turtle"),
+                    scenes=("Mystery Tavern", "Forest Tavern", "Riverside Tavern", "Town Hall"),
+                    background="You are an adventurer. Ask Jax how to trade with Henry."),
+    "zh": TaskBrief(role="冒险者", task_name="和亨利交易", items=("星光宝石", "月光宝石", "太阳宝石", "铅盒"),
+                    skills=("召唤神虎", "召唤神马", "召唤神龟"), scenes=("神秘酒馆", "森林酒馆", "河边酒馆", "市政厅"),
+                    background="你是冒险者。去和亨利交易。"),
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module", params=["en", "zh"])
+def focus(request: pytest.FixtureRequest) -> FocusIndex:
+    return FocusIndex(focus_task(request.param))
+
+
+def focus_task(language: str) -> Task:
+    return Task(id=f"{language}/01/0", language=language, type_number=1, type_name="Trade", index=0,
+                split=Split.test, brief=FOCUS_BRIEFS[language], tree=ResponseTree.build(FOCUS_NODES[language]))
+
+
+def asked(focus: FocusIndex, text: str, node_id: str) -> bool:
+    return any(focus.focuses(question, node_id) for question in focus.questions(text))
+
+
+def say(focus: FocusIndex, en: str, zh: str) -> str:
+    return zh if focus.language == "zh" else en
+
+
+def test_a_choice_is_asked_when_a_question_word_governs_its_kind(focus: FocusIndex) -> None:
+    assert asked(focus, say(focus, "Which gem does Henry need?", "亨利需要哪种宝石？"), "1")
+    assert asked(focus, say(focus, "Which tavern is Henry in?", "亨利在哪家酒馆？"), "1.1")
+    assert asked(focus, say(focus, "Which divine beast should I summon?", "我应该召唤哪种神兽？"), "2")
+
+
+def test_a_question_word_that_governs_something_else_asks_no_choice(focus: FocusIndex) -> None:
+    # "which" / 哪 here asks which step, not which gem: the gem is only named (one option of it, a bet)
+    assert not asked(focus, say(focus, "Which step needs the Starlight Gem?", "哪一步需要星光宝石？"), "1")
+    assert not asked(focus, say(focus, "Which gate do I take to see Henry with the Starlight Gem?",
+                                "我带着星光宝石该走哪个城门去见亨利？"), "1")  # fmt: skip
+
+
+def test_one_option_alone_is_a_bet_and_two_offered_as_alternatives_ask_the_choice(focus: FocusIndex) -> None:
+    assert not asked(focus, say(focus, "Should I give Henry the Starlight Gem?", "我应该给亨利星光宝石吗？"), "1")
+    assert not asked(focus, say(focus, "Should I summon the divine horse?", "我应该召唤神马吗？"), "2")
+    assert asked(focus, say(focus, "Should I give Henry the Starlight Gem or the Moonlight Gem?",
+                            "我应该给亨利星光宝石还是月光宝石？"), "1")  # fmt: skip
+    assert asked(focus, say(focus, "Should I summon the divine tiger or the divine horse?", "我应该召唤神虎还是神马？"), "2")
+
+
+def test_the_alternatives_must_be_most_of_the_names_a_question_lists(focus: FocusIndex) -> None:
+    # two gems and one name of another kind: the gems are most of it; two gems and two others: a list, no choice
+    assert asked(focus, say(focus, "Should I give Henry the Starlight Gem or the Moonlight Gem at the Town Hall?",
+                            "我应该在市政厅给亨利星光宝石还是月光宝石？"), "1")  # fmt: skip
+    assert not asked(focus, say(focus, "Should I give Henry the Starlight Gem or the Moonlight Gem, in the Lead box at "
+                                "the Town Hall?", "我应该在市政厅用铅盒给亨利星光宝石还是月光宝石？"), "1")  # fmt: skip
+
+
+def test_a_detail_is_asked_by_naming_its_thing_and_asking_the_right_kind_of_thing(focus: FocusIndex) -> None:
+    assert asked(focus, say(focus, "How should I carry the fire crystal back?", "我该如何携带火晶石？"), "3")
+    assert not asked(focus, say(focus, "Do I have the fire crystal?", "我有火晶石吗？"), "3")  # yes/no asks no how
+    assert not asked(focus, say(focus, "How should I travel there?", "我该怎么去那里？"), "3")  # names no thing
+
+
+PADDING = {  # questions that focus no node of the tree
+    "en": ["Is it far from here?", "Is it late already?", "Are you well?", "Will it rain today?"],
+    "zh": ["离这里远吗？", "现在晚了吗？", "你还好吗？", "今天会下雨吗？"],
+}
+GEM = {"en": "Which gem does Henry need?", "zh": "亨利需要哪种宝石？"}
+BEAST = {"en": "Which divine beast should I summon?", "zh": "我应该召唤哪种神兽？"}
+TAVERN = {"en": "Which tavern is Henry in?", "zh": "亨利在哪家酒馆？"}
+CARRY = {"en": "How should I carry the fire crystal back?", "zh": "我该如何携带火晶石？"}
+
+
+def turn(focus: FocusIndex, *questions: str) -> str:
+    return ("" if focus.language == "zh" else " ").join(questions)
+
+
+def test_only_the_first_three_questions_of_a_turn_are_read(focus: FocusIndex) -> None:
+    pad, gem = PADDING[focus.language], GEM[focus.language]
+    assert answer(focus, turn(focus, *pad[:2], gem), ["1", "2"], multi_info=False) == ["1"]  # the third
+    assert answer(focus, turn(focus, *pad[:3], gem), ["1", "2"], multi_info=False) == []  # the fourth
+
+
+def test_a_preamble_ending_in_a_colon_is_no_question(focus: FocusIndex) -> None:
+    preamble = say(focus, "What I would like to know:", "我想问几个问题：")
+    text = "\n".join([preamble, *PADDING[focus.language][:2], GEM[focus.language]])
+    assert answer(focus, text, ["1", "2"], multi_info=False) == ["1"]  # the gem question is the third question
+
+
+def test_multi_info_reads_the_first_four_questions(focus: FocusIndex) -> None:
+    pad, gem = PADDING[focus.language], GEM[focus.language]
+    assert answer(focus, turn(focus, *pad[:3], gem), ["1", "2"], multi_info=True) == ["1"]  # the fourth
+    assert answer(focus, turn(focus, *pad[:4], gem), ["1", "2"], multi_info=True) == []  # the fifth
+
+
+def test_single_info_reveals_one_node_the_first_in_the_trees_order(focus: FocusIndex) -> None:
+    language = focus.language
+    both = turn(focus, BEAST[language], GEM[language])  # the beast asked first; the gem comes first in the tree
+    assert answer(focus, both, ["1", "2", "3"], multi_info=False) == ["1"]
+
+
+def test_multi_info_reveals_one_node_per_question_and_three_per_turn(focus: FocusIndex) -> None:
+    language = focus.language
+    four = turn(focus, GEM[language], TAVERN[language], BEAST[language], CARRY[language])
+    assert answer(focus, four, ["1", "1.1", "2", "3"], multi_info=True) == ["1", "1.1", "2"]
+    two = turn(focus, GEM[language], BEAST[language])
+    assert answer(focus, two, ["1", "2", "3"], multi_info=True) == ["1", "2"]
+    # one question that asks two choices still takes one node
+    one = say(focus, "Which gem and which divine beast do I need?", "我需要哪种宝石和哪种神兽？")
+    assert len(answer(focus, one, ["1", "2"], multi_info=True)) == 1
+
+
+def test_the_focus_rule_only_takes_candidates_away(focus: FocusIndex) -> None:
+    language = focus.language
+    assert answer(focus, GEM[language], ["2", "3"], multi_info=False) == []
+    assert answer(focus, GEM[language], ["2", "3"], multi_info=True) == []
+    assert answer(focus, turn(focus, BEAST[language], GEM[language]), ["2"], multi_info=False) == ["2"]
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_repeats_count_per_question_the_unanswered_one_is_still_answered(language: str) -> None:
+    # README: "Repeats count per question: a question about a node already given gets nothing new" (and the screen:
+    # "re-asking the unanswered part of a question list is no repeat")
+    task = focus_task(language)
+    provider = OfflineProvider(task)
+    joiner = "" if language == "zh" else " "
+    asked = (GEM[language], "1")
+    again = provider.decide(after_root(task, asked, last=GEM[language]))
+    assert again.revealed == []
+    both = provider.decide(after_root(task, asked, last=joiner.join([GEM[language], BEAST[language]])))
+    assert both.revealed == ["2"]
