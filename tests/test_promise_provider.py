@@ -139,7 +139,8 @@ def test_offline_e5_in_multi_info_mode_keeps_the_lexical_model(engine: HashEngin
 
 # --- the focus rule (README "What a provider reveals, and to what"; DESIGN.md "What the provider answers") -------
 # One tree in two languages: a choice of gem (node 1), of tavern (1.1, under 1), of divine beast (2), and an open
-# detail, how to carry the fire crystal (3). The brief lists three gems, three summon skills and three taverns.
+# detail, how to carry the fire crystal (3), and where to buy the gloves to hold it (3.1). The brief lists three gems,
+# three summon skills and three taverns.
 
 FOCUS_NODES = {
     "en": [
@@ -158,6 +159,9 @@ FOCUS_NODES = {
         ("3", "The fire crystal must be kept in a lead box on the way back.",
          "Jax mentioned the fire crystal but did not explain how to carry it safely. Note: Use this response only if "
          "the other party has noticed the lack of information on how to carry the fire crystal."),
+        ("3.1", "You can buy fireproof gloves at the blacksmith by the bridge.",
+         "Jax said to wear fireproof gloves but did not say where to buy them. Note: Use this response only if the "
+         "other party has noticed the lack of information on where to buy fireproof gloves."),
     ],
     "zh": [
         ("0", "你需要用宝石和亨利交换火晶石，然后召唤神兽。", None),
@@ -169,6 +173,8 @@ FOCUS_NODES = {
          "游戏中有三种神兽可以召唤。注：只有在对方注意到存在多种神兽且不确定召唤哪一种才使用这个回复。"),
         ("3", "回来的路上火晶石必须放在铅盒里。",
          "Jax提到了火晶石但没有说明如何安全携带。注：只有在对方注意到了缺少如何携带火晶石的信息才使用这个回复。"),
+        ("3.1", "你可以在桥边的铁匠铺买到防火手套。",
+         "Jax提到了防火手套但没有说明在哪里买。注：只有在对方注意到了不知道在哪里买防火手套才使用这个回复。"),
     ],
 }  # fmt: skip
 FOCUS_BRIEFS = {
@@ -230,10 +236,20 @@ def test_the_alternatives_must_be_most_of_the_names_a_question_lists(focus: Focu
                                 "the Town Hall?", "我应该在市政厅用铅盒给亨利星光宝石还是月光宝石？"), "1")  # fmt: skip
 
 
+def test_a_list_of_names_of_other_kinds_asks_no_choice(focus: FocusIndex) -> None:
+    # README: "neither is a list of names of several kinds" (here no gem at all, three names of other kinds)
+    text = say(focus, "What do I do for Henry at the Town Hall, the Mystery Tavern and with the Lead box?",
+               "我在市政厅、神秘酒馆和用铅盒要为亨利做什么？")
+    assert not asked(focus, text, "1")
+
+
 def test_a_detail_is_asked_by_naming_its_thing_and_asking_the_right_kind_of_thing(focus: FocusIndex) -> None:
     assert asked(focus, say(focus, "How should I carry the fire crystal back?", "我该如何携带火晶石？"), "3")
     assert not asked(focus, say(focus, "Do I have the fire crystal?", "我有火晶石吗？"), "3")  # yes/no asks no how
     assert not asked(focus, say(focus, "How should I travel there?", "我该怎么去那里？"), "3")  # names no thing
+    # a place: where (or which place) asks it; a yes/no question about the same thing asks no where
+    assert asked(focus, say(focus, "Where can I buy fireproof gloves?", "我在哪里能买到防火手套？"), "3.1")
+    assert not asked(focus, say(focus, "Can I buy fireproof gloves?", "我能买到防火手套吗？"), "3.1")
 
 
 PADDING = {  # questions that focus no node of the tree
