@@ -320,3 +320,26 @@ def test_repeats_count_per_question_the_unanswered_one_is_still_answered(languag
     assert again.revealed == []
     both = provider.decide(after_root(task, asked, last=joiner.join([GEM[language], BEAST[language]])))
     assert both.revealed == ["2"]
+
+
+#: Options of one kind chained by shared words with no word common to all ("Dragon Bone Shield" shares "dragon bone"
+#: with the sword and "shield" with the iron one), and an explanation that names no kind: a bet is still a bet.
+CHAINED = {
+    "en": (("Dragon Bone Sword", "Dragon Bone Shield", "Iron Shield"), "You need to bring the Dragon Bone Shield.",
+           "The previous responses did not say what to bring.", "Should I bring the Dragon Bone Shield?",
+           "Should I bring the Dragon Bone Shield or the Iron Shield?"),
+    "zh": (("龙骨剑", "龙骨盾牌", "铁盾牌"), "你需要带上龙骨盾牌。", "前面的回复没有说明要带什么。", "我应该带龙骨盾牌吗？",
+           "我应该带龙骨盾牌还是铁盾牌？"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_bet_on_one_option_is_no_question_even_when_the_explanation_names_no_kind(language: str) -> None:
+    names, text, explanation, bet, choice = CHAINED[language]
+    brief = TaskBrief(role="knight", task_name="guard the gate", items=names, skills=(), scenes=(), background=".")
+    tree = ResponseTree.build([("0", "Guard the gate.", None), ("1", text, explanation)])
+    focus = FocusIndex(Task(id=f"{language}/02/0", language=language, type_number=2, type_name="Guard", index=0,
+                            split=Split.test, brief=brief, tree=tree))  # fmt: skip
+    assert focus.nodes["1"].options  # a choice among the three
+    assert not asked(focus, bet, "1")
+    assert asked(focus, choice, "1")

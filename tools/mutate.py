@@ -121,6 +121,10 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
     "5 decimals of a second): a record of timing, which no decision, figure or check reads",
     ("clarq_bench/scoring/report.py", 307, "3 -> 4"): "the width of the error bars' caps in the success plots "
     "(capsize, in points): drawing only, no figure or reading of the plot changes",
+    ("clarq_bench/provider/answering.py", 34, "removed: if not ordered or not questions:"): "a shortcut: with no "
+    "candidate or no question every branch below finds nothing and returns [] anyway",
+    ("clarq_bench/provider/focus.py", 359, "removed: if not kind:"): "_kind_apart's shortcut for an empty kind: "
+    "the next test intersects the question's terms with that empty kind, finds nothing and returns False too",
     ("clarq_bench/core/goodbye.py", 40, "0 -> 1"): "_sentence_before searching for sentence ends from 1, not 0: it only "
     "misses an end matched at index 0, whose slice then keeps that leading punctuation, which holds no word for "
     "the conditional check that reads it",
