@@ -194,3 +194,23 @@ def test_a_reply_due_after_the_last_dialogue_gave_up_is_waited_for_and_kept(tmp_
     assert asked.count(first) == 1
     (record,) = records(tmp_path)
     assert record.end_reason != "error"
+
+
+# ---- the cache's write path ----------------------------------------------------------------------------------------
+
+
+def test_cache_puts_are_queued_written_in_batches_and_kept_at_close(tmp_path: Path) -> None:
+    from clarq_bench.llm.cache import ResponseCache
+
+    cache = ResponseCache(tmp_path / "cache.sqlite")
+
+    async def fill() -> tuple[dict | None, dict | None]:
+        await asyncio.gather(*(cache.aput(f"k{i}", "m", {"text": f"reply {i}"}) for i in range(300)))
+        await cache.aput("blank", "m", {"text": "  "})
+        return await cache.aget("k299"), await cache.aget("blank")  # just queued, or written: a hit either way
+
+    hit, blank = asyncio.run(fill())
+    cache.close()
+    assert hit == {"text": "reply 299"} and blank is None
+    rows = sqlite3.connect(tmp_path / "cache.sqlite").execute("SELECT COUNT(*) FROM responses").fetchone()[0]
+    assert rows == 300

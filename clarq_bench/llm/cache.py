@@ -8,7 +8,7 @@ must not leave the key in the file).
 
 Why it never stops a run: the cache only saves money. SQLite blocks (a lock held by another process waits up to
 the busy timeout), so every call runs on one worker thread, never on the event loop, with a short busy timeout (puts
-are queued and written in batches, one transaction each, so a paid reply costs its caller no wait); any
+are queued and written in batches, one transaction each, however many callers wait for the same batch); any
 fault (locked past the timeout, a full disk, a corrupt or unreadable file) turns the cache off for the rest of the
 run with one warning, and the reply that was being stored is still returned and counted.
 """
@@ -22,7 +22,7 @@ import sqlite3
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
@@ -88,7 +88,7 @@ class ResponseCache:
         self._executor: ThreadPoolExecutor | None = None
         self._queue_lock = threading.Lock()
         self._queued: dict[str, tuple[str, dict[str, Any]]] = {}  # replies waiting for the worker to write them
-        self._flush_due = False
+        self._flush_due: Future[None] | None = None  # the write the queued replies wait for
 
     # ---- the connection and its faults ---------------------------------------------------------------------------
 
@@ -198,24 +198,24 @@ class ResponseCache:
         return await self._off_loop(self.get, key)
 
     async def aput(self, key: str, model: str, value: dict[str, Any]) -> None:
-        """Queue a reply for the worker thread, which writes everything queued in one transaction. Nothing to wait
-        for: a put costs the caller no thread hop, a cancelled caller (a turn timeout just after a paid reply came)
-        cannot take it back, and close() writes what is still queued. (One INSERT and commit per reply, awaited,
-        made a cache miss 40 ms slower at 64 calls in flight: benchmarks/llm_overhead.py --cache both.)"""
+        """Queue a reply for the worker thread, which writes everything queued in one transaction, and wait for that
+        write (shielded: a caller cancelled meanwhile, by a turn timeout just after a paid reply came, does not take
+        the put back; close() writes what is still queued). Once it returns, every connection to the file sees it.
+        (One INSERT and commit per reply made a cache miss 40 ms slower at 64 calls in flight; llm_overhead.py.)"""
         if self.fault is not None or not _storable(value):
             return
         with self._queue_lock:
             self._queued[key] = (model, value)
-            if self._flush_due:
-                return
-            self._flush_due = True
-        self._worker().submit(self._flush)
+            written = self._flush_due
+            if written is None:
+                written = self._flush_due = self._worker().submit(self._flush)
+        await asyncio.shield(asyncio.wrap_future(written))
 
     def _flush(self) -> None:
         """On the worker thread: write what is queued."""
         with self._queue_lock:
             items, self._queued = self._queued, {}
-            self._flush_due = False
+            self._flush_due = None
         if items:
             self.put_many(items)
 
