@@ -13,13 +13,13 @@ import pytest
 from test_provider_screen import after_root, make_task
 
 from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
-from clarq_bench.core.transcript import ReplyKind, Speaker, Turn
+from clarq_bench.core.transcript import Intent, ReplyKind, Speaker, Turn
 from clarq_bench.provider.answering import answer
 from clarq_bench.provider.focus import FocusIndex
 from clarq_bench.provider.offline import embeddings
 from clarq_bench.provider.offline.embeddings import Embedder
 from clarq_bench.provider.lexical import TaskIndex, tokens
-from clarq_bench.provider.offline.linear_model import node_features
+from clarq_bench.provider.offline.linear_model import node_features, select
 from clarq_bench.provider.offline.provider import OfflineProvider
 from clarq_bench.provider.screen import Verdict, screen
 
@@ -343,3 +343,37 @@ def test_a_bet_on_one_option_is_no_question_even_when_the_explanation_names_no_k
     assert focus.nodes["1"].options  # a choice among the three
     assert not asked(focus, bet, "1")
     assert asked(focus, choice, "1")
+
+
+# --- the offline matcher proposes (README: "the first frontier node, in the tree's order, that the provider's reading
+# judged answerable"; linear_model.select: "the first one (single-info) or all of them (multi-info)") -------------
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_matcher_proposes_its_first_pick_in_single_info_mode_and_every_pick_in_multi_info(language: str) -> None:
+    task = focus_task(language)
+    index = TaskIndex(task.tree, language)
+    two = ("" if language == "zh" else " ").join([GEM[language], BEAST[language]])
+    single = select(index, two, ["1", "2", "3"])
+    multi = select(index, two, ["1", "2", "3"], multi_info=True)
+    assert single.passed == multi.chosen == ["1", "2"]  # both asked, both over the threshold
+    assert single.chosen == ["1"]
+
+
+def test_no_node_is_the_best_match_of_a_question_that_matches_none() -> None:
+    # "ismax": this node has the question's highest BM25; when every node scores 0 none of them is the best
+    task = make_task("en")
+    rows = node_features(TaskIndex(task.tree, "en"), "Hello, how are you today?", ["1", "2"])
+    assert [row["bq"] for row in rows] == [0.0, 0.0]
+    assert [row["ismax"] for row in rows] == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_new_question_sharing_a_word_with_a_given_node_is_no_repeat(language: str) -> None:
+    # README: a repeat (intent 4) asks again what was already answered; "is the starlight pretty?" after "Henry
+    # needs the Starlight Gem" asks something else
+    task = focus_task(language)
+    question = {"en": "Is the starlight pretty tonight?", "zh": "星光美吗？"}[language]
+    reply = OfflineProvider(task).decide(after_root(task, (GEM[language], "1"), last=question))
+    assert reply.revealed == [] and reply.intent != Intent.repeat
+    assert task.tree["1"].text not in reply.text

@@ -125,6 +125,14 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
     "candidate or no question every branch below finds nothing and returns [] anyway",
     ("clarq_bench/provider/focus.py", 359, "removed: if not kind:"): "_kind_apart's shortcut for an empty kind: "
     "the next test intersects the question's terms with that empty kind, finds nothing and returns False too",
+    ("clarq_bench/provider/screen.py", 378, "0 -> 1"): "max_nodes of a blocked (names_only) turn: no provider reads "
+    "max_nodes any more (the per-turn caps live in answering.py), so its value decides nothing",
+    ("clarq_bench/provider/lexical.py", 233, "0.0 -> 1.0"): "gram_cover's default weight for a node gram with no "
+    "in-task IDF: every gram it is given (node text, explanation, focus phrase: a substring of the explanation) is in "
+    "gram_idf by construction, so the default is never taken",
+    ("clarq_bench/provider/offline/provider.py", 108, "removed: if not asked:"): "_asked_again's shortcut for a "
+    "question with no content term: BM25 of an empty query is 0 for every given node, so max() picks the first, the "
+    "root, and the next line returns None too",
     ("clarq_bench/core/goodbye.py", 40, "0 -> 1"): "_sentence_before searching for sentence ends from 1, not 0: it only "
     "misses an end matched at index 0, whose slice then keeps that leading punctuation, which holds no word for "
     "the conditional check that reads it",
