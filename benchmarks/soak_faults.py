@@ -97,7 +97,8 @@ def classify(answers: dict[str, list[tuple[float, float, str, bool]]], killed: l
 
     A paid answer (200 with usage: a reply, or a blank one) to a request asked after the same request had been given
     a usable reply is a re-pay. What became of that earlier reply says whose it is:
-    - in_flight: it was asked by a session that kill -9 then ended, and answered too late to be saved (from 1 s
+    - in_flight: it was asked by a session that kill -9 then ended (up to 0.5 s after the signal was sent: the
+      process dies a moment later), and answered too late to be saved (from 1 s
       before the kill on; a reply is cached as soon as it arrives, and in the soaks those answered before a kill
       all fall within 0.05 s of it), and asked again after the kill;
     - abandoned: the client had closed the connection before the reply was due (a call clarq gave up on, at the end
@@ -116,13 +117,13 @@ def classify(answers: dict[str, list[tuple[float, float, str, bool]]], killed: l
                 continue
             if usable is not None:
                 first_asked, first_answered, received = usable
-                if any(start <= first_asked <= kill and first_answered >= kill - 1.0 and asked > kill
-                       for start, kill in killed):
+                if any(start <= first_asked <= kill + 0.5 and first_answered >= kill - 1.0 and asked > kill
+                       for start, kill in killed):  # + 0.5 s: a request written just before death arrives after
                     in_flight += 1
                 elif not received:
                     abandoned += 1
                 else:
-                    others.append((first_answered, asked))
+                    others.append((first_asked, first_answered, asked))
             elif blank_seen:
                 blank_reasked += 1
             if kind == "reply":
@@ -183,8 +184,13 @@ def main() -> None:
     print(f"  abandoned (answered after clarq had hung up, e.g. at the turn timeout; never received): "
           f"{repays['abandoned']}")
     print(f"  others (received and not kept: a fault of clarq): {len(repays['others'])}")
-    for first, again in repays["others"][:10]:
-        print(f"    first answered at {first:.2f}, asked again {again - first:.1f} s later (monotonic clock)")
+    def session_of(moment: float) -> int:
+        return max((i for i, start in enumerate(STARTED) if start <= moment), default=-1)
+
+    for asked, answered, again in repays["others"][:10]:
+        print(f"    asked in session {session_of(asked)} {asked - STARTED[session_of(asked)]:.1f} s after it started, "
+              f"answered {answered - asked:.1f} s later, asked again in session {session_of(again)} "
+              f"{again - answered:.1f} s after that")
     print(f"blank replies (empty/null content, paid, no answer) asked again by design: {repays['blank_reasked']}")
     print(f"errors left after --retry-errors: {sum(r['end_reason'] == 'error' for r in records)}")
     print(f"paid replies served: {served}; calls recorded in the final transcripts: {recorded_calls} (the difference: "

@@ -83,6 +83,9 @@ def test_a_blank_reply_asked_again_is_not_a_re_pay_but_a_usable_one_is() -> None
         # a slow reply to the killed session lands after the next session asked and got it: still the kill's
         "slow, answered after the resume asked": answered((kill + 3, kill + 3.1, "reply", True),
                                                           (kill - 0.5, kill + 7.5, "reply", False)),
+        # written by the process just before it died, arriving a moment after the signal was sent
+        "sent as the kill came": answered((kill + 0.01, kill + 0.03, "reply", True),
+                                          (kill + 5, kill + 5.1, "reply", True)),
         "abandoned": answered((3, 3.5, "reply", False), (4, 4.1, "reply", True)),
         "received long before the kill, asked again": answered((kill - 30, kill - 29.9, "reply", True),
                                                                (kill + 5, kill + 5.1, "reply", True)),
@@ -90,8 +93,8 @@ def test_a_blank_reply_asked_again_is_not_a_re_pay_but_a_usable_one_is() -> None
     }
     found = classify(answers, [(0.0, kill)])
     assert found["blank_reasked"] == 2
-    assert found["in_flight"] == 3 and found["abandoned"] == 1
-    assert found["others"] == [(kill - 29.9, kill + 5), (1.1, 2)]
+    assert found["in_flight"] == 4 and found["abandoned"] == 1
+    assert found["others"] == [(kill - 30, kill - 29.9, kill + 5), (1, 1.1, 2)]
 
 
 def test_a_run_resumed_with_retry_errors_pays_no_usable_reply_twice(tmp_path: Path) -> None:
