@@ -133,6 +133,9 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
     ("clarq_bench/provider/offline/provider.py", 108, "removed: if not asked:"): "_asked_again's shortcut for a "
     "question with no content term: BM25 of an empty query is 0 for every given node, so max() picks the first, the "
     "root, and the next line returns None too",
+    ("clarq_bench/provider/offline/linear_model.py", 171, "60.0 -> 61.0"): "score()'s clamp against exp overflow "
+    "(either bound): past |z| = 60 the score is 1.0 or below 1e-26 either way, on the same side of every threshold, "
+    "and 0.0 / 1.0 in the recorded three decimals",
     ("clarq_bench/core/goodbye.py", 40, "0 -> 1"): "_sentence_before searching for sentence ends from 1, not 0: it only "
     "misses an end matched at index 0, whose slice then keeps that leading punctuation, which holds no word for "
     "the conditional check that reads it",
