@@ -59,9 +59,11 @@ def test_twelve_separate_questions_pass_and_thirteen_are_a_spray(language: str) 
     assert verdict(language, thirteen) == Verdict.spray
 
 
+#: Five kinds as brief_options.py reads them: gems that share no word are kinds of their own, a skill is another,
+#: and every scene is one kind (a place).
 KINDS = {
-    "en": ["the Starlight Gem", "the Mystery Tavern", "the North Gate", "the Town Hall", "unleash fire magic"],
-    "zh": ["星光宝石", "神秘酒馆", "北城门", "市政厅", "释放火魔法"],
+    "en": ["the Starlight Gem", "the Mystery Tavern", "the Agate", "unleash fire magic", "the Diamond"],
+    "zh": ["星光宝石", "神秘酒馆", "玛瑙石", "释放火魔法", "钻石"],
 }
 
 
@@ -74,6 +76,18 @@ def test_one_question_naming_four_kinds_passes_and_five_kinds_is_a_spray(languag
 
     assert verdict(language, turn(4)) is None
     assert verdict(language, turn(5)) == Verdict.spray
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_choice_among_every_scene_is_one_kind_and_passes(language: str) -> None:
+    """Scenes of five different heads in one question are one choice of where to go, not a spray of five kinds."""
+    if language == "en":
+        turn = "Where is Henry: the Mystery Tavern, the North Gate, the Town Hall, the Forest Tavern or the South Gate?"
+    else:
+        turn = "亨利在哪里：神秘酒馆、北城门、市政厅、森林酒馆还是南城门？"
+    assert verdict(language, turn) is None
+    gems = "Should I bring the Agate, the Diamond, the Sapphire, the Starlight Gem or unleash fire magic?"
+    assert language == "zh" or verdict(language, gems) == Verdict.spray  # five kinds that are no places: a spray
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from ..core.tasks import ResponseNode, Task
 from .lexical import FOCUS_STOP_EN, TaskIndex, competing_options, focus_phrase, is_question, sentences, tokens
-from .screen import _PARENTHESES, names_entity
+from .brief_options import BriefOption, brief_options, names_entity, notes_of
 
 #: Interrogative classes of a question (what kind of thing it asks for), per language.
 _CLASSES: dict[str, dict[str, re.Pattern[str]]] = {
@@ -51,8 +51,9 @@ _NEEDS: dict[str, list[tuple[str, re.Pattern[str]]]] = {
     "en": [
         ("place", re.compile(r"\b(where|location|locations|located|place to|places to|whereabouts)\b", re.I)),
         ("person", re.compile(r"\b(who|whom|which person|which people)\b", re.I)),
-        ("time", re.compile(r"\b(when|what time|timing)\b", re.I)),
-        ("quantity", re.compile(r"\b(how many|how much|amount|quantity|number of)\b", re.I)),
+        ("time", re.compile(r"\b(when|what time|timing|(?:best|right|exact|specific|proper|meeting) time|time to)\b",
+                            re.I)),
+        ("quantity", re.compile(r"\b(how many|how much|how long|amount|quantity|number of|duration)\b", re.I)),
         ("manner", re.compile(r"\b(how to|how he|how she|how they|how you|method|way to)\b", re.I)),
     ],
     "zh": [
@@ -91,6 +92,8 @@ _ASKS = {"en": re.compile(r"\b(which|what|where|how|who|whom|when|why|whether)\b
 #: "which one", "which of them", "哪一个": a choice whose kind was named just before.
 _ANAPHORIC = {"en": re.compile(r"\bwhich (one|ones|of them|of these|of those)\b", re.I),
               "zh": re.compile(r"哪一?[个种家座条位所间把件只]|哪一")}
+#: Question classes that ask for a thing (a choice's option): not a yes/no, how many, when or who question.
+_ASKS_THING = frozenset({"identity", "place", "manner"})
 #: Words that join alternatives: "A or B", "A还是B", "A或B".
 _ALTERNATIVE = {"en": re.compile(r"\b(or|either|versus|vs)\b", re.I), "zh": re.compile(r"还是|或者|或|哪")}
 _CHOICE_WORDS = {"en": re.compile(r"\b(which|whether|among|between|choose|choosing|choice)\b", re.I),
@@ -124,6 +127,11 @@ _GAP = {
 _ASKED = {"en": re.compile(r"only if the other party\b[^.]*?\basks (.+?)(?:\.|$)", re.IGNORECASE),
           "zh": re.compile(r"仅当对方[^。]*?(?:询问|问到|问)(.+?)(?:时|$)")}
 _FIRST_SENTENCE = re.compile(r"^[^.。]*[.。]?")
+#: What joins the members of one list of alternatives ("A, B or C", "A、B还是C"): a list is cut there into items.
+_LIST_JOINT = {"en": re.compile(r"\s*(?:[,;/]|\b(?:or|and|either|versus|vs)\b)\s*", re.I),
+               "zh": re.compile(r"\s*(?:[，,、;；/]|还是|或者|或是|或|以及|和|与|及)\s*")}
+#: An item of a list that names a phrase of the brief which is no option (a note, the task name, the role).
+_PASTED = -1
 
 
 
@@ -137,31 +145,8 @@ def _shared_terms(members: tuple["Option", ...]) -> set[str]:
     return {term for term, count in seen.items() if count >= 2}
 
 
-class Option(NamedTuple):
-    """One named thing of the brief: its name, its content terms, and the kind (group of options) it belongs to."""
-
-    name: str
-    terms: frozenset[str]
-    group: int
-
-
-def _kind_groups(names: list[str], language: str) -> list[int]:
-    """Options of one kind: names of one brief list joined by a shared content term ("Lithium Battery", "Lead Acid
-    Battery"; "Summon the divine tiger", "Summon the divine horse"), the connected components of that relation."""
-    terms = [set(tokens(name, language)) for name in names]
-    parent = list(range(len(names)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for i in range(len(names)):
-        for j in range(i + 1, len(names)):
-            if terms[i] & terms[j]:
-                parent[root(j)] = root(i)
-    return [root(i) for i in range(len(names))]
+#: One option of the brief (brief_options.py owns what a kind is).
+Option = BriefOption
 
 
 class NodeFocus(NamedTuple):
@@ -196,16 +181,13 @@ class FocusIndex:
         self.language = language = "zh" if task.language == "zh" else "en"
         self.index = index or TaskIndex(task.tree, language)
         brief = task.brief
-        self.options: list[Option] = []
-        self.scene_groups: set[int] = set()
-        for listed in (brief.items, brief.skills, brief.scenes):
-            names = [name for name in entities_of(listed) if tokens(name, language)]
-            offset = len(self.options)
-            for name, group in zip(names, _kind_groups(names, language)):
-                self.options.append(Option(name, frozenset(tokens(name, language)), offset + group))
-                if listed is brief.scenes:
-                    self.scene_groups.add(offset + group)
+        self.options: list[Option] = brief_options(task, language)
+        self.scene_groups: set[int] = {o.group for o in self.options if o.scene}
         self.names = sorted({o.name for o in self.options}, key=lambda n: (-len(n), n))
+        notes = notes_of(task)
+        #: Phrases of the brief that are no option: pasted into a list of alternatives, they make it a spray.
+        self.pasted = [frozenset(tokens(p, language)) for p in (*notes, brief.task_name, brief.role) if p.strip()]
+        self.pasted = [terms for terms in self.pasted if terms]
         shared: dict[int, set[str]] = {}
         for group in {o.group for o in self.options}:
             members = tuple(o for o in self.options if o.group == group)
@@ -329,9 +311,10 @@ class FocusIndex:
 
     def asks_choice(self, question: Question, focus: NodeFocus) -> bool:
         """Does the question ask the choice this node settles? (1) An interrogative governs the kind ("which
-        castle", "which of the castles"); or (2) it offers two or more of the options as alternatives, and they are
-        most of the names it lists; or (3) it asks about the kind or the thing the choice is for ("where can I get
-        the sleeping medicine?") without betting on one option. Naming one option alone is a bet (3 fails)."""
+        castle", "which of the castles"); or (2) it offers two or more of the options as alternatives, in a list
+        that holds ours alone, and they are most of the names it names; or (3) it asks about the kind or the thing
+        the choice is for ("where can I get the sleeping medicine?") without betting on one option. Naming one
+        option alone is a bet (3 fails)."""
         if self._kind_governed(question, focus.kind):
             return True
         named = self.named_options(question)
@@ -343,15 +326,59 @@ class FocusIndex:
         if len(ours) >= 2:
             alternatives = _ALTERNATIVE[self.language].search(question.text) or \
                 _CHOICE_WORDS[self.language].search(question.text)
-            # A list of names of several kinds is a spray, not a choice among ours: ours must be most of what it names.
-            return bool(alternatives) and len(ours) > len(named) - len(ours)
+            # A list of names of several kinds is a spray, not a choice among ours: ours must be most of what it
+            # names, and a list that holds ours holds nothing else.
+            return bool(alternatives) and len(ours) > len(named) - len(ours) and self._pure_lists(question, groups)
         if ours and not self._kind_apart(question, focus.kind, alternative=True):
             return False  # one option named, no other offered: a bet on the answer
         if named and len(named) > 2:
             return False  # names of other kinds thrown in: no question about this choice
-        if not question.classes - {"polar"} and not ours:
-            return False  # a yes/no question naming no option asks no choice
+        if not question.classes & _ASKS_THING:
+            return False  # a yes/no question, or one asking how many / when / who, asks no choice of a thing
         return self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question))
+
+    def _list_items(self, question: Question) -> list[set[int]]:
+        """The question cut at list joints ("A, B or C"), each item with the option groups it names (`_PASTED` for a
+        note, the task name or the role). A name written whole is read before the cut, so "Salt and Pepper Shop"
+        stays one item."""
+        text = question.text.lower()
+        marks: dict[str, int] = {}
+        for number, name in enumerate(self.names):
+            if name.lower() in text:
+                marks[f" qq{number}qq "] = next(o.group for o in self.options if o.name == name)
+                text = text.replace(name.lower(), f" qq{number}qq ")
+        items = []
+        for piece in _LIST_JOINT[self.language].split(text):
+            named = {group for mark, group in marks.items() if mark.strip() in piece}
+            present = set(tokens(piece, self.language))
+            named |= {o.group for o in self.options if names_entity(present, o.terms)}
+            if any(names_entity(present, terms) for terms in self.pasted):
+                named.add(_PASTED)
+            items.append(named)
+        return items
+
+    def _pure_lists(self, question: Question, groups: set[int]) -> bool:
+        """Do the question's lists of alternatives that hold our options hold nothing else? A list is a run of items
+        that each name something of the brief; an item naming only other things (another kind, a note, the task
+        name) makes it a list of everything, not a choice among ours. Scenes are all places: a list of scenes is a
+        choice of where to go, whatever their kinds."""
+        places = groups <= self.scene_groups
+        runs: list[list[set[int]]] = [[]]
+        for item in self._list_items(question):
+            if item:
+                runs[-1].append(item)
+            elif runs[-1]:
+                runs.append([])
+        for run in runs:
+            if not any(item & groups for item in run):
+                continue
+            for item in run:
+                if item & groups:
+                    continue
+                if places and item and item <= self.scene_groups:
+                    continue
+                return False
+        return True
 
     def _kind_apart(self, question: Question, kind: frozenset[str], alternative: bool = False) -> bool:
         """Does the question name the kind outside every option's name (with an alternative word, when asked:
@@ -386,6 +413,7 @@ class FocusIndex:
         return set(tokens(self._without_names(question.text), self.language))
 
     def focuses(self, question: Question, node_id: str) -> bool:
+        """Does the question ask the uncertainty this node resolves?"""
         focus = self.nodes.get(node_id)
         if focus is None:
             return False
@@ -400,12 +428,6 @@ class FocusIndex:
     @cached_property
     def choice_nodes(self) -> list[str]:
         return [node_id for node_id, focus in self.nodes.items() if focus.is_choice]
-
-
-def entities_of(entries: tuple[str, ...] | list[str]) -> list[str]:
-    """Names of one brief list, restrictions in parentheses removed, without repeats."""
-    names = (_PARENTHESES.sub(" ", entry).strip() for entry in entries)
-    return list(dict.fromkeys(name for name in names if name))
 
 
 __all__ = ["FocusIndex", "NodeFocus", "Question", "Option"]

@@ -29,6 +29,7 @@ from typing import NamedTuple
 from ..core.tasks import Task
 from ..core.transcript import Intent, ReplyKind, Speaker, Turn
 from ..data.loader import strip_speaker
+from .brief_options import brief_options, kind_of, names_entity, names_of, notes_of
 from .intents import instructs_provider
 from .lexical import WH_EN_PATTERN, WH_ZH, is_question, sentences, tokens
 
@@ -64,7 +65,6 @@ COPY_GRAM = {"en": 4, "zh": 6}
 ECHO_WORDS = 5
 ECHO_CHARS = 6
 
-_PARENTHESES = re.compile(r"\s*[(（][^()（）]*[)）]\s*")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]")
 #: Interrogatives that ask something of a name ("how do I use X?", "which one?") and the openers that do not.
@@ -77,7 +77,6 @@ _CONTENT_FREE = {
     "en": re.compile(r"\b(what|how)\s+about\b|\bwhat\s+of\b", re.IGNORECASE),
     "zh": re.compile(r"怎么样|如何呢"),
 }
-_NOTE = re.compile(r"[(（]([^()（）]*)[)）]")
 _NON_TEXT = re.compile(r"[\s\W_]+")
 _WORD_OR_MARK = re.compile(r"[A-Za-z0-9']+|[^\sA-Za-z0-9']")
 
@@ -119,37 +118,25 @@ class Screened(NamedTuple):
 def entities(task: Task) -> list[str]:
     """The brief's items, skills and scenes, restrictions in parentheses removed, in order, without repeats."""
     brief = task.brief
-    names = (_PARENTHESES.sub(" ", entry).strip() for entry in (*brief.items, *brief.skills, *brief.scenes))
-    return list(dict.fromkeys(name for name in names if name))
-
-
-def names_entity(present: set[str], terms: set[str] | frozenset[str]) -> bool:
-    """Do the content terms `present` name the entity of `terms`: all of a name of one or two terms, two thirds of a
-    longer one?"""
-    needed = len(terms) if len(terms) <= 2 else -(-2 * len(terms) // 3)
-    return len(terms & present) >= needed
+    return names_of((*brief.items, *brief.skills, *brief.scenes))
 
 
 class EntityIndex(NamedTuple):
-    """The brief's entities as content terms, each with its kind: the head noun that options of one kind share
-    (last word in English, last two characters in Chinese), so "East Coast" and "West Coast" are one kind."""
+    """The brief's entities as content terms, each with its kind as brief_options.py reads it (names of one list
+    sharing a content term; every scene a place), so "East Coast" and "West Coast" are one kind, and so are
+    "Salty Alkali Land", "Paddy Field" and "Vegetable Garden" when they are the scenes."""
 
     phrases: list[str]  # every phrase of the brief's lists (names, notes, task name, role), longest first
-    terms: list[set[str]]
-    kinds: list[str]
+    terms: list[frozenset[str]]
+    kinds: list[int]
 
     @classmethod
     def of(cls, task: Task, language: str) -> "EntityIndex":
-        terms, kinds = [], []
-        for name in entities(task):
-            words = tokens(name, language)
-            if words:
-                terms.append(set(words))
-                kinds.append(words[-1] if language == "en" else name[-2:])
+        options = brief_options(task, language)
         brief = task.brief
-        notes = [note for entry in (*brief.items, *brief.skills, *brief.scenes) for note in _NOTE.findall(entry)]
-        phrases = [p.strip() for p in (*entities(task), *notes, brief.task_name, brief.role) if p.strip()]
-        return cls(sorted(set(phrases), key=lambda p: (-len(p), p)), terms, kinds)
+        phrases = [p.strip() for p in (*entities(task), *notes_of(task), brief.task_name, brief.role) if p.strip()]
+        return cls(sorted(set(phrases), key=lambda p: (-len(p), p)), [o.terms for o in options],
+                   [kind_of(o) for o in options])  # fmt: skip
 
     def kinds_named(self, text: str, language: str) -> int:
         """How many kinds of entity the text names: an entity counts when all its content terms are present
