@@ -167,7 +167,7 @@ def test_limit_spreads_over_the_selected_types():
 @needs_data
 def test_oracle_questions_never_carry_node_text_and_are_distinct():
     from clarq_bench.data.loader import load_tasks
-    from clarq_bench.seekers.baselines import oracle_path, oracle_script
+    from clarq_bench.seekers.oracle import oracle_path, oracle_script
     from clarq_bench.data.textmatch import carries_node
 
     for language in ("en", "zh"):

@@ -15,7 +15,8 @@ from clarq_bench.runner.dialogue import is_goodbye, play_dialogue
 from clarq_bench.core.errors import ClarqError
 from clarq_bench.core.prompts import PROMPT_ROOT
 from clarq_bench.seekers import SeekerConfig, SeekerTask, build_seeker, register_seeker, seekers
-from clarq_bench.seekers.baselines import option_groups, oracle_path, restrictions
+from clarq_bench.seekers.baselines import option_groups, restrictions
+from clarq_bench.seekers.oracle import oracle_path
 from clarq_bench.seekers.registry import describe, looks_like_model, resolve_seeker
 from clarq_bench.core.tasks import Task
 from clarq_bench.core.transcript import Speaker

@@ -30,7 +30,7 @@ from ..core.tasks import Language, Task, node_sort_key
 from ..data.download import cache_root, upstream_dir
 from ..data.reference_steps import replay_steps
 from ..data.upstream import language_of_results_file, load_released_dialogues, released_files
-from ..seekers.baselines import oracle_path, oracle_script
+from ..seekers.oracle import oracle_path, oracle_script
 
 Origin = Literal["released", "explanation", "content_free"]
 ORIGINS: tuple[Origin, ...] = ("released", "explanation", "content_free")

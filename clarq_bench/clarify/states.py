@@ -21,7 +21,8 @@ from ..core import prompts
 from ..core.tasks import ROOT_ID, Language, Task
 from ..core.transcript import ReplyKind, Speaker, Turn
 from ..seekers import DialogueView, SeekerTask
-from ..seekers.baselines import opening, oracle_path, oracle_script
+from ..seekers.baselines import opening
+from ..seekers.oracle import oracle_path, oracle_script
 
 
 class ClarifyState(BaseModel):

@@ -127,6 +127,11 @@ _GAP = {
 _ASKED = {"en": re.compile(r"only if the other party\b[^.]*?\basks (.+?)(?:\.|$)", re.IGNORECASE),
           "zh": re.compile(r"仅当对方[^。]*?(?:询问|问到|问)(.+?)(?:时|$)")}
 _FIRST_SENTENCE = re.compile(r"^[^.。]*[.。]?")
+#: Words around a bare "which X" that say nothing of their own ("exactly", "do you mean", "具体是哪个", "你说的").
+_BARE_FILLER_EN = frozenset(tokens("exactly precisely mean meant specifically specific particular exact kind type sort "
+                                   "please tell know refer referring talking", "en"))
+_BARE_SCAFFOLD_ZH = re.compile(r"具体|到底|究竟|你说的|你指的|指的|说的|是|哪一?[个种家座条位所间把件只]?|什么|的|吗|呢|呀|啊|请问")
+_CJK_WORD = re.compile(r"[\u4e00-\u9fff]")
 #: What joins the members of one list of alternatives ("A, B or C", "A、B还是C"): a list is cut there into items.
 _LIST_JOINT = {"en": re.compile(r"\s*(?:[,;/]|\b(?:or|and|either|versus|vs)\b)\s*", re.I),
                "zh": re.compile(r"\s*(?:[，,、;；/]|还是|或者|或是|或|以及|和|与|及)\s*")}
@@ -171,6 +176,7 @@ class Question(NamedTuple):
     terms: frozenset[str]
     classes: frozenset[str]
     context: str = ""  # the statement just before it ("There are two mines. Which one has rubies?")
+    bare: bool = False  # "Which X exactly?": one word of its own and nothing asked but which / what (see _is_bare)
 
 
 class FocusIndex:
@@ -257,10 +263,19 @@ class FocusIndex:
                 continue
             for clause in self._clauses(sentence):
                 classes = {name for name, pattern in _CLASSES[language].items() if pattern.search(clause)}
-                found.append(Question(clause, frozenset(tokens(clause, language)), frozenset(classes or {"polar"}),
-                                      context))
+                classes = classes or {"polar"}
+                found.append(Question(clause, frozenset(tokens(clause, language)), frozenset(classes), context,
+                                      classes <= {"identity", "polar"} and self._is_bare(clause)))
             context = ""
         return found
+
+    def _is_bare(self, clause: str) -> bool:
+        """A question of one word of its own around its which / what ("Which trade exactly?", "What crystal, precisely?",
+        "具体是哪个酒馆？"): it can only ask which of several such things is meant, so it asks a choice whose kind is that
+        word and nothing else."""
+        if self.language == "zh":
+            return len(_CJK_WORD.findall(_BARE_SCAFFOLD_ZH.sub("", clause))) <= 4
+        return len([t for t in tokens(clause, "en") if t not in _BARE_FILLER_EN]) <= 1
 
     def _clauses(self, sentence: str) -> list[str]:
         """One question sentence cut where a second question begins ("Which gem does Henry need, and at which gate
@@ -417,6 +432,8 @@ class FocusIndex:
         focus = self.nodes.get(node_id)
         if focus is None:
             return False
+        if question.bare:  # "Which X exactly?" asks which X is meant: a choice of kind X, nothing else
+            return focus.is_choice and self._kind_governed(question, focus.kind)
         if focus.is_choice:
             # "Where can I find the ropes?" asks the choice of a place as well as "which coast?" does; only a
             # question of exactly the missing kind (never a bare "which"/"what") takes that second way.

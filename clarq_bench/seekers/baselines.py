@@ -1,8 +1,8 @@
-"""Reference seekers that need no model: no-question (floor), oracle (ceiling), heuristic (an honest rule-based
-baseline, the offline default), replay.
+"""Reference seekers that need no model: no-question (floor), heuristic (an honest rule-based baseline, the offline
+default), replay; the oracle (ceiling) is oracle.py.
 
-All wording comes from prompts/seeker/. Only the oracle is built from the response tree (`needs_tree = True`); the
-others see the brief and the dialogue, like any seeker.
+All wording comes from prompts/seeker/. These see the brief and the dialogue only, like any seeker; only the oracle
+is built from the response tree.
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ from pathlib import Path
 
 from ..core import prompts
 from ..core.errors import ClarqError, DataError
-from ..core.tasks import ROOT_ID, Task, node_sort_key
+from ..core.tasks import ROOT_ID, node_sort_key
 from ..core.transcript import ScriptedReplay, Speaker, Turn
-from ..data.textmatch import carries_node
 from .base import DialogueView
 from .phrasing import (EN_LEAD, PARENTHESES, answered_option, content_terms, lower_first, open_nouns, option_groups,
                        plain, restrictions, task_phrase, with_article)
@@ -57,83 +56,6 @@ class NoQuestionSeeker:
 
     async def respond(self, view: DialogueView) -> str:
         return opening(self.task) if seeker_turn_count(view) == 0 else goodbye(view.language)
-
-
-def oracle_path(task: Task) -> list[str]:
-    """Required ids in the order a perfect seeker obtains them: always the first frontier node (numeric order)."""
-    frontier, path = task.tree.initial_frontier(), []
-    while frontier:
-        path.append(frontier[0])
-        frontier = task.tree.reveal(frontier, frontier[0])
-    return path
-
-
-NOTICED = {
-    "en": re.compile(r"(?:has|have) noticed (?:that )?(.+?)\s*\.?\s*$", re.IGNORECASE),
-    "zh": re.compile(r"注意到(.+?)(?:才|时)"),
-}
-#: Where an explanation has no "noticed ..." clause it usually names the question the node answers.
-QUESTION_CLAUSES = {
-    "en": (re.compile(r"answers the question of (.+?)\.", re.IGNORECASE),
-           re.compile(r"addresses the question of (.+?)(?:,|\.)", re.IGNORECASE),
-           re.compile(r"did not (?:specify|explain|mention|clarify|indicate) (.+?)\.", re.IGNORECASE)),
-    "zh": (re.compile(r"关于(.+?)的(?:疑问|不确定性|问题)"),
-           re.compile(r"没有(?:明确)?(?:指出|给出|说明|提到|提及|解释|介绍)(.+?)[。，]")),
-}  # fmt: skip
-
-
-def oracle_candidates(task: Task, node_id: str) -> list[str]:
-    """Questions about the uncertainty a node resolves, best first, phrased from its explanation: the "noticed ..."
-    concern, then the question the explanation says the node answers. Never the node's own text."""
-    node, language = task.tree[node_id], task.language
-    explanation = node.explanation or ""
-    found = []
-    match = NOTICED[language].search(explanation)
-    if match:
-        concern = match.group(1).strip().rstrip("。.")
-        found.append(prompts.render("seeker/oracle", language, concern=concern))
-    for pattern in QUESTION_CLAUSES[language]:
-        match = pattern.search(explanation)
-        if match:
-            found.append(prompts.render("seeker/oracle_question", language, question=match.group(1).strip()))
-    return [q for q in dict.fromkeys(found) if not carries_node(q, node.text, language)]
-
-
-def oracle_script(task: Task, source: str = "explanation") -> list[str]:
-    """One question per node along the human path, each distinct from the others (an identical second question is
-    a repeat to the provider and reveals nothing). `source="text"` quotes the node text instead: a ceiling for the
-    offline matcher, not for the task, and only on request."""
-    questions: list[str] = []
-    for number, node_id in enumerate(oracle_path(task), start=1):
-        if source == "text":
-            text = task.tree[node_id].text.rstrip(".。!！?？ ")
-            questions.append(prompts.render("seeker/oracle_text", task.language, text=text))
-            continue
-        fresh = [q for q in oracle_candidates(task, node_id) if q not in questions]
-        task_name = task.brief.task_name
-        questions.append(fresh[0] if fresh else prompts.render("seeker/oracle_generic", task.language,
-                                                               task_name=task_name, number=number))  # fmt: skip
-    return questions
-
-
-def oracle_question(task: Task, node_id: str, source: str = "explanation") -> str:
-    """The oracle's question for one node (see oracle_script)."""
-    return oracle_script(task, source)[oracle_path(task).index(node_id)]
-
-
-class OracleSeeker:
-    """Upper bound built from the tree: one question per required node along the human path, then goodbye."""
-
-    needs_tree = True
-
-    def __init__(self, task: Task, config: SeekerConfig | None = None) -> None:
-        source = str((config.options if config else {}).get("oracle_source", "explanation"))
-        self.script = [opening(SeekerTask.of(task))]
-        self.script += oracle_script(task, source)
-
-    async def respond(self, view: DialogueView) -> str:
-        index = seeker_turn_count(view)
-        return self.script[index] if index < len(self.script) else goodbye(view.language)
 
 
 #: The provider's "you already have enough information" reply, in any wording: "enough information / info / details",

@@ -33,7 +33,7 @@ seekers: Registry[SeekerFactory] = Registry("seeker", entry_point_group="clarq.s
 BUILTIN = {
     "llm": "clarq_bench.seekers.llm:LLMSeeker",
     "no-question": "clarq_bench.seekers.baselines:NoQuestionSeeker",
-    "oracle": "clarq_bench.seekers.baselines:OracleSeeker",
+    "oracle": "clarq_bench.seekers.oracle:OracleSeeker",
     "heuristic": "clarq_bench.seekers.baselines:HeuristicSeeker",
     "replay": "clarq_bench.seekers.baselines:ReplaySeeker",
     "human": "clarq_bench.seekers.human:HumanSeeker",
