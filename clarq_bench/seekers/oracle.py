@@ -1,7 +1,8 @@
 """The oracle: the ceiling seeker, built from the response tree, asking about each node's uncertainty in turn.
 
 It reads the tree (`needs_tree = True`) but never says a node's text: its questions are phrased from each node's
-explanation (the "noticed ..." concern, then the question the explanation says the node answers). It is adaptive,
+explanation (the "noticed ..." concern, the question the explanation says the node answers, and at last the choice's
+options offered as alternatives). It is adaptive,
 as a perfect seeker would be: every turn it asks about the first node of the human path it has not obtained yet
 (it knows a node is obtained when a reply carries that node's text), trying that node's next phrasing when the
 last one got no answer, and says goodbye once every node is obtained or no phrasing is left. So a question that got
@@ -70,9 +71,11 @@ def listed_choice(task: Task, explanation: str) -> list[str]:
     return [name for name in dict.fromkeys(names) if name.lower().rstrip("s").endswith(kind)]
 
 
-def oracle_candidates(task: Task, node_id: str) -> list[str]:
+def oracle_candidates(task: Task, node_id: str, *, choice: bool = False) -> list[str]:
     """Questions about the uncertainty a node resolves, best first, phrased from its explanation: the "noticed ..."
-    concern, then the question the explanation says the node answers. Never the node's own text."""
+    concern, then the question the explanation says the node answers, then (`choice`, the adaptive oracle's last
+    resort) the options of the choice offered as alternatives. Never the node's own text. The fixed script
+    (oracle_script, the question bank's source) keeps to the first two."""
     node, language = task.tree[node_id], task.language
     explanation = node.explanation or ""
     found = []
@@ -84,7 +87,7 @@ def oracle_candidates(task: Task, node_id: str) -> list[str]:
         match = pattern.search(explanation)
         if match:
             found.append(prompts.render("seeker/oracle_question", language, question=match.group(1).strip()))
-    options = listed_choice(task, explanation)
+    options = listed_choice(task, explanation) if choice else []
     if len(options) >= 2:  # the options, offered as a choice ("Which of these should I pick: A, B or C?")
         joiner, last = (", ", " or ") if language == "en" else ("、", "还是")
         found.append(prompts.render("seeker/oracle_choice", language,
@@ -128,7 +131,7 @@ class OracleSeeker:
         script = oracle_script(task)
         # Per node: its phrasings, the script's own first (distinct across nodes), then the others.
         self.phrasings = {
-            node_id: list(dict.fromkeys([first, *oracle_candidates(task, node_id)]))
+            node_id: list(dict.fromkeys([first, *oracle_candidates(task, node_id, choice=True)]))
             for node_id, first in zip(self.path, script)
         }  # fmt: skip
 
