@@ -30,7 +30,8 @@ _CLASSES: dict[str, dict[str, re.Pattern[str]]] = {
         "place": re.compile(r"\bwhere\b|\bwhich\s+(place|location|spot|area|one)\b|\bwhat\s+(place|location)\b",
                             re.IGNORECASE),
         "person": re.compile(r"\b(who|whom|whose)\b", re.IGNORECASE),
-        "time": re.compile(r"\bwhen\b|\bwhat\s+time\b", re.IGNORECASE),
+        "time": re.compile(r"\bwhen\b|\b(time|times|timing|day|days|date|hour|hours|schedule|o'clock|noon|midnight|"
+                           r"morning|evening|afternoon|night)\b", re.IGNORECASE),
         "manner": re.compile(r"\bhow\b(?!\s+(many|much|long|far|often|about)\b)|\b(way|ways|method|steps?)\b",
                              re.IGNORECASE),
         "identity": re.compile(r"\b(which|what|whether)\b|\b(specify|recommend|suggest|advise|tell me|let me know|"
@@ -41,7 +42,7 @@ _CLASSES: dict[str, dict[str, re.Pattern[str]]] = {
         "quantity": re.compile(r"多少|几[个种条家位次天点]?|多久|多长"),
         "place": re.compile(r"哪里|哪儿|在哪|去哪|何处|什么地方|哪个地方|哪家|哪座|哪间|哪所|地点|位置"),
         "person": re.compile(r"谁|哪位|什么人"),
-        "time": re.compile(r"什么时候|何时|几点|时间"),
+        "time": re.compile(r"什么时候|何时|几点|时间|时候|哪天|哪一天|几号|日期|时刻|早上|晚上|中午|上午|下午"),
         "manner": re.compile(r"怎么|怎样|如何|方法|办法"),
         "identity": re.compile(r"哪|什么|是否|还是|具体|告诉|说明|建议|推荐|指点|确认|怎么办|该怎么做|如何是好"),
     },
@@ -68,7 +69,7 @@ _NEEDS: dict[str, list[tuple[str, re.Pattern[str]]]] = {
 ASKS_FOR = {
     "place": {"place", "identity", "manner"},
     "person": {"person", "identity"},
-    "time": {"time", "identity", "quantity"},
+    "time": {"time", "quantity", "manner", "identity"},  # ("which movement?" asks no time: _asks_other_thing)
     "quantity": {"quantity", "identity"},
     "manner": {"manner", "identity", "place"},
     None: {"place", "person", "time", "quantity", "manner", "identity", "polar"},
@@ -85,6 +86,16 @@ _CHOOSER_AFTER = {"en": re.compile(r"((?:\w+\W+){0,8})\b(which one|which ones|wh
                   "zh": re.compile(r"(.{0,6})(哪)")}
 #: Abbreviations whose full stop ends no sentence ("A vs. B", "e.g. the X").
 _ABBREVIATION = re.compile(r"\b(vs|etc|e\.g|i\.e|approx|Mr|Ms|Mrs|Dr|Prof|St)\.", re.IGNORECASE)
+#: A which / what and the word it governs ("which movement", "what specific magic", "哪首曲子").
+_GOVERNS = {"en": re.compile(r"\b(?:which|what)\s+(?:specific\s+|particular\s+|kind of\s+|type of\s+|sort of\s+)?"
+                             r"([a-z]+)", re.I),
+            "zh": re.compile(r"哪一?[个种首把条位家座件只张款]([\u4e00-\u9fff])")}
+#: Words after a which / what that are no thing asked for ("what should I do", "what exactly", "哪个时候").
+_NOT_A_THING = frozenset(
+    "should do does did can could would will is are was were exactly about else i we you he she they it to if "
+    "happens happened time times day days date hour hours moment point stage o'clock 时".split())
+#: A decimal point ends no sentence ("a 14.2-inch screen"): read as one number.
+_DECIMAL = re.compile(r"(\d)\.(\d)")
 #: Where a sentence may hold a second question, and the question words that make each side one.
 _CLAUSE_BREAK = {"en": re.compile(r"\s*[,;]\s*(?:and\s+|also\s+|plus\s+)?", re.I), "zh": re.compile(r"\s*[，；,;]\s*")}
 _ASKS = {"en": re.compile(r"\b(which|what|where|how|who|whom|when|why|whether)\b", re.I),
@@ -257,7 +268,7 @@ class FocusIndex:
         language = self.language
         found = []
         context = ""
-        for sentence in sentences(_ABBREVIATION.sub(r"\1", turn), language):
+        for sentence in sentences(_DECIMAL.sub("\\1\u00b7\\2", _ABBREVIATION.sub(r"\1", turn)), language):
             if not is_question(sentence, language) or sentence.rstrip().endswith((":", "：")):
                 context = sentence  # (a preamble such as "I have a few questions:" asks nothing itself)
                 continue
@@ -411,7 +422,16 @@ class FocusIndex:
             return False
         if not question.classes & ASKS_FOR[focus.needs]:
             return False
+        if focus.needs == "time" and "time" not in question.classes and self._asks_other_thing(question):
+            return False  # "Which movement do I play at the gate?" asks a movement, not when to play
         return self._overlaps(focus.anchor, self._own_terms(question))
+
+    def _asks_other_thing(self, question: Question) -> bool:
+        """Does a which / what govern a thing ("which movement", "哪首曲子"), so the question asks for that thing?"""
+        for match in _GOVERNS[self.language].finditer(question.text):
+            if match.group(1).lower() not in _NOT_A_THING:
+                return True
+        return False
 
     def _overlaps(self, anchor: frozenset[str], terms: set[str]) -> bool:
         """Does the question carry a term of the anchor? (English: or a word of the same stem the crude stemmer
