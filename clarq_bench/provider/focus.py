@@ -94,6 +94,10 @@ _GOVERNS = {"en": re.compile(r"\b(?:which|what)\s+(?:specific\s+|particular\s+|k
 _NOT_A_THING = frozenset(
     "should do does did can could would will is are was were exactly about else i we you he she they it to if "
     "happens happened time times day days date hour hours moment point stage o'clock 时".split())
+#: What Jax mentioned before the gap ("Jax mentioned the need for herbicide but did not ..."), and the pronoun in
+#: the gap that stands for it ("... where to buy it").
+_MENTIONED = {"en": re.compile(r"\bmentioned\s+(.*?)\s+but\b", re.I), "zh": re.compile(r"提到(?:了)?(.+?)(?:，|,)?但")}
+_PRONOUN = {"en": re.compile(r"\b(it|them|they|one|these|those|him|her)\b", re.I), "zh": re.compile(r"它|它们|他|她|这些|其")}
 #: A decimal point ends no sentence ("a 14.2-inch screen"): read as one number.
 _DECIMAL = re.compile(r"(\d)\.(\d)")
 #: Where a sentence may hold a second question, and the question words that make each side one.
@@ -245,6 +249,9 @@ class FocusIndex:
         context = " ".join((phrase, gaps, first.group(0) if first else ""))
         option_terms = {t for o in options for t in o.terms}
         anchor = (set(self._content(phrase)) | set(self._content(gaps))) - kind - option_terms
+        mentioned = _MENTIONED[language].search(explanation)
+        if mentioned and _PRONOUN[language].search(gaps):  # "mentioned the herbicide but did not say where to buy it"
+            anchor |= set(self._content(mentioned.group(1))) - kind - option_terms
         if not anchor:
             anchor = set(self._content(context)) - kind - option_terms
         if not explanation.strip():  # an unannotated node (a custom task): its own words are all there is to go by
