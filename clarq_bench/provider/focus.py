@@ -98,6 +98,9 @@ _NOT_A_THING = frozenset(
 #: the gap that stands for it ("... where to buy it").
 _MENTIONED = {"en": re.compile(r"\bmentioned\s+(.*?)\s+but\b", re.I), "zh": re.compile(r"提到(?:了)?(.+?)(?:，|,)?但")}
 _PRONOUN = {"en": re.compile(r"\b(it|them|they|one|these|those|him|her)\b", re.I), "zh": re.compile(r"它|它们|他|她|这些|其")}
+#: Missing details that no choice among the brief's options settles, when the gap does not say "which".
+_NOT_A_CHOICE = frozenset({"time", "quantity", "person"})
+_WHICH = {"en": re.compile(r"\bwhich\b", re.I), "zh": re.compile(r"哪")}
 #: A decimal point ends no sentence ("a 14.2-inch screen"): read as one number.
 _DECIMAL = re.compile(r"(\d)\.(\d)")
 #: Where a sentence may hold a second question, and the question words that make each side one.
@@ -144,8 +147,10 @@ _ASKED = {"en": re.compile(r"only if the other party\b[^.]*?\basks (.+?)(?:\.|$)
 _FIRST_SENTENCE = re.compile(r"^[^.。]*[.。]?")
 #: Words around a bare "which X" that say nothing of their own ("exactly", "do you mean", "具体是哪个", "你说的").
 _BARE_FILLER_EN = frozenset(tokens("exactly precisely mean meant specifically specific particular exact kind type sort "
-                                   "please tell know refer referring talking", "en"))
-_BARE_SCAFFOLD_ZH = re.compile(r"具体|到底|究竟|你说的|你指的|指的|说的|是|哪一?[个种家座条位所间把件只]?|什么|的|吗|呢|呀|啊|请问")
+                                   "please tell know refer referring talking choose chose pick select use go take need "
+                                   "get want prefer best right correct proper", "en"))
+_BARE_SCAFFOLD_ZH = re.compile(r"具体|到底|究竟|你说的|你指的|指的|说的|是|哪一?[个种家座条位所间把件只]?|什么|的|吗|呢|呀|啊|请问|"
+                               r"我|应该|应当|需要|要|选择|挑选|选|使用|用|去|拿|买|最好|合适")
 _CJK_WORD = re.compile(r"[\u4e00-\u9fff]")
 #: What joins the members of one list of alternatives ("A, B or C", "A、B还是C"): a list is cut there into items.
 _LIST_JOINT = {"en": re.compile(r"\s*(?:[,;/]|\b(?:or|and|either|versus|vs)\b)\s*", re.I),
@@ -256,8 +261,13 @@ class FocusIndex:
             anchor = set(self._content(context)) - kind - option_terms
         if not explanation.strip():  # an unannotated node (a custom task): its own words are all there is to go by
             anchor = set(self._content(node.text)) - set(tokens(self.task.tree.root.text, language))
-        key = max(anchor, key=lambda t: (self.index.weight(t), t)) if anchor else None
         needs = next((name for name, pattern in _NEEDS[language] if pattern.search(context)), None)
+        asked_of = " ".join((phrase, gaps))
+        if (options or kind) and needs in _NOT_A_CHOICE and not _WHICH[language].search(asked_of):
+            # "multiple castles ... unsure when Henry will appear": what is missing is a time, not the castle
+            anchor |= set(self._content(asked_of))
+            options, kind = (), set()
+        key = max(anchor, key=lambda t: (self.index.weight(t), t)) if anchor else None
         if needs is None and options and all(o.group in self.scene_groups for o in options):
             needs = "place"  # a choice among the brief's scenes is a choice of where to go
         return NodeFocus(node.id, options, frozenset(kind), frozenset(anchor), key, needs)
