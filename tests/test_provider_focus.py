@@ -95,16 +95,16 @@ def _turns(*texts: str) -> list[Turn]:
 def test_only_the_first_questions_of_a_turn_are_read(focus: FocusIndex) -> None:
     padding = ["What is the weather like?", "Is it far?", "Are you well?", "Is it late?"][:ANSWERED_QUESTIONS]
     late = " ".join(padding) + " Which gem does Henry need?"
-    assert answer(focus, late, ["1", "2"], multi_info=False) == []
+    assert answer(focus, _turns(late), ["1", "2"], multi_info=False) == []
     early = "Which gem does Henry need? " + " ".join(padding)
-    assert answer(focus, early, ["1", "2"], multi_info=False) == ["1"]
+    assert answer(focus, _turns(early), ["1", "2"], multi_info=False) == ["1"]
 
 
 def test_single_info_reveals_one_node_and_multi_info_one_per_question(focus: FocusIndex) -> None:
     both = "Which gem does Henry need? Which divine beast should I summon? How do I carry the fire crystal?"
-    assert answer(focus, both, ["1", "2", "3"], multi_info=False) == ["1"]
-    assert answer(focus, both, ["1", "2", "3"], multi_info=True) == ["1", "2", "3"][:MULTI_INFO_NODES]
-    assert answer(focus, "Which gem does Henry need?", ["1", "2", "3"], multi_info=True) == ["1"]
+    assert answer(focus, _turns(both), ["1", "2", "3"], multi_info=False) == ["1"]
+    assert answer(focus, _turns(both), ["1", "2", "3"], multi_info=True) == ["1", "2", "3"][:MULTI_INFO_NODES]
+    assert answer(focus, _turns("Which gem does Henry need?"), ["1", "2", "3"], multi_info=True) == ["1"]
 
 
 def test_the_offline_provider_never_reveals_a_choice_to_a_bet() -> None:

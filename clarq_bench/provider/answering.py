@@ -11,8 +11,9 @@ Neither bound is a detector a template can sit under: a seeker that asks fewer q
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Sequence
 
+from ..core.transcript import Speaker, Turn
 from .focus import FocusIndex
 
 #: Questions of one turn that are read at all (released GPT-4o turns: the reference's node was asked by one of the
@@ -25,12 +26,16 @@ MULTI_INFO_NODES = 3
 
 
 def answer(
-    focus: FocusIndex, turn: str, candidates: Iterable[str], *, multi_info: bool, every: bool = False
+    focus: FocusIndex, turns: Sequence[Turn], candidates: Iterable[str], *, multi_info: bool, every: bool = False
 ) -> list[str]:
-    """The candidate nodes this turn's questions ask about, by the rule above, in the order given (`every`: all the
-    candidates the read questions focus, before the per-turn limits, for the record)."""
+    """The candidate nodes the seeker's latest turn (the last seeker turn of `turns`) asks about, by the rule above,
+    in the order given (`every`: all the candidates the read questions focus, before the per-turn limits, for the
+    record). Jax's earlier replies in `turns` say which choices he has raised."""
     ordered = list(candidates)
-    questions = focus.questions(turn)[: MULTI_INFO_QUESTIONS if multi_info else ANSWERED_QUESTIONS]
+    last = max((i for i, t in enumerate(turns) if t.speaker == Speaker.seeker), default=-1)
+    turn = turns[last].text if last >= 0 else ""
+    heard = " ".join(t.text for t in turns[:max(last, 0)] if t.speaker == Speaker.provider)
+    questions = focus.questions(turn, heard)[: MULTI_INFO_QUESTIONS if multi_info else ANSWERED_QUESTIONS]
     if not ordered or not questions:
         return []
     if every:

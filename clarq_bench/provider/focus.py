@@ -197,6 +197,7 @@ class Question(NamedTuple):
     classes: frozenset[str]
     context: str = ""  # the statement just before it ("There are two mines. Which one has rubies?")
     bare: bool = False  # "Which X exactly?": one word of its own and nothing asked but which / what (see _is_bare)
+    heard: frozenset[str] | None = None  # the terms of Jax's replies so far (None: not known, not checked)
 
 
 class FocusIndex:
@@ -280,9 +281,11 @@ class FocusIndex:
         return found
 
     # --- questions ---------------------------------------------------------------------------------------------
-    def questions(self, turn: str) -> list[Question]:
-        """The question sentences of a turn, in order."""
+    def questions(self, turn: str, heard: str | None = None) -> list[Question]:
+        """The question sentences of a turn, in order; `heard`: what Jax has said so far (every provider turn
+        before this one), which a kind must come from to be asked by name (see _kind_governed)."""
         language = self.language
+        jax = frozenset(tokens(heard, language)) if heard is not None else None
         found = []
         context = ""
         for sentence in sentences(_DECIMAL.sub("\\1\u00b7\\2", _ABBREVIATION.sub(r"\1", turn)), language):
@@ -293,7 +296,7 @@ class FocusIndex:
                 classes = {name for name, pattern in _CLASSES[language].items() if pattern.search(clause)}
                 classes = classes or {"polar"}
                 found.append(Question(clause, frozenset(tokens(clause, language)), frozenset(classes), context,
-                                      classes <= {"identity", "polar"} and self._is_bare(clause)))
+                                      classes <= {"identity", "polar"} and self._is_bare(clause), jax))
             context = ""
         return found
 
@@ -326,8 +329,10 @@ class FocusIndex:
         return lowered
 
     def _kind_governed(self, question: Question, kind: frozenset[str]) -> bool:
-        """An interrogative governs a term of the kind outside every option's name ("which castle")."""
-        if not kind:
+        """An interrogative governs a term of the kind outside every option's name ("which castle"), and Jax has
+        spoken of that kind: a choice is an uncertainty once his replies raise it ("go to the castle"); asking
+        "which castle?" before any castle came up is a guess at what may be asked, not a question about his answer."""
+        if not kind or (question.heard is not None and not kind & question.heard):
             return False
         language = self.language
         rest = self._without_names(question.text)

@@ -266,12 +266,11 @@ class LLMProvider:
                 intent = screened.intent
             elif intent == Intent.answerable:
                 intent = Intent.confirm_task  # nothing was asked (no question or request in the turn)
-        seeker = next((t.text for t in reversed(turns) if t.speaker == Speaker.seeker), "")
         # The model proposes; the shared rule of what a question asks decides (answering.py, focus.py): a node no
         # question of the turn focuses is not revealed, whatever the model read into the turn's words.
         multi = self.mode == ProviderMode.multi_info
-        focused = answer(self.focus, seeker, kept, multi_info=multi)
-        asked = answer(self.focus, seeker, kept, multi_info=True, every=True)
+        focused = answer(self.focus, turns, kept, multi_info=multi)
+        asked = answer(self.focus, turns, kept, multi_info=True, every=True)
         if [node_id for node_id in kept if node_id not in asked]:
             facts["unfocused_ids"] = [node_id for node_id in kept if node_id not in asked]
         if [node_id for node_id in asked if node_id not in focused]:
