@@ -302,6 +302,7 @@ def test_a_turn_made_mostly_of_four_listed_phrases_is_a_spray_at_exactly_the_bar
         phrases=sorted(names, key=lambda p: (-len(p), p)),
         terms=[set(name.split()) for name in names],
         kinds=[name.split()[-1] for name in names],
+        names=names,
     )
     four = "Red apple, blue car, green house, yellow boat: what pick order timing?"
     three = "Red apple, blue car, green house: what pick order timing?"

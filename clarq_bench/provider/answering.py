@@ -26,16 +26,22 @@ MULTI_INFO_NODES = 3
 
 
 def answer(
-    focus: FocusIndex, turns: Sequence[Turn], candidates: Iterable[str], *, multi_info: bool, every: bool = False
+    focus: FocusIndex, turns: Sequence[Turn], candidates: Iterable[str], *, multi_info: bool, every: bool = False,
+    frontier: Sequence[str] = (),
 ) -> list[str]:
     """The candidate nodes the seeker's latest turn (the last seeker turn of `turns`) asks about, by the rule above,
-    in the order given (`every`: all the candidates the read questions focus, before the per-turn limits, for the
-    record). Jax's earlier replies in `turns` say which choices he has raised."""
-    ordered = list(candidates)
+    in the frontier's order (`every`: all the candidates the read questions focus, before the per-turn limits, for
+    the record). Jax's earlier replies in `turns` say which choices he has raised. A `frontier` node whose options
+    a read question offers as its alternatives is a candidate whatever the matcher or model proposed: such a question
+    can ask nothing else (a real choice question is never refused)."""
     last = max((i for i, t in enumerate(turns) if t.speaker == Speaker.seeker), default=-1)
     turn = turns[last].text if last >= 0 else ""
     heard = " ".join(t.text for t in turns[:max(last, 0)] if t.speaker == Speaker.provider)
     questions = focus.questions(turn, heard)[: MULTI_INFO_QUESTIONS if multi_info else ANSWERED_QUESTIONS]
+    proposed = set(candidates)
+    offered = {node_id for node_id in frontier if any(focus.offers_options(q, node_id) for q in questions)}
+    order = list(frontier) or list(candidates)
+    ordered = [node_id for node_id in order if node_id in proposed | offered]
     if not ordered or not questions:
         return []
     if every:

@@ -85,7 +85,7 @@ _CHOOSER_AFTER = {"en": re.compile(r"((?:\w+\W+){0,8})\b(which one|which ones|wh
                                    r"which (?:type|kind|sort))\b", re.I),
                   "zh": re.compile(r"(.{0,6})(哪)")}
 #: Abbreviations whose full stop ends no sentence ("A vs. B", "e.g. the X").
-_ABBREVIATION = re.compile(r"\b(vs|etc|e\.g|i\.e|approx|Mr|Ms|Mrs|Dr|Prof|St)\.", re.IGNORECASE)
+_ABBREVIATION = re.compile(r"\b(vs|etc|e\.g|i\.e|approx|Mr|Ms|Mrs|Dr|Prof|St)\.|\b(No)\.(?=\s*\d)", re.IGNORECASE)
 #: A which / what and the word it governs ("which movement", "what specific magic", "哪首曲子").
 _GOVERNS = {"en": re.compile(r"\b(?:which|what)\s+(?:specific\s+|particular\s+|kind of\s+|type of\s+|sort of\s+)?"
                              r"([a-z]+)", re.I),
@@ -155,6 +155,8 @@ _CJK_WORD = re.compile(r"[\u4e00-\u9fff]")
 #: What joins the members of one list of alternatives ("A, B or C", "A、B还是C"): a list is cut there into items.
 _LIST_JOINT = {"en": re.compile(r"\s*(?:[,;/]|\b(?:or|and|either|versus|vs)\b)\s*", re.I),
                "zh": re.compile(r"\s*(?:[，,、;；/]|还是|或者|或是|或|以及|和|与|及)\s*")}
+#: Words (en) / bigrams (zh) of its own a list item may carry besides its name and still be one of the list.
+_LIST_ITEM_OWN = {"en": 2, "zh": 3}
 #: An item of a list that names a phrase of the brief which is no option (a note, the task name, the role).
 _PASTED = -1
 
@@ -288,7 +290,7 @@ class FocusIndex:
         jax = frozenset(tokens(heard, language)) if heard is not None else None
         found = []
         context = ""
-        for sentence in sentences(_DECIMAL.sub("\\1\u00b7\\2", _ABBREVIATION.sub(r"\1", turn)), language):
+        for sentence in sentences(_DECIMAL.sub("\\1\u00b7\\2", _ABBREVIATION.sub(lambda m: m.group(1) or m.group(2), turn)), language):
             if not is_question(sentence, language) or sentence.rstrip().endswith((":", "：")):
                 context = sentence  # (a preamble such as "I have a few questions:" asks nothing itself)
                 continue
@@ -376,7 +378,7 @@ class FocusIndex:
                 _CHOICE_WORDS[self.language].search(question.text)
             # A list of names of several kinds is a spray, not a choice among ours: ours must be most of what it
             # names, and a list that holds ours holds nothing else.
-            return bool(alternatives) and len(ours) > len(named) - len(ours) and self._pure_lists(question, groups)
+            return bool(alternatives) and len(ours) > len(named) - len(ours) and self._lists_of(question, groups)[0]
         if ours and not self._kind_apart(question, focus.kind, alternative=True):
             return False  # one option named, no other offered: a bet on the answer
         if named and len(named) > 2:
@@ -385,48 +387,66 @@ class FocusIndex:
             return False  # a yes/no question, or one asking how many / when / who, asks no choice of a thing
         return self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question))
 
-    def _list_items(self, question: Question) -> list[set[int]]:
-        """The question cut at list joints ("A, B or C"), each item with the option groups it names (`_PASTED` for a
-        note, the task name or the role). A name written whole is read before the cut, so "Salt and Pepper Shop"
-        stays one item."""
+    def _list_items(self, question: Question) -> list[tuple[set[int], int]]:
+        """The question cut at list joints ("A, B or C"): each item with the option groups it names (`_PASTED` for a
+        note, the task name or the role) and how many words of its own it has besides them. A name written whole
+        is read before the cut, so "Salt and Pepper Shop" stays one item."""
         text = question.text.lower()
-        marks: dict[str, int] = {}
+        marks: dict[str, tuple[int, frozenset[str]]] = {}
         for number, name in enumerate(self.names):
             if name.lower() in text:
-                marks[f" qq{number}qq "] = next(o.group for o in self.options if o.name == name)
+                option = next(o for o in self.options if o.name == name)
+                marks[f"qq{number}qq"] = (option.group, option.terms)
                 text = text.replace(name.lower(), f" qq{number}qq ")
         items = []
         for piece in _LIST_JOINT[self.language].split(text):
-            named = {group for mark, group in marks.items() if mark.strip() in piece}
             present = set(tokens(piece, self.language))
-            named |= {o.group for o in self.options if names_entity(present, o.terms)}
-            if any(names_entity(present, terms) for terms in self.pasted):
-                named.add(_PASTED)
-            items.append(named)
+            named: set[int] = set()
+            covered: set[str] = set()
+            for mark, (group, terms) in marks.items():
+                if mark in piece:
+                    named.add(group)
+                    covered |= {mark}
+            for option in self.options:
+                if names_entity(present, option.terms):
+                    named.add(option.group)
+                    covered |= option.terms
+            for terms in self.pasted:
+                if names_entity(present, terms):
+                    named.add(_PASTED)
+                    covered |= terms
+            items.append((named, len(present - covered)))
         return items
 
-    def _pure_lists(self, question: Question, groups: set[int]) -> bool:
-        """Do the question's lists of alternatives that hold our options hold nothing else? A list is a run of items
-        that each name something of the brief; an item naming only other things (another kind, a note, the task
-        name) makes it a list of everything, not a choice among ours. Scenes are all places: a list of scenes is a
-        choice of where to go, whatever their kinds."""
+    def _lists_of(self, question: Question, groups: set[int]) -> tuple[bool, bool]:
+        """(pure, offered): does every list of alternatives in the question that holds our options hold nothing
+        else, and does one of them offer two or more of our options as its items ("A, B or C")? A list is a run of
+        items that each name something of the brief; its first item may carry the question's frame ("Should I
+        use the X"), a later one only a word or two besides its name ("which store, A or B, carries the C key
+        shafts?": the last piece is what the question says of the store, not a third option). An item naming only
+        other things (another kind, a note, the task name) makes it a list of everything, not a choice among ours.
+        Scenes are all places: a list of scenes is a choice of where to go, whatever their kinds. Names scattered
+        through a sentence ("can I repair the car tires here, or take the car to the shop?") are no list."""
         places = groups <= self.scene_groups
         runs: list[list[set[int]]] = [[]]
-        for item in self._list_items(question):
-            if item:
-                runs[-1].append(item)
-            elif runs[-1]:
-                runs.append([])
+        for named, own in self._list_items(question):
+            if not named:
+                if runs[-1]:
+                    runs.append([])
+            elif runs[-1] and own > _LIST_ITEM_OWN[self.language]:
+                runs.append([named])  # a name with a clause of its own: the run ends, this may lead another
+            else:
+                runs[-1].append(named)
+        offered = False
         for run in runs:
-            if not any(item & groups for item in run):
+            ours = sum(1 for item in run if item & groups)
+            if not ours:
                 continue
             for item in run:
-                if item & groups:
-                    continue
-                if places and item and item <= self.scene_groups:
-                    continue
-                return False
-        return True
+                if not item & groups and not (places and item <= self.scene_groups):
+                    return False, False
+            offered = offered or ours >= 2
+        return True, offered
 
     def _kind_apart(self, question: Question, kind: frozenset[str], alternative: bool = False) -> bool:
         """Does the question name the kind outside every option's name (with an alternative word, when asked:
@@ -483,6 +503,14 @@ class FocusIndex:
                 focus.needs is not None and focus.needs in question.classes and self.asks_detail(question, focus)
             )
         return self.asks_detail(question, focus)
+
+    def offers_options(self, question: Question, node_id: str) -> bool:
+        """Does the question offer two or more of this node's options as its alternatives ("the Frost Castle or
+        the Twilight Castle?")? Such a question can ask nothing else, so it needs no matcher's support."""
+        focus = self.nodes.get(node_id)
+        if focus is None or not focus.options or question.bare:
+            return False
+        return self.asks_choice(question, focus) and self._lists_of(question, {o.group for o in focus.options})[1]
 
     @cached_property
     def choice_nodes(self) -> list[str]:

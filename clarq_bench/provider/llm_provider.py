@@ -268,13 +268,18 @@ class LLMProvider:
                 intent = Intent.confirm_task  # nothing was asked (no question or request in the turn)
         # The model proposes; the shared rule of what a question asks decides (answering.py, focus.py): a node no
         # question of the turn focuses is not revealed, whatever the model read into the turn's words.
+        # A question offering a choice's options as its alternatives is answered even if the model missed it.
         multi = self.mode == ProviderMode.multi_info
-        focused = answer(self.focus, turns, kept, multi_info=multi)
-        asked = answer(self.focus, turns, kept, multi_info=True, every=True)
+        frontier = [] if screened.blocks_reveal else state.frontier
+        focused = answer(self.focus, turns, kept, multi_info=multi, frontier=frontier)
+        asked = answer(self.focus, turns, kept, multi_info=True, every=True, frontier=frontier)
         if [node_id for node_id in kept if node_id not in asked]:
             facts["unfocused_ids"] = [node_id for node_id in kept if node_id not in asked]
         if [node_id for node_id in asked if node_id not in focused]:
             facts["dropped_ids"] = [node_id for node_id in asked if node_id not in focused]  # one reply's limit
+        if [node_id for node_id in focused if node_id not in kept]:
+            facts["offered_ids"] = [node_id for node_id in focused if node_id not in kept]
+            intent = Intent.answerable
         kept = focused
         if intent in (Intent.answerable, Intent.unanswerable) and kept:
             chosen = kept

@@ -129,6 +129,7 @@ class EntityIndex(NamedTuple):
     phrases: list[str]  # every phrase of the brief's lists (names, notes, task name, role), longest first
     terms: list[frozenset[str]]
     kinds: list[int]
+    names: list[str]  # each entity's name, as `terms` and `kinds`
 
     @classmethod
     def of(cls, task: Task, language: str) -> "EntityIndex":
@@ -136,13 +137,21 @@ class EntityIndex(NamedTuple):
         brief = task.brief
         phrases = [p.strip() for p in (*entities(task), *notes_of(task), brief.task_name, brief.role) if p.strip()]
         return cls(sorted(set(phrases), key=lambda p: (-len(p), p)), [o.terms for o in options],
-                   [kind_of(o) for o in options])  # fmt: skip
+                   [kind_of(o) for o in options], [o.name for o in options])  # fmt: skip
 
     def kinds_named(self, text: str, language: str) -> int:
-        """How many kinds of entity the text names: an entity counts when all its content terms are present
-        (two thirds of them for names of three terms or more)."""
-        present = set(tokens(text, language))
-        return len({kind for terms, kind in zip(self.terms, self.kinds) if names_entity(present, terms)})
+        """How many kinds of entity the text names: a name written out counts (and the names inside it do not:
+        "更换电脑电池" names the skill, not the "D1电脑电池" item), then any entity with all its content terms in
+        what is left (two thirds of them for names of three terms or more)."""
+        kinds, rest = set(), text
+        for index in sorted(range(len(self.names)), key=lambda i: -len(self.names[i])):
+            pattern = _phrase_pattern(self.names[index])
+            if pattern.search(rest):
+                kinds.add(self.kinds[index])
+                rest = pattern.sub(" , ", rest)
+        present = set(tokens(rest, language))
+        kinds |= {kind for terms, kind in zip(self.terms, self.kinds) if names_entity(present, terms)}
+        return len(kinds)
 
     def content_besides(self, text: str, language: str, vocabulary: set[str] | None = None) -> int:
         """Content terms of the text once every phrase copied from the brief's lists is taken out: what it says

@@ -85,7 +85,7 @@ class OfflineProvider:
                 embedder=self.embedder,
             )  # fmt: skip
             notes["scores"] = {k: round(v, 3) for k, v in selection.scores.items()}
-            chosen = answer(self.focus, turns, selection.passed, multi_info=self.multi_info)
+            chosen = answer(self.focus, turns, selection.passed, multi_info=self.multi_info, frontier=state.frontier)
             if set(selection.chosen) - set(chosen):
                 notes["unfocused"] = sorted(set(selection.chosen) - set(chosen))
             if chosen:
