@@ -213,6 +213,10 @@ class FocusIndex:
         self.options: list[Option] = brief_options(task, language)
         self.scene_groups: set[int] = {o.group for o in self.options if o.scene}
         self.names = sorted({o.name for o in self.options}, key=lambda n: (-len(n), n))
+        #: Phrases of the brief a question may paste without saying anything of its own: the names, the task name
+        #: and the role ("how does trading with Henry come in?" asks nothing about Henry).
+        framing = {p.strip() for p in (brief.task_name, brief.role) if p.strip()}
+        self.pasted_phrases = sorted(set(self.names) | framing, key=lambda n: (-len(n), n))
         notes = notes_of(task)
         #: Phrases of the brief that are no option: pasted into a list of alternatives, they make it a spray.
         self.pasted = [frozenset(tokens(p, language)) for p in (*notes, brief.task_name, brief.role) if p.strip()]
@@ -326,15 +330,13 @@ class FocusIndex:
 
     def _without_names(self, text: str) -> str:
         lowered = text.lower()
-        for name in self.names:
+        for name in self.pasted_phrases:
             lowered = lowered.replace(name.lower(), " , ")
         return lowered
 
     def _kind_governed(self, question: Question, kind: frozenset[str]) -> bool:
-        """An interrogative governs a term of the kind outside every option's name ("which castle"), and Jax has
-        spoken of that kind: a choice is an uncertainty once his replies raise it ("go to the castle"); asking
-        "which castle?" before any castle came up is a guess at what may be asked, not a question about his answer."""
-        if not kind or (question.heard is not None and not kind & question.heard):
+        """An interrogative governs a term of the kind outside every option's name ("which castle")."""
+        if not kind:
             return False
         language = self.language
         rest = self._without_names(question.text)
@@ -494,8 +496,11 @@ class FocusIndex:
         focus = self.nodes.get(node_id)
         if focus is None:
             return False
-        if question.bare:  # "Which X exactly?" asks which X is meant: a choice of kind X, nothing else
-            return focus.is_choice and self._kind_governed(question, focus.kind)
+        if question.bare:  # "Which X exactly?" asks which X is meant: a choice of kind X, nothing else, and only once
+            # Jax has spoken of X ("go to the castle"): "Which castle?" before any castle came up is a guess at what
+            # may be asked, not a question about his answer
+            heard = question.heard is None or bool(focus.kind & question.heard)
+            return focus.is_choice and heard and self._kind_governed(question, focus.kind)
         if focus.is_choice:
             # "Where can I find the ropes?" asks the choice of a place as well as "which coast?" does; only a
             # question of exactly the missing kind (never a bare "which"/"what") takes that second way.

@@ -1,0 +1,211 @@
+"""What a question is, read by both providers (provider/focus.py, answering.py): the round-3 rules of README "What a
+provider reveals, and to what", each on both sides, in English and Chinese where the rule is language-specific.
+
+- a list of alternatives holds one kind of option: a pasted note, the task name or another kind in it makes a spray;
+- a bare "Which X exactly?" asks which X is meant: only a choice of kind X;
+- a bare "which X?" asks its choice once Jax has raised X;
+- "multiple castles ... unsure when Henry appears" is a time, not a castle;
+- a question offering a choice's options is answered even when the matcher or the model proposed nothing;
+- a decimal point or "No. 2" ends no question.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
+from clarq_bench.core.transcript import ReplyKind, Speaker, Turn
+from clarq_bench.llm import LLMClient, LLMSettings
+from clarq_bench.provider.answering import answer
+from clarq_bench.provider.focus import FocusIndex
+from clarq_bench.provider.llm_provider import LLMProvider
+from clarq_bench.provider.offline.provider import OfflineProvider
+from clarq_bench.testing import ScriptedModel
+
+ROOT = {"en": "Trade a gem with Henry, then meet him at the castle.", "zh": "和亨利交易一颗宝石，然后去城堡见他。"}
+NODES = {
+    "en": [
+        ("0", ROOT["en"], None),
+        ("1", "Henry needs the starlight gem.",
+         "The previous responses did not say which gem Henry needs. Note: Use this response only if the other party "
+         "has noticed the issue of not knowing which gem Henry needs."),
+        ("2", "Henry will appear at the castle at noon every day.",
+         "There are multiple castles in the game scenario, and the previous response did not specify when Henry will "
+         "appear. Note: Use this response only if the other party has noticed that there are multiple castles and "
+         "is unsure when Henry will appear."),
+        ("2.1", "You can find Henry at Frost Castle.",
+         "There are multiple castles in the game scenario, and the previous response did not specify which castle "
+         "Henry will be at. Note: Use this response only if the other party has noticed that there are multiple "
+         "castles and is unsure which one to go to."),
+        ("3", "Pay for the trade with the 500 gold coins you carry.",
+         "Jax mentioned the trade but did not explain how to pay for it. Note: Use this response only if the other "
+         "party has noticed the lack of information on how to pay for the trade."),
+    ],
+    "zh": [
+        ("0", ROOT["zh"], None),
+        ("1", "亨利需要星光宝石。", "这个回复用于解答亨利需要哪一种宝石的疑问。注：只有在对方注意到不确定亨利需要哪一种宝石才使用。"),
+        ("2", "亨利每天中午出现在城堡。",
+         "游戏场景中有多座城堡，之前的回复没有说明亨利什么时候出现。注：只有在对方注意到存在多座城堡且不确定亨利什么时候出现才使用。"),
+        ("2.1", "你可以在冰霜城堡找到亨利。",
+         "游戏场景中有多座城堡，之前的回复没有说明亨利在哪座城堡。注：只有在对方注意到存在多座城堡且不确定应该去哪一座才使用。"),
+        ("3", "用你随身带的500金币支付这笔交易。", "Jax提到了交易但没有说明如何支付。注：只有在对方注意到不知道如何支付交易才使用。"),
+    ],
+}  # fmt: skip
+BRIEFS = {
+    "en": TaskBrief(role="adventurer", task_name="trading with Henry",
+                    items=("Starlight Gem", "Moonlight Gem", "Sun Gem", "500 gold coins"),
+                    skills=("Unleash fire magic (requires a fire crystal)", "Unleash water magic"),
+                    scenes=("Frost Castle", "Twilight Castle", "Gloomy Castle", "Town Hall"),
+                    background="Trade with Henry."),
+    "zh": TaskBrief(role="冒险者", task_name="和亨利交易", items=("星光宝石", "月光宝石", "太阳宝石", "500金币"),
+                    skills=("释放火魔法（需要火晶石）", "释放水魔法"), scenes=("冰霜城堡", "暮光城堡", "幽暗城堡", "市政厅"),
+                    background="和亨利交易。"),
+}  # fmt: skip
+
+
+def make_task(language: str) -> Task:
+    return Task(id=f"{language}/14/0", language=language, type_number=14, type_name="Trade Task", index=0,
+                split=Split.test, brief=BRIEFS[language], tree=ResponseTree.build(NODES[language]))  # fmt: skip
+
+
+def dialogue(language: str, *exchanges: tuple[str, str], last: str) -> list[Turn]:
+    """Greeting, opening, root, then (seeker, Jax) exchanges, ending on the seeker's `last`."""
+    turns = [Turn(speaker=Speaker.provider, text="hi", kind=ReplyKind.greeting),
+             Turn(speaker=Speaker.seeker, text="How do I trade with Henry?"),
+             Turn(speaker=Speaker.provider, text=ROOT[language], kind=ReplyKind.root, revealed=["0"])]  # fmt: skip
+    for seeker, jax in exchanges:
+        turns += [Turn(speaker=Speaker.seeker, text=seeker),
+                  Turn(speaker=Speaker.provider, text=jax, kind=ReplyKind.response_ii)]  # fmt: skip
+    return turns + [Turn(speaker=Speaker.seeker, text=last)]
+
+
+def revealed(language: str, last: str, frontier: list[str], candidates: list[str] | None = None,
+             *exchanges: tuple[str, str]) -> list[str]:
+    """What the shared rule answers, with the matcher or model proposing `candidates` (default: the frontier)."""
+    focus = FocusIndex(make_task(language))
+    proposed = frontier if candidates is None else candidates
+    return answer(focus, dialogue(language, *exchanges, last=last), proposed, multi_info=False, frontier=frontier)
+
+
+# --- a list of alternatives holds one kind of option ---------------------------------------------------------------
+
+LISTS = {
+    "en": ("Should I give Henry the Starlight Gem, the Moonlight Gem or the Sun Gem?",
+           "I wonder how trading with Henry, the Starlight Gem, the Moonlight Gem or the Sun Gem come in, and which "
+           "one of them I should take care of first?",
+           "Which step involves the Starlight Gem, the Moonlight Gem, requires a fire crystal or the Sun Gem?"),
+    "zh": ("我应该给亨利星光宝石、月光宝石还是太阳宝石？",
+           "和亨利交易、星光宝石、月光宝石或太阳宝石，这些和任务有什么关系，我应该先处理哪一个？",
+           "星光宝石、月光宝石、需要火晶石还是太阳宝石，哪一步会用到？"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_list_of_our_options_asks_the_choice_and_a_pasted_phrase_in_it_makes_a_spray(language: str) -> None:
+    plain, with_task_name, with_note = LISTS[language]
+    assert revealed(language, plain, ["1", "2", "3"]) == ["1"]
+    assert revealed(language, with_task_name, ["1", "2", "3"]) == []  # the task name is no gem
+    assert revealed(language, with_note, ["1", "2", "3"]) == []  # nor is a skill's note
+
+
+def test_a_name_with_a_clause_of_its_own_ends_the_list() -> None:
+    """"Which castle, Frost or Twilight Castle, has the Town Hall's keys?": the last piece says what the castle must
+    have; it is no third option, so the list is pure."""
+    text = "Could you tell me which castle, the Frost Castle or the Twilight Castle, has Henry waiting in its great hall?"
+    assert revealed("en", text, ["2.1"], [], ("Where do I go?", "Go to the castle.")) == ["2.1"]
+
+
+# --- a bare "Which X exactly?" ---------------------------------------------------------------------------------------
+
+BARE = {
+    "en": ("Which trade exactly?", "Which castle exactly?", "How should I pay for the trade?"),
+    "zh": ("具体是哪个交易？", "具体是哪座城堡？", "我该怎么支付这笔交易？"),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_bare_which_x_asks_only_the_choice_of_kind_x(language: str) -> None:
+    trade, castle, how = BARE[language]
+    assert revealed(language, trade, ["3"]) == []  # "trade" is the thing of a detail node: a bare which asks no how
+    assert revealed(language, how, ["3"]) == ["3"]  # the same thing asked properly
+    assert revealed(language, castle, ["2.1"]) == ["2.1"]  # Jax's root spoke of the castle: a real choice
+
+
+# --- a bare "which X?" asks its choice once Jax has raised X ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_bare_which_x_asks_its_choice_only_once_jax_has_spoken_of_x(language: str) -> None:
+    gem = "Which gem should I choose?" if language == "en" else "我应该选哪种宝石？"
+    focus = FocusIndex(make_task(language))
+    silent = dialogue(language, last=gem)
+    silent[2] = silent[2].model_copy(update={"text": "Meet Henry." if language == "en" else "去见亨利。"})
+    assert answer(focus, silent, ["1"], multi_info=False) == []  # no gem came up yet: a guess at what may be asked
+    assert answer(focus, dialogue(language, last=gem), ["1"], multi_info=False) == ["1"]  # the root names a gem
+    full = "Which gem does Henry need for the trade?" if language == "en" else "亨利交易需要哪一种宝石？"
+    assert answer(focus, dialogue(language, last=full), ["1"], multi_info=False) == ["1"]
+
+
+# --- "multiple castles ... unsure when" is a time ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_node_about_when_is_asked_by_when_not_by_which_castle(language: str) -> None:
+    which, when = (("Which castle should I choose?", "When will Henry appear at the castle?") if language == "en"
+                   else ("我应该选哪座城堡？", "亨利什么时候出现在城堡？"))  # fmt: skip
+    assert revealed(language, which, ["2"]) == []
+    assert revealed(language, when, ["2"]) == ["2"]
+
+
+# --- offered options are answered whatever the matcher or model proposed -----------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_offered_options_are_answered_when_nothing_was_proposed(language: str) -> None:
+    plain = LISTS[language][0]
+    assert revealed(language, plain, ["1", "3"], candidates=[]) == ["1"]
+    bet = "Should I give Henry the Starlight Gem?" if language == "en" else "我应该给亨利星光宝石吗？"
+    assert revealed(language, bet, ["1", "3"], candidates=[]) == []  # one option alone stays a bet
+
+
+def test_the_offline_provider_answers_offered_options_on_the_frontier_only() -> None:
+    provider = OfflineProvider(make_task("en"))
+    castles = "Should I go to the Frost Castle, the Twilight Castle or the Gloomy Castle?"
+    assert provider.decide(dialogue("en", last=castles)).revealed == []  # 2.1 is locked behind 2
+    turns = dialogue("en", last=castles)
+    turns[-2:-1] = [Turn(speaker=Speaker.provider, text=ROOT["en"], kind=ReplyKind.root, revealed=["0"]),
+                    Turn(speaker=Speaker.seeker, text="When does Henry appear?"),
+                    Turn(speaker=Speaker.provider, text=NODES["en"][2][1], kind=ReplyKind.response_i,
+                         revealed=["2"])]  # fmt: skip
+    assert provider.decide(turns).revealed == ["2.1"]
+
+
+class _Recorder:
+    def __init__(self, *replies: object) -> None:
+        self.replies = [json.dumps(r) for r in replies]
+
+    def __call__(self, messages: list[dict]) -> str:
+        return self.replies.pop(0)
+
+
+@pytest.mark.asyncio
+async def test_the_llm_provider_answers_offered_options_its_model_missed() -> None:
+    """The model reads the turn as vague and proposes nothing; the shared rule still answers the choice offered, and
+    records which ids it added."""
+    missed = {"intent": 6, "node_ids": [], "summary_confirmation": False, "rationale": "vague"}
+    client = LLMClient(LLMSettings(use_cache=False), scripted={"scripted/jax": ScriptedModel(_Recorder(missed))})
+    provider = LLMProvider(make_task("en"), client, model="scripted/jax", mode="single")
+    turn = await provider.respond(dialogue("en", last=LISTS["en"][0]))
+    assert turn.revealed == ["1"] and turn.kind == ReplyKind.response_i
+    assert turn.notes["offered_ids"] == ["1"]
+
+
+# --- a decimal point or "No. 2" ends no question ----------------------------------------------------------------------
+
+
+def test_a_decimal_point_or_a_number_sign_ends_no_question() -> None:
+    focus = FocusIndex(make_task("en"))
+    for text in ("Which castle has the 14.2-inch painting of Henry?", "Which castle is No. 2 on the map of Henry?"):
+        assert len(focus.questions(text)) == 1, text
