@@ -160,7 +160,10 @@ def index_page(entries: list[Entry], skipped: list[tuple[str, list[str]]], extra
         "single-info mode and a 12-turn cap; <b>reference</b> rows "
         "are the released ClarQ-LLM GPT-4o dialogues, rescored. <b>replayed</b>: every provider reply was replayed "
         "through the installed offline provider; <b>self-reported</b>: an LLM provider's replies as recorded, checked "
-        "against the tree and the provider rules only.</p>",
+        "against the tree and the provider rules only. Providers answer questions, not words: a node goes only to a "
+        "question that asks the uncertainty it resolves (a choice by its kind or its options, a detail by its thing "
+        "and the right question word), so a script naming every name of the brief wins about one task in ten at "
+        "most (README, What a provider reveals).</p>",
     ]
     for language in languages:
         parts.append(f"<h2>{esc(LANGUAGE_NAMES.get(language, language))}</h2>")

@@ -74,12 +74,19 @@ ASKS_FOR = {
     "manner": {"manner", "identity", "place"},
     None: {"place", "person", "time", "quantity", "manner", "identity", "polar"},
 }
-#: An interrogative that can govern a kind: the kind must follow it within a few words ("which of the two castles").
+#: An interrogative that governs a kind: the kind is the first word or two after it, past "of the", "kind of" and the
+#: like ("which castle", "which of the two castles", "what kind of gem", "哪家酒馆", "什么宝石"): "which step needs the
+#: crystal" governs a step, and "what complete, exchanging, crystal or magic" governs no crystal.
 _CHOOSER = {
-    "en": re.compile(r"\b(which|what|where|specific|particular|exact|right|correct|best)\b((?:\W+\w+){0,4})",
-                     re.IGNORECASE),
-    "zh": re.compile(r"(哪|什么)(.{0,5})"),
+    "en": re.compile(r"\b(?:which|what|where|specific|particular|exact|right|correct|best)\b"
+                     r"(?:\s+(?:is|are|was|were|the|a|an|of|kind|type|sort|kinds|types|specific|particular|exact|one|ones|"
+                     r"two|three|four|several|other|this|that|these|those))*"
+                     r"\s+([\w'-]+(?:\s+[\w'-]+)?)", re.IGNORECASE),
+    "zh": re.compile(r"(?:哪|什么)(?:一)?[个种家座条位所间把件只首款张部台辆本类]?(?:样的|类型的|种类的|种)?([\u4e00-\u9fffA-Za-z]{2})"),
 }
+#: A list going on right after the governed word ("what crystal, magic or release", "什么宝石、晶石还是魔法").
+_LIST_FOLLOWS = {"en": re.compile(r"\s*(?:,|\bor\b|\band\b|/)\s*(?!(?:and|or|which|what|where|how|when|who|why)\b)\w", re.I),
+                 "zh": re.compile(r"\s*(?:[、，,/]|还是|或者|或|和|与)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)")}
 #: ... or come before it within a few characters ("酒馆是哪一家", "castle is it, which one").
 _CHOOSER_AFTER = {"en": re.compile(r"((?:\w+\W+){0,8})\b(which one|which ones|which of (?:them|these|those)|"
                                    r"which (?:type|kind|sort))\b", re.I),
@@ -155,6 +162,10 @@ _CJK_WORD = re.compile(r"[\u4e00-\u9fff]")
 #: What joins the members of one list of alternatives ("A, B or C", "A、B还是C"): a list is cut there into items.
 _LIST_JOINT = {"en": re.compile(r"\s*(?:[,;/]|\b(?:or|and|either|versus|vs)\b)\s*", re.I),
                "zh": re.compile(r"\s*(?:[，,、;；/]|还是|或者|或是|或|以及|和|与|及)\s*")}
+#: Things listed in one question that make it a list of everything (lists_things), and the content terms (en) /
+#: bigrams (zh) a listed thing has at most.
+LISTED_THINGS = 3
+_LIST_ITEM_TERMS = {"en": 3, "zh": 4}
 #: Words (en) / bigrams (zh) of its own a list item may carry besides its name and still be one of the list.
 _LIST_ITEM_OWN = {"en": 2, "zh": 3}
 #: An item of a list that names a phrase of the brief which is no option (a note, the task name, the role).
@@ -341,10 +352,13 @@ class FocusIndex:
         language = self.language
         rest = self._without_names(question.text)
         for match in _CHOOSER[language].finditer(rest):
-            if set(tokens(match.group(2), language)) & kind:
-                return True
-        for match in _CHOOSER_AFTER[language].finditer(rest):
+            if _LIST_FOLLOWS[language].match(rest, match.end()):
+                continue  # "what crystal, magic or release": it governs a list of things, not the crystal
             if set(tokens(match.group(1), language)) & kind:
+                return True
+        for match in _CHOOSER_AFTER[language].finditer(rest):  # only what stands right before it, past no joint
+            before = _LIST_JOINT[language].split(match.group(1))[-1]
+            if set(tokens(before, language)) & kind:
                 return True
         # "There are two mines. Which one has rubies?": an anaphoric "which one" takes its kind from the statement
         # just before the question, never from an option's name there.
@@ -388,6 +402,19 @@ class FocusIndex:
         if not question.classes & _ASKS_THING:
             return False  # a yes/no question, or one asking how many / when / who, asks no choice of a thing
         return self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question))
+
+    def lists_things(self, question: Question) -> bool:
+        """Does the question list three things or more ("the fire, the crystal, the magic or the deal")? Such a
+        question asks about none of them in particular: it may ask a choice among options it lists (path 2) or a
+        kind by name, never a detail or a choice by the words around it. The pieces after the first must be short
+        (a name, not a clause), so "Where do I go, what do I bring and who do I ask?" is three questions, not a list."""
+        pieces = _LIST_JOINT[self.language].split(question.text)
+        short = [len(tokens(piece, self.language)) <= _LIST_ITEM_TERMS[self.language] for piece in pieces[1:]]
+        run = best = 0
+        for is_short in short:
+            run = run + 1 if is_short else 0
+            best = max(best, run)
+        return best + 1 >= LISTED_THINGS
 
     def _list_items(self, question: Question) -> list[tuple[set[int], int]]:
         """The question cut at list joints ("A, B or C"): each item with the option groups it names (`_PASTED` for a
@@ -456,6 +483,9 @@ class FocusIndex:
         if not kind:
             return False
         rest = self._without_names(question.text)
+        if self.lists_things(question):  # a kind named as one thing of a list of several is not what is asked
+            pieces = _LIST_JOINT[self.language].split(rest)
+            rest = pieces[0] if len(pieces) > 1 else rest
         if not set(tokens(rest, self.language)) & kind:
             return False
         return not alternative or bool(_ALTERNATIVE[self.language].search(rest))
