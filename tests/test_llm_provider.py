@@ -152,7 +152,8 @@ async def test_unknown_and_repeated_ids_never_reveal():
 async def test_single_mode_gives_one_node_multi_info_gives_all_joined_verbatim():
     question = "Which mine, and how do I get past the guards?"
     single = await provider_with(Recorder(decision(2, "2", "1"))).respond(dialogue(question))
-    assert single.revealed == ["2"] and single.notes["dropped_ids"] == ["1"]
+    # both are asked; single-info gives the first in the tree's order, whatever order the model named them in
+    assert single.revealed == ["1"] and single.notes["dropped_ids"] == ["2"]
     multi = await provider_with(Recorder(decision(2, "2", "1")), mode="multi-info").respond(dialogue(question))
     assert multi.revealed == ["1", "2"]
     assert multi.text == f"{NODES_EN[1][1]} {NODES_EN[3][1]}"

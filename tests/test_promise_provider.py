@@ -266,46 +266,55 @@ def turn(focus: FocusIndex, *questions: str) -> str:
     return ("" if focus.language == "zh" else " ").join(questions)
 
 
+def said(focus: FocusIndex, text: str) -> list[Turn]:
+    """The dialogue answer() reads: greeting, opening, Jax's root (which raises every kind these questions name),
+    then the seeker's turn."""
+    return [Turn(speaker=Speaker.provider, text="hi", kind=ReplyKind.greeting),
+            Turn(speaker=Speaker.seeker, text="How do I trade with Henry?"),
+            Turn(speaker=Speaker.provider, text=focus.task.tree.root.text, kind=ReplyKind.root, revealed=["0"]),
+            Turn(speaker=Speaker.seeker, text=text)]  # fmt: skip
+
+
 def test_only_the_first_three_questions_of_a_turn_are_read(focus: FocusIndex) -> None:
     pad, gem = PADDING[focus.language], GEM[focus.language]
-    assert answer(focus, turn(focus, *pad[:2], gem), ["1", "2"], multi_info=False) == ["1"]  # the third
-    assert answer(focus, turn(focus, *pad[:3], gem), ["1", "2"], multi_info=False) == []  # the fourth
+    assert answer(focus, said(focus, turn(focus, *pad[:2], gem)), ["1", "2"], multi_info=False) == ["1"]  # the third
+    assert answer(focus, said(focus, turn(focus, *pad[:3], gem)), ["1", "2"], multi_info=False) == []  # the fourth
 
 
 def test_a_preamble_ending_in_a_colon_is_no_question(focus: FocusIndex) -> None:
     preamble = say(focus, "What I would like to know:", "我想问几个问题：")
     text = "\n".join([preamble, *PADDING[focus.language][:2], GEM[focus.language]])
-    assert answer(focus, text, ["1", "2"], multi_info=False) == ["1"]  # the gem question is the third question
+    assert answer(focus, said(focus, text), ["1", "2"], multi_info=False) == ["1"]  # the gem question is the third question
 
 
 def test_multi_info_reads_the_first_four_questions(focus: FocusIndex) -> None:
     pad, gem = PADDING[focus.language], GEM[focus.language]
-    assert answer(focus, turn(focus, *pad[:3], gem), ["1", "2"], multi_info=True) == ["1"]  # the fourth
-    assert answer(focus, turn(focus, *pad[:4], gem), ["1", "2"], multi_info=True) == []  # the fifth
+    assert answer(focus, said(focus, turn(focus, *pad[:3], gem)), ["1", "2"], multi_info=True) == ["1"]  # the fourth
+    assert answer(focus, said(focus, turn(focus, *pad[:4], gem)), ["1", "2"], multi_info=True) == []  # the fifth
 
 
 def test_single_info_reveals_one_node_the_first_in_the_trees_order(focus: FocusIndex) -> None:
     language = focus.language
     both = turn(focus, BEAST[language], GEM[language])  # the beast asked first; the gem comes first in the tree
-    assert answer(focus, both, ["1", "2", "3"], multi_info=False) == ["1"]
+    assert answer(focus, said(focus, both), ["1", "2", "3"], multi_info=False) == ["1"]
 
 
 def test_multi_info_reveals_one_node_per_question_and_three_per_turn(focus: FocusIndex) -> None:
     language = focus.language
     four = turn(focus, GEM[language], TAVERN[language], BEAST[language], CARRY[language])
-    assert answer(focus, four, ["1", "1.1", "2", "3"], multi_info=True) == ["1", "1.1", "2"]
+    assert answer(focus, said(focus, four), ["1", "1.1", "2", "3"], multi_info=True) == ["1", "1.1", "2"]
     two = turn(focus, GEM[language], BEAST[language])
-    assert answer(focus, two, ["1", "2", "3"], multi_info=True) == ["1", "2"]
+    assert answer(focus, said(focus, two), ["1", "2", "3"], multi_info=True) == ["1", "2"]
     # one question that asks two choices still takes one node
     one = say(focus, "Which gem and which divine beast do I need?", "我需要哪种宝石和哪种神兽？")
-    assert len(answer(focus, one, ["1", "2"], multi_info=True)) == 1
+    assert len(answer(focus, said(focus, one), ["1", "2"], multi_info=True)) == 1
 
 
 def test_the_focus_rule_only_takes_candidates_away(focus: FocusIndex) -> None:
     language = focus.language
-    assert answer(focus, GEM[language], ["2", "3"], multi_info=False) == []
-    assert answer(focus, GEM[language], ["2", "3"], multi_info=True) == []
-    assert answer(focus, turn(focus, BEAST[language], GEM[language]), ["2"], multi_info=False) == ["2"]
+    assert answer(focus, said(focus, GEM[language]), ["2", "3"], multi_info=False) == []
+    assert answer(focus, said(focus, GEM[language]), ["2", "3"], multi_info=True) == []
+    assert answer(focus, said(focus, turn(focus, BEAST[language], GEM[language])), ["2"], multi_info=False) == ["2"]
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])

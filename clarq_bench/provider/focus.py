@@ -165,6 +165,7 @@ _LIST_JOINT = {"en": re.compile(r"\s*(?:[,;/]|\b(?:or|and|either|versus|vs)\b)\s
 #: Things listed in one question that make it a list of everything (lists_things), and the content terms (en) /
 #: bigrams (zh) a listed thing has at most.
 LISTED_THINGS = 3
+_TAG_WORDS = frozenset(tokens("right correct ok okay true yes please thanks exactly", "en")) | {"对吧", "对吗", "是吧", "好吗"}
 _LIST_ITEM_TERMS = {"en": 3, "zh": 4}
 #: Words (en) / bigrams (zh) of its own a list item may carry besides its name and still be one of the list.
 _LIST_ITEM_OWN = {"en": 2, "zh": 3}
@@ -408,7 +409,8 @@ class FocusIndex:
         question asks about none of them in particular: it may ask a choice among options it lists (path 2) or a
         kind by name, never a detail or a choice by the words around it. The pieces after the first must be short
         (a name, not a clause), so "Where do I go, what do I bring and who do I ask?" is three questions, not a list."""
-        pieces = _LIST_JOINT[self.language].split(question.text)
+        pieces = [piece for piece in _LIST_JOINT[self.language].split(question.text)
+                  if set(tokens(piece, self.language)) - _TAG_WORDS]  # ("..., right?" is no item)
         short = [len(tokens(piece, self.language)) <= _LIST_ITEM_TERMS[self.language] for piece in pieces[1:]]
         run = best = 0
         for is_short in short:
