@@ -90,9 +90,13 @@ MODULES: dict[str, list[str]] = {
     "clarq_bench/provider/offline/provider.py": ["tests/test_provider_offline.py", "tests/test_provider_focus.py",
                                                  PROVIDER, FIGURES],
     "clarq_bench/provider/focus.py": ["tests/test_provider_focus.py", "tests/test_provider_offline.py", PROVIDER,
-                                      FIGURES],
+                                      FIGURES, "tests/test_provider_questions.py"],
     "clarq_bench/provider/answering.py": ["tests/test_provider_focus.py", "tests/test_provider_offline.py", PROVIDER,
-                                          FIGURES],
+                                          FIGURES, "tests/test_provider_questions.py"],
+    "clarq_bench/provider/question_words.py": ["tests/test_provider_focus.py", "tests/test_provider_questions.py",
+                                               PROVIDER, FIGURES],
+    "clarq_bench/provider/brief_options.py": ["tests/test_provider_screen.py", "tests/test_provider_questions.py",
+                                              "tests/test_provider_focus.py", PROVIDER],
 }
 
 #: (module, line, change) of mutants argued equivalent (no observable behaviour changes): left out of the score.

@@ -9,168 +9,63 @@ A seeker turn is read as its questions. Each node of the tree resolves one uncer
   it names that thing (the weightiest term of the explanation's "noticed" clause, or most of the clause) and asks the
   right kind of thing about it: where / which place for a place, how for a way, who for a person, when for a time,
   how many for a number (a bare yes/no question about a place asks nothing about where it is).
+A list of alternatives holds one kind of option (a pasted note, the task name or another kind makes it a spray); a
+bare "Which X exactly?" asks only a choice of kind X that Jax has raised; an interrogative governs the word right after
+it, never a list; a kind named as one of several listed things is not what is asked.
 A node is revealed only to a question that focuses it; overlapping words decide nothing by themselves. Pure
 functions of the task and the turn, shared by the offline and the LLM provider, so both answer by the same rule.
 """
 
 from __future__ import annotations
 
-import re
 from functools import cached_property
 from typing import NamedTuple
 
 from ..core.tasks import ResponseNode, Task
-from .lexical import FOCUS_STOP_EN, TaskIndex, competing_options, focus_phrase, is_question, sentences, tokens
+from .lexical import TaskIndex, competing_options, focus_phrase, is_question, sentences, tokens
+from .question_words import (
+    ABBREVIATION,
+    CLASSES,
+    NEEDS,
+    ALTERNATIVE,
+    ANAPHORIC,
+    ASKED,
+    ASKS,
+    ASKS_FOR,
+    ASKS_THING,
+    ASK_PIECES,
+    BARE_FILLER_EN,
+    BARE_SCAFFOLD_ZH,
+    BARE_WHICH_EN,
+    BOILERPLATE,
+    CHOICE_WORDS,
+    CHOOSER,
+    CHOOSER_AFTER,
+    CJK_WORD,
+    CLAUSE_BREAK,
+    DECIMAL,
+    FIRST_SENTENCE,
+    FUNCTION_ZH,
+    GAP,
+    GENERIC_KIND_EN,
+    GENERIC_KIND_ZH,
+    GOVERNS,
+    LISTED_THINGS,
+    LIST_FOLLOWS,
+    LIST_ITEM_OWN,
+    LIST_ITEM_TERMS,
+    LIST_JOINT,
+    MENTIONED,
+    NOT_A_CHOICE,
+    NOT_A_THING,
+    PASTED,
+    PRONOUN,
+    TAG_WORDS,
+    WHICH,
+    WHICH_KIND,
+)
 from .brief_options import BriefOption, brief_options, names_entity, notes_of
 
-#: Interrogative classes of a question (what kind of thing it asks for), per language.
-_CLASSES: dict[str, dict[str, re.Pattern[str]]] = {
-    "en": {
-        "quantity": re.compile(r"\bhow\s+(many|much|long|far|often)\b", re.IGNORECASE),
-        "place": re.compile(r"\bwhere\b|\bwhich\s+(place|location|spot|area|one)\b|\bwhat\s+(place|location)\b",
-                            re.IGNORECASE),
-        "person": re.compile(r"\b(who|whom|whose)\b", re.IGNORECASE),
-        "time": re.compile(r"\bwhen\b|\b(time|times|timing|day|days|date|hour|hours|schedule|o'clock|noon|midnight|"
-                           r"morning|evening|afternoon|night)\b", re.IGNORECASE),
-        "manner": re.compile(r"\bhow\b(?!\s+(many|much|long|far|often|about)\b)|\b(way|ways|method|steps?)\b",
-                             re.IGNORECASE),
-        "identity": re.compile(r"\b(which|what|whether)\b|\b(specify|recommend|suggest|advise|tell me|let me know|"
-                               r"clarify|explain|identify|name|inform me|confirm|provide|guide me|describe)\b"
-                               r"|\bor\b[^?]*\?", re.IGNORECASE),
-    },
-    "zh": {
-        "quantity": re.compile(r"多少|几[个种条家位次天点]?|多久|多长"),
-        "place": re.compile(r"哪里|哪儿|在哪|去哪|何处|什么地方|哪个地方|哪家|哪座|哪间|哪所|地点|位置"),
-        "person": re.compile(r"谁|哪位|什么人"),
-        "time": re.compile(r"什么时候|何时|几点|时间|时候|哪天|哪一天|几号|日期|时刻|早上|晚上|中午|上午|下午"),
-        "manner": re.compile(r"怎么|怎样|如何|方法|办法"),
-        "identity": re.compile(r"哪|什么|是否|还是|具体|告诉|说明|建议|推荐|指点|确认|怎么办|该怎么做|如何是好"),
-    },
-}
-#: The kind of thing a detail node's explanation says was missing, read from its "noticed" clause and first sentence.
-_NEEDS: dict[str, list[tuple[str, re.Pattern[str]]]] = {
-    "en": [
-        ("place", re.compile(r"\b(where|location|locations|located|place to|places to|whereabouts)\b", re.I)),
-        ("person", re.compile(r"\b(who|whom|which person|which people)\b", re.I)),
-        ("time", re.compile(r"\b(when|what time|timing|(?:best|right|exact|specific|proper|meeting) time|time to)\b",
-                            re.I)),
-        ("quantity", re.compile(r"\b(how many|how much|how long|amount|quantity|number of|duration)\b", re.I)),
-        ("manner", re.compile(r"\b(how to|how he|how she|how they|how you|method|way to)\b", re.I)),
-    ],
-    "zh": [
-        ("place", re.compile(r"哪里|在哪|去哪|哪儿|地点|位置|何处|什么地方")),
-        ("person", re.compile(r"谁|哪位|什么人")),
-        ("time", re.compile(r"什么时候|何时|时间")),
-        ("quantity", re.compile(r"多少|数量|几个")),
-        ("manner", re.compile(r"如何|怎么|怎样|方法|办法")),
-    ],
-}
-#: Question classes that may ask for each kind of missing detail ("which shop sells it?" asks a place too).
-ASKS_FOR = {
-    "place": {"place", "identity", "manner"},
-    "person": {"person", "identity"},
-    "time": {"time", "quantity", "manner", "identity"},  # ("which movement?" asks no time: _asks_other_thing)
-    "quantity": {"quantity", "identity"},
-    "manner": {"manner", "identity", "place"},
-    None: {"place", "person", "time", "quantity", "manner", "identity", "polar"},
-}
-#: An interrogative that governs a kind: the kind is the first word or two after it, past "of the", "kind of" and the
-#: like ("which castle", "which of the two castles", "what kind of gem", "哪家酒馆", "什么宝石"): "which step needs the
-#: crystal" governs a step, and "what complete, exchanging, crystal or magic" governs no crystal.
-_CHOOSER = {
-    "en": re.compile(r"\b(?:which|what|where|specific|particular|exact|right|correct|best)\b"
-                     r"(?:\s+(?:is|are|was|were|the|a|an|of|kind|type|sort|kinds|types|specific|particular|exact|one|ones|"
-                     r"two|three|four|several|other|this|that|these|those))*"
-                     r"\s+([\w'-]+(?:\s+[\w'-]+)?)", re.IGNORECASE),
-    "zh": re.compile(r"(?:哪|什么)(?:一)?[个种家座条位所间把件只首款张部台辆本类]?(?:样的|类型的|种类的|种)?([\u4e00-\u9fffA-Za-z]{2})"),
-}
-#: A list going on right after the governed word ("what crystal, magic or release", "什么宝石、晶石还是魔法").
-_LIST_FOLLOWS = {"en": re.compile(r"\s*(?:,|\bor\b|\band\b|/)\s*(?!(?:and|or|which|what|where|how|when|who|why)\b)\w", re.I),
-                 "zh": re.compile(r"\s*(?:[、，,/]|还是|或者|或|和|与)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)")}
-#: ... or come before it within a few characters ("酒馆是哪一家", "castle is it, which one").
-_CHOOSER_AFTER = {"en": re.compile(r"((?:\w+\W+){0,8})\b(which one|which ones|which of (?:them|these|those)|"
-                                   r"which (?:type|kind|sort))\b", re.I),
-                  "zh": re.compile(r"(.{0,6})(哪)")}
-#: Abbreviations whose full stop ends no sentence ("A vs. B", "e.g. the X").
-_ABBREVIATION = re.compile(r"\b(vs|etc|e\.g|i\.e|approx|Mr|Ms|Mrs|Dr|Prof|St)\.|\b(No)\.(?=\s*\d)", re.IGNORECASE)
-#: A which / what and the word it governs ("which movement", "what specific magic", "哪首曲子").
-_GOVERNS = {"en": re.compile(r"\b(?:which|what)\s+(?:specific\s+|particular\s+|kind of\s+|type of\s+|sort of\s+)?"
-                             r"([a-z]+)", re.I),
-            "zh": re.compile(r"哪一?[个种首把条位家座件只张款]([\u4e00-\u9fff])")}
-#: Words after a which / what that are no thing asked for ("what should I do", "what exactly", "哪个时候").
-_NOT_A_THING = frozenset(
-    "should do does did can could would will is are was were exactly about else i we you he she they it to if "
-    "happens happened time times day days date hour hours moment point stage o'clock 时".split())
-#: What Jax mentioned before the gap ("Jax mentioned the need for herbicide but did not ..."), and the pronoun in
-#: the gap that stands for it ("... where to buy it").
-_MENTIONED = {"en": re.compile(r"\bmentioned\s+(.*?)\s+but\b", re.I), "zh": re.compile(r"提到(?:了)?(.+?)(?:，|,)?但")}
-_PRONOUN = {"en": re.compile(r"\b(it|them|they|one|these|those|him|her)\b", re.I), "zh": re.compile(r"它|它们|他|她|这些|其")}
-#: Missing details that no choice among the brief's options settles, when the gap does not say "which".
-_NOT_A_CHOICE = frozenset({"time", "quantity", "person"})
-_WHICH = {"en": re.compile(r"\bwhich\b", re.I), "zh": re.compile(r"哪")}
-#: A decimal point ends no sentence ("a 14.2-inch screen"): read as one number.
-_DECIMAL = re.compile(r"(\d)\.(\d)")
-#: Where a sentence may hold a second question, and the question words that make each side one.
-_CLAUSE_BREAK = {"en": re.compile(r"\s*[,;]\s*(?:and\s+|also\s+|plus\s+)?", re.I), "zh": re.compile(r"\s*[，；,;]\s*")}
-_ASKS = {"en": re.compile(r"\b(which|what|where|how|who|whom|when|why|whether)\b", re.I),
-         "zh": re.compile(r"哪|什么|怎么|如何|怎样|多少|谁|几|是否|为什么|何时")}
-#: "which one", "which of them", "哪一个": a choice whose kind was named just before.
-_ANAPHORIC = {"en": re.compile(r"\bwhich (one|ones|of them|of these|of those)\b", re.I),
-              "zh": re.compile(r"哪一?[个种家座条位所间把件只]|哪一")}
-#: Question classes that ask for a thing (a choice's option): not a yes/no, how many, when or who question.
-_ASKS_THING = frozenset({"identity", "place", "manner"})
-#: Words that join alternatives: "A or B", "A还是B", "A或B".
-_ALTERNATIVE = {"en": re.compile(r"\b(or|either|versus|vs)\b", re.I), "zh": re.compile(r"还是|或者|或|哪")}
-_CHOICE_WORDS = {"en": re.compile(r"\b(which|whether|among|between|choose|choosing|choice)\b", re.I),
-                 "zh": re.compile(r"哪|还是|是否|选择|之间|之中")}
-#: Generic heads that name no kind of their own ("which one", "what option").
-_GENERIC_KIND_EN = frozenset({"one", "option", "choic", "choice", "thing", "way", "step", "kind", "type", "sort"})
-_GENERIC_KIND_ZH = frozenset({"一个", "一种", "选择", "方式", "东西", "步骤", "种类", "类型"})
-#: "which gem Henry needs" / "哪一种宝石": a kind named right after an interrogative in the explanation.
-_WHICH_KIND = {"en": re.compile(r"\bwhich\s+(?:specific\s+|particular\s+|kind of\s+|type of\s+)?([a-z][a-z-]+"
-                                r"(?:\s+[a-z][a-z-]+(?=\s+(?:to|should|would|is|are|was|were|that|for)\b))?)", re.I),
-               "zh": re.compile(r"哪(?:一)?[个种家座条位所间把件只]?(.{2})")}
-
-
-#: Words of the explanations' boilerplate that name no thing ("unable to", "the appropriate", "is unsure").
-_BOILERPLATE = FOCUS_STOP_EN | frozenset(tokens(
-    "unable able appropriate suitable available due choose chose choosing proper correct right best exact specific "
-    "lack lacking information issue issues concern concerns problem need needs needed necessary unsure sure "
-    "explain explained specify specified mention mentioned previous previously response responses jax provide "
-    "provided detail details regarding required require requirement clarify clarified indicate indicated "
-    "whether should safely successfully first next", "en")) | frozenset(
-    "回复 之前 没有 说明 指出 明确 具体 信息 问题 不知 知道 确定 应该 需要 哪个 哪里 如何 怎么 什么 选择 使用 可以".split())
-#: Characters that make a Chinese bigram a piece of grammar rather than a name ("的弱", "才需", "厂且").
-_FUNCTION_ZH = frozenset("的了且才需要该应在到个是有和与或及对不能会把被就也都还只而则从向给让使用于为以之其这那哪些什么怎如何吗呢吧啊")
-#: Where an explanation says what Jax left out: "did not specify where to buy the power supply", "没有介绍如何进入".
-_GAP = {
-    "en": re.compile(r"did not (?:specify|explain|mention|clarify|say|provide|indicate|tell|state|give)\s+(.*?)(?:\.|,|$)",
-                     re.IGNORECASE),
-    "zh": re.compile(r"没有(?:明确)?(?:指出|给出|说明|提到|提及|解释|介绍|提供|告诉)(.+?)(?:[。，,]|$)"),
-}
-#: ... or what the seeker must ask: "only if the other party asks where to ...", "仅当对方询问...时".
-_ASKED = {"en": re.compile(r"only if the other party\b[^.]*?\basks (.+?)(?:\.|$)", re.IGNORECASE),
-          "zh": re.compile(r"仅当对方[^。]*?(?:询问|问到|问)(.+?)(?:时|$)")}
-_FIRST_SENTENCE = re.compile(r"^[^.。]*[.。]?")
-#: Words around a bare "which X" that say nothing of their own ("exactly", "do you mean", "具体是哪个", "你说的").
-_BARE_FILLER_EN = frozenset(tokens("exactly precisely mean meant specifically specific particular exact kind type sort "
-                                   "please tell know refer referring talking choose chose pick select use go take need "
-                                   "get want prefer best right correct proper", "en"))
-_BARE_SCAFFOLD_ZH = re.compile(r"具体|到底|究竟|你说的|你指的|指的|说的|是|哪一?[个种家座条位所间把件只]?|什么|的|吗|呢|呀|啊|请问|"
-                               r"我|应该|应当|需要|要|选择|挑选|选|使用|用|去|拿|买|最好|合适")
-_CJK_WORD = re.compile(r"[\u4e00-\u9fff]")
-#: What joins the members of one list of alternatives ("A, B or C", "A、B还是C"): a list is cut there into items.
-_LIST_JOINT = {"en": re.compile(r"\s*(?:[,;/]|\b(?:or|and|either|versus|vs)\b)\s*", re.I),
-               "zh": re.compile(r"\s*(?:[，,、;；/]|还是|或者|或是|或|以及|和|与|及)\s*")}
-#: Things listed in one question that make it a list of everything (lists_things), and the content terms (en) /
-#: bigrams (zh) a listed thing has at most.
-LISTED_THINGS = 3
-_TAG_WORDS = frozenset(tokens("right correct ok okay true yes please thanks exactly", "en")) | {"对吧", "对吗", "是吧", "好吗"}
-_LIST_ITEM_TERMS = {"en": 3, "zh": 4}
-#: Words (en) / bigrams (zh) of its own a list item may carry besides its name and still be one of the list.
-_LIST_ITEM_OWN = {"en": 2, "zh": 3}
-#: An item of a list that names a phrase of the brief which is no option (a note, the task name, the role).
-_PASTED = -1
 
 
 
@@ -197,6 +92,7 @@ class NodeFocus(NamedTuple):
     anchor: frozenset[str]  # the thing whose detail is missing (a detail node; also kept for a choice node)
     key: str | None  # the anchor's weightiest term
     needs: str | None  # the kind of detail missing: place, person, time, quantity, manner, or None (any)
+    asks: tuple[str, ...] = ()  # (zh) the questions the explanation says the seeker asks ("羊在哪里"), word for word
 
     @property
     def is_choice(self) -> bool:
@@ -246,8 +142,8 @@ class FocusIndex:
         present = set(tokens(node.text, language))
         named = [o for o in self.options if names_entity(present, o.terms)]
         kind_phrases = competing_options(explanation, language)
-        kind_phrases += [m.group(1) for m in _WHICH_KIND[language].finditer(explanation)]
-        generic = _GENERIC_KIND_ZH if language == "zh" else _GENERIC_KIND_EN
+        kind_phrases += [m.group(1) for m in WHICH_KIND[language].finditer(explanation)]
+        generic = GENERIC_KIND_ZH if language == "zh" else GENERIC_KIND_EN
         kind = {t for phrase in kind_phrases for t in self._content(phrase)} - generic
         options: tuple[Option, ...] = ()
         if kind:  # "multiple castles", "which route": the brief's options whose names carry the kind (maybe none)
@@ -265,37 +161,39 @@ class FocusIndex:
                 options = members
                 kind |= set(frozenset.intersection(*(o.terms for o in members)))
         phrase = focus_phrase(explanation, language)
-        asked = _ASKED[language].search(explanation)
+        asked = ASKED[language].search(explanation)
         if asked:  # "use this response only if the other party asks where to build the stage"
             phrase = asked.group(1) + " " + phrase
-        gaps = " ".join(m.group(1) for m in _GAP[language].finditer(explanation))
-        first = _FIRST_SENTENCE.match(explanation.strip())
+        gaps = " ".join(m.group(1) for m in GAP[language].finditer(explanation))
+        first = FIRST_SENTENCE.match(explanation.strip())
         context = " ".join((phrase, gaps, first.group(0) if first else ""))
         option_terms = {t for o in options for t in o.terms}
         anchor = (set(self._content(phrase)) | set(self._content(gaps))) - kind - option_terms
-        mentioned = _MENTIONED[language].search(explanation)
-        if mentioned and _PRONOUN[language].search(gaps):  # "mentioned the herbicide but did not say where to buy it"
+        mentioned = MENTIONED[language].search(explanation)
+        if mentioned and PRONOUN[language].search(gaps):  # "mentioned the herbicide but did not say where to buy it"
             anchor |= set(self._content(mentioned.group(1))) - kind - option_terms
         if not anchor:
             anchor = set(self._content(context)) - kind - option_terms
         if not explanation.strip():  # an unannotated node (a custom task): its own words are all there is to go by
             anchor = set(self._content(node.text)) - set(tokens(self.task.tree.root.text, language))
-        needs = next((name for name, pattern in _NEEDS[language] if pattern.search(context)), None)
+        needs = next((name for name, pattern in NEEDS[language] if pattern.search(context)), None)
         asked_of = " ".join((phrase, gaps))
-        if (options or kind) and needs in _NOT_A_CHOICE and not _WHICH[language].search(asked_of):
+        if (options or kind) and needs in NOT_A_CHOICE and not WHICH[language].search(asked_of):
             # "multiple castles ... unsure when Henry will appear": what is missing is a time, not the castle
             anchor |= set(self._content(asked_of))
             options, kind = (), set()
         key = max(anchor, key=lambda t: (self.index.weight(t), t)) if anchor else None
         if needs is None and options and all(o.group in self.scene_groups for o in options):
             needs = "place"  # a choice among the brief's scenes is a choice of where to go
-        return NodeFocus(node.id, options, frozenset(kind), frozenset(anchor), key, needs)
+        said = tuple(piece for piece in ASK_PIECES.split(asked.group(1)) if len(piece) >= 3) \
+            if asked and language == "zh" else ()
+        return NodeFocus(node.id, options, frozenset(kind), frozenset(anchor), key, needs, said)
 
     def _content(self, text: str) -> list[str]:
         """Content terms of explanation text: no boilerplate, and (zh) no bigram with a function character."""
-        found = [t for t in tokens(text, self.language) if t not in _BOILERPLATE]
+        found = [t for t in tokens(text, self.language) if t not in BOILERPLATE]
         if self.language == "zh":
-            found = [t for t in found if not set(t) & _FUNCTION_ZH]
+            found = [t for t in found if not set(t) & FUNCTION_ZH]
         return found
 
     # --- questions ---------------------------------------------------------------------------------------------
@@ -306,12 +204,12 @@ class FocusIndex:
         jax = frozenset(tokens(heard, language)) if heard is not None else None
         found = []
         context = ""
-        for sentence in sentences(_DECIMAL.sub("\\1\u00b7\\2", _ABBREVIATION.sub(lambda m: m.group(1) or m.group(2), turn)), language):
+        for sentence in sentences(DECIMAL.sub("\\1\u00b7\\2", ABBREVIATION.sub(lambda m: m.group(1) or m.group(2), turn)), language):
             if not is_question(sentence, language) or sentence.rstrip().endswith((":", "：")):
                 context = sentence  # (a preamble such as "I have a few questions:" asks nothing itself)
                 continue
             for clause in self._clauses(sentence):
-                classes = {name for name, pattern in _CLASSES[language].items() if pattern.search(clause)}
+                classes = {name for name, pattern in CLASSES[language].items() if pattern.search(clause)}
                 classes = classes or {"polar"}
                 found.append(Question(clause, frozenset(tokens(clause, language)), frozenset(classes), context,
                                       classes <= {"identity", "polar"} and self._is_bare(clause), jax))
@@ -323,16 +221,20 @@ class FocusIndex:
         "具体是哪个酒馆？"): it can only ask which of several such things is meant, so it asks a choice whose kind is that
         word and nothing else."""
         if self.language == "zh":
-            return len(_CJK_WORD.findall(_BARE_SCAFFOLD_ZH.sub("", clause))) <= 4
-        return len([t for t in tokens(clause, "en") if t not in _BARE_FILLER_EN]) <= 1
+            return len(CJK_WORD.findall(BARE_SCAFFOLD_ZH.sub("", clause))) <= 4
+        own = [t for t in tokens(clause, "en") if t not in BARE_FILLER_EN]
+        if len(own) > 1:
+            return False
+        governed = BARE_WHICH_EN.search(clause)  # the which / what governs that word ("what should I do" does not)
+        return not own or bool(governed and set(tokens(governed.group(1), "en")) & set(own))
 
     def _clauses(self, sentence: str) -> list[str]:
         """One question sentence cut where a second question begins ("Which gem does Henry need, and at which gate
         ...?" asks two things): at a comma or semicolon, only when both sides carry a question word of their own."""
-        pieces = _CLAUSE_BREAK[self.language].split(sentence)
+        pieces = CLAUSE_BREAK[self.language].split(sentence)
         clauses: list[str] = []
         for piece in pieces:
-            if clauses and _ASKS[self.language].search(piece) and _ASKS[self.language].search(clauses[-1]):
+            if clauses and ASKS[self.language].search(piece) and ASKS[self.language].search(clauses[-1]):
                 clauses.append(piece)
             elif clauses:
                 clauses[-1] = clauses[-1] + ", " + piece
@@ -352,18 +254,18 @@ class FocusIndex:
             return False
         language = self.language
         rest = self._without_names(question.text)
-        for match in _CHOOSER[language].finditer(rest):
-            if _LIST_FOLLOWS[language].match(rest, match.end()):
+        for match in CHOOSER[language].finditer(rest):
+            if LIST_FOLLOWS[language].match(rest, match.end()):
                 continue  # "what crystal, magic or release": it governs a list of things, not the crystal
             if set(tokens(match.group(1), language)) & kind:
                 return True
-        for match in _CHOOSER_AFTER[language].finditer(rest):  # only what stands right before it, past no joint
-            before = _LIST_JOINT[language].split(match.group(1))[-1]
+        for match in CHOOSER_AFTER[language].finditer(rest):  # only what stands right before it, past no joint
+            before = LIST_JOINT[language].split(match.group(1))[-1]
             if set(tokens(before, language)) & kind:
                 return True
         # "There are two mines. Which one has rubies?": an anaphoric "which one" takes its kind from the statement
         # just before the question, never from an option's name there.
-        if question.context and _ANAPHORIC[language].search(rest):
+        if question.context and ANAPHORIC[language].search(rest):
             return bool(set(tokens(self._without_names(question.context), language)) & kind)
         return False
 
@@ -391,8 +293,8 @@ class FocusIndex:
             return bool(question.classes - {"polar"}) and (
                 self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question)))
         if len(ours) >= 2:
-            alternatives = _ALTERNATIVE[self.language].search(question.text) or \
-                _CHOICE_WORDS[self.language].search(question.text)
+            alternatives = ALTERNATIVE[self.language].search(question.text) or \
+                CHOICE_WORDS[self.language].search(question.text)
             # A list of names of several kinds is a spray, not a choice among ours: ours must be most of what it
             # names, and a list that holds ours holds nothing else.
             return bool(alternatives) and len(ours) > len(named) - len(ours) and self._lists_of(question, groups)[0]
@@ -400,7 +302,7 @@ class FocusIndex:
             return False  # one option named, no other offered: a bet on the answer
         if named and len(named) > 2:
             return False  # names of other kinds thrown in: no question about this choice
-        if not question.classes & _ASKS_THING:
+        if not question.classes & ASKS_THING:
             return False  # a yes/no question, or one asking how many / when / who, asks no choice of a thing
         return self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question))
 
@@ -409,9 +311,9 @@ class FocusIndex:
         question asks about none of them in particular: it may ask a choice among options it lists (path 2) or a
         kind by name, never a detail or a choice by the words around it. The pieces after the first must be short
         (a name, not a clause), so "Where do I go, what do I bring and who do I ask?" is three questions, not a list."""
-        pieces = [piece for piece in _LIST_JOINT[self.language].split(question.text)
-                  if set(tokens(piece, self.language)) - _TAG_WORDS]  # ("..., right?" is no item)
-        short = [len(tokens(piece, self.language)) <= _LIST_ITEM_TERMS[self.language] for piece in pieces[1:]]
+        pieces = [piece for piece in LIST_JOINT[self.language].split(question.text)
+                  if set(tokens(piece, self.language)) - TAG_WORDS]  # ("..., right?" is no item)
+        short = [len(tokens(piece, self.language)) <= LIST_ITEM_TERMS[self.language] for piece in pieces[1:]]
         run = best = 0
         for is_short in short:
             run = run + 1 if is_short else 0
@@ -419,7 +321,7 @@ class FocusIndex:
         return best + 1 >= LISTED_THINGS
 
     def _list_items(self, question: Question) -> list[tuple[set[int], int]]:
-        """The question cut at list joints ("A, B or C"): each item with the option groups it names (`_PASTED` for a
+        """The question cut at list joints ("A, B or C"): each item with the option groups it names (`PASTED` for a
         note, the task name or the role) and how many words of its own it has besides them. A name written whole
         is read before the cut, so "Salt and Pepper Shop" stays one item."""
         text = question.text.lower()
@@ -430,7 +332,7 @@ class FocusIndex:
                 marks[f"qq{number}qq"] = (option.group, option.terms)
                 text = text.replace(name.lower(), f" qq{number}qq ")
         items = []
-        for piece in _LIST_JOINT[self.language].split(text):
+        for piece in LIST_JOINT[self.language].split(text):
             present = set(tokens(piece, self.language))
             named: set[int] = set()
             covered: set[str] = set()
@@ -444,7 +346,7 @@ class FocusIndex:
                     covered |= option.terms
             for terms in self.pasted:
                 if names_entity(present, terms):
-                    named.add(_PASTED)
+                    named.add(PASTED)
                     covered |= terms
             items.append((named, len(present - covered)))
         return items
@@ -464,7 +366,7 @@ class FocusIndex:
             if not named:
                 if runs[-1]:
                     runs.append([])
-            elif runs[-1] and own > _LIST_ITEM_OWN[self.language]:
+            elif runs[-1] and own > LIST_ITEM_OWN[self.language]:
                 runs.append([named])  # a name with a clause of its own: the run ends, this may lead another
             else:
                 runs[-1].append(named)
@@ -486,11 +388,11 @@ class FocusIndex:
             return False
         rest = self._without_names(question.text)
         if self.lists_things(question):  # a kind named as one thing of a list of several is not what is asked
-            pieces = _LIST_JOINT[self.language].split(rest)
+            pieces = LIST_JOINT[self.language].split(rest)
             rest = pieces[0] if len(pieces) > 1 else rest
         if not set(tokens(rest, self.language)) & kind:
             return False
-        return not alternative or bool(_ALTERNATIVE[self.language].search(rest))
+        return not alternative or bool(ALTERNATIVE[self.language].search(rest))
 
     def asks_detail(self, question: Question, focus: NodeFocus) -> bool:
         """Does the question name the thing whose detail is missing, and ask the right kind of thing about it?"""
@@ -504,8 +406,8 @@ class FocusIndex:
 
     def _asks_other_thing(self, question: Question) -> bool:
         """Does a which / what govern a thing ("which movement", "哪首曲子"), so the question asks for that thing?"""
-        for match in _GOVERNS[self.language].finditer(question.text):
-            if match.group(1).lower() not in _NOT_A_THING:
+        for match in GOVERNS[self.language].finditer(question.text):
+            if match.group(1).lower() not in NOT_A_THING:
                 return True
         return False
 
@@ -528,6 +430,8 @@ class FocusIndex:
         focus = self.nodes.get(node_id)
         if focus is None:
             return False
+        if focus.asks and question.classes - {"polar"} and any(piece in question.text for piece in focus.asks):
+            return True  # (zh) the very question the explanation says the seeker asks: "仅当对方询问羊在哪里" / "羊在哪里？"
         if question.bare:  # "Which X exactly?" asks which X is meant: a choice of kind X, nothing else, and only once
             # Jax has spoken of X ("go to the castle"): "Which castle?" before any castle came up is a guess at what
             # may be asked, not a question about his answer

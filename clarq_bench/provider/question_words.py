@@ -1,0 +1,172 @@
+"""The words questions and explanations are read by, per language: what a question asks for (its interrogative
+class), what an explanation says is missing, and the small patterns of lists, clauses and governed kinds. Data
+for focus.py (what a question asks about), kept apart so the rule reads as a rule.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .lexical import FOCUS_STOP_EN, tokens
+
+#: Interrogative classes of a question (what kind of thing it asks for), per language.
+CLASSES: dict[str, dict[str, re.Pattern[str]]] = {
+    "en": {
+        "quantity": re.compile(r"\bhow\s+(many|much|long|far|often)\b", re.IGNORECASE),
+        "place": re.compile(r"\bwhere\b|\bwhich\s+(place|location|spot|area|one)\b|\bwhat\s+(place|location)\b",
+                            re.IGNORECASE),
+        "person": re.compile(r"\b(who|whom|whose)\b", re.IGNORECASE),
+        "time": re.compile(r"\bwhen\b|\b(time|times|timing|day|days|date|hour|hours|schedule|o'clock|noon|midnight|"
+                           r"morning|evening|afternoon|night)\b", re.IGNORECASE),
+        "manner": re.compile(r"\bhow\b(?!\s+(many|much|long|far|often|about)\b)|\b(way|ways|method|steps?)\b",
+                             re.IGNORECASE),
+        "identity": re.compile(r"\b(which|what|whether)\b|\b(specify|recommend|suggest|advise|tell me|let me know|"
+                               r"clarify|explain|identify|name|inform me|confirm|provide|guide me|describe)\b"
+                               r"|\bor\b[^?]*\?", re.IGNORECASE),
+    },
+    "zh": {
+        "quantity": re.compile(r"多少|几[个种条家位次天点]?|多久|多长"),
+        "place": re.compile(r"哪里|哪儿|在哪|去哪|何处|什么地方|哪个地方|哪家|哪座|哪间|哪所|地点|位置"),
+        "person": re.compile(r"谁|哪位|什么人"),
+        "time": re.compile(r"什么时候|何时|几点|时间|时候|哪天|哪一天|几号|日期|时刻|早上|晚上|中午|上午|下午"),
+        "manner": re.compile(r"怎么|怎样|如何|方法|办法"),
+        "identity": re.compile(r"哪|什么|是否|还是|具体|告诉|说明|建议|推荐|指点|确认|怎么办|该怎么做|如何是好"),
+    },
+}
+#: The kind of thing a detail node's explanation says was missing, read from its "noticed" clause and first sentence.
+NEEDS: dict[str, list[tuple[str, re.Pattern[str]]]] = {
+    "en": [
+        ("place", re.compile(r"\b(where|location|locations|located|place to|places to|whereabouts)\b", re.I)),
+        ("person", re.compile(r"\b(who|whom|which person|which people)\b", re.I)),
+        ("time", re.compile(r"\b(when|what time|timing|(?:best|right|exact|specific|proper|meeting) time|time to)\b",
+                            re.I)),
+        ("quantity", re.compile(r"\b(how many|how much|how long|amount|quantity|number of|duration)\b", re.I)),
+        ("manner", re.compile(r"\b(how to|how he|how she|how they|how you|method|way to)\b", re.I)),
+    ],
+    "zh": [
+        ("place", re.compile(r"哪里|在哪|去哪|哪儿|地点|位置|何处|什么地方")),
+        ("person", re.compile(r"谁|哪位|什么人")),
+        ("time", re.compile(r"什么时候|何时|时间")),
+        ("quantity", re.compile(r"多少|数量|几个")),
+        ("manner", re.compile(r"如何|怎么|怎样|方法|办法")),
+    ],
+}
+#: Question classes that may ask for each kind of missing detail ("which shop sells it?" asks a place too).
+ASKS_FOR = {
+    "place": {"place", "identity", "manner"},
+    "person": {"person", "identity"},
+    "time": {"time", "quantity", "manner", "identity"},  # ("which movement?" asks no time: _asks_other_thing)
+    "quantity": {"quantity", "identity"},
+    "manner": {"manner", "identity", "place"},
+    None: {"place", "person", "time", "quantity", "manner", "identity", "polar"},
+}
+#: An interrogative that governs a kind: the kind is the first word or two after it, past "of the", "kind of" and the
+#: like ("which castle", "which of the two castles", "what kind of gem", "哪家酒馆", "什么宝石"): "which step needs the
+#: crystal" governs a step, and "what complete, exchanging, crystal or magic" governs no crystal.
+CHOOSER = {
+    "en": re.compile(r"\b(?:which|what|where|specific|particular|exact|right|correct|best)\b"
+                     r"(?:\s+(?:is|are|was|were|the|a|an|of|kind|type|sort|kinds|types|specific|particular|exact|one|ones|"
+                     r"two|three|four|several|other|this|that|these|those))*"
+                     r"\s+([\w'-]+(?:\s+[\w'-]+)?)", re.IGNORECASE),
+    "zh": re.compile(r"(?:哪|什么)(?:一)?[个种家座条位所间把件只首款张部台辆本类]?(?:样的|类型的|种类的|种)?([\u4e00-\u9fffA-Za-z]{2})"),
+}
+#: A list going on right after the governed word ("what crystal, magic or release", "什么宝石、晶石还是魔法").
+LIST_FOLLOWS = {"en": re.compile(r"\s*(?:,|\bor\b|\band\b|/)\s*(?!(?:and|or|which|what|where|how|when|who|why)\b)\w", re.I),
+                 "zh": re.compile(r"\s*(?:[、，,/]|还是|或者|或|和|与)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)")}
+#: ... or come before it within a few characters ("酒馆是哪一家", "castle is it, which one").
+CHOOSER_AFTER = {"en": re.compile(r"((?:\w+\W+){0,8})\b(which one|which ones|which of (?:them|these|those)|"
+                                   r"which (?:type|kind|sort))\b", re.I),
+                  "zh": re.compile(r"(.{0,6})(哪)")}
+#: Abbreviations whose full stop ends no sentence ("A vs. B", "e.g. the X").
+ABBREVIATION = re.compile(r"\b(vs|etc|e\.g|i\.e|approx|Mr|Ms|Mrs|Dr|Prof|St)\.|\b(No)\.(?=\s*\d)", re.IGNORECASE)
+#: A which / what and the word it governs ("which movement", "what specific magic", "哪首曲子").
+GOVERNS = {"en": re.compile(r"\b(?:which|what)\s+(?:specific\s+|particular\s+|kind of\s+|type of\s+|sort of\s+)?"
+                             r"([a-z]+)", re.I),
+            "zh": re.compile(r"哪一?[个种首把条位家座件只张款]([\u4e00-\u9fff])")}
+#: Words after a which / what that are no thing asked for ("what should I do", "what exactly", "哪个时候").
+NOT_A_THING = frozenset(
+    "should do does did can could would will is are was were exactly about else i we you he she they it to if "
+    "happens happened time times day days date hour hours moment point stage o'clock 时".split())
+#: What Jax mentioned before the gap ("Jax mentioned the need for herbicide but did not ..."), and the pronoun in
+#: the gap that stands for it ("... where to buy it").
+MENTIONED = {"en": re.compile(r"\bmentioned\s+(.*?)\s+but\b", re.I), "zh": re.compile(r"提到(?:了)?(.+?)(?:，|,)?但")}
+PRONOUN = {"en": re.compile(r"\b(it|them|they|one|these|those|him|her)\b", re.I), "zh": re.compile(r"它|它们|他|她|这些|其")}
+#: Missing details that no choice among the brief's options settles, when the gap does not say "which".
+NOT_A_CHOICE = frozenset({"time", "quantity", "person"})
+WHICH = {"en": re.compile(r"\bwhich\b", re.I), "zh": re.compile(r"哪")}
+#: (zh) Where an explanation's "仅当对方询问A，或者B" lists several questions.
+ASK_PIECES = re.compile(r"[，,、；;]|或者|还是|或")
+#: A decimal point ends no sentence ("a 14.2-inch screen"): read as one number.
+DECIMAL = re.compile(r"(\d)\.(\d)")
+#: Where a sentence may hold a second question, and the question words that make each side one.
+CLAUSE_BREAK = {"en": re.compile(r"\s*[,;]\s*(?:and\s+|also\s+|plus\s+)?", re.I), "zh": re.compile(r"\s*[，；,;]\s*")}
+ASKS = {"en": re.compile(r"\b(which|what|where|how|who|whom|when|why|whether)\b", re.I),
+         "zh": re.compile(r"哪|什么|怎么|如何|怎样|多少|谁|几|是否|为什么|何时")}
+#: "which one", "which of them", "哪一个": a choice whose kind was named just before.
+ANAPHORIC = {"en": re.compile(r"\bwhich (one|ones|of them|of these|of those)\b", re.I),
+              "zh": re.compile(r"哪一?[个种家座条位所间把件只]|哪一")}
+#: Question classes that ask for a thing (a choice's option): not a yes/no, how many, when or who question.
+ASKS_THING = frozenset({"identity", "place", "manner"})
+#: Words that join alternatives: "A or B", "A还是B", "A或B".
+ALTERNATIVE = {"en": re.compile(r"\b(or|either|versus|vs)\b", re.I), "zh": re.compile(r"还是|或者|或|哪")}
+CHOICE_WORDS = {"en": re.compile(r"\b(which|whether|among|between|choose|choosing|choice)\b", re.I),
+                 "zh": re.compile(r"哪|还是|是否|选择|之间|之中")}
+#: Generic heads that name no kind of their own ("which one", "what option").
+GENERIC_KIND_EN = frozenset({"one", "option", "choic", "choice", "thing", "way", "step", "kind", "type", "sort"})
+GENERIC_KIND_ZH = frozenset({"一个", "一种", "选择", "方式", "东西", "步骤", "种类", "类型"})
+#: "which gem Henry needs" / "哪一种宝石": a kind named right after an interrogative in the explanation.
+WHICH_KIND = {"en": re.compile(r"\bwhich\s+(?:specific\s+|particular\s+|kind of\s+|type of\s+)?([a-z][a-z-]+"
+                                r"(?:\s+[a-z][a-z-]+(?=\s+(?:to|should|would|is|are|was|were|that|for)\b))?)", re.I),
+               "zh": re.compile(r"哪(?!里|儿)(?:一)?[个种家座条位所间把件只]?(.{2})")}
+
+
+#: Words of the explanations' boilerplate that name no thing ("unable to", "the appropriate", "is unsure").
+BOILERPLATE = FOCUS_STOP_EN | frozenset(tokens(
+    "unable able appropriate suitable available due choose chose choosing proper correct right best exact specific "
+    "lack lacking information issue issues concern concerns problem need needs needed necessary unsure sure "
+    "explain explained specify specified mention mentioned previous previously response responses jax provide "
+    "provided detail details regarding required require requirement clarify clarified indicate indicated "
+    "whether should safely successfully first next", "en")) | frozenset(
+    "回复 之前 没有 说明 指出 明确 具体 信息 问题 不知 知道 确定 应该 需要 哪个 哪里 如何 怎么 什么 选择 使用 可以".split())
+#: Characters that make a Chinese bigram a piece of grammar rather than a name ("的弱", "才需", "厂且").
+FUNCTION_ZH = frozenset("的了且才需要该应在到个是有和与或及对不能会把被就也都还只而则从向给让使用于为以之其这那哪些什么怎如何吗呢吧啊")
+#: Where an explanation says what Jax left out: "did not specify where to buy the power supply", "没有介绍如何进入".
+GAP = {
+    "en": re.compile(r"did not (?:specify|explain|mention|clarify|say|provide|indicate|tell|state|give)\s+(.*?)(?:\.|,|$)",
+                     re.IGNORECASE),
+    "zh": re.compile(r"没有(?:明确)?(?:指出|给出|说明|提到|提及|解释|介绍|提供|告诉)(.+?)(?:[。，,]|$)"),
+}
+#: ... or what the seeker must ask: "only if the other party asks where to ...", "仅当对方询问...时".
+ASKED = {"en": re.compile(r"only if the other party\b[^.]*?\basks (.+?)(?:\.|$)", re.IGNORECASE),
+          "zh": re.compile(r"仅当对方[^。]*?(?:询问|问到|问)(.+?)(?:时|$)")}
+FIRST_SENTENCE = re.compile(r"^[^.。]*[.。]?")
+#: Words around a bare "which X" that say nothing of their own ("exactly", "do you mean", "具体是哪个", "你说的").
+BARE_FILLER_EN = frozenset(tokens("exactly precisely mean meant specifically specific particular exact kind type sort "
+                                   "please tell know refer referring talking choose chose pick select use go take need "
+                                   "get want prefer best right correct proper", "en"))
+BARE_SCAFFOLD_ZH = re.compile(r"具体|到底|究竟|你说的|你指的|指的|说的|是|哪一?[个种家座条位所间把件只]?|什么|的|吗|呢|呀|啊|请问|"
+                               r"我|应该|应当|需要|要|选择|挑选|选|使用|用|去|拿|买|最好|合适")
+BARE_WHICH_EN = re.compile(r"\b(?:which|what)\s+(?:(?:the|a|an|kind of|type of|sort of|specific|particular|exact)\s+)*"
+                            r"([\w'-]+)", re.I)
+CJK_WORD = re.compile(r"[\u4e00-\u9fff]")
+#: What joins the members of one list of alternatives ("A, B or C", "A、B还是C"): a list is cut there into items.
+LIST_JOINT = {"en": re.compile(r"\s*(?:[,;/]|\b(?:or|and|either|versus|vs)\b)\s*", re.I),
+               "zh": re.compile(r"\s*(?:[，,、;；/]|还是|或者|或是|或|以及|和|与|及)\s*")}
+#: Things listed in one question that make it a list of everything (lists_things), and the content terms (en) /
+#: bigrams (zh) a listed thing has at most.
+LISTED_THINGS = 3
+TAG_WORDS = frozenset(tokens("right correct ok okay true yes please thanks exactly", "en")) | {"对吧", "对吗", "是吧", "好吗"}
+LIST_ITEM_TERMS = {"en": 3, "zh": 4}
+#: Words (en) / bigrams (zh) of its own a list item may carry besides its name and still be one of the list.
+LIST_ITEM_OWN = {"en": 2, "zh": 3}
+#: An item of a list that names a phrase of the brief which is no option (a note, the task name, the role).
+PASTED = -1
+
+__all__ = [
+    'ABBREVIATION', 'ALTERNATIVE', 'ANAPHORIC', 'ASKED', 'ASKS', 'ASKS_FOR', 'ASKS_THING', 'ASK_PIECES',
+    'BARE_FILLER_EN', 'BARE_SCAFFOLD_ZH', 'BARE_WHICH_EN', 'BOILERPLATE', 'CHOICE_WORDS', 'CHOOSER',
+    'CHOOSER_AFTER', 'CJK_WORD', 'CLASSES', 'CLAUSE_BREAK', 'DECIMAL', 'FIRST_SENTENCE', 'FUNCTION_ZH', 'GAP',
+    'GENERIC_KIND_EN', 'GENERIC_KIND_ZH', 'GOVERNS', 'LISTED_THINGS', 'LIST_FOLLOWS', 'LIST_ITEM_OWN',
+    'LIST_ITEM_TERMS', 'LIST_JOINT', 'MENTIONED', 'NEEDS', 'NOT_A_CHOICE', 'NOT_A_THING', 'PASTED', 'PRONOUN',
+    'TAG_WORDS', 'WHICH', 'WHICH_KIND',
+]
