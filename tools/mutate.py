@@ -125,9 +125,9 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
     "5 decimals of a second): a record of timing, which no decision, figure or check reads",
     ("clarq_bench/scoring/report.py", 307, "3 -> 4"): "the width of the error bars' caps in the success plots "
     "(capsize, in points): drawing only, no figure or reading of the plot changes",
-    ("clarq_bench/provider/answering.py", 34, "removed: if not ordered or not questions:"): "a shortcut: with no "
+    ("clarq_bench/provider/answering.py", 45, "removed: if not ordered or not questions:"): "a shortcut: with no "
     "candidate or no question every branch below finds nothing and returns [] anyway",
-    ("clarq_bench/provider/focus.py", 359, "removed: if not kind:"): "_kind_apart's shortcut for an empty kind: "
+    ("clarq_bench/provider/focus.py", 387, "removed: if not kind:"): "_kind_apart's shortcut for an empty kind: "
     "the next test intersects the question's terms with that empty kind, finds nothing and returns False too",
     ("clarq_bench/provider/screen.py", 378, "0 -> 1"): "max_nodes of a blocked (names_only) turn: no provider reads "
     "max_nodes any more (the per-turn caps live in answering.py), so its value decides nothing",
