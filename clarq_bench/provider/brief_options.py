@@ -61,13 +61,28 @@ def kind_groups(names: list[str], language: str) -> list[int]:
 
 
 class BriefOption(NamedTuple):
-    """One name of the brief: its content terms, the kind (group of alternatives) it belongs to, and whether it is a
-    scene (a place)."""
+    """One name of the brief: its content terms, the kind (group of alternatives) it belongs to, whether it is a
+    scene (a place), and its head (what the name is a name of)."""
 
     name: str
     terms: frozenset[str]
     group: int
     scene: bool
+    head: frozenset[str] = frozenset()
+
+
+#: English names put their head last, or before an "of"/"for" phrase ("Castle of Light", "Permit for the Castle").
+_HEAD_CUT_EN = re.compile(r"\s+(?:of|for|from|with|at|in|on)\s+.*$", re.IGNORECASE)
+
+
+def head_of(name: str, language: str) -> frozenset[str]:
+    """The head of a name: the thing it names ("Night Sky Gem Store" is a store, not a gem; "星辉宝石店" is a 石店
+    bigram, not a 宝石), so an explanation's "which gem" is a choice of gems, never of gem stores."""
+    if language == "zh":
+        found = tokens(name, language)
+        return frozenset(found[-1:])
+    found = tokens(_HEAD_CUT_EN.sub("", name), language)
+    return frozenset(found[-1:])
 
 
 def brief_options(task: Task, language: str) -> list[BriefOption]:
@@ -78,7 +93,8 @@ def brief_options(task: Task, language: str) -> list[BriefOption]:
         names = [name for name in names_of(listed) if tokens(name, language)]
         offset = len(options)
         for name, group in zip(names, kind_groups(names, language)):
-            options.append(BriefOption(name, frozenset(tokens(name, language)), offset + group, scene))
+            options.append(BriefOption(name, frozenset(tokens(name, language)), offset + group, scene,
+                                       head_of(name, language)))
     return options
 
 
@@ -87,5 +103,5 @@ def kind_of(option: BriefOption) -> int:
     return -1 if option.scene else option.group
 
 
-__all__ = ["NOTE", "PARENTHESES", "BriefOption", "brief_options", "kind_groups", "kind_of", "names_entity",
+__all__ = ["NOTE", "PARENTHESES", "BriefOption", "brief_options", "head_of", "kind_groups", "kind_of", "names_entity",
            "names_of", "notes_of"]

@@ -147,7 +147,7 @@ class FocusIndex:
         kind = {t for phrase in kind_phrases for t in self._content(phrase)} - generic
         options: tuple[Option, ...] = ()
         if kind:  # "multiple castles", "which route": the brief's options whose names carry the kind (maybe none)
-            groups = {o.group for o in self.options if o.terms & kind}
+            groups = {o.group for o in self.options if o.head & kind}
             members = tuple(o for o in self.options if o.group in groups)
             if len(members) >= 2:
                 options = members
