@@ -58,11 +58,13 @@ from .question_words import (
     MENTIONED,
     NOT_A_CHOICE,
     NOT_A_THING,
+    OFFERS,
     PASTED,
     PRONOUN,
     TAG_WORDS,
     WHICH,
     WHICH_KIND,
+    WHICH_OF_LIST,
 )
 from .brief_options import BriefOption, brief_options, names_entity, notes_of
 
@@ -293,11 +295,7 @@ class FocusIndex:
             return bool(question.classes - {"polar"}) and (
                 self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question)))
         if len(ours) >= 2:
-            alternatives = ALTERNATIVE[self.language].search(question.text) or \
-                CHOICE_WORDS[self.language].search(question.text)
-            # A list of names of several kinds is a spray, not a choice among ours: ours must be most of what it
-            # names, and a list that holds ours holds nothing else.
-            return bool(alternatives) and len(ours) > len(named) - len(ours) and self._lists_of(question, groups)[0]
+            return self._offers_ours(question, focus)
         if ours and not self._kind_apart(question, focus.kind, alternative=True):
             return False  # one option named, no other offered: a bet on the answer
         if named and len(named) > 2:
@@ -305,6 +303,26 @@ class FocusIndex:
         if not question.classes & ASKS_THING:
             return False  # a yes/no question, or one asking how many / when / who, asks no choice of a thing
         return self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question))
+
+    def _offers_ours(self, question: Question, focus: NodeFocus) -> bool:
+        """Does the question offer two or more of the choice's options as alternatives ("the A or the B?"), in a list
+        that holds ours alone, ours being most of the names it names? (A list of names of several kinds is a spray,
+        not a choice among ours.)"""
+        named = self.named_options(question)
+        groups = {o.group for o in focus.options}
+        ours = [o for o in named if o.group in groups]
+        if len(ours) < 2:
+            return False
+        alternatives = ALTERNATIVE[self.language].search(question.text) or \
+            CHOICE_WORDS[self.language].search(question.text)
+        return bool(alternatives) and len(ours) > len(named) - len(ours) and self._lists_of(question, groups)[0]
+
+    def asks_which_of(self, question: Question) -> bool:
+        """Does a which / what govern a list of alternatives ("Which A, B or C exactly?", "你说的是哪个A、B还是C？",
+        "A、B还是C具体是哪个？")? Such a question asks which of the things it lists, nothing else: it is answered by
+        the choice whose options it offers, never by a detail or a kind its listed words touch."""
+        rest = self._without_names(question.text)
+        return bool(OFFERS[self.language].search(rest) and WHICH_OF_LIST[self.language].search(rest))
 
     def lists_things(self, question: Question) -> bool:
         """Does the question list three things or more ("the fire, the crystal, the magic or the deal")? Such a
@@ -432,6 +450,8 @@ class FocusIndex:
             return False
         if focus.asks and question.classes - {"polar"} and any(piece in question.text for piece in focus.asks):
             return True  # (zh) the very question the explanation says the seeker asks: "仅当对方询问羊在哪里" / "羊在哪里？"
+        if self.asks_which_of(question):  # "Which A, B or C?": a choice among what it offers, nothing else
+            return self._kind_governed(question, focus.kind) or bool(focus.options) and self._offers_ours(question, focus)
         if question.bare:  # "Which X exactly?" asks which X is meant: a choice of kind X, nothing else, and only once
             # Jax has spoken of X ("go to the castle"): "Which castle?" before any castle came up is a guess at what
             # may be asked, not a question about his answer

@@ -72,7 +72,8 @@ CHOOSER = {
 }
 #: A list going on right after the governed word ("what crystal, magic or release", "什么宝石、晶石还是魔法").
 LIST_FOLLOWS = {"en": re.compile(r"\s*(?:,|\bor\b|\band\b|/)\s*(?!(?:and|or|which|what|where|how|when|who|why)\b)\w", re.I),
-                 "zh": re.compile(r"\s*(?:[、，,/]|还是|或者|或|和|与)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)")}
+                 "zh": re.compile(r"\s*(?:[、，,/]|还是|或者|或|和|与)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)"
+                                  r"|[\u4e00-\u9fff]{1,2}(?:、|还是|或者|或是)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)")}
 #: ... or come before it within a few characters ("酒馆是哪一家", "castle is it, which one").
 CHOOSER_AFTER = {"en": re.compile(r"((?:\w+\W+){0,8})\b(which one|which ones|which of (?:them|these|those)|"
                                    r"which (?:type|kind|sort))\b", re.I),
@@ -152,6 +153,17 @@ CJK_WORD = re.compile(r"[\u4e00-\u9fff]")
 #: What joins the members of one list of alternatives ("A, B or C", "A、B还是C"): a list is cut there into items.
 LIST_JOINT = {"en": re.compile(r"\s*(?:[,;/]|\b(?:or|and|either|versus|vs)\b)\s*", re.I),
                "zh": re.compile(r"\s*(?:[，,、;；/]|还是|或者|或是|或|以及|和|与|及)\s*")}
+#: A which / what that governs a list of alternatives, the names of the brief masked to commas ("Which A, B or C
+#: exactly?", "哪个A、B还是C？") or a list that a which / what closes ("A、B还是C具体是哪个？"); the question offers
+#: alternatives ("or", 还是) and asks which of them.
+WHICH_OF_LIST = {
+    "en": re.compile(r"\b(?:which|what)\b(?:\s+(?:of|the|a|an|these|those|kind|type|sort|specific|particular|exact|"
+                     r"exactly|one|ones))*\s*(?:[\w'-]+\s*){0,2}?(?:,|/|\bor\b)", re.I),
+    "zh": re.compile(r"(?:哪|什么)一?[个种家座条位所间把件只首款张部台辆本类]?(?:样的|类型的|种类的|种)?"
+                     r"[\u4e00-\u9fffA-Za-z0-9]{0,4}?\s*(?:[、，,/]|还是|或者|或是|或)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)"
+                     r"|(?:还是|或者|或是|或)[^、，,/？?。！!]{0,6}?(?:具体|到底|究竟)?是?(?:哪|什么)"),
+}
+OFFERS = {"en": re.compile(r"\b(?:or|versus|vs)\b", re.I), "zh": re.compile(r"还是|或者|或是|或")}
 #: Things listed in one question that make it a list of everything (lists_things), and the content terms (en) /
 #: bigrams (zh) a listed thing has at most.
 LISTED_THINGS = 3
@@ -167,6 +179,6 @@ __all__ = [
     'BARE_FILLER_EN', 'BARE_SCAFFOLD_ZH', 'BARE_WHICH_EN', 'BOILERPLATE', 'CHOICE_WORDS', 'CHOOSER',
     'CHOOSER_AFTER', 'CJK_WORD', 'CLASSES', 'CLAUSE_BREAK', 'DECIMAL', 'FIRST_SENTENCE', 'FUNCTION_ZH', 'GAP',
     'GENERIC_KIND_EN', 'GENERIC_KIND_ZH', 'GOVERNS', 'LISTED_THINGS', 'LIST_FOLLOWS', 'LIST_ITEM_OWN',
-    'LIST_ITEM_TERMS', 'LIST_JOINT', 'MENTIONED', 'NEEDS', 'NOT_A_CHOICE', 'NOT_A_THING', 'PASTED', 'PRONOUN',
-    'TAG_WORDS', 'WHICH', 'WHICH_KIND',
+    'LIST_ITEM_TERMS', 'LIST_JOINT', 'MENTIONED', 'NEEDS', 'NOT_A_CHOICE', 'NOT_A_THING', 'OFFERS', 'PASTED', 'PRONOUN',
+    'TAG_WORDS', 'WHICH', 'WHICH_KIND', 'WHICH_OF_LIST',
 ]
