@@ -322,21 +322,24 @@ class FocusIndex:
         "A、B还是C具体是哪个？")? Such a question asks which of the things it lists, nothing else: it is answered by
         the choice whose options it offers, never by a detail or a kind its listed words touch."""
         rest = self._without_names(question.text)
-        return bool(OFFERS[self.language].search(rest) and WHICH_OF_LIST[self.language].search(rest))
+        if not OFFERS[self.language].search(rest):
+            return False
+        return bool(WHICH_OF_LIST[self.language].search(rest)) or self.lists_things(question, items_only=True)
 
-    def lists_things(self, question: Question) -> bool:
+    def lists_things(self, question: Question, items_only: bool = False) -> bool:
         """Does the question list three things or more ("the fire, the crystal, the magic or the deal")? Such a
         question asks about none of them in particular: it may ask a choice among options it lists (path 2) or a
         kind by name, never a detail or a choice by the words around it. The pieces after the first must be short
-        (a name, not a clause), so "Where do I go, what do I bring and who do I ask?" is three questions, not a list."""
+        (a name, not a clause), so "Where do I go, what do I bring and who do I ask?" is three questions, not a list.
+        `items_only`: three short pieces, the first one counted only when it is a name itself (no frame around it)."""
         pieces = [piece for piece in LIST_JOINT[self.language].split(question.text)
                   if set(tokens(piece, self.language)) - TAG_WORDS]  # ("..., right?" is no item)
-        short = [len(tokens(piece, self.language)) <= LIST_ITEM_TERMS[self.language] for piece in pieces[1:]]
+        short = [len(tokens(piece, self.language)) <= LIST_ITEM_TERMS[self.language] for piece in pieces]
         run = best = 0
-        for is_short in short:
+        for is_short in short[0 if items_only else 1:]:
             run = run + 1 if is_short else 0
             best = max(best, run)
-        return best + 1 >= LISTED_THINGS
+        return best + (0 if items_only else 1) >= LISTED_THINGS
 
     def _list_items(self, question: Question) -> list[tuple[set[int], int]]:
         """The question cut at list joints ("A, B or C"): each item with the option groups it names (`PASTED` for a
