@@ -6,7 +6,10 @@ provider reveals, and to what", each on both sides, in English and Chinese where
 - a bare "which X?" asks its choice once Jax has raised X;
 - "multiple castles ... unsure when Henry appears" is a time, not a castle;
 - a question offering a choice's options is answered even when the matcher or the model proposed nothing;
-- a decimal point or "No. 2" ends no question.
+- a decimal point or "No. 2" ends no question;
+- a choice's options are the names whose head is its kind ("which gem" is no choice of gem stores);
+- a which / what that governs a list of alternatives, or a list of three alternatives or more, asks a choice among
+  them: never a detail or a kind its listed words touch.
 """
 
 from __future__ import annotations
@@ -209,3 +212,63 @@ def test_a_decimal_point_or_a_number_sign_ends_no_question() -> None:
     focus = FocusIndex(make_task("en"))
     for text in ("Which castle has the 14.2-inch painting of Henry?", "Which castle is No. 2 on the map of Henry?"):
         assert len(focus.questions(text)) == 1, text
+
+
+# --- a choice's options are the names whose head is its kind -----------------------------------------------------------
+
+STORES = {"en": ("Shining Gem Store", "Night Sky Gem Store"), "zh": ("闪耀宝石店", "星辉宝石店")}
+
+
+def task_with_stores(language: str) -> Task:
+    """The test task with two gem stores among the scenes: names that carry "gem" but are stores, not gems."""
+    task = make_task(language)
+    brief = task.brief.model_copy(update={"scenes": (*task.brief.scenes, *STORES[language])})
+    return task.model_copy(update={"brief": brief})
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_which_gem_is_a_choice_of_gems_not_of_gem_stores(language: str) -> None:
+    focus = FocusIndex(task_with_stores(language))
+    gems = BRIEFS[language].items[:3]
+    assert [o.name for o in focus.nodes["1"].options] == list(gems)
+    stores = ("Should I go to the Shining Gem Store or the Night Sky Gem Store?" if language == "en"
+              else "我应该去闪耀宝石店还是星辉宝石店？")  # fmt: skip
+    turns = dialogue(language, last=stores)
+    assert answer(focus, turns, ["1"], multi_info=False, frontier=["1"]) == []  # stores offered: no gem asked
+    assert answer(focus, dialogue(language, last=LISTS[language][0]), ["1"], multi_info=False, frontier=["1"]) == ["1"]
+
+
+# --- a which that governs a list, or a list of three alternatives, asks a choice among them ----------------------------
+
+WHICH_OF = {
+    "en": ("Which trade, castle, coins or payment exactly?", "What trade, castle or payment do you mean?",
+           "How do I use the trade, the castle, the coins or the payment, and when?",
+           "Which gem: the Starlight Gem, the Moonlight Gem or the Sun Gem?",
+           "How do I pay for the trade, the gem and the coins?"),
+    "zh": ("具体是哪个交易、城堡、金币还是支付？", "交易、城堡、金币还是支付具体是哪个？",
+           "交易、城堡、金币还是支付怎么用，什么时候用？",
+           "哪种宝石，星光宝石、月光宝石还是太阳宝石？",
+           "我该怎么支付交易、宝石和金币？"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_which_over_a_list_of_alternatives_asks_a_choice_among_them_only(language: str) -> None:
+    which_list, list_which, list_how, which_gems, how_and = WHICH_OF[language]
+    frontier = ["1", "2", "3"]
+    for text in (which_list, list_which, list_how):  # the words of node 3 ("trade", "pay") are listed, not asked
+        assert revealed(language, text, frontier) == [], text
+        assert OfflineProvider(make_task(language)).decide(dialogue(language, last=text)).revealed == [], text
+    assert revealed(language, which_gems, frontier) == ["1"]  # a real choice among the listed options
+    assert revealed(language, how_and, ["3"]) == ["3"]  # "A, B and C" lists what a how-question is about
+
+
+def test_an_or_inside_a_question_about_one_thing_is_no_list_of_alternatives() -> None:
+    """"..., or do I need ...?" opens a clause of its own, and "A or B to do X" names one uncertainty: they keep the
+    question's own reading."""
+    focus = FocusIndex(make_task("en"))
+    for text in ("How should I pay for the trade, or do I need to bring something else?",
+                 "Can I pay for the trade with coins or gems?"):
+        (question,) = focus.questions(text)
+        assert not focus.asks_which_of(question), text
+        assert revealed("en", text, ["3"]) == ["3"], text
