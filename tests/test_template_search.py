@@ -36,12 +36,13 @@ def test_template_roles_and_targets():
     assert role_of("tpl-choice-pairs") == "enumeration" and target_of("tpl-choice+q1+n3+brief") is None
 
 
-def row(strategy: str, language: str, successes: int, dialogues: int = 10, questions: int = 100) -> StrategyResult:
+def row(strategy: str, language: str, successes: int, dialogues: int = 10, questions: int = 100,
+        swe: float = 0.1) -> StrategyResult:
     rate = successes / dialogues
     return StrategyResult(strategy=strategy, role=role_of(strategy), language=language, dialogues=dialogues,
                           successes=successes, success=Figure(value=rate, low=rate, high=rate),
                           nodes_per_question=Figure(value=0.1, low=0.1, high=0.1), questions=questions, errors=0,
-                          target=target_of(strategy))  # fmt: skip
+                          success_eff=Figure(value=swe, low=swe, high=swe), target=target_of(strategy))  # fmt: skip
 
 
 class FakeAudit:
@@ -57,10 +58,15 @@ class FakeAudit:
         tune = types == {1}
         rows = []
         for language in sorted({t.language for t in tasks}):
-            for i, name in enumerate(strategies):
-                first = i == 0 or parse_spec(strategies[i - 1]).form != parse_spec(name).form
+            seen: set[str] = set()
+            for name in strategies:
+                if not name.startswith("tpl-"):  # the honest baseline the choice family is read against
+                    rows.append(row(name, language, 5, swe=0.3))
+                    continue
+                family = parse_spec(name).family
+                first, _ = family not in seen, seen.add(family)
                 good = first if tune else not first
-                rows.append(row(name, language, 8 if good else 2 + (parse_spec(name).form == "wh")))
+                rows.append(row(name, language, 8 if good else 2 + (family == "wh"), swe=0.2 if good else 0.1))
         return AuditReport(provider="offline", provider_mode=mode, languages=["en"], types=sorted(types),
                            tasks={"en": len(tasks)}, max_turns=12, strategies=list(strategies), rows=rows,
                            wall_seconds=0.0, workers=1)  # fmt: skip
@@ -76,13 +82,34 @@ def test_each_family_keeps_its_tune_best_and_is_measured_on_the_report_types(mon
     assert fake.calls[1][0] == {14}  # then the kept points (and the named members) on the report types
     assert {r.family for r in result.rows} == set(FAMILIES)
     for family_row in result.rows:
-        first = next(p for p in points if parse_spec(p).form == family_row.family)
+        first = next(p for p in points if parse_spec(p).family == family_row.family)
         assert family_row.strategy == first  # the tune best, not the report best
         assert family_row.report.successes == 2 + (family_row.family == "wh")
         assert family_row.held_out == (family_row.family != "sentence")
     (headline,) = result.headlines
     assert headline.family == "wh"  # the best held-out family; choice and the tuned-on family are not candidates
     assert [r.strategy for r in result.known] == list(MEMBERS)
+    (walker,) = result.walkers  # the choice family's point against the heuristic, played beside it
+    assert walker.strategy == next(r.strategy for r in result.rows if r.family == "choice")
+    assert walker.success_eff.value == 0.1 and walker.heuristic_eff.value == 0.3 and walker.pays
+
+
+def test_a_pair_walker_is_of_the_choice_family_whatever_its_wording():
+    """"Do I need the X or the Y?" over the listed options (one-each, two names or more) walks the option lists as
+    choice questions: it is judged with the choice family (against the heuristic's SwE), not as a held-out family."""
+    assert parse_spec("tpl-one-each+q4+n2+brief+pad").family == "choice"
+    assert parse_spec("tpl-one-each+q1+n1+brief+suffix").family == "one-each"
+    assert parse_spec("tpl-choice+q1+n2+brief").family == "choice"
+
+
+def test_a_walker_that_does_not_pay_is_flagged():
+    figure = lambda v: Figure(value=v, low=v, high=v)  # noqa: E731
+    verdict = search_module.WalkerVerdict(language="en", mode="single", strategy="tpl-choice+q4+n2+brief",
+                                          success=figure(0.3), success_eff=figure(0.12),
+                                          heuristic_success=figure(0.12), heuristic_eff=figure(0.085))  # fmt: skip
+    assert not verdict.pays
+    assert verdict.model_copy(update={"success_eff": figure(0.05)}).pays
+    assert not verdict.model_copy(update={"heuristic_eff": None}).pays  # no baseline measured: no pass
 
 
 def test_the_search_refuses_overlapping_splits_and_unknown_families():
@@ -102,6 +129,7 @@ def test_cli_search_end_to_end_on_the_sample_tasks(capsys):
     assert report["modes"] == ["single"] and {r["family"] for r in report["rows"]} == set(FAMILIES)
     assert all(r["report"]["dialogues"] == report["tasks"]["report"]["en"] for r in report["rows"])
     assert [k["strategy"] for k in report["known"]] == list(MEMBERS)
+    assert all(w["heuristic_eff"] is not None and "pays" in w for w in report["walkers"])
     assert main(args) == 0
     table = capsys.readouterr().out
     assert "template search: offline" in table and "issue 26's attacks" in table

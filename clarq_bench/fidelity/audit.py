@@ -113,6 +113,8 @@ class StrategyResult(BaseModel):
         "goodbyes excluded)."
     )
     questions: int
+    success_eff: Figure | None = Field(default=None, description="SwE: success weighted by query efficiency, "
+                                       "S x H / max(H, Q) (what a success cost in questions).")
     errors: int = Field(description="Dialogues that ended with an error (counted as failures).")
     target: float | None = Field(default=None, description="Red team: the most success allowed (issue 13).")
 
@@ -248,6 +250,7 @@ def tabulate(verdicts: Sequence[Verdict], strategies: Sequence[str], languages: 
                 nodes_per_question=figure(group, f"{language}/{name}/nodes", lambda v: float(_first_obtained(v)),
                                           lambda v: float(_questions(v))),
                 questions=sum(_questions(v) for v in group),
+                success_eff=figure(group, f"{language}/{name}/swe", lambda v: float(v.success_eff)),
                 errors=sum(v.end_reason == EndReason.error for v in group), target=target_of(name),
             ))  # fmt: skip
     return rows

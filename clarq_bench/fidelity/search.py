@@ -10,8 +10,9 @@ bounded, seeded sample, the named members of issue 26 always in), and for each l
    family's figure is its best member chosen without seeing the tasks it is measured on;
 3. leave one family out: `--tuned-on` names the families the provider's author tuned against; the headline is the
    best figure over the other families (the provider against a template it was not tuned on). The choice family
-   (real choice questions among options of one kind, which the reference answers too) is reported apart: issue 26
-   lets it keep its success if it pays for it in questions.
+   (points whose every question offers listed options as alternatives, "the X or the Y?", which the reference
+   answers too) is reported apart: issue 26 lets it keep its success if it pays for it in questions, that is if its
+   success weighted by efficiency (SwE) stays below the honest heuristic's, which the search plays beside it.
 
 The named members are also played on the report types as they are, so the known attacks have a figure of their own.
 """
@@ -22,7 +23,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
 from ..core.errors import ClarqError
 from ..core.tasks import Task
@@ -34,6 +35,8 @@ MAX_POINTS = 60
 DEFAULT_POINTS = 60
 #: The family whose questions are real choices: reported, never the headline.
 CHOICE_FAMILY = "choice"
+#: The honest baseline the choice family's efficiency is read against (issue 26).
+BASELINE = "heuristic"
 
 
 class FamilyResult(BaseModel):
@@ -59,6 +62,27 @@ class Headline(BaseModel):
     success: Figure | None
 
 
+class WalkerVerdict(BaseModel):
+    """The choice family's kept point in one language and mode against the honest heuristic: it may keep its success
+    only if it pays for it, its SwE below the heuristic's."""
+
+    language: str
+    mode: str
+    strategy: str
+    success: Figure
+    success_eff: Figure | None
+    heuristic_success: Figure | None
+    heuristic_eff: Figure | None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def pays(self) -> bool:
+        """Its SwE is below the heuristic's (a walker that does not pay counts as any no-skill template: > 15% fails)."""
+        mine, bar = (self.success_eff.value if self.success_eff else None), \
+            (self.heuristic_eff.value if self.heuristic_eff else None)  # fmt: skip
+        return mine is not None and bar is not None and mine < bar
+
+
 class SearchReport(BaseModel):
     """Everything `clarq provider-audit --search` prints; `--json` is this model."""
 
@@ -77,6 +101,7 @@ class SearchReport(BaseModel):
     known: list[StrategyResult] = Field(description="The named members (issue 26's attacks) on the report types.")
     known_modes: list[str] = Field(description="The provider mode of each row of `known`, in order.")
     headlines: list[Headline]
+    walkers: list[WalkerVerdict] = Field(default_factory=list, description="The choice family against the heuristic.")
     wall_seconds: float
 
 
@@ -149,15 +174,16 @@ def search(
     rows: list[FamilyResult] = []
     known: list[StrategyResult] = []
     known_modes: list[str] = []
+    walkers: list[WalkerVerdict] = []
     for mode in modes:
         tuned = audit(tune_tasks, mode=mode, strategies=specs, **options)
         kept: dict[tuple[str, str], tuple[StrategyResult, int]] = {}
         for language in languages:
             for family in FAMILIES:
-                mine = [r for r in tuned.rows if r.language == language and parse_spec(r.strategy).form == family]
+                mine = [r for r in tuned.rows if r.language == language and parse_spec(r.strategy).family == family]
                 if mine:
                     kept[(language, family)] = (_kept(mine), len(mine))
-        replay = list(dict.fromkeys([r.strategy for r, _ in kept.values()] + list(MEMBERS)))
+        replay = list(dict.fromkeys([r.strategy for r, _ in kept.values()] + list(MEMBERS) + [BASELINE]))
         reported = audit(report_tasks, mode=mode, strategies=replay, **options)
         for (language, family), (best, played) in kept.items():
             row = reported.row(best.strategy, language)
@@ -167,6 +193,13 @@ def search(
                                      tune_success=best.success, points=played, report=row,
                                      held_out=family not in tuned_on))  # fmt: skip
         for language in languages:
+            walker = next((r for r in rows if (r.mode, r.language, r.family) == (mode, language, CHOICE_FAMILY)), None)
+            baseline = reported.row(BASELINE, language)
+            if walker is not None:
+                walkers.append(WalkerVerdict(
+                    language=language, mode=mode, strategy=walker.strategy, success=walker.report.success,
+                    success_eff=walker.report.success_eff, heuristic_success=baseline.success if baseline else None,
+                    heuristic_eff=baseline.success_eff if baseline else None))  # fmt: skip
             for name in MEMBERS:
                 row = reported.row(name, language)
                 if row is not None:
@@ -178,7 +211,7 @@ def search(
         tasks={split: {lang: sum(t.language == lang for t in group) for lang in languages}
                for split, group in (("tune", tune_tasks), ("report", report_tasks))},
         max_turns=max_turns, seed=seed, points=len(specs), families=list(FAMILIES), tuned_on=list(tuned_on),
-        rows=rows, known=known, known_modes=known_modes, headlines=headlines(rows, languages, modes),
+        rows=rows, known=known, known_modes=known_modes, headlines=headlines(rows, languages, modes), walkers=walkers,
         wall_seconds=round(time.perf_counter() - started, 2),
     )  # fmt: skip
 

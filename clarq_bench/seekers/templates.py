@@ -61,7 +61,10 @@ class TemplateParams(BaseModel):
 
     @property
     def family(self) -> str:
-        return self.form
+        """The point's family: its form, except that a point whose every question offers listed options as
+        alternatives ("Do I need the X or the Y?": one-each with two names or more) walks the option lists as choice
+        questions, whatever its wording, and so belongs to the choice family."""
+        return "choice" if self.form == "one-each" and self.names >= 2 else self.form
 
     @property
     def spec(self) -> str:
