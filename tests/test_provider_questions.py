@@ -23,6 +23,7 @@ from clarq_bench.core.transcript import ReplyKind, Speaker, Turn
 from clarq_bench.llm import LLMClient, LLMSettings
 from clarq_bench.provider.answering import answer
 from clarq_bench.provider.focus import FocusIndex
+from clarq_bench.provider.lexical import tokens
 from clarq_bench.provider.llm_provider import LLMProvider
 from clarq_bench.provider.offline.provider import OfflineProvider
 from clarq_bench.testing import ScriptedModel
@@ -264,11 +265,25 @@ def test_a_which_over_a_list_of_alternatives_asks_a_choice_among_them_only(langu
 
 
 def test_an_or_inside_a_question_about_one_thing_is_no_list_of_alternatives() -> None:
-    """"..., or do I need ...?" opens a clause of its own, and "A or B to do X" names one uncertainty: they keep the
-    question's own reading."""
+    """"..., or do I need ...?" opens a clause of its own: no alternatives, the question keeps its own reading."""
     focus = FocusIndex(make_task("en"))
-    for text in ("How should I pay for the trade, or do I need to bring something else?",
-                 "Can I pay for the trade with coins or gems?"):
-        (question,) = focus.questions(text)
-        assert not focus.asks_which_of(question), text
-        assert revealed("en", text, ["3"]) == ["3"], text
+    text = "How should I pay for the trade, or do I need to bring something else?"
+    (question,) = focus.questions(text)
+    assert not focus.asks_which_of(question)
+    assert revealed("en", text, ["3"]) == ["3"]
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_yes_no_question_between_two_things_asks_what_its_frame_asks(language: str) -> None:
+    """"Is it the A or the B?" asks which of them and nothing else: it gets a node only as a choice among its options
+    or through its frame ("Can I pay for the trade with coins or gems?" asks how to pay)."""
+    focus = FocusIndex(make_task(language))
+    bare, framed = (("Is it the trade or the castle?", "Can I pay for the trade with coins or gems?") if language == "en"
+                    else ("是交易还是城堡？", "这笔交易我能付金币还是宝石？"))  # fmt: skip
+    (question,) = focus.questions(bare)
+    anchors = set().union(*(node.anchor for node in focus.nodes.values()))
+    assert focus.asks_which_of(question) and not set(tokens(focus.alternatives_frame(question), language)) & anchors
+    assert revealed(language, bare, ["1", "2", "3"]) == []  # "trade" is listed, not asked about
+    (question,) = focus.questions(framed)
+    assert focus.asks_which_of(question)
+    assert revealed(language, framed, ["3"]) == ["3"]

@@ -18,6 +18,7 @@ functions of the task and the turn, shared by the offline and the LLM provider, 
 
 from __future__ import annotations
 
+import re
 from functools import cached_property
 from typing import NamedTuple
 
@@ -59,6 +60,10 @@ from .question_words import (
     NOT_A_CHOICE,
     NOT_A_THING,
     OFFERS,
+    ASKS_WHICH_OR,
+    CLAUSE_START,
+    ASKS_BESIDES,
+    ALTERNATIVE_TERMS,
     PASTED,
     PRONOUN,
     TAG_WORDS,
@@ -150,6 +155,9 @@ class FocusIndex:
         options: tuple[Option, ...] = ()
         if kind:  # "multiple castles", "which route": the brief's options whose names carry the kind (maybe none)
             groups = {o.group for o in self.options if o.head & kind}
+            if not groups and language == "zh":  # a one-character head: "龙息湖" is a lake (湖泊), "雪山" a mountain
+                firsts = {term[0] for term in kind if len(term) == 2}
+                groups = {o.group for o in self.options if o.name[-1:] in firsts}
             members = tuple(o for o in self.options if o.group in groups)
             if len(members) >= 2:
                 options = members
@@ -318,13 +326,86 @@ class FocusIndex:
         return bool(alternatives) and len(ours) > len(named) - len(ours) and self._lists_of(question, groups)[0]
 
     def asks_which_of(self, question: Question) -> bool:
-        """Does a which / what govern a list of alternatives ("Which A, B or C exactly?", "你说的是哪个A、B还是C？",
-        "A、B还是C具体是哪个？")? Such a question asks which of the things it lists, nothing else: it is answered by
-        the choice whose options it offers, never by a detail or a kind its listed words touch."""
+        """Does the question offer alternatives and ask which of them (see alternatives_frame)?"""
+        return self.alternatives_frame(question) is not None
+
+    def alternatives_frame(self, question: Question) -> str | None:
+        """What a question that offers alternatives says besides them, or None when it offers none. Alternatives are
+        a list a which / what governs ("Which A, B or C exactly?", "你说的是哪个A、B还是C？", "A、B还是C具体是哪个？"),
+        three names or more joined by an "or" ("How do I use the A, B, C or D?"), or, with no other question word,
+        a last "or" item that is a name ("Is it the A or the B?", "是A还是B？"; not "..., or do I need to ...?").
+        Such a question asks a choice among what it offers: it is answered by the choice whose options it offers or
+        whose kind its which governs, and otherwise only by what its frame asks ("Can I pay for the trade with coins
+        or gems?" asks how to pay; "Is it the henry or the exchanging?" asks nothing)."""
+        language = self.language
         rest = self._without_names(question.text)
-        if not OFFERS[self.language].search(rest):
-            return False
-        return bool(WHICH_OF_LIST[self.language].search(rest)) or self.lists_things(question, items_only=True)
+        if not OFFERS[language].search(rest):
+            return None
+        which = WHICH_OF_LIST[language].search(rest)
+        if which:  # the frame: what precedes the which, and what follows the list it governs
+            return self._without_short_pieces(rest[: which.start()]) + " " + self._without_short_pieces(rest[which.start():])
+        run = self._alternatives_run(rest)
+        if run is not None:
+            return run
+        if not ASKS_WHICH_OR[language].search(rest):
+            return None
+        if ASKS_BESIDES[language].search(question.text) or question.classes - {"identity", "polar"}:
+            return None
+        # "Is it the A or the B?", "是A还是B？": nothing asked but which alternative, when the last one is a name
+        before, *pieces = ASKS_WHICH_OR[language].split(rest)
+        if language == "en" and any(CLAUSE_START.match(piece) for piece in pieces):
+            return None  # "..., or do I need to find it elsewhere?" is a second question, not an alternative
+        last = pieces[-1]
+        if len(set(tokens(last, language)) - TAG_WORDS) > ALTERNATIVE_TERMS[language]:
+            return None
+        # the frame: what comes before the first alternative, which is as long as the last one ("with coins or gems")
+        if language == "zh":
+            size = len(CJK_WORD.findall(last))
+            kept = before[: max(0, len(before) - size)] if size else before
+        else:
+            words, size = before.split(), len(last.split())
+            kept = " ".join(words[: max(0, len(words) - size)])
+        return kept
+
+    def _item_terms(self, piece: str) -> set[str]:
+        """A list piece's own terms, for telling a name from a clause: (zh) the which-scaffolding fused to the last
+        item ("支付具体是哪个") is not the item's."""
+        if self.language == "zh":
+            piece = BARE_SCAFFOLD_ZH.sub("", piece)
+        return set(tokens(piece, self.language)) - TAG_WORDS
+
+    def _without_short_pieces(self, text: str) -> str:
+        """The text without its list items (pieces between joints of at most LIST_ITEM_TERMS terms)."""
+        limit = LIST_ITEM_TERMS[self.language]
+        pieces = LIST_JOINT[self.language].split(text)
+        return " ".join(piece for piece in pieces if len(self._item_terms(piece)) > limit)
+
+    def _alternatives_run(self, text: str) -> str | None:
+        """Three names or more in a row listed as alternatives ("A, B, C or D", "A、B、C还是D"): short pieces (the first
+        counted only when it is a name itself, with no frame around it) with an "or" / 或 / 还是 among the joints
+        between them ("除了A、B和C之外，还有其他食材或调料吗" lists a set, then asks apart). Returns the text without the
+        run (the question's frame), or None."""
+        language = self.language
+        parts = re.split(f"({LIST_JOINT[language].pattern})", text, flags=re.I)
+        pieces, joints = parts[0::2], parts[1::2]
+        limit = LIST_ITEM_TERMS[language]
+        run: list[int] = []
+        offered = False
+        for index, piece in enumerate(pieces):
+            terms = self._item_terms(piece)
+            if not terms and not piece.strip(" ,，、"):
+                continue  # (an empty piece, or "..., right?" as no item)
+            if not terms or len(terms) > limit:
+                if len(run) >= LISTED_THINGS and offered:
+                    break
+                run, offered = [], False
+                continue
+            if run:
+                offered = offered or bool(OFFERS[language].search(joints[index - 1]))
+            run.append(index)
+        if len(run) < LISTED_THINGS or not offered:
+            return None
+        return " ".join(piece for index, piece in enumerate(pieces) if index not in run)
 
     def lists_things(self, question: Question, items_only: bool = False) -> bool:
         """Does the question list three things or more ("the fire, the crystal, the magic or the deal")? Such a
@@ -446,15 +527,19 @@ class FocusIndex:
         brief is no question about the thing the name's words also describe)."""
         return set(tokens(self._without_names(question.text), self.language))
 
-    def focuses(self, question: Question, node_id: str) -> bool:
+    def focuses(self, question: Question, node_id: str, framed: bool = False) -> bool:
         """Does the question ask the uncertainty this node resolves?"""
         focus = self.nodes.get(node_id)
         if focus is None:
             return False
         if focus.asks and question.classes - {"polar"} and any(piece in question.text for piece in focus.asks):
             return True  # (zh) the very question the explanation says the seeker asks: "仅当对方询问羊在哪里" / "羊在哪里？"
-        if self.asks_which_of(question):  # "Which A, B or C?": a choice among what it offers, nothing else
-            return self._kind_governed(question, focus.kind) or bool(focus.options) and self._offers_ours(question, focus)
+        frame = None if framed else self.alternatives_frame(question)
+        if frame is not None:  # "Which A, B or C?": a choice among what it offers, or what its frame asks
+            if self._kind_governed(question, focus.kind) or bool(focus.options) and self._offers_ours(question, focus):
+                return True
+            asked = question._replace(text=frame, terms=frozenset(tokens(frame, self.language)), bare=False)
+            return bool(asked.terms) and self.focuses(asked, node_id, framed=True)
         if question.bare:  # "Which X exactly?" asks which X is meant: a choice of kind X, nothing else, and only once
             # Jax has spoken of X ("go to the castle"): "Which castle?" before any castle came up is a guess at what
             # may be asked, not a question about his answer

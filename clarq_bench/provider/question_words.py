@@ -160,10 +160,25 @@ WHICH_OF_LIST = {
     "en": re.compile(r"\b(?:which|what)\b(?:\s+(?:of|the|a|an|these|those|kind|type|sort|specific|particular|exact|"
                      r"exactly|one|ones))*\s*(?:[\w'-]+\s*){0,2}?(?:,|/|\bor\b)", re.I),
     "zh": re.compile(r"(?:哪|什么)一?[个种家座条位所间把件只首款张部台辆本类]?(?:样的|类型的|种类的|种)?"
-                     r"[\u4e00-\u9fffA-Za-z0-9]{0,4}?\s*(?:[、，,/]|还是|或者|或是|或)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)"
-                     r"|(?:还是|或者|或是|或)[^、，,/？?。！!]{0,6}?(?:具体|到底|究竟)?是?(?:哪|什么)"),
+                     r"[\u4e00-\u9fffA-Za-z0-9]{0,3}?\s*(?:[、，,/]|还是)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)"
+                     r"|还是[^、，,/？?。！!]{0,6}?(?:具体|到底|究竟)?是?(?:哪|什么)"),
 }
 OFFERS = {"en": re.compile(r"\b(?:or|versus|vs)\b", re.I), "zh": re.compile(r"还是|或者|或是|或")}
+#: The "or" that asks which (en "or"; zh 还是, where 或 / 或者 join a set: "什么型号或颜色的键帽" asks a keycap).
+ASKS_WHICH_OR = {"en": re.compile(r"\b(?:or|versus|vs)\b", re.I), "zh": re.compile(r"还是")}
+#: (en) An item after "or" that opens a clause of its own ("..., or do I need to find it elsewhere?"): no alternative.
+CLAUSE_START = re.compile(r"\s*(?:do|does|did|should|shall|can|could|will|would|must|may|might|is|are|was|were|have|"
+                          r"has|had|i|you|we|he|she|they|it|there|if)\b", re.I)
+#: Words that ask something other than which alternative: a wh-word or a request ("tell me", "说明"). A question with
+#: none of them that offers alternatives ("Is it the A or the B?", "是A还是B？") asks only which of them.
+ASKS_BESIDES = {
+    "en": re.compile(r"\b(which|what|where|how|who|whom|whose|when|why|whether|specify|recommend|suggest|advise|"
+                     r"tell me|let me know|clarify|explain|identify|describe|guide me)\b", re.I),
+    "zh": re.compile(r"哪|什么|怎么|如何|怎样|多少|谁|几|为什么|何时|告诉|说明|建议|推荐|指点|介绍"),
+}
+#: The most content terms (en) / bigrams (zh) the last alternative of "A or B?" has: a name, not a purpose after it
+#: ("... or magic to unlock the gate?" names magic and says what for).
+ALTERNATIVE_TERMS = {"en": 2, "zh": 4}
 #: Things listed in one question that make it a list of everything (lists_things), and the content terms (en) /
 #: bigrams (zh) a listed thing has at most.
 LISTED_THINGS = 3
@@ -179,6 +194,6 @@ __all__ = [
     'BARE_FILLER_EN', 'BARE_SCAFFOLD_ZH', 'BARE_WHICH_EN', 'BOILERPLATE', 'CHOICE_WORDS', 'CHOOSER',
     'CHOOSER_AFTER', 'CJK_WORD', 'CLASSES', 'CLAUSE_BREAK', 'DECIMAL', 'FIRST_SENTENCE', 'FUNCTION_ZH', 'GAP',
     'GENERIC_KIND_EN', 'GENERIC_KIND_ZH', 'GOVERNS', 'LISTED_THINGS', 'LIST_FOLLOWS', 'LIST_ITEM_OWN',
-    'LIST_ITEM_TERMS', 'LIST_JOINT', 'MENTIONED', 'NEEDS', 'NOT_A_CHOICE', 'NOT_A_THING', 'OFFERS', 'PASTED', 'PRONOUN',
+    'LIST_ITEM_TERMS', 'LIST_JOINT', 'MENTIONED', 'NEEDS', 'NOT_A_CHOICE', 'NOT_A_THING', 'OFFERS', 'ASKS_WHICH_OR', 'CLAUSE_START', 'ASKS_BESIDES', 'ALTERNATIVE_TERMS', 'PASTED', 'PRONOUN',
     'TAG_WORDS', 'WHICH', 'WHICH_KIND', 'WHICH_OF_LIST',
 ]
