@@ -22,7 +22,7 @@ def test_the_sample_is_bounded_seeded_balanced_and_holds_the_known_attacks():
     assert len(points) == len(set(points)) == 60
     assert points == search_module.sample_points(60, seed=3) != search_module.sample_points(60, seed=4)
     assert set(MEMBERS[name].spec for name in MEMBERS) <= set(points)
-    per_family = {f: sum(parse_spec(p).form == f for p in points) for f in FAMILIES}
+    per_family = {f: sum(parse_spec(p).family == f for p in points) for f in FAMILIES}
     assert set(per_family.values()) == {60 // len(FAMILIES)}
     assert len(search_module.sample_points(7)) == 7
     for bad in (0, 61):
@@ -98,7 +98,10 @@ def test_a_pair_walker_is_of_the_choice_family_whatever_its_wording():
     """"Do I need the X or the Y?" over the listed options (one-each, two names or more) walks the option lists as
     choice questions: it is judged with the choice family (against the heuristic's SwE), not as a held-out family."""
     assert parse_spec("tpl-one-each+q4+n2+brief+pad").family == "choice"
+    assert parse_spec("tpl-exactly+q2+n2+options+g3+suffix").family == "choice"
     assert parse_spec("tpl-one-each+q1+n1+brief+suffix").family == "one-each"
+    assert parse_spec("tpl-exactly+q6+n4+replies").family == "exactly"  # Jax's words: no listed options
+    assert parse_spec("tpl-wh+q3+n1+brief").family == "wh"
     assert parse_spec("tpl-choice+q1+n2+brief").family == "choice"
 
 

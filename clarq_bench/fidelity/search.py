@@ -116,19 +116,20 @@ def sample_points(points: int = DEFAULT_POINTS, seed: int = 0) -> list[str]:
     share = {family: points // len(FAMILIES) + (i < points % len(FAMILIES)) for i, family in enumerate(FAMILIES)}
     chosen: list[str] = []
     for family in FAMILIES:
-        mine = [p.spec for p in MEMBERS.values() if p.form == family][: share[family]]
+        mine = [p.spec for p in MEMBERS.values() if p.family == family][: share[family]]
         tries = 0
         while len(mine) < share[family] and tries < 1000:
             tries += 1
-            sources = ["brief"] if family in ("one-each", CHOICE_FAMILY) else ["brief", "options", "replies", "both"]
+            form = rng.choice(FAMILIES) if family == CHOICE_FAMILY else family  # any wording may walk the lists
+            sources = ["brief"] if form in ("one-each", CHOICE_FAMILY) else ["brief", "options", "replies", "both"]
             point = TemplateParams(
-                form=family, questions=rng.randint(1, 8), names=rng.randint(2, 3) if family == CHOICE_FAMILY else
+                form=form, questions=rng.randint(1, 8), names=rng.randint(2, 3) if family == CHOICE_FAMILY else
                 rng.randint(1, 4), source=rng.choice(sources),
                 suffix=rng.random() < 0.5, pad=rng.random() < 0.5, generic=rng.choice([0, 0, 1, 2, 3, 5]),
                 stop=rng.random() < 0.3,
-            ).spec  # fmt: skip
-            if point not in mine:
-                mine.append(point)
+            )  # fmt: skip
+            if point.family == family and point.spec not in mine:
+                mine.append(point.spec)
         chosen += mine
     return chosen
 

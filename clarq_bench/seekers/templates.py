@@ -61,10 +61,13 @@ class TemplateParams(BaseModel):
 
     @property
     def family(self) -> str:
-        """The point's family: its form, except that a point whose every question offers listed options as
-        alternatives ("Do I need the X or the Y?": one-each with two names or more) walks the option lists as choice
-        questions, whatever its wording, and so belongs to the choice family."""
-        return "choice" if self.form == "one-each" and self.names >= 2 else self.form
+        """The point's family: its form, except that a point whose every question offers two names of the brief's
+        lists as alternatives ("Do I need the X or the Y?", "Which X or Y exactly?": two names or more from the brief,
+        or one-each's options) walks the option lists as choice questions, whatever its wording, and so belongs to
+        the choice family: the rule answers such a question when its names are options of one kind, and issue 26
+        judges that family by what its success costs (SwE against the heuristic's), not by the 15% bar."""
+        walks = self.names >= 2 and (self.form == "one-each" or self.source in ("brief", "options"))
+        return "choice" if walks else self.form
 
     @property
     def spec(self) -> str:
