@@ -287,3 +287,17 @@ def test_a_yes_no_question_between_two_things_asks_what_its_frame_asks(language:
     (question,) = focus.questions(framed)
     assert focus.asks_which_of(question)
     assert revealed(language, framed, ["3"]) == ["3"]
+
+
+@pytest.mark.asyncio
+async def test_the_llm_provider_keeps_listed_words_from_revealing_a_node_its_model_proposed() -> None:
+    """The model proposes the payment node for "Which trade, castle, coins or payment exactly?"; the shared rule
+    takes it away (the words are listed, not asked), while "How should I pay for the trade?" keeps it."""
+    proposed = {"intent": 2, "node_ids": ["3"], "summary_confirmation": False, "rationale": "payment"}
+    for text, expected in ((WHICH_OF["en"][0], []), ("How should I pay for the trade?", ["3"])):
+        replies = _Recorder(proposed)
+        replies.replies.append("Don't worry, just ask me about one thing at a time.")  # the Response II call
+        client = LLMClient(LLMSettings(use_cache=False), scripted={"scripted/jax": ScriptedModel(replies)})
+        provider = LLMProvider(make_task("en"), client, model="scripted/jax", mode="single")
+        turn = await provider.respond(dialogue("en", last=text))
+        assert turn.revealed == expected, text
