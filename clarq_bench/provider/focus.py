@@ -66,6 +66,7 @@ from .question_words import (
     ALTERNATIVE_TERMS,
     PASTED,
     PRONOUN,
+    REFERS_BACK,
     TAG_WORDS,
     WHICH,
     WHICH_KIND,
@@ -221,8 +222,12 @@ class FocusIndex:
             for clause in self._clauses(sentence):
                 classes = {name for name, pattern in CLASSES[language].items() if pattern.search(clause)}
                 classes = classes or {"polar"}
+                bare = classes <= {"identity", "polar"} and self._is_bare(clause)
+                if found and REFERS_BACK[language].search(clause) and len(tokens(clause, language)) <= 2:
+                    # "What about the garlic, onions and potatoes? Where can I find those?": "those" is the list
+                    clause = f"{clause} ({found[-1].text})"
                 found.append(Question(clause, frozenset(tokens(clause, language)), frozenset(classes), context,
-                                      classes <= {"identity", "polar"} and self._is_bare(clause), jax))
+                                      bare, jax))
             context = ""
         return found
 
@@ -367,6 +372,18 @@ class FocusIndex:
             kept = " ".join(words[: max(0, len(words) - size)])
         return kept
 
+    def _offers_of_kind(self, question: Question, kind: frozenset[str]) -> bool:
+        """Are the alternatives things of the choice's kind, each set apart by a word of its own ("the north or the
+        west mine?", "北矿还是西矿？")? The last one names the kind as its head, after a word of its own; a bare kind
+        among other words ("the needs or the crystal?") offers no option of it."""
+        if not kind:
+            return False
+        last = ASKS_WHICH_OR[self.language].split(self._without_names(question.text))[-1]
+        terms = [t for t in tokens(last, self.language) if t not in TAG_WORDS]
+        if self.language == "zh":
+            return len(CJK_WORD.findall(last)) >= 3 and bool(terms) and terms[-1] in kind
+        return len(terms) >= 2 and terms[-1] in kind
+
     def _item_terms(self, piece: str) -> set[str]:
         """A list piece's own terms, for telling a name from a clause: (zh) the which-scaffolding fused to the last
         item ("支付具体是哪个") is not the item's."""
@@ -406,6 +423,11 @@ class FocusIndex:
         if len(run) < LISTED_THINGS or not offered:
             return None
         return " ".join(piece for index, piece in enumerate(pieces) if index not in run)
+
+    def lists_without_asking(self, question: Question) -> bool:
+        """Does the question list three things or more and ask nothing particular of them (no where, how, who, when
+        or how many: "What do I need to know about the A, the B and the C?")?"""
+        return not question.classes - {"identity", "polar"} and self.lists_things(question)
 
     def lists_things(self, question: Question, items_only: bool = False) -> bool:
         """Does the question list three things or more ("the fire, the crystal, the magic or the deal")? Such a
@@ -538,8 +560,13 @@ class FocusIndex:
         if frame is not None:  # "Which A, B or C?": a choice among what it offers, or what its frame asks
             if self._kind_governed(question, focus.kind) or bool(focus.options) and self._offers_ours(question, focus):
                 return True
+            if self._offers_of_kind(question, focus.kind):
+                return True
             asked = question._replace(text=frame, terms=frozenset(tokens(frame, self.language)), bare=False)
             return bool(asked.terms) and self.focuses(asked, node_id, framed=True)
+        if self.lists_without_asking(question):
+            # "What do I need to know about the A, the B and the C?": nothing is asked of any one of them in particular
+            return self._kind_governed(question, focus.kind) or bool(focus.options) and self._offers_ours(question, focus)
         if question.bare:  # "Which X exactly?" asks which X is meant: a choice of kind X, nothing else, and only once
             # Jax has spoken of X ("go to the castle"): "Which castle?" before any castle came up is a guess at what
             # may be asked, not a question about his answer

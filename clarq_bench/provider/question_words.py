@@ -127,7 +127,8 @@ BOILERPLATE = FOCUS_STOP_EN | frozenset(tokens(
     "lack lacking information issue issues concern concerns problem need needs needed necessary unsure sure "
     "explain explained specify specified mention mentioned previous previously response responses jax provide "
     "provided detail details regarding required require requirement clarify clarified indicate indicated "
-    "whether should safely successfully first next", "en")) | frozenset(
+    "whether should safely successfully first next know knowing known game scenario player location locations "
+    "located", "en")) | frozenset(
     "回复 之前 没有 说明 指出 明确 具体 信息 问题 不知 知道 确定 应该 需要 哪个 哪里 如何 怎么 什么 时候 选择 使用 可以".split())
 #: Characters that make a Chinese bigram a piece of grammar rather than a name ("的弱", "才需", "厂且").
 FUNCTION_ZH = frozenset("的了且才需要该应在到个是有和与或及对不能会把被就也都还只而则从向给让使用于为以之其这那哪些什么怎如何吗呢吧啊")
@@ -179,6 +180,8 @@ ASKS_BESIDES = {
 #: The most content terms (en) / bigrams (zh) the last alternative of "A or B?" has: a name, not a purpose after it
 #: ("... or magic to unlock the gate?" names magic and says what for).
 ALTERNATIVE_TERMS = {"en": 2, "zh": 4}
+#: A question that points back at what the question before it named ("Where can I find those?", "它们在哪里？").
+REFERS_BACK = {"en": re.compile(r"\b(those|these|them|they)\b", re.I), "zh": re.compile(r"它们|这些|那些|它")}
 #: Things listed in one question that make it a list of everything (lists_things), and the content terms (en) /
 #: bigrams (zh) a listed thing has at most.
 LISTED_THINGS = 3
@@ -194,6 +197,6 @@ __all__ = [
     'BARE_FILLER_EN', 'BARE_SCAFFOLD_ZH', 'BARE_WHICH_EN', 'BOILERPLATE', 'CHOICE_WORDS', 'CHOOSER',
     'CHOOSER_AFTER', 'CJK_WORD', 'CLASSES', 'CLAUSE_BREAK', 'DECIMAL', 'FIRST_SENTENCE', 'FUNCTION_ZH', 'GAP',
     'GENERIC_KIND_EN', 'GENERIC_KIND_ZH', 'GOVERNS', 'LISTED_THINGS', 'LIST_FOLLOWS', 'LIST_ITEM_OWN',
-    'LIST_ITEM_TERMS', 'LIST_JOINT', 'MENTIONED', 'NEEDS', 'NOT_A_CHOICE', 'NOT_A_THING', 'OFFERS', 'ASKS_WHICH_OR', 'CLAUSE_START', 'ASKS_BESIDES', 'ALTERNATIVE_TERMS', 'PASTED', 'PRONOUN',
+    'LIST_ITEM_TERMS', 'LIST_JOINT', 'MENTIONED', 'NEEDS', 'NOT_A_CHOICE', 'NOT_A_THING', 'OFFERS', 'ASKS_WHICH_OR', 'CLAUSE_START', 'ASKS_BESIDES', 'ALTERNATIVE_TERMS', 'PASTED', 'PRONOUN', 'REFERS_BACK',
     'TAG_WORDS', 'WHICH', 'WHICH_KIND', 'WHICH_OF_LIST',
 ]
