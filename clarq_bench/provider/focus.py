@@ -28,6 +28,7 @@ from .question_words import (
     ABBREVIATION,
     CLASSES,
     NEEDS,
+    NEEDS_WORDS,
     ALTERNATIVE,
     ANAPHORIC,
     ASKED,
@@ -87,6 +88,8 @@ def _shared_terms(members: tuple["Option", ...]) -> set[str]:
     return {term for term, count in seen.items() if count >= 2}
 
 
+#: What a name of the brief becomes when a list is read: one item, whatever its words.
+NAME_MARK = "\u2022"
 #: One option of the brief (brief_options.py owns what a kind is).
 Option = BriefOption
 
@@ -193,6 +196,8 @@ class FocusIndex:
             # "multiple castles ... unsure when Henry will appear": what is missing is a time, not the castle
             anchor |= set(self._content(asked_of))
             options, kind = (), set()
+        if needs in NEEDS_WORDS[language] and anchor - NEEDS_WORDS[language][needs]:
+            anchor -= NEEDS_WORDS[language][needs]  # "the exact time to meet Henry": the thing is the meeting
         key = max(anchor, key=lambda t: (self.index.weight(t), t)) if anchor else None
         if needs is None and options and all(o.group in self.scene_groups for o in options):
             needs = "place"  # a choice among the brief's scenes is a choice of where to go
@@ -256,6 +261,13 @@ class FocusIndex:
             else:
                 clauses.append(piece)
         return [clause.strip() for clause in clauses if clause.strip()]
+
+    def _names_marked(self, text: str) -> str:
+        """The text with each name of the brief (and the task name, the role) as one mark: a list item of its own."""
+        lowered = text.lower()
+        for name in self.pasted_phrases:
+            lowered = lowered.replace(name.lower(), f" {NAME_MARK} ")
+        return lowered
 
     def _without_names(self, text: str) -> str:
         lowered = text.lower()
@@ -349,9 +361,9 @@ class FocusIndex:
         which = WHICH_OF_LIST[language].search(rest)
         if which:  # the frame: what precedes the which, and what follows the list it governs
             return self._without_short_pieces(rest[: which.start()]) + " " + self._without_short_pieces(rest[which.start():])
-        run = self._alternatives_run(rest)
+        run = self._alternatives_run(self._names_marked(question.text))
         if run is not None:
-            return run
+            return run.replace(NAME_MARK, " ")
         if not ASKS_WHICH_OR[language].search(rest):
             return None
         if ASKS_BESIDES[language].search(question.text) or question.classes - {"identity", "polar"}:
@@ -409,7 +421,9 @@ class FocusIndex:
         run: list[int] = []
         offered = False
         for index, piece in enumerate(pieces):
-            terms = self._item_terms(piece)
+            terms = self._item_terms(piece.replace(NAME_MARK, " "))
+            if NAME_MARK in piece:
+                terms = {NAME_MARK}  # a name of the brief: an item, whatever frame leads into it ("buy at the X")
             if not terms and not piece.strip(" ,，、"):
                 continue  # (an empty piece, or "..., right?" as no item)
             if not terms or len(terms) > limit:
@@ -422,7 +436,10 @@ class FocusIndex:
             run.append(index)
         if len(run) < LISTED_THINGS or not offered:
             return None
-        return " ".join(piece for index, piece in enumerate(pieces) if index not in run)
+        # the frame: every piece outside the run, and the words around a name inside it ("Where should I buy the
+        # materials: A, B or C?" asks where to buy the materials)
+        return " ".join(piece if index not in run else piece.replace(NAME_MARK, " ") if NAME_MARK in piece else ""
+                        for index, piece in enumerate(pieces))
 
     def lists_without_asking(self, question: Question) -> bool:
         """Does the question list three things or more and ask nothing particular of them (no where, how, who, when
@@ -563,7 +580,12 @@ class FocusIndex:
             if self._offers_of_kind(question, focus.kind):
                 return True
             asked = question._replace(text=frame, terms=frozenset(tokens(frame, self.language)), bare=False)
-            return bool(asked.terms) and self.focuses(asked, node_id, framed=True)
+            if not asked.terms:
+                return False
+            groups = {o.group for o in focus.options}
+            if any(o.group in groups for o in self.named_options(question)):
+                return False  # its options in a list with other things (or one alone): a spray or a bet, not asked
+            return self.focuses(asked, node_id, framed=True)
         if self.lists_without_asking(question):
             # "What do I need to know about the A, the B and the C?": nothing is asked of any one of them in particular
             return self._kind_governed(question, focus.kind) or bool(focus.options) and self._offers_ours(question, focus)

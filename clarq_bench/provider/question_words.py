@@ -182,6 +182,16 @@ ASKS_BESIDES = {
 ALTERNATIVE_TERMS = {"en": 2, "zh": 4}
 #: A question that points back at what the question before it named ("Where can I find those?", "它们在哪里？").
 REFERS_BACK = {"en": re.compile(r"\b(those|these|them|they)\b", re.I), "zh": re.compile(r"它们|这些|那些|它")}
+#: Words that name the kind of detail missing, not the thing it is missing for ("the exact time to meet Henry": the
+#: thing is the meeting): kept out of a detail node's anchor.
+NEEDS_WORDS = {
+    "en": {"time": frozenset(tokens("time times timing day days hour hours date", "en")),
+           "place": frozenset(tokens("place places location locations where whereabouts", "en")),
+           "quantity": frozenset(tokens("amount number quantity", "en")),
+           "manner": frozenset(tokens("way ways method methods", "en"))},
+    "zh": {"time": frozenset({"时间", "时候", "时刻"}), "place": frozenset({"地点", "位置", "地方"}),
+           "quantity": frozenset({"数量"}), "manner": frozenset({"方法", "办法", "方式"})},
+}
 #: Things listed in one question that make it a list of everything (lists_things), and the content terms (en) /
 #: bigrams (zh) a listed thing has at most.
 LISTED_THINGS = 3
@@ -197,6 +207,6 @@ __all__ = [
     'BARE_FILLER_EN', 'BARE_SCAFFOLD_ZH', 'BARE_WHICH_EN', 'BOILERPLATE', 'CHOICE_WORDS', 'CHOOSER',
     'CHOOSER_AFTER', 'CJK_WORD', 'CLASSES', 'CLAUSE_BREAK', 'DECIMAL', 'FIRST_SENTENCE', 'FUNCTION_ZH', 'GAP',
     'GENERIC_KIND_EN', 'GENERIC_KIND_ZH', 'GOVERNS', 'LISTED_THINGS', 'LIST_FOLLOWS', 'LIST_ITEM_OWN',
-    'LIST_ITEM_TERMS', 'LIST_JOINT', 'MENTIONED', 'NEEDS', 'NOT_A_CHOICE', 'NOT_A_THING', 'OFFERS', 'ASKS_WHICH_OR', 'CLAUSE_START', 'ASKS_BESIDES', 'ALTERNATIVE_TERMS', 'PASTED', 'PRONOUN', 'REFERS_BACK',
+    'LIST_ITEM_TERMS', 'LIST_JOINT', 'MENTIONED', 'NEEDS', 'NOT_A_CHOICE', 'NOT_A_THING', 'OFFERS', 'ASKS_WHICH_OR', 'CLAUSE_START', 'ASKS_BESIDES', 'ALTERNATIVE_TERMS', 'PASTED', 'PRONOUN', 'REFERS_BACK', 'NEEDS_WORDS',
     'TAG_WORDS', 'WHICH', 'WHICH_KIND', 'WHICH_OF_LIST',
 ]
