@@ -301,3 +301,42 @@ async def test_the_llm_provider_keeps_listed_words_from_revealing_a_node_its_mod
         provider = LLMProvider(make_task("en"), client, model="scripted/jax", mode="single")
         turn = await provider.respond(dialogue("en", last=text))
         assert turn.revealed == expected, text
+
+
+# --- a list that asks nothing particular; "those" points back; the names of a list are items ---------------------------
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_list_that_asks_nothing_of_its_things_takes_no_detail(language: str) -> None:
+    vague, pointed, back = (
+        ("What do I need to know about the trade, the castle and the coins?",
+         "How do I pay for the trade, the gem and the coins?",
+         "What about the trade, the gem and the coins? How do I pay for those?")
+        if language == "en" else
+        ("关于交易、城堡和金币，我需要知道什么？", "我该怎么支付交易、宝石和金币？", "那交易、宝石和金币呢？这些我该怎么支付？"))  # fmt: skip
+    assert revealed(language, vague, ["3"]) == []  # "trade" is one of three things, nothing is asked of it
+    assert revealed(language, pointed, ["3"]) == ["3"]  # how to pay for them
+    assert revealed(language, back, ["3"]) == ["3"]  # "those" are the things of the question before
+
+
+def test_names_of_the_brief_listed_after_a_frame_leave_the_frame_asking() -> None:
+    """"Where should I meet Henry: the Frost Castle, the Twilight Castle or the Gloomy Castle?" lists names (each an item,
+    whatever words lead into it) and its frame asks where to meet Henry: the castle choice is offered, and answered."""
+    text = "When will Henry appear: at the Frost Castle, the Twilight Castle or the Gloomy Castle?"
+    focus = FocusIndex(make_task("en"))
+    (question,) = focus.questions(text)
+    assert focus.asks_which_of(question) and "appear" in focus.alternatives_frame(question)
+    assert revealed("en", text, ["2"]) == ["2"]  # the frame asks when Henry appears
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_kind_of_detail_missing_is_no_anchor(language: str) -> None:
+    """Node 2 misses *when* Henry appears: "time" names what is missing, not the thing it is missing for, so a
+    question that only says "time" asks nothing of Henry's appearance."""
+    focus = FocusIndex(make_task(language))
+    assert not focus.nodes["2"].anchor & {"time", "时间", "时候"}
+    filler = ("How much time do I have, since I would hate to waste time?" if language == "en"
+              else "我有多少时间？我可不想浪费时间。")  # fmt: skip
+    assert revealed(language, filler, ["2"]) == []
+    when = "When will Henry appear at the castle?" if language == "en" else "亨利什么时候出现在城堡？"
+    assert revealed(language, when, ["2"]) == ["2"]
