@@ -1,0 +1,258 @@
+"""How a question lists things and offers alternatives, read against the brief's names (mixed into FocusIndex).
+
+Why apart: what a list is ("A, B or C"), when it offers alternatives and what its frame asks are one question of
+reading, separate from which node a question focuses (focus.py). The rules are README "What a provider reveals":
+- a which / what that governs a list, three names or more joined by an "or", or "Is it the A or the B?" with no other
+  question word offers alternatives: it asks which of them, and otherwise only what its frame asks;
+- a name of the brief is one item of a list, whatever words lead into it;
+- a list of alternatives that holds a choice's options holds nothing else (another kind, a pasted note, the task
+  name or the role makes it a spray);
+- a question listing three things or more that asks nothing particular of them asks no detail of any of them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from .brief_options import BriefOption, names_entity
+from .lexical import tokens
+from .question_words import (
+    ALTERNATIVE_TERMS,
+    ASKS_BESIDES,
+    ASKS_WHICH_OR,
+    BARE_SCAFFOLD_ZH,
+    CJK_WORD,
+    CLAUSE_START,
+    LISTED_THINGS,
+    LIST_ITEM_OWN,
+    LIST_ITEM_TERMS,
+    LIST_JOINT,
+    OFFERS,
+    PASTED,
+    TAG_WORDS,
+    WHICH_OF_LIST,
+)
+
+#: What a name of the brief becomes when a list is read: one item, whatever its words.
+NAME_MARK = "\u2022"
+
+
+class Question(NamedTuple):
+    """One question sentence of a seeker turn, read once."""
+
+    text: str
+    terms: frozenset[str]
+    classes: frozenset[str]
+    context: str = ""  # the statement just before it ("There are two mines. Which one has rubies?")
+    bare: bool = False  # "Which X exactly?": one word of its own and nothing asked but which / what (see _is_bare)
+    heard: frozenset[str] | None = None  # the terms of Jax's replies so far (None: not known, not checked)
+
+
+class ListReading:
+    """The list and alternatives reading of FocusIndex: it needs `language`, `options` (the brief's options),
+    `names` and `pasted_phrases` (names, longest first; with the task name and the role), `pasted` (the terms of
+    phrases that are no option) and `scene_groups`, which FocusIndex sets."""
+
+    language: str
+    options: list[BriefOption]
+    names: list[str]
+    pasted_phrases: list[str]
+    pasted: list[frozenset[str]]
+    scene_groups: set[int]
+
+    def _names_marked(self, text: str) -> str:
+        """The text with each name of the brief (and the task name, the role) as one mark: a list item of its own."""
+        lowered = text.lower()
+        for name in self.pasted_phrases:
+            lowered = lowered.replace(name.lower(), f" {NAME_MARK} ")
+        return lowered
+
+    def _without_names(self, text: str) -> str:
+        lowered = text.lower()
+        for name in self.pasted_phrases:
+            lowered = lowered.replace(name.lower(), " , ")
+        return lowered
+
+    def asks_which_of(self, question: Question) -> bool:
+        """Does the question offer alternatives and ask which of them (see alternatives_frame)?"""
+        return self.alternatives_frame(question) is not None
+
+    def alternatives_frame(self, question: Question) -> str | None:
+        """What a question that offers alternatives says besides them, or None when it offers none. Alternatives are
+        a list a which / what governs ("Which A, B or C exactly?", "你说的是哪个A、B还是C？", "A、B还是C具体是哪个？"),
+        three names or more joined by an "or" ("How do I use the A, B, C or D?"), or, with no other question word,
+        a last "or" item that is a name ("Is it the A or the B?", "是A还是B？"; not "..., or do I need to ...?").
+        Such a question asks a choice among what it offers: it is answered by the choice whose options it offers or
+        whose kind its which governs, and otherwise only by what its frame asks ("Can I pay for the trade with coins
+        or gems?" asks how to pay; "Is it the henry or the exchanging?" asks nothing)."""
+        language = self.language
+        rest = self._without_names(question.text)
+        if not OFFERS[language].search(rest):
+            return None
+        which = WHICH_OF_LIST[language].search(rest)
+        if which:  # the frame: what precedes the which, and what follows the list it governs
+            return self._without_short_pieces(rest[: which.start()]) + " " + self._without_short_pieces(rest[which.start():])
+        run = self._alternatives_run(self._names_marked(question.text))
+        if run is not None:
+            return run.replace(NAME_MARK, " ")
+        if not ASKS_WHICH_OR[language].search(rest):
+            return None
+        if ASKS_BESIDES[language].search(question.text) or question.classes - {"identity", "polar"}:
+            return None
+        # "Is it the A or the B?", "是A还是B？": nothing asked but which alternative, when the last one is a name
+        before, *pieces = ASKS_WHICH_OR[language].split(rest)
+        if language == "en" and any(CLAUSE_START.match(piece) for piece in pieces):
+            return None  # "..., or do I need to find it elsewhere?" is a second question, not an alternative
+        last = pieces[-1]
+        if len(set(tokens(last, language)) - TAG_WORDS) > ALTERNATIVE_TERMS[language]:
+            return None
+        # the frame: what comes before the first alternative, which is as long as the last one ("with coins or gems")
+        if language == "zh":
+            size = len(CJK_WORD.findall(last))
+            kept = before[: max(0, len(before) - size)] if size else before
+        else:
+            words, size = before.split(), len(last.split())
+            kept = " ".join(words[: max(0, len(words) - size)])
+        return kept
+
+    def _offers_of_kind(self, question: Question, kind: frozenset[str]) -> bool:
+        """Are the alternatives things of the choice's kind, each set apart by a word of its own ("the north or the
+        west mine?", "北矿还是西矿？")? The last one names the kind as its head, after a word of its own; a bare kind
+        among other words ("the needs or the crystal?") offers no option of it."""
+        if not kind:
+            return False
+        last = ASKS_WHICH_OR[self.language].split(self._without_names(question.text))[-1]
+        terms = [t for t in tokens(last, self.language) if t not in TAG_WORDS]
+        if self.language == "zh":
+            return len(CJK_WORD.findall(last)) >= 3 and bool(terms) and terms[-1] in kind
+        return len(terms) >= 2 and terms[-1] in kind
+
+    def _item_terms(self, piece: str) -> set[str]:
+        """A list piece's own terms, for telling a name from a clause: (zh) the which-scaffolding fused to the last
+        item ("支付具体是哪个") is not the item's."""
+        if self.language == "zh":
+            piece = BARE_SCAFFOLD_ZH.sub("", piece)
+        return set(tokens(piece, self.language)) - TAG_WORDS
+
+    def _without_short_pieces(self, text: str) -> str:
+        """The text without its list items (pieces between joints of at most LIST_ITEM_TERMS terms)."""
+        limit = LIST_ITEM_TERMS[self.language]
+        pieces = LIST_JOINT[self.language].split(text)
+        return " ".join(piece for piece in pieces if len(self._item_terms(piece)) > limit)
+
+    def _alternatives_run(self, text: str) -> str | None:
+        """Three names or more in a row listed as alternatives ("A, B, C or D", "A、B、C还是D"): short pieces (the first
+        counted only when it is a name itself, with no frame around it) with an "or" / 或 / 还是 among the joints
+        between them ("除了A、B和C之外，还有其他食材或调料吗" lists a set, then asks apart). Returns the text without the
+        run (the question's frame), or None."""
+        language = self.language
+        parts = re.split(f"({LIST_JOINT[language].pattern})", text, flags=re.I)
+        pieces, joints = parts[0::2], parts[1::2]
+        limit = LIST_ITEM_TERMS[language]
+        run: list[int] = []
+        offered = False
+        for index, piece in enumerate(pieces):
+            terms = self._item_terms(piece.replace(NAME_MARK, " "))
+            if NAME_MARK in piece:
+                terms = {NAME_MARK}  # a name of the brief: an item, whatever frame leads into it ("buy at the X")
+            if not terms and not piece.strip(" ,，、"):
+                continue  # (an empty piece, or "..., right?" as no item)
+            if not terms or len(terms) > limit:
+                if len(run) >= LISTED_THINGS and offered:
+                    break
+                run, offered = [], False
+                continue
+            if run:
+                offered = offered or bool(OFFERS[language].search(joints[index - 1]))
+            run.append(index)
+        if len(run) < LISTED_THINGS or not offered:
+            return None
+        # the frame: every piece outside the run, and the words around a name inside it ("Where should I buy the
+        # materials: A, B or C?" asks where to buy the materials)
+        return " ".join(piece if index not in run else piece.replace(NAME_MARK, " ") if NAME_MARK in piece else ""
+                        for index, piece in enumerate(pieces))
+
+    def lists_without_asking(self, question: Question) -> bool:
+        """Does the question list three things or more and ask nothing particular of them (no where, how, who, when
+        or how many: "What do I need to know about the A, the B and the C?")?"""
+        return not question.classes - {"identity", "polar"} and self.lists_things(question)
+
+    def lists_things(self, question: Question, items_only: bool = False) -> bool:
+        """Does the question list three things or more ("the fire, the crystal, the magic or the deal")? Such a
+        question asks about none of them in particular: it may ask a choice among options it lists (path 2) or a
+        kind by name, never a detail or a choice by the words around it. The pieces after the first must be short
+        (a name, not a clause), so "Where do I go, what do I bring and who do I ask?" is three questions, not a list.
+        `items_only`: three short pieces, the first one counted only when it is a name itself (no frame around it)."""
+        pieces = [piece for piece in LIST_JOINT[self.language].split(question.text)
+                  if set(tokens(piece, self.language)) - TAG_WORDS]  # ("..., right?" is no item)
+        short = [len(tokens(piece, self.language)) <= LIST_ITEM_TERMS[self.language] for piece in pieces]
+        run = best = 0
+        for is_short in short[0 if items_only else 1:]:
+            run = run + 1 if is_short else 0
+            best = max(best, run)
+        return best + (0 if items_only else 1) >= LISTED_THINGS
+
+    def _list_items(self, question: Question) -> list[tuple[set[int], int]]:
+        """The question cut at list joints ("A, B or C"): each item with the option groups it names (`PASTED` for a
+        note, the task name or the role) and how many words of its own it has besides them. A name written whole
+        is read before the cut, so "Salt and Pepper Shop" stays one item."""
+        text = question.text.lower()
+        marks: dict[str, tuple[int, frozenset[str]]] = {}
+        for number, name in enumerate(self.names):
+            if name.lower() in text:
+                option = next(o for o in self.options if o.name == name)
+                marks[f"qq{number}qq"] = (option.group, option.terms)
+                text = text.replace(name.lower(), f" qq{number}qq ")
+        items = []
+        for piece in LIST_JOINT[self.language].split(text):
+            present = set(tokens(piece, self.language))
+            named: set[int] = set()
+            covered: set[str] = set()
+            for mark, (group, terms) in marks.items():
+                if mark in piece:
+                    named.add(group)
+                    covered |= {mark}
+            for option in self.options:
+                if names_entity(present, option.terms):
+                    named.add(option.group)
+                    covered |= option.terms
+            for terms in self.pasted:
+                if names_entity(present, terms):
+                    named.add(PASTED)
+                    covered |= terms
+            items.append((named, len(present - covered)))
+        return items
+
+    def _lists_of(self, question: Question, groups: set[int]) -> tuple[bool, bool]:
+        """(pure, offered): does every list of alternatives in the question that holds our options hold nothing
+        else, and does one of them offer two or more of our options as its items ("A, B or C")? A list is a run of
+        items that each name something of the brief; its first item may carry the question's frame ("Should I
+        use the X"), a later one only a word or two besides its name ("which store, A or B, carries the C key
+        shafts?": the last piece is what the question says of the store, not a third option). An item naming only
+        other things (another kind, a note, the task name) makes it a list of everything, not a choice among ours.
+        Scenes are all places: a list of scenes is a choice of where to go, whatever their kinds. Names scattered
+        through a sentence ("can I repair the car tires here, or take the car to the shop?") are no list."""
+        places = groups <= self.scene_groups
+        runs: list[list[set[int]]] = [[]]
+        for named, own in self._list_items(question):
+            if not named:
+                if runs[-1]:
+                    runs.append([])
+            elif runs[-1] and own > LIST_ITEM_OWN[self.language]:
+                runs.append([named])  # a name with a clause of its own: the run ends, this may lead another
+            else:
+                runs[-1].append(named)
+        offered = False
+        for run in runs:
+            ours = sum(1 for item in run if item & groups)
+            if not ours:
+                continue
+            for item in run:
+                if not item & groups and not (places and item <= self.scene_groups):
+                    return False, False
+            offered = offered or ours >= 2
+        return True, offered
+
+
+__all__ = ["NAME_MARK", "ListReading", "Question"]
