@@ -24,6 +24,7 @@ from .question_words import (
     BARE_SCAFFOLD_ZH,
     CJK_WORD,
     CLAUSE_START,
+    CLAUSE_WORDS,
     LISTED_THINGS,
     LIST_ITEM_OWN,
     LIST_ITEM_TERMS,
@@ -141,6 +142,11 @@ class ListReading:
         pieces = LIST_JOINT[self.language].split(text)
         return " ".join(piece for piece in pieces if len(self._item_terms(piece)) > limit)
 
+    def _is_item(self, piece: str) -> bool:
+        """Can a list piece be a thing rather than a clause ("the lens cloth", not "if you rush it" or "asks where to
+        get some")? (en) No pronoun, auxiliary or question word in it; (zh) no way to tell, any short piece."""
+        return self.language == "zh" or not CLAUSE_WORDS.search(piece)
+
     def _alternatives_run(self, text: str) -> str | None:
         """Three names or more in a row listed as alternatives ("A, B, C or D", "A、B、C还是D"): short pieces (the first
         counted only when it is a name itself, with no frame around it) with an "or" / 或 / 还是 among the joints
@@ -158,7 +164,7 @@ class ListReading:
                 terms = {NAME_MARK}  # a name of the brief: an item, whatever frame leads into it ("buy at the X")
             if not terms and not piece.strip(" ,，、"):
                 continue  # (an empty piece, or "..., right?" as no item)
-            if not terms or len(terms) > limit:
+            if not terms or len(terms) > limit or NAME_MARK not in piece and not self._is_item(piece):
                 if len(run) >= LISTED_THINGS and offered:
                     break
                 run, offered = [], False
@@ -169,29 +175,44 @@ class ListReading:
         if len(run) < LISTED_THINGS or not offered:
             return None
         # the frame: every piece outside the run, and the words around a name inside it ("Where should I buy the
-        # materials: A, B or C?" asks where to buy the materials)
+        # materials: A, B or C?" asks where to buy the materials); the piece that leads into the run ends on the
+        # run's first thing ("How do I use the trade, the castle or the coins?"), as long as the second one
+        lead = run[0] - 1
+        while lead >= 0 and not pieces[lead].strip():
+            lead -= 1
+        kept = list(pieces)
+        if lead >= 0 and lead not in run:
+            size = len(pieces[run[0]]) if self.language == "zh" else len(pieces[run[0]].split())
+            words = kept[lead] if self.language == "zh" else kept[lead].split()
+            trimmed = words[: max(0, len(words) - size)]
+            kept[lead] = trimmed if self.language == "zh" else " ".join(trimmed)
         return " ".join(piece if index not in run else piece.replace(NAME_MARK, " ") if NAME_MARK in piece else ""
-                        for index, piece in enumerate(pieces))
+                        for index, piece in enumerate(kept))
 
     def lists_without_asking(self, question: Question) -> bool:
         """Does the question list three things or more and ask nothing particular of them (no where, how, who, when
         or how many: "What do I need to know about the A, the B and the C?")?"""
-        return not question.classes - {"identity", "polar"} and self.lists_things(question)
+        return not question.classes - {"identity", "polar"} and self.lists_things(question, items_only=True)
 
     def lists_things(self, question: Question, items_only: bool = False) -> bool:
         """Does the question list three things or more ("the fire, the crystal, the magic or the deal")? Such a
         question asks about none of them in particular: it may ask a choice among options it lists (path 2) or a
         kind by name, never a detail or a choice by the words around it. The pieces after the first must be short
         (a name, not a clause), so "Where do I go, what do I bring and who do I ask?" is three questions, not a list.
-        `items_only`: three short pieces, the first one counted only when it is a name itself (no frame around it)."""
+        `items_only`: the pieces after the first must be things, not clauses ("..., or asks about the lens or the
+        cloth?" lists nothing), and they end the question."""
         pieces = [piece for piece in LIST_JOINT[self.language].split(question.text)
                   if set(tokens(piece, self.language)) - TAG_WORDS]  # ("..., right?" is no item)
-        short = [len(tokens(piece, self.language)) <= LIST_ITEM_TERMS[self.language] for piece in pieces]
+        short = [len(tokens(piece, self.language)) <= LIST_ITEM_TERMS[self.language]
+                 and (not items_only or self._is_item(piece)) for piece in pieces]
         run = best = 0
-        for is_short in short[0 if items_only else 1:]:
+        for index, is_short in enumerate(short[1:], start=1):
             run = run + 1 if is_short else 0
-            best = max(best, run)
-        return best + (0 if items_only else 1) >= LISTED_THINGS
+            # the first piece leads the list ("What about the A, the B and the C"); later, a run stands alone
+            best = max(best, run + (1 if run == index else 0))
+        if items_only:  # the things end the question ("..., twice and slowly; if you rush it ..." lists nothing)
+            return run + (1 if run == len(short) - 1 else 0) >= LISTED_THINGS
+        return best >= LISTED_THINGS
 
     def _list_items(self, question: Question) -> list[tuple[set[int], int]]:
         """The question cut at list joints ("A, B or C"): each item with the option groups it names (`PASTED` for a

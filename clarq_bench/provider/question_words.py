@@ -170,6 +170,10 @@ ASKS_WHICH_OR = {"en": re.compile(r"\b(?:or|versus|vs)\b", re.I), "zh": re.compi
 #: (en) An item after "or" that opens a clause of its own ("..., or do I need to find it elsewhere?"): no alternative.
 CLAUSE_START = re.compile(r"\s*(?:do|does|did|should|shall|can|could|will|would|must|may|might|is|are|was|were|have|"
                           r"has|had|i|you|we|he|she|they|it|there|if)\b", re.I)
+#: (en) Words that make a list piece a clause, not a thing ("if you rush it", "asks where to get some").
+CLAUSE_WORDS = re.compile(r"\b(?:i|you|we|he|she|they|it|me|us|him|them|do|does|did|should|shall|can|could|will|would|"
+                          r"must|may|might|is|are|was|were|have|has|had|if|where|how|who|whom|when|why|what|which|"
+                          r"whether|asks?|need|needs)\b", re.I)
 #: Words that ask something other than which alternative: a wh-word or a request ("tell me", "说明"). A question with
 #: none of them that offers alternatives ("Is it the A or the B?", "是A还是B？") asks only which of them.
 ASKS_BESIDES = {
@@ -207,6 +211,6 @@ __all__ = [
     'BARE_FILLER_EN', 'BARE_SCAFFOLD_ZH', 'BARE_WHICH_EN', 'BOILERPLATE', 'CHOICE_WORDS', 'CHOOSER',
     'CHOOSER_AFTER', 'CJK_WORD', 'CLASSES', 'CLAUSE_BREAK', 'DECIMAL', 'FIRST_SENTENCE', 'FUNCTION_ZH', 'GAP',
     'GENERIC_KIND_EN', 'GENERIC_KIND_ZH', 'GOVERNS', 'LISTED_THINGS', 'LIST_FOLLOWS', 'LIST_ITEM_OWN',
-    'LIST_ITEM_TERMS', 'LIST_JOINT', 'MENTIONED', 'NEEDS', 'NOT_A_CHOICE', 'NOT_A_THING', 'OFFERS', 'ASKS_WHICH_OR', 'CLAUSE_START', 'ASKS_BESIDES', 'ALTERNATIVE_TERMS', 'PASTED', 'PRONOUN', 'REFERS_BACK', 'NEEDS_WORDS',
+    'LIST_ITEM_TERMS', 'LIST_JOINT', 'MENTIONED', 'NEEDS', 'NOT_A_CHOICE', 'NOT_A_THING', 'OFFERS', 'ASKS_WHICH_OR', 'CLAUSE_START', 'CLAUSE_WORDS', 'ASKS_BESIDES', 'ALTERNATIVE_TERMS', 'PASTED', 'PRONOUN', 'REFERS_BACK', 'NEEDS_WORDS',
     'TAG_WORDS', 'WHICH', 'WHICH_KIND', 'WHICH_OF_LIST',
 ]
