@@ -16,8 +16,8 @@ from ..core.errors import ClarqError, DataError
 from ..core.tasks import ROOT_ID, node_sort_key
 from ..core.transcript import ScriptedReplay, Speaker, Turn
 from .base import DialogueView
-from .phrasing import (EN_LEAD, PARENTHESES, answered_option, content_terms, lower_first, open_nouns, option_groups,
-                       plain, restrictions, task_phrase, with_article)
+from .phrasing import (EN_LEAD, ENTRY, PARENTHESES, answered_option, content_terms, group_kind, kind_pattern, lower_first,
+                       open_things, open_time, option_groups, persons, placed, plain, restrictions, task_phrase, with_article)
 from .registry import SeekerConfig, SeekerTask
 
 
@@ -80,14 +80,17 @@ def told_enough(text: str) -> bool:
 
 class _Question:
     """One question of the heuristic: its text, what it is about (content terms), a base priority and, for a choice,
-    its options (so a choice a reply already settled is never asked)."""
+    its options and the kind they share (so a choice a reply already settled is never asked, and one Jax raises
+    later is asked in his words). `asked`: how often, `at`: how many replies there were when it was last asked."""
 
-    __slots__ = ("text", "terms", "bonus", "order", "options")
+    __slots__ = ("text", "terms", "bonus", "order", "options", "kind", "mention", "asked", "at", "stock", "person")
 
     def __init__(self, text: str, subject: str, language: str, bonus: float, order: int,
-                 options: tuple[str, ...] = ()) -> None:  # fmt: skip
+                 options: tuple[str, ...] = (), kind: str | None = None, mention: str = "") -> None:  # fmt: skip
         self.text, self.terms, self.bonus, self.order = text, content_terms(subject, language), bonus, order
-        self.options = list(options)
+        self.options, self.kind, self.asked, self.at, self.stock = list(options), kind, 0, 0, True
+        self.person = ""  # a person a reply sent the seeker to: not asked once a reply says where they are
+        self.mention = kind_pattern(mention, language) if mention else None  # a reply speaking of it raises it
 
 
 def _subjects(names: list[str], skill: bool, language: str) -> str:
@@ -100,17 +103,27 @@ def _subjects(names: list[str], skill: bool, language: str) -> str:
     return named[0] if len(named) == 1 else ", ".join(named[:-1]) + last + named[-1]
 
 
-class HeuristicSeeker:
-    """No LLM, an honest baseline: asks about the brief's own uncertainties, never quotes the provider back.
+def _plural(kind: str) -> str:
+    if kind.endswith(("s", "x", "ch", "sh")):
+        return kind + "es"
+    return kind[:-1] + "ies" if kind.endswith("y") and kind[-2:-1] not in "aeiou" else kind + "s"
 
-    Its questions are built from the brief alone: which option to take wherever the brief lists real alternatives of
-    one kind ("Which one should I choose: West Mine or North Mine?"), how to get past each note that restricts (a
-    note that only describes is no question), how and when to use each other skill and item, and what each other
-    scene requires. Each is asked at most once, and a choice a reply already settled (it named one of the options)
-    is not asked at all. What it was told orders them: first one follow-up on what the root answer left open (a
-    thing it mentioned without saying which, when the brief has options or notes about it), then the question whose
-    subject shares most words with the latest reply (then with everything said so far), choices and restrictions
-    breaking ties. It never repeats the provider's sentences. It says goodbye when the provider says it already has
+
+class HeuristicSeeker:
+    """No LLM, an honest baseline that listens like a person: it never reads the tree, only the brief and Jax's
+    replies, and never quotes the provider back.
+
+    Its stock of questions comes from the brief: which option to take wherever the brief lists real alternatives of
+    one kind ("Which one should I choose: West Mine or North Mine?"), how to get past each note that restricts (how to
+    get in, where the note keeps you out), how and when to use each other skill and item, and what each other scene
+    requires. What Jax says leads: after each reply it first asks about what that reply left open, in the order the
+    reply mentions them: a kind of which the brief lists several ("find Henry at the tavern" -> "Which tavern do you
+    mean: Mystic Tavern, Forest Tavern or Riverside Tavern?"), a thing named without saying which ("a crystal", "the
+    gem he needs" -> "Which gem do you mean?"), a restricted place or thing, a person it sends you to without saying
+    where ("Where do I find George?"), a time it leaves open. Things of earlier replies still open come next, then
+    the stock question sharing most words with what was said. One question a turn; each question once, except a
+    choice asked before Jax spoke of its kind and not answered, which is asked again once when he does; a choice a
+    reply settled (it named one of the options) is never asked. It says goodbye when the provider says it already has
     enough information (detected from the reply's wording, en and zh), when its questions run out, or after
     `max_questions` questions.
     """
@@ -119,24 +132,33 @@ class HeuristicSeeker:
         self.task = task
         self.language = language = task.language
         self.max_questions = config.max_questions if config else 10
-        self.followed_up = False
         self.settled: set[str] = set()  # terms of the choices a reply settled
+        self.seen = 0  # replies read so far
+        self.agenda: list[_Question] = []  # what Jax's replies left open, next first
         brief = task.brief
         kinds = ((brief.scenes, False), (brief.items, False), (brief.skills, True))
-        questions: list[tuple[str, str, float, tuple[str, ...]]] = []  # (text, subject, bonus, options)
+        order = iter(range(10**6))
+        self.pending: list[_Question] = []
         covered: set[str] = set()
-        for kind, _ in kinds:
-            for group in option_groups(kind, language):
+        group_of: dict[str, str | None] = {}  # name -> its group's kind (nouns only: a skill's last word is no kind)
+        for entries, skill in kinds:
+            for group in option_groups(entries, language):
                 covered.update(group)
-                options = join_options(group, language)
-                questions.append((prompts.render("seeker/choose", language, options=options), " ".join(group), 1.5,
-                                  tuple(group)))  # fmt: skip
-        for kind, skill in kinds:
-            for names, note in restrictions(kind, language):
+                kind = None if skill else group_kind(group, language)
+                group_of.update(dict.fromkeys(group, kind))
+                self._add(prompts.render("seeker/choose", language, options=join_options(group, language)),
+                          " ".join(group), 1.5, next(order), tuple(group), kind, kind or "")  # fmt: skip
+        for entries, skill in kinds:
+            for names, note in restrictions(entries, language):
                 covered.update(names)
-                text = prompts.render("seeker/restriction", language, subject=_subjects(names, skill, language),
-                                      note=note.rstrip("。."))  # fmt: skip
-                questions.append((text, f"{' '.join(names)} {note}", 1.0, ()))
+                kinds_of = {group_of.get(name) for name in names}
+                kind = kinds_of.pop() if len(names) > 1 and len(kinds_of) == 1 else None
+                subject = (f"the {_plural(kind)}" if language == "en" else kind) if kind else \
+                    _subjects(names, skill, language)
+                template = "seeker/enter" if ENTRY[language].search(note) and not skill else "seeker/restriction"
+                text = prompts.render(template, language, subject=subject, note=note.rstrip("。."))
+                mention = kind or ""
+                self._add(text, f"{' '.join(names)} {note}", 1.0, next(order), mention=mention)
         for template, entries in (("seeker/use_skill", brief.skills), ("seeker/use_item", brief.items),
                                   ("seeker/scene", brief.scenes)):  # fmt: skip
             for entry in entries:
@@ -144,48 +166,105 @@ class HeuristicSeeker:
                 if name and name not in covered:
                     bare = EN_LEAD.sub("", name) if language == "en" else name  # "An air sucker" -> "air sucker"
                     subject = name if template == "seeker/scene" else lower_first(bare, language)
-                    questions.append((prompts.render(template, language, subject=subject), name, 0.0, ()))
-        unique = list(dict.fromkeys(questions))
-        self.pending = [_Question(text, subject, language, bonus, i, options)
-                        for i, (text, subject, bonus, options) in enumerate(unique)]  # fmt: skip
+                    self._add(prompts.render(template, language, subject=subject), name, 0.0, next(order))
         listed = " ".join(plain(entry) + " " + " ".join(PARENTHESES.findall(entry))
                           for entry in (*brief.items, *brief.skills, *brief.scenes))  # fmt: skip
+        self.listed = listed
         self.brief_terms = content_terms(listed, language) - content_terms(brief.task_name, language)
+        self.asked_texts: set[str] = set()
+        self.task_terms = content_terms(brief.task_name, language)
 
-    def _follow_up(self, root: str) -> str | None:
-        """One question on what the root answer left open: a thing it mentioned without saying which ("the right
-        batteries", "a crystal") that the brief has options or notes about. A choice among those options if the
-        brief lists them, else a question about the thing itself."""
-        for noun in open_nouns(root, self.language):
-            terms = content_terms(noun, self.language)
-            if not terms or not terms & self.brief_terms or terms & self.settled:
-                continue  # not something the brief has options or notes about, or a choice a reply settled
+    def _add(self, text: str, subject: str, bonus: float, order: int, options: tuple[str, ...] = (),
+             kind: str | None = None, mention: str = "", stock: bool = True) -> None:  # fmt: skip
+        if all(q.text != text for q in self.pending):
+            question = _Question(text, subject, self.language, bonus, order, options, kind, mention)
+            question.stock = stock
+            self.pending.append(question)
+
+    # --- what a reply leaves open ---------------------------------------------------------------------------
+    def _raised(self, reply: str) -> list[tuple[int, _Question]]:
+        """The questions a reply raises, with where it raises them: stock questions about a kind it speaks of, and
+        new follow-ups on what it names without saying which, people it sends you to, a time it leaves open."""
+        language = self.language
+        found: list[tuple[int, _Question]] = []
+        for question in self.pending:
+            match = question.mention.search(reply) if question.mention else None
+            if match:
+                found.append((match.start(), question))
+        for position, noun, how in open_things(reply, language):
+            terms = content_terms(noun, language)
+            if not terms or terms & self.settled or terms & self.task_terms:
+                continue
             choice = next((q for q in self.pending if q.options and terms & q.terms), None)
             if choice is not None:
-                self.pending.remove(choice)
-                return choice.text
-            return prompts.render("seeker/follow_up", self.language, thing=noun)
-        return None
+                found.append((position, choice))
+            elif (how == "which" and False) or (terms & self.brief_terms and how != "where"):
+                found.append((position, _Question(prompts.render("seeker/follow_up", language, thing=noun), noun,
+                                                  language, 0.0, -1)))  # fmt: skip
+            elif how == "where" and False:
+                found.append((position, _Question(prompts.render("seeker/get_thing", language, thing=noun), noun,
+                                                  language, 0.0, -1)))  # fmt: skip
+        for position, name in persons(reply, language, self.listed):
+            question = _Question(prompts.render("seeker/find_person", language, person=name), name, language, 0.0, -1)
+            question.person = name
+            found.append((position, question))
+        when = open_time(reply, language)
+        if when is not None:
+            found.append((when, _Question(prompts.render("seeker/ask_time", language), "", language, 0.0, -1)))
+        found.sort(key=lambda pair: pair[0])
+        return found
+
+    def _askable(self, question: _Question, replies: list[str]) -> bool:
+        if question.text in self.asked_texts and not question.options:
+            return False
+        if question.options and answered_option(question.options, replies, self.language):
+            return False
+        if question.person and any(placed(reply, question.person, self.language) for reply in replies):
+            return False
+        if question.asked == 0:
+            return True
+        # a choice asked before Jax spoke of its kind and not answered: once more, when a later reply raises it
+        return question.asked == 1 and question.mention is not None and any(
+            question.mention.search(reply) for reply in replies[question.at:])
+
+    def _worded(self, question: _Question, replies: list[str]) -> str:
+        """A choice Jax has raised is asked in his words ("Which tavern do you mean: ...?")."""
+        if question.kind and question.mention and any(question.mention.search(reply) for reply in replies):
+            return prompts.render("seeker/choose_kind", self.language, kind=question.kind,
+                                  options=join_options(question.options, self.language))  # fmt: skip
+        return question.text
 
     def _next(self, replies: list[str]) -> str | None:
-        """The follow-up on the root, once; then the pending question most related to what was said (latest reply
-        first), else the first one left. Choices a reply already settled are dropped."""
+        """What the newest replies left open first (the latest reply's things in its order, then older ones), then
+        the stock question most related to what was said."""
         settled = [q for q in self.pending if q.options and answered_option(q.options, replies, self.language)]
-        self.pending = [q for q in self.pending if q not in settled]
         self.settled |= {term for q in settled for term in q.terms}
-        if not self.followed_up and replies:
-            self.followed_up = True
-            found = self._follow_up(replies[0])
-            if found:
-                return found
-        if not self.pending:
+        fresh: list[_Question] = []
+        for reply in replies[self.seen:]:
+            fresh = [q for _, q in self._raised(reply)] + fresh
+        self.seen = len(replies)
+        for question in fresh:
+            if question in self.agenda:
+                self.agenda.remove(question)
+        self.agenda = list(dict.fromkeys(fresh)) + self.agenda
+        while self.agenda:
+            question = self.agenda.pop(0)
+            if self._askable(question, replies):
+                return self._ask(question, replies)
+        left = [q for q in self.pending if q.stock and self._askable(q, replies) and q.asked == 0]
+        if not left:
             return None
         latest = content_terms(replies[-1], self.language) if replies else set()
         said = content_terms(" ".join(replies), self.language)
-        best = max(self.pending,
-                   key=lambda q: (2 * len(q.terms & latest) + len(q.terms & said) + q.bonus, -q.order))  # fmt: skip
-        self.pending.remove(best)
-        return best.text
+        best = max(left, key=lambda q: (2 * len(q.terms & latest) + len(q.terms & said) + q.bonus, -q.order))
+        return self._ask(best, replies)
+
+    def _ask(self, question: _Question, replies: list[str]) -> str:
+        question.asked += 1
+        question.at = len(replies)
+        text = self._worded(question, replies)
+        self.asked_texts.add(question.text)
+        return text
 
     async def respond(self, view: DialogueView) -> str:
         asked = seeker_turn_count(view)

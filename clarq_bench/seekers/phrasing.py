@@ -80,10 +80,10 @@ def _head(name: str, language: str) -> str | None:
 
 def option_groups(entries: tuple[str, ...], language: str) -> list[list[str]]:
     """Entries of one list (items, skills or scenes) that are real alternatives: grouped by a shared head noun (last
-    word, en; last two characters, zh; numbers are no head), leftovers by two shared leading words (en) or
-    characters (zh). Left out: a name inside another ("energy fruit" / "energy fruit seeds" is a seed and what it
-    grows), and an entry whose note names another of its group (a route through it, not an alternative to it).
-    Groups of one are dropped."""
+    word, en; last two characters, zh; numbers are no head), leftovers by two shared leading
+    words (en) or characters (zh). Left out: a name inside another ("energy fruit" / "energy fruit seeds" is a seed
+    and what it grows), and an entry whose note names another of its group (a route through it, not an alternative
+    to it). Groups of one are dropped."""
     notes = {plain(entry): " ".join(PARENTHESES.findall(entry)).lower() for entry in entries}
     left = [name for name in dict.fromkeys(plain(entry) for entry in entries) if name]
     groups: list[list[str]] = []
@@ -145,6 +145,10 @@ def answered_option(group: list[str], replies: list[str], language: str) -> str 
     shovel to dig")."""
     terms = {name: content_terms(name, language) for name in group}
     for reply in replies:
+        said = reply.lower()
+        whole = [name for name in group if (EN_LEAD.sub("", name) if language == "en" else name).lower() in said]
+        if len(whole) == 1:  # the whole name, the one of its group ("A Y-shaped key is needed")
+            return whole[0]
         for sentence in re.split(r"(?<=[.!?。！？；;])\s*", reply):
             said = content_terms(sentence, language)
             for name in group:
@@ -174,3 +178,122 @@ def open_nouns(reply: str, language: str) -> list[str]:
                 found.append(words[-1])
         return list(dict.fromkeys(found))
     return list(dict.fromkeys(noun for noun in _ZH_OPEN.findall(reply) if len(noun) >= 2))
+
+
+def group_kind(group: list[str], language: str) -> str | None:
+    """What the options of a group are, as a person would name them: the head noun they share ("tavern" of the
+    Mystic / Forest Tavern), the characters they end with (zh: 酒馆, 山), or None (no shared head: "Cook with high
+    heat" / "Cook with low heat")."""
+    if language == "en":
+        heads = {name.split()[-1].lower() for name in group if name.split()}
+        head = heads.pop() if len(heads) == 1 else None
+        return head if head and head.isalpha() and len(head) >= 3 else None
+    suffix = ""
+    while len(suffix) < min(len(name) for name in group) and len({name[-len(suffix) - 1:] for name in group}) == 1:
+        suffix = group[0][-len(suffix) - 1:]
+    return suffix if suffix and all("\u4e00" <= c <= "\u9fff" for c in suffix) else None
+
+
+def kind_pattern(kind: str, language: str) -> re.Pattern[str]:
+    """Where a reply speaks of a kind ("the tavern", "taverns", "酒馆")."""
+    if language == "en":
+        stem = kind[:-1] if kind.endswith("y") else kind
+        ending = "(?:ies|y)" if kind.endswith("y") else "(?:s|es)?"
+        return re.compile(rf"\b{re.escape(stem)}{ending}\b", re.IGNORECASE)
+    return re.compile(re.escape(kind))
+
+
+#: "the gem he needs", "the key you want": a thing named by what someone needs, not by which it is.
+_EN_NEEDED = re.compile(r"\bthe\s+([a-z-]{3,})\s+(?:he|she|they|you|we|it)\s+(?:needs?|wants?|requires?|asks? for)\b",
+                        re.IGNORECASE)
+_ZH_NEEDED = re.compile(r"(?:需要|想要|所需|要求)的([\u4e00-\u9fff]{2})(?=[，。、；,.和与来去换给]|$)")
+
+
+_QUALIFIED = re.compile(r"right|correct|proper|appropriate|required|necessary|specific|certain|particular|suitable|"
+                        r"某|特定|合适|适合|专门|特殊")
+#: Just before a thing: a verb of getting it ("you need to buy a helmet", "找一张地图").
+_GETTING = {"en": re.compile(r"\b(?:need|use|get|buy|find|collect|bring|obtain|purchase|acquire|prepare|carry)\s+$",
+                             re.IGNORECASE),
+            "zh": re.compile(r"(?:买|找|拿|获得|收集|取得|购买|准备|弄)到?$")}
+_EN_TYPE_OF = re.compile(r"\bthe\s+(?:type|kind|sort)\s+of\s+([a-z-]{3,})", re.IGNORECASE)
+
+
+def open_things(reply: str, language: str) -> list[tuple[int, str, str]]:
+    """(position, noun, how) of every thing a reply mentions without saying which: "a crystal", "the right
+    batteries", "the gem he needs", "the type of magic", "一颗晶石", "他需要的宝石". `how` is "which" where the
+    reply says there is a right one ("the right batteries", "the gem he needs"), "where" where it tells you to get
+    one ("buy a helmet"), else ""."""
+    found: list[tuple[int, str, str]] = []
+    if language == "en":
+        for match in _EN_OPEN.finditer(reply):
+            words = [w for w in match.group(1).lower().split() if w not in _VAGUE]
+            if words:
+                lead = match.group(0)[: match.start(1) - match.start()]
+                how = "which" if _QUALIFIED.search(lead) or set(match.group(1).lower().split()) & _VAGUE else \
+                    "where" if _GETTING["en"].search(reply[: match.start()]) else ""
+                found.append((match.start(), words[-1], how))
+        found += [(m.start(), m.group(1).lower(), "which") for m in _EN_NEEDED.finditer(reply)]
+        found += [(m.start(), m.group(1).lower(), "which") for m in _EN_TYPE_OF.finditer(reply)]
+    else:
+        for match in _ZH_OPEN.finditer(reply):
+            if len(match.group(1)) >= 2:
+                how = "which" if match.group(0).startswith("某") else \
+                    "where" if _GETTING["zh"].search(reply[: match.start()]) else ""
+                found.append((match.start(), match.group(1), how))
+        for match in re.finditer(r"(?:特定|合适|适合)的([\u4e00-\u9fff]{2})", reply):
+            found.append((match.start(), match.group(1), "which"))
+        found += [(m.start(), m.group(1), "which") for m in _ZH_NEEDED.finditer(reply)]
+    seen: set[str] = set()
+    return [(pos, noun, how) for pos, noun, how in sorted(found) if not (noun in seen or seen.add(noun))]
+
+
+#: A person named in an English reply: capitalised words inside a sentence ("find Henry", "Professor Henry").
+_EN_PERSON = re.compile(r"(?<=[a-z,] )(?<!\bthe )(?<!\ban )(?<!\ba )"
+                        r"((?:(?:Professor|Prof|Mr|Mrs|Ms|Dr|Captain|Chief|Uncle|Aunt|Sir|Lady|Master)\.? )?"
+                        r"[A-Z][a-z]+)\b(?!\s+[A-Z]|-)")
+_EN_PLACED = re.compile(r"^\W*(?:is|are|was|works?|lives?|stays?|waits?|will be)?\s*(?:at|in|inside|on|near)\b", re.I)
+#: (zh) someone to find or meet: 找到亨利, 见露西, 把宝石交给乔治.
+_ZH_PERSON = re.compile(r"(?<![在到里])(?:找到|找|见到|拜访|交给|遇到)(?![到他她它])([\u4e00-\u9fff]{2,4}?)(?=[，。；,.！]|$)")
+_ZH_PLACED = re.compile(r"^[^，。；,.]{0,3}(?:在|位于)")
+
+
+def placed(reply: str, name: str, language: str) -> bool:
+    """Does the reply say where `name` is ("Henry is at the Mystic Tavern", "find Henry at the tavern",
+    "在旅行者酒馆找到士兵")?"""
+    for match in re.finditer(re.escape(name), reply):
+        if language == "en" and _EN_PLACED.match(reply[match.end():]):
+            return True
+        if language != "en" and (_ZH_PLACED.match(reply[match.end():]) or
+                                 "在" in re.split(r"[，。；,.！？]", reply[: match.start()])[-1]):  # fmt: skip
+            return True
+    return False
+
+
+def persons(reply: str, language: str, known: str) -> list[tuple[int, str]]:
+    """(position, name) of the people a reply sends the seeker to without saying where they are ("Find Henry and
+    trade with him"; not "Henry is at the tavern", not a name of the brief's `known` text)."""
+    found = []
+    for match in (_EN_PERSON if language == "en" else _ZH_PERSON).finditer(reply):
+        name = match.group(1)
+        if name.lower() in known.lower() or name in ("Jax", "I") or placed(reply, name, language):
+            continue
+        found.append((match.start(), name))
+    return found
+
+
+#: An agreed time the reply leaves open ("at the agreed time", "约定的时间").
+_TIME = {"en": re.compile(r"\b(?:agreed|appointed|arranged|specified|certain|specific|set)\s+(?:trading\s+)?time\b",
+                          re.IGNORECASE),
+         "zh": re.compile(r"(?:约定|约好|指定|特定|规定)的?(?:交易)?时间")}
+
+
+def open_time(reply: str, language: str) -> int | None:
+    """Where a reply speaks of a time it does not give, or None."""
+    match = _TIME[language].search(reply)
+    return match.start() if match else None
+
+
+#: A note that keeps you out of a place ("entry requires a permit", "won't let you in", "No Outsiders Allowed"): what
+#: a person asks about it is how to get in.
+ENTRY = {"en": re.compile(r"\b(?:entry|enter|entering|let you in|outsiders|locked|closed|access|admission)\b", re.I),
+         "zh": re.compile(r"进入|进去|入内|让你进|外人|靠近|锁")}
