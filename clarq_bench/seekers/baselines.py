@@ -198,11 +198,8 @@ class HeuristicSeeker:
             choice = next((q for q in self.pending if q.options and terms & q.terms), None)
             if choice is not None:
                 found.append((position, choice))
-            elif (how == "which" and False) or (terms & self.brief_terms and how != "where"):
+            elif how == "which" or (terms & self.brief_terms and how != "where"):  # (not: where to get it)
                 found.append((position, _Question(prompts.render("seeker/follow_up", language, thing=noun), noun,
-                                                  language, 0.0, -1)))  # fmt: skip
-            elif how == "where" and False:
-                found.append((position, _Question(prompts.render("seeker/get_thing", language, thing=noun), noun,
                                                   language, 0.0, -1)))  # fmt: skip
         for position, name in persons(reply, language, self.listed):
             question = _Question(prompts.render("seeker/find_person", language, person=name), name, language, 0.0, -1)

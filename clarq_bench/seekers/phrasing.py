@@ -17,9 +17,11 @@ _EN_DETERMINER = re.compile(r"^(?:an?|the|my|your|his|her|our|their)\s", re.IGNO
 #: A parenthesised note that restricts (needs, forbids, guards) rather than describes ("50 grams", "1st movement").
 RESTRICTION = {
     "en": re.compile(r"\b(?:requires?|required|requirement|needs?|needed|must|only|cannot|can't|can not|locked|closed|"
-                     r"guard(?:s|ed)?|forbidden|prohibited|permit|license|licence|key|access|pass\b(?!\s+through))",
+                     r"guard(?:s|ed)?|forbidden|prohibited|permit|license|licence|key|access|pass\b(?!\s+through)|"
+                     r"let you in|not allowed|outsiders|not selling|not open)",
                      re.IGNORECASE),
-    "zh": re.compile(r"需要|需|才能|才可|必须|只有|只能|无法|不能|锁|关闭|把守|守卫|禁止|许可|通行证|钥匙"),
+    "zh": re.compile(r"需要|需|才能|才可|必须|只有|只能|无法|不能|锁|关闭|把守|守卫|禁止|许可|通行证|钥匙|不会让|不让|不许|"
+                     r"外人|看守|很难靠近|不对外"),
 }  # fmt: skip
 
 
@@ -188,9 +190,13 @@ def group_kind(group: list[str], language: str) -> str | None:
         heads = {name.split()[-1].lower() for name in group if name.split()}
         head = heads.pop() if len(heads) == 1 else None
         return head if head and head.isalpha() and len(head) >= 3 else None
-    suffix = ""
-    while len(suffix) < min(len(name) for name in group) and len({name[-len(suffix) - 1:] for name in group}) == 1:
-        suffix = group[0][-len(suffix) - 1:]
+    suffix = ""  # the shared ending: two characters, longer only where every name keeps two of its own (东方山脉: 山脉)
+    shortest = min(len(name) for name in group)
+    while len(suffix) < shortest and len({name[-len(suffix) - 1:] for name in group}) == 1:
+        longer = group[0][-len(suffix) - 1:]
+        if len(longer) > 2 and shortest - len(longer) < 2:
+            break
+        suffix = longer
     return suffix if suffix and all("\u4e00" <= c <= "\u9fff" for c in suffix) else None
 
 
@@ -204,13 +210,19 @@ def kind_pattern(kind: str, language: str) -> re.Pattern[str]:
 
 
 #: "the gem he needs", "the key you want": a thing named by what someone needs, not by which it is.
-_EN_NEEDED = re.compile(r"\bthe\s+([a-z-]{3,})\s+(?:he|she|they|you|we|it)\s+(?:needs?|wants?|requires?|asks? for)\b",
+_EN_NEEDED = re.compile(r"\bthe\s+([a-z-]{3,})\s+(?:he|she|they)\s+(?:needs?|wants?|requires?|asks? for)\b",
                         re.IGNORECASE)
-_ZH_NEEDED = re.compile(r"(?:需要|想要|所需|要求)的([\u4e00-\u9fff]{2})(?=[，。、；,.和与来去换给]|$)")
+_ZH_NEEDED = re.compile(r"(?:他|她|他们|她们|对方)(?:需要|想要|所需|要)的([\u4e00-\u9fff]{2})(?=[，。、；,.和与来去换给]|$)")
 
 
 _QUALIFIED = re.compile(r"right|correct|proper|appropriate|required|necessary|specific|certain|particular|suitable|"
                         r"某|特定|合适|适合|专门|特殊")
+#: A modifier that sets one apart from others of its kind ("a faster mode of transportation", "the safest route").
+_COMPARING = re.compile(r"^(?:best|better|faster|stronger|safer|sturdier|cheaper|lighter|heavier|bigger|smaller|"
+                        r"[a-z]{3,}est)$")
+#: "mode of transportation", "kind of herb": the thing is the whole phrase.
+_CLASSIFIERS = {"mode", "means", "kind", "type", "sort", "form", "method", "piece", "pair", "set", "source"}
+_EN_OF = re.compile(r"\s+of\s+([a-z-]{3,})", re.IGNORECASE)
 #: Just before a thing: a verb of getting it ("you need to buy a helmet", "找一张地图").
 _GETTING = {"en": re.compile(r"\b(?:need|use|get|buy|find|collect|bring|obtain|purchase|acquire|prepare|carry)\s+$",
                              re.IGNORECASE),
@@ -229,9 +241,13 @@ def open_things(reply: str, language: str) -> list[tuple[int, str, str]]:
             words = [w for w in match.group(1).lower().split() if w not in _VAGUE]
             if words:
                 lead = match.group(0)[: match.start(1) - match.start()]
-                how = "which" if _QUALIFIED.search(lead) or set(match.group(1).lower().split()) & _VAGUE else \
+                modifiers = match.group(1).lower().split()[:-1]
+                compared = any(_VAGUE.__contains__(w) or _COMPARING.match(w) for w in modifiers)
+                how = "which" if _QUALIFIED.search(lead) or compared else \
                     "where" if _GETTING["en"].search(reply[: match.start()]) else ""
-                found.append((match.start(), words[-1], how))
+                of = _EN_OF.match(reply, match.end(1))
+                noun = f"{words[-1]} of {of.group(1).lower()}" if of and words[-1] in _CLASSIFIERS else words[-1]
+                found.append((match.start(), noun, how))
         found += [(m.start(), m.group(1).lower(), "which") for m in _EN_NEEDED.finditer(reply)]
         found += [(m.start(), m.group(1).lower(), "which") for m in _EN_TYPE_OF.finditer(reply)]
     else:
