@@ -161,12 +161,16 @@ def answered_option(group: list[str], replies: list[str], language: str) -> str 
 
 
 _EN_OPEN = re.compile(r"\b(?:an?|some|the right|the correct|the proper|the appropriate|the required|the necessary|"
-                      r"the specific|a specific|a certain|a particular|the suitable|a suitable)\s+"
+                      r"the specific|a specific|a certain|a particular|the suitable|a suitable|one of the|"
+                      r"(?<!\bthe )(?<!\ba )specific|(?<!\ba )certain)\s+"
                       r"((?:[a-z-]+\s+){0,2}?[a-z-]{3,})(?=\s+(?:for|to|that|which|he|she|they|you|in|at|from|and|"
                       r"with|of|on)\b|[,.;!?]|$)")  # fmt: skip
 _ZH_OPEN = re.compile(r"(?:一|某|哪)(?:个|颗|把|张|种|些|份|位|辆|件|块|条|本|台|座|家|间|样|枚|根|只|瓶)"
                       r"([\u4e00-\u9fff]{1,5}?)(?=[用来去到给在的，。、；,.了和与]|$)")
 _VAGUE = {"specific", "certain", "particular", "right", "suitable", "special", "new", "good", "few", "little", "lot"}
+#: Words of talk, not things of the task ("you are on the right track", "if something specific is still unclear").
+_TALK = {"track", "unclear", "question", "questions", "information", "info", "detail", "details", "thing", "things",
+         "is", "are", "was", "were", "be", "still", "way", "step", "steps", "bit", "idea", "answer", "moment", "while"}
 
 
 def open_nouns(reply: str, language: str) -> list[str]:
@@ -215,7 +219,7 @@ _EN_NEEDED = re.compile(r"\bthe\s+([a-z-]{3,})\s+(?:he|she|they)\s+(?:needs?|wan
 _ZH_NEEDED = re.compile(r"(?:他|她|他们|她们|对方)(?:需要|想要|所需|要)的([\u4e00-\u9fff]{2})(?=[，。、；,.和与来去换给]|$)")
 
 
-_QUALIFIED = re.compile(r"right|correct|proper|appropriate|required|necessary|specific|certain|particular|suitable|"
+_QUALIFIED = re.compile(r"right|correct|proper|appropriate|required|necessary|specific|certain|particular|suitable|one of|"
                         r"某|特定|合适|适合|专门|特殊")
 #: A modifier that sets one apart from others of its kind ("a faster mode of transportation", "the safest route").
 _COMPARING = re.compile(r"^(?:best|better|faster|stronger|safer|sturdier|cheaper|lighter|heavier|bigger|smaller|"
@@ -239,14 +243,15 @@ def open_things(reply: str, language: str) -> list[tuple[int, str, str]]:
     if language == "en":
         for match in _EN_OPEN.finditer(reply):
             words = [w for w in match.group(1).lower().split() if w not in _VAGUE]
-            if words:
+            if words and not set(match.group(1).lower().split()) & _TALK:
                 lead = match.group(0)[: match.start(1) - match.start()]
                 modifiers = match.group(1).lower().split()[:-1]
                 compared = any(_VAGUE.__contains__(w) or _COMPARING.match(w) for w in modifiers)
                 how = "which" if _QUALIFIED.search(lead) or compared else \
                     "where" if _GETTING["en"].search(reply[: match.start()]) else ""
                 of = _EN_OF.match(reply, match.end(1))
-                noun = f"{words[-1]} of {of.group(1).lower()}" if of and words[-1] in _CLASSIFIERS else words[-1]
+                head = _stem(words[-1]) if "one of" in lead else words[-1]  # "one of the safer coastlines"
+                noun = f"{head} of {of.group(1).lower()}" if of and head in _CLASSIFIERS else head
                 found.append((match.start(), noun, how))
         found += [(m.start(), m.group(1).lower(), "which") for m in _EN_NEEDED.finditer(reply)]
         found += [(m.start(), m.group(1).lower(), "which") for m in _EN_TYPE_OF.finditer(reply)]
