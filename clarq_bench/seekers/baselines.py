@@ -220,14 +220,15 @@ class HeuristicSeeker:
             return False
         if question.asked == 0:
             return True
-        # a choice asked before Jax spoke of its kind and not answered: once more, when a later reply raises it
-        return question.asked == 1 and question.mention is not None and any(
-            question.mention.search(reply) for reply in replies[question.at:])
+        # a choice no reply answered: once more (in new words), when a reply after it raises its kind
+        mention = question.mention
+        return question.asked == 1 and mention is not None and any(mention.search(r) for r in replies[question.at:])
 
     def _worded(self, question: _Question, replies: list[str]) -> str:
         """A choice Jax has raised is asked in his words ("Which tavern do you mean: ...?")."""
         if question.kind and question.mention and any(question.mention.search(reply) for reply in replies):
-            return prompts.render("seeker/choose_kind", self.language, kind=question.kind,
+            template = "seeker/choose_again" if question.asked else "seeker/choose_kind"  # (asked again in new words)
+            return prompts.render(template, self.language, kind=question.kind,
                                   options=join_options(question.options, self.language))  # fmt: skip
         return question.text
 
@@ -257,9 +258,9 @@ class HeuristicSeeker:
         return self._ask(best, replies)
 
     def _ask(self, question: _Question, replies: list[str]) -> str:
+        text = self._worded(question, replies)
         question.asked += 1
         question.at = len(replies)
-        text = self._worded(question, replies)
         self.asked_texts.add(question.text)
         return text
 
