@@ -172,6 +172,7 @@ class HeuristicSeeker:
         self.listed = listed
         self.brief_terms = content_terms(listed, language) - content_terms(brief.task_name, language)
         self.asked_texts: set[str] = set()
+        self.people: list[_Question] = []  # the people replies sent the seeker to
         self.task_terms = content_terms(brief.task_name, language)
 
     def _add(self, text: str, subject: str, bonus: float, order: int, options: tuple[str, ...] = (),
@@ -202,9 +203,13 @@ class HeuristicSeeker:
                 found.append((position, _Question(prompts.render("seeker/follow_up", language, thing=noun), noun,
                                                   language, 0.0, -1)))  # fmt: skip
         for position, name in persons(reply, language, self.listed):
-            question = _Question(prompts.render("seeker/find_person", language, person=name), name, language, 0.0, -1)
-            question.person = name
-            found.append((position, question))
+            known = next((q for q in self.people if q.person == name), None)
+            if known is None:
+                known = _Question(prompts.render("seeker/find_person", language, person=name), name, language, 0.0,
+                                  -1, mention=name)  # fmt: skip
+                known.person = name
+                self.people.append(known)
+            found.append((position, known))
         when = open_time(reply, language)
         if when is not None:
             found.append((when, _Question(prompts.render("seeker/ask_time", language), "", language, 0.0, -1)))
@@ -212,7 +217,7 @@ class HeuristicSeeker:
         return found
 
     def _askable(self, question: _Question, replies: list[str]) -> bool:
-        if question.text in self.asked_texts and not question.options:
+        if question.text in self.asked_texts and not (question.options or question.person):
             return False
         if question.options and answered_option(question.options, replies, self.language):
             return False
@@ -226,6 +231,8 @@ class HeuristicSeeker:
 
     def _worded(self, question: _Question, replies: list[str]) -> str:
         """A choice Jax has raised is asked in his words ("Which tavern do you mean: ...?")."""
+        if question.person and question.asked:
+            return prompts.render("seeker/find_person_again", self.language, person=question.person)
         if question.kind and question.mention and any(question.mention.search(reply) for reply in replies):
             template = "seeker/choose_again" if question.asked else "seeker/choose_kind"  # (asked again in new words)
             return prompts.render(template, self.language, kind=question.kind,
