@@ -161,12 +161,12 @@ def answered_option(group: list[str], replies: list[str], language: str) -> str 
 
 
 _EN_OPEN = re.compile(r"\b(?:an?|some|the right|the correct|the proper|the appropriate|the required|the necessary|"
-                      r"the specific|a specific|a certain|a particular|the suitable|a suitable|one of the|"
+                      r"the specific|a specific|a certain|a particular|the suitable|a suitable|one of the|[Oo]nly one|"
                       r"(?<!\bthe )(?<!\ba )specific|(?<!\ba )certain)\s+"
                       r"((?:[a-z-]+\s+){0,2}?[a-z-]{3,})(?=\s+(?:for|to|that|which|he|she|they|you|in|at|from|and|"
-                      r"with|of|on)\b|[,.;!?]|$)")  # fmt: skip
+                      r"with|of|on|is|are|was|will|can|has)\b|[,.;!?]|$)")  # fmt: skip
 _ZH_OPEN = re.compile(r"(?:一|某|哪)(?:个|颗|把|张|种|些|份|位|辆|件|块|条|本|台|座|家|间|样|枚|根|只|瓶)"
-                      r"([\u4e00-\u9fff]{1,5}?)(?=[用来去到给在的，。、；,.了和与]|$)")
+                      r"([\u4e00-\u9fff]{1,5}?)(?=[用来去到给在的，。、；,.了和与是有就都会可能被要也还]|$)")
 _VAGUE = {"specific", "certain", "particular", "right", "suitable", "special", "new", "good", "few", "little", "lot"}
 #: Words of talk, not things of the task ("you are on the right track", "if something specific is still unclear").
 _TALK = {"track", "unclear", "question", "questions", "information", "info", "detail", "details", "thing", "things",
@@ -220,7 +220,7 @@ _ZH_NEEDED = re.compile(r"(?:他|她|他们|她们|对方)(?:需要|想要|所�
 
 
 _QUALIFIED = re.compile(r"right|correct|proper|appropriate|required|necessary|specific|certain|particular|suitable|one of|"
-                        r"某|特定|合适|适合|专门|特殊")
+                        r"only one|某|特定|合适|适合|专门|特殊", re.IGNORECASE)
 #: A modifier that sets one apart from others of its kind ("a faster mode of transportation", "the safest route").
 _COMPARING = re.compile(r"^(?:best|better|faster|stronger|safer|sturdier|cheaper|lighter|heavier|bigger|smaller|"
                         r"[a-z]{3,}est)$")
@@ -231,7 +231,9 @@ _EN_OF = re.compile(r"\s+of\s+([a-z-]{3,})", re.IGNORECASE)
 _GETTING = {"en": re.compile(r"\b(?:need|use|get|buy|find|collect|bring|obtain|purchase|acquire|prepare|carry)\s+$",
                              re.IGNORECASE),
             "zh": re.compile(r"(?:买|找|拿|获得|收集|取得|购买|准备|弄)到?$")}
-_EN_TYPE_OF = re.compile(r"\bthe\s+(?:type|kind|sort)\s+of\s+([a-z-]{3,})", re.IGNORECASE)
+_EN_TYPE_OF = re.compile(r"\bthe\s+(?:type|kind|sort)\s+of\s+([a-z-]{3,})"
+                         r"|\b(?:its|his|her|their)\s+(?:favou?rite|preferred)\s+([a-z-]{3,})", re.IGNORECASE)
+_ZH_QUALIFIED = re.compile(r"(?:特定|合适|适合|专门|特殊|最爱吃|爱吃|最喜欢|喜欢)的([\u4e00-\u9fff]{2})")
 
 
 def open_things(reply: str, language: str) -> list[tuple[int, str, str]]:
@@ -254,14 +256,14 @@ def open_things(reply: str, language: str) -> list[tuple[int, str, str]]:
                 noun = f"{head} of {of.group(1).lower()}" if of and head in _CLASSIFIERS else head
                 found.append((match.start(), noun, how))
         found += [(m.start(), m.group(1).lower(), "which") for m in _EN_NEEDED.finditer(reply)]
-        found += [(m.start(), m.group(1).lower(), "which") for m in _EN_TYPE_OF.finditer(reply)]
+        found += [(m.start(), (m.group(1) or m.group(2)).lower(), "which") for m in _EN_TYPE_OF.finditer(reply)]
     else:
         for match in _ZH_OPEN.finditer(reply):
             if len(match.group(1)) >= 2:
-                how = "which" if match.group(0).startswith("某") else \
+                how = "which" if match.group(0).startswith("某") or reply[: match.start()].endswith("只有") else \
                     "where" if _GETTING["zh"].search(reply[: match.start()]) else ""
                 found.append((match.start(), match.group(1), how))
-        for match in re.finditer(r"(?:特定|合适|适合)的([\u4e00-\u9fff]{2})", reply):
+        for match in _ZH_QUALIFIED.finditer(reply):
             found.append((match.start(), match.group(1), "which"))
         found += [(m.start(), m.group(1), "which") for m in _ZH_NEEDED.finditer(reply)]
     seen: set[str] = set()
