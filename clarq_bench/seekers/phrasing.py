@@ -95,6 +95,14 @@ def option_groups(entries: tuple[str, ...], language: str) -> list[list[str]]:
             found = key(name, language)
             if found:
                 by_key.setdefault(found, []).append(name)
+        if key is _tail and language == "en":  # "Tropical Rainforest" is a forest too
+            for name in left:
+                found = key(name, language)
+                head = next((h for h in by_key if len(by_key[h]) > 1 and found and found != h and len(h) >= 4 and
+                             found.endswith(h)), None)  # fmt: skip
+                if head:
+                    by_key[head].append(name)
+                    by_key[found].remove(name)
         for group in by_key.values():
             group = [name for name in group if not any(
                 other != name and (other.lower() in name.lower() or other.lower() in notes.get(name, ""))
@@ -192,7 +200,8 @@ def group_kind(group: list[str], language: str) -> str | None:
     heat" / "Cook with low heat")."""
     if language == "en":
         heads = {name.split()[-1].lower() for name in group if name.split()}
-        head = heads.pop() if len(heads) == 1 else None
+        head = min(heads, key=len)  # ("forest" of the Primeval Forest and the Tropical Rainforest)
+        head = head if all(h.endswith(head) for h in heads) else None
         return head if head and head.isalpha() and len(head) >= 3 else None
     suffix = ""  # the shared ending: two characters, longer only where every name keeps two of its own (东方山脉: 山脉)
     shortest = min(len(name) for name in group)
