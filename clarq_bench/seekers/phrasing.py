@@ -242,6 +242,7 @@ _GETTING = {"en": re.compile(r"\b(?:need|use|get|buy|find|collect|bring|obtain|p
             "zh": re.compile(r"(?:买|找|拿|获得|收集|取得|购买|准备|弄)到?$")}
 _EN_TYPE_OF = re.compile(r"\bthe\s+(?:type|kind|sort)\s+of\s+([a-z-]{3,})"
                          r"|\b(?:its|his|her|their)\s+(?:favou?rite|preferred)\s+([a-z-]{3,})", re.IGNORECASE)
+_ZH_VERB_AFTER = set("护送用来去到给在把让是有")
 _ZH_QUALIFIED = re.compile(r"(?:特定|合适|适合|专门|特殊|最爱吃|爱吃|最喜欢|喜欢)的([\u4e00-\u9fff]{2})")
 
 
@@ -273,7 +274,8 @@ def open_things(reply: str, language: str) -> list[tuple[int, str, str]]:
                     "where" if _GETTING["zh"].search(reply[: match.start()]) else ""
                 found.append((match.start(), match.group(1), how))
         for match in _ZH_QUALIFIED.finditer(reply):
-            found.append((match.start(), match.group(1), "which"))
+            if match.group(1)[1] not in _ZH_VERB_AFTER:  # "适合的车护送伤员" names a 车, no 车护
+                found.append((match.start(), match.group(1), "which"))
         found += [(m.start(), m.group(1), "which") for m in _ZH_NEEDED.finditer(reply)]
     seen: set[str] = set()
     return [(pos, noun, how) for pos, noun, how in sorted(found) if not (noun in seen or seen.add(noun))]
@@ -285,7 +287,8 @@ _EN_PERSON = re.compile(r"(?<=[a-z,] )(?<!\bthe )(?<!\ban )(?<!\ba )"
                         r"[A-Z][a-z]+)\b(?!\s+[A-Z]|-)")
 _EN_PLACED = re.compile(r"^\W*(?:is|are|was|works?|lives?|stays?|waits?|will be)?\s*(?:at|in|inside|on|near)\b", re.I)
 #: (zh) someone to find or meet: 找到亨利, 见露西, 把宝石交给乔治.
-_ZH_PERSON = re.compile(r"(?<![在到里])(?:找到|找|见到|拜访|交给|遇到)(?![到他她它])([\u4e00-\u9fff]{2,4}?)(?=[，。；,.！]|$)")
+_ZH_PERSON = re.compile(r"(?<![在到里])(?:找到|找|见到|拜访|交给|遇到)(?![到他她它])([\u4e00-\u9fff]{2,4}?)"
+                        r"(?=[，。；,.！]|$|[他她拿买要报购交换学借问领])")
 _ZH_PLACED = re.compile(r"^[^，。；,.]{0,3}(?:在|位于)")
 
 
