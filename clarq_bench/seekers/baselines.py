@@ -166,6 +166,8 @@ class HeuristicSeeker:
                 if name and name not in covered:
                     bare = EN_LEAD.sub("", name) if language == "en" else name  # "An air sucker" -> "air sucker"
                     subject = name if template == "seeker/scene" else lower_first(bare, language)
+                    if template == "seeker/use_skill" and language == "en" and not task_phrase(name)[1]:
+                        template = "seeker/use_skill_noun"  # "lock picking", "boat construction": no verb
                     self._add(prompts.render(template, language, subject=subject), name, 0.0, next(order))
         listed = " ".join(plain(entry) + " " + " ".join(PARENTHESES.findall(entry))
                           for entry in (*brief.items, *brief.skills, *brief.scenes))  # fmt: skip
@@ -193,7 +195,7 @@ class HeuristicSeeker:
             if match:
                 found.append((match.start(), question))
         for position, noun, how in open_things(reply, language):
-            terms = content_terms(noun, language)
+            terms = content_terms(noun, language) or {noun.lower()}  # ("gem": shorter than a content word)
             if not terms or terms & self.settled or terms & self.task_terms:
                 continue
             choice = next((q for q in self.pending if q.options and terms & q.terms), None)

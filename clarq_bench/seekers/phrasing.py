@@ -183,15 +183,8 @@ _TALK = {"track", "unclear", "question", "questions", "information", "info", "de
 
 def open_nouns(reply: str, language: str) -> list[str]:
     """Things a reply mentions without saying which ("a crystal", "the right batteries", "一颗晶石"): what an
-    attentive listener asks about next."""
-    if language == "en":
-        found = []
-        for phrase in _EN_OPEN.findall(reply):
-            words = [w for w in phrase.lower().split() if w not in _VAGUE]
-            if words:
-                found.append(words[-1])
-        return list(dict.fromkeys(found))
-    return list(dict.fromkeys(noun for noun in _ZH_OPEN.findall(reply) if len(noun) >= 2))
+    attentive listener asks about next (open_things, without where and how)."""
+    return list(dict.fromkeys(noun for _, noun, _ in open_things(reply, language)))
 
 
 def group_kind(group: list[str], language: str) -> str | None:
@@ -225,7 +218,7 @@ def kind_pattern(kind: str, language: str) -> re.Pattern[str]:
 #: "the gem he needs", "the key you want": a thing named by what someone needs, not by which it is.
 _EN_NEEDED = re.compile(r"\bthe\s+([a-z-]{3,})\s+(?:he|she|they)\s+(?:needs?|wants?|requires?|asks? for)\b",
                         re.IGNORECASE)
-_ZH_NEEDED = re.compile(r"(?:他|她|他们|她们|对方)(?:需要|想要|所需|要)的([\u4e00-\u9fff]{2})(?=[，。、；,.和与来去换给]|$)")
+_ZH_NEEDED = re.compile(r"(?:他|她|他们|她们|对方)(?:需要|想要|所需|要)的([\u4e00-\u9fff]{2})(?=[，。、；,.和与来去换给交]|$)")
 
 
 _QUALIFIED = re.compile(r"right|correct|proper|appropriate|required|necessary|specific|certain|particular|suitable|one of|"
@@ -283,9 +276,12 @@ def open_things(reply: str, language: str) -> list[tuple[int, str, str]]:
 
 #: A person named in an English reply: capitalised words inside a sentence ("find Henry", "Professor Henry").
 _EN_PERSON = re.compile(r"(?<=[a-z,] )(?<!\bthe )(?<!\ban )(?<!\ba )"
-                        r"((?:(?:Professor|Prof|Mr|Mrs|Ms|Dr|Captain|Chief|Uncle|Aunt|Sir|Lady|Master)\.? )?"
+                        r"((?:(?:Professor|Prof|Mr|Mrs|Ms|Dr|Captain|Chief|Uncle|Aunt|Sir|Lady|Master|Wizard|Father|Mother|"
+                        r"Brother|Sister|Elder|Priest|General|Officer|Doctor|Miss|Madam|Prince|Princess|King|Queen)\.? )?"
                         r"[A-Z][a-z]+)\b(?!\s+[A-Z]|-)")
-_EN_PLACED = re.compile(r"^\W*(?:is|are|was|works?|lives?|stays?|waits?|will be)?\s*(?:at|in|inside|on|near)\b", re.I)
+_EN_PLACED = re.compile(r"^\W*(?:is|are|was|works?|lives?|stays?|waits?|will be)?\s*(?:at|in|inside|on|near)\b"
+                        r"(?!\s+(?:the\s+|an?\s+)?(?:[a-z]+\s+)?(?:time|moment|hour|noon|night|dawn|dusk|o'clock)\b)",
+                        re.I)  # ("at the agreed time" says when, not where)
 #: (zh) someone to find or meet: 找到亨利, 见露西, 把宝石交给乔治.
 _ZH_PERSON = re.compile(r"(?<![在到里])(?:找到|找|见到|拜访|交给|遇到)(?![到他她它])([\u4e00-\u9fff]{2,4}?)"
                         r"(?=[，。；,.！]|$|[他她拿买要报购交换学借问领])")
@@ -312,6 +308,8 @@ def persons(reply: str, language: str, known: str) -> list[tuple[int, str]]:
         name = match.group(1)
         if name.lower() in known.lower() or name in ("Jax", "I") or placed(reply, name, language):
             continue
+        if language == "en" and re.search(r"[a-z,]\s+[A-Z][\w']*\s+$", reply[: match.start()]):
+            continue  # the second word of a capitalised name ("Mystic Tavern")
         found.append((match.start(), name))
     return found
 

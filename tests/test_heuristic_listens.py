@@ -1,0 +1,183 @@
+"""The heuristic listens like a person (issue 26): it follows up on what each reply of Jax leaves open, re-asks a
+choice once when Jax later raises its kind (never one a reply answered), and never reads the response tree.
+
+A scripted Jax says fixed lines in order, so every test reads what the seeker does with words alone.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from runner_helpers import make_task
+
+from clarq_bench.core.tasks import ResponseTree
+from clarq_bench.core.transcript import ReplyKind, Speaker
+from clarq_bench.provider.base import ProviderTurn
+from clarq_bench.runner.dialogue import play_dialogue
+from clarq_bench.seekers.baselines import join_options
+from clarq_bench.seekers.phrasing import group_kind, open_things, option_groups, persons, placed
+from clarq_bench.seekers.registry import SeekerTask, build_seeker
+
+SEEKERS = Path(__file__).resolve().parents[1] / "clarq_bench" / "seekers"
+
+BRIEFS = {
+    "en": dict(items=("Starlight Gem", "Agate"), skills=("Unleash fire magic (requires a fire crystal)",),
+               scenes=("Mystic Tavern", "Forest Tavern", "Riverside Tavern", "Town Hall")),
+    "zh": dict(items=("星光宝石", "玛瑙"), skills=("释放火魔法（需要火晶石）",), scenes=("神秘酒馆", "森林酒馆", "河边酒馆", "市政厅")),
+}  # fmt: skip
+TAVERNS = {"en": ["Mystic Tavern", "Forest Tavern", "Riverside Tavern"], "zh": ["神秘酒馆", "森林酒馆", "河边酒馆"]}
+
+
+def tavern_task(language: str):
+    task = make_task(language=language)
+    brief = task.brief.model_copy(update={**BRIEFS[language], "task_name": "trade with Henry" if language == "en"
+                                          else "和亨利交易"})  # fmt: skip
+    return task.model_copy(update={"brief": brief})
+
+
+class Scripted:
+    """Jax says `lines` in order (the first is the root), then "Carry on." / "继续。"; it reveals nothing."""
+
+    def __init__(self, task, lines: list[str]) -> None:
+        self.task, self.lines, self.calls = task, list(lines), 0
+
+    def greeting(self) -> ProviderTurn:
+        return ProviderTurn(text="what can help you?", kind=ReplyKind.greeting)
+
+    async def respond(self, turns) -> ProviderTurn:
+        self.calls += 1
+        if self.calls == 1:
+            return ProviderTurn(text=self.lines[0], kind=ReplyKind.root, revealed=["0"])
+        more = "Carry on." if self.task.language == "en" else "继续。"
+        text = self.lines[self.calls - 1] if self.calls <= len(self.lines) else more
+        return ProviderTurn(text=text, kind=ReplyKind.response_ii)
+
+
+async def dialogue(task, lines: list[str]) -> list[tuple[str, str]]:
+    """(seeker line, the reply it got) for every question after the opening."""
+    transcript = await play_dialogue(task, build_seeker("heuristic", task), Scripted(task, lines), max_turns=12)
+    turns = transcript.turns
+    return [(turns[i].text, turns[i + 1].text if i + 1 < len(turns) else "")
+            for i in range(len(turns)) if turns[i].speaker == Speaker.seeker][1:]  # fmt: skip
+
+
+def tavern_asks(pairs, language: str) -> list[int]:
+    listed = join_options(TAVERNS[language], language)
+    return [i for i, (line, _) in enumerate(pairs) if listed in line]
+
+
+NOTHING = {"en": "Don't worry, you are on the right track.", "zh": "别担心，方向是对的。"}
+RAISES = {"en": "Henry is at the tavern.", "zh": "亨利在酒馆。"}
+NAMES = {"en": "Henry is at the Mystic Tavern.", "zh": "亨利在神秘酒馆。"}
+ROOT = {"en": "Make the deal.", "zh": "完成交易。"}
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+async def test_a_choice_jax_passed_over_is_asked_again_once_when_he_raises_its_kind(language):
+    task = tavern_task(language)
+    pairs = await dialogue(task, [ROOT[language]] + [NOTHING[language]] * 4 + [RAISES[language]] * 6)
+    asks = tavern_asks(pairs, language)
+    assert len(asks) == 2, pairs  # asked before Jax spoke of taverns, and once more when he did: never a third time
+    first, again = asks
+    assert pairs[first][1] == NOTHING[language] and pairs[again - 1][1] == RAISES[language]  # right after he raised it
+    assert pairs[first][0] != pairs[again][0]  # in new words, so it is no repeat of the same question
+    assert ("tavern" in pairs[again][0]) if language == "en" else ("酒馆到底是哪一个" in pairs[again][0])
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+async def test_a_choice_a_reply_answered_is_never_asked_again(language):
+    task = tavern_task(language)
+    pairs = await dialogue(task, [ROOT[language], NOTHING[language], NAMES[language]] + [RAISES[language]] * 8)
+    asks = tavern_asks(pairs, language)
+    named_at = next(i for i, (_, reply) in enumerate(pairs) if reply == NAMES[language])
+    assert asks and all(i <= named_at for i in asks), pairs  # "Henry is at the Mystic Tavern" settled it for good
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+async def test_a_choice_raised_before_it_was_asked_names_the_kind(language):
+    task = tavern_task(language)
+    pairs = await dialogue(task, [RAISES[language]])
+    listed = join_options(TAVERNS[language], language)
+    expected = f"Which tavern do you mean: {listed}?" if language == "en" else f"你说的酒馆是哪一个：{listed}？"
+    assert pairs[0][0] == expected and len(tavern_asks(pairs, language)) == 1
+
+
+LATER = {
+    "en": ["Make the deal.", "Don't worry.", "Exchange the gem he needs for a fire crystal.", "Meet George at the agreed "
+           "time."],
+    "zh": ["完成交易。", "别担心。", "用他需要的宝石交换火晶石。", "你需要找乔治。约定的时间不能错过。"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+async def test_it_follows_up_on_what_a_later_reply_leaves_open(language):
+    task = tavern_task(language)
+    pairs = await dialogue(task, LATER[language])
+    lines = [line for line, _ in pairs]
+    after = {reply: lines[i + 1] for i, (_, reply) in enumerate(pairs[:-1])}
+    gem, meet = LATER[language][2], LATER[language][3]
+    if language == "en":
+        assert after[gem] == "Which gem do you mean?"
+        assert after[meet] == "Where do I find George?"
+        assert "What time should I be there?" in lines[lines.index(after[meet]):]
+    else:
+        assert after[gem] == "你说的宝石具体是哪一个？"
+        assert after[meet] == "我去哪里能找到乔治？"
+        assert "具体是什么时间？" in lines[lines.index(after[meet]):]
+    assert len(set(lines)) == len(lines)  # each once
+
+
+@pytest.mark.parametrize("language, reply, expected", [
+    ("en", "Exchange the gem he needs for a crystal.", [(9, "gem", "which"), (30, "crystal", "")]),
+    ("en", "Build it on one of the safer coastlines.", [(12, "coastline", "which")]),
+    ("en", "Then switch to a faster mode of transportation.", [(15, "mode of transportation", "which")]),
+    ("en", "But only one city gate is open.", [(4, "gate", "which")]),
+    ("en", "Don't worry, you are on the right track. If something specific is still unclear, ask.", []),
+    ("zh", "用他需要的宝石交换一颗晶石。", [(1, "宝石", "which"), (9, "晶石", "")]),
+    ("zh", "目前只有一个城门是开的。", [(4, "城门", "which")]),
+    ("zh", "选用适合的车护送伤员。", []),
+])  # fmt: skip
+def test_open_things(language, reply, expected):
+    assert open_things(reply, language) == expected
+
+
+def test_people_and_places():
+    assert persons("Trade with Henry and bring the gem.", "en", "") == [(11, "Henry")]
+    assert persons("Henry is at the Mystic Tavern.", "en", "") == []  # it says where he is
+    assert persons("Find the Orc King.", "en", "") == []  # no name: "the" Orc, and a name of two capitals
+    assert persons("Go to the Mystic Tavern.", "en", "Mystic Tavern") == []  # the brief's own names
+    assert persons("你可以找亚瑟购买。", "zh", "") == [(3, "亚瑟")]
+    assert persons("你可以在旅行者酒馆找到士兵。", "zh", "") == []
+    assert placed("Professor Henry works at the King's Magic School.", "Professor Henry", "en")
+    assert not placed("See Professor Henry to learn flying.", "Professor Henry", "en")
+
+
+def test_kinds_of_alternatives():
+    assert group_kind(["Mystic Tavern", "Forest Tavern"], "en") == "tavern"
+    assert group_kind(["Cook with high heat", "Cook with low heat"], "en") == "heat"
+    assert group_kind(["东方山脉", "西方山脉", "北方山脉"], "zh") == "山脉"  # not 方山脉
+    assert group_kind(["西矿山", "北矿山"], "zh") == "矿山"
+    assert group_kind(["国王魔法学校", "女王魔法学校", "安琪拉魔法学校"], "zh") == "魔法学校"
+    assert option_groups(("Primeval Forest", "Tropical Rainforest", "Mystical Forest", "Town Hall"), "en") == [
+        ["Primeval Forest", "Mystical Forest", "Tropical Rainforest"]]  # a rainforest is a forest
+    assert group_kind(["Primeval Forest", "Tropical Rainforest"], "en") == "forest"
+
+
+async def test_it_never_reads_the_tree():
+    task = tavern_task("en")
+    seeker = build_seeker("heuristic", task)
+    assert isinstance(seeker.task, SeekerTask) and not hasattr(seeker.task, "tree")  # type: ignore[attr-defined]
+    # another tree under the same brief: the same questions, word for word
+    other = task.model_copy(update={"tree": ResponseTree.build([
+        ("0", "Go to the Riverside Tavern and ask for Henry.", None),
+        ("1", "Henry needs the agate.", "Jax did not say which gem Henry needs.")])})  # fmt: skip
+    lines = [await dialogue(t, LATER["en"]) for t in (task, other)]
+    assert lines[0] == lines[1]
+    for module in ("baselines.py", "phrasing.py"):  # and the code never touches a tree or the provider
+        source = (SEEKERS / module).read_text(encoding="utf-8")
+        tree = ast.parse(source)
+        assert not [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr in ("tree", "nodes")]
+        imported = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+        assert not [m for m in imported if "provider" in m], module
