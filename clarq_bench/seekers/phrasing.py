@@ -258,7 +258,7 @@ def open_things(reply: str, language: str) -> list[tuple[int, str, str]]:
                 head = _stem(words[-1]) if "one of" in lead else words[-1]  # "one of the safer coastlines"
                 noun = f"{head} of {of.group(1).lower()}" if of and head in _CLASSIFIERS else head
                 found.append((match.start(), noun, how))
-        found += [(m.start(), m.group(1).lower(), "which") for m in _EN_NEEDED.finditer(reply)]
+        found += [(m.start(), _stem(m.group(1).lower()), "which") for m in _EN_NEEDED.finditer(reply)]
         found += [(m.start(), (m.group(1) or m.group(2)).lower(), "which") for m in _EN_TYPE_OF.finditer(reply)]
     else:
         for match in _ZH_OPEN.finditer(reply):
