@@ -17,7 +17,8 @@ from ..core.tasks import ROOT_ID, node_sort_key
 from ..core.transcript import ScriptedReplay, Speaker, Turn
 from .base import DialogueView
 from .phrasing import (EN_LEAD, ENTRY, PARENTHESES, answered_option, content_terms, group_kind, kind_pattern, lower_first,
-                       open_things, open_time, option_groups, persons, placed, plain, restrictions, task_phrase, with_article)
+                       open_things, open_time, option_groups, persons, placed, plain, restrictions, task_phrase, whose_places,
+                       with_article)
 from .registry import SeekerConfig, SeekerTask
 
 
@@ -212,6 +213,9 @@ class HeuristicSeeker:
                 known.person = name
                 self.people.append(known)
             found.append((position, known))
+        for position, place in whose_places(reply, language):
+            found.append((position, _Question(prompts.render("seeker/where_place", language, place=place), place,
+                                              language, 0.0, -1)))  # fmt: skip
         when = open_time(reply, language)
         if when is not None:
             found.append((when, _Question(prompts.render("seeker/ask_time", language), "", language, 0.0, -1)))

@@ -320,6 +320,17 @@ _TIME = {"en": re.compile(r"\b(?:agreed|appointed|arranged|specified|certain|spe
          "zh": re.compile(r"(?:约定|约好|指定|特定|规定)的?(?:交易)?时间")}
 
 
+#: A place the reply names by whose it is, not where ("find it at its habitat", "去它的栖息地找到它").
+_WHOSE_PLACE = {"en": re.compile(r"\b(?:its|his|her|their)\s+(habitat|lair|nest|den|hideout|home|base|camp|hiding place)\b",
+                                 re.IGNORECASE),
+                "zh": re.compile(r"(?:它|他|她|它们|他们)的(栖息地|巢穴|住处|老巢|藏身处|据点|营地|家)")}
+
+
+def whose_places(reply: str, language: str) -> list[tuple[int, str]]:
+    """(position, place) of every place a reply names only by whose it is: an attentive listener asks where."""
+    return [(m.start(), m.group(1).lower()) for m in _WHOSE_PLACE[language].finditer(reply)]
+
+
 def open_time(reply: str, language: str) -> int | None:
     """Where a reply speaks of a time it does not give, or None."""
     match = _TIME[language].search(reply)
