@@ -129,6 +129,15 @@ async def test_it_follows_up_on_what_a_later_reply_leaves_open(language):
     assert len(set(lines)) == len(lines)  # each once
 
 
+@pytest.mark.parametrize("language", ["en", "zh"])
+async def test_it_asks_how_to_get_what_it_is_told_it_needs(language):
+    task = tavern_task(language)
+    told = {"en": "You will need a map so that you can find your way.", "zh": "首先，你需要玄幻森林的地图。"}[language]
+    pairs = await dialogue(task, [ROOT[language], told])
+    after = next(pairs[i + 1][0] for i, (_, reply) in enumerate(pairs) if reply == told)
+    assert after == ("How do I get the map?" if language == "en" else "我要怎么获得地图？")
+
+
 @pytest.mark.parametrize("language, reply, expected", [
     ("en", "Exchange the gem he needs for a crystal.", [(9, "gem", "which"), (30, "crystal", "")]),
     ("en", "Build it on one of the safer coastlines.", [(12, "coastline", "which")]),
@@ -138,6 +147,9 @@ async def test_it_follows_up_on_what_a_later_reply_leaves_open(language):
     ("zh", "用他需要的宝石交换一颗晶石。", [(1, "宝石", "which"), (9, "晶石", "")]),
     ("zh", "目前只有一个城门是开的。", [(4, "城门", "which")]),
     ("zh", "选用适合的车护送伤员。", []),
+    ("en", "Before you go in, you will need a map so that you can find your way.", [(32, "map", "where")]),
+    ("zh", "首先，你需要玄幻森林的地图，其次你需要学会追踪魔法。", [(3, "地图", "where")]),
+    ("zh", "首先，你需要收买的办公楼的守卫。", []),  # no thing to get: a verb before the 的
 ])  # fmt: skip
 def test_open_things(language, reply, expected):
     assert open_things(reply, language) == expected

@@ -202,8 +202,11 @@ class HeuristicSeeker:
             choice = next((q for q in self.pending if q.options and terms & q.terms), None)
             if choice is not None:
                 found.append((position, choice))
-            elif how == "which" or (terms & self.brief_terms and how != "where"):  # (not: where to get it)
+            elif how == "which" or (terms & self.brief_terms and how != "where"):
                 found.append((position, _Question(prompts.render("seeker/follow_up", language, thing=noun), noun,
+                                                  language, 0.0, -1)))  # fmt: skip
+            elif how == "where":  # "you will need a map": how does one get it?
+                found.append((position, _Question(prompts.render("seeker/get_thing", language, thing=noun), noun,
                                                   language, 0.0, -1)))  # fmt: skip
         for position, name in persons(reply, language, self.listed):
             known = next((q for q in self.people if q.person == name), None)

@@ -172,13 +172,15 @@ _EN_OPEN = re.compile(r"\b(?:an?|some|the right|the correct|the proper|the appro
                       r"the specific|a specific|a certain|a particular|the suitable|a suitable|one of the|[Oo]nly one|"
                       r"(?<!\bthe )(?<!\ba )specific|(?<!\ba )certain)\s+"
                       r"((?:[a-z-]+\s+){0,2}?[a-z-]{3,})(?=\s+(?:for|to|that|which|he|she|they|you|in|at|from|and|"
-                      r"with|of|on|is|are|was|will|can|has)\b|[,.;!?]|$)")  # fmt: skip
+                      r"with|of|on|is|are|was|will|can|has|so|because|but|or|as|when|before|after|if|then|by|"
+                      r"into|near|until)\b|[,.;!?]|$)")  # fmt: skip
 _ZH_OPEN = re.compile(r"(?:一|某|哪)(?:个|颗|把|张|种|些|份|位|辆|件|块|条|本|台|座|家|间|样|枚|根|只|瓶)"
                       r"([\u4e00-\u9fff]{1,5}?)(?=[用来去到给在的，。、；,.了和与是有就都会可能被要也还]|$)")
 _VAGUE = {"specific", "certain", "particular", "right", "suitable", "special", "new", "good", "few", "little", "lot"}
 #: Words of talk, not things of the task ("you are on the right track", "if something specific is still unclear").
 _TALK = {"track", "unclear", "question", "questions", "information", "info", "detail", "details", "thing", "things",
-         "is", "are", "was", "were", "be", "still", "way", "step", "steps", "bit", "idea", "answer", "moment", "while"}
+         "is", "are", "was", "were", "be", "still", "way", "step", "steps", "bit", "idea", "answer", "moment", "while",
+         "that", "this", "these", "those", "which", "what"}
 
 
 def open_nouns(reply: str, language: str) -> list[str]:
@@ -230,9 +232,12 @@ _COMPARING = re.compile(r"^(?:best|better|faster|stronger|safer|sturdier|cheaper
 _CLASSIFIERS = {"mode", "means", "kind", "type", "sort", "form", "method", "piece", "pair", "set", "source"}
 _EN_OF = re.compile(r"\s+of\s+([a-z-]{3,})", re.IGNORECASE)
 #: Just before a thing: a verb of getting it ("you need to buy a helmet", "找一张地图").
-_GETTING = {"en": re.compile(r"\b(?:need|use|get|buy|find|collect|bring|obtain|purchase|acquire|prepare|carry)\s+$",
+_GETTING = {"en": re.compile(r"\b(?:need|get|buy|find|collect|bring|obtain|purchase|acquire|carry)\s+$",
                              re.IGNORECASE),
-            "zh": re.compile(r"(?:买|找|拿|获得|收集|取得|购买|准备|弄)到?$")}
+            "zh": re.compile(r"(?:买|找|拿|获得|收集|取得|购买|准备|弄|需要)到?$")}
+#: (zh) "你需要玄幻森林的地图": a thing the seeker is told it needs, which the brief does not give it.
+_ZH_NEEDS = re.compile(r"你(?:还)?(?:需要|得)(?:先)?(?:取得|获得|拿到|弄到|买到)?(?:(?:(?!的)[\u4e00-\u9fff]){1,6}的)?"
+                       r"([\u4e00-\u9fff]{2})(?=[，。；,.！]|$)")
 _EN_TYPE_OF = re.compile(r"\bthe\s+(?:type|kind|sort)\s+of\s+([a-z-]{3,})"
                          r"|\b(?:its|his|her|their)\s+(?:favou?rite|preferred)\s+([a-z-]{3,})", re.IGNORECASE)
 _ZH_VERB_AFTER = set("护送用来去到给在把让是有")
@@ -253,7 +258,8 @@ def open_things(reply: str, language: str) -> list[tuple[int, str, str]]:
                 modifiers = match.group(1).lower().split()[:-1]
                 compared = any(_VAGUE.__contains__(w) or _COMPARING.match(w) for w in modifiers)
                 how = "which" if _QUALIFIED.search(lead) or compared else \
-                    "where" if _GETTING["en"].search(reply[: match.start()]) else ""
+                    "where" if _GETTING["en"].search(reply[: match.start()]) and not words[-1].endswith(("ing", "ed")) \
+                    else ""
                 of = _EN_OF.match(reply, match.end(1))
                 head = _stem(words[-1]) if "one of" in lead else words[-1]  # "one of the safer coastlines"
                 noun = f"{head} of {of.group(1).lower()}" if of and head in _CLASSIFIERS else head
@@ -270,6 +276,7 @@ def open_things(reply: str, language: str) -> list[tuple[int, str, str]]:
             if match.group(1)[1] not in _ZH_VERB_AFTER:  # "适合的车护送伤员" names a 车, no 车护
                 found.append((match.start(), match.group(1), "which"))
         found += [(m.start(), m.group(1), "which") for m in _ZH_NEEDED.finditer(reply)]
+        found += [(m.start(), m.group(1), "where") for m in _ZH_NEEDS.finditer(reply)]
     seen: set[str] = set()
     return [(pos, noun, how) for pos, noun, how in sorted(found) if not (noun in seen or seen.add(noun))]
 
