@@ -180,7 +180,8 @@ _VAGUE = {"specific", "certain", "particular", "right", "suitable", "special", "
 #: Words of talk, not things of the task ("you are on the right track", "if something specific is still unclear").
 _TALK = {"track", "unclear", "question", "questions", "information", "info", "detail", "details", "thing", "things",
          "is", "are", "was", "were", "be", "still", "way", "step", "steps", "bit", "idea", "answer", "moment", "while",
-         "that", "this", "these", "those", "which", "what"}
+         "that", "this", "these", "those", "which", "what", "there", "here", "first", "second", "last", "other",
+         "same", "different", "difficult", "sharp", "few", "much", "many"}
 
 
 def open_nouns(reply: str, language: str) -> list[str]:
@@ -253,7 +254,7 @@ def open_things(reply: str, language: str) -> list[tuple[int, str, str]]:
     if language == "en":
         for match in _EN_OPEN.finditer(reply):
             words = [w for w in match.group(1).lower().split() if w not in _VAGUE]
-            if words and not set(match.group(1).lower().split()) & _TALK:
+            if words and not set(match.group(1).lower().split()) & _TALK and not words[-1].endswith("ed"):
                 lead = match.group(0)[: match.start(1) - match.start()]
                 modifiers = match.group(1).lower().split()[:-1]
                 compared = any(_VAGUE.__contains__(w) or _COMPARING.match(w) for w in modifiers)
@@ -290,8 +291,11 @@ _EN_PLACED = re.compile(r"^\W*(?:is|are|was|works?|lives?|stays?|waits?|will be)
                         r"(?!\s+(?:the\s+|an?\s+)?(?:[a-z]+\s+)?(?:time|moment|hour|noon|night|dawn|dusk|o'clock)\b)",
                         re.I)  # ("at the agreed time" says when, not where)
 #: (zh) someone to find or meet: 找到亨利, 见露西, 把宝石交给乔治.
-_ZH_PERSON = re.compile(r"(?<![在到里])(?:找到|找|见到|拜访|交给|遇到)(?![到他她它])([\u4e00-\u9fff]{2,4}?)"
-                        r"(?=[，。；,.！]|$|[他她拿买要报购交换学借问领])")
+_ZH_PERSON = re.compile(r"(?<![在到里])(?:找到|找|见到|拜访|交给|遇到)(?![到回他她它])([\u4e00-\u9fff]{2,3}?)"
+                        r"(?=[，。；,.！]|$|[他她拿买要报购交换学借领])")
+_TITLES = {"Professor", "Prof", "Mr", "Mrs", "Ms", "Dr", "Captain", "Chief", "Uncle", "Aunt", "Sir", "Lady", "Master",
+           "Wizard", "Father", "Mother", "Brother", "Sister", "Elder", "Priest", "General", "Officer", "Doctor", "Miss",
+           "Madam", "Prince", "Princess", "King", "Queen"}
 _ZH_PLACED = re.compile(r"^[^，。；,.]{0,3}(?:在|位于)")
 
 
@@ -313,7 +317,7 @@ def persons(reply: str, language: str, known: str) -> list[tuple[int, str]]:
     found = []
     for match in (_EN_PERSON if language == "en" else _ZH_PERSON).finditer(reply):
         name = match.group(1)
-        if name.lower() in known.lower() or name in ("Jax", "I") or placed(reply, name, language):
+        if name.lower() in known.lower() or name in ("Jax", "I") or name in _TITLES or placed(reply, name, language):
             continue
         if language == "en" and re.search(r"[a-z,]\s+[A-Z][\w']*\s+$", reply[: match.start()]):
             continue  # the second word of a capitalised name ("Mystic Tavern")
