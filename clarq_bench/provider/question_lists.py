@@ -19,7 +19,6 @@ from .brief_options import BriefOption, names_entity
 from .lexical import tokens
 from .question_words import (
     ALTERNATIVE_TERMS,
-    ASKS_BESIDES,
     ASKS_WHICH_OR,
     BARE_SCAFFOLD_ZH,
     CJK_WORD,
@@ -82,11 +81,11 @@ class ListReading:
     def alternatives_frame(self, question: Question) -> str | None:
         """What a question that offers alternatives says besides them, or None when it offers none. Alternatives are
         a list a which / what governs ("Which A, B or C exactly?", "你说的是哪个A、B还是C？", "A、B还是C具体是哪个？"),
-        three names or more joined by an "or" ("How do I use the A, B, C or D?"), or, with no other question word,
-        a last "or" item that is a name ("Is it the A or the B?", "是A还是B？"; not "..., or do I need to ...?").
-        Such a question asks a choice among what it offers: it is answered by the choice whose options it offers or
-        whose kind its which governs, and otherwise only by what its frame asks ("Can I pay for the trade with coins
-        or gems?" asks how to pay; "Is it the henry or the exchanging?" asks nothing)."""
+        three things or more joined by an "or" ("How do I use the A, B, C or D?"), or two joined by an "or" / 还是
+        whose second is a thing, not a clause ("Is it the A or the B?", "A还是B在哪里用？"; not "..., or do I need to
+        ...?"). Such a question asks about one of them without knowing which: it is answered by the choice whose
+        options it offers or whose kind its which governs, and otherwise only by what its frame asks ("Can I pay for
+        the trade with coins or gems?" asks how to pay; "Is it the henry or the exchanging?" asks nothing)."""
         language = self.language
         rest = self._without_names(question.text)
         if not OFFERS[language].search(rest):
@@ -97,25 +96,25 @@ class ListReading:
         run = self._alternatives_run(self._names_marked(question.text))
         if run is not None:
             return run.replace(NAME_MARK, " ")
-        if not ASKS_WHICH_OR[language].search(rest):
+        offered = ASKS_WHICH_OR[language].search(rest)
+        if not offered:
             return None
-        if ASKS_BESIDES[language].search(question.text) or question.classes - {"identity", "polar"}:
-            return None
-        # "Is it the A or the B?", "是A还是B？": nothing asked but which alternative, when the last one is a name
-        before, *pieces = ASKS_WHICH_OR[language].split(rest)
-        if language == "en" and any(CLAUSE_START.match(piece) for piece in pieces):
+        # "Is it the A or the B?", "A还是B在哪里用？", "Can I pay with coins or gems?": two things offered, the question
+        # asks about one of them without knowing which; what else it asks is its frame (not the things).
+        before, after = rest[: offered.start()], rest[offered.end():]
+        item = LIST_JOINT[language].split(after)[0]
+        if language == "en" and (CLAUSE_START.match(item) or CLAUSE_WORDS.search(item)):
             return None  # "..., or do I need to find it elsewhere?" is a second question, not an alternative
-        last = pieces[-1]
-        if len(set(tokens(last, language)) - TAG_WORDS) > ALTERNATIVE_TERMS[language]:
+        if not item.strip() or len(set(tokens(item, language)) - TAG_WORDS) > ALTERNATIVE_TERMS[language]:
             return None
-        # the frame: what comes before the first alternative, which is as long as the last one ("with coins or gems")
+        # the first alternative ends what comes before, as long as the second ("with coins or gems")
         if language == "zh":
-            size = len(CJK_WORD.findall(last))
+            size = len(CJK_WORD.findall(item))
             kept = before[: max(0, len(before) - size)] if size else before
         else:
-            words, size = before.split(), len(last.split())
+            words, size = before.split(), len(item.split())
             kept = " ".join(words[: max(0, len(words) - size)])
-        return kept
+        return kept + " " + after[len(item):]
 
     def _offers_of_kind(self, question: Question, kind: frozenset[str]) -> bool:
         """Are the alternatives things of the choice's kind, each set apart by a word of its own ("the north or the

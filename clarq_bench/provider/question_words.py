@@ -174,13 +174,6 @@ CLAUSE_START = re.compile(r"\s*(?:do|does|did|should|shall|can|could|will|would|
 CLAUSE_WORDS = re.compile(r"\b(?:i|you|we|he|she|they|it|me|us|him|them|do|does|did|should|shall|can|could|will|would|"
                           r"must|may|might|is|are|was|were|have|has|had|if|where|how|who|whom|when|why|what|which|"
                           r"whether|asks?|need|needs)\b", re.I)
-#: Words that ask something other than which alternative: a wh-word or a request ("tell me", "说明"). A question with
-#: none of them that offers alternatives ("Is it the A or the B?", "是A还是B？") asks only which of them.
-ASKS_BESIDES = {
-    "en": re.compile(r"\b(which|what|where|how|who|whom|whose|when|why|whether|specify|recommend|suggest|advise|"
-                     r"tell me|let me know|clarify|explain|identify|describe|guide me)\b", re.I),
-    "zh": re.compile(r"哪|什么|怎么|如何|怎样|多少|谁|几|为什么|何时|告诉|说明|建议|推荐|指点|介绍"),
-}
 #: The most content terms (en) / bigrams (zh) the last alternative of "A or B?" has: a name, not a purpose after it
 #: ("... or magic to unlock the gate?" names magic and says what for).
 ALTERNATIVE_TERMS = {"en": 2, "zh": 4}
@@ -211,6 +204,6 @@ __all__ = [
     'BARE_FILLER_EN', 'BARE_SCAFFOLD_ZH', 'BARE_WHICH_EN', 'BOILERPLATE', 'CHOICE_WORDS', 'CHOOSER',
     'CHOOSER_AFTER', 'CJK_WORD', 'CLASSES', 'CLAUSE_BREAK', 'DECIMAL', 'FIRST_SENTENCE', 'FUNCTION_ZH', 'GAP',
     'GENERIC_KIND_EN', 'GENERIC_KIND_ZH', 'GOVERNS', 'LISTED_THINGS', 'LIST_FOLLOWS', 'LIST_ITEM_OWN',
-    'LIST_ITEM_TERMS', 'LIST_JOINT', 'MENTIONED', 'NEEDS', 'NOT_A_CHOICE', 'NOT_A_THING', 'OFFERS', 'ASKS_WHICH_OR', 'CLAUSE_START', 'CLAUSE_WORDS', 'ASKS_BESIDES', 'ALTERNATIVE_TERMS', 'PASTED', 'PRONOUN', 'REFERS_BACK', 'NEEDS_WORDS',
+    'LIST_ITEM_TERMS', 'LIST_JOINT', 'MENTIONED', 'NEEDS', 'NOT_A_CHOICE', 'NOT_A_THING', 'OFFERS', 'ASKS_WHICH_OR', 'CLAUSE_START', 'CLAUSE_WORDS', 'ALTERNATIVE_TERMS', 'PASTED', 'PRONOUN', 'REFERS_BACK', 'NEEDS_WORDS',
     'TAG_WORDS', 'WHICH', 'WHICH_KIND', 'WHICH_OF_LIST',
 ]
