@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -68,9 +69,14 @@ def test_random_judge_has_reliability_near_zero_and_content_judges_do_not(panel)
     # flips most items: how far they fall depends on the two runs' dialogues, so only the least-flipping judges are
     # held to a bar, and the order is checked
     reliability = {c.criterion: c.reliability for c in result.summary.criteria}
-    for noise in ("scripted/random", "scripted/always-a"):  # always-A's side is decided by the randomised position
+    # A judge with no signal has r_w = 2r with r ~ N(0, 1/n) over n items: its bound is in standard errors of the
+    # sample (2 SE for the mean of the three criteria, 3 SE for any one), not a fixed number that a new draw of the
+    # dialogues' wording can cross by chance (always-A's side is decided by the randomised position).
+    standard_error = 2 / math.sqrt(len(load_items(result.folder).items))
+    for noise in ("scripted/random", "scripted/always-a"):
         values = [r[noise] for r in reliability.values()]
-        assert max(abs(v) for v in values) < 0.6 and abs(sum(values) / 3) < 0.3, values
+        assert max(abs(v) for v in values) < 3 * standard_error, values
+        assert abs(sum(values) / 3) < 2 * standard_error, values
     for r in reliability.values():
         assert min(r[f"scripted/content-{n}"] for n in (1, 2)) > 0.4, r
         assert r["scripted/content-1"] > r["scripted/content-4"], r

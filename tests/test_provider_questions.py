@@ -340,3 +340,14 @@ def test_the_kind_of_detail_missing_is_no_anchor(language: str) -> None:
     assert revealed(language, filler, ["2"]) == []
     when = "When will Henry appear at the castle?" if language == "en" else "亨利什么时候出现在城堡？"
     assert revealed(language, when, ["2"]) == ["2"]
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_two_things_joined_by_an_or_are_asked_about_without_knowing_which(language: str) -> None:
+    """"Where do I use the trade or the gem?" asks where one of two things goes without knowing which: it gets no
+    detail its listed words touch, while "Where can I find Henry: at the Frost Castle or the Town Hall?" asks where
+    Henry is in its frame."""
+    listed, framed = (("Where do I use the trade or the coins, and how?", "When will Henry appear, at noon or at night?")
+                      if language == "en" else ("交易还是金币在哪里用，怎么用？", "亨利什么时候出现，中午还是晚上？"))  # fmt: skip
+    assert revealed(language, listed, ["3"]) == []  # "trade" is one of the two things, not asked about
+    assert revealed(language, framed, ["2"]) == ["2"]  # the frame asks when Henry appears
