@@ -54,15 +54,16 @@ def target_of(name: str) -> float | None:
 
 
 def template_role(name: str) -> Role | None:
-    """A member of the template family is "template", except the choice form (real choice questions among options
-    of one kind, which the reference answers too): "enumeration". None for any other seeker."""
+    """A member of the template family is "template", except the choice family (points that offer two names of the
+    brief as alternatives: real choice questions when the names are options of one kind, which the reference answers
+    too): "enumeration", judged by its SwE against the heuristic's, not by the red-team bar. None for any other seeker."""
     from ..seekers.registry import TEMPLATES, is_template_spec
 
     if name not in TEMPLATES and not is_template_spec(name):
         return None
     from ..seekers.templates import parse_spec
 
-    return "enumeration" if parse_spec(name).form == "choice" else "template"
+    return "enumeration" if parse_spec(name).family == "choice" else "template"
 
 
 def red_team() -> list[str]:
