@@ -351,3 +351,13 @@ def test_two_things_joined_by_an_or_are_asked_about_without_knowing_which(langua
                       if language == "en" else ("交易还是金币在哪里用，怎么用？", "亨利什么时候出现，中午还是晚上？"))  # fmt: skip
     assert revealed(language, listed, ["3"]) == []  # "trade" is one of the two things, not asked about
     assert revealed(language, framed, ["2"]) == ["2"]  # the frame asks when Henry appears
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_word_of_its_own_between_our_options_spoils_the_list(language: str) -> None:
+    """Names taken from Jax's replies count like the brief's: "the Starlight Gem, the castle or the Moonlight Gem"
+    lists a castle among the gems, so it is no choice among gems (the plain list of gems is)."""
+    mixed = ("Should I give Henry the Starlight Gem, the castle or the Moonlight Gem?" if language == "en"
+             else "我应该给亨利星光宝石、城堡还是月光宝石？")  # fmt: skip
+    assert revealed(language, mixed, ["1"]) == []
+    assert revealed(language, LISTS[language][0], ["1"]) == ["1"]

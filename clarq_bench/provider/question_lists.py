@@ -255,9 +255,13 @@ class ListReading:
         through a sentence ("can I repair the car tires here, or take the car to the shop?") are no list."""
         places = groups <= self.scene_groups
         runs: list[list[set[int]]] = [[]]
-        for named, own in self._list_items(question):
+        items = self._list_items(question)
+        for index, (named, own) in enumerate(items):
             if not named:
-                if runs[-1]:
+                inside = runs[-1] and index + 1 < len(items) and items[index + 1][0] and 0 < own <= 2
+                if inside:  # a word of its own between two names ("X, the study or Y"): a thing of the list
+                    runs[-1].append({PASTED})
+                elif runs[-1]:
                     runs.append([])
             elif runs[-1] and own > LIST_ITEM_OWN[self.language]:
                 runs.append([named])  # a name with a clause of its own: the run ends, this may lead another
