@@ -361,3 +361,13 @@ def test_a_word_of_its_own_between_our_options_spoils_the_list(language: str) ->
              else "我应该给亨利星光宝石、城堡还是月光宝石？")  # fmt: skip
     assert revealed(language, mixed, ["1"]) == []
     assert revealed(language, LISTS[language][0], ["1"]) == ["1"]
+
+
+def test_one_chinese_bigram_is_a_fragment_not_the_thing_a_choice_is_for() -> None:
+    """A choice asked about in a question's own words ("where do I get the crystal?") needs, in Chinese, two bigrams of
+    its anchor: one ("风力" of "风力发电站") is a fragment any word of Jax's carries. English words are whole."""
+    zh, en = FocusIndex(make_task("zh")), FocusIndex(make_task("en"))
+    anchor = frozenset({"风力", "力发", "发电"})
+    assert not zh._overlaps(anchor, {"风力", "关系"}, least=2)
+    assert zh._overlaps(anchor, {"风力", "力发"}, least=2)
+    assert en._overlaps(frozenset({"crystal"}), {"crystal"}, least=2)

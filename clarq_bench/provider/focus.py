@@ -77,6 +77,9 @@ def _shared_terms(members: tuple["Option", ...]) -> set[str]:
     return {term for term, count in seen.items() if count >= 2}
 
 
+#: (zh) Bigrams of a choice's anchor a question must carry to ask about the thing the choice is for in its own words
+#: (one is a fragment of any word of Jax's: "风力" of "风力发电站").
+ZH_CHOICE_ANCHOR = 2
 #: One option of the brief (brief_options.py owns what a kind is).
 Option = BriefOption
 
@@ -290,7 +293,8 @@ class FocusIndex(ListReading):
             return False  # names of other kinds thrown in: no question about this choice
         if not question.classes & ASKS_THING:
             return False  # a yes/no question, or one asking how many / when / who, asks no choice of a thing
-        return self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question))
+        return self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question),
+                                                                           least=ZH_CHOICE_ANCHOR)
 
     def _offers_ours(self, question: Question, focus: NodeFocus) -> bool:
         """Does the question offer two or more of the choice's options as alternatives ("the A or the B?"), in a list
@@ -335,13 +339,14 @@ class FocusIndex(ListReading):
                 return True
         return False
 
-    def _overlaps(self, anchor: frozenset[str], terms: set[str]) -> bool:
+    def _overlaps(self, anchor: frozenset[str], terms: set[str], least: int = 1) -> bool:
         """Does the question carry a term of the anchor? (English: or a word of the same stem the crude stemmer
-        left apart, "purchase" / "purchasing": a shared prefix of five letters or more.)"""
+        left apart, "purchase" / "purchasing": a shared prefix of five letters or more. Chinese: `least` bigrams of
+        it, where one bigram is a fragment rather than a word of the thing.)"""
+        if self.language == "zh":
+            return len(anchor & terms) >= least
         if anchor & terms:
             return True
-        if self.language == "zh":
-            return False
         return any(len(a) >= 5 and len(t) >= 5 and a[:5] == t[:5] for a in anchor for t in terms)
 
     def _own_terms(self, question: Question) -> set[str]:
