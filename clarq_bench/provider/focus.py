@@ -286,7 +286,7 @@ class FocusIndex(ListReading):
             return bool(question.classes - {"polar"}) and (
                 self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question)))
         if len(ours) >= 2:
-            return self._offers_ours(question, focus)
+            return self._offers_ours(question, focus, named)
         if ours and not self._kind_apart(question, focus.kind, alternative=True):
             return False  # one option named, no other offered: a bet on the answer
         if named and len(named) > 2:
@@ -296,11 +296,11 @@ class FocusIndex(ListReading):
         return self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question),
                                                                            least=ZH_CHOICE_ANCHOR)
 
-    def _offers_ours(self, question: Question, focus: NodeFocus) -> bool:
+    def _offers_ours(self, question: Question, focus: NodeFocus, named: list[Option] | None = None) -> bool:
         """Does the question offer two or more of the choice's options as alternatives ("the A or the B?"), in a list
         that holds ours alone, ours being most of the names it names? (A list of names of several kinds is a spray,
-        not a choice among ours.)"""
-        named = self.named_options(question)
+        not a choice among ours.) `named`: the question's named options, when the caller has them."""
+        named = self.named_options(question) if named is None else named
         groups = {o.group for o in focus.options}
         ours = [o for o in named if o.group in groups]
         if len(ours) < 2:
@@ -308,6 +308,11 @@ class FocusIndex(ListReading):
         alternatives = ALTERNATIVE[self.language].search(question.text) or \
             CHOICE_WORDS[self.language].search(question.text)
         return bool(alternatives) and len(ours) > len(named) - len(ours) and self._lists_of(question, groups)[0]
+
+    def _asks_choice_by_list(self, question: Question, focus: NodeFocus) -> bool:
+        """The two ways a question that lists things may ask a choice: a which governing the kind, or the choice's
+        own options offered as its alternatives."""
+        return self._kind_governed(question, focus.kind) or bool(focus.options) and self._offers_ours(question, focus)
 
     def _kind_apart(self, question: Question, kind: frozenset[str], alternative: bool = False) -> bool:
         """Does the question name the kind outside every option's name (with an alternative word, when asked:
@@ -363,9 +368,7 @@ class FocusIndex(ListReading):
             return True  # (zh) the very question the explanation says the seeker asks: "仅当对方询问羊在哪里" / "羊在哪里？"
         frame = None if framed else self.alternatives_frame(question)
         if frame is not None:  # "Which A, B or C?": a choice among what it offers, or what its frame asks
-            if self._kind_governed(question, focus.kind) or bool(focus.options) and self._offers_ours(question, focus):
-                return True
-            if self._offers_of_kind(question, focus.kind):
+            if self._asks_choice_by_list(question, focus) or self._offers_of_kind(question, focus.kind):
                 return True
             asked = question._replace(text=frame, terms=frozenset(tokens(frame, self.language)), bare=False)
             if not asked.terms:
@@ -376,7 +379,7 @@ class FocusIndex(ListReading):
             return self.focuses(asked, node_id, framed=True)
         if self.lists_without_asking(question):
             # "What do I need to know about the A, the B and the C?": nothing is asked of any one of them in particular
-            return self._kind_governed(question, focus.kind) or bool(focus.options) and self._offers_ours(question, focus)
+            return self._asks_choice_by_list(question, focus)
         if question.bare:  # "Which X exactly?" asks which X is meant: a choice of kind X, nothing else, and only once
             # Jax has spoken of X ("go to the castle"): "Which castle?" before any castle came up is a guess at what
             # may be asked, not a question about his answer

@@ -61,17 +61,12 @@ class ListReading:
     pasted: list[frozenset[str]]
     scene_groups: set[int]
 
-    def _names_marked(self, text: str) -> str:
-        """The text with each name of the brief (and the task name, the role) as one mark: a list item of its own."""
+    def _without_names(self, text: str, mark: str = " , ") -> str:
+        """The text, lower-cased, with each name of the brief (and the task name, the role) replaced by `mark`: a
+        comma by default (what is left is the question's own words), NAME_MARK to read each name as one list item."""
         lowered = text.lower()
         for name in self.pasted_phrases:
-            lowered = lowered.replace(name.lower(), f" {NAME_MARK} ")
-        return lowered
-
-    def _without_names(self, text: str) -> str:
-        lowered = text.lower()
-        for name in self.pasted_phrases:
-            lowered = lowered.replace(name.lower(), " , ")
+            lowered = lowered.replace(name.lower(), mark)
         return lowered
 
     def asks_which_of(self, question: Question) -> bool:
@@ -93,7 +88,7 @@ class ListReading:
         which = WHICH_OF_LIST[language].search(rest)
         if which:  # the frame: what precedes the which, and what follows the list it governs
             return self._without_short_pieces(rest[: which.start()]) + " " + self._without_short_pieces(rest[which.start():])
-        run = self._alternatives_run(self._names_marked(question.text))
+        run = self._alternatives_run(self._without_names(question.text, f" {NAME_MARK} "))
         if run is not None:
             return run.replace(NAME_MARK, " ")
         offered = ASKS_WHICH_OR[language].search(rest)

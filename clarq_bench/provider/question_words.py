@@ -166,7 +166,7 @@ WHICH_OF_LIST = {
 }
 OFFERS = {"en": re.compile(r"\b(?:or|versus|vs)\b", re.I), "zh": re.compile(r"还是|或者|或是|或")}
 #: The "or" that asks which (en "or"; zh 还是, where 或 / 或者 join a set: "什么型号或颜色的键帽" asks a keycap).
-ASKS_WHICH_OR = {"en": re.compile(r"\b(?:or|versus|vs)\b", re.I), "zh": re.compile(r"还是")}
+ASKS_WHICH_OR = {"en": OFFERS["en"], "zh": re.compile(r"还是")}
 #: (en) An item after "or" that opens a clause of its own ("..., or do I need to find it elsewhere?"): no alternative.
 CLAUSE_START = re.compile(r"\s*(?:do|does|did|should|shall|can|could|will|would|must|may|might|is|are|was|were|have|"
                           r"has|had|i|you|we|he|she|they|it|there|if)\b", re.I)
