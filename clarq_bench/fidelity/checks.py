@@ -67,9 +67,9 @@ def evaluate_provider(dialogues: str | Path, *, provider: str = "offline", provi
 
 
 def strategy_names(spec: str | list[str] | None) -> list[str]:
-    """`a,b` (or a list) -> names, each checked against the seeker registry (unknown -> one-line error)."""
-    from ..seekers.registry import is_template_spec, seekers
-    from ..seekers.templates import parse_spec
+    """`a,b` (or a list) -> names, each resolved as `clarq run --seeker` resolves it (a registered name, a template
+    spec or your own `package.module:Class` attacker); an unknown name is a one-line error before anything is played."""
+    from ..seekers.registry import resolve_seeker
     from .audit import default_strategies
 
     if not spec:
@@ -79,10 +79,7 @@ def strategy_names(spec: str | list[str] | None) -> list[str]:
     if not names:
         raise ClarqError(f"bad --strategies value {spec!r}", "name seekers separated by commas, e.g. red-echo,oracle")
     for name in names:
-        if is_template_spec(name):
-            parse_spec(name)  # a bad spec fails here, in one line, before anything is played
-        elif name not in seekers:
-            raise seekers.unknown(name)
+        resolve_seeker(name)  # a bad spec or an import path naming nothing fails here, in one line
     return list(dict.fromkeys(names))
 
 

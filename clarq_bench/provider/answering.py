@@ -37,6 +37,7 @@ def answer(
     last = max((i for i, t in enumerate(turns) if t.speaker == Speaker.seeker), default=-1)
     turn = turns[last].text if last >= 0 else ""
     heard = " ".join(t.text for t in turns[:max(last, 0)] if t.speaker == Speaker.provider)
+    answered = frozenset(node_id for t in turns[:max(last, 0)] if t.speaker == Speaker.provider for node_id in t.revealed)
     questions = focus.questions(turn, heard)[: MULTI_INFO_QUESTIONS if multi_info else ANSWERED_QUESTIONS]
     proposed = set(candidates)
     offered = {node_id for node_id in frontier if any(focus.offers_options(q, node_id) for q in questions)}
@@ -45,16 +46,16 @@ def answer(
     if not ordered or not questions:
         return []
     if every:
-        return [node_id for node_id in ordered if any(focus.focuses(q, node_id) for q in questions)]
+        return [node_id for node_id in ordered if any(focus.focuses(q, node_id, answered) for q in questions)]
     if not multi_info:
         for node_id in ordered:
-            if any(focus.focuses(question, node_id) for question in questions):
+            if any(focus.focuses(question, node_id, answered) for question in questions):
                 return [node_id]
         return []
     taken: list[str] = []
     for question in questions:
         for node_id in ordered:
-            if node_id not in taken and focus.focuses(question, node_id):
+            if node_id not in taken and focus.focuses(question, node_id, answered.union(taken)):
                 taken.append(node_id)
                 break
         if len(taken) >= MULTI_INFO_NODES:

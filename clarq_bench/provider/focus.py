@@ -359,8 +359,46 @@ class FocusIndex(ListReading):
         brief is no question about the thing the name's words also describe)."""
         return set(tokens(self._without_names(question.text), self.language))
 
-    def focuses(self, question: Question, node_id: str, framed: bool = False) -> bool:
-        """Does the question ask the uncertainty this node resolves?"""
+    def focuses(self, question: Question, node_id: str, answered: frozenset[str] = frozenset()) -> bool:
+        """Does the question ask the uncertainty this node resolves? Besides what it asks (_asks_uncertainty), a
+        choice that several nodes settle with the same options is one uncertainty per thing it is for (which key
+        for the entrance, which for the chest): see picks_twin. `answered`: the nodes Jax has given so far."""
+        return self._asks_uncertainty(question, node_id) and self.picks_twin(question, node_id, answered)
+
+    @cached_property
+    def twins(self) -> dict[str, tuple[str, ...]]:
+        """Choice nodes that settle the same options (or, with no listed options, the same kind), in the tree's
+        order: node id -> all of them. "Which line, ultra-high or high voltage?" is asked once per connection."""
+        found: dict[tuple[object, ...], list[str]] = {}
+        for node in self.task.tree.required:
+            focus = self.nodes[node.id]
+            if focus.is_choice:  # siblings settling the same options of the same kind, for the same kind of detail
+                key = (node.parent, frozenset(o.name for o in focus.options), focus.kind,
+                       focus.needs)
+                found.setdefault(key, []).append(node.id)
+        twins = {}
+        for group in (tuple(g) for g in found.values() if len(g) > 1):
+            shared = frozenset.intersection(*(self.nodes[twin].anchor for twin in group))
+            if all(self.nodes[twin].anchor - shared for twin in group):  # (twins our reading cannot tell apart: none)
+                twins.update({node_id: group for node_id in group})
+        return twins
+
+    def picks_twin(self, question: Question, node_id: str, answered: frozenset[str] = frozenset()) -> bool:
+        """Of twin choices (see twins), a question that names none of their own things (the words of a twin's anchor
+        that not every twin shares, in the question or the statement before it: "which key opens the treasure
+        chest?") asks the choice once: after Jax has answered one twin, the same choice asked again without saying
+        which one is a repeat, not a way to walk the twins one after another. A question that names one is answered
+        in the tree's order like any other (the released provider does so: preferring the named twin cost 0.3-0.5
+        points of agreement on types 14-26)."""
+        twins = self.twins.get(node_id)
+        if not twins or not answered.intersection(twins):
+            return True
+        shared = frozenset.intersection(*(self.nodes[twin].anchor for twin in twins))
+        said = question.terms | frozenset(tokens(question.context, self.language))
+        return any((self.nodes[twin].anchor - shared) & said for twin in twins)
+
+    def _asks_uncertainty(self, question: Question, node_id: str, framed: bool = False) -> bool:
+        """What the question asks, by the rules of the module docstring (twins aside)."""
         focus = self.nodes.get(node_id)
         if focus is None:
             return False
@@ -376,7 +414,7 @@ class FocusIndex(ListReading):
             groups = {o.group for o in focus.options}
             if any(o.group in groups for o in self.named_options(question)):
                 return False  # its options in a list with other things (or one alone): a spray or a bet, not asked
-            return self.focuses(asked, node_id, framed=True)
+            return self._asks_uncertainty(asked, node_id, framed=True)
         if self.lists_without_asking(question):
             # "What do I need to know about the A, the B and the C?": nothing is asked of any one of them in particular
             return self._asks_choice_by_list(question, focus)
