@@ -11,7 +11,7 @@ Neither bound is a detector a template can sit under: a seeker that asks fewer q
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 from ..core.transcript import Speaker, Turn
 from .focus import FocusIndex
@@ -25,39 +25,52 @@ MULTI_INFO_QUESTIONS = 4
 MULTI_INFO_NODES = 3
 
 
+class Answer(NamedTuple):
+    """One turn read once: the nodes revealed by the rule above, and (for the record) every candidate the read
+    questions focus before the per-turn limits."""
+
+    revealed: list[str]
+    asked: list[str]
+
+
 def answer(
-    focus: FocusIndex, turns: Sequence[Turn], candidates: Iterable[str], *, multi_info: bool, every: bool = False,
+    focus: FocusIndex, turns: Sequence[Turn], candidates: Iterable[str], *, multi_info: bool,
     frontier: Sequence[str] = (),
 ) -> list[str]:
+    """The candidate nodes the seeker's latest turn asks about, by the rule above (read_turn(...).revealed)."""
+    return read_turn(focus, turns, candidates, multi_info=multi_info, frontier=frontier).revealed
+
+
+def read_turn(
+    focus: FocusIndex, turns: Sequence[Turn], candidates: Iterable[str], *, multi_info: bool,
+    frontier: Sequence[str] = (),
+) -> Answer:
     """The candidate nodes the seeker's latest turn (the last seeker turn of `turns`) asks about, by the rule above,
-    in the frontier's order (`every`: all the candidates the read questions focus, before the per-turn limits, for
-    the record). Jax's earlier replies in `turns` say which choices he has raised. A `frontier` node whose options
-    a read question offers as its alternatives is a candidate whatever the matcher or model proposed: such a question
-    can ask nothing else (a real choice question is never refused)."""
+    in the frontier's order. Jax's earlier replies in `turns` say which choices he has raised and which nodes he has
+    given (twin choices, focus.picks_twin). A `frontier` node whose options a read question offers as its
+    alternatives is a candidate whatever the matcher or model proposed: such a question can ask nothing else (a real
+    choice question is never refused)."""
     last = max((i for i, t in enumerate(turns) if t.speaker == Speaker.seeker), default=-1)
     turn = turns[last].text if last >= 0 else ""
-    heard = " ".join(t.text for t in turns[:max(last, 0)] if t.speaker == Speaker.provider)
-    answered = frozenset(node_id for t in turns[:max(last, 0)] if t.speaker == Speaker.provider for node_id in t.revealed)
+    earlier = [t for t in turns[:max(last, 0)] if t.speaker == Speaker.provider]
+    heard = " ".join(t.text for t in earlier)
+    answered = frozenset(node_id for t in earlier for node_id in t.revealed)
     questions = focus.questions(turn, heard)[: MULTI_INFO_QUESTIONS if multi_info else ANSWERED_QUESTIONS]
     proposed = set(candidates)
     offered = {node_id for node_id in frontier if any(focus.offers_options(q, node_id) for q in questions)}
     order = list(frontier) or list(candidates)
     ordered = [node_id for node_id in order if node_id in proposed | offered]
     if not ordered or not questions:
-        return []
-    if every:
-        return [node_id for node_id in ordered if any(focus.focuses(q, node_id, answered) for q in questions)]
+        return Answer([], [])
+    asked = [node_id for node_id in ordered if any(focus.focuses(q, node_id, answered) for q in questions)]
     if not multi_info:
-        for node_id in ordered:
-            if any(focus.focuses(question, node_id, answered) for question in questions):
-                return [node_id]
-        return []
+        return Answer(asked[:1], asked)  # the first node, in the tree's order, that a question focuses
     taken: list[str] = []
     for question in questions:
-        for node_id in ordered:
+        for node_id in asked:
             if node_id not in taken and focus.focuses(question, node_id, answered.union(taken)):
                 taken.append(node_id)
                 break
         if len(taken) >= MULTI_INFO_NODES:
             break
-    return sorted(taken, key=ordered.index)
+    return Answer(sorted(taken, key=ordered.index), asked)

@@ -34,7 +34,7 @@ from .base import ProviderMode, ProviderState, ProviderTurn
 from .leakage import DEFAULT_MIN_SHARED, DEFAULT_THRESHOLD, find_leaks, redact_leaks
 from .llm_schema import GateDecision, TurnDecision
 from .replies import SCREEN_TEMPLATES
-from .answering import answer
+from .answering import read_turn
 from .focus import FocusIndex
 from .screen import Screened, TurnScreen, Verdict
 
@@ -271,8 +271,7 @@ class LLMProvider:
         # A question offering a choice's options as its alternatives is answered even if the model missed it.
         multi = self.mode == ProviderMode.multi_info
         frontier = [] if screened.blocks_reveal else state.frontier
-        focused = answer(self.focus, turns, kept, multi_info=multi, frontier=frontier)
-        asked = answer(self.focus, turns, kept, multi_info=True, every=True, frontier=frontier)
+        focused, asked = read_turn(self.focus, turns, kept, multi_info=multi, frontier=frontier)
         if [node_id for node_id in kept if node_id not in asked]:
             facts["unfocused_ids"] = [node_id for node_id in kept if node_id not in asked]
         if [node_id for node_id in asked if node_id not in focused]:
