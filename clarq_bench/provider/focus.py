@@ -26,6 +26,7 @@ from .lexical import TaskIndex, competing_options, focus_phrase, is_question, se
 from .question_words import (
     ABBREVIATION,
     CLASSES,
+    FRAME_WHICH,
     NEEDS,
     NEEDS_WORDS,
     ALTERNATIVE,
@@ -80,6 +81,7 @@ def _shared_terms(members: tuple["Option", ...]) -> set[str]:
 #: (zh) Bigrams of a choice's anchor a question must carry to ask about the thing the choice is for in its own words
 #: (one is a fragment of any word of Jax's: "风力" of "风力发电站").
 ZH_CHOICE_ANCHOR = 2
+
 #: One option of the brief (brief_options.py owns what a kind is).
 Option = BriefOption
 
@@ -305,6 +307,8 @@ class FocusIndex(ListReading):
         ours = [o for o in named if o.group in groups]
         if len(ours) < 2:
             return False
+        if self._governs_frame(question):
+            return False  # "Which step involves the A or the B?" asks for a step, not which of A and B
         alternatives = ALTERNATIVE[self.language].search(question.text) or \
             CHOICE_WORDS[self.language].search(question.text)
         return bool(alternatives) and len(ours) > len(named) - len(ours) and self._lists_of(question, groups)[0]
@@ -336,6 +340,11 @@ class FocusIndex(ListReading):
         if focus.needs == "time" and "time" not in question.classes and self._asks_other_thing(question):
             return False  # "Which movement do I play at the gate?" asks a movement, not when to play
         return self._overlaps(focus.anchor, self._own_terms(question))
+
+    def _governs_frame(self, question: Question) -> bool:
+        """Does a which / what govern a part of the job ("which step", "what stage", "哪一步"), so that the question asks
+        where in the job its things come, not which of them?"""
+        return bool(FRAME_WHICH[self.language].search(self._without_names(question.text)))
 
     def _asks_other_thing(self, question: Question) -> bool:
         """Does a which / what govern a thing ("which movement", "哪首曲子"), so the question asks for that thing?"""
