@@ -70,6 +70,26 @@ def test_unknown_strategy_is_one_line(capsys):
     assert len(err) == 1 and "unknown seeker 'red-nothing'" in err[0]
 
 
+def test_an_attacker_of_your_own_is_played_by_import_path(tmp_path, monkeypatch, capsys):
+    """`--strategies package.module:Class` plays your own attack seeker beside the shipped ones; a path that names
+    nothing is one line before anything is played."""
+    (tmp_path / "my_attacks.py").write_text(
+        "from clarq_bench.seekers.baselines import opening, seeker_turn_count\n"
+        "class AskWhere:\n"
+        "    def __init__(self, task, config=None):\n"
+        "        self.task = task\n"
+        "    async def respond(self, view):\n"
+        "        return opening(self.task) if seeker_turn_count(view) == 0 else 'Where do I go?'\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    args = ["provider-audit", "--tasks", "tasks", "--lang", "en", "--types", "1-5", "--workers", "1", "--json"]
+    assert main([*args, "--strategies", "no-question,my_attacks:AskWhere"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert {row["strategy"] for row in rows} == {"no-question", "my_attacks:AskWhere"}
+    assert main([*args, "--strategies", "my_attacks:Nothing"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "'my_attacks' has no attribute 'Nothing'" in err[0]
+
+
 def responder(body: dict) -> str:
     """JSON requests get a gate/turn decision revealing node 1 when offered; plain ones a bland reply."""
     prompt = str(body["messages"][-1]["content"])

@@ -371,3 +371,21 @@ def test_one_chinese_bigram_is_a_fragment_not_the_thing_a_choice_is_for() -> Non
     assert not zh._overlaps(anchor, {"风力", "关系"}, least=2)
     assert zh._overlaps(anchor, {"风力", "力发"}, least=2)
     assert en._overlaps(frozenset({"crystal"}), {"crystal"}, least=2)
+
+
+# --- a which governing a part of the job asks for that part, not which option ----------------------------------------
+
+FRAMES = {
+    "en": ("Which step involves the Starlight Gem or the Moonlight Gem?",
+           "Which one should I give Henry, the Starlight Gem or the Moonlight Gem?"),
+    "zh": ("星光宝石还是月光宝石，哪一步会用到？", "我应该给亨利哪一个，星光宝石还是月光宝石？"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_which_governing_a_step_over_offered_options_asks_for_the_step(language: str) -> None:
+    step, choice = FRAMES[language]
+    assert revealed(language, step, ["1", "3"]) == []
+    assert revealed(language, step, ["1", "3"], candidates=[]) == []
+    assert revealed(language, choice, ["1", "3"]) == ["1"]
+    assert revealed(language, choice, ["1", "3"], candidates=[]) == ["1"]
