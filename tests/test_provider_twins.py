@@ -73,7 +73,7 @@ def make_task(language: str) -> Task:
                 split=Split.test, brief=BRIEFS[language], tree=ResponseTree.build(NODES[language]))  # fmt: skip
 
 
-def dialogue(language: str, answered: list[str], last: str) -> list[Turn]:
+def dialogue(language: str, answered: list[str], last: str, earlier: str | None = None) -> list[Turn]:
     """Greeting, opening, root, then one exchange per answered node (asked in words of its own that name nothing, so
     `last` is never a word-for-word repeat), ending on the seeker's `last`."""
     tree = ResponseTree.build(NODES[language])
@@ -81,16 +81,18 @@ def dialogue(language: str, answered: list[str], last: str) -> list[Turn]:
              Turn(speaker=Speaker.seeker, text="How do I retrieve the treasure?"),
              Turn(speaker=Speaker.provider, text=ROOT[language], kind=ReplyKind.root, revealed=["0"])]  # fmt: skip
     for node_id in answered:
-        turns += [Turn(speaker=Speaker.seeker, text=EARLIER[language]),
+        turns += [Turn(speaker=Speaker.seeker, text=earlier or EARLIER[language]),
                   Turn(speaker=Speaker.provider, text=tree[node_id].text, kind=ReplyKind.response_i,
                        revealed=[node_id])]  # fmt: skip
     return turns + [Turn(speaker=Speaker.seeker, text=last)]
 
 
-def revealed(language: str, answered: list[str], last: str, *, multi_info: bool = False) -> list[str]:
+def revealed(language: str, answered: list[str], last: str, *, multi_info: bool = False,
+             earlier: str | None = None) -> list[str]:
     focus = FocusIndex(make_task(language))
     frontier = [node_id for node_id in ("1", "2", "3") if node_id not in answered]
-    return answer(focus, dialogue(language, answered, last), frontier, multi_info=multi_info, frontier=frontier)
+    turns = dialogue(language, answered, last, earlier)
+    return answer(focus, turns, frontier, multi_info=multi_info, frontier=frontier)
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
@@ -113,6 +115,13 @@ def test_a_choice_asked_for_one_thing_gets_that_twin(language: str, multi_info: 
     _, chest, entrance = ASKS[language]
     assert revealed(language, ["1"], chest, multi_info=multi_info) == ["2"]
     assert revealed(language, ["2"], entrance, multi_info=multi_info) == ["1"]
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_twin_given_to_another_question_leaves_the_choice_unasked(language: str) -> None:
+    """Jax gave the entrance key to a question about the study: the seeker never asked which key, so it may, once."""
+    other = "Where is the study?" if language == "en" else "书房在哪里？"
+    assert revealed(language, ["1"], ASKS[language][0], earlier=other) == ["2"]
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])

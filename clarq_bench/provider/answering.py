@@ -54,7 +54,7 @@ def read_turn(
     turn = turns[last].text if last >= 0 else ""
     earlier = [t for t in turns[:max(last, 0)] if t.speaker == Speaker.provider]
     heard = " ".join(t.text for t in earlier)
-    answered = frozenset(node_id for t in earlier for node_id in t.revealed)
+    answered = focus.unnamed_answers(turns[:max(last, 0)])
     questions = focus.questions(turn, heard)[: MULTI_INFO_QUESTIONS if multi_info else ANSWERED_QUESTIONS]
     proposed = set(candidates)
     offered = {node_id for node_id in frontier if any(focus.offers_options(q, node_id) for q in questions)}

@@ -19,9 +19,10 @@ functions of the task and the turn, shared by the offline and the LLM provider, 
 from __future__ import annotations
 
 from functools import cached_property
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 from ..core.tasks import ResponseNode, Task
+from ..core.transcript import Speaker, Turn
 from .lexical import TaskIndex, competing_options, focus_phrase, is_question, sentences, tokens
 from .question_words import (
     ABBREVIATION,
@@ -96,6 +97,7 @@ class NodeFocus(NamedTuple):
     key: str | None  # the anchor's weightiest term
     needs: str | None  # the kind of detail missing: place, person, time, quantity, manner, or None (any)
     asks: tuple[str, ...] = ()  # (zh) the questions the explanation says the seeker asks ("羊在哪里"), word for word
+    said_kind: frozenset[str] = frozenset()  # the kind in the explanation's own words ("school", not every scene's)
 
     @property
     def is_choice(self) -> bool:
@@ -137,6 +139,7 @@ class FocusIndex(ListReading):
         kind_phrases += [m.group(1) for m in WHICH_KIND[language].finditer(explanation)]
         generic = GENERIC_KIND_ZH if language == "zh" else GENERIC_KIND_EN
         kind = {t for phrase in kind_phrases for t in self._content(phrase)} - generic
+        said_kind = frozenset(kind)  # the kind in the explanation's own words, before the options widen it
         options: tuple[Option, ...] = ()
         if kind:  # "multiple castles", "which route": the brief's options whose names carry the kind (maybe none)
             groups = {o.group for o in self.options if o.head & kind}
@@ -184,7 +187,8 @@ class FocusIndex(ListReading):
             needs = "place"  # a choice among the brief's scenes is a choice of where to go
         said = tuple(piece for piece in ASK_PIECES.split(asked.group(1)) if len(piece) >= 3) \
             if asked and language == "zh" else ()
-        return NodeFocus(node.id, options, frozenset(kind), frozenset(anchor), key, needs, said)
+        return NodeFocus(node.id, options, frozenset(kind), frozenset(anchor), key, needs, said,
+                         said_kind if options or kind else frozenset())
 
     def _content(self, text: str) -> list[str]:
         """Content terms of explanation text: no boilerplate, and (zh) no bigram with a function character."""
@@ -382,7 +386,7 @@ class FocusIndex(ListReading):
         for node in self.task.tree.required:
             focus = self.nodes[node.id]
             if focus.is_choice:  # siblings settling the same options of the same kind, for the same kind of detail
-                key = (node.parent, frozenset(o.name for o in focus.options), focus.kind,
+                key = (node.parent, frozenset(o.name for o in focus.options), focus.said_kind or focus.kind,
                        focus.needs)
                 found.setdefault(key, []).append(node.id)
         twins = {}
@@ -395,16 +399,35 @@ class FocusIndex(ListReading):
     def picks_twin(self, question: Question, node_id: str, answered: frozenset[str] = frozenset()) -> bool:
         """Of twin choices (see twins), a question that names none of their own things (the words of a twin's anchor
         that not every twin shares, in the question or the statement before it: "which key opens the treasure
-        chest?") asks the choice once: after Jax has answered one twin, the same choice asked again without saying
-        which one is a repeat, not a way to walk the twins one after another. A question that names one is answered
-        in the tree's order like any other (the released provider does so: preferring the named twin cost 0.3-0.5
-        points of agreement on types 14-26)."""
+        chest?") asks the choice once: after Jax has given a twin to such a question (`answered`, see
+        unnamed_answers), the same choice asked again without saying which one is a repeat, not a way to walk the
+        twins one after another. A question that names one is answered in the tree's order like any other (the
+        released provider does so: preferring the named twin cost 0.3-0.5 points of agreement on types 14-26)."""
         twins = self.twins.get(node_id)
-        if not twins or not answered.intersection(twins):
-            return True
+        return not twins or not answered.intersection(twins) or self._names_twin(question, twins)
+
+    def _names_twin(self, question: Question, twins: tuple[str, ...]) -> bool:
         shared = frozenset.intersection(*(self.nodes[twin].anchor for twin in twins))
         said = question.terms | frozenset(tokens(question.context, self.language))
         return any((self.nodes[twin].anchor - shared) & said for twin in twins)
+
+    def unnamed_answers(self, turns: Sequence[Turn]) -> frozenset[str]:
+        """The twins Jax gave in reply to a question that asked their choice without naming which one (what makes
+        the same choice asked again a repeat). A twin given to another question ("which river?" answered with the
+        river's trap) leaves the choice unasked: the seeker may still ask it plainly once."""
+        if not self.twins:
+            return frozenset()
+        found: set[str] = set()
+        for index in range(len(turns) - 1):
+            turn, reply = turns[index], turns[index + 1]
+            given = [node_id for node_id in reply.revealed if node_id in self.twins]
+            if turn.speaker != Speaker.seeker or reply.speaker != Speaker.provider or not given:
+                continue
+            heard = " ".join(t.text for t in turns[:index] if t.speaker == Speaker.provider)
+            questions = self.questions(turn.text, heard)
+            found.update(node_id for node_id in given if any(
+                self._asks_uncertainty(q, node_id) and not self._names_twin(q, self.twins[node_id]) for q in questions))
+        return frozenset(found)
 
     def _asks_uncertainty(self, question: Question, node_id: str, framed: bool = False) -> bool:
         """What the question asks, by the rules of the module docstring (twins aside)."""
