@@ -54,8 +54,9 @@ def read_turn(
     turn = turns[last].text if last >= 0 else ""
     earlier = [t for t in turns[:max(last, 0)] if t.speaker == Speaker.provider]
     heard = " ".join(t.text for t in earlier)
-    answered = focus.unnamed_answers(turns[:max(last, 0)])
-    questions = focus.questions(turn, heard)[: MULTI_INFO_QUESTIONS if multi_info else ANSWERED_QUESTIONS]
+    read = MULTI_INFO_QUESTIONS if multi_info else ANSWERED_QUESTIONS
+    answered = focus.unnamed_answers(turns[:max(last, 0)], read)
+    questions = focus.questions(turn, heard, read)
     proposed = set(candidates)
     offered = {node_id for node_id in frontier if any(focus.offers_options(q, node_id) for q in questions)}
     order = list(frontier) or list(candidates)

@@ -198,9 +198,10 @@ class FocusIndex(ListReading):
         return found
 
     # --- questions ---------------------------------------------------------------------------------------------
-    def questions(self, turn: str, heard: str | None = None) -> list[Question]:
+    def questions(self, turn: str, heard: str | None = None, limit: int | None = None) -> list[Question]:
         """The question sentences of a turn, in order; `heard`: what Jax has said so far (every provider turn
-        before this one), which a kind must come from to be asked by name (see _kind_governed)."""
+        before this one), which a kind must come from to be asked by name (see _kind_governed); `limit`: stop
+        after that many (the questions read at all)."""
         language = self.language
         jax = frozenset(tokens(heard, language)) if heard is not None else None
         found = []
@@ -218,6 +219,8 @@ class FocusIndex(ListReading):
                     clause = f"{clause} ({found[-1].text})"
                 found.append(Question(clause, frozenset(tokens(clause, language)), frozenset(classes), context,
                                       bare, jax))
+            if limit is not None and len(found) >= limit:
+                return found[:limit]
             context = ""
         return found
 
@@ -411,10 +414,11 @@ class FocusIndex(ListReading):
         said = question.terms | frozenset(tokens(question.context, self.language))
         return any((self.nodes[twin].anchor - shared) & said for twin in twins)
 
-    def unnamed_answers(self, turns: Sequence[Turn]) -> frozenset[str]:
+    def unnamed_answers(self, turns: Sequence[Turn], read: int) -> frozenset[str]:
         """The twins Jax gave in reply to a question that asked their choice without naming which one (what makes
         the same choice asked again a repeat). A twin given to another question ("which river?" answered with the
-        river's trap) leaves the choice unasked: the seeker may still ask it plainly once."""
+        river's trap) leaves the choice unasked: the seeker may still ask it plainly once. `read`: the questions of a
+        turn that were read (answering.py)."""
         if not self.twins:
             return frozenset()
         found: set[str] = set()
@@ -424,7 +428,7 @@ class FocusIndex(ListReading):
             if turn.speaker != Speaker.seeker or reply.speaker != Speaker.provider or not given:
                 continue
             heard = " ".join(t.text for t in turns[:index] if t.speaker == Speaker.provider)
-            questions = self.questions(turn.text, heard)
+            questions = self.questions(turn.text, heard, read)
             found.update(node_id for node_id in given if any(
                 self._asks_uncertainty(q, node_id) and not self._names_twin(q, self.twins[node_id]) for q in questions))
         return frozenset(found)
