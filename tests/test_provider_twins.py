@@ -170,3 +170,37 @@ async def test_the_llm_provider_keeps_the_twin_rule_its_model_may_not() -> None:
     provider = LLMProvider(make_task("en"), client, model="scripted/jax", mode="single")
     turn = await provider.respond(dialogue("en", ["1"], ASKS["en"][0]))
     assert turn.revealed == [] and turn.kind != ReplyKind.response_i
+
+
+def test_choices_among_one_list_of_scenes_for_different_kinds_are_no_twins() -> None:
+    """A store for the green screen and a school for George: one list of scenes, two kinds in the explanations' own
+    words, so asking which school after the store was given is a first question, not a repeat."""
+    brief = TaskBrief(role="director", task_name="shooting a video", items=("Money",), skills=("Film a video",),
+                      scenes=("Jojo Department Store", "East District Department Store", "East District Middle School",
+                              "East District Elementary School"), background="Shoot a video.")  # fmt: skip
+    nodes = [("0", "Buy a green screen and find the actor George.", None),
+             ("1", "Only Jojo Department Store sells green screens.",
+              "The previous responses did not specify where to buy a green screen. This response says it should be "
+              "bought from Jojo Department Store and not the East District Department Store. Note: use this response "
+              "only if the other party noticed it is unclear which store sells green screens."),
+             ("2", "George goes to the East District Middle School.",
+              "Jax mentioned the actor George but did not specify where to find him. This response says he is at the "
+              "East District Middle School and not other schools. Note: use this response only if the other party "
+              "noticed it is unclear which school George attends.")]  # fmt: skip
+    task = Task(id="en/26/0", language="en", type_number=26, type_name="Video Task", index=0, split=Split.test,
+                brief=brief, tree=ResponseTree.build(nodes))  # fmt: skip
+    focus = FocusIndex(task)
+    assert focus.nodes["1"].kind == focus.nodes["2"].kind  # the scenes' shared words widen both kinds alike
+    assert focus.twins == {}
+
+
+def test_choices_our_reading_cannot_tell_apart_are_no_twins() -> None:
+    """Two key choices whose explanations name no thing of their own: no question could say which one it asks, so
+    the rule leaves them to the tree's order rather than refusing every later question."""
+    nodes = [NODES["en"][0],
+             ("1", "You need the Y-shaped key first.", "The previous responses did not specify which key to use."),
+             ("2", "Then you need the O-shaped key.", "The previous responses did not specify which key to use.")]
+    task = make_task("en").model_copy(update={"tree": ResponseTree.build(nodes)})
+    focus = FocusIndex(task)
+    assert focus.nodes["1"].options and focus.nodes["1"].kind == focus.nodes["2"].kind
+    assert focus.twins == {}

@@ -90,9 +90,9 @@ MODULES: dict[str, list[str]] = {
     "clarq_bench/provider/offline/provider.py": ["tests/test_provider_offline.py", "tests/test_provider_focus.py",
                                                  PROVIDER, FIGURES],
     "clarq_bench/provider/focus.py": ["tests/test_provider_focus.py", "tests/test_provider_offline.py", PROVIDER,
-                                      FIGURES, "tests/test_provider_questions.py"],
+                                      FIGURES, "tests/test_provider_questions.py", "tests/test_provider_twins.py"],
     "clarq_bench/provider/answering.py": ["tests/test_provider_focus.py", "tests/test_provider_offline.py", PROVIDER,
-                                          FIGURES, "tests/test_provider_questions.py"],
+                                          FIGURES, "tests/test_provider_questions.py", "tests/test_provider_twins.py"],
     "clarq_bench/provider/question_words.py": ["tests/test_provider_focus.py", "tests/test_provider_questions.py",
                                                PROVIDER, FIGURES],
     "clarq_bench/provider/brief_options.py": ["tests/test_provider_screen.py", "tests/test_provider_questions.py",
@@ -127,9 +127,9 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
     "5 decimals of a second): a record of timing, which no decision, figure or check reads",
     ("clarq_bench/scoring/report.py", 307, "3 -> 4"): "the width of the error bars' caps in the success plots "
     "(capsize, in points): drawing only, no figure or reading of the plot changes",
-    ("clarq_bench/provider/answering.py", 45, "removed: if not ordered or not questions:"): "a shortcut: with no "
+    ("clarq_bench/provider/answering.py", 64, "removed: if not ordered or not questions:"): "a shortcut: with no "
     "candidate or no question every branch below finds nothing and returns [] anyway",
-    ("clarq_bench/provider/focus.py", 320, "removed: if not kind:"): "_kind_apart's shortcut for an empty kind: "
+    ("clarq_bench/provider/focus.py", 331, "removed: if not kind:"): "_kind_apart's shortcut for an empty kind: "
     "the next test intersects the question's terms with that empty kind, finds nothing and returns False too",
     ("clarq_bench/provider/screen.py", 378, "0 -> 1"): "max_nodes of a blocked (names_only) turn: no provider reads "
     "max_nodes any more (the per-turn caps live in answering.py), so its value decides nothing",
