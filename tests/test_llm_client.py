@@ -289,3 +289,38 @@ async def test_fake_server_answers_pipelined_requests_in_order(fake_openai):
         texts.append(json.loads(await reader.readexactly(length))["choices"][0]["message"]["content"])
     writer.close()
     assert texts == ["slow", "fast"] and fake_openai.hits == 2
+
+
+async def test_one_reask_loop_for_clarqs_client_and_the_inspect_bridge():
+    """llm/jsonreply.ask_until_valid: an empty reply is re-asked like bad JSON while asks remain (raised at once with
+    no schema), the problem is quoted back, and the last bad reply goes to `failed` with the number of asks."""
+    from clarq_bench.llm.errors import LLMEmptyReplyError
+    from clarq_bench.llm.jsonreply import ReplyProblem, ask_until_valid
+
+    def script(*replies: str):
+        seen: list[list[dict]] = []
+
+        async def ask(conversation: list[dict]) -> str:
+            seen.append(conversation)
+            text = replies[len(seen) - 1]
+            if not text:
+                raise LLMEmptyReplyError("blank", model=MODEL, attempts=1)
+            return text
+
+        return ask, seen
+
+    def failed(asks: int, problem: ReplyProblem, text: str) -> Exception:
+        return LLMJSONError(f"{asks} asks: {problem}", model=MODEL, attempts=asks, text=text)
+
+    ask, seen = script("", '{"answer": 2}')
+    text, parsed, asks = await ask_until_valid(ask, HELLO, Answer, 2, failed)
+    assert parsed == Answer(answer=2) and asks == 2 and "empty" in seen[1][-1]["content"]
+    ask, seen = script("")
+    with pytest.raises(LLMEmptyReplyError):
+        await ask_until_valid(ask, HELLO, None, 2, failed)
+    ask, seen = script("no", "still no")
+    with pytest.raises(LLMJSONError) as caught:
+        await ask_until_valid(ask, HELLO, Answer, 1, failed)
+    assert caught.value.text == "still no" and len(seen) == 2 and seen[1][-2]["content"] == "no"
+    ask, seen = script("plain words")
+    assert await ask_until_valid(ask, HELLO, None, 2, failed) == ("plain words", None, 1)

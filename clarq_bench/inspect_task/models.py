@@ -18,7 +18,7 @@ from ..core.transcript import Usage
 from ..llm.accounting import record_in_scopes
 from ..llm.client import Completion
 from ..llm.errors import LLMJSONError
-from ..llm.jsonreply import ReplyProblem, parse_reply, reask_messages
+from ..llm.jsonreply import ReplyProblem, ask_until_valid
 
 
 def chat_messages(messages: list[dict[str, Any]]) -> list[Any]:
@@ -71,22 +71,20 @@ class InspectModels:
                        trial: int = 0, max_tokens: int | None = None) -> Completion:
         """Ask the role's model; with `schema`, the reply must be JSON valid for it (re-asked like LLMClient)."""
         bound = self.model_for(role)
-        conversation, total, parsed = list(messages), Usage(), None
-        asks_allowed = 1 + (self.json_retries if schema is not None else 0)
-        for ask in range(1, asks_allowed + 1):
+        total = Usage()
+
+        async def ask(conversation: list[dict[str, Any]]) -> str:
+            nonlocal total
             text, usage = await generate(bound, conversation, role, seed=seed, max_tokens=max_tokens)
             total = total + usage
-            if schema is None:
-                break
-            try:
-                parsed = parse_reply(text, schema)
-                break
-            except ReplyProblem as problem:
-                if ask == asks_allowed:
-                    raise LLMJSONError(f"{bound}: no valid {schema.__name__} JSON after {ask} asks ({problem})",
-                                       "try another model for this role", model=str(bound), attempts=ask,
-                                       text=text) from None
-                conversation = reask_messages(conversation, text, str(problem))
+            return text
+
+        def failed(asks: int, problem: ReplyProblem, text: str) -> LLMJSONError:
+            name = schema.__name__ if schema is not None else "JSON"
+            return LLMJSONError(f"{bound}: no valid {name} JSON after {asks} asks ({problem})",
+                                "try another model for this role", model=str(bound), attempts=asks, text=text)
+
+        text, parsed, asks = await ask_until_valid(ask, messages, schema, self.json_retries, failed)
         return Completion.model_construct(text=text, parsed=parsed, usage=total, model=str(bound),
                                           requested_model=model, role=role, latency_s=0.0, cached=False,
-                                          attempts=ask, asks=ask)
+                                          attempts=asks, asks=asks)

@@ -23,7 +23,7 @@ from .accounting import UsageMeter, call_cost, record_in_scopes
 from .cache import ResponseCache, cache_key, default_cache_path
 from .endpoint import check_api_base, normalize_endpoint
 from .errors import LLMBadRequestError, LLMCredentialsError, LLMEmptyReplyError, LLMJSONError
-from .jsonreply import ReplyProblem, parse_reply, reask_messages
+from .jsonreply import ReplyProblem, ask_until_valid
 from .limits import ModelLimits
 from .models import SCRIPTED_PREFIX, bare_name, check_credentials, resolve_model, supports_json_mode
 from .retry import with_retries
@@ -170,37 +170,32 @@ class LLMClient:
             self.router.supports_json_mode(resolved) if self.router is not None and self.pooled(resolved)
             else supports_json_mode(resolved))
         params = request_params(temperature, seed, max_tokens, json_mode)
-        conversation = list(messages)
         total: Usage | None = None
         attempts, all_cached = 0, True
-        asks_allowed = 1 + (self.settings.json_retries if schema is not None else 0)
-        for ask in range(1, asks_allowed + 1):
+
+        async def ask(conversation: Messages) -> str:
+            nonlocal total, attempts, all_cached
             try:
                 text, usage, made, cached = await self._ask(resolved, conversation, params, seed, trial, role)
-            except LLMEmptyReplyError as empty:  # paid (the scopes counted it); with a schema, re-ask like bad JSON
-                if schema is None or ask == asks_allowed:
-                    raise
+            except LLMEmptyReplyError as empty:  # paid (the scopes counted it); with a schema, re-asked like bad JSON
                 attempts += empty.attempts
-                conversation = reask_messages(conversation, "", "the reply was empty")
-                continue
+                raise
             total = usage if total is None else total + usage
             attempts, all_cached = attempts + made, all_cached and cached
-            if schema is None:
-                parsed = None
-                break
-            try:
-                parsed = parse_reply(text, schema)
-                break
-            except ReplyProblem as problem:
-                if ask == asks_allowed:
-                    raise LLMJSONError(f"{resolved}: no valid {schema.__name__} JSON after {ask} asks ({problem})",
-                                       "try another model or raise json_retries", model=resolved, attempts=attempts,
-                                       text=text) from None
-                conversation = reask_messages(conversation, text, str(problem))
+            return text
+
+        def failed(asks: int, problem: ReplyProblem, text: str) -> LLMJSONError:
+            name = schema.__name__ if schema is not None else "JSON"
+            return LLMJSONError(f"{resolved}: no valid {name} JSON after {asks} asks ({problem})",
+                                "try another model or raise json_retries", model=resolved, attempts=attempts,
+                                text=text)  # fmt: skip
+
+        text, parsed, ask_count = await ask_until_valid(ask, list(messages), schema, self.settings.json_retries,
+                                                        failed)  # fmt: skip
         # every field is built here from checked values: model_construct skips re-validating them on each call
         return Completion.model_construct(
             text=text, parsed=parsed, usage=total, model=resolved, requested_model=model, role=role,
-            latency_s=time.perf_counter() - started, cached=all_cached, attempts=attempts, asks=ask,
+            latency_s=time.perf_counter() - started, cached=all_cached, attempts=attempts, asks=ask_count,
         )
 
     async def _ask(self, resolved: str, messages: Messages, params: dict[str, Any], seed: int | None, trial: int,

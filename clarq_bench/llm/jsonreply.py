@@ -1,13 +1,15 @@
 """JSON replies: pull a JSON value out of model text, validate it against a pydantic schema, build the re-ask.
 
 Models wrap JSON in code fences or add a sentence after it; parsing tolerates both by decoding the first complete
-JSON value in the text. The re-ask wording lives in prompts/llm/json_reask.en.md.
+JSON value in the text. The re-ask wording lives in prompts/llm/json_reask.en.md. `ask_until_valid` is the one re-ask loop: clarq's own
+client and the inspect_ai bridge both ask through it, so a bad reply is re-asked the same way under either.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -53,3 +55,34 @@ def reask_messages(messages: list[dict[str, Any]], bad_reply: str, problem: str)
 
     return [*messages, {"role": "assistant", "content": bad_reply},
             {"role": "user", "content": render("llm/json_reask", "en", problem=problem)}]
+
+
+async def ask_until_valid(
+    ask: Callable[[list[dict[str, Any]]], Awaitable[str]], messages: list[dict[str, Any]],
+    schema: type[BaseModel] | None, retries: int, failed: Callable[[int, ReplyProblem, str], Exception],
+) -> tuple[str, BaseModel | None, int]:
+    """(text, parsed, asks): `ask` the conversation; with a `schema`, re-ask with the problem quoted back until the
+    reply is valid JSON for it, at most 1 + `retries` asks, then raise `failed(asks, problem, text)`. An empty reply
+    (LLMEmptyReplyError from `ask`, already paid) is re-asked like bad JSON while asks remain; without a schema it
+    is raised at once. Accounting is the caller's, inside `ask`."""
+    from .errors import LLMEmptyReplyError
+
+    conversation = list(messages)
+    allowed = 1 + (retries if schema is not None else 0)
+    for asks in range(1, allowed + 1):
+        try:
+            text = await ask(conversation)
+        except LLMEmptyReplyError:
+            if schema is None or asks == allowed:
+                raise
+            conversation = reask_messages(conversation, "", "the reply was empty")
+            continue
+        if schema is None:
+            return text, None, asks
+        try:
+            return text, parse_reply(text, schema), asks
+        except ReplyProblem as problem:
+            if asks == allowed:
+                raise failed(asks, problem, text) from None
+            conversation = reask_messages(conversation, text, str(problem))
+    raise AssertionError("unreachable: the last ask returns or raises")  # pragma: no cover
