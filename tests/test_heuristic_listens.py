@@ -87,6 +87,19 @@ async def test_a_choice_jax_passed_over_is_asked_again_once_when_he_raises_its_k
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
+async def test_a_choice_whose_reply_spoke_of_its_kind_is_not_asked_again_in_the_same_terms(language):
+    """The tavern question asked in Jax's words (he had spoken of the tavern) gets a reply that speaks of taverns
+    with no word of any one of them (he answered about taverns, for something else): the same choice asked again
+    without saying what for would only ask the same again, which a provider reads as a repeat of a twin choice
+    (README, twin choices)."""
+    task = tavern_task(language)
+    closes = "The taverns close at midnight." if language == "en" else "酒馆半夜关门。"
+    pairs = await dialogue(task, [RAISES[language]] + [closes] * 10)
+    asks = tavern_asks(pairs, language)
+    assert len(asks) == 1 and pairs[asks[0]][1] == closes, pairs
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
 async def test_a_choice_a_reply_answered_is_never_asked_again(language):
     task = tavern_task(language)
     pairs = await dialogue(task, [ROOT[language], NOTHING[language], NAMES[language]] + [RAISES[language]] * 8)

@@ -123,8 +123,9 @@ class HeuristicSeeker:
     gem he needs" -> "Which gem do you mean?"), a restricted place or thing, a person it sends you to without saying
     where ("Where do I find George?"), a time it leaves open. Things of earlier replies still open come next, then
     the stock question sharing most words with what was said. One question a turn; each question once, except a
-    choice asked before Jax spoke of its kind and not answered, which is asked again once when he does; a choice a
-    reply settled (it named one of the options) is never asked. It says goodbye when the provider says it already has
+    choice asked before Jax spoke of its kind and not answered, which is asked again once when he does (not one asked
+    in his words whose reply spoke of that kind again: Jax answered about it, for something else); a choice a reply
+    settled (it named one of the options) is never asked. It says goodbye when the provider says it already has
     enough information (detected from the reply's wording, en and zh), when its questions run out, or after
     `max_questions` questions.
     """
@@ -234,9 +235,27 @@ class HeuristicSeeker:
             return False
         if question.asked == 0:
             return True
-        # a choice no reply answered: once more (in new words), when a reply after it raises its kind
+        # a choice no reply answered (or a person not placed): once more, in new words, when a reply after it raises
+        # its kind; not a choice already asked in Jax's words whose own reply spoke of that kind again without a word
+        # of any option (he answered about that kind for something else: the same choice asked again without saying
+        # what for asks the same again). A reply that narrows the options ("use an Electromagnetic Ball") is a step
+        # towards the answer, and the choice is asked again.
         mention = question.mention
-        return question.asked == 1 and mention is not None and any(mention.search(r) for r in replies[question.at:])
+        if question.asked != 1 or mention is None or len(replies) <= question.at:
+            return False
+        if question.options and self._passed_over(question, replies):
+            return False
+        return any(mention.search(r) for r in replies[question.at:])
+
+    def _passed_over(self, question: _Question, replies: list[str]) -> bool:
+        """Was the choice asked in Jax's words, and did his reply to it speak of its kind with no word that sets one
+        option apart from the others?"""
+        mention, reply = question.mention, replies[question.at]
+        if mention is None or not any(mention.search(r) for r in replies[:question.at]) or not mention.search(reply):
+            return False
+        terms = [content_terms(option, self.language) for option in question.options]
+        shared = set.intersection(*terms) if terms else set()
+        return not (set().union(*terms) - shared) & content_terms(reply, self.language)
 
     def _worded(self, question: _Question, replies: list[str]) -> str:
         """A choice Jax has raised is asked in his words ("Which tavern do you mean: ...?")."""
