@@ -87,7 +87,7 @@ GOVERNS = {"en": re.compile(r"\b(?:which|what)\s+(?:specific\s+|particular\s+|ki
 #: A which / what governing a part of the job, not a thing ("which step involves the A or the B?" asks for a step).
 FRAME_WHICH = {"en": re.compile(r"\b(?:which|what)\s+(?:exact\s+|specific\s+|particular\s+)?(?:steps?|stages?|parts?|"
                                 r"phases?|points?|moments?|order|roles?|purposes?|aspects?)\b", re.I),
-               "zh": re.compile(r"(?:哪|什么)(?:一)?(?:步|个步骤|个阶段|个环节|个部分|阶段|环节|步骤|时候)")}
+               "zh": re.compile(r"(?:哪|什么)(?:一)?(?:步|个步骤|个阶段|个环节|个部分|阶段|环节|步骤)")}
 #: Words after a which / what that are no thing asked for ("what should I do", "what exactly", "哪个时候").
 NOT_A_THING = frozenset(
     "should do does did can could would will is are was were exactly about else i we you he she they it to if "
