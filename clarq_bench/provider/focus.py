@@ -12,6 +12,8 @@ A seeker turn is read as its questions. Each node of the tree resolves one uncer
 A list of alternatives holds one kind of option (a pasted note, the task name or another kind makes it a spray); a
 bare "Which X exactly?" asks only a choice of kind X that Jax has raised; an interrogative governs the word right after
 it, never a list; a kind named as one of several listed things is not what is asked.
+Twin choices (sibling nodes settling the same options for different things: which key for the entrance, which for
+the chest) are asked once without saying which (twins.py).
 A node is revealed only to a question that focuses it; overlapping words decide nothing by themselves. Pure
 functions of the task and the turn, shared by the offline and the LLM provider, so both answer by the same rule.
 """
@@ -19,10 +21,9 @@ functions of the task and the turn, shared by the offline and the LLM provider, 
 from __future__ import annotations
 
 from functools import cached_property
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 from ..core.tasks import ResponseNode, Task
-from ..core.transcript import Speaker, Turn
 from .lexical import TaskIndex, competing_options, focus_phrase, is_question, sentences, tokens
 from .question_words import (
     ABBREVIATION,
@@ -65,6 +66,7 @@ from .question_words import (
 )
 from .brief_options import BriefOption, brief_options, names_entity, notes_of
 from .question_lists import ListReading, Question
+from .twins import TwinReading
 
 
 
@@ -82,7 +84,6 @@ def _shared_terms(members: tuple["Option", ...]) -> set[str]:
 #: (zh) Bigrams of a choice's anchor a question must carry to ask about the thing the choice is for in its own words
 #: (one is a fragment of any word of Jax's: "风力" of "风力发电站").
 ZH_CHOICE_ANCHOR = 2
-
 #: One option of the brief (brief_options.py owns what a kind is).
 Option = BriefOption
 
@@ -104,7 +105,7 @@ class NodeFocus(NamedTuple):
         return bool(self.options or self.kind)
 
 
-class FocusIndex(ListReading):
+class FocusIndex(ListReading, TwinReading):
     """For one task: the options of the brief, and the uncertainty of every required node."""
 
     def __init__(self, task: Task, index: TaskIndex | None = None) -> None:
@@ -380,58 +381,6 @@ class FocusIndex(ListReading):
         choice that several nodes settle with the same options is one uncertainty per thing it is for (which key
         for the entrance, which for the chest): see picks_twin. `answered`: the nodes Jax has given so far."""
         return self._asks_uncertainty(question, node_id) and self.picks_twin(question, node_id, answered)
-
-    @cached_property
-    def twins(self) -> dict[str, tuple[str, ...]]:
-        """Choice nodes that settle the same options (or, with no listed options, the same kind), in the tree's
-        order: node id -> all of them. "Which line, ultra-high or high voltage?" is asked once per connection."""
-        found: dict[tuple[object, ...], list[str]] = {}
-        for node in self.task.tree.required:
-            focus = self.nodes[node.id]
-            if focus.is_choice:  # siblings settling the same options of the same kind, for the same kind of detail
-                key = (node.parent, frozenset(o.name for o in focus.options), focus.said_kind or focus.kind,
-                       focus.needs)
-                found.setdefault(key, []).append(node.id)
-        twins = {}
-        for group in (tuple(g) for g in found.values() if len(g) > 1):
-            shared = frozenset.intersection(*(self.nodes[twin].anchor for twin in group))
-            if all(self.nodes[twin].anchor - shared for twin in group):  # (twins our reading cannot tell apart: none)
-                twins.update({node_id: group for node_id in group})
-        return twins
-
-    def picks_twin(self, question: Question, node_id: str, answered: frozenset[str] = frozenset()) -> bool:
-        """Of twin choices (see twins), a question that names none of their own things (the words of a twin's anchor
-        that not every twin shares, in the question or the statement before it: "which key opens the treasure
-        chest?") asks the choice once: after Jax has given a twin to such a question (`answered`, see
-        unnamed_answers), the same choice asked again without saying which one is a repeat, not a way to walk the
-        twins one after another. A question that names one is answered in the tree's order like any other (the
-        released provider does so: preferring the named twin cost 0.3-0.5 points of agreement on types 14-26)."""
-        twins = self.twins.get(node_id)
-        return not twins or not answered.intersection(twins) or self._names_twin(question, twins)
-
-    def _names_twin(self, question: Question, twins: tuple[str, ...]) -> bool:
-        shared = frozenset.intersection(*(self.nodes[twin].anchor for twin in twins))
-        said = question.terms | frozenset(tokens(question.context, self.language))
-        return any((self.nodes[twin].anchor - shared) & said for twin in twins)
-
-    def unnamed_answers(self, turns: Sequence[Turn], read: int) -> frozenset[str]:
-        """The twins Jax gave in reply to a question that asked their choice without naming which one (what makes
-        the same choice asked again a repeat). A twin given to another question ("which river?" answered with the
-        river's trap) leaves the choice unasked: the seeker may still ask it plainly once. `read`: the questions of a
-        turn that were read (answering.py)."""
-        if not self.twins:
-            return frozenset()
-        found: set[str] = set()
-        for index in range(len(turns) - 1):
-            turn, reply = turns[index], turns[index + 1]
-            given = [node_id for node_id in reply.revealed if node_id in self.twins]
-            if turn.speaker != Speaker.seeker or reply.speaker != Speaker.provider or not given:
-                continue
-            heard = " ".join(t.text for t in turns[:index] if t.speaker == Speaker.provider)
-            questions = self.questions(turn.text, heard, read)
-            found.update(node_id for node_id in given if any(
-                self._asks_uncertainty(q, node_id) and not self._names_twin(q, self.twins[node_id]) for q in questions))
-        return frozenset(found)
 
     def _asks_uncertainty(self, question: Question, node_id: str, framed: bool = False) -> bool:
         """What the question asks, by the rules of the module docstring (twins aside)."""

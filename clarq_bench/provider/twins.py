@@ -1,0 +1,92 @@
+"""Twin choices, read against the tree (mixed into FocusIndex): one uncertainty per thing a choice is for.
+
+Why apart: which nodes are twins and when a question asks one of them is a rule about the dialogue so far (which twin
+Jax gave, to what question), not about one question alone. Several sibling nodes may settle the same choice for
+different things (which key for the main entrance, which for the treasure chest; which line type for each
+connection). A question that says which thing it asks about asks that choice; one that names none of them asks it
+once, so "the A or the B?" asked again and again does not walk the twins one by one (README "What a provider
+reveals", twin choices).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Any
+
+from ..core.tasks import Task
+from ..core.transcript import Speaker, Turn
+from .lexical import tokens
+from .question_lists import Question
+
+
+class TwinReading:
+    """The twin reading of FocusIndex: it needs `task`, `language`, `nodes` (each required node's NodeFocus),
+    `questions()` and `_asks_uncertainty()`, which FocusIndex has."""
+
+    task: Task
+    language: str
+    nodes: dict[str, Any]  # focus.NodeFocus (not imported: focus.py imports this module)
+
+    def questions(self, turn: str, heard: str | None = None, limit: int | None = None) -> list[Question]:
+        raise NotImplementedError  # pragma: no cover - FocusIndex's
+
+    def _asks_uncertainty(self, question: Question, node_id: str, framed: bool = False) -> bool:
+        raise NotImplementedError  # pragma: no cover - FocusIndex's
+
+    @cached_property
+    def twins(self) -> dict[str, tuple[str, ...]]:
+        """Sibling choice nodes that settle the same options, of the same kind in their explanations' own words, for
+        the same kind of detail, in the tree's order: node id -> all of them ("which line type, ultra-high or high
+        voltage?" once per connection). Twins our reading cannot tell apart (one has no anchor word the others lack)
+        are none: no question could say which one it asks."""
+        found: dict[tuple[object, ...], list[str]] = {}
+        for node in self.task.tree.required:
+            focus = self.nodes[node.id]
+            if focus.is_choice:  # siblings settling the same options of the same kind, for the same kind of detail
+                key = (node.parent, frozenset(o.name for o in focus.options), focus.said_kind or focus.kind,
+                       focus.needs)
+                found.setdefault(key, []).append(node.id)
+        twins = {}
+        for group in (tuple(g) for g in found.values() if len(g) > 1):
+            shared = frozenset.intersection(*(self.nodes[twin].anchor for twin in group))
+            if all(self.nodes[twin].anchor - shared for twin in group):
+                twins.update({node_id: group for node_id in group})
+        return twins
+
+    def picks_twin(self, question: Question, node_id: str, answered: frozenset[str] = frozenset()) -> bool:
+        """Of twin choices (see twins), a question that names none of their own things (the words of a twin's anchor
+        that not every twin shares, in the question or the statement before it: "which key opens the treasure
+        chest?") asks the choice once: after Jax has given a twin to such a question (`answered`, see
+        unnamed_answers), the same choice asked again without saying which one is a repeat, not a way to walk the
+        twins one after another. A question that names one is answered in the tree's order like any other (the
+        released provider does so: preferring the named twin cost 0.3-0.5 points of agreement on types 14-26)."""
+        twins = self.twins.get(node_id)
+        return not twins or not answered.intersection(twins) or self._names_twin(question, twins)
+
+    def _names_twin(self, question: Question, twins: tuple[str, ...]) -> bool:
+        shared = frozenset.intersection(*(self.nodes[twin].anchor for twin in twins))
+        said = question.terms | frozenset(tokens(question.context, self.language))
+        return any((self.nodes[twin].anchor - shared) & said for twin in twins)
+
+    def unnamed_answers(self, turns: Sequence[Turn], read: int) -> frozenset[str]:
+        """The twins Jax gave in reply to a question that asked their choice without naming which one (what makes
+        the same choice asked again a repeat). A twin given to another question ("which river?" answered with the
+        river's trap) leaves the choice unasked: the seeker may still ask it plainly once. `read`: the questions of a
+        turn that were read (answering.py)."""
+        if not self.twins:
+            return frozenset()
+        found: set[str] = set()
+        for index in range(len(turns) - 1):
+            turn, reply = turns[index], turns[index + 1]
+            given = [node_id for node_id in reply.revealed if node_id in self.twins]
+            if turn.speaker != Speaker.seeker or reply.speaker != Speaker.provider or not given:
+                continue
+            heard = " ".join(t.text for t in turns[:index] if t.speaker == Speaker.provider)
+            questions = self.questions(turn.text, heard, read)
+            found.update(node_id for node_id in given if any(
+                self._asks_uncertainty(q, node_id) and not self._names_twin(q, self.twins[node_id]) for q in questions))
+        return frozenset(found)
+
+
+__all__ = ["TwinReading"]
