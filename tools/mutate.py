@@ -144,6 +144,11 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
     ("clarq_bench/provider/offline/linear_model.py", 171, "60.0 -> 61.0"): "score()'s clamp against exp overflow "
     "(either bound): past |z| = 60 the score is 1.0 or below 1e-26 either way, on the same side of every threshold, "
     "and 0.0 / 1.0 in the recorded three decimals",
+    ("clarq_bench/provider/twins.py", 51, "> -> >="): "twins' groups of one: a lone node's anchor minus the "
+    "anchor it shares with itself is empty, so the tell-apart test below never keeps it either way",
+    ("clarq_bench/provider/twins.py", 84, "removed: continue"): "unnamed_answers' shortcut: a pair of turns that "
+    "is not (seeker, provider) or whose reply gave no twin adds nothing below either (`given` is empty: only "
+    "provider turns reveal), so skipping it only saves reading its questions",
     ("clarq_bench/core/goodbye.py", 40, "0 -> 1"): "_sentence_before searching for sentence ends from 1, not 0: it only "
     "misses an end matched at index 0, whose slice then keeps that leading punctuation, which holds no word for "
     "the conditional check that reads it",
