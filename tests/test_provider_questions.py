@@ -389,3 +389,13 @@ def test_a_which_governing_a_step_over_offered_options_asks_for_the_step(languag
     assert revealed(language, step, ["1", "3"], candidates=[]) == []
     assert revealed(language, choice, ["1", "3"]) == ["1"]
     assert revealed(language, choice, ["1", "3"], candidates=[]) == ["1"]
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_which_governing_a_list_of_things_governs_no_kind_in_it(language: str) -> None:
+    """"Which gem, magic or castle ...?" governs a list of everything, not the gem: no choice of gem is asked."""
+    spray = ("Which gem, fire magic or castle should I deal with first?" if language == "en"
+             else "哪个宝石、火魔法还是城堡我应该先处理？")
+    assert revealed(language, spray, ["1", "3"]) == []
+    assert revealed(language, "Which gem should I deal with first?" if language == "en" else "我应该先处理哪个宝石？",
+                    ["1", "3"]) == ["1"]
