@@ -201,3 +201,19 @@ def test_clarq_run_refuses_a_bad_spec_in_one_line_before_playing(tmp_path, monke
     (transcripts,) = list((tmp_path / "runs").glob("*/transcripts.jsonl"))
     lines = [json.loads(line) for line in transcripts.read_text(encoding="utf-8").splitlines()]
     assert lines and all(row.get("error") is None for row in lines)
+
+
+def test_the_list_form_names_its_things_together_and_walks_no_choice():
+    """`tpl-list-...` asks about several things at once ("Where do I find the A, B and C, and how do I use them?"):
+    joined by "and", never offered as alternatives, so even over the brief's options it is its own family, held to
+    the 15% bar, not the choice family judged by what it pays."""
+    assert templates.parse_spec("tpl-list+q1+n3+brief").family == "list"
+    assert templates.parse_spec("tpl-sentence+q1+n3+brief").family == "choice"
+    task = make_task()
+    seeker = build_seeker("tpl-list+q1+n3+brief", task)
+    text = seeker.turn_text(view_of(task, 1), 1)  # type: ignore[attr-defined]
+    assert " and " in text and " or " not in text, text
+    four = build_seeker("tpl-list-four", task)
+    reply = "Take the lantern and the rope to the quarry before the bell rings."
+    asked = four.turn_text(view_of(task, 1, reply=reply), 1)  # type: ignore[attr-defined]
+    assert sum(word in asked for word in ("lantern", "rope", "quarry", "bell")) >= 3 and " and " in asked, asked

@@ -347,7 +347,10 @@ class FocusIndex(ListReading, TwinReading):
             return False
         if focus.needs == "time" and "time" not in question.classes and self._asks_other_thing(question):
             return False  # "Which movement do I play at the gate?" asks a movement, not when to play
-        return self._overlaps(focus.anchor, self._own_terms(question))
+        # (zh) three things or more listed together are named in a word or two each: one bigram of the thing is a
+        # fragment of any of them (two things: "电阻和电容" are whole two-character words, the thing itself)
+        least = ZH_CHOICE_ANCHOR if self.language == "zh" and self.lists_things(question) else 1
+        return self._overlaps(focus.anchor, self._own_terms(question), least=least)
 
     def _governs_frame(self, question: Question) -> bool:
         """Does a which / what govern a part of the job ("which step", "what stage", "哪一步"), so that the question asks

@@ -72,6 +72,7 @@ TEMPLATES = {
     "tpl-one-each-step": "TplOneEachStepSeeker",
     "tpl-reply-exactly": "TplReplyExactlySeeker",
     "tpl-choice-pairs": "TplChoicePairsSeeker",
+    "tpl-list-four": "TplListFourSeeker",
 }
 for _name, _spec in [*BUILTIN.items(),
                      *((n, f"clarq_bench.seekers.adversarial:{c}") for n, c in {**REDTEAM, **ENUMERATION}.items()),

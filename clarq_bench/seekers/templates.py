@@ -3,7 +3,8 @@
 Why: a fixed list of red-team strategies lets a provider be tuned until each one fails, while a seeker that stays
 one step beside every rule still walks the tree. Here every template seeker is a point of a small parameter space
 (`TemplateParams`): which question template (form), questions per turn, names per question, where the names come
-from (every name of the brief, its listed options only, words of Jax's replies, or replies and brief), a which/where
+from (every name of the brief, its listed options only, words of Jax's replies, or replies and brief; the list form
+names them together, "the A, B and C", the others as alternatives, "the A or the B"), a which/where
 suffix, padding with words of its own, generic content-free questions added, and whether it stops when told it has
 enough. `clarq provider-audit --search` (fidelity/search.py) sweeps the space.
 
@@ -37,10 +38,10 @@ from .baselines import PARENTHESES, goodbye, join_options, opening, seeker_turn_
 from .registry import TEMPLATE_PREFIX, SeekerConfig, SeekerTask
 from ..core.transcript import Speaker
 
-Form = Literal["wh", "exactly", "sentence", "one-each", "choice"]
+Form = Literal["wh", "exactly", "sentence", "one-each", "choice", "list"]
 Source = Literal["brief", "options", "replies", "both"]
 #: The families of the search: one per question form, each in its own wording file.
-FAMILIES: tuple[str, ...] = ("wh", "exactly", "sentence", "one-each", "choice")
+FAMILIES: tuple[str, ...] = ("wh", "exactly", "sentence", "one-each", "choice", "list")
 _SPEC_TOKEN = re.compile(r"^(?:q(?P<q>\d+)|n(?P<n>\d+)|g(?P<g>\d+)|(?P<source>brief|options|replies|both)|(?P<flag>suffix|pad|stop))$")
 
 
@@ -66,7 +67,8 @@ class TemplateParams(BaseModel):
         or one-each's options) walks the option lists as choice questions, whatever its wording, and so belongs to
         the choice family: the rule answers such a question when its names are options of one kind, and issue 26
         judges that family by what its success costs (SwE against the heuristic's), not by the 15% bar."""
-        walks = self.names >= 2 and (self.form == "one-each" or self.source in ("brief", "options"))
+        offers = self.form != "list"  # (the list form names its things together: "the A, B and C")
+        walks = self.names >= 2 and offers and (self.form == "one-each" or self.source in ("brief", "options"))
         return "choice" if walks else self.form
 
     @property
@@ -223,7 +225,7 @@ class TemplateSeeker:
             names = self._names(view, turn, index)
             if not names:
                 return ""
-        x = join_options(names, self.language)
+        x = join_all(names, self.language) if p.form == "list" else join_options(names, self.language)
         if p.form == "one-each":
             text = fill(choose(redteam_wordings("one_each", self.language), *key), option=x)
         else:
@@ -257,6 +259,14 @@ class TemplateSeeker:
         return _window(pool, offset + index * p.names, p.names)
 
 
+def join_all(names: list[str], language: str) -> str:
+    """`A, B and C` / `A、B和C`: the list form names its things together, as a set, offering no alternatives."""
+    if len(names) == 1:
+        return names[0]
+    comma = ", " if language == "en" else "、"
+    return comma.join(names[:-1]) + prompts.load("seeker/options_and", language) + names[-1]
+
+
 def _window(values: list[str], start: int, size: int) -> list[str]:
     if not values:
         return []
@@ -282,6 +292,8 @@ MEMBERS: dict[str, TemplateParams] = {
     "tpl-reply-exactly": TemplateParams(form="exactly", questions=6, names=1, source="replies"),
     # option pairs of one kind as choice questions ("the X or the Y?"): the one family the reference answers too
     "tpl-choice-pairs": TemplateParams(form="choice", questions=1, names=2, source="brief"),
+    # "Where do I find the A, B, C and D, and how do I use them?" over Jax's words: session 8's open attack
+    "tpl-list-four": TemplateParams(form="list", questions=1, names=4, source="replies"),
 }
 
 
@@ -300,3 +312,4 @@ TplSentenceFourSeeker = MEMBER_CLASSES["tpl-sentence-four"]
 TplOneEachStepSeeker = MEMBER_CLASSES["tpl-one-each-step"]
 TplReplyExactlySeeker = MEMBER_CLASSES["tpl-reply-exactly"]
 TplChoicePairsSeeker = MEMBER_CLASSES["tpl-choice-pairs"]
+TplListFourSeeker = MEMBER_CLASSES["tpl-list-four"]
