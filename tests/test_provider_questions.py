@@ -399,3 +399,13 @@ def test_a_which_governing_a_list_of_things_governs_no_kind_in_it(language: str)
     assert revealed(language, spray, ["1", "3"]) == []
     assert revealed(language, "Which gem should I deal with first?" if language == "en" else "我应该先处理哪个宝石？",
                     ["1", "3"]) == ["1"]
+
+
+def test_a_chinese_list_of_three_things_asks_a_detail_only_with_two_bigrams_of_its_thing() -> None:
+    """(zh) Three things or more listed together are named in a word or two each, so one bigram of a node's thing is
+    a fragment of any of them ("交易、城堡和月光怎么处理？" sprays three words); the thing said in more of its own
+    words ("...怎么支付？") or a list of two whole words ("交易和城堡") still asks it."""
+    assert revealed("zh", "交易、城堡和月光怎么处理？", ["1", "3"]) == []
+    assert revealed("zh", "交易、城堡和月光怎么支付？", ["1", "3"]) == ["3"]
+    assert revealed("zh", "交易和城堡怎么处理？", ["1", "3"]) == ["3"]
+    assert revealed("zh", "这笔交易怎么支付？", ["1", "3"]) == ["3"]
