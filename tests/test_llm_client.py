@@ -295,7 +295,7 @@ async def test_one_reask_loop_for_clarqs_client_and_the_inspect_bridge():
     """llm/jsonreply.ask_until_valid: an empty reply is re-asked like bad JSON while asks remain (raised at once with
     no schema), the problem is quoted back, and the last bad reply goes to `failed` with the number of asks."""
     from clarq_bench.llm.errors import LLMEmptyReplyError
-    from clarq_bench.llm.jsonreply import ReplyProblem, ask_until_valid
+    from clarq_bench.llm.jsonreply import ask_until_valid
 
     def script(*replies: str):
         seen: list[list[dict]] = []
@@ -309,8 +309,8 @@ async def test_one_reask_loop_for_clarqs_client_and_the_inspect_bridge():
 
         return ask, seen
 
-    def failed(asks: int, problem: ReplyProblem, text: str) -> Exception:
-        return LLMJSONError(f"{asks} asks: {problem}", model=MODEL, attempts=asks, text=text)
+    def failed(asks: int, why: str, text: str) -> Exception:
+        return LLMJSONError(why, model=MODEL, attempts=asks, text=text)
 
     ask, seen = script("", '{"answer": 2}')
     text, parsed, asks = await ask_until_valid(ask, HELLO, Answer, 2, failed)
@@ -322,5 +322,6 @@ async def test_one_reask_loop_for_clarqs_client_and_the_inspect_bridge():
     with pytest.raises(LLMJSONError) as caught:
         await ask_until_valid(ask, HELLO, Answer, 1, failed)
     assert caught.value.text == "still no" and len(seen) == 2 and seen[1][-2]["content"] == "no"
+    assert "no valid Answer JSON after 2 asks" in str(caught.value)
     ask, seen = script("plain words")
     assert await ask_until_valid(ask, HELLO, None, 2, failed) == ("plain words", None, 1)

@@ -146,7 +146,7 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
     "and 0.0 / 1.0 in the recorded three decimals",
     ("clarq_bench/provider/twins.py", 51, "> -> >="): "twins' groups of one: a lone node's anchor minus the "
     "anchor it shares with itself is empty, so the tell-apart test below never keeps it either way",
-    ("clarq_bench/provider/twins.py", 84, "removed: continue"): "unnamed_answers' shortcut: a pair of turns that "
+    ("clarq_bench/provider/twins.py", 91, "removed: continue"): "unnamed_answers' shortcut: a pair of turns that "
     "is not (seeker, provider) or whose reply gave no twin adds nothing below either (`given` is empty: only "
     "provider turns reveal), so skipping it only saves reading its questions",
     ("clarq_bench/core/goodbye.py", 40, "0 -> 1"): "_sentence_before searching for sentence ends from 1, not 0: it only "

@@ -18,7 +18,7 @@ from ..core.transcript import Usage
 from ..llm.accounting import record_in_scopes
 from ..llm.client import Completion
 from ..llm.errors import LLMJSONError
-from ..llm.jsonreply import ReplyProblem, ask_until_valid
+from ..llm.jsonreply import ask_until_valid
 
 
 def chat_messages(messages: list[dict[str, Any]]) -> list[Any]:
@@ -79,10 +79,9 @@ class InspectModels:
             total = total + usage
             return text
 
-        def failed(asks: int, problem: ReplyProblem, text: str) -> LLMJSONError:
-            name = schema.__name__ if schema is not None else "JSON"
-            return LLMJSONError(f"{bound}: no valid {name} JSON after {asks} asks ({problem})",
-                                "try another model for this role", model=str(bound), attempts=asks, text=text)
+        def failed(asks: int, why: str, text: str) -> LLMJSONError:
+            return LLMJSONError(f"{bound}: {why}", "try another model for this role", model=str(bound), attempts=asks,
+                                text=text)
 
         text, parsed, asks = await ask_until_valid(ask, messages, schema, self.json_retries, failed)
         return Completion.model_construct(text=text, parsed=parsed, usage=total, model=str(bound),

@@ -23,7 +23,7 @@ from .accounting import UsageMeter, call_cost, record_in_scopes
 from .cache import ResponseCache, cache_key, default_cache_path
 from .endpoint import check_api_base, normalize_endpoint
 from .errors import LLMBadRequestError, LLMCredentialsError, LLMEmptyReplyError, LLMJSONError
-from .jsonreply import ReplyProblem, ask_until_valid
+from .jsonreply import ask_until_valid
 from .limits import ModelLimits
 from .models import SCRIPTED_PREFIX, bare_name, check_credentials, resolve_model, supports_json_mode
 from .retry import with_retries
@@ -184,11 +184,9 @@ class LLMClient:
             attempts, all_cached = attempts + made, all_cached and cached
             return text
 
-        def failed(asks: int, problem: ReplyProblem, text: str) -> LLMJSONError:
-            name = schema.__name__ if schema is not None else "JSON"
-            return LLMJSONError(f"{resolved}: no valid {name} JSON after {asks} asks ({problem})",
-                                "try another model or raise json_retries", model=resolved, attempts=attempts,
-                                text=text)  # fmt: skip
+        def failed(asks: int, why: str, text: str) -> LLMJSONError:
+            return LLMJSONError(f"{resolved}: {why}", "try another model or raise json_retries", model=resolved,
+                                attempts=attempts, text=text)
 
         text, parsed, ask_count = await ask_until_valid(ask, list(messages), schema, self.settings.json_retries,
                                                         failed)  # fmt: skip

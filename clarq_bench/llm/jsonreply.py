@@ -1,8 +1,9 @@
 """JSON replies: pull a JSON value out of model text, validate it against a pydantic schema, build the re-ask.
 
 Models wrap JSON in code fences or add a sentence after it; parsing tolerates both by decoding the first complete
-JSON value in the text. The re-ask wording lives in prompts/llm/json_reask.en.md. `ask_until_valid` is the one re-ask loop: clarq's own
-client and the inspect_ai bridge both ask through it, so a bad reply is re-asked the same way under either.
+JSON value in the text. The re-ask wording lives in prompts/llm/json_reask.en.md. `ask_until_valid` is the one
+re-ask loop: clarq's own client and the inspect_ai bridge both ask through it, so a bad reply is re-asked the same
+way under either.
 """
 
 from __future__ import annotations
@@ -59,10 +60,11 @@ def reask_messages(messages: list[dict[str, Any]], bad_reply: str, problem: str)
 
 async def ask_until_valid(
     ask: Callable[[list[dict[str, Any]]], Awaitable[str]], messages: list[dict[str, Any]],
-    schema: type[BaseModel] | None, retries: int, failed: Callable[[int, ReplyProblem, str], Exception],
+    schema: type[BaseModel] | None, retries: int, failed: Callable[[int, str, str], Exception],
 ) -> tuple[str, BaseModel | None, int]:
     """(text, parsed, asks): `ask` the conversation; with a `schema`, re-ask with the problem quoted back until the
-    reply is valid JSON for it, at most 1 + `retries` asks, then raise `failed(asks, problem, text)`. An empty reply
+    reply is valid JSON for it, at most 1 + `retries` asks, then raise `failed(asks, why, text)` (why: "no valid
+    <Schema> JSON after <asks> asks (<problem>)", the caller adds whose reply it was). An empty reply
     (LLMEmptyReplyError from `ask`, already paid) is re-asked like bad JSON while asks remain; without a schema it
     is raised at once. Accounting is the caller's, inside `ask`."""
     from .errors import LLMEmptyReplyError
@@ -83,6 +85,6 @@ async def ask_until_valid(
             return text, parse_reply(text, schema), asks
         except ReplyProblem as problem:
             if asks == allowed:
-                raise failed(asks, problem, text) from None
+                raise failed(asks, f"no valid {schema.__name__} JSON after {asks} asks ({problem})", text) from None
             conversation = reask_messages(conversation, text, str(problem))
     raise AssertionError("unreachable: the last ask returns or raises")  # pragma: no cover

@@ -49,10 +49,18 @@ class TwinReading:
                 found.setdefault(key, []).append(node.id)
         twins = {}
         for group in (tuple(g) for g in found.values() if len(g) > 1):
-            shared = frozenset.intersection(*(self.nodes[twin].anchor for twin in group))
-            if all(self.nodes[twin].anchor - shared for twin in group):
+            if all(self._own_words(twin, group) for twin in group):
                 twins.update({node_id: group for node_id in group})
         return twins
+
+    def _own_words(self, node_id: str, group: tuple[str, ...]) -> frozenset[str]:
+        """The words of a twin's anchor that not every twin of its group shares: what names it apart."""
+        return self.nodes[node_id].anchor - frozenset.intersection(*(self.nodes[twin].anchor for twin in group))
+
+    @cached_property
+    def twin_words(self) -> dict[str, frozenset[str]]:
+        """Each twin's own words (_own_words), read once per task."""
+        return {node_id: self._own_words(node_id, group) for node_id, group in self.twins.items()}
 
     def picks_twin(self, question: Question, node_id: str, answered: frozenset[str] = frozenset()) -> bool:
         """Of twin choices (see twins), a question that names none of their own things (the words of a twin's anchor
@@ -65,9 +73,8 @@ class TwinReading:
         return not twins or not answered.intersection(twins) or self._names_twin(question, twins)
 
     def _names_twin(self, question: Question, twins: tuple[str, ...]) -> bool:
-        shared = frozenset.intersection(*(self.nodes[twin].anchor for twin in twins))
         said = question.terms | frozenset(tokens(question.context, self.language))
-        return any((self.nodes[twin].anchor - shared) & said for twin in twins)
+        return any(self.twin_words[twin] & said for twin in twins)
 
     def unnamed_answers(self, turns: Sequence[Turn], read: int) -> frozenset[str]:
         """The twins Jax gave in reply to a question that asked their choice without naming which one (what makes
