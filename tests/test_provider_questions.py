@@ -9,7 +9,9 @@ provider reveals, and to what", each on both sides, in English and Chinese where
 - a decimal point or "No. 2" ends no question;
 - a choice's options are the names whose head is its kind ("which gem" is no choice of gem stores);
 - a which / what that governs a list of alternatives, or a list of three alternatives or more, asks a choice among
-  them: never a detail or a kind its listed words touch.
+  them: never a detail or a kind its listed words touch;
+- a choice of a thing (which gem) is asked by what it is, not by where / how / when over a word of it; a choice among
+  places also by where.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from clarq_bench.provider.lexical import tokens
 from clarq_bench.provider.llm_provider import LLMProvider
 from clarq_bench.provider.offline.provider import OfflineProvider
 from clarq_bench.testing import ScriptedModel
+from upstream_paths import UPSTREAM_DATA, needs_upstream
 
 ROOT = {"en": "Trade a gem with Henry, then meet him at the castle.", "zh": "和亨利交易一颗宝石，然后去城堡见他。"}
 NODES = {
@@ -409,3 +412,62 @@ def test_a_chinese_list_of_three_things_asks_a_detail_only_with_two_bigrams_of_i
     assert revealed("zh", "交易、城堡和月光怎么支付？", ["1", "3"]) == ["3"]
     assert revealed("zh", "交易和城堡怎么处理？", ["1", "3"]) == ["3"]
     assert revealed("zh", "这笔交易怎么支付？", ["1", "3"]) == ["3"]
+
+
+# --- a choice of a thing is asked by what it is, not by where / how / when over its words ---------------------------
+
+THING_CHOICE = {
+    "en": (("Where do I find the gem?", "When do I need the gem and the trade?", "How does the gem come into the trade?",
+            "How do I use the gem?"),
+           ("What gem does Henry need?", "What does Henry need for the trade?", "Which gem does Henry need?")),
+    "zh": (("我在哪里能找到宝石？", "什么时候需要宝石和交易？", "宝石在交易里怎么用？", "亨利需要的宝石在哪里？"),
+           ("亨利需要什么宝石？", "亨利需要哪种宝石？", "我去哪里找合适的宝石？")),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_choice_of_a_thing_is_asked_by_what_it_is_not_by_where_how_or_when_over_its_words(language: str) -> None:
+    """"Which gem Henry needs" is a choice of a thing: "What (gem) does Henry need?" asks it; "Where do I find the
+    gem?", "When do I need the gem?" ask where or when of a gem, and a template that puts every word Jax said under
+    a rotating where / how / when would otherwise take every such choice (issue 26's list spray)."""
+    others, asked = THING_CHOICE[language]
+    for text in others:
+        assert revealed(language, text, ["1"]) == [], text
+    for text in asked:
+        assert revealed(language, text, ["1"]) == ["1"], text
+
+
+def test_chinese_when_where_and_who_are_no_what() -> None:
+    """(zh) 什么时候 / 什么地方 / 什么人 and 哪里 ask a time, a place, a person: not the identity 什么 / 哪 asks; "是怎样的"
+    (what is it like) does ask what a thing is."""
+    focus = FocusIndex(make_task("zh"))
+    assert focus.questions("亨利什么时候来？")[0].classes == {"time"}
+    assert "identity" not in focus.questions("我在哪里能找到宝石？")[0].classes
+    assert "identity" not in focus.questions("要去什么地方？")[0].classes
+    assert "identity" in focus.questions("宝石是怎样的？")[0].classes
+    assert "identity" in focus.questions("亨利需要什么？")[0].classes
+
+
+def _released_answer(task_id: str, text: str, frontier: list[str]) -> list[str]:
+    from clarq_bench.data.loader import load_tasks
+
+    task = next(t for t in load_tasks(UPSTREAM_DATA, (task_id[:2],)) if t.id == task_id)
+    turns = [Turn(speaker=Speaker.provider, text="hi", kind=ReplyKind.greeting),
+             Turn(speaker=Speaker.seeker, text="How do I get this done?"),
+             Turn(speaker=Speaker.provider, text=task.tree.root.text, kind=ReplyKind.root, revealed=["0"]),
+             Turn(speaker=Speaker.seeker, text=text)]  # fmt: skip
+    return answer(FocusIndex(task), turns, frontier, multi_info=False, frontier=frontier)
+
+
+@needs_upstream
+def test_released_choices_of_a_thing_and_of_a_place() -> None:
+    # en/14/0: "Henry needs the starlight gem" answers which gem, not where Henry is (session 9's leftover)
+    assert "1" not in _released_answer("en/14/0", "Where do I find Henry?", ["1", "2", "3"])
+    assert _released_answer("en/14/0", "What gem does Henry need?", ["1", "2", "3"]) == ["1"]
+    # en/14/4 node 1 is a choice among gems the brief does not list: the same rule
+    assert _released_answer("en/14/4", "How do the complete and trade come into this job?", ["1"]) == []
+    assert _released_answer("en/14/4", "When do I need the trade?", ["1"]) == []
+    assert _released_answer("en/14/4", "What does Henry need for the trade?", ["1"]) == ["1"]
+    # en/23/2 node 3: which fertilizer, among options that include the factories (places): where asks it too
+    assert _released_answer("en/23/2", "Where can I get fertilizer?", ["1", "2", "3", "4"]) == ["3"]
+    assert _released_answer("en/23/2", "When do I spray the fertilizer?", ["1", "2", "3", "4"]) == []

@@ -42,6 +42,7 @@ from .question_words import (
     BARE_SCAFFOLD_ZH,
     BARE_WHICH_EN,
     BOILERPLATE,
+    CHOICE_OF_A_THING,
     CHOICE_WORDS,
     CHOOSER,
     CHOOSER_AFTER,
@@ -285,15 +286,15 @@ class FocusIndex(ListReading, TwinReading):
         """Does the question ask the choice this node settles? (1) An interrogative governs the kind ("which
         castle", "which of the castles"); or (2) it offers two or more of the options as alternatives, in a list
         that holds ours alone, and they are most of the names it names; or (3) it asks about the kind or the thing
-        the choice is for ("where can I get the sleeping medicine?") without betting on one option. Naming one
-        option alone is a bet (3 fails)."""
+        the choice is for ("where can I get the sleeping medicine?") without betting on one option, with a question
+        word that asks what the choice answers (_choice_asked_by). Naming one option alone is a bet (3 fails)."""
         if self._kind_governed(question, focus.kind):
             return True
         named = self.named_options(question)
         groups = {o.group for o in focus.options}
         ours = [o for o in named if o.group in groups]
         if not focus.options:  # a choice among things the brief does not list ("which route up the mountain")
-            return bool(question.classes - {"polar"}) and (
+            return bool(question.classes & self._choice_asked_by(focus)) and (
                 self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question)))
         if len(ours) >= 2:
             return self._offers_ours(question, focus, named)
@@ -301,10 +302,21 @@ class FocusIndex(ListReading, TwinReading):
             return False  # one option named, no other offered: a bet on the answer
         if named and len(named) > 2:
             return False  # names of other kinds thrown in: no question about this choice
-        if not question.classes & ASKS_THING:
-            return False  # a yes/no question, or one asking how many / when / who, asks no choice of a thing
+        if not question.classes & self._choice_asked_by(focus):
+            return False  # a yes/no question, or one that asks another kind of thing (how many, when, who)
         return self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question),
                                                                            least=ZH_CHOICE_ANCHOR)
+
+    def _choice_asked_by(self, focus: NodeFocus) -> frozenset[str]:
+        """The question classes that ask a choice by its kind or its thing rather than its options (asks_choice (3)):
+        what the choice's answer is. A choice of a thing (which gem, which line: no kind of detail said) is asked by
+        a what / which ("What does Henry need?"), not by a where, how or when over a word of it ("Where do I find
+        the gems?", "How do the crystal and magic come in?" ask something else of them); a choice of a place (or
+        among options that include the brief's places) by where / how as well ("Where can I get fertilizer?")."""
+        classes = ASKS_THING & ASKS_FOR[focus.needs] if focus.needs is not None else CHOICE_OF_A_THING
+        if any(o.group in self.scene_groups for o in focus.options):
+            classes = classes | {"place"}
+        return classes
 
     def _offers_ours(self, question: Question, focus: NodeFocus, named: list[Option] | None = None) -> bool:
         """Does the question offer two or more of the choice's options as alternatives ("the A or the B?"), in a list

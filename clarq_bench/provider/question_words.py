@@ -30,7 +30,7 @@ CLASSES: dict[str, dict[str, re.Pattern[str]]] = {
         "person": re.compile(r"谁|哪位|什么人"),
         "time": re.compile(r"什么时候|何时|几点|时间|时候|哪天|哪一天|几号|日期|时刻|早上|晚上|中午|上午|下午"),
         "manner": re.compile(r"怎么|怎样|如何|方法|办法"),
-        "identity": re.compile(r"哪|什么|是否|还是|具体|告诉|说明|建议|推荐|指点|确认|怎么办|该怎么做|如何是好"),
+        "identity": re.compile(r"哪(?!里|儿)|什么(?!时候|地方|人)|是否|还是|具体|告诉|说明|建议|推荐|指点|确认|怎么办|该怎么做|如何是好|怎样的|怎么样"),
     },
 }
 #: The kind of thing a detail node's explanation says was missing, read from its "noticed" clause and first sentence.
@@ -62,22 +62,24 @@ ASKS_FOR = {
 }
 #: An interrogative that governs a kind: the kind is the first word or two after it, past "of the", "kind of" and the
 #: like ("which castle", "which of the two castles", "what kind of gem", "哪家酒馆", "什么宝石"): "which step needs the
-#: crystal" governs a step, and "what complete, exchanging, crystal or magic" governs no crystal.
+#: crystal" governs a step, and "what complete, exchanging, crystal or magic" governs no crystal. "The right / best
+#: screen", "合适的屏幕" pick one of a kind as a which does.
 CHOOSER = {
     "en": re.compile(r"\b(?:which|what|where|specific|particular|exact|right|correct|best)\b"
                      r"(?:\s+(?:is|are|was|were|the|a|an|of|kind|type|sort|kinds|types|specific|particular|exact|one|ones|"
                      r"two|three|four|several|other|this|that|these|those))*"
                      r"\s+([\w'-]+(?:\s+[\w'-]+)?)", re.IGNORECASE),
-    "zh": re.compile(r"(?:哪|什么)(?:一)?[个种家座条位所间把件只首款张部台辆本类]?(?:样的|类型的|种类的|种)?([\u4e00-\u9fffA-Za-z]{2})"),
+    "zh": re.compile(r"(?:(?:哪|什么)(?:一)?[个种家座条位所间把件只首款张部台辆本类]?(?:样的|类型的|种类的|种)?|(?:合适|特定|正确|最好|最佳)的)"
+                     r"([\u4e00-\u9fffA-Za-z]{2})"),
 }
 #: A list going on right after the governed word ("what crystal, magic or release", "什么宝石、晶石还是魔法").
 LIST_FOLLOWS = {"en": re.compile(r"\s*(?:,|\bor\b|\band\b|/)\s*(?!(?:and|or|which|what|where|how|when|who|why)\b)\w", re.I),
                  "zh": re.compile(r"\s*(?:[、，,/]|还是|或者|或|和|与)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)"
                                   r"|[\u4e00-\u9fff]{1,2}(?:、|还是|或者|或是)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)")}
-#: ... or come before it within a few characters ("酒馆是哪一家", "castle is it, which one").
+#: ... or come before it within a few characters ("酒馆是哪一家", "castle is it, which one"; 哪里 / 哪儿 ask where, not which).
 CHOOSER_AFTER = {"en": re.compile(r"((?:\w+\W+){0,8})\b(which one|which ones|which of (?:them|these|those)|"
                                    r"which (?:type|kind|sort))\b", re.I),
-                  "zh": re.compile(r"(.{0,6})(哪)")}
+                  "zh": re.compile(r"(.{0,6})(哪)(?!里|儿)")}
 #: Abbreviations whose full stop ends no sentence ("A vs. B", "e.g. the X").
 ABBREVIATION = re.compile(r"\b(vs|etc|e\.g|i\.e|approx|Mr|Ms|Mrs|Dr|Prof|St)\.|\b(No)\.(?=\s*\d)", re.IGNORECASE)
 #: A which / what and the word it governs ("which movement", "what specific magic", "哪首曲子").
@@ -112,6 +114,8 @@ ANAPHORIC = {"en": re.compile(r"\bwhich (one|ones|of them|of these|of those)\b",
               "zh": re.compile(r"哪一?[个种家座条位所间把件只]|哪一")}
 #: Question classes that ask for a thing (a choice's option): not a yes/no, how many, when or who question.
 ASKS_THING = frozenset({"identity", "place", "manner"})
+#: What asks a choice of a thing by its kind or its thing (no kind of detail said: which gem, which line type).
+CHOICE_OF_A_THING = frozenset({"identity"})
 #: Words that join alternatives: "A or B", "A还是B", "A或B".
 ALTERNATIVE = {"en": re.compile(r"\b(or|either|versus|vs)\b", re.I), "zh": re.compile(r"还是|或者|或|哪")}
 CHOICE_WORDS = {"en": re.compile(r"\b(which|whether|among|between|choose|choosing|choice)\b", re.I),
@@ -204,7 +208,7 @@ LIST_ITEM_OWN = {"en": 2, "zh": 3}
 PASTED = -1
 
 __all__ = [
-    'ABBREVIATION', 'ALTERNATIVE', 'ANAPHORIC', 'ASKED', 'ASKS', 'ASKS_FOR', 'ASKS_THING', 'ASK_PIECES',
+    'ABBREVIATION', 'ALTERNATIVE', 'ANAPHORIC', 'ASKED', 'ASKS', 'ASKS_FOR', 'ASKS_THING', 'ASK_PIECES', 'CHOICE_OF_A_THING',
     'BARE_FILLER_EN', 'BARE_SCAFFOLD_ZH', 'BARE_WHICH_EN', 'BOILERPLATE', 'CHOICE_WORDS', 'CHOOSER',
     'CHOOSER_AFTER', 'CJK_WORD', 'CLASSES', 'CLAUSE_BREAK', 'DECIMAL', 'FIRST_SENTENCE', 'FUNCTION_ZH', 'GAP',
     'GENERIC_KIND_EN', 'GENERIC_KIND_ZH', 'GOVERNS', 'LISTED_THINGS', 'LIST_FOLLOWS', 'LIST_ITEM_OWN',
