@@ -131,7 +131,7 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
     "(capsize, in points): drawing only, no figure or reading of the plot changes",
     ("clarq_bench/provider/answering.py", 64, "removed: if not ordered or not questions:"): "a shortcut: with no "
     "candidate or no question every branch below finds nothing and returns [] anyway",
-    ("clarq_bench/provider/focus.py", 332, "removed: if not kind:"): "_kind_apart's shortcut for an empty kind: "
+    ("clarq_bench/provider/focus.py", 344, "removed: if not kind:"): "_kind_apart's shortcut for an empty kind: "
     "the next test intersects the question's terms with that empty kind, finds nothing and returns False too",
     ("clarq_bench/provider/screen.py", 378, "0 -> 1"): "max_nodes of a blocked (names_only) turn: no provider reads "
     "max_nodes any more (the per-turn caps live in answering.py), so its value decides nothing",
