@@ -418,6 +418,7 @@ class FocusIndex(ListReading, TwinReading):
         if self.lists_without_asking(question):
             # "What do I need to know about the A, the B and the C?": nothing is asked of any one of them in particular
             return self._asks_choice_by_list(question, focus)
+        question = self.first_thing_only(question)  # "Tell me more about the A and the B" asks about the A
         if question.bare:  # "Which X exactly?" asks which X is meant: a choice of kind X, nothing else, and only once
             # Jax has spoken of X ("go to the castle"): "Which castle?" before any castle came up is a guess at what
             # may be asked, not a question about his answer

@@ -7,7 +7,8 @@ reading, separate from which node a question focuses (focus.py). The rules are R
 - a name of the brief is one item of a list, whatever words lead into it;
 - a list of alternatives that holds a choice's options holds nothing else (another kind, a pasted note, the task
   name or the role makes it a spray);
-- a question listing three things or more that asks nothing particular of them asks no detail of any of them.
+- a question listing three things or more that asks nothing particular of them asks no detail of any of them; one
+  listing two asks about the first.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from .question_words import (
     OFFERS,
     PASTED,
     TAG_WORDS,
+    WHICH,
     WHICH_OF_LIST,
 )
 
@@ -188,13 +190,28 @@ class ListReading:
         or how many: "What do I need to know about the A, the B and the C?")?"""
         return not question.classes - {"identity", "polar"} and self.lists_things(question, items_only=True)
 
-    def lists_things(self, question: Question, items_only: bool = False) -> bool:
+    def first_thing_only(self, question: Question) -> Question:
+        """The question as it asks: one that asks nothing particular of two things or more ("Could you tell me more
+        about the A and the B?", "What do I need to know about the A and the B?": no where, how, who, when or which,
+        no alternatives) asks about the first of them, as a person answers what such a request opens with. Without
+        it an open request over two words of Jax's at a time asks twice as much as one about one thing (three things
+        or more ask nothing of any: lists_without_asking)."""
+        language = self.language
+        if question.classes - {"identity", "polar"} or OFFERS[language].search(question.text) \
+                or WHICH[language].search(question.text):
+            return question
+        if not self.lists_things(question, items_only=True, least=2):
+            return question
+        first = LIST_JOINT[language].split(question.text)[0]
+        return question._replace(text=first, terms=frozenset(tokens(first, language)))
+
+    def lists_things(self, question: Question, items_only: bool = False, least: int = LISTED_THINGS) -> bool:
         """Does the question list three things or more ("the fire, the crystal, the magic or the deal")? Such a
         question asks about none of them in particular: it may ask a choice among options it lists (path 2) or a
         kind by name, never a detail or a choice by the words around it. The pieces after the first must be short
         (a name, not a clause), so "Where do I go, what do I bring and who do I ask?" is three questions, not a list.
         `items_only`: the pieces after the first must be things, not clauses ("..., or asks about the lens or the
-        cloth?" lists nothing), and they end the question."""
+        cloth?" lists nothing), and they end the question. `least`: how many things make a list."""
         pieces = [piece for piece in LIST_JOINT[self.language].split(question.text)
                   if set(tokens(piece, self.language)) - TAG_WORDS]  # ("..., right?" is no item)
         short = [len(tokens(piece, self.language)) <= LIST_ITEM_TERMS[self.language]
@@ -205,8 +222,8 @@ class ListReading:
             # the first piece leads the list ("What about the A, the B and the C"); later, a run stands alone
             best = max(best, run + (1 if run == index else 0))
         if items_only:  # the things end the question ("..., twice and slowly; if you rush it ..." lists nothing)
-            return run + (1 if run == len(short) - 1 else 0) >= LISTED_THINGS
-        return best >= LISTED_THINGS
+            return run + (1 if run == len(short) - 1 else 0) >= least
+        return best >= least
 
     def _list_items(self, question: Question) -> list[tuple[set[int], int]]:
         """The question cut at list joints ("A, B or C"): each item with the option groups it names (`PASTED` for a
