@@ -499,3 +499,11 @@ def test_an_open_request_about_two_things_asks_about_the_first(language: str) ->
     assert revealed(language, castle_then_gem, ["1", "3"]) == []
     if language == "en":  # a which asks something particular of every thing it names
         assert revealed(language, "Which payment should I prepare for the castle and the trade?", ["1", "3"]) == ["3"]
+
+
+def test_a_chinese_which_after_its_kind_governs_it_and_where_does_not() -> None:
+    """(zh) "宝石是哪一种？" names the kind before its which and asks which gem, as "哪种宝石" does; "宝石在哪里？" asks
+    where a gem is, not which one (哪里 / 哪儿 ask a place)."""
+    assert revealed("zh", "宝石是哪一种？", ["1"]) == ["1"]
+    assert revealed("zh", "城堡具体是哪座？", ["2.1"]) == ["2.1"]
+    assert revealed("zh", "宝石在哪里？", ["1"]) == []
