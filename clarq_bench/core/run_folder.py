@@ -5,6 +5,7 @@ runs/<run-id>/transcripts.jsonl  one line per finished dialogue, appended with o
 runs/<run-id>/summary.json, report.md (+ plots)   written when the run is scored
 runs/<run-id>/verdicts.jsonl     optional recorded judge verdicts (packing never calls a model)
 runs/<run-id>/run.lock, spending.json   the writer's lock and the dollars of every session (core/run_guard.py)
+runs/<run-id>/spending.lock      held while spending.json is read and rewritten (a scoring runs beside the writer)
 
 Why one owner: the folder was read in five places with two copies of the file names, and one of them recomputed
 the task selection by another rule (`clarq submit` refused every run made with --limit). config.json now records

@@ -8,7 +8,9 @@ can be counted once, and file errors as one line.
 - The ledger: `spending.json` holds the dollars spent by every session of the run, rewritten (atomically) after each
   dialogue and at the end, and what each scoring paid its judge (its own figure, and in the total `spent_usd`); a
   resume starts its budget from both (the dialogues' part, or the records' own cost if that is more), so
-  `--max-cost` caps the run's total, not each session's.
+  `--max-cost` caps the run's total, not each session's. A scoring may run beside the writer (the run lock covers
+  playing, not scoring) and beside another scoring, so every read-and-rewrite of the ledger holds `spending.lock`
+  for its few microseconds: without it one side's figure is lost when both read before either writes.
 - Records: a (task, trial) pair written twice (two writers, a hand edit) or a trial outside the run's range is
   refused on resume and in scoring (one line naming the record), never counted twice.
 - File errors (a full disk, a read-only folder, transcripts.jsonl being a folder) become one ClarqError line.
@@ -25,7 +27,7 @@ from typing import Any
 
 from .errors import ClarqError
 
-LOCK_FILE, LEDGER_FILE = "run.lock", "spending.json"
+LOCK_FILE, LEDGER_FILE, LEDGER_LOCK_FILE = "run.lock", "spending.json", "spending.lock"
 
 
 def file_error(path: Path | str, exc: OSError, doing: str = "write") -> ClarqError:
@@ -126,20 +128,48 @@ def scoring_spent(run_dir: Path) -> float:
     return read_ledger(run_dir)[1]
 
 
-def save_spending(run_dir: Path, dialogues_usd: float, *, add_scoring_usd: float = 0.0) -> None:
-    """Rewrite spending.json: what the dialogues cost (a running total the writer of dialogues keeps), what judging
-    cost (added to by each scoring), and their sum, the run's whole cost (`spent_usd`). Each part is read back
-    first, so the writer of dialogues and a scoring keep each other's figure."""
-    scoring = scoring_spent(run_dir) + add_scoring_usd
-    payload = {"spent_usd": round(dialogues_usd + scoring, 9), "dialogues_usd": round(dialogues_usd, 9),
-               "scoring_usd": round(scoring, 9)}
+@contextmanager
+def ledger_lock(run_dir: Path) -> Iterator[None]:
+    """Hold `spending.lock` (waiting for it) while the ledger is read and rewritten; a ClarqError line when the lock
+    file cannot be made (a read-only folder)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not a POSIX system: no lock
+        yield
+        return
+    path = run_dir / LEDGER_LOCK_FILE
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise file_error(path, exc, "create") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # held for one read and one rename: never long
+        yield
+    finally:
+        os.close(fd)  # releases the flock
+
+
+def _write_ledger(run_dir: Path, dialogues_usd: float, scoring_usd: float) -> None:
+    payload = {"spent_usd": round(dialogues_usd + scoring_usd, 9), "dialogues_usd": round(dialogues_usd, 9),
+               "scoring_usd": round(scoring_usd, 9)}
     write_atomic(run_dir / LEDGER_FILE, json.dumps(payload) + "\n", sync=False)
 
 
+def save_spending(run_dir: Path, dialogues_usd: float) -> None:
+    """Rewrite spending.json: what the dialogues cost (a running total the writer of dialogues keeps), what judging
+    cost (read back under the ledger lock, so a scoring's figure is kept), and their sum, the run's whole cost
+    (`spent_usd`)."""
+    with ledger_lock(run_dir):
+        _write_ledger(run_dir, dialogues_usd, scoring_spent(run_dir))
+
+
 def add_scoring_spending(run_dir: Path, usd: float) -> None:
-    """Add what one scoring paid its judge to the run's ledger (nothing to do when it paid nothing)."""
+    """Add what one scoring paid its judge to the run's ledger (nothing to do when it paid nothing); the dialogues'
+    figure is read back under the same lock, so the writer's last figure is kept."""
     if usd > 0:
-        save_spending(run_dir, read_ledger(run_dir)[0], add_scoring_usd=usd)
+        with ledger_lock(run_dir):
+            dialogues, scoring = read_ledger(run_dir)
+            _write_ledger(run_dir, dialogues, scoring + usd)
 
 
 def check_records(records: Sequence[Any], source: Path | str, trials: int | None) -> None:
