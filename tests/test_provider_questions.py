@@ -507,3 +507,22 @@ def test_a_chinese_which_after_its_kind_governs_it_and_where_does_not() -> None:
     assert revealed("zh", "宝石是哪一种？", ["1"]) == ["1"]
     assert revealed("zh", "城堡具体是哪座？", ["2.1"]) == ["2.1"]
     assert revealed("zh", "宝石在哪里？", ["1"]) == []
+
+
+def test_a_name_of_the_brief_with_an_and_in_it_is_one_thing() -> None:
+    """"The Salt and Pepper Shop" is one thing of the brief, not two: an open request about it is read whole, and one
+    about it and another thing keeps its whole name."""
+    task = make_task("en")
+    task = task.model_copy(update={"brief": task.brief.model_copy(
+        update={"scenes": (*task.brief.scenes, "Salt and Pepper Shop")})})
+    focus = FocusIndex(task)
+
+    def read(text: str) -> str:
+        return focus.first_thing_only(focus.questions(text)[0]).text
+
+    assert read("Could you tell me more about the Salt and Pepper Shop?") == \
+        "Could you tell me more about the Salt and Pepper Shop?"
+    assert read("Could you tell me more about the Salt and Pepper Shop and the castle?") == \
+        "Could you tell me more about the Salt and Pepper Shop"
+    assert read("Could you tell me more about the trade and the Salt and Pepper Shop?") == \
+        "Could you tell me more about the trade"

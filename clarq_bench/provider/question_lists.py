@@ -202,8 +202,23 @@ class ListReading:
             return question
         if not self.lists_things(question, items_only=True, least=2):
             return question
-        first = LIST_JOINT[language].split(question.text)[0]
+        first = self._before_first_joint(question.text)
         return question._replace(text=first, terms=frozenset(tokens(first, language)))
+
+    def _before_first_joint(self, text: str) -> str:
+        """The text up to its first list joint outside a name of the brief ("the Salt and Pepper Shop" is one thing,
+        "Bow and arrows" too); all of it when every joint is inside a name."""
+        lowered = text.lower()
+        names = []
+        for name in self.pasted_phrases:
+            start = lowered.find(name.lower())
+            while start >= 0:
+                names.append((start, start + len(name)))
+                start = lowered.find(name.lower(), start + 1)
+        for joint in LIST_JOINT[self.language].finditer(text):
+            if not any(start < joint.end() and joint.start() < end for start, end in names):
+                return text[: joint.start()]
+        return text
 
     def lists_things(self, question: Question, items_only: bool = False, least: int = LISTED_THINGS) -> bool:
         """Does the question list three things or more ("the fire, the crystal, the magic or the deal")? Such a
