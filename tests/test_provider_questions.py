@@ -526,3 +526,14 @@ def test_a_name_of_the_brief_with_an_and_in_it_is_one_thing() -> None:
         "Could you tell me more about the Salt and Pepper Shop"
     assert read("Could you tell me more about the trade and the Salt and Pepper Shop?") == \
         "Could you tell me more about the trade"
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_joint_before_the_list_cuts_nothing(language: str) -> None:
+    """"Also, could you tell me more about the A and the B?" opens with a comma that is no list: the request still
+    asks about the A (and only the A), so neither an honest "Also, ..." nor a template's loses or gains by it."""
+    trade_first, castle_first = (("Also, could you tell me more about the trade and the castle?",
+                                  "Also, could you tell me more about the castle and the trade?") if language == "en"
+                                 else ("另外，能具体说说交易和城堡吗？", "另外，能具体说说城堡和交易吗？"))
+    assert revealed(language, trade_first, ["1", "3"]) == ["3"]
+    assert revealed(language, castle_first, ["1", "3"]) == []

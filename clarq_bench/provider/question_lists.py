@@ -200,33 +200,52 @@ class ListReading:
         if question.classes - {"identity", "polar"} or OFFERS[language].search(question.text) \
                 or WHICH[language].search(question.text):
             return question
-        if not self.lists_things(question, items_only=True, least=2):
-            return question
         first = self._before_first_joint(question.text)
+        if first == question.text:
+            return question
         return question._replace(text=first, terms=frozenset(tokens(first, language)))
 
     def _before_first_joint(self, text: str) -> str:
-        """The text up to its first list joint outside a name of the brief ("the Salt and Pepper Shop" is one thing,
-        "Bow and arrows" too); all of it when every joint is inside a name."""
-        lowered = text.lower()
-        names = []
-        for name in self.pasted_phrases:
-            start = lowered.find(name.lower())
-            while start >= 0:
-                names.append((start, start + len(name)))
-                start = lowered.find(name.lower(), start + 1)
-        for joint in LIST_JOINT[self.language].finditer(text):
-            if not any(start < joint.end() and joint.start() < end for start, end in names):
-                return text[: joint.start()]
-        return text
+        """The text without the things its closing list adds after the first ("..., could you tell me more about the
+        A and the B?" -> "..., could you tell me more about the A"). A name of the brief is one thing whatever it
+        holds ("the Salt and Pepper Shop", "Bow and arrows"), and a joint before the list ("Also, ...") cuts nothing."""
+        language = self.language
+        names: dict[str, str] = {}
 
-    def lists_things(self, question: Question, items_only: bool = False, least: int = LISTED_THINGS) -> bool:
+        def mark(match: re.Match[str]) -> str:
+            key = f"qq{len(names)}qq"
+            names[key] = match.group(0)
+            return key
+
+        masked = text
+        for name in self.pasted_phrases:
+            masked = re.sub(re.escape(name), mark, masked, flags=re.I)
+        parts = re.split(f"({LIST_JOINT[language].pattern})", masked, flags=re.I)
+        pieces = parts[0::2]
+        first = len(pieces)  # where the closing run of things after the lead piece starts
+        for index in range(len(pieces) - 1, 0, -1):
+            piece = pieces[index]
+            terms = set(tokens(piece, language)) - TAG_WORDS
+            if not terms and first == index + 1 and index == len(pieces) - 1:
+                first = index  # "..., right?" closes the list without being a thing
+                continue
+            if not terms or len(tokens(piece, language)) > LIST_ITEM_TERMS[language] or not self._is_item(piece):
+                break
+            first = index
+        if first >= len(pieces):
+            return text
+        kept = "".join(parts[: 2 * first - 1])
+        for key, name in names.items():
+            kept = kept.replace(key, name)
+        return kept
+
+    def lists_things(self, question: Question, items_only: bool = False) -> bool:
         """Does the question list three things or more ("the fire, the crystal, the magic or the deal")? Such a
         question asks about none of them in particular: it may ask a choice among options it lists (path 2) or a
         kind by name, never a detail or a choice by the words around it. The pieces after the first must be short
         (a name, not a clause), so "Where do I go, what do I bring and who do I ask?" is three questions, not a list.
         `items_only`: the pieces after the first must be things, not clauses ("..., or asks about the lens or the
-        cloth?" lists nothing), and they end the question. `least`: how many things make a list."""
+        cloth?" lists nothing), and they end the question."""
         pieces = [piece for piece in LIST_JOINT[self.language].split(question.text)
                   if set(tokens(piece, self.language)) - TAG_WORDS]  # ("..., right?" is no item)
         short = [len(tokens(piece, self.language)) <= LIST_ITEM_TERMS[self.language]
@@ -237,8 +256,8 @@ class ListReading:
             # the first piece leads the list ("What about the A, the B and the C"); later, a run stands alone
             best = max(best, run + (1 if run == index else 0))
         if items_only:  # the things end the question ("..., twice and slowly; if you rush it ..." lists nothing)
-            return run + (1 if run == len(short) - 1 else 0) >= least
-        return best >= least
+            return run + (1 if run == len(short) - 1 else 0) >= LISTED_THINGS
+        return best >= LISTED_THINGS
 
     def _list_items(self, question: Question) -> list[tuple[set[int], int]]:
         """The question cut at list joints ("A, B or C"): each item with the option groups it names (`PASTED` for a
