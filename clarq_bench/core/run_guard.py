@@ -64,19 +64,33 @@ def write_atomic(path: Path, text: str, *, sync: bool = True) -> None:
 
 
 @contextmanager
-def run_lock(run_dir: Path) -> Iterator[None]:
-    """Hold the folder's writer lock inside; a ClarqError naming the holder's pid when another process has it."""
+def _lock_file(path: Path) -> Iterator[int | None]:
+    """The open lock file's descriptor (None where there is no flock: not a POSIX system), closed on the way out,
+    which releases any flock on it; a ClarqError line when the file cannot be made (a read-only folder)."""
     try:
-        import fcntl
+        import fcntl  # noqa: F401
     except ImportError:  # pragma: no cover - not a POSIX system: no lock
-        yield
+        yield None
         return
-    path = run_dir / LOCK_FILE
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
         raise file_error(path, exc, "create") from None
     try:
+        yield fd
+    finally:
+        os.close(fd)  # releases the flock
+
+
+@contextmanager
+def run_lock(run_dir: Path) -> Iterator[None]:
+    """Hold the folder's writer lock inside; a ClarqError naming the holder's pid when another process has it."""
+    with _lock_file(run_dir / LOCK_FILE) as fd:
+        if fd is None:
+            yield
+            return
+        import fcntl
+
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -90,8 +104,6 @@ def run_lock(run_dir: Path) -> Iterator[None]:
         except OSError:
             pass  # the pid is only for the message; the lock itself is held
         yield
-    finally:
-        os.close(fd)  # releases the flock
 
 
 # ---- the ledger ----------------------------------------------------------------------------------------------------
@@ -132,21 +144,12 @@ def scoring_spent(run_dir: Path) -> float:
 def ledger_lock(run_dir: Path) -> Iterator[None]:
     """Hold `spending.lock` (waiting for it) while the ledger is read and rewritten; a ClarqError line when the lock
     file cannot be made (a read-only folder)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not a POSIX system: no lock
+    with _lock_file(run_dir / LEDGER_LOCK_FILE) as fd:
+        if fd is not None:
+            import fcntl
+
+            fcntl.flock(fd, fcntl.LOCK_EX)  # held for one read and one rename: never long
         yield
-        return
-    path = run_dir / LEDGER_LOCK_FILE
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as exc:
-        raise file_error(path, exc, "create") from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)  # held for one read and one rename: never long
-        yield
-    finally:
-        os.close(fd)  # releases the flock
 
 
 def _write_ledger(run_dir: Path, dialogues_usd: float, scoring_usd: float) -> None:
