@@ -41,10 +41,10 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUME
 
 import numpy as np  # noqa: E402
 
-from clarq_bench.fidelity.provider_eval import load_dialogues, replay_steps
-from clarq_bench.provider.offline.embeddings import EMBEDDING_FEATURES
-from clarq_bench.provider.lexical import TaskIndex
-from clarq_bench.provider.offline.linear_model import FEATURES, all_features
+from clarq_bench.fidelity.provider_eval import load_dialogues, replay_steps  # noqa: E402
+from clarq_bench.provider.offline.embeddings import EMBEDDING_FEATURES  # noqa: E402
+from clarq_bench.provider.lexical import TaskIndex  # noqa: E402
+from clarq_bench.provider.offline.linear_model import FEATURES, all_features  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = ROOT.parent / "shared" / "clarq-llm-upstream" / "results"

@@ -28,7 +28,8 @@ import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from clarq_bench.core.tasks import Task
 from clarq_bench.core.run_config import AgentSettings, RunConfig

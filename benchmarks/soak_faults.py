@@ -162,7 +162,7 @@ def main() -> None:
         for number, kill_at in enumerate([*kills, None]):
             argv = first if number == 0 else [sys.executable, "-m", "clarq_bench.cli.main", "run", "--resume",
                                               str(box[0]), "--no-progress"]  # the command clarq prints
-            report.append(("killed at %d" % kill_at if kill_at else "to the end", *session(argv, box, kill_at, env)))
+            report.append((f"killed at {kill_at}" if kill_at else "to the end", *session(argv, box, kill_at, env)))
         retry = [sys.executable, "-m", "clarq_bench.cli.main", "run", "--resume", str(box[0]), "--retry-errors",
                  "--no-progress"]
         report.append(("--retry-errors", *session(retry, box, None, env)))

@@ -41,9 +41,8 @@ if TYPE_CHECKING:
     from .runner.web_play import PlayServer
     from .runner.prepare import RunOptions
     from .scoring.comparison import Comparison
-    from .scoring.judge import Verdict
     from .scoring.metrics import Summary
-    from .scoring.sources import Scored, Source
+    from .scoring.sources import Scored
     from .seekers import DialogueView, Seeker, SeekerConfig, SeekerTask, register_seeker
 
 __all__ = [

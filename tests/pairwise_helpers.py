@@ -57,7 +57,7 @@ def content_judge(flip_percent: int, design: int = 2):  # type: ignore[no-untype
         pick = worse if key < flip_percent else better
         if design == 4 and abs(seeker_chars(a) - seeker_chars(b)) < 15:
             pick = "both_good"
-        return json.dumps({c: pick for c in CRITERIA})
+        return json.dumps(dict.fromkeys(CRITERIA, pick))
     return answer
 
 
@@ -67,4 +67,4 @@ def random_judge(seed: int):  # type: ignore[no-untyped-def]
 
 
 def always_a(messages: list[dict]) -> str:
-    return json.dumps({c: "A" for c in CRITERIA})
+    return json.dumps(dict.fromkeys(CRITERIA, "A"))

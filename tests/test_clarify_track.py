@@ -60,7 +60,7 @@ def test_a_tampered_cache_is_rebuilt_and_other_files_are_refused(tmp_path: Path,
     source = next(UPSTREAM_RESULTS.glob("*Chat.En.json"))
     (one_file / source.name).write_bytes(source.read_bytes())
     monkeypatch.setattr(bank_module, "cache_path", lambda language: tmp_path / f"bank.{language}.jsonl")
-    with pytest.raises(ClarqError, match="does not match bank_manifest.json"):
+    with pytest.raises(ClarqError, match=r"does not match bank_manifest\.json"):
         question_bank("en", one_file)
     with pytest.raises(ClarqError, match="no released zh results"):
         question_bank("zh", one_file)

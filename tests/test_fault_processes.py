@@ -75,7 +75,7 @@ def test_a_seeker_swallowing_cancellation_cannot_keep_the_process_alive(tmp_path
     started = time.perf_counter()
     process = start(tmp_path, "StubbornSeeker", "--turn-timeout", "0.5", "--max-turns", "2")
     try:
-        out, err = process.communicate(timeout=60)
+        _out, err = process.communicate(timeout=60)
     except subprocess.TimeoutExpired:
         process.kill()
         process.communicate()
@@ -86,7 +86,7 @@ def test_a_seeker_swallowing_cancellation_cannot_keep_the_process_alive(tmp_path
 
 def test_a_seeker_stopping_the_loop_does_not_crash_the_run(tmp_path: Path) -> None:
     process = start(tmp_path, "LoopStopper")
-    out, err = process.communicate(timeout=120)
+    _out, err = process.communicate(timeout=120)
     assert process.returncode == 0 and "Traceback" not in err, err
     assert lines_in(tmp_path) == 16
 
@@ -98,7 +98,7 @@ def test_a_stop_signal_ends_the_run_like_ctrl_c(signum: int, tmp_path: Path) -> 
         assert "run folder:" in process.stderr.readline()
         time.sleep(1.5)
         process.send_signal(signum)
-        out, err = process.communicate(timeout=60)
+        _out, err = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
             process.kill()

@@ -256,7 +256,7 @@ def test_a_full_disk_at_start_leaves_no_empty_config_tmp(mount, capsys) -> None:
     captured = capsys.readouterr()
     err = captured.err
     assert code == 2 and err.count("clarq: error:") == 1 and "No space left" in err and "Traceback" not in err
-    assert not [path for path in runs.rglob("*.tmp")]
+    assert not list(runs.rglob("*.tmp"))
     # the error is the one line: no "run folder: ... continue with: clarq run --resume" for a folder with no config
     assert len(err.strip().splitlines()) == 1 and "run folder:" not in captured.out + err
 

@@ -15,7 +15,6 @@ import pytest
 
 from clarq_bench.cli.main import main
 from clarq_bench.core.run_folder import read_transcripts
-from clarq_bench.testing.fake_agents import both_agents
 from clarq_bench.testing.fake_openai import Behaviour, FakeOpenAIServer, error, garbage, reply
 
 REPO = Path(__file__).resolve().parents[1]

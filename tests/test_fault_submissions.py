@@ -8,7 +8,6 @@ import asyncio
 import json
 import subprocess
 import sys
-import time
 import zipfile
 from pathlib import Path
 
@@ -94,7 +93,7 @@ def test_a_single_json_with_more_records_than_allowed_is_refused_before_validati
 
 
 def test_a_honest_submission_still_reads_and_verifies(honest: Path) -> None:
-    sub, outcome = verify_file(honest, DATA)
+    _sub, outcome = verify_file(honest, DATA)
     assert outcome.ok, outcome.problems
 
 

@@ -23,9 +23,9 @@ from clarq_bench.seekers.registry import SeekerTask, build_seeker
 SEEKERS = Path(__file__).resolve().parents[1] / "clarq_bench" / "seekers"
 
 BRIEFS = {
-    "en": dict(items=("Starlight Gem", "Agate"), skills=("Unleash fire magic (requires a fire crystal)",),
-               scenes=("Mystic Tavern", "Forest Tavern", "Riverside Tavern", "Town Hall")),
-    "zh": dict(items=("星光宝石", "玛瑙"), skills=("释放火魔法（需要火晶石）",), scenes=("神秘酒馆", "森林酒馆", "河边酒馆", "市政厅")),
+    "en": {"items": ("Starlight Gem", "Agate"), "skills": ("Unleash fire magic (requires a fire crystal)",),
+               "scenes": ("Mystic Tavern", "Forest Tavern", "Riverside Tavern", "Town Hall")},
+    "zh": {"items": ("星光宝石", "玛瑙"), "skills": ("释放火魔法（需要火晶石）",), "scenes": ("神秘酒馆", "森林酒馆", "河边酒馆", "市政厅")},
 }  # fmt: skip
 TAVERNS = {"en": ["Mystic Tavern", "Forest Tavern", "Riverside Tavern"], "zh": ["神秘酒馆", "森林酒馆", "河边酒馆"]}
 

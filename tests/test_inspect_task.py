@@ -12,17 +12,17 @@ import pytest
 
 pytest.importorskip("inspect_ai", reason="inspect_ai is not installed (pip install 'clarq-bench[inspect]')")
 
-import clarq_bench as clarq  # noqa: E402
-from clarq_bench.cli.main import main  # noqa: E402
-from clarq_bench.core.errors import ClarqError  # noqa: E402
-from clarq_bench.inspect_task.task import clarq_task  # noqa: E402
-from clarq_bench.leaderboard import build_submission, verify_file, write_submission  # noqa: E402
-from clarq_bench.leaderboard.verify import REPLAYED  # noqa: E402
-from clarq_bench.core.run_folder import read_transcripts  # noqa: E402
-from clarq_bench.testing.fake_agents import both_agents  # noqa: E402
-from clarq_bench.testing.fake_openai import FakeOpenAIServer  # noqa: E402
-from inspect_helpers import PROVIDER, SEEKER, TASKS, inspect_model, run_inspect  # noqa: E402
-from upstream_paths import UPSTREAM_DATA, needs_upstream  # noqa: E402
+import clarq_bench as clarq
+from clarq_bench.cli.main import main
+from clarq_bench.core.errors import ClarqError
+from clarq_bench.inspect_task.task import clarq_task
+from clarq_bench.leaderboard import build_submission, verify_file, write_submission
+from clarq_bench.leaderboard.verify import REPLAYED
+from clarq_bench.core.run_folder import read_transcripts
+from clarq_bench.testing.fake_agents import both_agents
+from clarq_bench.testing.fake_openai import FakeOpenAIServer
+from inspect_helpers import PROVIDER, SEEKER, TASKS, inspect_model, run_inspect
+from upstream_paths import UPSTREAM_DATA, needs_upstream
 
 pytestmark = pytest.mark.timeout(600)
 FIGURES = ("success", "aqd", "aql", "aql_tokens", "efficiency")
@@ -226,7 +226,7 @@ def test_a_slice_of_the_released_tasks_plays_through_inspect(tmp_path: Path) -> 
     assert log.status == "success" and len(log.samples) == 12
     assert len({sample.metadata["type"] for sample in log.samples}) >= 6  # spread over the types
     assert all(sample.store["clarq_transcript"]["end_reason"] == "turn_cap" for sample in log.samples)
-    imported, scored = clarq.import_inspect(log.location, tmp_path / "run", plots=False)
+    _imported, scored = clarq.import_inspect(log.location, tmp_path / "run", plots=False)
     assert scored.summary.dialogues == 12 and sum(scored.summary.languages.values()) == 12
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 
@@ -47,14 +47,14 @@ def edited(honest: Path, tmp_path: Path, edit: Callable[[dict], None], *, reseal
 
 
 def problems(path: Path) -> list[str]:
-    sub, outcome = verify_file(path, DATA)
+    _sub, outcome = verify_file(path, DATA)
     return outcome.problems
 
 
 def named(found: list[str], key: str | None = None, turn: int | None = None, text: str = "") -> bool:
     """Some line names the dialogue (and turn) and says `text`."""
     where = "" if key is None else f"dialogue {key}" + ("" if turn is None else f" turn {turn}")
-    return any(line.startswith(where) and text in line for line in found) if where else any(text in l for l in found)
+    return any(line.startswith(where) and text in line for line in found) if where else any(text in entry for entry in found)
 
 
 def indices(transcript: dict, kind: str) -> list[int]:
@@ -198,7 +198,7 @@ def one_turn_dropped(p):
 
 @case(RESEALED)
 def transcript_duplicated(p):
-    number, t, key = target(p)
+    _number, t, key = target(p)
     p["transcripts"].append(json.loads(json.dumps(t)))
     return key, None
 
@@ -324,7 +324,7 @@ def fingerprint_made_up(p):
 
 @case(RESEALED)
 def task_set_shrunk(p):
-    _, t, key = target(p)
+    _, t, _key = target(p)
     del p["manifest"]["task_hashes"][t["task_id"]]
     p["manifest"]["task_set_hash"] = task_set_hash(p["manifest"]["task_hashes"])
     p["transcripts"] = [x for x in p["transcripts"] if x["task_id"] != t["task_id"]]

@@ -313,7 +313,7 @@ async def test_one_reask_loop_for_clarqs_client_and_the_inspect_bridge():
         return LLMJSONError(why, model=MODEL, attempts=asks, text=text)
 
     ask, seen = script("", '{"answer": 2}')
-    text, parsed, asks = await ask_until_valid(ask, HELLO, Answer, 2, failed)
+    _text, parsed, asks = await ask_until_valid(ask, HELLO, Answer, 2, failed)
     assert parsed == Answer(answer=2) and asks == 2 and "empty" in seen[1][-1]["content"]
     ask, seen = script("")
     with pytest.raises(LLMEmptyReplyError):

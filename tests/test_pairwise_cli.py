@@ -150,7 +150,7 @@ def test_leaderboard_shows_the_pairwise_table_for_runs_on_the_board(runs, tmp_pa
     (subs / "pairwise").mkdir()
     (subs / "pairwise" / "heuristic-vs-oracle.json").write_text((result.folder / "pairwise-row.json").read_text())
     (subs / "pairwise" / "broken.json").write_text('{"kind": "clarq-pairwise"}')
-    index, entries, rejected = clarq.build_leaderboard(subs, tmp_path / "site", verify=False, plots=False)
+    index, _entries, rejected = clarq.build_leaderboard(subs, tmp_path / "site", verify=False, plots=False)
     html = index.read_text()
     assert "Pairwise comparisons" in html and ">heuristic</a>" in html and ">oracle</a>" in html
     assert html.count("<tr><td><a href=") == 2  # one row per criterion (questions, economy)

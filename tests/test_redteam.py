@@ -108,7 +108,7 @@ async def test_every_strategy_opens_normally_uses_every_turn_and_is_deterministi
 @pytest.mark.parametrize("name", [n for n in EVERY if n != "red-same-turn"])
 def test_several_wordings_across_turns_and_tasks(name):
     shapes = set()
-    for index, task in enumerate([make_task(i) for i in range(4)] + [zh_task(i) for i in range(4)]):
+    for _index, task in enumerate([make_task(i) for i in range(4)] + [zh_task(i) for i in range(4)]):
         seeker = build_seeker(name, task)
         for turn in range(1, 8):
             view = view_of(task, turn)

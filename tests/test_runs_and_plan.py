@@ -67,7 +67,7 @@ def test_runs_skips_folders_that_are_not_runs(tmp_path: Path, capsys) -> None:
 def test_dry_run_counts_calls_and_prices_them_without_playing(tmp_path: Path, capsys, monkeypatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)  # no key needed to estimate
     tasks = load_tasks(SAMPLE_TASKS, ["en"], split="test")
-    config, chosen, plan = estimate_run(seeker="gpt-4o", tasks=str(SAMPLE_TASKS), lang="en", max_turns=5, trials=2,
+    _config, chosen, plan = estimate_run(seeker="gpt-4o", tasks=str(SAMPLE_TASKS), lang="en", max_turns=5, trials=2,
                                         judge_model="gpt-4o-mini", runs_dir=str(tmp_path / "runs"))
     assert len(chosen) == len(tasks) == 8 and plan.dialogues == 16
     roles = {row.role: row for row in plan.roles}
@@ -128,7 +128,7 @@ def test_ctrl_c_prints_the_run_folder_and_resume_command_and_resume_finishes(tmp
             break
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     folder = next(runs.iterdir())
     saved = (folder / "transcripts.jsonl").read_bytes().count(b"\n")

@@ -232,7 +232,7 @@ def test_replay_reads_only_seeker_turns(tmp_path: Path) -> None:
     from clarq_bench.core.errors import DataError
     from clarq_bench.seekers.baselines import recorded_seeker_turns
 
-    with pytest.raises(DataError, match="line 2|record 2"):
+    with pytest.raises(DataError, match=r"line 2|record 2"):
         recorded_seeker_turns(path)
     path.write_text(line + "\n", encoding="utf-8")
     assert recorded_seeker_turns(path) == {("en/01/0", 0): ["q1"]}

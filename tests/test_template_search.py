@@ -21,7 +21,7 @@ def test_the_sample_is_bounded_seeded_balanced_and_holds_the_known_attacks():
     points = search_module.sample_points(60, seed=3)
     assert len(points) == len(set(points)) == 60
     assert points == search_module.sample_points(60, seed=3) != search_module.sample_points(60, seed=4)
-    assert set(MEMBERS[name].spec for name in MEMBERS) <= set(points)
+    assert {MEMBERS[name].spec for name in MEMBERS} <= set(points)
     per_family = {f: sum(parse_spec(p).family == f for p in points) for f in FAMILIES}
     assert set(per_family.values()) == {60 // len(FAMILIES)}
     assert len(search_module.sample_points(7)) == 7

@@ -69,7 +69,7 @@ async def test_every_member_opens_normally_uses_every_turn_and_is_deterministic(
     assert not any(is_goodbye(line) for line in lines)
     other = seeker_lines(await play(name, task, trial=1))
     assert other[0] == lines[0]
-    if name.startswith("tpl-wh") or name.startswith("tpl-sentence"):
+    if name.startswith(("tpl-wh", "tpl-sentence")):
         assert other != lines  # the wording depends on the trial too
 
 

@@ -375,7 +375,7 @@ def report(results: dict[str, list[tuple[Site, str]]]) -> int:
     survivors = [(s, v) for rows in results.values() for s, v in rows if v in ("survived", "equivalent")]
     if survivors:
         print("survivors:")
-        for s, v in survivors:
+        for s, _v in survivors:
             why = EQUIVALENT.get((s.module, s.line, s.change), "")
             print(f"  {s.module}:{s.line}: {s.change}" + (f"  [equivalent: {why}]" if why else ""))
     return 0 if overall >= 0.9 else 1

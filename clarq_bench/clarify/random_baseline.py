@@ -20,7 +20,7 @@ def _one_state(rng: np.random.Generator, n: int, r: int, permutations: int) -> d
     length = rng.integers(1, 6, permutations)
     if r == 0:
         lar = 0.5 / length
-        return {**{name: zeros for name in FIGURES}, "lar": lar, "olar": 1.0 / length / (2 + NEW_MAX)}
+        return {**dict.fromkeys(FIGURES, zeros), "lar": lar, "olar": 1.0 / length / (2 + NEW_MAX)}
     keys = rng.random((permutations, n), dtype=np.float32)
     positions = np.sort(np.argpartition(keys, r - 1, axis=1)[:, :r] if r < n else np.tile(np.arange(n), (permutations, 1)), axis=1)
     first = positions[:, 0]

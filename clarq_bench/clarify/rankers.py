@@ -86,7 +86,7 @@ class RandomRanker:
         self.seed = seed
 
     async def select(self, item: Item) -> Selection:
-        rng = random.Random(zlib.crc32(f"{self.seed}:{item.state.id}".encode("utf-8")))
+        rng = random.Random(zlib.crc32(f"{self.seed}:{item.state.id}".encode()))
         ranking = [e.id for e in item.pool]
         rng.shuffle(ranking)
         return Selection(need=rng.randint(1, 4), ranking=ranking, returned=ranking[: rng.randint(1, MAX_LIST)])

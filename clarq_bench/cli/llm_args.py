@@ -46,7 +46,7 @@ def api_base_arg(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def settings_from_args(args: argparse.Namespace) -> "LLMSettings":
+def settings_from_args(args: argparse.Namespace) -> LLMSettings:
     """LLMSettings from the flags above (missing attributes fall back to the defaults)."""
     from ..llm.options import ModelCallOptions
 

@@ -54,7 +54,7 @@ def _labels(groups: list[str]) -> dict[str, tuple[str, str]]:
     """(group, types) per report key, file names without the prefix all files share (`l2l_GPT-4o_seeker_vs_...`)."""
     split = {key: (key.partition(" | ")[0], key.partition(" | ")[2].removeprefix("types ") or "all") for key in groups}
     files = sorted({group[len("file="):] for group, _ in split.values() if group.startswith("file=")})
-    common = os.path.commonprefix(files) if len(files) > 1 else ""
+    common = os.path.commonprefix(files) if len(files) > 1 else ""  # noqa: RUF071 - file names, not paths
     common = common[: common.rfind("_") + 1] if "_" in common else ""  # cut at a word boundary
     return {key: (("file=" + group[len("file=") + len(common):]) if group.startswith("file=") else group, types)
             for key, (group, types) in split.items()}  # fmt: skip

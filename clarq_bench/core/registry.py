@@ -13,7 +13,8 @@ import importlib
 import os
 import re
 import sys
-from typing import Callable, Generic, Iterator, TypeVar
+from typing import Generic, TypeVar
+from collections.abc import Callable, Iterator
 
 from .errors import ClarqError
 

@@ -72,7 +72,7 @@ class RunDir:
     def is_run(self) -> bool:
         return self.config_path.is_file()
 
-    def require(self) -> "RunDir":
+    def require(self) -> RunDir:
         """Self, or a ClarqError when the folder holds no config.json."""
         if not self.is_run():
             raise ClarqError(f"{self.path} is not a run directory (no {CONFIG_FILE})", "pass the folder of a run")
@@ -169,7 +169,7 @@ class RunDir:
         self.check_file()
         return repair_tail(self.transcripts_path)
 
-    def writer(self) -> "TranscriptWriter":
+    def writer(self) -> TranscriptWriter:
         return TranscriptWriter(self.transcripts_path)
 
     def rewrite_transcripts(self, keep: list[Transcript]) -> None:

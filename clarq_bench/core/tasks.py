@@ -11,7 +11,8 @@ import hashlib
 import json
 from enum import Enum
 from functools import cached_property
-from typing import Iterable, Literal
+from typing import Literal
+from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -71,7 +72,7 @@ class ResponseTree(BaseModel):
     nodes: tuple[ResponseNode, ...]
 
     @classmethod
-    def build(cls, items: Iterable[tuple[str, str, str | None]]) -> "ResponseTree":
+    def build(cls, items: Iterable[tuple[str, str, str | None]]) -> ResponseTree:
         """Build from (id, text, explanation) triples; parents and children are derived, ids sorted numerically.
 
         Raises ValueError on a missing root, a duplicate id, a malformed id or a missing parent.

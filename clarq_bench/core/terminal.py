@@ -9,7 +9,7 @@ Ctrl-C interrupts input() at once; a run of many dialogues keeps the worker thre
 from __future__ import annotations
 
 import asyncio
-from typing import Callable
+from collections.abc import Callable
 
 
 async def read_line(ask: Callable[[str], str], prompt: str, *, in_thread: bool = True) -> str | None:

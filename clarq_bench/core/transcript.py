@@ -57,7 +57,7 @@ class Usage(BaseModel):
     calls: int = 0
     cached_calls: int = 0
 
-    def __add__(self, other: "Usage") -> "Usage":
+    def __add__(self, other: Usage) -> Usage:
         return Usage(
             prompt_tokens=self.prompt_tokens + other.prompt_tokens,
             completion_tokens=self.completion_tokens + other.completion_tokens,
@@ -144,7 +144,7 @@ class Transcript(OmitsUnsetScripted):
     scripted: ScriptedReplay | None = Field(default=None, description="Set when the seeker replayed recorded turns.")
 
     @classmethod
-    def of_task(cls, task: Task, **fields: object) -> "Transcript":
+    def of_task(cls, task: Task, **fields: object) -> Transcript:
         """A transcript of `task`: its id, language, type, split and content hash filled in, the rest from fields."""
         return cls(task_id=task.id, language=task.language, type_number=task.type_number, split=task.split.value,
                    task_hash=task.content_hash(), **fields)  # type: ignore[arg-type]

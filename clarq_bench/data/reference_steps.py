@@ -7,7 +7,7 @@ Read by the provider replay (fidelity/provider_eval.py) and the replay seeker; i
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from pydantic import BaseModel, Field
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable
+from collections.abc import Iterable
 
 FILE = Path(__file__).with_name("checksums") / "task_sets.json"
 BENCHMARK, SAMPLE, CUSTOM = "benchmark", "sample", "custom"

@@ -21,7 +21,6 @@ from ..core.redact import redact, redact_data
 from ..core.jsonl import dumps_line, loads, parse_models
 from ..core.run_folder import tasks_digest
 from ..scoring.judge import Verdict
-from ..core.tasks import Task
 from ..core.transcript import AgentInfo, Speaker, Transcript
 from .consistency import recorded_models, side_identity
 from .figures import DEFAULT_RESAMPLES, compute_metrics

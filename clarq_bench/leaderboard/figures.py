@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from typing import Any, Iterator, Sequence
+from typing import Any
+from collections.abc import Iterator, Sequence
 
 from ..core.transcript import Transcript
 from ..scoring.judge import Verdict

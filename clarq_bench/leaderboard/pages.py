@@ -9,7 +9,8 @@ turn into escaped pieces and wraps only our own <mark> tags around them. No subm
 from __future__ import annotations
 
 import html
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from ..scoring.judge import OBTAINED, Verdict
 from ..core.tasks import Task, node_sort_key
@@ -350,7 +351,7 @@ def dialogue_html(transcript: Transcript, verdict: Verdict | None, task: Task | 
 def dialogues_page(entry: Entry) -> str:
     verdicts = {(v.task_id, v.trial): v for v in entry.verdicts}
     blocks = [dialogue_html(t, verdicts.get(t.key), entry.tasks.get(t.task_id)) for t in entry.transcripts]
-    options = "".join(f'<option value="{esc(l)}">{esc(LANGUAGE_NAMES.get(l, l))}</option>' for l in entry.languages)
+    options = "".join(f'<option value="{esc(lang)}">{esc(LANGUAGE_NAMES.get(lang, lang))}</option>' for lang in entry.languages)
     controls = (
         '<div class="controls"><label><input type="checkbox" id="only-failures"> failures only</label>'
         f'<label>language <select id="language-filter"><option value="">all</option>{options}</select></label>'

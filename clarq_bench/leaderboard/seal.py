@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from ..core.transcript import Transcript
 from ..scoring.judge import Verdict

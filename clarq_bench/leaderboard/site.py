@@ -117,7 +117,7 @@ def reference_entries(path: str | Path) -> list[Entry]:
             clarq_version=__version__,
             created_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
             submitter=Submitter(name=_reference_title(file.name), org="ClarQ-LLM authors",
-                                notes=f"Imported from {file.name}; rescored with clarq's deterministic judge."),  # fmt: skip
+                                notes=f"Imported from {file.name}; rescored with clarq's deterministic judge."),
             run_id=file.stem,
             run_config={"source": file.name, "provider": {"name": "gpt-4o", "mode": mode}, "max_turns": 12},
             seeker=transcripts[0].seeker,

@@ -41,7 +41,7 @@ def viewer_page(title: str, pairs: list[tuple[Transcript, Task]], verdicts: list
                                                                ("0", f"failure ({len(verdicts) - wins})")]),
         _select("type-filter", "data-type", "type", [(str(n), f"{n} {name}") for n, name in types]),
         '<label>language <select id="language-filter"><option value="">all</option>'
-        + "".join(f'<option value="{esc(l)}">{esc(LANGUAGE_NAMES.get(l, l))}</option>' for l in languages)
+        + "".join(f'<option value="{esc(lang)}">{esc(LANGUAGE_NAMES.get(lang, lang))}</option>' for lang in languages)
         + "</select></label>",
         _select("end-filter", "data-end", "end reason", [(e, f"{e} ({n})") for e, n in sorted(ends.items())]),
         '<label>search <input type="search" id="dialogue-search" placeholder="task id or words"></label>',

@@ -24,7 +24,8 @@ import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
+from collections.abc import Callable
 
 from ..core.redact import redact, redact_data
 
@@ -225,7 +226,7 @@ class ResponseCache:
                 self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clarq-cache")
             return self._executor
 
-    def _off_loop(self, func: Callable[..., T], *args: Any) -> "asyncio.Future[T]":
+    def _off_loop(self, func: Callable[..., T], *args: Any) -> asyncio.Future[T]:
         """Run `func` on the cache's one worker thread (SQLite calls block; the event loop must not)."""
         return asyncio.get_running_loop().run_in_executor(self._worker(), func, *args)
 

@@ -89,7 +89,7 @@ class LLMClient:
     """Calls models for one run; holds its cache, limits and meters. Use one per run, share it between dialogues."""
 
     def __init__(self, settings: LLMSettings | None = None, *,
-                 scripted: Mapping[str, "ScriptedModel"] | None = None) -> None:
+                 scripted: Mapping[str, ScriptedModel] | None = None) -> None:
         self.settings = settings or LLMSettings()
         self.scripted: dict[str, ScriptedModel] = dict(scripted or {})
         self.limits = ModelLimits(self.settings.max_concurrency_per_model, self.settings.rpm)
@@ -342,7 +342,7 @@ class LLMClient:
                 self._cache.close()
                 self._cache = None
 
-    async def __aenter__(self) -> "LLMClient":
+    async def __aenter__(self) -> LLMClient:
         return self
 
     async def __aexit__(self, *exc: object) -> None:

@@ -229,7 +229,7 @@ class ModelLimits:
         shown = [f"{key} {gate.limit}/{gate.cap}" for key, gate in sorted(last[1].items()) if gate.adaptive]
         return "in flight <= " + ", ".join(shown) if shown else ""
 
-    def slot(self, key: str, cap: int | None = None, adaptive: bool = True, rpm: float | None = None) -> "_Slot":
+    def slot(self, key: str, cap: int | None = None, adaptive: bool = True, rpm: float | None = None) -> _Slot:
         """An async context manager holding one in-flight slot of `key` (after its RPM pace, if any: `rpm`, else
         --rpm); leaving it with a throttle error halves the key's cap, leaving it cleanly counts a success (unless
         `adaptive` is False)."""

@@ -34,7 +34,7 @@ class ModelCallOptions(BaseModel):
     timeout_s: float | None = Field(None, gt=0, allow_inf_nan=False, description="Per-attempt timeout (default 120).")
 
     @classmethod
-    def of(cls, source: Any = None, **changes: Any) -> "ModelCallOptions":
+    def of(cls, source: Any = None, **changes: Any) -> ModelCallOptions:
         """From a ModelCallOptions, a dict of options (an unknown name is a ClarqError naming it) or any object
         carrying them as attributes (an argparse Namespace, RunOptions), with `changes` on top. None values mean
         "not given": the default stays."""

@@ -95,10 +95,7 @@ def _unreachable(error: object) -> bool:
 def is_connection_refused(exc: BaseException) -> bool:
     """Nothing listens at the address, the name does not resolve, or there is no route to the host: no retry helps
     (whichever client library wrapped it), so the run stops after one call instead of retrying every dialogue."""
-    for link in _chain(exc):
-        if _unreachable(link) or _unreachable(getattr(link, "os_error", None)):
-            return True
-    return False
+    return any(_unreachable(link) or _unreachable(getattr(link, "os_error", None)) for link in _chain(exc))
 
 
 def is_transient(exc: BaseException) -> bool:

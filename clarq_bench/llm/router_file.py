@@ -59,7 +59,7 @@ class DeploymentParams(BaseModel):
         return value
 
     @model_validator(mode="after")
-    def _no_literal_secrets(self) -> "DeploymentParams":
+    def _no_literal_secrets(self) -> DeploymentParams:
         """Other litellm settings may carry credentials too (aws_secret_access_key, extra_headers' Authorization,
         vertex_credentials, ...): they must name a variable, like api_key, or the key would sit in a file."""
         for name, value in (self.model_extra or {}).items():

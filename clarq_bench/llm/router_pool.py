@@ -120,7 +120,7 @@ class RouterPool:
                 return _ident(simple_shuffle(self.router, rest, group))
         return None
 
-    async def call(self, model: str, messages: list[dict[str, Any]], params: dict[str, Any], limits: "ModelLimits",
+    async def call(self, model: str, messages: list[dict[str, Any]], params: dict[str, Any], limits: ModelLimits,
                    timeout_s: float) -> RawReply:
         """One attempt of the client: deployments in turn until one answers; the reply names who served it."""
         tried: set[str] = set()

@@ -138,7 +138,7 @@ class DirectOpenAI:
         self._last: tuple[asyncio.AbstractEventLoop, aiohttp.ClientSession] | None = None
         self._timeouts: dict[float, aiohttp.ClientTimeout] = {}
 
-    def _session(self) -> "aiohttp.ClientSession":
+    def _session(self) -> aiohttp.ClientSession:
         loop = asyncio.get_running_loop()
         last = self._last
         if last is not None and last[0] is loop and not last[1].closed:
@@ -152,7 +152,7 @@ class DirectOpenAI:
         self._last = (loop, session)
         return session
 
-    def _timeout(self, seconds: float) -> "aiohttp.ClientTimeout":
+    def _timeout(self, seconds: float) -> aiohttp.ClientTimeout:
         timeout = self._timeouts.get(seconds)
         if timeout is None:
             import aiohttp
@@ -208,7 +208,7 @@ async def _bounded_body(rsp: Any, model: str) -> bytes:
         "check --api-base and the server", model=model, attempts=1)
 
 
-async def scripted_call(script: "ScriptedModel", messages: list[dict[str, Any]]) -> RawReply:
+async def scripted_call(script: ScriptedModel, messages: list[dict[str, Any]]) -> RawReply:
     """Ask a ScriptedModel; tokens estimated from text length."""
     text = script(messages)
     if inspect.isawaitable(text):

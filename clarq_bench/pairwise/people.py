@@ -148,7 +148,7 @@ class PeopleServer:
 
         return Handler
 
-    def start(self) -> "PeopleServer":
+    def start(self) -> PeopleServer:
         """Serve in a background thread (tests, notebooks); `stop()` ends it."""
         self._thread = threading.Thread(target=self.httpd.serve_forever, name="clarq-people", daemon=True)
         self._thread.start()

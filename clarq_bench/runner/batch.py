@@ -25,7 +25,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from .breaker import CircuitBreaker, fatal_error
 from .dialogue import play_dialogue, safe_message

@@ -22,7 +22,8 @@ from __future__ import annotations
 import asyncio
 import time
 from datetime import datetime, timezone
-from typing import Any, Awaitable, Callable, TypeVar
+from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable
 
 from ..core.goodbye import is_goodbye
 from ..core.tasks import Task
@@ -204,7 +205,7 @@ async def play_dialogue(
         role = "seeker"
         lost: list[Usage] = []  # what a failed call spent
         try:
-            text, spent, latency, served = await _timed(lambda: seeker.respond(view), turn_timeout, lost)
+            text, spent, latency, served = await _timed(lambda: seeker.respond(view), turn_timeout, lost)  # noqa: B023 - awaited within the turn
             usage["seeker"] = usage["seeker"] + spent  # paid, even if the text cannot be a turn
             text = checked_text(text, "seeker")
             turns.append(Turn(speaker=Speaker.seeker, text=text, usage=spent, latency_s=round(latency, 4),

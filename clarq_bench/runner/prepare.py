@@ -89,7 +89,7 @@ class RunOptions:
     model_concurrency: int = 32
 
     @classmethod
-    def of(cls, options: "RunOptions | Any | None" = None, **changes: Any) -> "RunOptions":
+    def of(cls, options: RunOptions | Any | None = None, **changes: Any) -> RunOptions:
         """RunOptions from another RunOptions or any object with these attributes (an argparse Namespace), with
         `changes` on top; an unknown option is a ClarqError naming it."""
         names = [field.name for field in dataclasses.fields(cls)]

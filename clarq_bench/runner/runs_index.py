@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from ..core.run_config import RunConfig
 from ..core.run_folder import FINISHED, RunDir
 from ..core.tasks import Task
-from ..core.transcript import EndReason, Transcript
+from ..core.transcript import EndReason
 
 class RunRow(BaseModel):
     """One run folder, as `clarq runs` shows it."""

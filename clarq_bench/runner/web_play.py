@@ -17,7 +17,8 @@ import html
 import json
 from importlib import resources
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
+from collections.abc import Awaitable, Callable
 from urllib.parse import quote
 
 from ..core.errors import ClarqError

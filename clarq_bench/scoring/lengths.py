@@ -65,7 +65,7 @@ def _bundled_table_dir() -> Path | None:
     spec = importlib.util.find_spec("litellm")
     if spec is None or not spec.submodule_search_locations:
         return None
-    folder = Path(list(spec.submodule_search_locations)[0]) / "litellm_core_utils" / "tokenizers"
+    folder = Path(next(iter(spec.submodule_search_locations))) / "litellm_core_utils" / "tokenizers"
     # tiktoken names a cached table by the sha1 of its download address.
     key = hashlib.sha1(
         f"https://openaipublic.blob.core.windows.net/encodings/{TOKEN_UNIT}.tiktoken".encode()

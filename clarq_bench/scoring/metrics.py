@@ -306,7 +306,7 @@ def summarize(
         elicitation_precision=figure(
             verdicts, "precision", lambda v: float(v.count(TurnLabel.obtained)), lambda v: float(_questions(v)),
             of="questions", **kw,
-        ),  # fmt: skip
+        ),
         redundancy_rate=_redundancy(verdicts, **kw),
         pass_k=_pass_k(verdicts, seed, resamples),
         by_language=_groups(verdicts, lambda v: v.language, "lang=", seed, resamples),

@@ -8,7 +8,7 @@ be driven from tests or another front end.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..core.terminal import read_line
 from ..core.transcript import Speaker

@@ -10,6 +10,7 @@ stays in prompts/seeker/.
 from __future__ import annotations
 
 import re
+import itertools
 
 PARENTHESES = re.compile(r"\s*[(（]([^()（）]*)[)）]\s*")
 EN_LEAD = re.compile(r"^(an?|the)\s+", re.IGNORECASE)
@@ -140,7 +141,7 @@ def content_terms(text: str, language: str) -> set[str]:
     if language == "en":
         return {_stem(word) for word in re.findall(r"[a-z]{4,}", text.lower())}
     chars = [c for c in text if "\u4e00" <= c <= "\u9fff"]
-    return {a + b for a, b in zip(chars, chars[1:])}
+    return {a + b for a, b in itertools.pairwise(chars)}
 
 
 def _last_term(name: str, language: str) -> set[str]:

@@ -15,7 +15,8 @@ seekers are built with); a run resolves its seeker once (runner/prepared.py) and
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
+from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -101,7 +102,7 @@ class SeekerTask(BaseModel):
     brief: TaskBrief
 
     @classmethod
-    def of(cls, task: Task) -> "SeekerTask":
+    def of(cls, task: Task) -> SeekerTask:
         return cls(id=task.id, language=task.language, type_number=task.type_number, brief=task.brief)
 
 
@@ -139,7 +140,7 @@ class SeekerSpec(NamedTuple):
         """Does the factory see the response tree (`needs_tree = True`: the oracle)?"""
         return bool(getattr(self.factory, "needs_tree", False))
 
-    def with_client(self, client: Any) -> "SeekerSpec":
+    def with_client(self, client: Any) -> SeekerSpec:
         """The same seeker with the run's LLM client (opened after the names were resolved)."""
         return self._replace(config=self.config.model_copy(update={"client": client}))
 

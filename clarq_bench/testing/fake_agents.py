@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
-from typing import Any, Callable, Iterable
+from typing import Any
+from collections.abc import Callable, Iterable
 
 from ..core import prompts
 from ..core.tasks import Task

@@ -177,7 +177,7 @@ class FakeOpenAIServer:
 
     # ---- lifecycle ---------------------------------------------------------------------------------------------
 
-    def start(self) -> "FakeOpenAIServer":
+    def start(self) -> FakeOpenAIServer:
         ready = threading.Event()
 
         def run() -> None:
@@ -209,7 +209,7 @@ class FakeOpenAIServer:
             connection.close()
         self._connections.clear()
 
-    def __enter__(self) -> "FakeOpenAIServer":
+    def __enter__(self) -> FakeOpenAIServer:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

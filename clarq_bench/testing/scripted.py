@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Union
+from typing import Any
 
 from .fake_openai import estimate_tokens
 
 Messages = list[dict[str, Any]]
-Script = Union[Sequence[Union[str, BaseException]], Callable[[Messages], Union[str, Awaitable[str]]]]
+Script = Sequence[str | BaseException] | Callable[[Messages], str | Awaitable[str]]
 
 
 class ScriptExhausted(RuntimeError):
