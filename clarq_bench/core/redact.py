@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 from functools import lru_cache
+from collections.abc import Mapping
 from typing import Any
 
 MARK = "[redacted]"
@@ -38,10 +39,10 @@ PATTERNS = (
 )
 
 
-def secret_values(environ: dict[str, str] | None = None) -> tuple[str, ...]:
+def secret_values(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
     """Values of the credential variables set in the environment, longest first."""
-    environ = os.environ if environ is None else environ
-    found = {value.strip() for name, value in environ.items() if SECRET_ENV.search(name) and len(value.strip()) >= MIN_SECRET}
+    variables = os.environ if environ is None else environ
+    found = {value.strip() for name, value in variables.items() if SECRET_ENV.search(name) and len(value.strip()) >= MIN_SECRET}
     return tuple(sorted(found, key=len, reverse=True))
 
 

@@ -7,14 +7,14 @@ file per comparison, naming the two runs by run id; the site shows it when both 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import BaseModel, Field
 
 from ..core.errors import ClarqError
 from ..core.jsonl import load_file, validate
 
-KIND = "clarq-pairwise"
+KIND: Final = "clarq-pairwise"
 
 
 class PairwiseCriterionRow(BaseModel):

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import hashlib
 from enum import Enum
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, Field
 
 from ..core.transcript import AgentInfo, Transcript
 from ..scoring.judge import Verdict
 
-FORMAT = "clarq-submission"
+FORMAT: Final = "clarq-submission"
 FORMAT_VERSION = 2  # 2: provider fingerprint, tree access, content seal
 
 

@@ -5,14 +5,14 @@ a dialogue result, and a dialogue summary is never taken for a track row."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import BaseModel, ValidationError
 
 from ..core.errors import ClarqError
 from ..core.jsonl import load_file
 
-TRACK = "clarify-offline"
+TRACK: Final = "clarify-offline"
 MAX_SUMMARY_BYTES = 4 * 1024 * 1024  # a summary is a few kilobytes
 
 

@@ -55,7 +55,7 @@ def litellm_module() -> ModuleType:
                 _discard_background_logging()
                 _skip_litellm_cost(litellm)
                 _freeze_import_heap()
-                litellm._clarq_configured = True
+                litellm._clarq_configured = True  # type: ignore[attr-defined]  # our mark on the module: configured once
     return litellm
 
 

@@ -238,8 +238,9 @@ async def with_retries(
     attempts = 1
 
     def before_sleep(state: RetryCallState) -> None:
-        if on_retry is not None and state.outcome is not None:
-            on_retry(state.outcome.exception())
+        failure = state.outcome.exception() if state.outcome is not None else None
+        if on_retry is not None and failure is not None:
+            on_retry(failure)
 
     retrying = AsyncRetrying(
         stop=stop_after_attempt(max_attempts - 1), wait=wait, sleep=_sleep,

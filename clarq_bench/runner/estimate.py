@@ -42,9 +42,10 @@ class Estimate:
 
     @property
     def usd(self) -> tuple[float, float] | None:
-        if any(role.usd is None for role in self.roles):
+        priced = [role.usd for role in self.roles if role.usd is not None]
+        if len(priced) < len(self.roles):
             return None
-        return sum(r.usd[0] for r in self.roles), sum(r.usd[1] for r in self.roles)  # type: ignore[index]
+        return sum(low for low, _ in priced), sum(high for _, high in priced)
 
 
 def _template_tokens(role: str, language: str, count) -> int:

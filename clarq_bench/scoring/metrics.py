@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 import zlib
 from collections.abc import Callable, Iterable, Sequence
+from typing import TypedDict
 
 from pydantic import BaseModel, Field
+from typing_extensions import Unpack
 
 from .judge import TurnLabel, Verdict
 from ..core.transcript import Transcript, Usage
@@ -54,6 +56,13 @@ class Group(BaseModel):
     success_eff: Figure = Field(description="SwE: success weighted by query efficiency, S x H / max(H, Q).")
 
 
+class Resampling(TypedDict):
+    """The bootstrap's settings, passed on to every figure of a summary."""
+
+    seed: int
+    resamples: int
+
+
 class RunUsage(BaseModel):
     """What the dialogues of a run cost, per role (as each transcript recorded it): calls made, calls served from the
     cache (no tokens, no dollars), tokens and dollars. `unpriced` names each role whose model used tokens but has no
@@ -79,10 +88,10 @@ def run_usage(transcripts: Iterable[Transcript], judge: Usage | None = None, jud
     if judge is not None and judge.calls:
         by_role["judge"] = by_role.get("judge", Usage()) + judge
         models.setdefault("judge", judge_model or "?")
-    usage = dict(sorted(by_role.items()))
-    unpriced = {role: models.get(role, "?") for role, u in usage.items()
+    ordered = dict(sorted(by_role.items()))
+    unpriced = {role: models.get(role, "?") for role, u in ordered.items()
                 if u.prompt_tokens + u.completion_tokens > 0 and u.cost_usd == 0.0}  # fmt: skip
-    return RunUsage(by_role=usage, total=sum(usage.values(), Usage()), unpriced=unpriced)
+    return RunUsage(by_role=ordered, total=sum(ordered.values(), Usage()), unpriced=unpriced)
 
 
 class ScriptedSummary(BaseModel):
@@ -173,7 +182,7 @@ def slice_key(verdicts: Sequence[Verdict]) -> str:
     return f"{zlib.crc32(keys.encode('utf-8')):08x}"
 
 
-def aql_figure(verdicts: Sequence[Verdict], **kw: int) -> Figure:
+def aql_figure(verdicts: Sequence[Verdict], **kw: Unpack[Resampling]) -> Figure:
     """Released AQL, only over dialogues in one released unit: English spaces and Chinese characters never mix."""
     units = {v.aql_language for v in verdicts}
     if len(units) > 1:
@@ -199,7 +208,7 @@ def _questions(verdict: Verdict) -> int:
 
 
 def _group(verdicts: Sequence[Verdict], key: str, seed: int, resamples: int) -> Group:
-    kw = {"seed": seed, "resamples": resamples}
+    kw: Resampling = {"seed": seed, "resamples": resamples}
     return Group(
         key=key,
         dialogues=len(verdicts),
@@ -235,7 +244,7 @@ def _pass_k(verdicts: Sequence[Verdict], seed: int, resamples: int) -> dict[str,
     return result
 
 
-def _redundancy(verdicts: Sequence[Verdict], **kw: int) -> Figure:
+def _redundancy(verdicts: Sequence[Verdict], **kw: Unpack[Resampling]) -> Figure:
     """Share of questions that repeated an answered one; n/a where the provider's turns carry no intents (released
     files), since a repeat answered in new words cannot be told apart there."""
     unclassified = sum(v.count(TurnLabel.unclassified) for v in verdicts)
@@ -276,7 +285,7 @@ def summarize(
     cost (metrics only carry it into the report)."""
     if not verdicts:
         raise ValueError("no dialogues to summarize")
-    kw = {"seed": seed, "resamples": resamples}
+    kw: Resampling = {"seed": seed, "resamples": resamples}
     successful = [v for v in verdicts if v.success]
     labels = Counter(turn.label.value for v in verdicts for turn in v.seeker_turns)
     trials = Counter(v.task_id for v in verdicts)

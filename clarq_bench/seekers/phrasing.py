@@ -101,7 +101,7 @@ def option_groups(entries: tuple[str, ...], language: str) -> list[list[str]]:
                 found = key(name, language)
                 head = next((h for h in by_key if len(by_key[h]) > 1 and found and found != h and len(h) >= 4 and
                              found.endswith(h)), None)  # fmt: skip
-                if head:
+                if head and found:
                     by_key[head].append(name)
                     by_key[found].remove(name)
         for group in by_key.values():
@@ -161,10 +161,10 @@ def answered_option(group: list[str], replies: list[str], language: str) -> str 
         if len(whole) == 1:  # the whole name, the one of its group ("A Y-shaped key is needed")
             return whole[0]
         for sentence in re.split(r"(?<=[.!?。！？；;])\s*", reply):
-            said = content_terms(sentence, language)
+            words = content_terms(sentence, language)
             for name in group:
                 own = terms[name] - set().union(*(terms[o] for o in group if o != name))
-                if own and own | _last_term(name, language) <= said:
+                if own and own | _last_term(name, language) <= words:
                     return name
     return None
 
@@ -198,8 +198,7 @@ def group_kind(group: list[str], language: str) -> str | None:
     if language == "en":
         heads = {name.split()[-1].lower() for name in group if name.split()}
         head = min(heads, key=len)  # ("forest" of the Primeval Forest and the Tropical Rainforest)
-        head = head if all(h.endswith(head) for h in heads) else None
-        return head if head and head.isalpha() and len(head) >= 3 else None
+        return head if all(h.endswith(head) for h in heads) and head.isalpha() and len(head) >= 3 else None
     suffix = ""  # the shared ending: two characters, longer only where every name keeps two of its own (东方山脉: 山脉)
     shortest = min(len(name) for name in group)
     while len(suffix) < shortest and len({name[-len(suffix) - 1:] for name in group}) == 1:
@@ -279,8 +278,10 @@ def open_things(reply: str, language: str) -> list[tuple[int, str, str]]:
                 found.append((match.start(), match.group(1), "which"))
         found += [(m.start(), m.group(1), "which") for m in _ZH_NEEDED.finditer(reply)]
         found += [(m.start(), m.group(1), "where") for m in _ZH_NEEDS.finditer(reply)]
-    seen: set[str] = set()
-    return [(pos, noun, how) for pos, noun, how in sorted(found) if not (noun in seen or seen.add(noun))]
+    first: dict[str, tuple[int, str, str]] = {}
+    for pos, noun, how in sorted(found):
+        first.setdefault(noun, (pos, noun, how))
+    return list(first.values())
 
 
 #: A person named in an English reply: capitalised words inside a sentence ("find Henry", "Professor Henry").
