@@ -33,3 +33,39 @@ def retry_waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
 
     monkeypatch.setattr(retry, "sleep", no_wait)
     return waits
+
+
+#: Test modules whose every test costs in one of the registered ways (pyproject.toml's markers). Marked here, by
+#: module, so the fast loop `-m "not slow and not browser and not servers and not wheel"` needs no edit of a test.
+COSTLY_MODULES: dict[str, tuple[str, ...]] = {
+    "test_leaderboard_browser": ("browser",),
+    "test_pairwise_browser": ("browser",),
+    "test_view_browser": ("browser",),
+    "test_wheel": ("wheel", "slow"),
+    "test_readme": ("servers",),  # runs the README's commands as processes
+    "test_goodbye_replay": ("slow",),  # every released dialogue
+    "test_mutation_kills_modules": ("slow",),  # recomputes the README's held-out figures
+    "test_provider_determinism": ("servers", "slow"),
+    "test_fault_processes": ("servers",),
+    "test_run_failures": ("servers",),
+    "test_fault_run_folder": ("servers",),
+    "test_fault_adversary": ("servers",),
+    "test_fault_cache_and_calls": ("servers",),
+    "test_play_terminal": ("servers",),
+    "test_pairwise_cli": ("servers",),
+    "test_inspect_task": ("slow",),
+}
+#: A test that sets its own timeout above the suite's default says it is slow.
+DEFAULT_TIMEOUT_S = 120
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        module = item.path.stem
+        for kind in COSTLY_MODULES.get(module, ()):
+            item.add_marker(kind)
+        if "chromium" in item.name or "browser" in item.fixturenames:
+            item.add_marker("browser")
+        timeout = item.get_closest_marker("timeout")
+        if timeout is not None and timeout.args and float(timeout.args[0]) > DEFAULT_TIMEOUT_S:
+            item.add_marker("slow")

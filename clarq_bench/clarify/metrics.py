@@ -10,7 +10,7 @@ OLAR = (R + 1/|l| + newMAX * RR) / (2 + newMAX), newMAX = 0.0499 (the smallest g
 lists up to five long, minus an insignificant epsilon), so the Priority term never outweighs Confidence. R is the
 recall of the correct answers (the paper's setting has one); an empty list scores 0 (it offers nothing). Need
 prediction (ClariQ): precision, recall and F1 averaged over the 1-4 labels weighted by gold support, and MSE.
-Each function takes relevance flags in rank order, so it is checked by hand in tests/test_clarify_metrics.py.
+Each function takes relevance flags in rank order, so it is checked by hand in tests/clarify/test_clarify_metrics.py.
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ def settings_from_args(args: argparse.Namespace) -> LLMSettings:
 
 #: The model-call options of the API (`clarq_bench.run` and the provider checks), as the flags above name them.
 LLM_OPTIONS = ("no_cache", "cache", "api_base", "router", "transport", "max_cost", "allow_unpriced", "rpm", "model_concurrency")
-#  (the fields of llm.options.ModelCallOptions but timeout_s, which has no flag; tests/test_llm_scripted.py checks)
+#  (the fields of llm.options.ModelCallOptions but timeout_s, which has no flag; tests/llm/test_llm_scripted.py checks)
 
 
 def llm_options(args: argparse.Namespace) -> dict[str, object]:

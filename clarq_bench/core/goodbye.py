@@ -11,7 +11,7 @@ A conditional goodbye does not end the dialogue: one whose sentence opens with a
 ("If not, goodbye, Jax.", "If that's all, I'll say goodbye", "Otherwise, thank you, and goodbye", "For now, goodbye"
 after "If I encounter any issues, I'll seek further guidance."), or in Chinese one preceded in its sentence by 如果 /
 要是 / 若是 / 否则 / 不然 ("如果没有别的了，再见"). The seeker has asked something and is still waiting for the answer;
-the released dialogues continued after every such turn (tests/test_goodbye_replay.py replays all of them). A goodbye
+the released dialogues continued after every such turn (tests/core/test_goodbye_replay.py replays all of them). A goodbye
 that leads its sentence or follows thanks ("Goodbye for now!", "Thanks, goodbye Jax.") ends the dialogue.
 
 The released code looked for "Goodbye" case-sensitively (missing "goodbye", "GOODBYE", "good-bye") and for 再见

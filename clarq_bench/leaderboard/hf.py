@@ -4,7 +4,7 @@ One row per dialogue: identifiers, agents, the headline per-dialogue figures, th
 full transcript and verdict as JSON strings (lossless). The parquet file is written with pyarrow alone (the `[hf]`
 extra, imported only here): going through `datasets.Dataset` added nothing to the file but its fingerprinting,
 which pickles pyarrow types with dill and broke on some datasets / pyarrow pairs (PicklingError on MonthDayNano).
-`datasets` reads the file back (tests/test_export_hf.py). The card names folders by their last part only: an
+`datasets` reads the file back (tests/leaderboard/test_export_hf.py). The card names folders by their last part only: an
 absolute path of the machine that ran it says nothing to a reader and tells where the files lived.
 """
 

@@ -73,7 +73,7 @@ def check_zip(path: Path, archive: zipfile.ZipFile) -> list[zipfile.ZipInfo]:
 def _read_capped(path: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
     """A member's bytes, refusing to produce more than it declared. CPython's zipfile itself stops a member at its
     declared size (then fails its CRC, or yields only the declared prefix when the CRC was forged to match): this
-    cap is the second line, for a zipfile that would not (tests/test_promise_figures.py pins both outcomes)."""
+    cap is the second line, for a zipfile that would not (tests/leaderboard/test_promise_figures.py pins both outcomes)."""
     out = bytearray()
     with archive.open(info) as handle:
         while chunk := handle.read(_CHUNK):

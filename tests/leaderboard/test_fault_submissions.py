@@ -24,7 +24,7 @@ from leaderboard_runs import edit_submission, sample_tasks
 from upstream_paths import SAMPLE_TASKS
 
 DATA = str(SAMPLE_TASKS)
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]  # tests/, where the helper modules are
 
 
 @pytest.fixture(autouse=True)

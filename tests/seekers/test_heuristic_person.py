@@ -21,7 +21,7 @@ from clarq_bench.seekers.phrasing import (answered_option, open_nouns, option_gr
                                           with_article)
 from clarq_bench.seekers.registry import SeekerTask, build_seeker
 
-SAMPLES = Path(__file__).resolve().parents[1] / "tasks"
+SAMPLES = Path(__file__).resolve().parents[2] / "tasks"
 ARTICLE = re.compile(r"\b(a|an) (\w)", re.IGNORECASE)
 
 

@@ -20,7 +20,7 @@ from clarq_bench.runner.estimate import REPLY_TOKENS
 
 from upstream_paths import SAMPLE_TASKS
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 OFFLINE = ["run", "--seeker", "heuristic", "--provider", "offline", "--tasks", str(SAMPLE_TASKS), "--no-progress"]
 
 

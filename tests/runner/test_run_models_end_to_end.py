@@ -14,7 +14,7 @@ from clarq_bench.core.run_folder import read_transcripts
 from clarq_bench.testing.fake_agents import both_agents
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SEEKER, PROVIDER = "openai/fake-seeker", "openai/fake-provider"
 SECRET = "sk-clarq-test-secret-7f3a9c"
 

@@ -23,7 +23,7 @@ from clarq_bench.llm.transports import MAX_REPLY_BYTES
 from clarq_bench.testing.fake_agents import both_agents
 from clarq_bench.testing.fake_openai import FakeOpenAIServer, reply
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SEEKER = "openai/adversary-seeker"
 
 

@@ -20,7 +20,7 @@ from clarq_bench.seekers.baselines import join_options
 from clarq_bench.seekers.phrasing import group_kind, open_things, option_groups, persons, placed
 from clarq_bench.seekers.registry import SeekerTask, build_seeker
 
-SEEKERS = Path(__file__).resolve().parents[1] / "clarq_bench" / "seekers"
+SEEKERS = Path(__file__).resolve().parents[2] / "clarq_bench" / "seekers"
 
 BRIEFS = {
     "en": {"items": ("Starlight Gem", "Agate"), "skills": ("Unleash fire magic (requires a fire crystal)",),

@@ -25,7 +25,7 @@ from clarq_bench.core.run_folder import read_transcripts
 from clarq_bench.testing.fake_agents import both_agents
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 HELLO = [{"role": "user", "content": "Say hello."}]
 SECRET = "sk-router-pool-secret-51c0ffee"
 

@@ -12,7 +12,7 @@ import clarq_bench
 from clarq_bench.cli.main import main
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
 
-TASKS = Path(__file__).resolve().parents[1] / "tasks"
+TASKS = Path(__file__).resolve().parents[2] / "tasks"
 
 
 @pytest.fixture

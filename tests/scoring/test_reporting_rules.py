@@ -131,7 +131,7 @@ def test_replay_run_records_divergence_and_reports_it(tmp_path, capsys):
 
     from clarq_bench.cli.main import main
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     promised = re.search(r"(\d+) of (\d+) English replays of the released Comp\.En file diverge", readme)
     assert promised is not None, "README no longer states how many English replays diverge"
     code = main(["run", "--seeker", "replay", "--replay", str(UPSTREAM_RESULTS / COMP_EN), "--provider", "offline",
@@ -204,7 +204,7 @@ def test_max_cost_refuses_a_model_without_a_price(tmp_path, monkeypatch, capsys)
     assert unpriced_models([("seeker", "openai/no-such-model-anywhere"), ("provider", "gpt-4o")]) == [
         ("seeker", "openai/no-such-model-anywhere")]
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-key")
-    tasks = Path(__file__).resolve().parents[1] / "tasks"
+    tasks = Path(__file__).resolve().parents[2] / "tasks"
     argv = ["run", "--tasks", str(tasks), "--seeker", "openai/no-such-model-anywhere", "--provider", "offline",
             "--max-cost", "1", "--runs-dir", str(tmp_path), "--no-progress", "--limit", "1"]  # fmt: skip
     assert main(argv) == 2

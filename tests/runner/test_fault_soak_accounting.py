@@ -17,7 +17,7 @@ from clarq_bench.cli.main import main
 from clarq_bench.core.run_folder import read_transcripts
 from clarq_bench.testing.fake_openai import Behaviour, FakeOpenAIServer, error, garbage, reply
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def soak_module():

@@ -1,5 +1,5 @@
 """`clarq view`: the transcript viewer for one run folder or released file, written as static HTML or served on
-127.0.0.1; hostile transcript text stays text. The browser half is in tests/test_view_browser.py."""
+127.0.0.1; hostile transcript text stays text. The browser half is in tests/leaderboard/test_view_browser.py."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from leaderboard_runs import sample_tasks, scripted_transcript, write_run
 from test_leaderboard_site import HOSTILE
 from upstream_paths import UPSTREAM_RESULTS
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 RELEASED = UPSTREAM_RESULTS / "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json"
 
 

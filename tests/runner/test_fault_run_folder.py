@@ -20,7 +20,7 @@ from clarq_bench.cli.main import main
 from clarq_bench.core.run_folder import read_transcripts
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 TASKS = str(REPO / "tasks")
 
 SLOW_SEEKER = '''

@@ -23,7 +23,7 @@ from clarq_bench.scoring.sources import score_finished_run as score_finished
 from clarq_bench.core.run_folder import RunDir, read_transcripts, repair_tail, tasks_digest
 from clarq_bench.runner.batch import run_dialogues
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]  # tests/, where the helper modules are
 REPO = TESTS.parent
 
 

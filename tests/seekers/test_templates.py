@@ -190,7 +190,7 @@ def test_a_spec_plays_through_clarq_run_names(tmp_path):
 
 
 def test_clarq_run_refuses_a_bad_spec_in_one_line_before_playing(tmp_path, monkeypatch, capsys):
-    tasks = str(Path(__file__).resolve().parents[1] / "tasks")
+    tasks = str(Path(__file__).resolve().parents[2] / "tasks")
     monkeypatch.chdir(tmp_path)
     assert main(["run", "--seeker", "tpl-wh+q9", "--provider", "offline", "--tasks", tasks]) == 2
     err = capsys.readouterr().err.strip().splitlines()

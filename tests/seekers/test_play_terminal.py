@@ -13,7 +13,7 @@ import pytest
 from upstream_paths import SAMPLE_TASKS
 
 pexpect = pytest.importorskip("pexpect", reason="pexpect is not installed (pip install -e '.[test]')")
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 TASK = "en/01/0"
 
 

@@ -19,7 +19,7 @@ from clarq_bench.core.errors import ClarqError, DataError
 from clarq_bench.core.run_folder import RunDir
 from clarq_bench.data.selection import recorded_selection, run_selection
 
-TASKS = Path(__file__).resolve().parents[1] / "tasks"
+TASKS = Path(__file__).resolve().parents[2] / "tasks"
 
 
 def play(tmp_path: Path, **options) -> Path:

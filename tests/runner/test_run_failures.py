@@ -20,7 +20,7 @@ from clarq_bench.core.transcript import EndReason
 
 from runner_helpers import HOSTILE_SEEKERS, write_task_folder
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]  # tests/, where the helper modules are
 
 
 @pytest.fixture(autouse=True)

@@ -50,7 +50,7 @@ def test_a_tampered_token_figure_in_the_same_unit_is_named(honest: Path, tmp_pat
 def test_token_figures_in_a_unit_no_verifier_counts_are_a_problem(honest: Path, tmp_path: Path) -> None:
     """Issue 28: a figure in a unit that cannot be recounted is not taken on trust (a re-sealed bundle naming another
     unit used to skip the AQL-token check and be published as verified); units clarq counts in are recounted in the
-    unit claimed (tests/test_fault_submissions.py)."""
+    unit claimed (tests/leaderboard/test_fault_submissions.py)."""
     def edit(payload):
         summary = payload["manifest"]["metrics"]["summary"]
         summary["token_unit"] = "some-other-tokenizer"

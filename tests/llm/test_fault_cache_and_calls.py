@@ -24,7 +24,7 @@ from clarq_bench.core.run_folder import read_transcripts
 from clarq_bench.testing.fake_agents import both_agents
 from clarq_bench.testing.fake_openai import Behaviour, FakeOpenAIServer, reply
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SEEKER, PROVIDER = "openai/fake-seeker", "openai/fake-provider"
 SECRET = "sk-clarq-cache-secret-91c2e7"
 

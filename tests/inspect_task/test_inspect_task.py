@@ -234,7 +234,7 @@ def test_the_entry_point_is_declared() -> None:
     """inspect finds `clarq_bench/clarq` through the `inspect_ai` entry point named after the package."""
     from importlib.metadata import entry_points
 
-    text = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8")
     assert '[project.entry-points.inspect_ai]\nclarq_bench = "clarq_bench.inspect_task.registry"\n' in text
     installed = [ep.value for ep in entry_points(group="inspect_ai") if ep.name == "clarq_bench"]
     assert installed in ([], ["clarq_bench.inspect_task.registry"])  # [] only in a venv installed before it existed

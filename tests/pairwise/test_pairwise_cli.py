@@ -169,7 +169,7 @@ def test_cli_people_mode_serves_until_ctrl_c_then_reports(runs, tmp_path) -> Non
     import sys
 
     out = tmp_path / "cli-people"
-    repo = Path(__file__).resolve().parents[1]
+    repo = Path(__file__).resolve().parents[2]
     env = {**__import__("os").environ, "PYTHONPATH": str(repo), "COLUMNS": "200"}
     process = subprocess.Popen(
         [sys.executable, "-m", "clarq_bench", "judge-pairs", str(runs[0]), str(runs[1]), "--people", "--port", "0",

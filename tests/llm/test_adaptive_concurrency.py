@@ -141,7 +141,7 @@ async def test_the_progress_line_shows_each_models_current_cap(tmp_path, monkeyp
 
     monkeypatch.setattr(retry, "sleep", asyncio.sleep)
     seeker, provider = "openai/fake-seeker", "openai/fake-provider"
-    tasks = load_tasks(Path(__file__).resolve().parents[1] / "tasks", ["en"])
+    tasks = load_tasks(Path(__file__).resolve().parents[2] / "tasks", ["en"])
     lines: list[str] = []
     with FakeOpenAIServer(responder=both_agents(seeker, provider), max_concurrent=2, latency_s=0.01) as server:
         client = LLMClient(LLMSettings(api_base=server.base_url, api_key="sk-test", use_cache=False,
