@@ -1,6 +1,6 @@
 """clarq: a benchmark of how well language-model agents ask clarification questions.
 
-The Python API (api.py) is re-exported here: `clarq_bench.run(...)`, `score(...)`, `compare(...)`, `load_tasks(...)`
+The Python API (api/) is re-exported here: `clarq_bench.run(...)`, `score(...)`, `compare(...)`, `load_tasks(...)`
 and the seeker names (`register_seeker`, `DialogueView`, ...). Importing the package is cheap on purpose: the API
 loads on first use, and heavy modules (litellm, numpy, matplotlib) load only where used.
 """
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-__version__ = "0.1.0"
+from .core.version import __version__
 
-#: Names of the Python API (clarq_bench/api.py), loaded on first access.
+#: Names of the Python API (clarq_bench/api/), loaded on first access.
 API = ("DialogueView", "RunResult", "Scored", "Seeker", "SeekerConfig", "SeekerTask", "audit_provider", "compare",
        "evaluate_provider", "load_tasks", "register_seeker", "run", "run_async", "score", "submit", "task_stats",
        "validate_tasks", "verify_submissions", "build_leaderboard", "judge_pairs", "judge_pairs_async",

@@ -14,17 +14,17 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "clarq_bench"
 
 #: Bottom to top. A module may import its own subpackage and any lower layer; never a sibling of its own layer,
-#: never a higher one. `clarq_bench` itself only holds __version__ and the lazy re-export of api, so any layer may
-#: read it (prompts finds prompts/ from its __file__) and its own lazy imports are not edges.
+#: never a higher one. `clarq_bench` itself only holds the lazy re-export of api (its __version__ is core's), and its
+#: own lazy imports are not edges.
 LAYERS: list[set[str]] = [
     {"core"},                           # task and transcript model, errors, registry, prompts, jsonl, redaction
     {"data"},                           # loading, download, released files, validation
-    {"testing"},                        # the scripted model and fake server the llm layer can route to
+    {"testing"},                        # the scripted model and fake server (test doubles; llm never imports them)
     {"llm"},                            # the one door to language models
     {"scoring", "seekers", "provider"},  # scoring reads transcripts and tasks; the two agents play
     {"runner", "leaderboard"},          # dialogues and runs; submissions and their verification
     {"fidelity", "clarify", "pairwise", "inspect_task"},  # provider audit; offline track; pairwise judging; inspect task
-    {"api"},                            # the Python API
+    {"api"},                            # the Python API (api/__init__) and what the CLI needs beside it (api/support)
     {"cli"},                            # flags in, one API call, printing out (and __main__)
 ]
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
@@ -133,3 +133,28 @@ def test_nothing_imports_cli() -> None:
 def test_no_module_over_500_lines() -> None:
     lengths = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in MODULES.items()}
     assert {name: n for name, n in lengths.items() if n > MAX_LINES} == {}
+
+
+def test_the_cli_imports_only_the_api_and_core() -> None:
+    """DESIGN: the CLI parses flags, calls the API and prints; whatever it needs from below goes through the API."""
+    allowed = {"cli", "api", "core"}
+    assert {name: sorted(t for t in targets if t == "clarq_bench" or layer(t) not in allowed)
+            for name, targets in GRAPH.items() if layer(name) == "cli"
+            and any(t == "clarq_bench" or layer(t) not in allowed for t in targets)} == {}
+
+
+def test_llm_imports_no_test_double() -> None:
+    assert {name: sorted(t for t in targets if layer(t) == "testing")
+            for name, targets in GRAPH.items() if layer(name) == "llm" and any(layer(t) == "testing" for t in targets)} == {}
+
+
+def test_no_module_reads_the_package_top() -> None:
+    """__version__ lives in core.version: a lower layer reading `clarq_bench` would load the API's re-exports."""
+    assert [name for name, targets in GRAPH.items() if "clarq_bench" in targets] == []
+
+
+def test_every_name_the_cli_reads_through_the_api_loads() -> None:
+    from clarq_bench.api import support
+
+    assert support.__all__ == list(support.NAMES)
+    assert all(getattr(support, name) is not None for name in support.NAMES)

@@ -41,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _show(scores, args: argparse.Namespace, where: str = "") -> int:  # type: ignore[no-untyped-def]
-    from ..clarify.clariq_track import table_rows
+    from ..api.support import table_rows
 
     if args.json:
         print_json(scores.model_dump())
@@ -54,7 +54,7 @@ def _show(scores, args: argparse.Namespace, where: str = "") -> int:  # type: ig
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..clarify.clariq_track import ClariqRunOptions, run
+    from ..api.support import ClariqRunOptions, run_clariq as run
     from .llm_args import llm_options
 
     scores, out = run(ClariqRunOptions(split=args.split, ranker=args.ranker, depth=args.depth, data=args.data,
@@ -67,7 +67,7 @@ def _run(args: argparse.Namespace) -> int:
 def _score(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..clarify.clariq_track import score_run
+    from ..api.support import score_run
 
     need = Path(args.need_run) if args.need_run else None
     documents = Path(args.doc_eval) if args.doc_eval else None

@@ -31,8 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _download(args: argparse.Namespace) -> int:
-    from ..data.companion import download_dataset
-    from ..data.download import download
+    from ..api.support import download_dataset
+    from ..api.support import download
 
     if args.dataset == "clarq-llm":
         report = download(base_url=args.url, with_results=args.results)
@@ -53,9 +53,9 @@ def _where(args: argparse.Namespace) -> int:
     import sys
 
     from ..core.errors import ClarqError
-    from ..data.companion import dataset_dir
-    from ..data.download import cached_data_dir
-    from ..data.loader import resolve_data_dir
+    from ..api.support import dataset_dir
+    from ..api.support import cached_data_dir
+    from ..api.support import resolve_data_dir
 
     if args.dataset != "clarq-llm":
         print(dataset_dir(args.dataset, args.data))
@@ -72,14 +72,14 @@ def _where(args: argparse.Namespace) -> int:
 def _verify(args: argparse.Namespace) -> int:
     import sys
 
-    from ..data.download import verify_folder
-    from ..data.loader import resolve_data_dir
+    from ..api.support import verify_folder
+    from ..api.support import resolve_data_dir
 
     if args.dataset == "clarq-llm":
         root = resolve_data_dir(args.data)
         problems = verify_folder(root)
     else:
-        from ..data.companion import dataset_dir, verify_dataset
+        from ..api.support import dataset_dir, verify_dataset
 
         root = dataset_dir(args.dataset, args.data)
         problems = verify_dataset(args.dataset, root)

@@ -15,7 +15,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from ..leaderboard.hf import export_hf
+    from ..api.support import export_hf
 
     path = export_hf(args.run_dir, args.output, data=args.data)
     print(f"wrote {path} and {path.parent.parent / 'README.md'}")

@@ -26,7 +26,7 @@ def handle(args: argparse.Namespace) -> int:
     import threading
 
     from ..core.errors import ClarqError
-    from ..testing.fake_openai import FakeOpenAIServer
+    from ..api.support import FakeOpenAIServer
 
     if not 0 <= args.port <= 65535 or args.latency < 0:
         raise ClarqError(f"bad --port {args.port} or --latency {args.latency}", "a port is 0-65535, latency >= 0 s")

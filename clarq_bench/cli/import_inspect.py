@@ -22,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_import(args: argparse.Namespace) -> int:
     from ..api import import_inspect
-    from ..scoring.report import print_table
+    from ..api.support import print_table
 
     imported, scored = import_inspect(args.log, args.out, runs_dir=args.runs_dir, plots=not args.no_plots)
     for sample, why in imported.skipped:

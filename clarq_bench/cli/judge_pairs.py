@@ -43,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_judge_pairs(args: argparse.Namespace) -> int:
     from ..api import judge_pairs, pairwise_report, people_server
     from ..core.errors import ClarqError
-    from ..pairwise.report import payload, print_report
+    from ..api.support import pairwise_payload as payload, print_pairwise_report as print_report
     from .common import print_json
     from .llm_args import llm_options
 

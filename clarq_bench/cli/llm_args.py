@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from .common import positive_float, positive_int
 
 if TYPE_CHECKING:
-    from ..llm import LLMSettings
+    from ..api.support import LLMSettings
 
 
 def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,7 +38,7 @@ def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
 def api_base_arg(text: str) -> str:
     """argparse type: an endpoint URL without credentials in it (a usage error, exit 2, before anything runs)."""
     from ..core.errors import ClarqError
-    from ..llm.endpoint import check_api_base
+    from ..api.support import check_api_base
 
     try:
         return check_api_base(text) or text
@@ -48,7 +48,7 @@ def api_base_arg(text: str) -> str:
 
 def settings_from_args(args: argparse.Namespace) -> LLMSettings:
     """LLMSettings from the flags above (missing attributes fall back to the defaults)."""
-    from ..llm.options import ModelCallOptions
+    from ..api.support import ModelCallOptions
 
     return ModelCallOptions.of(args).settings()
 

@@ -10,7 +10,7 @@ import importlib
 import sys
 from typing import NoReturn
 
-from .. import __version__
+from ..core.version import __version__
 from ..core.errors import ClarqError
 
 #: Command-group modules under clarq_bench.cli; each has `register(subparsers)` that sets `handler` on its parsers.

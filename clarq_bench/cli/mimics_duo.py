@@ -24,8 +24,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..clarify.mimics_duo_report import analyse, markdown, write
-    from ..data.companion import dataset_dir
+    from ..api.support import analyse, markdown, write
+    from ..api.support import dataset_dir
 
     report = analyse(dataset_dir("mimics-duo", args.data), runs=args.runs, seed=args.seed)
     if args.out:

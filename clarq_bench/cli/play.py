@@ -108,6 +108,6 @@ def _play_web(args: argparse.Namespace) -> int:
 
 
 def _desks() -> dict:
-    from ..seekers.web_human import DESKS
+    from ..api.support import DESKS
 
     return DESKS

@@ -78,7 +78,7 @@ def _run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from ..api import run
-    from ..runner.prepare import RunOptions
+    from ..api.support import RunOptions
 
     console = Console(stderr=True)
     progress = Progress(
@@ -116,7 +116,7 @@ def _run(args: argparse.Namespace) -> int:
         progress.stop()
     report(result.stats, result.run_dir, console)
     if result.summary is not None:
-        from ..scoring.report import print_table
+        from ..api.support import print_table
 
         print_table(result.summary, Console(file=sys.stdout))
     return outcome(result.stats, result.run_dir)

@@ -16,7 +16,7 @@ def print_estimate(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from ..api import estimate_run
-    from ..runner.prepare import RunOptions, compact_ranges
+    from ..api.support import RunOptions, compact_ranges
 
     config, tasks, plan = estimate_run(RunOptions.of(args))
     console = Console()
@@ -46,7 +46,7 @@ def print_estimate(args: argparse.Namespace) -> int:
 def missing_keys(roles: list, api_base: str | None) -> list[str]:  # noqa: ANN001 - the plan's RoleEstimates
     """`missing key: ...` for each role whose model has no key set: the dry run needs none, the real run would stop."""
     from ..core.errors import ClarqError
-    from ..runner.prepare import check_keys
+    from ..api.support import check_keys
 
     lines = []
     for role in roles:

@@ -48,7 +48,7 @@ def source_options(args: argparse.Namespace) -> dict[str, object]:
 
 def run_score(args: argparse.Namespace) -> int:
     from ..api import score
-    from ..scoring.report import print_table, summary_payload
+    from ..api.support import print_table, summary_payload
     from .common import print_json
 
     results = score(args.path, out=args.out, write=not args.no_write, plots=not args.no_plots, **source_options(args))

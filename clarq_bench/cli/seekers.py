@@ -16,8 +16,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from ..runner.prepare import import_seeker_modules
-    from ..seekers.registry import seeker_summary
+    from ..api.support import import_seeker_modules
+    from ..api.support import seeker_summary
 
     import_seeker_modules(args.seeker_module)
     rows = seeker_summary()

@@ -75,8 +75,8 @@ def _options(pairs: list[str] | None) -> dict[str, str]:
 
 def run_select(args: argparse.Namespace) -> int:
     from ..api import select
-    from ..clarify.report import print_table
-    from ..runner.prepare import import_seeker_modules
+    from ..api.support import print_select_table as print_table
+    from ..api.support import import_seeker_modules
     from .common import print_json
     from .llm_args import llm_options
 
@@ -97,7 +97,7 @@ def run_select(args: argparse.Namespace) -> int:
 
 def run_correlate(args: argparse.Namespace) -> int:
     from ..api import select_online_offline
-    from ..clarify.online_offline_report import print_report
+    from ..api.support import print_correlation_report as print_report
     from .common import print_json
     from .llm_args import llm_options
 

@@ -22,7 +22,7 @@ def handle(args: argparse.Namespace) -> int:
     import sys
 
     from ..api import submit
-    from ..data.task_sets import BENCHMARK, describe, kind_of
+    from ..api.support import BENCHMARK, describe, kind_of
 
     submission, path = submit(args.run_dir, args.output, name=args.name, org=args.org, notes=args.notes,
                               data=args.data, partial=args.partial)

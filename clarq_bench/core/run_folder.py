@@ -24,7 +24,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
+from .version import __version__
 from .errors import ClarqError, DataError
 from .jsonl import dumps_line, load_file, read_jsonl, validate
 from .redact import redact

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .. import __version__
+from ..core.version import __version__
 from ..core.errors import ClarqError
 from ..core.redact import redact, redact_data
 from ..core.jsonl import dumps_line, loads, parse_models

@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from importlib import resources
 from pathlib import Path
 
-from .. import __version__
+from ..core.version import __version__
 from ..core.errors import ClarqError
 from ..data.task_sets import SAMPLE, kind_of, sample_tasks_dir
 from ..scoring.judge import judge_deterministic

@@ -1,7 +1,7 @@
 """The one door to language models: litellm calls with retries, JSON replies, a response cache, accounting, limits.
 
 Importing this package does not import litellm (that happens on the first real call or credential check). Imports
-core and testing (the scripted model) only.
+core only (a scripted model is any object of the shape transports.ScriptedModel).
 
 Transport: for OpenAI-compatible endpoints (`--api-base` with `openai/...` or `hosted_vllm/...` models) the default
 LLMSettings(transport="auto") takes a plain aiohttp path with ~0.4 ms CPU per call, against ~5 ms through litellm;

@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
@@ -29,10 +29,7 @@ from .models import SCRIPTED_PREFIX, bare_name, check_credentials, resolve_model
 from .retry import with_retries
 from .router_file import load_router_file
 from .router_pool import RouterPool
-from .transports import DirectOpenAI, RawReply, litellm_call, request_params, scripted_call, uses_direct
-
-if TYPE_CHECKING:
-    from ..testing.scripted import ScriptedModel
+from .transports import DirectOpenAI, RawReply, ScriptedModel, litellm_call, request_params, scripted_call, uses_direct
 
 Messages = list[dict[str, Any]]
 

@@ -30,7 +30,8 @@ import inspect
 import json
 import os
 import weakref
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from .errors import LLMReplyTooLargeError
 from .models import bare_name, litellm_module, provider_of
@@ -39,7 +40,14 @@ from .retry import HTTPStatusError
 if TYPE_CHECKING:
     import aiohttp
 
-    from ..testing.scripted import ScriptedModel
+
+class ScriptedModel(Protocol):
+    """A model in-process (testing.scripted.ScriptedModel is one): replies to messages, and says what the fake
+    server would have counted. llm asks it through this shape and imports no test double."""
+
+    def __call__(self, messages: list[dict[str, Any]]) -> str | Awaitable[str]: ...
+
+    def usage_for(self, messages: list[dict[str, Any]], text: str) -> tuple[int, int]: ...
 
 
 #: Provider prefixes whose models are served over the OpenAI chat-completions API at an api_base.

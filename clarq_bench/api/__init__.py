@@ -19,31 +19,31 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .fidelity.checks import audit_provider, evaluate_provider, search_provider
+from ..fidelity.checks import audit_provider, evaluate_provider, search_provider
 
 if TYPE_CHECKING:
-    from .clarify.bank import Bank
-    from .clarify.online_offline import CorrelationReport
-    from .clarify.track import TrackResult
-    from .core.tasks import Task
-    from .data.validate import ValidationReport
-    from .inspect_task.convert import Imported as ImportedLog
-    from .leaderboard.schema import Submission
-    from .leaderboard.verify import Verification
-    from .llm import LLMClient
-    from .pairwise.aggregate import PairwiseSummary
-    from .pairwise.people import PeopleServer
-    from .core.run_config import RunConfig
-    from .runner.estimate import Estimate
-    from .runner.batch import RunStats
-    from .runner.person import Played
-    from .runner.runs_index import RunRow
-    from .runner.web_play import PlayServer
-    from .runner.prepare import RunOptions
-    from .scoring.comparison import Comparison
-    from .scoring.metrics import Summary
-    from .scoring.sources import Scored
-    from .seekers import DialogueView, Seeker, SeekerConfig, SeekerTask, register_seeker
+    from ..clarify.bank import Bank
+    from ..clarify.online_offline import CorrelationReport
+    from ..clarify.track import TrackResult
+    from ..core.tasks import Task
+    from ..data.validate import ValidationReport
+    from ..inspect_task.convert import Imported as ImportedLog
+    from ..leaderboard.schema import Submission
+    from ..leaderboard.verify import Verification
+    from ..llm import LLMClient
+    from ..pairwise.aggregate import PairwiseSummary
+    from ..pairwise.people import PeopleServer
+    from ..core.run_config import RunConfig
+    from ..runner.estimate import Estimate
+    from ..runner.batch import RunStats
+    from ..runner.person import Played
+    from ..runner.runs_index import RunRow
+    from ..runner.web_play import PlayServer
+    from ..runner.prepare import RunOptions
+    from ..scoring.comparison import Comparison
+    from ..scoring.metrics import Summary
+    from ..scoring.sources import Scored
+    from ..seekers import DialogueView, Seeker, SeekerConfig, SeekerTask, register_seeker
 
 __all__ = [
     "DialogueView", "RunResult", "Scored", "Seeker", "SeekerConfig", "SeekerTask", "audit_provider", "compare",
@@ -60,11 +60,11 @@ SEEKER_NAMES = ("DialogueView", "Seeker", "SeekerConfig", "SeekerTask", "registe
 
 def __getattr__(name: str) -> Any:
     if name == "Scored":
-        from .scoring.sources import Scored
+        from ..scoring.sources import Scored
 
         return Scored
     if name in SEEKER_NAMES:
-        from . import seekers
+        from .. import seekers
 
         return getattr(seekers, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -83,7 +83,7 @@ def load_tasks(source: str | Path | None = None, *, lang: str = "all", split: st
                types: str | list[int] | None = None) -> list[Task]:
     """Tasks from a folder in the upstream layout (e.g. the project's tasks/), else $CLARQ_DATA, else the download
     cache; `lang` en|zh|all, `split` test|dev|all, `types` as `1-13,20` or a list of type numbers."""
-    from .data.selection import load_selected
+    from ..data.selection import load_selected
 
     return load_selected(source, lang=lang, split=split, types=types)
 
@@ -91,15 +91,15 @@ def load_tasks(source: str | Path | None = None, *, lang: str = "all", split: st
 def task_stats(source: str | Path | None = None, *, lang: str = "all", split: str = "all",
                types: str | list[int] | None = None) -> dict[str, dict[str, Any]]:
     """Per language: tasks, test and dev counts, required nodes and the depth histogram of the selected tasks."""
-    from .data.task_stats import task_stats as stats_of
+    from ..data.task_stats import task_stats as stats_of
 
     return stats_of(load_tasks(source, lang=lang, split=split, types=types))
 
 
 def validate_tasks(source: str | Path | None = None) -> tuple[Path, ValidationReport]:
     """The data folder (resolved as load_tasks resolves it) and every problem of its files."""
-    from .data.loader import resolve_data_dir
-    from .data.validate import validate_folder
+    from ..data.loader import resolve_data_dir
+    from ..data.validate import validate_folder
 
     root = resolve_data_dir(source)
     return root, validate_folder(root)
@@ -113,15 +113,15 @@ async def run_async(
     """`run` inside a running event loop (a notebook cell: `await clarq.run_async(...)`)."""
     import asyncio
 
-    from .runner.batch import play_run
-    from .runner.prepare import RunOptions, prepare
-    from .scoring.sources import score_finished_run
+    from ..runner.batch import play_run
+    from ..runner.prepare import RunOptions, prepare
+    from ..scoring.sources import score_finished_run
 
     options = RunOptions.of(options, **fields)
     run = await asyncio.to_thread(prepare, options)  # loading tasks must not stall the loop (the people page)
     ready = None
     if on_run_dir is not None:  # the folder (for the resume command) and the identical runs that already exist,
-        from .runner.runs_index import identical_runs  # found before this run's config is written, told after it
+        from ..runner.runs_index import identical_runs  # found before this run's config is written, told after it
 
         twins = [] if options.resume else identical_runs(run.config, options.runs_dir)
         ready = lambda: on_run_dir(run.run_dir, twins)  # noqa: E731
@@ -146,7 +146,7 @@ def run(options: RunOptions | None = None, /, *, on_start: Callable[[RunConfig, 
     score it. Options are `clarq run`'s flags as keywords (seeker, provider, tasks, lang, limit, trials, ...), or a
     RunOptions. `on_run_dir(folder, identical_runs)` is called once the folder's config.json is written,
     `on_start(config, tasks)` before the first dialogue, `on_update(stats)` after each."""
-    from .core.loop import run_to_end  # asyncio.run, but a plug-in cannot hang or crash the exit; SIGTERM = Ctrl-C
+    from ..core.loop import run_to_end  # asyncio.run, but a plug-in cannot hang or crash the exit; SIGTERM = Ctrl-C
 
     _outside_event_loop("run")
     return run_to_end(run_async(options, on_start=on_start, on_update=on_update, on_run_dir=on_run_dir, **fields))
@@ -156,7 +156,7 @@ def _outside_event_loop(name: str) -> None:
     """asyncio.run cannot start inside a running loop (Jupyter, an async app): say which call to await instead."""
     import asyncio
 
-    from .core.errors import ClarqError
+    from ..core.errors import ClarqError
 
     try:
         asyncio.get_running_loop()
@@ -172,8 +172,8 @@ def play(task_id: str, role: str, *, seeker: str = "heuristic", provider: str = 
     """One dialogue with you on one side at the terminal (`clarq play`): role "provider" answers `seeker` with the
     tree on screen, role "seeker" asks `provider`. `llm`: model-call options (api_base, no_cache, ...). Ctrl-C
     raises KeyboardInterrupt; nothing is saved."""
-    from .llm.options import ModelCallOptions
-    from .runner.person import play_by_hand
+    from ..llm.options import ModelCallOptions
+    from ..runner.person import play_by_hand
 
     return play_by_hand(task_id, role, seeker=seeker, provider=provider, source=tasks, max_turns=max_turns,
                         seeker_module=seeker_module, options=ModelCallOptions.of(llm))
@@ -183,7 +183,7 @@ def play_server(runs_dir: str | Path = "runs", *, port: int = 0, **options: Any)
     """The page where people play the selected tasks as the seeker (`clarq play --web`), each person's dialogues a
     run of their own through `run_async`; `options` are run's (tasks, lang, limit, provider, ...). Then `await
     server.serve()` (its URL) and `await server.close()`."""
-    from .runner.web_play import PlayServer
+    from ..runner.web_play import PlayServer
 
     return PlayServer(runs_dir, options, port=port, run=run_async)
 
@@ -191,10 +191,10 @@ def play_server(runs_dir: str | Path = "runs", *, port: int = 0, **options: Any)
 def estimate_run(options: RunOptions | None = None, /, **fields: Any) -> tuple[RunConfig, list[Task], Estimate]:
     """What `run` with these options would play and call, and a dollar range (`clarq run --dry-run`): nothing is
     played, no key is needed, nothing touches the network."""
-    from .core.run_folder import RunDir
-    from .runner.estimate import estimate
-    from .runner.prepare import RunOptions, build_config, import_seeker_modules, models_by_role, select_tasks
-    from .runner.prepared import resolve_agents
+    from ..core.run_folder import RunDir
+    from ..runner.estimate import estimate
+    from ..runner.prepare import RunOptions, build_config, import_seeker_modules, models_by_role, select_tasks
+    from ..runner.prepared import resolve_agents
 
     options = RunOptions.of(options, **fields)
     import_seeker_modules(options.seeker_module)
@@ -207,7 +207,7 @@ def estimate_run(options: RunOptions | None = None, /, **fields: Any) -> tuple[R
 def list_runs(root: str | Path = "runs") -> list[RunRow]:
     """Every run folder under `root` (`clarq runs`): agents, languages, dialogues done of total, successes, errors,
     cost and state (finished, unfinished, empty) with the command that resumes it."""
-    from .runner.runs_index import list_runs as rows
+    from ..runner.runs_index import list_runs as rows
 
     return rows(root)
 
@@ -218,7 +218,7 @@ def score(path: str | Path, *, format: str = "auto", judge: str = "none", data: 
     """Judge and summarize a run folder, a transcripts.jsonl or a released results file (or a folder of them: one
     Scored each). With `write`, summary.json, report.md and plots go to `out` (default: the run folder). A model
     `judge` is called at `api_base` when given (an OpenAI-compatible endpoint)."""
-    from .scoring.report import type_names_of, write_report
+    from ..scoring.report import type_names_of, write_report
 
     results = _score_sources(path, format=format, judge=judge, data=data, split=split, seed=seed,
                              resamples=resamples, api_base=api_base)
@@ -237,9 +237,9 @@ def compare(a: str | Path, b: str | Path, *, format: str = "auto", judge: str = 
     success, AQD, AQL and SwE, the exact McNemar test for success, and the settings that differ between the sides.
     Sides played against another provider, provider mode or turn cap are refused unless `across_settings` (the
     result then lists them in `cross_setting`)."""
-    from .core.errors import ClarqError
-    from .scoring.comparison import compare as compare_verdicts
-    from .scoring.settings_diff import setting_conflicts, settings_differ, task_hashes
+    from ..core.errors import ClarqError
+    from ..scoring.comparison import compare as compare_verdicts
+    from ..scoring.settings_diff import setting_conflicts, settings_differ, task_hashes
 
     sides = []
     for path in (a, b):
@@ -266,12 +266,12 @@ def _score_sources(path: str | Path, *, format: str, judge: str, data: str | Pat
     """Scored for every scorable set under `path` (a folder of released files holds several). Run like `clarq run`
     (core.loop.run_to_end): SIGTERM and SIGHUP stop it as Ctrl-C does, so what the judge was paid is still written to
     the run's spending.json, and the judge's client is closed."""
-    from .core.loop import run_to_end
-    from .scoring.sources import load_sources, node_check_for, score_run
+    from ..core.loop import run_to_end
+    from ..scoring.sources import load_sources, node_check_for, score_run
 
     client = None
     if judge != "none":
-        from .llm import LLMClient, LLMSettings
+        from ..llm import LLMClient, LLMSettings
 
         client = LLMClient(LLMSettings(api_base=api_base))
     check = node_check_for(judge, client)
@@ -296,8 +296,8 @@ def select(seeker: str, *, lang: str = "en", seeker_model: str | None = None,
     """The offline clarification track (`clarq select`): `seeker` is an offline ranker (bm25, random, best-question,
     worst-question, no-question), a seeker name or a model; returns the summary, per-state results and the folder
     written (default runs/select/<seeker>-<lang>/). `llm` takes `clarq run`'s model-call options (api_base, cache...)."""
-    from .clarify.track import SelectOptions
-    from .clarify.track import select as run_track
+    from ..clarify.track import SelectOptions
+    from ..clarify.track import select as run_track
 
     options = SelectOptions(seeker=seeker, seeker_model=seeker_model, seeker_options=seeker_options or {}, lang=lang,
                             data=str(data) if data else None, results=str(results) if results else None, types=types,
@@ -311,8 +311,8 @@ def select_online_offline(run_dirs: list[str | Path], *, data: str | Path | None
                           **llm: Any) -> CorrelationReport:
     """Offline track vs dialogue outcomes for the seekers of these `clarq run` folders (MIMICS-Duo): per-task and
     across-seeker Pearson / Spearman / Kendall and leaderboard agreement; with `out`, report.md and correlation.json."""
-    from .clarify.online_offline import correlate
-    from .clarify.online_offline_report import write_report
+    from ..clarify.online_offline import correlate
+    from ..clarify.online_offline_report import write_report
 
     report = correlate(list(run_dirs), data=str(data) if data else None, results=str(results) if results else None,
                        llm=llm)  # fmt: skip
@@ -324,7 +324,7 @@ def select_online_offline(run_dirs: list[str | Path], *, data: str | Path | None
 def question_bank(lang: str = "en", results: str | Path | None = None) -> Bank:
     """The clarification track's question bank: built from the released files on first use, checked against the
     shipped manifest, cached."""
-    from .clarify.bank import load_bank
+    from ..clarify.bank import load_bank
 
     return load_bank(lang, results)  # type: ignore[arg-type]
 
@@ -332,9 +332,9 @@ def question_bank(lang: str = "en", results: str | Path | None = None) -> Bank:
 def submit(run_dir: str | Path, output: str | Path, *, name: str = "", org: str = "", notes: str = "",
            data: str | Path | None = None, partial: bool = False) -> tuple[Submission, Path]:
     """Pack a finished run as a leaderboard submission file (JSON, or zip when `output` ends .zip)."""
-    from .core.errors import ClarqError
-    from .leaderboard.bundle import build_submission, write_submission
-    from .leaderboard.schema import MAX_NAME_CHARS, MAX_NOTES_CHARS, Submitter
+    from ..core.errors import ClarqError
+    from ..leaderboard.bundle import build_submission, write_submission
+    from ..leaderboard.schema import MAX_NAME_CHARS, MAX_NOTES_CHARS, Submitter
 
     for flag, value, limit in (("--name", name, MAX_NAME_CHARS), ("--org", org, MAX_NAME_CHARS),
                                ("--notes", notes, MAX_NOTES_CHARS)):
@@ -347,7 +347,7 @@ def submit(run_dir: str | Path, output: str | Path, *, name: str = "", org: str 
 
 def verify_submissions(files: list[str | Path], *, data: str | Path | None = None) -> list[Verification]:
     """Verify each submission file by recomputing it from its transcripts (and replaying offline ones)."""
-    from .leaderboard.verify import load_task_data, verify_file
+    from ..leaderboard.verify import load_task_data, verify_file
 
     _, tasks = load_task_data(data, {"en", "zh"})
     return [verify_file(path, data, tasks)[1] for path in files]
@@ -362,9 +362,9 @@ def build_leaderboard(directory: str | Path, output: str | Path, *, reference: s
     Pairwise results (`clarq judge-pairs`' pairwise-row.json files) come from `pairwise`, else from a `pairwise/`
     folder beside the submissions; offline-track rows (`clarq select`'s summary.json files, at any depth) from
     `tracks`, else from a `tracks/` folder beside them. A malformed one of either is listed as rejected."""
-    from .leaderboard.pairwise_rows import load_rows
-    from .leaderboard.site import build_site, load_entries, reference_entries
-    from .leaderboard.track_rows import load_track_rows
+    from ..leaderboard.pairwise_rows import load_rows
+    from ..leaderboard.site import build_site, load_entries, reference_entries
+    from ..leaderboard.track_rows import load_track_rows
 
     entries, rejected = load_entries(directory, data=data, verify=verify)
     if reference:
@@ -395,11 +395,11 @@ async def judge_pairs_async(run_a: str | Path, run_b: str | Path, *, judges: lis
                             out: str | Path | None = None, data: str | Path | None = None, resamples: int = 2000,
                             client: LLMClient | None = None, **llm: Any) -> PairwiseResult:
     """`judge_pairs` inside a running event loop."""
-    from .core.errors import ClarqError
-    from .llm import LLMClient
-    from .llm.options import ModelCallOptions
-    from .pairwise.items import CRITERIA
-    from .pairwise.session import add_usage, judge_session, open_session
+    from ..core.errors import ClarqError
+    from ..llm import LLMClient
+    from ..llm.options import ModelCallOptions
+    from ..pairwise.items import CRITERIA
+    from ..pairwise.session import add_usage, judge_session, open_session
 
     models = [m.strip() for m in (judges.split(",") if isinstance(judges, str) else judges) if m.strip()]
     chosen = [c.strip() for c in (criteria.split(",") if isinstance(criteria, str) else criteria or CRITERIA)]
@@ -433,10 +433,10 @@ def judge_pairs(run_a: str | Path, run_b: str | Path, **options: Any) -> Pairwis
 def pairwise_report(folder: str | Path, *, seed: int = 8848, resamples: int = 2000) -> PairwiseResult:
     """Aggregate every answer of a session folder (models and people) and write summary.json, report.md and
     pairwise-row.json there; usage is what the folder's sessions spent on model calls, all together."""
-    from .pairwise.aggregate import summarize
-    from .pairwise.items import load_items
-    from .pairwise.report import write_report
-    from .pairwise.session import all_answers, read_usage
+    from ..pairwise.aggregate import summarize
+    from ..pairwise.items import load_items
+    from ..pairwise.report import write_report
+    from ..pairwise.session import all_answers, read_usage
 
     folder = Path(folder)
     summary = summarize(load_items(folder), all_answers(folder), seed=seed, resamples=resamples,
@@ -447,8 +447,8 @@ def pairwise_report(folder: str | Path, *, seed: int = 8848, resamples: int = 20
 
 def people_server(folder: str | Path, *, port: int = 0) -> PeopleServer:
     """The people page for a session folder's items, on 127.0.0.1 (not started: `.start()` or `.serve_forever()`)."""
-    from .pairwise.items import load_items
-    from .pairwise.people import PeopleServer
+    from ..pairwise.items import load_items
+    from ..pairwise.people import PeopleServer
 
     return PeopleServer(Path(folder), load_items(Path(folder)), port=port)
 
@@ -458,7 +458,7 @@ def import_inspect(log: str | Path, out: str | Path | None = None, *, runs_dir: 
     """An inspect eval log of the `clarq_bench/clarq` task as a clarq run folder (`out`, default
     runs_dir/inspect-<model>-...), scored as `score` scores it; the folder then views, compares, submits and (for an
     offline provider) verifies by replay like any run."""
-    from .inspect_task.convert import import_log
+    from ..inspect_task.convert import import_log
 
     imported = import_log(log, out, runs_dir=runs_dir)
     return imported, score(imported.run_dir, plots=plots)[0]
@@ -469,8 +469,8 @@ def view(path: str | Path, out: str | Path | None = None, *, data: str | Path | 
     `out` defaults to `<run>/view/` for a run, else a folder named after the file in the system's temp folder."""
     import tempfile
 
-    from .core.run_folder import RunDir
-    from .leaderboard.view import build_view, file_stem
+    from ..core.run_folder import RunDir
+    from ..leaderboard.view import build_view, file_stem
 
     source = Path(path).expanduser()
     if out is None:
