@@ -53,9 +53,3 @@ def bm25_scores(query: str, documents: Sequence[str], language: str) -> list[flo
                 score += weight * idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average))
         scores.append(score)
     return scores
-
-
-def rank_by(query: str, documents: Sequence[str], language: str) -> list[int]:
-    """Document indexes, best first; ties keep the documents' order."""
-    scores = bm25_scores(query, documents, language)
-    return sorted(range(len(documents)), key=lambda i: -scores[i])

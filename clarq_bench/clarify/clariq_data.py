@@ -89,15 +89,3 @@ def load_topics(folder: Path, split: str) -> list[ClariqTopic]:
     if not topics:
         raise DataError(str(path), "no topics")
     return [ClariqTopic(**t) for t in topics.values()]
-
-
-def load_requests(folder: Path) -> list[ClariqTopic]:
-    """test.tsv: requests without labels (to run on; scoring needs test_with_labels.tsv)."""
-    path = Path(folder) / "test.tsv"
-    out: dict[str, ClariqTopic] = {}
-    for number, row in enumerate(_rows(path, ("topic_id", "initial request")), start=2):
-        key = topic_key(row["topic_id"] or "")
-        if not key:
-            raise DataError(str(path), "empty topic_id", number)
-        out.setdefault(key, ClariqTopic(id=key, request=row["initial request"] or ""))
-    return list(out.values())

@@ -41,10 +41,6 @@ def kind_of(task_hashes: dict[str, str] | Iterable[tuple[str, str]]) -> str:
     return CUSTOM
 
 
-def kind_of_tasks(tasks: Iterable) -> str:  # Iterable[Task]; data/ sits below core's model only by import order
-    return kind_of([(task.id, task.content_hash()) for task in tasks])
-
-
 def describe(kind: str, count: int, total: int | None = None) -> str:
     """`ClarQ-LLM benchmark tasks (260)`, `sample tasks, not the benchmark (8)`; a subset says so."""
     part = f"{count} of {total}" if total and total != count else f"{count}"
@@ -57,15 +53,3 @@ def sample_tasks_dir() -> Path | None:
 
     folder = shipped("tasks")
     return folder if (folder / "English").is_dir() else None
-
-
-def benchmark_size(language: str, split: str) -> int:
-    """Released tasks of one language and split (test: types 1-26, dev: 27-31, all: both)."""
-    from ..core.tasks import split_of_type
-
-    count = 0
-    for task_id in known_sets()[BENCHMARK]:
-        lang, type_number, _ = task_id.split("/")
-        if lang == language and split in ("all", split_of_type(int(type_number)).value):
-            count += 1
-    return count

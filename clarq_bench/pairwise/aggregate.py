@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from ..core.transcript import Usage
 from ..scoring.stats import DEFAULT_RESAMPLES, bootstrap_mean, bootstrap_ratio, figure_seed
-from .answers import Answer, system_option
+from .answers import PairAnswer, system_option
 from .items import ItemSet
 from .pcch import majority_values, pcch
 
@@ -71,11 +71,11 @@ class PairwiseSummary(BaseModel):
     usage: dict[str, Usage] = Field(default_factory=dict)
 
 
-def _latest(answers: list[Answer], swapped: bool) -> dict[tuple[str, str, str], Answer]:
+def _latest(answers: list[PairAnswer], swapped: bool) -> dict[tuple[str, str, str], PairAnswer]:
     return {(a.judge, a.item, a.criterion): a for a in answers if a.swapped == swapped}
 
 
-def choice_matrix(items: ItemSet, answers: dict[tuple[str, str, str], Answer], judges: list[str],
+def choice_matrix(items: ItemSet, answers: dict[tuple[str, str, str], PairAnswer], judges: list[str],
                   criterion: str) -> np.ndarray:
     """Judges x items system-space options (-1 = no valid answer)."""
     out = np.full((len(judges), len(items.items)), -1, dtype=int)
@@ -117,7 +117,7 @@ def _criterion(items: ItemSet, answers: dict, judges: list[str], criterion: str,
                            agreement_success=_agreement(verdict, success), agreement_aqd=_agreement(verdict, aqd))
 
 
-def _judge_row(judge: str, answers: list[Answer]) -> JudgeRow:
+def _judge_row(judge: str, answers: list[PairAnswer]) -> JudgeRow:
     mine = [a for a in answers if a.judge == judge]
     valid = [a for a in mine if a.choice is not None]
     first = {(a.item, a.criterion): a for a in valid if not a.swapped}
@@ -129,7 +129,7 @@ def _judge_row(judge: str, answers: list[Answer]) -> JudgeRow:
                     swap_compared=len(shared), swap_flips=flips)
 
 
-def summarize(items: ItemSet, answers: list[Answer], *, seed: int = 8848, resamples: int = DEFAULT_RESAMPLES,
+def summarize(items: ItemSet, answers: list[PairAnswer], *, seed: int = 8848, resamples: int = DEFAULT_RESAMPLES,
               usage: dict[str, Usage] | None = None) -> PairwiseSummary:
     """Every figure of the comparison from its items and all answers given so far."""
     judges = sorted({a.judge for a in answers})

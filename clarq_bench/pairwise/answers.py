@@ -30,7 +30,7 @@ _SPELLINGS: dict[str, Choice] = {
 }  # fmt: skip
 
 
-class Answer(BaseModel):
+class PairAnswer(BaseModel):
     judge: str = Field(description="Model name, or person:NAME.")
     item: str
     criterion: str
@@ -50,7 +50,7 @@ def parse_choice(value: object, design: int) -> Choice | None:
     return choice if choice in OPTIONS[design] else None
 
 
-def system_option(answer: Answer) -> int:
+def system_option(answer: PairAnswer) -> int:
     """System-space option index of a valid answer (-1 for an invalid one)."""
     if answer.choice is None:
         return -1
@@ -64,7 +64,7 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def append_answers(path: Path, answers: list[Answer]) -> None:
+def append_answers(path: Path, answers: list[PairAnswer]) -> None:
     """Append answers as JSON lines in one write (a crash loses at most this call's lines); a last line an earlier
     crash left unfinished is cut first, so it never glues onto the new ones."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -79,9 +79,9 @@ def append_answers(path: Path, answers: list[Answer]) -> None:
         handle.flush()
 
 
-def read_answers(path: Path) -> list[Answer]:
+def read_answers(path: Path) -> list[PairAnswer]:
     """Every complete answer line of `path` (none when it does not exist; an unfinished last line is left out)."""
     if not path.is_file():
         return []
-    records, _ = read_jsonl(path, Answer, "pairwise answer")
+    records, _ = read_jsonl(path, PairAnswer, "pairwise answer")
     return records

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, ConfigDict
 
 from ..core import prompts
-from .answers import MAX_RAW, OPTIONS, Answer, now, parse_choice
+from .answers import MAX_RAW, OPTIONS, PairAnswer, now, parse_choice
 from .items import ItemSet, PairItem
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ def judge_messages(item: PairItem, criteria: list[str], design: int, shown_a: in
 
 
 async def ask(client: LLMClient, model: str, items: ItemSet, item: PairItem, *, swapped: bool = False,
-              seed: int = 8848) -> list[Answer]:
+              seed: int = 8848) -> list[PairAnswer]:
     """One judge's answers on one item, one per criterion (invalid ones with choice None)."""
     from ..llm import LLMJSONError
 
@@ -62,19 +62,19 @@ async def ask(client: LLMClient, model: str, items: ItemSet, item: PairItem, *, 
     except LLMJSONError as exc:
         values, raw = {}, exc.text or str(exc)
     stamp = now()
-    return [Answer(judge=model, item=item.id, criterion=c, shown_a=shown_a, swapped=swapped,
+    return [PairAnswer(judge=model, item=item.id, criterion=c, shown_a=shown_a, swapped=swapped,
                    choice=parse_choice(values.get(c), items.design), raw=raw[:MAX_RAW], at=stamp)
             for c in items.criteria]
 
 
 async def judge_all(client: LLMClient, models: list[str], items: ItemSet, todo: list[tuple[str, str, bool]], *,
-                    seed: int = 8848, on_answers=None) -> list[Answer]:  # type: ignore[no-untyped-def]
+                    seed: int = 8848, on_answers=None) -> list[PairAnswer]:  # type: ignore[no-untyped-def]
     """Answers for every (model, item id, swapped) in `todo`, concurrently; `on_answers(list)` after each call.
     Once the client's --max-cost budget is spent no new call starts (the rest stay pending for a rerun)."""
     by_id = {i.id: i for i in items.items}
     gate = asyncio.Semaphore(client.settings.max_concurrency_per_model * max(1, len(models)))
 
-    async def one(model: str, item_id: str, swapped: bool) -> list[Answer]:
+    async def one(model: str, item_id: str, swapped: bool) -> list[PairAnswer]:
         async with gate:
             if client.budget_exhausted:
                 return []

@@ -15,7 +15,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, quote, urlsplit
 
 from ..core.errors import ClarqError
-from .answers import Answer, append_answers, now, parse_choice, read_answers
+from .answers import PairAnswer, append_answers, now, parse_choice, read_answers
 from .items import ItemSet
 from .people_page import CSP, done_page, item_page, name_page
 from .session import PEOPLE_ANSWERS
@@ -79,7 +79,7 @@ class PeopleServer:
         if missing:
             return f"choose one option for every question (missing: {', '.join(missing)})"
         stamp = now()
-        answers = [Answer(judge=PERSON + name, item=item.id, criterion=c, shown_a=item.shown_a,
+        answers = [PairAnswer(judge=PERSON + name, item=item.id, criterion=c, shown_a=item.shown_a,
                           choice=parse_choice(v, self.items.design), raw=v, at=stamp) for c, v in given.items()]
         with self.lock:
             append_answers(self.path, answers)

@@ -18,7 +18,7 @@ from ..scoring.comparison import pair_verdicts
 from ..scoring.judge import judge_all as judge_dialogues
 from ..scoring.settings_diff import task_hashes
 from ..scoring.sources import load_sources
-from .answers import Answer, append_answers, read_answers
+from .answers import PairAnswer, append_answers, read_answers
 from .items import Design, ItemSet, build_items, load_items, save_items
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ def swap_sample(items: ItemSet, n: int) -> list[str]:
     return sorted(random.Random(items.seed).sample(ids, min(n, len(ids))))
 
 
-def pending(items: ItemSet, answers: list[Answer], judges: list[str], swapped_ids: list[str]) -> list[tuple]:
+def pending(items: ItemSet, answers: list[PairAnswer], judges: list[str], swapped_ids: list[str]) -> list[tuple]:
     """(judge, item id, swapped) calls still to make: a call counts as made once all its criteria are recorded."""
     done: dict[tuple[str, str, bool], set[str]] = {}
     for a in answers:
@@ -95,7 +95,7 @@ def pending(items: ItemSet, answers: list[Answer], judges: list[str], swapped_id
 
 
 async def judge_session(folder: Path, items: ItemSet, client: LLMClient, judges: list[str], *,
-                        swap: int = 0, seed: int = 8848) -> list[Answer]:
+                        swap: int = 0, seed: int = 8848) -> list[PairAnswer]:
     """Ask every judge what it has not answered yet (and the swapped sample); returns all model answers."""
     from .judges import judge_all
 
@@ -128,6 +128,6 @@ def read_usage(folder: Path) -> dict[str, Usage]:
     return {str(role): validate(Usage, u, str(path), what="usage") for role, u in dict(value).items()}
 
 
-def all_answers(folder: Path) -> list[Answer]:
+def all_answers(folder: Path) -> list[PairAnswer]:
     """Model and people answers of the session folder."""
     return read_answers(folder / MODEL_ANSWERS) + read_answers(folder / PEOPLE_ANSWERS)

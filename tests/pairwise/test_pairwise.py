@@ -14,7 +14,7 @@ import pytest
 import clarq_bench as clarq
 from clarq_bench.core.errors import ClarqError
 from clarq_bench.llm import LLMClient, LLMSettings
-from clarq_bench.pairwise.answers import Answer, parse_choice, read_answers, system_option
+from clarq_bench.pairwise.answers import PairAnswer, parse_choice, read_answers, system_option
 from clarq_bench.pairwise.items import load_items, position_for
 from clarq_bench.testing.scripted import ScriptedModel
 
@@ -161,7 +161,7 @@ def test_a_folder_of_another_comparison_is_refused(runs, tmp_path) -> None:
 def test_four_choice_answers_reach_system_space() -> None:
     assert parse_choice("both good", 4) == "both_good" and parse_choice("两者都不好", 4) == "both_bad"
     assert parse_choice("both good", 2) is None and parse_choice(3, 2) is None and parse_choice(" a ", 2) == "A"
-    shown_b_first = Answer(judge="j", item="x", criterion="c", shown_a=2, choice="A")
+    shown_b_first = PairAnswer(judge="j", item="x", criterion="c", shown_a=2, choice="A")
     assert system_option(shown_b_first) == 1  # A was system 2
     assert system_option(shown_b_first.model_copy(update={"choice": "both_bad"})) == 3
 

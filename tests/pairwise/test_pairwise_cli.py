@@ -209,10 +209,10 @@ def test_a_rejected_key_stops_with_one_line_and_a_tampered_session_is_refused(ru
 
 
 def test_an_unfinished_last_line_is_cut_before_new_answers_are_appended(tmp_path) -> None:
-    from clarq_bench.pairwise.answers import Answer, append_answers
+    from clarq_bench.pairwise.answers import PairAnswer, append_answers
 
     path = tmp_path / "answers.jsonl"
-    one = Answer(judge="j", item="en/01/0#0", criterion="economy", shown_a=1, choice="A")
+    one = PairAnswer(judge="j", item="en/01/0#0", criterion="economy", shown_a=1, choice="A")
     append_answers(path, [one])
     with path.open("a", encoding="utf-8") as handle:
         handle.write('{"judge": "j", "item": "en/01/1#0", "crit')  # a write cut by a crash
