@@ -15,7 +15,7 @@ imports no cli; the heavy ones are imported when a function is called, so `impor
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from ..clarify.online_offline import CorrelationReport
     from ..clarify.track import TrackResult
     from ..core.tasks import Task
+    from ..scoring.sources import Format
     from ..data.validate import ValidationReport
     from ..inspect_task.convert import Imported as ImportedLog
     from ..leaderboard.schema import Submission
@@ -212,7 +213,7 @@ def list_runs(root: str | Path = "runs") -> list[RunRow]:
     return rows(root)
 
 
-def score(path: str | Path, *, format: str = "auto", judge: str = "none", data: str | Path | None = None,
+def score(path: str | Path, *, format: Format = "auto", judge: str = "none", data: str | Path | None = None,
           split: str = "auto", seed: int = 8848, resamples: int = 2000, out: str | Path | None = None,
           write: bool = True, plots: bool = True, api_base: str | None = None) -> list[Scored]:
     """Judge and summarize a run folder, a transcripts.jsonl or a released results file (or a folder of them: one
@@ -230,7 +231,7 @@ def score(path: str | Path, *, format: str = "auto", judge: str = "none", data: 
     return results
 
 
-def compare(a: str | Path, b: str | Path, *, format: str = "auto", judge: str = "none", data: str | Path | None = None,
+def compare(a: str | Path, b: str | Path, *, format: Format = "auto", judge: str = "none", data: str | Path | None = None,
             split: str = "auto", seed: int = 8848, resamples: int = 2000, api_base: str | None = None,
             across_settings: bool = False) -> Comparison:
     """A - B on the dialogues both sides played (paired on task content and trial): paired bootstrap intervals for
@@ -261,7 +262,7 @@ def compare(a: str | Path, b: str | Path, *, format: str = "auto", judge: str = 
     return result
 
 
-def _score_sources(path: str | Path, *, format: str, judge: str, data: str | Path | None, split: str, seed: int,
+def _score_sources(path: str | Path, *, format: Format, judge: str, data: str | Path | None, split: str, seed: int,
                    resamples: int, api_base: str | None = None) -> list[Scored]:
     """Scored for every scorable set under `path` (a folder of released files holds several). Run like `clarq run`
     (core.loop.run_to_end): SIGTERM and SIGHUP stop it as Ctrl-C does, so what the judge was paid is still written to
@@ -275,7 +276,7 @@ def _score_sources(path: str | Path, *, format: str, judge: str, data: str | Pat
 
         client = LLMClient(LLMSettings(api_base=api_base))
     check = node_check_for(judge, client)
-    sources = load_sources(path, format, data)
+    sources = load_sources(path, format, str(data) if data is not None else None)
 
     async def score_all() -> list[Scored]:
         try:
@@ -341,7 +342,8 @@ def submit(run_dir: str | Path, output: str | Path, *, name: str = "", org: str 
         if len(value) > limit:
             raise ClarqError(f"{flag} is {len(value)} characters long (limit {limit})", f"shorten {flag}")
     submitter = Submitter(name=name, org=org, notes=notes)
-    submission = build_submission(run_dir, data=data, submitter=submitter, partial=partial)
+    submission = build_submission(run_dir, data=str(data) if data is not None else None, submitter=submitter,
+                                  partial=partial)
     return submission, write_submission(submission, output)
 
 
@@ -366,7 +368,7 @@ def build_leaderboard(directory: str | Path, output: str | Path, *, reference: s
     from ..leaderboard.site import build_site, load_entries, reference_entries
     from ..leaderboard.track_rows import load_track_rows
 
-    entries, rejected = load_entries(directory, data=data, verify=verify)
+    entries, rejected = load_entries(directory, data=str(data) if data is not None else None, verify=verify)
     if reference:
         entries += reference_entries(reference)
     beside = Path(directory) / "pairwise"
@@ -390,7 +392,7 @@ def _pairwise_folder(out: str | Path | None, run_a: str | Path, run_b: str | Pat
     return Path(out) if out else Path("pairwise") / f"{Path(run_a).name}--vs--{Path(run_b).name}"
 
 
-async def judge_pairs_async(run_a: str | Path, run_b: str | Path, *, judges: list[str] | str = (), design: int = 2,
+async def judge_pairs_async(run_a: str | Path, run_b: str | Path, *, judges: Sequence[str] | str = (), design: int = 2,
                             criteria: list[str] | str | None = None, swap_sample: int = 0, seed: int = 8848,
                             out: str | Path | None = None, data: str | Path | None = None, resamples: int = 2000,
                             client: LLMClient | None = None, **llm: Any) -> PairwiseResult:

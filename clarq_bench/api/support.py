@@ -30,6 +30,13 @@ if TYPE_CHECKING:
     from ..seekers.registry import seeker_summary
     from ..seekers.web_human import DESKS
     from ..testing.fake_openai import FakeOpenAIServer
+    # types of what the API returns, for the CLI's annotations
+    from ..fidelity.audit import AuditReport
+    from ..fidelity.provider_eval import Report as ProviderReport
+    from ..fidelity.search import SearchReport
+    from ..pairwise.aggregate import PairwiseSummary
+    from ..runner.estimate import RoleEstimate
+    from ..scoring.metrics import Figure
 
 #: name here -> (module below the API, its name there)
 NAMES: dict[str, tuple[str, str]] = {
@@ -68,6 +75,12 @@ NAMES: dict[str, tuple[str, str]] = {
     "seeker_summary": ("seekers.registry", "seeker_summary"),
     "DESKS": ("seekers.web_human", "DESKS"),
     "FakeOpenAIServer": ("testing.fake_openai", "FakeOpenAIServer"),
+    "AuditReport": ("fidelity.audit", "AuditReport"),
+    "ProviderReport": ("fidelity.provider_eval", "Report"),
+    "SearchReport": ("fidelity.search", "SearchReport"),
+    "PairwiseSummary": ("pairwise.aggregate", "PairwiseSummary"),
+    "RoleEstimate": ("runner.estimate", "RoleEstimate"),
+    "Figure": ("scoring.metrics", "Figure"),
 }
 
 __all__ = [  # the names of NAMES, written out so that linters and type checkers see them
@@ -77,6 +90,7 @@ __all__ = [  # the names of NAMES, written out so that linters and type checkers
     "kind_of", "export_hf", "LLMSettings", "check_api_base", "ModelCallOptions", "pairwise_payload",
     "print_pairwise_report", "RunOptions", "check_keys", "compact_ranges", "import_seeker_modules", "print_table",
     "summary_payload", "seeker_summary", "DESKS", "FakeOpenAIServer",
+    "AuditReport", "ProviderReport", "SearchReport", "PairwiseSummary", "RoleEstimate", "Figure",
 ]
 
 

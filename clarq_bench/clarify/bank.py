@@ -78,7 +78,7 @@ class Bank(BaseModel):
     def counts(self) -> dict[str, int]:
         """Entries per origin, and released entries per source file (`released:<file>`)."""
         counts = Counter(entry.origin for entry in self.entries)
-        out = {origin: counts.get(origin, 0) for origin in ORIGINS}
+        out: dict[str, int] = {origin: counts.get(origin, 0) for origin in ORIGINS}
         for entry in self.entries:
             for source in entry.sources:
                 out[f"released:{source}"] = out.get(f"released:{source}", 0) + 1

@@ -56,16 +56,16 @@ def load_panes(folder: Path) -> list[Pane]:
         if len(rows) != count:
             raise DataError(FILES[name], f"{len(rows)} rows where {FILES['online']} has {count}")
     for index in range(count):
-        rows = {name: tables[name][index] for name in tables}
-        keys = {name: tuple((row.get(k) or "").strip() for k in KEY) for name, row in rows.items()}
+        row_of = {name: tables[name][index] for name in tables}
+        keys = {name: tuple((row.get(k) or "").strip() for k in KEY) for name, row in row_of.items()}
         if len(set(keys.values())) != 1:
             raise DataError(FILES["rating"], "the files disagree on the query or the pane", index + 2)
         labels = {}
         for measure, (table, column) in MEASURES.items():
             if column is None:
-                labels[measure] = float(sum(1 for k in KEY[2:] if (rows[table].get(k) or "").strip()))
+                labels[measure] = float(sum(1 for k in KEY[2:] if (row_of[table].get(k) or "").strip()))
                 continue
-            raw = (rows[table].get(column) or "").strip()
+            raw = (row_of[table].get(column) or "").strip()
             try:
                 labels[measure] = float(raw)
             except ValueError:

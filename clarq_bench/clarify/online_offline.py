@@ -96,7 +96,7 @@ def correlate(run_dirs: list[str | Path], *, data: str | None = None, results: s
               llm: dict[str, Any] | None = None) -> CorrelationReport:
     if len(run_dirs) < 1:
         raise ClarqError("no run folders given", "pass one `clarq run` folder per seeker")
-    tracks = []
+    tracks: list[SeekerTrack] = []
     for run_dir in map(Path, run_dirs):
         if not RunDir(run_dir).is_run():
             raise ClarqError(f"{run_dir} is not a run folder (no config.json)", "pass folders written by `clarq run`")

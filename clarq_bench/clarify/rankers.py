@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import zlib
+from collections.abc import Callable
 from typing import NamedTuple, Protocol
 
 from pydantic import BaseModel, Field
@@ -122,5 +123,5 @@ class BM25Ranker:
         return Selection(need=4, ranking=ranking, returned=returned)
 
 
-OFFLINE_RANKERS = {"best-question": BestQuestion, "worst-question": WorstQuestion, "no-question": NoQuestion,
+OFFLINE_RANKERS: dict[str, Callable[..., Ranker]] = {"best-question": BestQuestion, "worst-question": WorstQuestion, "no-question": NoQuestion,
                    "random": RandomRanker, "bm25": BM25Ranker}  # fmt: skip

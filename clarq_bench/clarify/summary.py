@@ -4,6 +4,8 @@ summary's schema lives in leaderboard/track_summary.py, labelled with the track.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from collections import defaultdict
 
 from ..leaderboard.track_summary import TRACK, Estimate, SelectSummary
@@ -16,7 +18,12 @@ from .rank_states import StateResult
 __all__ = ["TRACK", "Estimate", "SelectSummary", "clustered", "summarize"]
 
 
-def clustered(results: list[StateResult], value_of, name: str, seed: int, resamples: int) -> Estimate:  # noqa: ANN001
+def _figure_of(name: str) -> Callable[[StateResult], float]:
+    return lambda result: result.figures[name]
+
+
+def clustered(results: list[StateResult], value_of: Callable[[StateResult], float], name: str, seed: int,
+              resamples: int) -> Estimate:
     sums: dict[str, float] = defaultdict(float)
     counts: dict[str, int] = defaultdict(int)
     for result in results:
@@ -32,7 +39,7 @@ def summarize(results: list[StateResult], *, seeker: str, language: str, bank_co
               seed: int = 8848, resamples: int = 2000, usage: dict[str, float] | None = None,
               chance: bool = True) -> SelectSummary:
     needed = [r for r in results if r.need_gold > 1]
-    selection = {name: clustered(needed, lambda r, n=name: r.figures[n], name, seed, resamples)
+    selection = {name: clustered(needed, _figure_of(name), name, seed, resamples)
                  for name in SELECTION_METRICS}  # fmt: skip
     gold = [r.need_gold for r in results]
     predicted = [r.need_pred for r in results]

@@ -57,7 +57,8 @@ class TrackResult(NamedTuple):
 def make_ranker(options: SelectOptions) -> tuple[Ranker, Any]:
     """The ranker and the LLM client it uses (None for offline ones); unknown names are one-line errors."""
     if options.seeker in OFFLINE_RANKERS:
-        return (RandomRanker(options.seed) if options.seeker == "random" else OFFLINE_RANKERS[options.seeker]()), None
+        ranker: Ranker = RandomRanker(options.seed) if options.seeker == "random" else OFFLINE_RANKERS[options.seeker]()
+        return ranker, None
     from ..seekers import SeekerConfig
     from ..seekers.registry import describe, resolve_seeker
 

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import argparse
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..api.support import PairwiseSummary
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -71,7 +78,7 @@ def run_judge_pairs(args: argparse.Namespace) -> int:
     return invalid_answers(result.summary, result.folder)
 
 
-def invalid_answers(summary, folder) -> int:  # noqa: ANN001 - a PairwiseSummary and its session folder
+def invalid_answers(summary: PairwiseSummary, folder: Path) -> int:
     """Say loudly how many answers were not one of the options (stderr); exit 1 when no valid answer came back."""
     import sys
 

@@ -9,8 +9,13 @@ clarq_bench/fidelity/audit.py and fidelity/checks.py.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import argparse
 import sys
+
+if TYPE_CHECKING:
+    from ..api.support import AuditReport
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -92,7 +97,7 @@ def _search(args: argparse.Namespace) -> int:
     return 0
 
 
-def print_table(report) -> None:
+def print_table(report: AuditReport) -> None:
     from rich.console import Console
     from rich.table import Table
 

@@ -7,11 +7,16 @@ is checked before anything starts: a hosted model without its key variable is a 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import argparse
 import os
 import sys
 
 from .common import positive_int
+
+if TYPE_CHECKING:
+    from ..api.support import ProviderReport
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -60,7 +65,7 @@ def _labels(groups: list[str]) -> dict[str, tuple[str, str]]:
             for key, (group, types) in split.items()}  # fmt: skip
 
 
-def _print_table(outcome) -> None:
+def _print_table(outcome: ProviderReport) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -79,7 +84,7 @@ def _print_table(outcome) -> None:
     labels = _labels(list(outcome.groups))
     # Groups holding the same steps (one file, one language, one type range) are one row, under the most specific
     # (last) of their labels.
-    rows: dict[str, tuple[str, object]] = {}
+    rows: dict[str, tuple[str, Any]] = {}  # Any: a figures row of the report
     for key, fig in outcome.groups.items():
         rows[fig.model_dump_json()] = (key, fig)  # a repeated key keeps its first position, takes the later label
     for key, fig in rows.values():

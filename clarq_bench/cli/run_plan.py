@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Literal
+
 import argparse
+
+if TYPE_CHECKING:
+    from ..api.support import RoleEstimate
 
 
 def _usd(pair: tuple[float, float] | None) -> str:
@@ -30,8 +35,9 @@ def print_estimate(args: argparse.Namespace) -> int:
         console.print("no model calls: nothing to pay (every agent runs offline)")
         return 0
     table = Table(title="Expected model calls (no cache)", title_justify="left")
-    for name, style in (("role", None), ("model", None), ("calls", "right"), ("tokens", "right"), ("dollars", "right")):
-        table.add_column(name, justify=style or "left", no_wrap=True)
+    right: dict[str, Literal["right"]] = {"calls": "right", "tokens": "right", "dollars": "right"}
+    for name in ("role", "model", "calls", "tokens", "dollars"):
+        table.add_column(name, justify=right.get(name, "left"), no_wrap=True)
     for role in plan.roles:
         table.add_row(role.role, role.model, f"{role.calls[0]:,} - {role.calls[1]:,}",
                       f"{role.tokens[0]:,} - {role.tokens[1]:,}", _usd(role.usd))
@@ -43,7 +49,7 @@ def print_estimate(args: argparse.Namespace) -> int:
     return 0
 
 
-def missing_keys(roles: list, api_base: str | None) -> list[str]:  # noqa: ANN001 - the plan's RoleEstimates
+def missing_keys(roles: list[RoleEstimate], api_base: str | None) -> list[str]:
     """`missing key: ...` for each role whose model has no key set: the dry run needs none, the real run would stop."""
     from ..core.errors import ClarqError
     from ..api.support import check_keys

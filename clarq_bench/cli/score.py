@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Literal, TypedDict
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -40,7 +41,19 @@ def add_source_arguments(parser: argparse.ArgumentParser, *, many: bool = False)
     parser.add_argument("--resamples", type=positive_int, default=2000, help="bootstrap resamples (default: 2000)")
 
 
-def source_options(args: argparse.Namespace) -> dict[str, object]:
+class SourceOptions(TypedDict):
+    """What score and compare read a run with."""
+
+    format: Literal["auto", "clarq", "upstream"]
+    judge: str
+    data: str | None
+    split: str
+    seed: int
+    resamples: int
+    api_base: str | None
+
+
+def source_options(args: argparse.Namespace) -> SourceOptions:
     """The API's keyword arguments for the flags of add_source_arguments."""
     return {"format": args.format, "judge": args.judge, "data": args.data, "split": args.split, "seed": args.seed,
             "resamples": args.resamples, "api_base": args.api_base}

@@ -3,8 +3,13 @@ and the named members (issue 26's attacks) as they are."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-def shown(figure, percent: bool) -> str:
+if TYPE_CHECKING:
+    from ..api.support import Figure, SearchReport
+
+
+def shown(figure: Figure, percent: bool) -> str:
     """`42.3% [35-50]` (percent) or `0.41 [0.37-0.45]`; `-` for no value."""
     if figure.value is None:
         return "-"
@@ -20,7 +25,7 @@ def _span(types: list[int]) -> str:
     return f"{types[0]}-{types[-1]}" if contiguous else ",".join(map(str, types))
 
 
-def print_search(report) -> None:
+def print_search(report: SearchReport) -> None:
     from rich.console import Console
     from rich.table import Table
 

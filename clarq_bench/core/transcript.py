@@ -147,7 +147,7 @@ class Transcript(OmitsUnsetScripted):
     def of_task(cls, task: Task, **fields: object) -> Transcript:
         """A transcript of `task`: its id, language, type, split and content hash filled in, the rest from fields."""
         return cls(task_id=task.id, language=task.language, type_number=task.type_number, split=task.split.value,
-                   task_hash=task.content_hash(), **fields)  # type: ignore[arg-type]
+                   task_hash=task.content_hash(), **fields)
 
     @property
     def seeker_turns(self) -> list[Turn]:

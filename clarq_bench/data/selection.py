@@ -7,12 +7,13 @@ Imports core and the loader only.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ..core.errors import ClarqError
 from ..core.run_config import DEFAULT_SEED
-from ..core.tasks import Task
+from ..core.tasks import Language, Task
 
 
 def parse_types(spec: str | list[int] | None) -> list[int] | None:
@@ -31,8 +32,9 @@ def parse_types(spec: str | list[int] | None) -> list[int] | None:
     return numbers
 
 
-def selected_languages(lang: str) -> tuple[str, ...]:
-    return ("en", "zh") if lang == "all" else (lang,)
+def selected_languages(lang: str) -> tuple[Language, ...]:
+    """en, zh or both; another value selects nothing (loading says which languages a folder has)."""
+    return ("en", "zh") if lang == "all" else (cast("Language", lang),)
 
 
 def load_selected(source: str | Path | None = None, *, lang: str = "all", split: str = "all",
@@ -60,7 +62,7 @@ def compact_ranges(numbers: list[int]) -> str:
     return ",".join(parts)
 
 
-def no_tasks_error(root: Path, languages: tuple[str, ...] | list[str], split: str | None,
+def no_tasks_error(root: Path, languages: Sequence[str], split: str | None,
                    types: list[int] | None) -> ClarqError:
     """Why a selection came out empty, with the type numbers the data does have for that language and split."""
     from .loader import load_tasks

@@ -77,7 +77,7 @@ def build_config(*, lang: str, split: str, types: Any, limit: Any, trials: Any, 
     options = {"solver": solver} if solver else {}
     config = RunConfig(
         data_dir=str(Path(root).resolve()), tasks_digest=tasks_digest(selected), task_ids=[task.id for task in selected],
-        languages=["en", "zh"] if lang == "all" else [lang], split=split,  # type: ignore[list-item]
+        languages=["en", "zh"] if lang == "all" else [lang], split=split,
         types=sorted({task.type_number for task in selected}) if types else None, limit=limit_n, trials=trials_n,
         seed=seed, max_turns=turns, seeker=AgentSettings(name=SEEKER_NAME, mode=mode, options=options),
         provider=AgentSettings(name=provider, mode=provider_mode), judge_model=None if judge == "none" else "llm",

@@ -58,7 +58,7 @@ class Board:
 
 def provider_of(entry: Entry) -> str:
     m = entry.manifest
-    settings = m.run_config.get("provider") if isinstance(m.run_config.get("provider"), dict) else {}
+    settings = got if isinstance(got := m.run_config.get("provider"), dict) else {}
     name = str(settings.get("name") or m.provider.name)
     if recorded_kind(name) == "offline":
         return name

@@ -40,7 +40,7 @@ def classify(config: dict[str, Any], provider: AgentInfo) -> tuple[Label, list[s
     single-info mode with the default turn cap; else custom, with why."""
     if config.get("seeker_tree_access"):
         return Label.oracle, ["the seeker was given the response tree (needs_tree)"]
-    settings = config.get("provider") if isinstance(config.get("provider"), dict) else provider.settings
+    settings = got if isinstance(got := config.get("provider"), dict) else provider.settings
     name = str(settings.get("name") or provider.name)
     model = settings.get("model") or provider.model
     mode = settings.get("mode") or STANDARD_MODE

@@ -55,7 +55,7 @@ def _expected_seeker_model(config: dict[str, Any]) -> str | None:
     from ..llm.models import resolve_model
     from ..seekers.registry import SeekerConfig, describe
 
-    settings = config.get("seeker") if isinstance(config.get("seeker"), dict) else {}
+    settings = got if isinstance(got := config.get("seeker"), dict) else {}
     name = str(settings.get("name") or "")
     _, model = describe(SeekerConfig(name=name, model=settings.get("model"))) if name else (None, None)
     return resolve_model(model) if model else None
@@ -70,7 +70,7 @@ def _builtin_tree_access(name: str) -> bool | None:
 
 def _config_problems(manifest: Manifest) -> list[str]:
     config, problems = manifest.run_config, []
-    provider = config.get("provider") if isinstance(config.get("provider"), dict) else {}
+    provider = got if isinstance(got := config.get("provider"), dict) else {}
     if provider.get("name") != manifest.provider.name:
         problems.append(f"provider {manifest.provider.name!r} is not the run config's {provider.get('name')!r}")
     fingerprints = {config.get("provider_fingerprint"), manifest.provider_fingerprint, manifest.provider.fingerprint}
@@ -87,7 +87,7 @@ def _config_problems(manifest: Manifest) -> list[str]:
     if expected != manifest.seeker.model:
         problems.append(f"seeker model {manifest.seeker.model!r} is not the run config's {expected!r}")
     endpoint = config.get("api_base")
-    pools = config.get("router") if isinstance(config.get("router"), dict) else {}
+    pools = got if isinstance(got := config.get("router"), dict) else {}
     allowed = {None, endpoint} | {str(pool.get("identity")) for pool in pools.values() if isinstance(pool, dict)}
     for side, agent in (("seeker", manifest.seeker), ("provider", manifest.provider)):
         if agent.endpoint not in allowed:  # --api-base, or a --router pool the run config records

@@ -102,8 +102,7 @@ def leaderboard_table(entries: list[Entry], language: str, *, numbered: bool = T
     """One language's table, rows ordered by success (highest first), partial submissions after complete ones;
     unranked (oracle-class) tables show no positions."""
     rows = []
-    ranked = [(e, e.language_group(language)) for e in entries]
-    ranked = [(e, g) for e, g in ranked if g is not None]
+    ranked = [(e, g) for e in entries if (g := e.language_group(language)) is not None]
     ranked.sort(key=lambda pair: (pair[0].manifest.partial, -((pair[1].get("success") or {}).get("value") or 0.0)))
     for position, (entry, group) in enumerate(ranked, start=1):
         m = entry.manifest

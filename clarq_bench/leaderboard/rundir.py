@@ -8,6 +8,8 @@ $CLARQ_DATA / the download cache: the ones whose ids config.json records (older 
 
 from __future__ import annotations
 
+from pydantic import BaseModel
+
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,7 +23,7 @@ from ..core.tasks import Task
 from ..core.transcript import Transcript
 
 
-def _read_jsonl(path: Path, model: type, what: str) -> list[Any]:
+def _read_jsonl(path: Path, model: type[BaseModel], what: str) -> list[Any]:
     """A run's JSONL file read the one way (clarq_bench.core.jsonl); an unfinished last line cannot be packed."""
     records, unfinished = read_jsonl(path, model, what)
     if unfinished is not None:

@@ -59,11 +59,11 @@ def load_entries(
     for path in files:
         if not verify:
             try:  # an unreadable file is rejected on its own, never the end of the build
-                sub = read_submission(path)
+                read = read_submission(path)
             except ClarqError as exc:
                 rejected.append((path.name, [str(exc)]))
                 continue
-            entries.append(Entry(sub.manifest, sub.transcripts, sub.verdicts, {}, STATUS_UNVERIFIED, source=path.name))
+            entries.append(Entry(read.manifest, read.transcripts, read.verdicts, {}, STATUS_UNVERIFIED, source=path.name))
             continue
         sub, outcome = verify_file(path, data, tasks)
         if sub is not None and samples and not outcome.ok and kind_of(sub.manifest.task_hashes) == SAMPLE:

@@ -117,7 +117,9 @@ class LLMClient:
 
     def endpoint_of(self, name: str | None) -> str | None:
         """What identifies where `name` is served: the router pool's identity, else the normalized --api-base."""
-        return self.router.identity(name) if self.router is not None and self.pooled(name) else self.endpoint
+        if name is not None and self.router is not None and self.pooled(name):
+            return self.router.identity(name)
+        return self.endpoint
 
     def check_credentials(self, models: Iterable[str | None]) -> None:
         """LLMCredentialsError for a hosted model without a key (scripted models need none); for a pooled model,
@@ -125,7 +127,9 @@ class LLMClient:
         key = self.settings.api_key.get_secret_value() if self.settings.api_key else None
         models = [m for m in models if m not in self.scripted]
         for model in models:
-            missing = self.router.missing_keys(model) if self.router is not None and self.pooled(model) else []
+            if model is None or self.router is None or not self.pooled(model):
+                continue
+            missing = self.router.missing_keys(model)
             if missing:
                 raise LLMCredentialsError(f"{model}: the router file names {missing[0]}, which is not set",
                                           f"set {missing[0]}", model=model)
@@ -189,7 +193,7 @@ class LLMClient:
                                                         failed)  # fmt: skip
         # every field is built here from checked values: model_construct skips re-validating them on each call
         return Completion.model_construct(
-            text=text, parsed=parsed, usage=total, model=resolved, requested_model=model, role=role,
+            text=text, parsed=parsed, usage=total or Usage(), model=resolved, requested_model=model, role=role,
             latency_s=time.perf_counter() - started, cached=all_cached, attempts=attempts, asks=ask_count,
         )
 

@@ -60,7 +60,11 @@ class ModelCallOptions(BaseModel):
         """The LLMSettings these options mean."""
         from .client import LLMSettings
 
-        extra = {"timeout_s": self.timeout_s} if self.timeout_s is not None else {}
-        return LLMSettings(use_cache=not self.no_cache, cache_path=self.cache, api_base=self.api_base,
-                           router_file=self.router, max_cost=self.max_cost, rpm=self.rpm,
-                           max_concurrency_per_model=self.model_concurrency, transport=self.transport, **extra)
+        fields: dict[str, Any] = {
+            "use_cache": not self.no_cache, "cache_path": self.cache, "api_base": self.api_base,
+            "router_file": self.router, "max_cost": self.max_cost, "rpm": self.rpm,
+            "max_concurrency_per_model": self.model_concurrency, "transport": self.transport,
+        }
+        if self.timeout_s is not None:  # else LLMSettings' own default
+            fields["timeout_s"] = self.timeout_s
+        return LLMSettings.model_validate(fields)

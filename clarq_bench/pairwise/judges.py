@@ -8,6 +8,8 @@ refused connection) stop the session.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import asyncio
 import json
 from typing import TYPE_CHECKING
@@ -68,7 +70,7 @@ async def ask(client: LLMClient, model: str, items: ItemSet, item: PairItem, *, 
 
 
 async def judge_all(client: LLMClient, models: list[str], items: ItemSet, todo: list[tuple[str, str, bool]], *,
-                    seed: int = 8848, on_answers=None) -> list[PairAnswer]:  # type: ignore[no-untyped-def]
+                    seed: int = 8848, on_answers: Callable[[list[PairAnswer]], object] | None = None) -> list[PairAnswer]:
     """Answers for every (model, item id, swapped) in `todo`, concurrently; `on_answers(list)` after each call.
     Once the client's --max-cost budget is spent no new call starts (the rest stay pending for a rerun)."""
     by_id = {i.id: i for i in items.items}

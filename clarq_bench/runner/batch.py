@@ -193,7 +193,7 @@ async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, ret
     before = folder.spent_before(kept) if resume else 0.0  # the dialogues of earlier sessions
     if client is not None and hasattr(client, "spent_before"):  # --max-cost caps the run's total over every
         client.spent_before = before + (folder.scoring_spent() if resume else 0.0)  # session, judging included
-    disk: list[BaseException] = []
+    disk: list[OSError | ClarqError] = []
 
     def spent() -> None:
         if client is not None and hasattr(client, "usage"):

@@ -162,7 +162,8 @@ def _cancelled_from_outside(exc: BaseException) -> bool:
     if not isinstance(exc, asyncio.CancelledError):
         return False
     task = asyncio.current_task()
-    return task is not None and task.cancelling() > 0
+    cancelling = getattr(task, "cancelling", None)  # Python 3.11+; on 3.10 no cancellation is known to come from outside
+    return cancelling is not None and cancelling() > 0
 
 
 def _now() -> str:

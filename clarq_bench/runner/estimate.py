@@ -10,6 +10,8 @@ each earlier turn adding TURN_TOKENS; replies are REPLY_TOKENS. Dollars come fro
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import json
 from dataclasses import dataclass, field
 
@@ -48,7 +50,7 @@ class Estimate:
         return sum(low for low, _ in priced), sum(high for _, high in priced)
 
 
-def _template_tokens(role: str, language: str, count) -> int:
+def _template_tokens(role: str, language: str, count: Callable[[str], int]) -> int:
     from ..core.prompts import template_path
 
     total = 0
@@ -58,7 +60,7 @@ def _template_tokens(role: str, language: str, count) -> int:
     return total
 
 
-def _per_dialogue(role: str, task: Task, max_turns: int, count, overhead: int) -> tuple[tuple[int, int], tuple[int, int]]:
+def _per_dialogue(role: str, task: Task, max_turns: int, count: Callable[[str], int], overhead: int) -> tuple[tuple[int, int], tuple[int, int]]:
     """(calls low, high) and (tokens low, high) for one dialogue of `task`."""
     brief = count(json.dumps(task.brief.model_dump(mode="json"), ensure_ascii=False))
     tree = sum(count(node.text) + count(node.explanation or "") for node in task.tree.nodes)

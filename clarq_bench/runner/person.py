@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from ..core.errors import ClarqError
-from ..core.tasks import Task
+from ..core.tasks import Language, Task
 from ..core.transcript import Transcript
 from ..llm.options import ModelCallOptions
 from .batch import build_provider, quick_success
@@ -50,7 +50,7 @@ def play_by_hand(task_id: str, role: str, *, seeker: str = "heuristic", provider
     language = task_id.split("/")[0]
     if language not in ("en", "zh"):
         raise ClarqError(f"bad task id {task_id!r}", "task ids look like en/01/0")
-    task = find_task(load_tasks(resolve_data_dir(source), [language]), task_id)
+    task = find_task(load_tasks(resolve_data_dir(source), [cast("Language", language)]), task_id)
     if role == "provider":
         seeker_spec = resolve_seeker(seeker)
         client = open_client(models_by_role(seeker_spec), options or ModelCallOptions())

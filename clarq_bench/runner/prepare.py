@@ -241,12 +241,13 @@ def open_client(models: list[tuple[str, str]], options: ModelCallOptions) -> Any
                api_key=key)
     priced = []  # a pooled model is priced as its deployments' models
     for role, model in models:
-        if client.pooled(model):
-            missing = client.router.missing_keys(model)
+        router = client.router
+        if router is not None and client.pooled(model):
+            missing = router.missing_keys(model)
             if missing:
                 raise ClarqError(f"the {role} model {model} needs {missing[0]} (named in --router), which is not set",
                                  f"set {missing[0]}, or pass {OFFLINE_FIX[role]} to run without it")
-            priced += [(role, deployed) for deployed in client.router.deployment_models(model)]
+            priced += [(role, deployed) for deployed in router.deployment_models(model)]
         else:
             priced.append((role, model))
     if options.max_cost is not None:

@@ -88,9 +88,6 @@ def token_counter() -> TokenCounter:
     return chosen if chosen is not None else _machine_counter()
 
 
-token_counter.cache_clear = lambda: _machine_counter.cache_clear()  # type: ignore[attr-defined]  # tests
-
-
 def counter_for(unit: str) -> TokenCounter | None:
     """The counter of a named unit, or None when this machine cannot count in it."""
     if unit == FALLBACK_UNIT:
@@ -133,3 +130,6 @@ def _machine_counter() -> TokenCounter:
             else:
                 os.environ["TIKTOKEN_CACHE_DIR"] = before
     return TokenCounter(TOKEN_UNIT, lambda text: len(encoding.encode(text, disallowed_special=())))
+
+
+token_counter.cache_clear = lambda: _machine_counter.cache_clear()  # type: ignore[attr-defined]  # tests

@@ -23,6 +23,7 @@ def transcript_from_released(dialogue: ReleasedDialogue) -> Transcript:
     """One released dialogue as a Transcript (the task stays on the dialogue)."""
     task = dialogue.task
     turns: list[Turn] = []
+    revealed: list[str]
     provider_count = 0
     for position, line in enumerate(dialogue.lines):
         if position % 2 == 1:

@@ -60,8 +60,8 @@ def _resampled_ratios(num: np.ndarray, den: np.ndarray, seed: int, resamples: in
 
 
 def bootstrap_ratio(
-    numerators: Sequence[float],
-    denominators: Sequence[float],
+    numerators: Sequence[float] | np.ndarray,
+    denominators: Sequence[float] | np.ndarray,
     *,
     seed: int = DEFAULT_SEED,
     resamples: int = DEFAULT_RESAMPLES,

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import re
 import zlib
-from typing import ClassVar
+from collections.abc import Sequence
+from typing import ClassVar, TypeVar
 
 from ..core import prompts
 from ..core.errors import ClarqError
@@ -35,6 +36,9 @@ _EN_ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
 _TRAILING = "。.!！?？;；,， "
 
 
+T = TypeVar("T")
+
+
 def wordings(name: str, language: str) -> list[str]:
     """The wordings of one red-team template file: one per non-empty line."""
     lines = [line.strip() for line in prompts.load(f"seeker/redteam_{name}", language).splitlines()]
@@ -44,7 +48,7 @@ def wordings(name: str, language: str) -> list[str]:
     return found
 
 
-def choose(options: list[str], *key: object) -> str:
+def choose(options: Sequence[T], *key: object) -> T:
     """A deterministic pick from `options` keyed by `key` (stable across processes, unlike hash())."""
     digest = zlib.crc32("|".join(str(part) for part in key).encode("utf-8"))
     return options[digest % len(options)]

@@ -105,7 +105,7 @@ def parse_spec(name: str) -> TemplateParams:
             values[{"q": "questions", "n": "names", "g": "generic", "source": "source"}[key]] = (
                 value if key == "source" else int(value))  # fmt: skip
     try:
-        return TemplateParams(**values)  # type: ignore[arg-type]
+        return TemplateParams(**values)
     except ValidationError as exc:
         error = exc.errors()[0]
         raise ClarqError(f"bad template seeker {name!r}: {error['loc'][0]} {error['msg'].lower()}", hint) from None

@@ -275,7 +275,7 @@ class FakeOpenAIServer:
             message = behaviour.message or f"fake server error {behaviour.status}"
             err = {"message": message, "type": kinds.get(behaviour.status, "server_error"), "code": None}
             return behaviour.status, headers, json.dumps({"error": err}).encode()
-        text = behaviour.text if behaviour.text is not None else self.responder(body)
+        text: str | None = behaviour.text if behaviour.text is not None else self.responder(body)
         if behaviour.kind == "null":
             text = None
         prompt = "".join(str(m.get("content", "")) for m in body.get("messages", []))
@@ -379,14 +379,15 @@ class _Connection(asyncio.Protocol):
     def _flush(self) -> None:
         while self.pending and self.pending[0][0] is not None:
             response, close, told, asked_at = self.pending.pop(0)
-            gone = self.transport is None or self.transport.is_closing()
+            transport = self.transport
+            gone = transport is None or transport.is_closing()
             if told is not None:
                 self.server._told(told[1], told[0], not gone, asked_at)
-            if gone:
+            if transport is None or gone:
                 continue
-            self.transport.write(response)
+            transport.write(response)
             if close:
-                self.transport.close()
+                transport.close()
 
 
 def main(argv: list[str] | None = None) -> None:
