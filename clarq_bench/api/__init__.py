@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..fidelity.checks import audit_provider, evaluate_provider, search_provider
+from ..core.run_config import DEFAULT_MAX_TURNS, DEFAULT_RESAMPLES, DEFAULT_SEED
 
 if TYPE_CHECKING:
     from ..clarify.bank import Bank
@@ -168,7 +169,7 @@ def _outside_event_loop(name: str) -> None:
 
 
 def play(task_id: str, role: str, *, seeker: str = "heuristic", provider: str = "offline",
-         tasks: str | Path | None = None, max_turns: int = 12, seeker_module: list[str] | str | None = None,
+         tasks: str | Path | None = None, max_turns: int = DEFAULT_MAX_TURNS, seeker_module: list[str] | str | None = None,
          **llm: Any) -> Played:
     """One dialogue with you on one side at the terminal (`clarq play`): role "provider" answers `seeker` with the
     tree on screen, role "seeker" asks `provider`. `llm`: model-call options (api_base, no_cache, ...). Ctrl-C
@@ -214,7 +215,7 @@ def list_runs(root: str | Path = "runs") -> list[RunRow]:
 
 
 def score(path: str | Path, *, format: Format = "auto", judge: str = "none", data: str | Path | None = None,
-          split: str = "auto", seed: int = 8848, resamples: int = 2000, out: str | Path | None = None,
+          split: str = "auto", seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES, out: str | Path | None = None,
           write: bool = True, plots: bool = True, api_base: str | None = None) -> list[Scored]:
     """Judge and summarize a run folder, a transcripts.jsonl or a released results file (or a folder of them: one
     Scored each). With `write`, summary.json, report.md and plots go to `out` (default: the run folder). A model
@@ -232,7 +233,7 @@ def score(path: str | Path, *, format: Format = "auto", judge: str = "none", dat
 
 
 def compare(a: str | Path, b: str | Path, *, format: Format = "auto", judge: str = "none", data: str | Path | None = None,
-            split: str = "auto", seed: int = 8848, resamples: int = 2000, api_base: str | None = None,
+            split: str = "auto", seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES, api_base: str | None = None,
             across_settings: bool = False) -> Comparison:
     """A - B on the dialogues both sides played (paired on task content and trial): paired bootstrap intervals for
     success, AQD, AQL and SwE, the exact McNemar test for success, and the settings that differ between the sides.
@@ -292,7 +293,7 @@ def _score_sources(path: str | Path, *, format: Format, judge: str, data: str | 
 def select(seeker: str, *, lang: str = "en", seeker_model: str | None = None,
            seeker_options: dict[str, Any] | None = None, data: str | Path | None = None,
            results: str | Path | None = None, types: str | list[int] | None = None, limit: int | None = None,
-           seed: int = 8848, resamples: int = 2000, out: str | Path | None = None, write: bool = True,
+           seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES, out: str | Path | None = None, write: bool = True,
            plots: bool = True, concurrency: int = 32, **llm: Any) -> TrackResult:
     """The offline clarification track (`clarq select`): `seeker` is an offline ranker (bm25, random, best-question,
     worst-question, no-question), a seeker name or a model; returns the summary, per-state results and the folder
@@ -393,8 +394,8 @@ def _pairwise_folder(out: str | Path | None, run_a: str | Path, run_b: str | Pat
 
 
 async def judge_pairs_async(run_a: str | Path, run_b: str | Path, *, judges: Sequence[str] | str = (), design: int = 2,
-                            criteria: list[str] | str | None = None, swap_sample: int = 0, seed: int = 8848,
-                            out: str | Path | None = None, data: str | Path | None = None, resamples: int = 2000,
+                            criteria: list[str] | str | None = None, swap_sample: int = 0, seed: int = DEFAULT_SEED,
+                            out: str | Path | None = None, data: str | Path | None = None, resamples: int = DEFAULT_RESAMPLES,
                             client: LLMClient | None = None, **llm: Any) -> PairwiseResult:
     """`judge_pairs` inside a running event loop."""
     from ..core.errors import ClarqError
@@ -432,7 +433,7 @@ def judge_pairs(run_a: str | Path, run_b: str | Path, **options: Any) -> Pairwis
     return asyncio.run(judge_pairs_async(run_a, run_b, **options))
 
 
-def pairwise_report(folder: str | Path, *, seed: int = 8848, resamples: int = 2000) -> PairwiseResult:
+def pairwise_report(folder: str | Path, *, seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES) -> PairwiseResult:
     """Aggregate every answer of a session folder (models and people) and write summary.json, report.md and
     pairwise-row.json there; usage is what the folder's sessions spent on model calls, all together."""
     from ..pairwise.aggregate import summarize

@@ -24,6 +24,7 @@ from .clariq_bm25 import bm25_rankings
 from .clariq_data import load_question_bank, load_topics
 from .clariq_score import (RECALL_KS, clarification_need, means, question_relevance, read_need_run, read_ranking_run,
                            write_need_run, write_ranking_run)  # fmt: skip
+from ..core.run_config import DEFAULT_SEED
 
 ABSENT = "absent: document relevance needs ClariQ's evaluation pickle (--doc-eval FILE)"
 
@@ -51,7 +52,7 @@ class ClariqRunOptions(BaseModel):
     depth: int = Field(default=30, ge=1, description="Questions ranked (BM25) or offered to the model per topic.")
     data: str | None = None
     out: str | None = None
-    seed: int = 8848
+    seed: int = DEFAULT_SEED
     concurrency: int = Field(default=16, ge=1)
     llm: ModelCallOptions = Field(default_factory=ModelCallOptions, description="How models are called.")
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..scoring.stats import CONFIDENCE, figure_seed
+from ..core.run_config import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 LABELS = 4
 
@@ -36,8 +37,8 @@ def weighted_prf(matrices: np.ndarray) -> dict[str, np.ndarray]:
     return {"precision": (weights * precision).sum(-1), "recall": (weights * recall).sum(-1), "f1": (weights * f1).sum(-1)}
 
 
-def need_intervals(per_task: Sequence[tuple[Sequence[int], Sequence[int]]], *, seed: int = 8848,
-                   resamples: int = 2000) -> dict[str, tuple[float, float, float]]:
+def need_intervals(per_task: Sequence[tuple[Sequence[int], Sequence[int]]], *, seed: int = DEFAULT_SEED,
+                   resamples: int = DEFAULT_RESAMPLES) -> dict[str, tuple[float, float, float]]:
     """(value, low, high) of each weighted figure, from (gold, predicted) lists per task."""
     if not per_task:
         return {}

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .metrics import NEW_MAX
+from ..core.run_config import DEFAULT_SEED
 
 PERMUTATIONS = 1000
 FIGURES = ("mrr", "p@1", "ndcg@3", "ndcg@5", "recall@5", "recall@10", "recall@20", "recall@30", "lar", "olar")
@@ -37,7 +38,7 @@ def _one_state(rng: np.random.Generator, n: int, r: int, permutations: int) -> d
     return out
 
 
-def random_expectation(shapes: Sequence[tuple[int, int]], *, seed: int = 8848,
+def random_expectation(shapes: Sequence[tuple[int, int]], *, seed: int = DEFAULT_SEED,
                        permutations: int = PERMUTATIONS) -> dict[str, dict[str, float]]:
     """For states given as (pool size n, relevant count r): per figure, the mean and sd over `permutations` of the
     figure averaged over the states."""

@@ -26,6 +26,7 @@ from ..seekers import DialogueView
 from .bank import BankEntry
 from .bm25 import bm25_scores
 from .states import ClarifyState
+from ..core.run_config import DEFAULT_SEED
 
 MAX_LIST = 5
 
@@ -83,7 +84,7 @@ class NoQuestion:
 class RandomRanker:
     name = "random"
 
-    def __init__(self, seed: int = 8848) -> None:
+    def __init__(self, seed: int = DEFAULT_SEED) -> None:
         self.seed = seed
 
     async def select(self, item: Item) -> Selection:

@@ -14,6 +14,7 @@ from .metrics import SELECTION_METRICS, binary_need_scores, need_scores
 from .need_stats import need_intervals
 from .random_baseline import random_expectation
 from .rank_states import StateResult
+from ..core.run_config import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 __all__ = ["TRACK", "Estimate", "SelectSummary", "clustered", "summarize"]
 
@@ -36,7 +37,7 @@ def clustered(results: list[StateResult], value_of: Callable[[StateResult], floa
 
 
 def summarize(results: list[StateResult], *, seeker: str, language: str, bank_counts: dict[str, int],
-              seed: int = 8848, resamples: int = 2000, usage: dict[str, float] | None = None,
+              seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES, usage: dict[str, float] | None = None,
               chance: bool = True) -> SelectSummary:
     needed = [r for r in results if r.need_gold > 1]
     selection = {name: clustered(needed, _figure_of(name), name, seed, resamples)

@@ -19,6 +19,7 @@ from .rankers import OFFLINE_RANKERS, RandomRanker, Ranker
 from .rank_states import StateResult, run_states
 from .states import build_states
 from .summary import SelectSummary, summarize
+from ..core.run_config import DEFAULT_SEED
 
 
 class SelectOptions(BaseModel):
@@ -33,7 +34,7 @@ class SelectOptions(BaseModel):
     types: str | list[int] | None = None
     limit: int | None = Field(default=None, ge=1)
     task_ids: list[str] | None = Field(default=None, description="Only these tasks (the offline-vs-online report).")
-    seed: int = 8848
+    seed: int = DEFAULT_SEED
     resamples: int = Field(default=2000, ge=1)
     concurrency: int = Field(default=32, ge=1)
     out: str | None = None

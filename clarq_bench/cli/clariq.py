@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from .common import positive_int, print_json
+from ..core.run_config import DEFAULT_SEED
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -22,7 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      "words), or a model name: it sees the request and the BM25 pre-filter, and predicts the need")
     run.add_argument("--depth", type=positive_int, default=30,
                      help="questions ranked per topic, or offered to a model (default 30)")
-    run.add_argument("--seed", type=int, default=8848)
+    run.add_argument("--seed", type=int, default=DEFAULT_SEED)
     run.add_argument("--concurrency", type=positive_int, default=16, help="topics in flight for a model")
     run.add_argument("--data", metavar="DIR", help="folder with ClariQ's data files")
     run.add_argument("--out", metavar="DIR", help="output folder (default runs/clariq/<ranker>-<split>)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import argparse
+from ..core.run_config import DEFAULT_SEED
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -40,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="re-ask N items (seeded sample) with the positions swapped, for position bias")
     parser.add_argument("--out", metavar="DIR", help="session folder (default: pairwise/<A>--vs--<B>)")
     parser.add_argument("--data", metavar="DIR", help="task data of the runs (default: their config.json)")
-    parser.add_argument("--seed", type=int, default=8848, help="position and bootstrap seed (default: 8848)")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"position and bootstrap seed (default: {DEFAULT_SEED})")
     parser.add_argument("--resamples", type=positive_int, default=2000, help="bootstrap resamples (default: 2000)")
     parser.add_argument("--json", action="store_true", help="print summary.json instead of tables")
     add_llm_arguments(parser)

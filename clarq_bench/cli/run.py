@@ -15,6 +15,7 @@ from typing import Any
 from ..core.run_folder import RunDir
 from .common import add_data_arguments, positive_float, positive_int
 from .llm_args import add_llm_arguments
+from ..core.run_config import DEFAULT_MAX_TURNS, DEFAULT_SEED
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -46,8 +47,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     side.add_argument("--judge-model", dest="judge_model", help=argparse.SUPPRESS)  # the old name, still accepted
     plan = parser.add_argument_group("run")
     plan.add_argument("--trials", type=positive_int, help="dialogues per task, each with its own seed (default: 1)")
-    plan.add_argument("--seed", type=int, help="base seed; trial t uses seed+t (default: 8848)")
-    plan.add_argument("--max-turns", type=positive_int, help="seeker turns before a dialogue is cut off (default: 12)")
+    plan.add_argument("--seed", type=int, help=f"base seed; trial t uses seed+t (default: {DEFAULT_SEED})")
+    plan.add_argument("--max-turns", type=positive_int, help=f"seeker turns before a dialogue is cut off (default: {DEFAULT_MAX_TURNS})")
     plan.add_argument("--limit", type=positive_int, help="only N of the selected tasks, spread over their types (--seed)")
     plan.add_argument("--concurrency", type=positive_int, help="dialogues in flight at once (default: 32)")
     plan.add_argument("--turn-timeout", type=positive_float, metavar="SECONDS",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from typing import Literal, TypedDict
+from ..core.run_config import DEFAULT_SEED
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -37,7 +38,7 @@ def add_source_arguments(parser: argparse.ArgumentParser, *, many: bool = False)
     parser.add_argument("--data", metavar="DIR", help="task data of a run (default: the run's config.json)")
     parser.add_argument("--split", choices=["auto", "test", "dev", "all"], default="auto",
                         help="split to report (default: test when present, else all)")  # fmt: skip
-    parser.add_argument("--seed", type=int, default=8848, help="bootstrap seed (default: 8848)")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"bootstrap seed (default: {DEFAULT_SEED})")
     parser.add_argument("--resamples", type=positive_int, default=2000, help="bootstrap resamples (default: 2000)")
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+from ..core.run_config import DEFAULT_SEED
 
 RANKERS = "bm25, random, best-question, worst-question, no-question"
 
@@ -29,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--results", metavar="DIR", help="released results files to build the bank from")
     parser.add_argument("--types", metavar="SPEC", help="task types, e.g. 1-13,20")
     parser.add_argument("--limit", type=positive_int, metavar="N", help="N tasks spread over the types")
-    parser.add_argument("--seed", type=int, default=8848, help="seed of random, chance and bootstrap (default 8848)")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"seed of random, chance and bootstrap (default {DEFAULT_SEED})")
     parser.add_argument("--resamples", type=positive_int, default=2000, help="bootstrap resamples (default: 2000)")
     parser.add_argument("--concurrency", type=positive_int, default=32, help="states in flight (default: 32)")
     parser.add_argument("--out", metavar="DIR", help="report folder (default: runs/select/<seeker>-<lang>)")

@@ -22,6 +22,10 @@ EXECUTION_ONLY = frozenset({"concurrency", "max_cost", "progress", "use_cache", 
 #: Recorded, left out of the hash because another hashed field already says it: `tasks_digest` covers the ids.
 DERIVED = frozenset({"task_ids"})
 DEFAULT_SEED = 8848
+#: Seeker turns before a dialogue is cut off (the released setting).
+DEFAULT_MAX_TURNS = 12
+#: Bootstrap resamples behind every interval clarq reports.
+DEFAULT_RESAMPLES = 2000
 #: Seconds one agent call (a seeker turn, or a provider reply of several model calls) may take. Generous: a slow real
 #: provider makes 5-10 sequential model calls per reply, each retried with backoff on rate limits.
 DEFAULT_TURN_TIMEOUT = 600.0
@@ -56,7 +60,7 @@ class RunConfig(BaseModel):
                                        "order: what readers use (None in runs written before they were recorded).")
     trials: int = Field(default=1, ge=1)
     seed: int = Field(default=DEFAULT_SEED, description="Trial t uses seed + t, passed to every model call.")
-    max_turns: int = Field(default=12, ge=1, description="Seeker turns before the dialogue is cut off.")
+    max_turns: int = Field(default=DEFAULT_MAX_TURNS, ge=1, description="Seeker turns before the dialogue is cut off.")
     seeker: AgentSettings
     provider: AgentSettings
     judge_model: str | None = None

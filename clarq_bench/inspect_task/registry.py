@@ -10,11 +10,12 @@ from inspect_ai import task
 from ..core.run_config import DEFAULT_SEED
 from .scorer import qualified
 from .task import clarq_task
+from ..core.run_config import DEFAULT_MAX_TURNS
 
 
 @task(name=qualified("clarq"))
 def clarq(lang: str = "en", split: str = "test", types: Any = None, limit: Any = None, trials: Any = 1,
-          seed: Any = DEFAULT_SEED, max_turns: Any = 12, mode: str = "completion", provider: str = "offline",
+          seed: Any = DEFAULT_SEED, max_turns: Any = DEFAULT_MAX_TURNS, mode: str = "completion", provider: str = "offline",
           provider_mode: str = "single", tasks: str | None = None, solver: str | None = None,
           judge: str = "none") -> Any:
     """clarq: the model (or `-T solver=` agent) asks clarification questions of clarq's simulated user."""

@@ -25,6 +25,7 @@ from ..provider.kinds import OFFLINE
 from ..provider.registry import resolve_provider
 from ..seekers.llm import render_brief
 from ..seekers.registry import SeekerTask
+from ..core.run_config import DEFAULT_MAX_TURNS
 
 #: The seeker name transcripts of this task record (its model is the one inspect evaluates).
 SEEKER_NAME = "inspect"
@@ -67,7 +68,7 @@ def build_config(*, lang: str, split: str, types: Any, limit: Any, trials: Any, 
         seed = int(seed)
     except (TypeError, ValueError):
         raise ClarqError(f"-T seed={seed} is not a whole number", "pass e.g. -T seed=8848") from None
-    trials_n, turns, limit_n = _count("trials", trials, 1), _count("max_turns", max_turns, 12), _count("limit", limit, None)
+    trials_n, turns, limit_n = _count("trials", trials, 1), _count("max_turns", max_turns, DEFAULT_MAX_TURNS), _count("limit", limit, None)
     root = resolve_data_dir(tasks)
     selected = load_selected(root, lang=lang, split=split, types=str(types) if isinstance(types, int) else types)
     if limit_n is not None:
@@ -110,7 +111,7 @@ def resolve_solver(name: str) -> Any:
 
 
 def clarq_task(*, lang: str = "en", split: str = "test", types: Any = None, limit: Any = None, trials: Any = 1,
-               seed: Any = DEFAULT_SEED, max_turns: Any = 12, mode: str = "completion", provider: str = "offline",
+               seed: Any = DEFAULT_SEED, max_turns: Any = DEFAULT_MAX_TURNS, mode: str = "completion", provider: str = "offline",
                provider_mode: str = "single", tasks: str | None = None, solver: str | None = None,
                judge: str = "none") -> Any:
     """The inspect Task (see the module docstring for the options)."""

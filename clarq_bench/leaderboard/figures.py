@@ -6,6 +6,7 @@ settings the submission recorded (bounded, so a submission cannot ask for a bill
 """
 
 from __future__ import annotations
+from ..core.run_config import DEFAULT_RESAMPLES
 
 import math
 from collections import defaultdict
@@ -15,7 +16,6 @@ from collections.abc import Iterator, Sequence
 from ..core.transcript import Transcript
 from ..scoring.judge import Verdict
 
-DEFAULT_RESAMPLES = 2000
 MAX_RESAMPLES = 10000
 
 

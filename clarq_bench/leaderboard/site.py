@@ -31,6 +31,7 @@ from .track_rows import TrackRow, track_html
 from .schema import Label, Manifest, Submitter, task_set_hash
 from .verify import REPLAYED as VERIFY_REPLAYED
 from .verify import load_task_data, verify_file
+from ..core.run_config import DEFAULT_MAX_TURNS
 
 ASSETS = ("style.css", "leaderboard.js")
 
@@ -119,14 +120,14 @@ def reference_entries(path: str | Path) -> list[Entry]:
             submitter=Submitter(name=_reference_title(file.name), org="ClarQ-LLM authors",
                                 notes=f"Imported from {file.name}; rescored with clarq's deterministic judge."),
             run_id=file.stem,
-            run_config={"source": file.name, "provider": {"name": "gpt-4o", "mode": mode}, "max_turns": 12},
+            run_config={"source": file.name, "provider": {"name": "gpt-4o", "mode": mode}, "max_turns": DEFAULT_MAX_TURNS},
             seeker=transcripts[0].seeker,
             seeker_models=["gpt-4o"],
             provider=transcripts[0].provider,
             provider_models=["gpt-4o-2024-05-13"],
             judge=AgentInfo(name="none"),
             label=Label.reference,
-            max_turns=12,
+            max_turns=DEFAULT_MAX_TURNS,
             task_hashes=hashes,
             task_set_hash=task_set_hash(hashes),
             transcript_count=len(transcripts),

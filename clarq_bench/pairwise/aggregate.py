@@ -17,6 +17,7 @@ from ..scoring.stats import DEFAULT_RESAMPLES, bootstrap_mean, bootstrap_ratio, 
 from .answers import PairAnswer, system_option
 from .items import ItemSet
 from .pcch import majority_values, pcch
+from ..core.run_config import DEFAULT_SEED
 
 
 class Share(BaseModel):
@@ -129,7 +130,7 @@ def _judge_row(judge: str, answers: list[PairAnswer]) -> JudgeRow:
                     swap_compared=len(shared), swap_flips=flips)
 
 
-def summarize(items: ItemSet, answers: list[PairAnswer], *, seed: int = 8848, resamples: int = DEFAULT_RESAMPLES,
+def summarize(items: ItemSet, answers: list[PairAnswer], *, seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES,
               usage: dict[str, Usage] | None = None) -> PairwiseSummary:
     """Every figure of the comparison from its items and all answers given so far."""
     judges = sorted({a.judge for a in answers})

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from ..core import prompts
 from .answers import MAX_RAW, OPTIONS, PairAnswer, now, parse_choice
 from .items import ItemSet, PairItem
+from ..core.run_config import DEFAULT_SEED
 
 if TYPE_CHECKING:
     from ..llm import LLMClient
@@ -51,7 +52,7 @@ def judge_messages(item: PairItem, criteria: list[str], design: int, shown_a: in
 
 
 async def ask(client: LLMClient, model: str, items: ItemSet, item: PairItem, *, swapped: bool = False,
-              seed: int = 8848) -> list[PairAnswer]:
+              seed: int = DEFAULT_SEED) -> list[PairAnswer]:
     """One judge's answers on one item, one per criterion (invalid ones with choice None)."""
     from ..llm import LLMJSONError
 
@@ -70,7 +71,7 @@ async def ask(client: LLMClient, model: str, items: ItemSet, item: PairItem, *, 
 
 
 async def judge_all(client: LLMClient, models: list[str], items: ItemSet, todo: list[tuple[str, str, bool]], *,
-                    seed: int = 8848, on_answers: Callable[[list[PairAnswer]], object] | None = None) -> list[PairAnswer]:
+                    seed: int = DEFAULT_SEED, on_answers: Callable[[list[PairAnswer]], object] | None = None) -> list[PairAnswer]:
     """Answers for every (model, item id, swapped) in `todo`, concurrently; `on_answers(list)` after each call.
     Once the client's --max-cost budget is spent no new call starts (the rest stay pending for a rerun)."""
     by_id = {i.id: i for i in items.items}

@@ -20,6 +20,7 @@ from ..scoring.settings_diff import task_hashes
 from ..scoring.sources import load_sources
 from .answers import PairAnswer, append_answers, read_answers
 from .items import Design, ItemSet, build_items, load_items, save_items
+from ..core.run_config import DEFAULT_SEED
 
 if TYPE_CHECKING:
     from ..llm import LLMClient
@@ -95,7 +96,7 @@ def pending(items: ItemSet, answers: list[PairAnswer], judges: list[str], swappe
 
 
 async def judge_session(folder: Path, items: ItemSet, client: LLMClient, judges: list[str], *,
-                        swap: int = 0, seed: int = 8848) -> list[PairAnswer]:
+                        swap: int = 0, seed: int = DEFAULT_SEED) -> list[PairAnswer]:
     """Ask every judge what it has not answered yet (and the swapped sample); returns all model answers."""
     from .judges import judge_all
 

@@ -31,8 +31,8 @@ from ..core.transcript import AgentInfo, EndReason, Speaker, Transcript, Turn, U
 from ..provider.base import Provider
 from ..seekers.base import DialogueView, Seeker
 from ..core.run_config import DEFAULT_TURN_TIMEOUT
+from ..core.run_config import DEFAULT_MAX_TURNS
 
-DEFAULT_MAX_TURNS = 12
 #: Longest turn text accepted from an agent; no model reply comes near it, a runaway plug-in can.
 MAX_TURN_CHARS = 100_000
 

@@ -20,9 +20,10 @@ from ..llm.options import ModelCallOptions
 from .batch import build_provider, quick_success
 from .dialogue import play_dialogue
 from .prepare import import_seeker_modules, models_by_role, open_client
+from ..core.run_config import DEFAULT_MAX_TURNS, DEFAULT_SEED
 
 #: The provider's seed and trial in a dialogue played by hand (the run's defaults for trial 0).
-SEED, TRIAL = 8848, 0
+SEED, TRIAL = DEFAULT_SEED, 0
 
 
 class Played(NamedTuple):
@@ -34,7 +35,7 @@ class Played(NamedTuple):
 
 
 def play_by_hand(task_id: str, role: str, *, seeker: str = "heuristic", provider: str = "offline",
-                 source: str | Path | None = None, max_turns: int = 12, seeker_module: list[str] | str | None = None,
+                 source: str | Path | None = None, max_turns: int = DEFAULT_MAX_TURNS, seeker_module: list[str] | str | None = None,
                  options: ModelCallOptions | None = None) -> Played:
     """Load the task, resolve the machine side, check its key, play. `source` is a task folder (else $CLARQ_DATA,
     then the cache); `options` the model-call options when the machine side is a model."""

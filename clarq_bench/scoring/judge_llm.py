@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 from ..core import prompts
 from .judge import NodeCheck
+from ..core.run_config import DEFAULT_SEED
 
 if TYPE_CHECKING:  # the LLM layer imports litellm; keep it out of module import time
     from ..llm import LLMClient
@@ -38,7 +39,7 @@ def node_check_messages(node_text: str, candidate_turns: list[str], language: st
     ]
 
 
-def llm_node_check(client: LLMClient, model: str, *, seed: int = 8848) -> NodeCheck:
+def llm_node_check(client: LLMClient, model: str, *, seed: int = DEFAULT_SEED) -> NodeCheck:
     """A `check` for judge.judge backed by `client`: temperature 0, JSON reply, accounted as role "judge"."""
 
     async def check(node_text: str, candidate_turns: list[str], language: str) -> bool:

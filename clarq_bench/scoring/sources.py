@@ -22,6 +22,7 @@ from ..core.run_guard import check_records
 from ..core.tasks import Task
 from ..core.transcript import Transcript
 from .judge import NodeCheck, Verdict, judge_all
+from ..core.run_config import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 if TYPE_CHECKING:
     from .metrics import Summary
@@ -182,7 +183,7 @@ class Scored(NamedTuple):
 
 
 async def score_run(source: Source, *, judge: str = "none", check: NodeCheck | None = None, client: Any = None,
-                    split: str = "auto", seed: int = 8848, resamples: int = 2000) -> Scored:
+                    split: str = "auto", seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES) -> Scored:
     """Judge a source's dialogues (the deterministic stage, then `judge`'s model check: `check` when given, else
     one through `client`), keep `split`, and summarize with the usage recorded on the transcripts (a run or a
     transcripts.jsonl: released files record none) plus what judging cost."""

@@ -14,8 +14,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-DEFAULT_SEED = 8848
-DEFAULT_RESAMPLES = 2000
+from ..core.run_config import DEFAULT_RESAMPLES, DEFAULT_SEED
+
 CONFIDENCE = 0.95
 _BLOCK = 250  # resamples drawn per block, to bound memory on large runs
 
