@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from ..fidelity.checks import audit_provider, evaluate_provider, search_provider
 from ..core.run_config import DEFAULT_MAX_TURNS, DEFAULT_RESAMPLES, DEFAULT_SEED
@@ -409,7 +409,8 @@ async def judge_pairs_async(run_a: str | Path, run_b: str | Path, *, judges: Seq
     if design not in (2, 4):
         raise ClarqError(f"--design {design} is not offered", "use --design 2 or --design 4")
     folder = _pairwise_folder(out, run_a, run_b)
-    items = await open_session(folder, run_a, run_b, seed=seed, design=design, criteria=chosen,  # type: ignore[arg-type]
+    options: Literal[2, 4] = 2 if design == 2 else 4  # checked above
+    items = await open_session(folder, run_a, run_b, seed=seed, design=options, criteria=chosen,
                                data=str(data) if data else None)
     own = client is None
     client = client or LLMClient(ModelCallOptions.of(llm).settings())

@@ -83,6 +83,8 @@ def boards(entries: list[Entry], language: str) -> list[Board]:
             continue
         setting = setting_of(entry, language)
         grouped.setdefault(setting, Board(setting)).entries.append(entry)
-    order = lambda b: (not b.setting.standard, b.setting.kind != BENCHMARK, b.setting.kind, b.setting.people,  # noqa: E731
-                       -len(b.entries), b.setting.title())
+    def order(b: Board) -> tuple[bool, bool, str, bool, int, str]:
+        return (not b.setting.standard, b.setting.kind != BENCHMARK, b.setting.kind, b.setting.people,
+                -len(b.entries), b.setting.title())
+
     return sorted(grouped.values(), key=order)
