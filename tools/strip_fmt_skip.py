@@ -55,8 +55,10 @@ def strip(source: str) -> tuple[str, list[int]]:
 def python_files(paths: list[str]) -> list[Path]:
     if paths:
         return [p for arg in paths for p in ([Path(arg)] if Path(arg).is_file() else sorted(Path(arg).rglob("*.py")))]
-    listed = subprocess.run(["git", "ls-files", "*.py"], capture_output=True, text=True, check=True).stdout.split()
-    return [Path(name) for name in listed]
+    listed = subprocess.run(["git", "ls-files", "*.py"], capture_output=True, text=True, check=False)
+    if listed.returncode != 0:  # not a git checkout: every Python file below here but virtual environments
+        return [p for p in sorted(Path().rglob("*.py")) if not any(part.startswith(".") for part in p.parts)]
+    return [Path(name) for name in listed.stdout.split()]
 
 
 def main(argv: list[str]) -> int:
