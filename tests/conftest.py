@@ -55,6 +55,14 @@ COSTLY_MODULES: dict[str, tuple[str, ...]] = {
     "test_pairwise_cli": ("servers",),
     "test_inspect_task": ("slow",),
 }
+#: Single tests measured at 5 s or more (`--durations`) under the fast loop's markers: slow too. Extend it from
+#: `python -m pytest -m "not slow and not browser and not servers and not wheel" --durations=30`.
+SLOW_TESTS = {
+    "test_replay_run_records_divergence_and_reports_it",
+    "test_a_run_and_a_rescore_count_the_judge_calls_they_make",
+    "test_provider_eval_table_fits_80_columns_without_collapsing",
+    "test_the_judges_spending_is_in_the_runs_ledger_and_its_cost",
+}
 #: A test that sets its own timeout above the suite's default says it is slow.
 DEFAULT_TIMEOUT_S = 120
 
@@ -66,6 +74,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(kind)
         if "chromium" in item.name or "browser" in item.fixturenames:
             item.add_marker("browser")
+        if item.originalname in SLOW_TESTS:
+            item.add_marker("slow")
         timeout = item.get_closest_marker("timeout")
         if timeout is not None and timeout.args and float(timeout.args[0]) > DEFAULT_TIMEOUT_S:
             item.add_marker("slow")
