@@ -104,6 +104,16 @@ def test_one_relevant_pane_per_query_is_drawn_among_the_tied_top_panes(release: 
         rank_figures(queries, "Coverage", "Eng. Level", runs=5, seed=1, relevant="all")
 
 
+def test_a_release_whose_every_top_pane_is_tied_reports_empty_non_tied_sets_as_misses(tmp_path: Path) -> None:
+    # every query ties its top offline rating and its top quality label: the non-tied sets keep nothing
+    tied = [(q, 2 + n, n, (4, 4, 1)[n], (5, 5, 2)[n], 1 + n, 3 - n, 2 + n, 1 + n) for q in ("q1", "q2")
+            for n in range(3)]  # fmt: skip
+    report = analyse(write_release(tmp_path / "Data", tied), runs=20)
+    for row in (r for r in report.table7 if r.variant != "ties"):
+        assert (row.queries, row.pairs) == (0, 0) and "P@1" in row.misses and row.why
+    assert "| Offline Rating | non-tied | 0 (152) | 0 (500) | nan |" in markdown(report)
+
+
 def test_files_that_disagree_or_carry_text_labels_are_one_line_errors(release: Path) -> None:
     rating = release / FILES["rating"]
     rows = rating.read_text(encoding="utf-8").splitlines()

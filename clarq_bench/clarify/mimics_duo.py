@@ -106,9 +106,12 @@ def _scores(order_keys: np.ndarray, relevant: np.ndarray) -> tuple[np.ndarray, n
 
 def rank_figures(queries: list[list[Pane]], method: str | None, ideal: str, *, runs: int, seed: int,
                  worst: bool = False, relevant: str = "tied") -> dict[str, float]:  # fmt: skip
-    """Mean P@1 and MRR over queries (and over `runs` random tie-breaks); method None = random order."""
+    """Mean P@1 and MRR over queries (and over `runs` random tie-breaks); method None = random order. No queries
+    (a non-tied set that keeps none): every figure is NaN."""
     if relevant not in RELEVANT:
         raise ValueError(f"relevant must be one of {RELEVANT}, not {relevant!r}")
+    if not queries:
+        return dict.fromkeys(("P@1", "MRR", "P@1 sd", "MRR sd"), float("nan"))
     rng = np.random.default_rng(seed)
     p1, rr = np.zeros(runs), np.zeros(runs)
     for panes in queries:
@@ -150,7 +153,9 @@ def untied(queries: list[list[Pane]], method: str, reading: str = "label") -> li
 
 def mrr_bounds(queries: list[list[Pane]], method: str, ideal: str) -> tuple[float, float]:
     """MRR with every tie in the method's order broken against the relevant panes, and for them: the range any
-    tie-break rule can give (relevant: the panes tied at the ideal's top)."""
+    tie-break rule can give (relevant: the panes tied at the ideal's top). No queries: NaN."""
+    if not queries:
+        return float("nan"), float("nan")
     worst = best = 0.0
     for panes in queries:
         gold = np.array([p.labels[ideal] for p in panes])
