@@ -11,7 +11,8 @@ from statistics import correlation
 import pytest
 
 from clarq_bench.cli.main import main
-from clarq_bench.clarify.mimics_duo import FILES, by_query, load_panes, mrr_bounds, rank_figures, table10, untied
+from clarq_bench.clarify.mimics_duo import (FILES, by_query, load_panes, mrr_bounds, rank_figures, table10, untied,
+                                           worst_dense_mrr)
 from clarq_bench.clarify.mimics_duo_report import ONLINE, PAPER_TABLE11, analyse, markdown
 from clarq_bench.core.errors import ClarqError, DataError
 from clarq_bench.data import companion
@@ -86,6 +87,8 @@ def test_non_tied_sets_by_either_reading_and_the_mrr_any_tie_break_allows(tmp_pa
     # q1 orders 2, 1, 3 by rating (relevant pane 1 second either way); q2 ties panes 1 and 2, the relevant one (2)
     # first or second: worst (1/2 + 1/2) / 2, best (1/2 + 1) / 2
     assert mrr_bounds(queries[:2], "Offline Rating", "Eng. Level") == (0.5, 0.75)
+    # dense ranks of the reversed engagement order: 3, 3 and 2 distinct levels
+    assert worst_dense_mrr(queries, "Eng. Level") == pytest.approx((1 / 3 + 1 / 3 + 1 / 2) / 3)
 
 
 def test_one_relevant_pane_per_query_is_drawn_among_the_tied_top_panes(release: Path) -> None:

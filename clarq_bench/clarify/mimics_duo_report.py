@@ -18,7 +18,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from .mimics_duo import IDEAL, MEASURES, ONLINE, by_query, load_panes, mrr_bounds, rank_figures, table10, untied
+from .mimics_duo import (IDEAL, MEASURES, ONLINE, by_query, load_panes, mrr_bounds, rank_figures, table10, untied,
+                         worst_dense_mrr)
 from .mimics_duo_readings import RELEVANT, UNTIED
 
 #: Table 10 of the paper (upper triangle, in MEASURES order).
@@ -65,8 +66,10 @@ WHY = {
                    "random gives the methods' figures); they appear "
                    "to come from data other than the release, as Table 10's engagement cells do",
     ("7", "worst"): "reversing the engagement order puts the top pane(s) last in every query, so MRR is the mean "
-                    "of 1 / (n - k + 1) (n panes, k tied at the top): the figure here is the only one the release "
-                    "gives",
+                    "of 1 / (n - k + 1) (n panes, k tied at the top): the figure here is the only one the stated rule "
+                    "gives on the release. If panes with the same engagement level shared one rank (dense ranks, "
+                    "not the paper's stated rule), the MRR would be {bounds}: the paper's figure may count ranks "
+                    "that way",
     ("7", "non-tied"): "P@1 is exact (the top panes are unique); MRR depends on how ties below the top of the method's "
                        "order are broken, which the paper does not say; here at random. Any tie-break gives an MRR in "
                        "{bounds}",
@@ -115,15 +118,21 @@ class MimicsDuoReport(BaseModel):
 
 
 def _row(table: str, ideal: str, method: str, variant: str, kept: list, figures: dict, paper: dict, why: str,
-         bounds: tuple[float, float] | None = None) -> RankRow:  # fmt: skip
+         bounds: tuple[float, ...] | None = None) -> RankRow:  # fmt: skip
     counts = {"queries": len(kept), "pairs": sum(map(len, kept))}
     diffs = {k: figures[k] - paper[k] for k in FIGURES if k in paper}
     misses = [k for k, d in diffs.items() if not abs(d) <= EXACT]  # NaN (no queries kept) misses too
     misses += [k for k, n in counts.items() if k in paper and paper[k] != n]
     return RankRow(table=table, ideal=ideal, method=method, variant=variant, **counts, figures=figures, paper=paper,
                    differences=diffs, misses=misses,
-                   why=WHY[(table, why)].format(bounds=f"{bounds[0]:.3f}-{bounds[1]:.3f}" if bounds else "")
+                   why=WHY[(table, why)].format(bounds=_span(bounds))
                    if misses else None)  # fmt: skip
+
+
+def _span(bounds: tuple[float, ...] | None) -> str:
+    if not bounds:
+        return ""
+    return "-".join(f"{b:.3f}" for b in bounds)
 
 
 def analyse(folder: Path, *, runs: int = 1000, seed: int = 2022, untied_reading: str = UNTIED[0],
@@ -154,7 +163,7 @@ def analyse(folder: Path, *, runs: int = 1000, seed: int = 2022, untied_reading:
                     PAPER_TABLE7[method, "worst, non-tied"], "worst, non-tied")]  # fmt: skip
     t7 += [_row("7", IDEAL, "random", "ties", queries, figures(queries, None), PAPER_TABLE7["random", "ties"], "ties"),
            _row("7", IDEAL, "worst", "ties", queries, figures(queries, None, worst=True), PAPER_TABLE7["worst", "ties"],
-                "worst")]  # fmt: skip
+                "worst", (worst_dense_mrr(queries, IDEAL),))]  # fmt: skip
     t11 = []
     for ideal, methods in PAPER_TABLE11.items():
         for method in (*ASPECTS, None):
