@@ -21,7 +21,7 @@ HEADLINE = (
     ("aqd", "AQD (released)"),
     ("aql", "AQL (released units)"),
     ("aql_tokens", "AQL (tokens)"),
-    ("efficiency", "Efficiency (success weighted by what was said)"),
+    ("efficiency", "Efficiency"),
     ("aqd_successful", "AQD, successful only"),
     ("elicitation_precision", "Elicitation precision"),
     ("redundancy_rate", "Redundancy rate"),
