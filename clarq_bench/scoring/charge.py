@@ -36,7 +36,7 @@ _WH = re.compile(
     r"\b(?:what|which|where|when|who|whom|whose|why|how)\b|为什么|什么|哪|谁|怎么|怎样|如何|多少|几|何时|何处|何地"
 )
 #: A sentence and the marks that close it.
-_SENTENCE = re.compile(r"[^.!?;。！？；…\n]+[.!?;。！？；…\n]*")
+_SENTENCE = re.compile(r"(?:[^.!?;。！？；…\n]|(?<=\d)\.(?=\d))+[.!?;。！？；…\n]*")  # "step 1.1" is one sentence
 #: A yes/no question without a question word: closed by a question mark, or by a Chinese question particle.
 _YES_NO = re.compile(r"[?？]|[吗呢][\s\"'”’）)]*$")
 #: List joints: each one inside a question, after its first question word, adds a thing asked. "or" does not: the
