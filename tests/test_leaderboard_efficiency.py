@@ -169,3 +169,27 @@ def test_a_submission_with_the_old_name_verifies_and_shows_the_recomputed_figure
     assert "success_eff" not in json.dumps(entries[0].summary)
     unverified, _ = load_entries(folder, verify=False)  # read as it is: the old figure under the new name
     assert unverified[0].summary["efficiency"]["value"] == 0.123 and "success_eff" not in unverified[0].summary
+
+
+def test_a_run_folder_with_verdicts_recorded_before_asks_were_counted_still_packs(tmp_path: Path) -> None:
+    """verdicts.jsonl written before turns carried `asks`: its verdicts load, their turns are read again from the
+    transcripts (the recorded node statuses kept), so the figure is the one a fresh judge gives."""
+    from clarq_bench.leaderboard.rundir import read_run, verdicts_for
+    from clarq_bench.scoring.judge import judge_deterministic
+
+    run = make_run(tmp_path / "run")
+    files = read_run(run, DATA)
+    fresh = [judge_deterministic(t, files.tasks[t.task_id]) for t in files.transcripts]
+    lines = []
+    for verdict in fresh:
+        record = json.loads(verdict.model_dump_json())
+        for turn in record["seeker_turns"]:
+            del turn["asks"]
+        record["judge"] = "recorded-judge"
+        lines.append(json.dumps(record))
+    (run / "verdicts.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    loaded = verdicts_for(read_run(run, DATA))
+    assert [v.judge for v in loaded] == ["recorded-judge"] * len(fresh)  # the recorded verdicts, not new ones
+    assert all(turn.asks is not None for v in loaded for turn in v.seeker_turns)
+    assert [v.efficiency for v in loaded] == [v.efficiency for v in fresh]
+    assert any(v.efficiency < 1.0 for v in fresh)  # the words charge binds on these turns: a real comparison
