@@ -146,6 +146,8 @@ def test_a_packing_seeker_scores_below_an_honest_one_with_the_same_success() -> 
         ("Okay, which cave?", 1),  # a comma before the question word is a pause
         ("Should I use the lamp kerosene or the whale oil?", 1),  # the options of one choice
         ("Jax, do I need a torch?", 1),
+        ("Do I need a torch, a rope, a map and boots?", 4),  # a list: two commas or more, and its conjunction
+        ("Какая пещера, какой факел, какой шёлк?", 3),  # no question word known here: the list by its commas
         ("Where and how do I get the gem?", 2),
         ("Which cave is it, and do I need a torch?", 2),
         ("I have noticed there are many taverns, so which one should I go to?", 1),

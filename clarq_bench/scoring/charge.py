@@ -6,16 +6,17 @@ takes H = required + 1 queries after the root, the count AQD subtracts), and the
 
 - turns: Q, the seeker's turns after the root (as AQD counts them);
 - asks: A + 1, the things those turns ask plus the closing turn (see `asks`; the human path asks H - 1 things);
-- words: W / B, the tokens those turns hold over B, the length of a human seeker's turn in the same unit (the
-  human path holds H x B tokens). B is the paper's human AQL (8.1 spaces in English, 17.0 characters in Chinese)
-  turned into the token unit by the tokens-per-released-unit ratio of the released GPT-4o seeker turns
-  (benchmarks/efficiency_budget.py prints it).
+- words: W / B, the tokens those turns hold over B, a human seeker's turn in the same unit (the human path holds
+  H x B tokens). B is the paper's human AQL (8.1 spaces in English, 17.0 characters in Chinese) turned into the token
+  unit by the tokens-per-released-unit ratio of the released GPT-4o seeker turns (benchmarks/efficiency_budget.py).
 
 efficiency = S x H / max(H, C), C = max(Q, A + 1, W / B): 1 for a success that costs no more than the human path, a
 failure 0, and never higher for more turns, more asks or more words. Packing asks into fewer turns keeps A and W;
-splitting them keeps A and raises Q; padding raises W. Tokens are those of the recorded cross-language unit (o200k_base,
-else cjk+words), so punctuation and scripts without spaces count as what they hold; asks are read in English and
-Chinese wording (other languages: by their question marks), the words charge covers what that reading misses.
+splitting them keeps A and raises Q; padding raises W. The unit is the verdict's cross-language token unit (o200k_base
+subword tokens, else cjk+words: a CJK character or a Latin word each), so punctuation costs what it holds, a script
+without spaces is counted in tokens, not spaces, and text in any script costs its tokens. Asks are read from English
+and Chinese question words and list marks (other languages: by question marks and commas); the words charge covers
+what that reading misses.
 """
 
 from __future__ import annotations
@@ -42,8 +43,10 @@ _YES_NO = re.compile(r"[?？]|[吗呢][\s\"'”’）)]*$")
 #: List joints: each one inside a question, after its first question word, adds a thing asked. "or" does not: the
 #: options of one choice are one ask.
 _JOINT = re.compile(r"[,，、/&+]|\b(?:and|plus|as well as)\b|以及|并且|而且|还有|和|与|及")
-#: The joints of a yes/no question: conjunctions and enumeration marks only (a comma there is a pause).
+#: The joints of a yes/no question (or one in a language without question words here): conjunctions and
+#: enumeration marks, and commas when there are two or more (a list; one comma is a pause: "Okay, do I need it?").
 _YES_NO_JOINT = re.compile(r"、|\b(?:and|plus|as well as)\b|以及|还有|和|与|及")
+_COMMA = re.compile(r"[,，]")
 _CONTENT = re.compile(r"\w")
 #: A clause opened by a connective goes on with the same ask ("..., so what should I do?"), it lists nothing.
 _CONNECTIVE = re.compile(r"\s*(?:so|but|because|since|if|as|though|although|while|thus|hence|therefore)\b|\s*(?:所以|但是|但|因为|如果|因此|那么)")
@@ -55,9 +58,10 @@ def _normal(text: str) -> str:
 
 def asks(text: str) -> int:
     """The things one turn asks: per sentence that asks anything (a question word, a question mark or 吗/呢), its
-    question words plus the list items that follow the first of them (or, in a yes/no question, its conjunctions
-    and enumeration marks); at least one per asking sentence. Before the first question word a comma is a pause
-    ("Okay, which cave?" asks one thing); "or" joins the options of one ask."""
+    question words plus the list items that follow the first of them (or, in a question without an English or
+    Chinese question word, its conjunctions, enumeration marks and commas when two or more); at least one per asking
+    sentence. Before the first question word a comma is a pause ("Okay, which cave?" asks one thing); "or" joins the
+    options of one ask. A goodbye turn asks nothing (the judge gives it 0: nothing is answered after it)."""
     total = 0
     for match in _SENTENCE.finditer(_normal(text)):
         sentence = match.group(0)
@@ -70,7 +74,8 @@ def asks(text: str) -> int:
                      if _CONTENT.search(part) and not _WH.search(part) and not _CONNECTIVE.match(part)]
             total += len(wh) + len(items)
         elif _YES_NO.search(sentence.strip()):
-            total += 1 + len(_YES_NO_JOINT.findall(sentence))
+            commas = len(_COMMA.findall(sentence))
+            total += 1 + len(_YES_NO_JOINT.findall(sentence)) + (commas if commas >= 2 else 0)
     return total
 
 
