@@ -14,7 +14,8 @@ efficiency = S x H / max(H, C), C = max(Q, A + 1, W / B): 1 for a success that c
 failure 0, and never higher for more turns, more asks or more words. Packing asks into fewer turns keeps A and W;
 splitting them keeps A and raises Q; padding raises W. The unit is the verdict's cross-language token unit (o200k_base
 subword tokens, else cjk+words: a CJK character or a Latin word each), so punctuation costs what it holds, a script
-without spaces is counted in tokens, not spaces, and text in any script costs its tokens. Asks are read from English
+without spaces is counted in tokens, not spaces, and text in any script costs its tokens (in the fallback, only CJK
+and Latin letters and digits count). Asks are read from English
 and Chinese question words and list marks (other languages: by question marks and commas); the words charge covers
 what that reading misses.
 """
