@@ -34,16 +34,17 @@ HUMAN_TURN_TOKENS: dict[tuple[str, str], float] = {
 }  # fmt: skip
 
 #: One question word = one ask ("where and how" asks two things). Longest first: 为什么 before 什么.
-_WH = re.compile(
-    r"\b(?:what|which|where|when|who|whom|whose|why|how)\b|为什么|什么|哪|谁|怎么|怎样|如何|多少|几|何时|何处|何地"
+_WH = re.compile(  # (the lookahead on first letters lets the scan skip the other places fast)
+    r"(?=[wh为什哪谁怎如多几何])"
+    r"(?:\b(?:what|which|where|when|who|whom|whose|why|how)\b|为什么|什么|哪|谁|怎么|怎样|如何|多少|几|何时|何处|何地)"
 )
 #: A sentence and the marks that close it.
-_SENTENCE = re.compile(r"(?:[^.!?;。！？；…\n]|(?<=\d)\.(?=\d))+[.!?;。！？；…\n]*")  # "step 1.1" is one sentence
+_SENTENCE = re.compile(r"[^.!?;。！？；…\n]+(?:(?<=\d)\.(?=\d)[^.!?;。！？；…\n]*)*[.!?;。！？；…\n]*")  # "1.1": one
 #: A yes/no question without a question word: closed by a question mark, or by a Chinese question particle.
 _YES_NO = re.compile(r"[?？]|[吗呢][\s\"'”’）)]*$")
 #: List joints: each one inside a question, after its first question word, adds a thing asked. "or" does not: the
 #: options of one choice are one ask.
-_JOINT = re.compile(r"[,，、/&+]|\b(?:and|plus|as well as)\b|以及|并且|而且|还有|和|与|及")
+_JOINT = re.compile(r"(?=[,，、/&+apw以并而还和与及])(?:[,，、/&+]|\b(?:and|plus|as well as)\b|以及|并且|而且|还有|和|与|及)")
 #: The joints of a yes/no question (or one in a language without question words here): conjunctions and
 #: enumeration marks, and commas when there are two or more (a list; one comma is a pause: "Okay, do I need it?").
 _YES_NO_JOINT = re.compile(r"、|\b(?:and|plus|as well as)\b|以及|还有|和|与|及")
