@@ -376,3 +376,26 @@ def test_the_human_turn_budget_is_the_papers_human_aql_in_the_token_unit() -> No
                 continue
             ratio = sum(counter.count(text) for text in texts) / released
             assert HUMAN_TURN_TOKENS[(unit, language)] == round(HUMAN_AQL[language] * ratio, 1), (unit, language)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_human_path_of_every_sample_task_scores_its_success(language: str) -> None:
+    """Every sample task walked as a person would: one short question a node, the node as the reply, goodbye. The
+    charge is H whatever the tree's size, so the figure is the success: 1, and 0 when the last node is missing."""
+    from clarq_bench.data.loader import load_tasks
+    from upstream_paths import SAMPLE_TASKS
+
+    question = {"en": "What about step {}?", "zh": "第{}步呢？"}[language]
+    goodbye = {"en": "Goodbye", "zh": "再见"}[language]
+    tasks = load_tasks(SAMPLE_TASKS, (language,))
+    assert tasks and len({len(t.tree.required) for t in tasks}) > 1  # trees of several sizes
+    for task in tasks:
+        turns = [provider(GREETING, ReplyKind.greeting), seeker(task.brief.task_name),
+                 provider(task.tree.root.text, ReplyKind.root)]  # fmt: skip
+        for node in task.tree.required:
+            turns += [seeker(question.format(node.id)),
+                      provider(node.text, ReplyKind.response_i, Intent.answerable, [node.id])]  # fmt: skip
+        whole = judged(task, turns + [seeker(goodbye)])
+        assert whole.success and whole.charge == whole.human_queries and whole.efficiency == 1.0
+        short = judged(task, turns[:-2] + [seeker(goodbye)])
+        assert not short.success and short.efficiency == 0.0
