@@ -153,6 +153,8 @@ def test_a_packing_seeker_scores_below_an_honest_one_with_the_same_success() -> 
         ("I have noticed there are many taverns, so which one should I go to?", 1),
         ("I am unsure which tavern, so what should I do?", 2),  # two question words
         ("which:cave,torch,silk,map", 4),  # no spaces: the same list
+        ("Where do I get the cave — torch | silk • map / rope?", 5),  # other separators: the same list
+        ("Which fuel: the lamp kerosene or the whale oil?", 1),
         ("Which cave，which torch？", 2),  # full-width marks read as their ASCII forms
         ("I need to collect the gem.", 0),
         ("哪个山洞？", 1),

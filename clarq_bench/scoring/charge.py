@@ -42,9 +42,9 @@ _WH = re.compile(  # (the lookahead on first letters lets the scan skip the othe
 _SENTENCE = re.compile(r"[^.!?;。！？；…\n]+(?:(?<=\d)\.(?=\d)[^.!?;。！？；…\n]*)*[.!?;。！？；…\n]*")  # "1.1": one
 #: A yes/no question without a question word: closed by a question mark, or by a Chinese question particle.
 _YES_NO = re.compile(r"[?？]|[吗呢][\s\"'”’）)]*$")
-#: List joints: each one inside a question, after its first question word, adds a thing asked. "or" does not: the
-#: options of one choice are one ask.
-_JOINT = re.compile(r"(?=[,，、/&+apw以并而还和与及])(?:[,，、/&+]|\b(?:and|plus|as well as)\b|以及|并且|而且|还有|和|与|及)")
+#: List joints (commas, enumeration marks, slashes, pipes, bullets, dashes, "and"): each one inside a question, after
+#: its first question word, adds a thing asked. "or" does not: the options of one choice are one ask.
+_JOINT = re.compile(r"(?=[,，、/&+|·•—–apw以并而还和与及])(?:[,，、/&+|·•—–]|\b(?:and|plus|as well as)\b|以及|并且|而且|还有|和|与|及)")
 #: The joints of a yes/no question (or one in a language without question words here): conjunctions and
 #: enumeration marks, and commas when there are two or more (a list; one comma is a pause: "Okay, do I need it?").
 _YES_NO_JOINT = re.compile(r"、|\b(?:and|plus|as well as)\b|以及|还有|和|与|及")
