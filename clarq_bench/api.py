@@ -235,7 +235,7 @@ def compare(a: str | Path, b: str | Path, *, format: str = "auto", judge: str = 
             split: str = "auto", seed: int = 8848, resamples: int = 2000, api_base: str | None = None,
             across_settings: bool = False) -> Comparison:
     """A - B on the dialogues both sides played (paired on task content and trial): paired bootstrap intervals for
-    success, AQD, AQL and SwE, the exact McNemar test for success, and the settings that differ between the sides.
+    success, AQD, AQL and efficiency, the exact McNemar test for success, and the settings that differ between the sides.
     Sides played against another provider, provider mode or turn cap are refused unless `across_settings` (the
     result then lists them in `cross_setting`)."""
     from .core.errors import ClarqError

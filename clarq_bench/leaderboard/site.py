@@ -73,7 +73,9 @@ def load_entries(
             continue
         used = {t.task_id: outcome.tasks[t.task_id] for t in sub.transcripts if t.task_id in outcome.tasks}
         provenance = REPLAYED if outcome.provenance == VERIFY_REPLAYED else SELF_REPORTED
-        manifest = sub.manifest
+        manifest = sub.manifest  # shown with the figures verification recomputed (current names, current definitions)
+        if outcome.metrics is not None:
+            manifest = manifest.model_copy(update={"metrics": outcome.metrics})
         if token_unit_differs(manifest.metrics) is not None:  # verify could not compare them: not shown as verified
             manifest = manifest.model_copy(update={"metrics": without_token_figures(manifest.metrics)})
         entries.append(Entry(manifest, sub.transcripts, outcome.verdicts, used, STATUS_VERIFIED, source=path.name,
