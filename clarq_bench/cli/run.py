@@ -40,6 +40,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       "--provider offline needs no key)")
     side.add_argument("--provider-model", help="model of the LLM provider when --provider is not the model")
     side.add_argument("--provider-mode", choices=["single", "multi-info"], help="nodes per reply (default: single)")
+    side.add_argument("--provider-reading", choices=["model", "strict"],
+                      help="LLM provider: who decides what a turn asks; model: its model, within the tree's order "
+                           "(default, as in the paper); strict: the offline provider's screen and focus rule may "
+                           "also refuse what the model chose (a setting of its own on compare and the leaderboard)")
     side.add_argument("--judge", dest="judge_model", metavar="none|MODEL",
                       help="model for the LLM check of nodes the text match missed, at scoring (default: none = "
                            "deterministic only; the same flag as `clarq score --judge`)")
@@ -88,6 +92,7 @@ def _run(args: argparse.Namespace) -> int:
     bar = progress.add_task("dialogues", total=None, line="")
 
     def start(config: Any, tasks: list) -> None:
+        console.print(provider_line(config), markup=False, highlight=False, soft_wrap=True)
         progress.disable = not (config.progress and console.is_terminal)
         progress.update(bar, total=len(tasks) * config.trials)
         progress.start()
@@ -120,6 +125,17 @@ def _run(args: argparse.Namespace) -> int:
 
         print_table(result.summary, Console(file=sys.stdout))
     return outcome(result.stats, result.run_dir)
+
+
+def provider_line(config: Any) -> str:
+    """Who answers the seeker, as the run records it: name, mode and (an LLM provider) its reading."""
+    settings = config.provider
+    name = settings.name if not settings.model or settings.model == settings.name else f"{settings.name} ({settings.model})"
+    mode = "multi-info" if str(settings.mode or "single").startswith("multi") else "single-info"
+    reading = settings.options.get("reading")
+    said = {"model": ", model reading (its model decides what is revealed, as in the paper)",
+            "strict": ", strict reading (the offline provider's screen and focus rule may refuse the model's choice)"}
+    return f"provider: {name}, {mode}{said.get(str(reading), '')}"
 
 
 def run_folder_line(run_dir: Path) -> str:

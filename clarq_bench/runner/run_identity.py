@@ -24,10 +24,14 @@ if TYPE_CHECKING:
 def stamp_config(config: RunConfig, tasks: list[Task], client: Any, seeker: SeekerSpec,
                  provider: ProviderSpec) -> RunConfig:
     """The config with what this run decided filled in: the selected tasks (ids and digest), the endpoint, the
-    provider fingerprint and the seeker's tree access. The one place a config is stamped, once, when a run is made
+    provider fingerprint, an LLM provider's reading (provider.options.reading) and the seeker's tree access. The one place a config is stamped, once, when a run is made
     ready (prepared.ready), before anything else reads its hash or writes it."""
     endpoint = getattr(client, "endpoint", None) if client is not None else None
+    reading = provider.reading(config.provider.options)  # an LLM provider's reading is always written down
+    agent = config.provider if reading is None else config.provider.model_copy(
+        update={"options": {**config.provider.options, "reading": reading}})
     return config.model_copy(update={
+        "provider": agent,
         "task_ids": [task.id for task in tasks],
         "tasks_digest": tasks_digest(tasks),
         "api_base": endpoint,
