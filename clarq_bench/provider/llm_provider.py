@@ -8,8 +8,8 @@ Response II is generated (intents 1, 3, 4, 6), fixed (5) or the fixed "enough" r
 Cost: the released agent made a classification call plus up to three checks per frontier node, one after another.
 Here one structured call returns intent, chosen frontier ids and a rationale; a Response I turn needs nothing more
 and only a generated Response II makes a second call. The tree is the authority, not the model: ids outside the
-frontier are discarded and recorded (`notes["refused_ids"]`); in single-info mode one node a turn is revealed (the
-first the model chose). No lexical rule overrules the model by default: the paper's provider is its model.
+frontier are discarded and recorded (`notes["refused_ids"]`); in single-info mode one node a turn is revealed (of the
+model's choices, the first in the frontier's order, as the released provider chose). No lexical rule overrules the model by default: the paper's provider is its model.
 `reading="strict"` (`--provider-reading strict`) adds the offline provider's reading of the turn, its screen before the
 model and its focus rule after it (strict_reading.py), as a recorded setting of its own. So a turn makes at most MAX_SEQUENTIAL_CALLS (2)
 model calls, one after the other, and never more: the leakage guard adds none. A generated reply that carries an
@@ -282,7 +282,11 @@ class LLMProvider:
         if [node_id for node_id in read.revealed if node_id not in kept]:
             facts["offered_ids"] = [node_id for node_id in read.revealed if node_id not in kept]
             intent = Intent.answerable
-        kept = read.revealed[:1] if self.mode == ProviderMode.single else read.revealed  # single-info: one a turn
+        kept = read.revealed
+        if self.mode == ProviderMode.single and len(kept) > 1:  # the tree's rule: one node a turn, the first in the
+            first = min(kept, key=state.frontier.index)  # frontier's order (the released provider's node choice)
+            facts["dropped_ids"] = [node_id for node_id in kept if node_id != first]
+            kept = [first]
         if intent in (Intent.answerable, Intent.unanswerable) and kept:
             chosen = kept
             ordered = sorted(chosen, key=node_sort_key) if len(chosen) > 1 else chosen
