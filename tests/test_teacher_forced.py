@@ -44,6 +44,8 @@ def test_the_scripted_decision_is_the_released_providers_whatever_the_tree_says(
 
 
 @needs_results
+@pytest.mark.slow
+@pytest.mark.timeout(600)
 @pytest.mark.parametrize("name", [SINGLE, MULTI])
 def test_the_default_reading_keeps_the_released_providers_reveals(name: str) -> None:
     dialogues = load_dialogues(UPSTREAM_RESULTS / name)
