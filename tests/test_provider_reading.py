@@ -128,3 +128,34 @@ def test_the_leaderboard_gives_each_reading_its_own_board() -> None:
     assert len(set(settings)) == 3  # three boards
     assert "strict reading" in settings[1].title() and "reading unrecorded" in settings[2].title()
     assert "reading" not in settings[0].title()
+
+
+def _reading_run(tmp_path, name: str, config_reading: str, played: str):  # type: ignore[no-untyped-def]
+    from leaderboard_runs import sample_tasks, scripted_transcript, write_run
+
+    tasks = sample_tasks(("en",))
+    transcripts = []
+    for task in tasks:
+        transcript = scripted_transcript(task, provider="gpt-4o")
+        for turn in transcript.turns:
+            if turn.speaker.value == "provider":
+                turn.notes["reading"] = played
+        transcripts.append(transcript)
+    provider = {"name": "gpt-4o", "model": None, "mode": "single", "options": {"reading": config_reading}}
+    return write_run(tmp_path / name, transcripts, tasks, provider=provider)
+
+
+def test_a_strict_run_is_not_the_standard_setting_and_a_relabelled_one_is_caught(tmp_path) -> None:
+    from clarq_bench.leaderboard import build_submission, verify_file, write_submission
+    from clarq_bench.leaderboard.schema import Label
+
+    model = build_submission(_reading_run(tmp_path, "model", "model", "model"))
+    assert model.manifest.label == Label.standard
+    strict = build_submission(_reading_run(tmp_path, "strict", "strict", "strict"))
+    assert strict.manifest.label == Label.custom
+    assert strict.manifest.label_reasons == ["provider reading strict (standard: model)"]
+    forged = build_submission(_reading_run(tmp_path, "forged", "model", "strict"))  # played strict, labelled model
+    from upstream_paths import SAMPLE_TASKS
+
+    found = verify_file(write_submission(forged, tmp_path / "forged.json"), str(SAMPLE_TASKS))[1].problems
+    assert any("the provider played in reading ['strict'], not the run config's 'model'" in line for line in found)
