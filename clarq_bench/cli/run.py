@@ -91,8 +91,10 @@ def _run(args: argparse.Namespace) -> int:
     )  # fmt: skip
     bar = progress.add_task("dialogues", total=None, line="")
 
+    started: list[Any] = []  # the run's config, told after the run folder line (scripts read that one first)
+
     def start(config: Any, tasks: list) -> None:
-        console.print(provider_line(config), markup=False, highlight=False, soft_wrap=True)
+        started.append(config)
         progress.disable = not (config.progress and console.is_terminal)
         progress.update(bar, total=len(tasks) * config.trials)
         progress.start()
@@ -106,6 +108,8 @@ def _run(args: argparse.Namespace) -> int:
         if not args.resume:
             folder.append(run_dir)  # a resumed run's folder and command are the ones just typed
             console.print(run_folder_line(run_dir), markup=False, highlight=False, soft_wrap=True)
+        if started:
+            console.print(provider_line(started[0]), markup=False, highlight=False, soft_wrap=True)
         for twin in twins:
             console.print(twin_warning(twin), markup=False, highlight=False, soft_wrap=True)
 
