@@ -55,3 +55,20 @@ def test_the_default_reading_keeps_the_released_providers_reveals(name: str) -> 
     assert kept.reveals > 500 and kept.share is not None and kept.share >= target, model.lost[:5]
     assert strict.modes[mode].share is not None and strict.modes[mode].share < target  # the check can fail
     assert strict.modes[mode].reveals == kept.reveals
+
+
+@needs_results
+def test_cli_prints_both_readings_and_the_targets(capsys: pytest.CaptureFixture[str]) -> None:
+    from clarq_bench.cli.main import main
+
+    assert main(["provider-eval", "--teacher-forced", "--dialogues", str(UPSTREAM_RESULTS / MULTI), "--types", "1-2",
+                 "--json"]) == 0  # fmt: skip
+    out = json.loads(capsys.readouterr().out)
+    assert [r["reading"] for r in out["readings"]] == ["model", "strict"] and out["targets"]["multi-info"] == 0.95
+    model = out["readings"][0]["modes"]["multi-info"]
+    assert model["reveals"] > 0 and model["kept"] == model["reveals"]
+    assert main(["provider-eval", "--teacher-forced", "--dialogues", str(UPSTREAM_RESULTS / MULTI), "--types", "1"]) == 0
+    table = capsys.readouterr().out
+    assert "all multi-info" in table and ">= 95.0%" in table and "strict" in table
+    assert main(["provider-eval", "--teacher-forced", "--provider", "offline", "--dialogues",
+                 str(UPSTREAM_RESULTS / MULTI)]) == 2  # fmt: skip
