@@ -7,6 +7,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+import test_provider_screen as screen_cases
+from test_llm_provider import Recorder, decision, dialogue, make_task
 
 from clarq_bench.core.errors import ClarqError
 from clarq_bench.core.transcript import AgentInfo, Intent, ReplyKind
@@ -16,8 +18,6 @@ from clarq_bench.provider.llm_provider import LLMProvider
 from clarq_bench.provider.registry import resolve_provider
 from clarq_bench.scoring.settings_diff import provider_reading, setting_conflicts
 from clarq_bench.testing import ScriptedModel
-import test_provider_screen as screen_cases
-from test_llm_provider import Recorder, decision, dialogue, make_task
 
 MODEL = "scripted/jax"
 

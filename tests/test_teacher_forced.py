@@ -13,7 +13,13 @@ from clarq_bench.core.tasks import ROOT_ID
 from clarq_bench.core.transcript import ReplyKind, Speaker, Turn
 from clarq_bench.data.reference_steps import ReplayStep
 from clarq_bench.fidelity.provider_eval import load_dialogues
-from clarq_bench.fidelity.teacher_forced import TARGETS, _Script, file_mode, reference_decision, teacher_forced
+from clarq_bench.fidelity.teacher_forced import (
+    TARGETS,
+    _Script,
+    file_mode,
+    reference_decision,
+    teacher_forced,
+)
 
 SINGLE = "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Chat.En.json"
 MULTI = "l2l_GPT-4o_seeker_vs_GPT-4o_multi_info_provider.Comp.En.json"

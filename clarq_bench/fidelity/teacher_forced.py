@@ -17,8 +17,8 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import defaultdict
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from pydantic import BaseModel, Field
 
@@ -96,14 +96,13 @@ def _figures(rows: list[tuple[list[str], list[str]]]) -> KeptFigures:
                        extra=sum(len(set(got) - set(ref)) for ref, got in rows))  # fmt: skip
 
 
-async def _dialogue(dialogue: ReleasedDialogue, client, name: str, script: _Script, reading: str | None,
+async def _dialogue(dialogue: ReleasedDialogue, client, name: str, script: _Script, reading: str,
                     limit: asyncio.Semaphore) -> list[tuple[ReplayStep, list[str], dict]]:  # type: ignore[no-untyped-def]
     from ..provider.llm_provider import LLMProvider
 
     async with limit:
         script.texts = {node.id: node.text for node in dialogue.task.tree.required}
-        options = {} if reading is None else {"reading": reading}
-        provider = LLMProvider(dialogue.task, client, model=name, mode=file_mode(dialogue.source), **options)
+        provider = LLMProvider(dialogue.task, client, model=name, mode=file_mode(dialogue.source), reading=reading)
         out = []
         for step in replay_steps(dialogue):
             script.step, script.calls = step, 0
@@ -114,7 +113,7 @@ async def _dialogue(dialogue: ReleasedDialogue, client, name: str, script: _Scri
         return out
 
 
-async def replay_forced(dialogues: list[ReleasedDialogue], reading: str | None = None,
+async def replay_forced(dialogues: list[ReleasedDialogue], reading: str = "model",
                         concurrency: int = 8) -> list[tuple[ReplayStep, list[str], dict]]:  # type: ignore[type-arg]
     """(step, node ids the LLM provider newly revealed, its notes) for every step, with the reference model."""
     from ..llm import LLMClient, LLMSettings
@@ -151,8 +150,7 @@ def summarize(rows: Iterable[tuple[ReplayStep, list[str], dict]], reading: str) 
                          modes={k: _figures(v) for k, v in sorted(modes.items())}, lost=lost)  # fmt: skip
 
 
-def teacher_forced(dialogues: list[ReleasedDialogue], readings: Iterable[str | None] = ("model", "strict"),
+def teacher_forced(dialogues: list[ReleasedDialogue], readings: Iterable[str] = ("model", "strict"),
                    concurrency: int = 8) -> list[ReadingReport]:
-    """The check for each reading (None: the provider's default), in order."""
-    return [summarize(asyncio.run(replay_forced(dialogues, reading, concurrency)), reading or "default")
-            for reading in readings]  # fmt: skip
+    """The check for each provider reading, in order (the first is the one the targets apply to)."""
+    return [summarize(asyncio.run(replay_forced(dialogues, reading, concurrency)), reading) for reading in readings]

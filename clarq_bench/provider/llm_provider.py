@@ -282,7 +282,7 @@ class LLMProvider:
         if [node_id for node_id in read.revealed if node_id not in kept]:
             facts["offered_ids"] = [node_id for node_id in read.revealed if node_id not in kept]
             intent = Intent.answerable
-        kept = read.revealed
+        kept = list(read.revealed)
         if self.mode == ProviderMode.single and len(kept) > 1:  # the tree's rule: one node a turn, the first in the
             first = min(kept, key=state.frontier.index)  # frontier's order (the released provider's node choice)
             facts["dropped_ids"] = [node_id for node_id in kept if node_id != first]

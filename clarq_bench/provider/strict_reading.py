@@ -9,7 +9,8 @@ module is the only place the LLM provider calls the shared reading modules (scre
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from ..core.tasks import Task
 from ..core.transcript import Intent, Turn
@@ -29,8 +30,8 @@ class TurnReading(NamedTuple):
     nodes the reading reveals and those a question of the turn asks about (before one reply's limits)."""
 
     screened: Screened | None = None
-    revealed: list[str] = []
-    asked: list[str] = []
+    revealed: Sequence[str] = ()
+    asked: Sequence[str] = ()
 
     @property
     def verdict(self) -> Verdict | None:
