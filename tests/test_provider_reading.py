@@ -159,3 +159,37 @@ def test_a_strict_run_is_not_the_standard_setting_and_a_relabelled_one_is_caught
 
     found = verify_file(write_submission(forged, tmp_path / "forged.json"), str(SAMPLE_TASKS))[1].problems
     assert any("the provider played in reading ['strict'], not the run config's 'model'" in line for line in found)
+
+
+@pytest.mark.parametrize("flag, reading", [((), "model"), (("--provider-reading", "strict"), "strict")])
+def test_clarq_run_shows_and_records_the_reading(tmp_path, monkeypatch, capsys, flag, reading) -> None:
+    import json as jsonlib
+
+    from clarq_bench.cli.main import main
+    from clarq_bench.testing.fake_openai import FakeOpenAIServer
+    from upstream_paths import SAMPLE_TASKS
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+
+    def answer(body: dict) -> str:
+        prompt = str(body["messages"][-1]["content"])
+        if '"related"' in prompt:
+            return jsonlib.dumps({"related": True, "rationale": "asks for help"})
+        if '"intent"' in prompt:
+            return jsonlib.dumps({"intent": 6, "node_ids": [], "rationale": "vague"})
+        return "Just keep going."
+
+    with FakeOpenAIServer(responder=answer) as server:
+        code = main(["run", "--provider", "openai/fake-jax", "--api-base", server.base_url, "--tasks",
+                     str(SAMPLE_TASKS), "--lang", "en", "--limit", "1", "--max-turns", "2", "--runs-dir",
+                     str(tmp_path / "runs"), "--no-progress", "--no-cache", *flag])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert f"provider: openai/fake-jax, single-info, {reading} reading" in err
+    (run_dir,) = (tmp_path / "runs").iterdir()
+    config = jsonlib.loads((run_dir / "config.json").read_text(encoding="utf-8"))
+    assert config["provider"]["options"]["reading"] == reading
+    transcript = jsonlib.loads((run_dir / "transcripts.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    played = {turn["notes"].get("reading") for turn in transcript["turns"][1:] if turn["speaker"] == "provider"}
+    assert played == {reading}
