@@ -75,6 +75,8 @@ class KeptFigures(BaseModel):
     reveals: int
     kept: int
     extra: int = Field(description="Nodes revealed that the reference did not reveal on that turn.")
+    reveal_steps: int = Field(0, description="Steps on which the reference revealed something.")
+    same: int = Field(0, description="Of those, steps on which the provider revealed exactly the reference's nodes.")
 
     @property
     def share(self) -> float | None:
@@ -93,7 +95,9 @@ class ReadingReport(BaseModel):
 def _figures(rows: list[tuple[list[str], list[str]]]) -> KeptFigures:
     return KeptFigures(steps=len(rows), reveals=sum(len(ref) for ref, _ in rows),
                        kept=sum(len(set(ref) & set(got)) for ref, got in rows),
-                       extra=sum(len(set(got) - set(ref)) for ref, got in rows))  # fmt: skip
+                       extra=sum(len(set(got) - set(ref)) for ref, got in rows),
+                       reveal_steps=sum(bool(ref) for ref, _ in rows),
+                       same=sum(bool(ref) and set(ref) == set(got) for ref, got in rows))  # fmt: skip
 
 
 async def _dialogue(dialogue: ReleasedDialogue, client, name: str, script: _Script, reading: str,
