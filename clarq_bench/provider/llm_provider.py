@@ -9,10 +9,10 @@ Cost: the released agent made a classification call plus up to three checks per 
 Here one structured call returns intent, chosen frontier ids and a rationale; a Response I turn needs nothing more
 and only a generated Response II makes a second call. The tree is the authority, not the model: ids outside the
 frontier are discarded and recorded (`notes["refused_ids"]`); in single-info mode one node a turn is revealed (of the
-model's choices, the first in the frontier's order, as the released provider chose). No lexical rule overrules the model by default: the paper's provider is its model.
-`reading="strict"` (`--provider-reading strict`) adds the offline provider's reading of the turn, its screen before the
-model and its focus rule after it (strict_reading.py), as a recorded setting of its own. So a turn makes at most MAX_SEQUENTIAL_CALLS (2)
-model calls, one after the other, and never more: the leakage guard adds none. A generated reply that carries an
+model's choices, the first in the frontier's order, as the released provider chose). No lexical rule overrules the
+model by default: the paper's provider is its model. `reading="strict"` (`--provider-reading strict`) adds the offline
+provider's reading of the turn, its screen before the model and its focus rule after it (strict_reading.py), as a
+recorded setting of its own; every turn notes its reading. So a turn makes at most MAX_SEQUENTIAL_CALLS (2) model calls, one after the other, and never more: the leakage guard adds none. A generated reply that carries an
 unrevealed node's content (leakage.py) loses the sentences that carry it, and when nothing clean is left it is
 replaced by a safe template; the draft, the hits and the action are recorded in `notes["leak_guard"]`, their count
 in `notes["guard_hits"]`. (The issue's "regenerate once" would be a third sequential call on a Response II turn;
