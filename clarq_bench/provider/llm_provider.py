@@ -12,17 +12,18 @@ frontier are discarded and recorded (`notes["refused_ids"]`); in single-info mod
 model's choices, the first in the frontier's order, as the released provider chose). No lexical rule overrules the
 model by default: the paper's provider is its model. `reading="strict"` (`--provider-reading strict`) adds the offline
 provider's reading of the turn, its screen before the model and its focus rule after it (strict_reading.py), as a
-recorded setting of its own; every turn notes its reading. So a turn makes at most MAX_SEQUENTIAL_CALLS (2) model calls, one after the other, and never more: the leakage guard adds none. A generated reply that carries an
-unrevealed node's content (leakage.py) loses the sentences that carry it, and when nothing clean is left it is
-replaced by a safe template; the draft, the hits and the action are recorded in `notes["leak_guard"]`, their count
-in `notes["guard_hits"]`. (The issue's "regenerate once" would be a third sequential call on a Response II turn;
-the repair without a call keeps the two-call bound.) Every turn records the resolved model version, seed,
-temperature (0), its calls (`calls`, `sequential_calls`) and the requests they took (`requests`, counting the LLM
-layer's JSON re-asks after malformed output).
+recorded setting of its own; every turn notes its reading. So a turn makes at most MAX_SEQUENTIAL_CALLS (2) model
+calls, one after the other, and never more: the leakage guard adds none. A generated reply that carries an unrevealed
+node's content (leakage.py) loses the sentences that carry it, and when nothing clean is left it is replaced by a
+safe template; the draft, the hits and the action are recorded in `notes["leak_guard"]`, their count in
+`notes["guard_hits"]`. (The issue's "regenerate once" would be a third sequential call on a Response II turn; the
+repair without a call keeps the two-call bound.) Every turn records the resolved model version, seed, temperature
+(0), its calls (`calls`, `sequential_calls`) and the requests they took (`requests`, counting the LLM layer's JSON
+re-asks after malformed output).
 
 Real models: `clarq provider-eval --provider gpt-4o` (or any litellm model name, e.g. `anthropic/claude-3-5-sonnet`)
-builds this provider through provider/factory.make_provider; litellm reads the usual key variables
-(OPENAI_API_KEY, ANTHROPIC_API_KEY, ...), and `--provider-mode multi-info` selects the multi-info variant.
+builds this provider through provider/factory.make_provider; litellm reads the usual key variables (OPENAI_API_KEY,
+ANTHROPIC_API_KEY, ...), and `--provider-mode multi-info` selects the multi-info variant.
 """
 
 from __future__ import annotations
