@@ -23,9 +23,10 @@ def print_estimate(args: argparse.Namespace) -> int:
     if not console.is_terminal:  # piped or captured: whole numbers, never "6,2…"
         console = Console(width=160)
     types = compact_ranges(sorted({task.type_number for task in tasks}))
+    reading = f" ({config.provider.options['reading']} reading)" if config.provider.options.get("reading") else ""
     console.print(f"dry run: {plan.tasks} tasks ({'+'.join(config.languages)}, split {config.split}, types {types}) "
                   f"x {plan.trials} trial(s) = {plan.dialogues} dialogues; seeker {config.seeker.name}, provider "
-                  f"{config.provider.name}, up to {config.max_turns} seeker turns each", markup=False, highlight=False, soft_wrap=True)
+                  f"{config.provider.name}{reading}, up to {config.max_turns} seeker turns each", markup=False, highlight=False, soft_wrap=True)
     if not plan.roles:
         console.print("no model calls: nothing to pay (every agent runs offline)")
         return 0

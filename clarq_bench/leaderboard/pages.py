@@ -17,7 +17,7 @@ from ..data.textmatch import TRAILING_PUNCTUATION
 from ..data.loader import strip_speaker
 from ..core.transcript import Intent, Speaker, Transcript
 from ..data.task_sets import BENCHMARK, describe, kind_of
-from .boards import boards
+from .boards import boards, reading_of
 from .entry import Entry
 
 CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'"
@@ -224,7 +224,8 @@ def submission_page(entry: Entry, plots: list[str]) -> str:
         ("Status", status_badge(entry) + " " + provenance_badge(entry)),
         ("Setting", label_badge(m.label.value) + esc("; ".join(m.label_reasons))),
         ("Seeker", esc(m.seeker.name) + (f" · {esc(', '.join(m.seeker_models))}" if m.seeker_models else "")),
-        ("Provider", esc(m.provider.name) + (f" · {esc(', '.join(m.provider_models))}" if m.provider_models else "")),
+        ("Provider", esc(m.provider.name) + (f" · {esc(', '.join(m.provider_models))}" if m.provider_models else "")
+         + (f" · {esc(reading_of(entry))} reading" if reading_of(entry) else "")),
         ("Endpoint", esc(m.seeker.endpoint or m.provider.endpoint or "the providers' default")),
         ("Tree access", "yes: the seeker read the response tree (oracle-class)" if m.tree_access else "no"),
         ("Provider fingerprint", f"<code>{esc(m.provider_fingerprint[:16])}</code>" if m.provider_fingerprint else "–"),

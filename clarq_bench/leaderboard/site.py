@@ -121,7 +121,8 @@ def reference_entries(path: str | Path) -> list[Entry]:
             submitter=Submitter(name=_reference_title(file.name), org="ClarQ-LLM authors",
                                 notes=f"Imported from {file.name}; rescored with clarq's deterministic judge."),  # fmt: skip
             run_id=file.stem,
-            run_config={"source": file.name, "provider": {"name": "gpt-4o", "mode": mode}, "max_turns": 12},
+            run_config={"source": file.name, "provider": {"name": "gpt-4o", "mode": mode,
+                                                                   "options": {"reading": "model"}}, "max_turns": 12},
             seeker=transcripts[0].seeker,
             seeker_models=["gpt-4o"],
             provider=transcripts[0].provider,
