@@ -61,7 +61,7 @@ ENUMERATION = {
     "enum-pairs": "PairsSeeker",
 }
 #: The template family (seekers/templates.py): any spec `tpl-<form>+q..+n..+<source>...` names a member; these
-#: named members are issue 26's attacks. Kept in step with templates.MEMBERS (a test checks it).
+#: named members are known attacks on a provider. Kept in step with templates.MEMBERS (a test checks it).
 TEMPLATE_PREFIX = "tpl-"
 TEMPLATE_SEEKER = "clarq_bench.seekers.templates:TemplateSeeker"
 TEMPLATE_SPEC_CHECK = "clarq_bench.seekers.templates:parse_spec"
@@ -254,6 +254,19 @@ def _call_factory(factory: SeekerFactory, task: Task | SeekerTask, config: Seeke
     if len(positional) == 1:
         return factory(task)
     return factory()
+
+
+#: Seekers that exist to test a provider or to serve a command, not to be picked as the system under test:
+#: `clarq seekers` lists them only with --all.
+INTERNAL = frozenset({"human-web"})
+
+
+def seeker_group(name: str) -> str:
+    """What a user would pick the seeker for: "seeker" (baselines, model seekers, people, your own), "attacker"
+    (red team, enumeration, template attackers: they test a provider) or "internal" (served by another command)."""
+    if name in REDTEAM or name in ENUMERATION or name.startswith(TEMPLATE_PREFIX):
+        return "attacker"
+    return "internal" if name in INTERNAL else "seeker"
 
 
 def seeker_summary() -> list[tuple[str, str]]:
