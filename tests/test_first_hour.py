@@ -141,7 +141,7 @@ def test_the_readme_fake_server_judging_example_works_and_an_echo_judge_fails_lo
     finally:
         server.terminate()
         server.wait(10)
-    echo = start_fake_server(["fake-server", "--port", str(port)])  # the default echo is no judge answer
+    echo = start_fake_server(["fake-server", "--port", str(port), "--reply", "I would say the first one."])  # no answer
     try:
         argv = [a.replace("runs/<a>", str(run_a)).replace("runs/<b>", str(run_b)) for a in judge_argv]
         done = subprocess.run([CLARQ, *argv, "--out", str(tmp_path / "echo"), "--no-cache"], capture_output=True,
