@@ -218,10 +218,17 @@ async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, ret
         return Transcript.of_task(task, trial=trial, seed=seed, seeker=seeker_info, provider=provider_info, turns=[],
                                   end_reason=EndReason.error, error=error)  # fmt: skip
 
+    serial = asyncio.Lock()
+
     async def play(task: Task, trial: int, first: bool = False) -> None:
         if not first:
             await probed.wait()
         try:
+            if breaker.suspect_seeker:  # the first dialogues failed in the seeker: one at a time until one does not
+                async with serial:
+                    if breaker.suspect_seeker:
+                        await play_one(task, trial)
+                        return
             await play_one(task, trial)
         finally:
             probed.set()
@@ -231,6 +238,12 @@ async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, ret
         """Build the agents and play; whatever they raise outside an agent call is this dialogue's error too."""
         try:
             seeker = run.seeker.build(task)
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            raise
+        except BaseException as exc:  # the seeker's __init__ raised: the seeker's error, like one of respond's
+            on_error("seeker", exc)
+            return failed(task, trial, seed, f"seeker: {safe_message(exc)} (building it)")
+        try:
             provider = build_provider(run.provider, config.provider, task, client, seed=seed, trial=trial)
         except (KeyboardInterrupt, asyncio.CancelledError):
             raise
@@ -284,6 +297,7 @@ async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, ret
             stats.add(transcript, quick_success(task, transcript))
             if transcript.end_reason == EndReason.error:
                 breaker.dialogue_errored()
+            breaker.dialogue_ended(transcript.error if transcript.end_reason == EndReason.error else None)
             stats.stopped = breaker.reason
             if on_update:
                 stats.limits = client.limits.describe() if hasattr(client, "limits") else ""
