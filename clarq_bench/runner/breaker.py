@@ -51,9 +51,11 @@ def own_frames(exc: BaseException) -> list[traceback.FrameSummary]:
 
 
 def seeker_traceback(exc: BaseException) -> str:
-    """The traceback to show for a seeker's failure: its own frames (all of them when none is its own)."""
-    frames = own_frames(exc) or traceback.extract_tb(exc.__traceback__)
-    lines = traceback.format_list(frames) + traceback.format_exception_only(type(exc), exc)
+    """The traceback to show for a seeker's failure: its own frames (none when clarq refused what it returned)."""
+    try:
+        lines = traceback.format_list(own_frames(exc)) + traceback.format_exception_only(type(exc), exc)
+    except BaseException:  # a hostile __str__
+        lines = [type(exc).__name__]
     return redact("".join(lines).rstrip())
 
 
@@ -81,8 +83,12 @@ class CircuitBreaker:
         if role == "seeker" and fatal is None and self.seeker_raised is None:
             frames = own_frames(exc)
             self.seeker_raised = f"{frames[-1].filename}:{frames[-1].lineno}" if frames else ""
-            print(f"clarq: the seeker raised (first failure; later ones are recorded in transcripts.jsonl):\n"
-                  f"{seeker_traceback(exc)}", file=sys.stderr, flush=True)
+            shown = (f"clarq: the seeker raised (first failure; later ones are recorded in transcripts.jsonl):\n"
+                     f"{seeker_traceback(exc)}")
+            try:  # a message that is not valid Unicode, a closed stderr: showing it must not fail the dialogue
+                print(shown.encode("utf-8", "backslashreplace").decode("utf-8"), file=sys.stderr, flush=True)
+            except (OSError, ValueError):
+                pass
 
     @property
     def suspect_seeker(self) -> bool:
@@ -93,7 +99,8 @@ class CircuitBreaker:
         """Each dialogue written, in the order they end: the first ones all failing alike in the seeker stop the run."""
         if self.streak_over:
             return
-        if not error or not error.startswith("seeker: ") or self.seeker_error not in (None, error):
+        slow = error is not None and error.startswith("seeker: TurnTimeout")  # a slow model, not a bug of its code
+        if not error or slow or not error.startswith("seeker: ") or self.seeker_error not in (None, error):
             self.streak_over = True
             return
         self.seeker_error, self.seeker_streak = error, self.seeker_streak + 1
