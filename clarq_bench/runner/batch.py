@@ -87,13 +87,16 @@ class RunStats:
     end_reasons: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # one-line warnings for the user (an unfinished line cut, ...)
     limits: str = ""  # adaptive caps on calls in flight that moved (llm/limits.py), for the progress line
+    role_spend: dict[str, tuple[int, float]] = field(default_factory=dict)  # role -> (tokens, dollars) so far
 
     def add(self, transcript: Transcript, success: bool) -> None:
         self.done += 1
         self.successes += success
         self.errors += transcript.end_reason == EndReason.error
         self.end_reasons[transcript.end_reason.value] = self.end_reasons.get(transcript.end_reason.value, 0) + 1
-        for usage in transcript.usage.values():
+        for role, usage in transcript.usage.items():
+            tokens, dollars = self.role_spend.get(role, (0, 0.0))
+            self.role_spend[role] = (tokens + usage.prompt_tokens + usage.completion_tokens, dollars + usage.cost_usd)
             self.tokens += usage.prompt_tokens + usage.completion_tokens
             self.cost_usd += usage.cost_usd
             self.calls += usage.calls
@@ -101,7 +104,11 @@ class RunStats:
 
     def line(self) -> str:
         rate = f"{self.successes / self.done:.1%}" if self.done else "-"
-        spent = (f"calls {self.calls:,} ({self.cached_calls:,} from cache)  tokens {self.tokens:,}  ${self.cost_usd:.2f}"
+        # A role that used tokens and cost nothing has no known price: "unknown", as the results table says.
+        unpriced = any(tokens and not dollars for tokens, dollars in self.role_spend.values())
+        dollars = f"${self.cost_usd:.2f}" + (" + unknown" if unpriced else "") if self.cost_usd or not unpriced \
+            else "unknown cost"
+        spent = (f"calls {self.calls:,} ({self.cached_calls:,} from cache)  tokens {self.tokens:,}  {dollars}"
                  if self.calls else "no model calls")  # a cached call costs nothing: say so instead of "tokens 0"
         line = f"{self.done}/{self.total - self.skipped} dialogues  success {rate}  {spent}  errors {self.errors}"
         return f"{line}  {self.limits}" if self.limits else line
