@@ -46,7 +46,7 @@ def print_search(report) -> None:
     if report.walkers:
         walkers = Table(title=f"the choice family (walks the option lists as choice questions) on types {held}, "
                               "against the honest heuristic",
-                        caption="issue 26: it may keep its success only if it pays for it in questions, its SwE "
+                        caption="a choice walker may keep its success only if it pays for it in questions, its SwE "
                                 "(success weighted by efficiency) below the heuristic's")  # fmt: skip
         for name, justify in (("lang", "left"), ("mode", "left"), ("strategy", "left"), ("success", "right"),
                               ("SwE", "right"), ("heuristic success", "right"), ("heuristic SwE", "right"),
@@ -77,7 +77,7 @@ def print_search(report) -> None:
                          f"{r.successes}/{r.dialogues}", _shown(r.nodes_per_question, False),
                          style="bold red" if r.over_target else None)  # fmt: skip
     console.print(families)
-    known = Table(title=f"issue 26's attacks (named members) on types {held}")
+    known = Table(title=f"the known attacks (named template members) on types {held}")
     for name, justify in (("lang", "left"), ("mode", "left"), ("strategy", "left"), ("role", "left"),
                           ("success", "right"), ("won", "right"), ("nodes/q", "right"), ("questions", "right")):
         known.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]

@@ -117,7 +117,7 @@ class StrategyResult(BaseModel):
     success_eff: Figure | None = Field(default=None, description="SwE: success weighted by query efficiency, "
                                        "S x H / max(H, Q) (what a success cost in questions).")
     errors: int = Field(description="Dialogues that ended with an error (counted as failures).")
-    target: float | None = Field(default=None, description="Red team: the most success allowed (issue 13).")
+    target: float | None = Field(default=None, description="Red team: the most success allowed.")
 
     @computed_field  # type: ignore[prop-decorator]
     @property
