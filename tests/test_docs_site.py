@@ -103,3 +103,27 @@ def test_the_site_builds_without_a_warning(tmp_path: Path) -> None:
                           env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     assert (tmp_path / "site" / "providers" / "index.html").is_file()
+
+
+def test_the_figures_the_pages_state_are_the_softwares() -> None:
+    """The defaults and counts the pages give in words are read from the code (and the data, where it is at hand)."""
+    from clarq_bench.core.run_config import RunConfig
+
+    text = "\n".join(page.read_text(encoding="utf-8") for page in PAGES)
+    fields = RunConfig.model_fields
+    assert f"--concurrency`, default {fields['concurrency'].default}" in text
+    assert f"--max-turns {fields['max_turns'].default}" in text and f"(`--max-turns`, {fields['max_turns'].default})" in text
+    assert f"at most {fields['max_turns'].default} seeker turns" in README
+
+
+def test_the_task_counts_the_readme_gives_are_the_released_data() -> None:
+    from upstream_paths import UPSTREAM_DATA
+
+    if not UPSTREAM_DATA.is_dir():
+        pytest.skip("the released task data is not at hand")
+    from clarq_bench.api import load_tasks
+
+    test, dev = re.search(r"\((\d+) test and (\d+) development tasks per language\)", README).groups()
+    for language in ("en", "zh"):
+        assert len(load_tasks(UPSTREAM_DATA, lang=language, split="test")) == int(test)
+        assert len(load_tasks(UPSTREAM_DATA, lang=language, split="dev")) == int(dev)
