@@ -22,10 +22,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from doc_text import PAGES, REPO
 
-BLOCK = re.compile(r"^```bash\n(.*?)\n```", re.S | re.M)
+BLOCK = re.compile(r"^```bash\n(.*?)\n```", re.DOTALL | re.MULTILINE)
 PAID_MODEL = re.compile(r"(gpt-|claude|anthropic/|bedrock|pool/)")
 #: `clarq` commands that run in seconds from a folder holding only the sample tasks (and no run yet).
 RUN_AS_SHOWN = ("clarq seekers", "clarq runs", "clarq data where")
@@ -55,7 +54,7 @@ def clarq(args: list[str], cwd: Path | None = None, timeout: int = 120) -> subpr
                           timeout=timeout, env=env)  # fmt: skip
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def help_text(path: tuple[str, ...]) -> str:
     done = clarq([*path, "--help"])
     assert done.returncode == 0, f"clarq {' '.join(path)} --help: {done.stderr}"
@@ -101,7 +100,7 @@ def test_the_keyless_commands_run_as_shown(tmp_path: Path) -> None:
     examples = {"my_seeker.py": "example:custom-seeker", "ask_model.py": "example:model-seeker"}
     text = "\n".join(page.read_text(encoding="utf-8") for page in PAGES)
     for name, marker in examples.items():
-        source = re.search(rf"<!-- {marker} -->\n```python\n(.*?)\n```", text, re.S)
+        source = re.search(rf"<!-- {marker} -->\n```python\n(.*?)\n```", text, re.DOTALL)
         assert source, marker
         (tmp_path / name).write_text(source.group(1) + "\n", encoding="utf-8")
     ran = 0
@@ -138,7 +137,7 @@ def test_every_script_shown_exists_and_takes_its_flags(page: str, line: str) -> 
 
 def test_every_extra_the_pages_install_is_defined() -> None:
     pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
-    extras = set(re.findall(r"^(\w+) = \[", pyproject.split("[project.optional-dependencies]")[1], re.M))
+    extras = set(re.findall(r"^(\w+) = \[", pyproject.split("[project.optional-dependencies]")[1], re.MULTILINE))
     for page, line, _ in LINES:
         for extra in re.findall(r'pip install -e "\.\[(\w+)\]"', line):
             assert extra in extras, f"{page}: no extra {extra}"

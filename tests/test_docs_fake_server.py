@@ -13,11 +13,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from doc_text import DOCS, REPO
 
 from clarq_bench.provider.llm_schema import GateDecision, TurnDecision
 from clarq_bench.scoring.judge_llm import NodeCheckReply
 from clarq_bench.testing.fake_roles import role_responder
-from doc_text import DOCS, REPO
 
 ENV = {**os.environ, "PYTHONPATH": str(REPO)}
 
@@ -55,7 +55,7 @@ def test_a_text_request_gets_a_short_echo_of_its_last_line() -> None:
 
 
 def documented_fake_commands() -> list[str]:
-    lines = re.findall(r"^(clarq run [^\n]*--api-base http://127\.0\.0\.1:8000/v1[^\n]*)$", DOCS, re.M)
+    lines = re.findall(r"^(clarq run [^\n]*--api-base http://127\.0\.0\.1:8000/v1[^\n]*)$", DOCS, re.MULTILINE)
     assert len(lines) >= 2, "the docs show no run against the fake server"
     return lines
 
@@ -64,7 +64,7 @@ def documented_fake_commands() -> list[str]:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_documented_runs_against_the_fake_server_play_with_no_error(tmp_path: Path, lang: str) -> None:
     (tmp_path / "tasks").symlink_to(REPO / "tasks")
-    source = re.search(r"<!-- example:model-seeker -->\n```python\n(.*?)\n```", DOCS, re.S)
+    source = re.search(r"<!-- example:model-seeker -->\n```python\n(.*?)\n```", DOCS, re.DOTALL)
     assert source
     (tmp_path / "ask_model.py").write_text(source.group(1) + "\n", encoding="utf-8")
     port = free_port()

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from doc_text import PAGES, REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
@@ -39,7 +38,7 @@ def test_readme_is_short_keeps_the_ci_commands_and_points_at_the_site() -> None:
     assert "<!-- ci:main -->\n```bash\npip install -e . && clarq run" in README
     assert "<!-- ci:test -->\n```bash\npip install -e \".[test]\" && python -m pytest -q\n```" in README
     assert "mkdocs serve" in README and "docs/" in README
-    nav = re.findall(r"^  - [^:]+: (\S+\.md)$", (REPO / "mkdocs.yml").read_text(encoding="utf-8"), re.M)
+    nav = re.findall(r"^  - [^:]+: (\S+\.md)$", (REPO / "mkdocs.yml").read_text(encoding="utf-8"), re.MULTILINE)
     assert sorted(nav) == sorted(page.name for page in PAGES if page.parent.name == "docs")
 
 
@@ -47,15 +46,16 @@ def test_readme_is_short_keeps_the_ci_commands_and_points_at_the_site() -> None:
 def test_no_page_speaks_of_how_clarq_was_built(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
     for pattern in (r"\bissue \d+", r"\bround \d+", r"\bsession \d+", r"\bsessions? of\b", r"\bthis round\b"):
-        assert not re.search(pattern, text, re.I), f"{page.name}: {re.search(pattern, text, re.I).group(0)}"
+        assert not re.search(pattern, text, re.IGNORECASE), f"{page.name}: {re.search(pattern, text, re.IGNORECASE).group(0)}"
 
 
 def test_the_rules_table_is_rendered_from_the_catalogue(monkeypatch: pytest.MonkeyPatch) -> None:
     hooks = load_hooks()
     catalogue = types.ModuleType(hooks.CATALOGUE)
-    catalogue.RULES = [FakeRule("spray", "Name spray", "a list of names asks nothing", "What about A, B, C | D?",
-                                "Which gem do I need?"),  # fmt: skip
-                       FakeRule("repeat", "Repeat", "asked and answered", "Where is Henry?\nAgain?", "<b>new</b>")]
+    catalogue.RULES = [
+        FakeRule("spray", "Name spray", "a list of names asks nothing", "What about A, B, C | D?", "Which gem do I need?"),
+        FakeRule("repeat", "Repeat", "asked and answered", "Where is Henry?\nAgain?", "<b>new</b>"),
+    ]
     monkeypatch.setitem(sys.modules, hooks.CATALOGUE, catalogue)
     page = hooks.render("before\n\n<!-- clarq:provider-rules -->\n\nafter")
     rows = [line for line in page.splitlines() if line.startswith("| `")]
@@ -79,7 +79,7 @@ def test_a_missing_catalogue_is_a_visible_note_and_a_broken_one_fails(monkeypatc
 
 def test_the_seekers_table_is_what_clarq_seekers_lists() -> None:
     page = load_hooks().render("<!-- clarq:seekers -->")
-    names = re.findall(r"^\| `([^`]+)` \|", page, re.M)
+    names = re.findall(r"^\| `([^`]+)` \|", page, re.MULTILINE)
     assert {"heuristic", "oracle", "no-question", "llm", "human"} <= set(names)
     assert not [name for name in names if name.startswith(("red-", "tpl-", "enum-"))]
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import statistics
 
 import pytest
+from upstream_paths import SAMPLE_TASKS, UPSTREAM_RESULTS
 
 from clarq_bench.api import estimate_run
 from clarq_bench.cli.main import main
 from clarq_bench.runner.batch import RunStats
 from clarq_bench.runner.estimate import RELEASED_SEEKER_TURNS
-from upstream_paths import SAMPLE_TASKS, UPSTREAM_RESULTS
 
 
 def test_the_dry_run_expects_a_cost_between_its_floor_and_its_ceiling(tmp_path, capsys, monkeypatch) -> None:

@@ -8,10 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
+from upstream_paths import SAMPLE_TASKS
 
 from clarq_bench.cli.main import main
 from clarq_bench.runner.breaker import SAME_SEEKER_ERRORS
-from upstream_paths import SAMPLE_TASKS
 
 SEEKERS = '''
 class Raises:

@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 #: A prepared answer as the provider's decision prompt lists it (`- id "1.2": "..."`, `- 编号 "1.2"："..."`).
-OFFERED = re.compile(r'^- \S+ "([^"\n]+)"\s*[:：]', re.M)
+OFFERED = re.compile(r'^- \S+ "([^"\n]+)"\s*[:：]', re.MULTILINE)
 PAIRWISE_KEYS = ("questions", "economy", "naturalness")
 ECHO_CHARS = 300
 
