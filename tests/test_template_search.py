@@ -136,7 +136,7 @@ def test_cli_search_end_to_end_on_the_sample_tasks(capsys):
     assert all(w["heuristic_efficiency"] is not None and "pays" in w for w in report["walkers"])
     assert main(args) == 0
     table = capsys.readouterr().out
-    assert "template search: offline" in table and "issue 26's attacks" in table
+    assert "template search: offline" in table and "the known attacks" in table
 
 
 def test_cli_search_with_overlapping_types_is_one_line(capsys):

@@ -78,7 +78,7 @@ def print_search(report) -> None:
                          f"{r.successes}/{r.dialogues}", _shown(r.nodes_per_question, False),
                          style="bold red" if r.over_target else None)  # fmt: skip
     console.print(families)
-    known = Table(title=f"issue 26's attacks (named members) on types {held}")
+    known = Table(title=f"the known attacks (named template members) on types {held}")
     for name, justify in (("lang", "left"), ("mode", "left"), ("strategy", "left"), ("role", "left"),
                           ("success", "right"), ("won", "right"), ("nodes/q", "right"), ("questions", "right")):
         known.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]

@@ -117,7 +117,7 @@ class StrategyResult(BaseModel):
     efficiency: Figure | None = Field(default=None, validation_alias=AliasChoices("efficiency", "success_eff"),
                                       description="Success weighted by what the seeker said (scoring/charge.py).")
     errors: int = Field(description="Dialogues that ended with an error (counted as failures).")
-    target: float | None = Field(default=None, description="Red team: the most success allowed (issue 13).")
+    target: float | None = Field(default=None, description="Red team: the most success allowed.")
 
     @computed_field  # type: ignore[prop-decorator]
     @property

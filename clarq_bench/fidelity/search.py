@@ -98,7 +98,7 @@ class SearchReport(BaseModel):
     families: list[str]
     tuned_on: list[str]
     rows: list[FamilyResult]
-    known: list[StrategyResult] = Field(description="The named members (issue 26's attacks) on the report types.")
+    known: list[StrategyResult] = Field(description="The named members (known attacks) on the report types.")
     known_modes: list[str] = Field(description="The provider mode of each row of `known`, in order.")
     headlines: list[Headline]
     walkers: list[WalkerVerdict] = Field(default_factory=list, description="The choice family against the heuristic.")
