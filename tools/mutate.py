@@ -50,7 +50,7 @@ SURVIVORS = "tests/scoring/test_promise_survivors.py"  # the seed-32 sample's su
 PROVIDER = "tests/provider/test_promise_provider.py"  # what a provider reveals, and to what (README), en and zh
 #: the turn timeout against clarq's own queue (one test of a slower file: test files or file::test ids both work)
 QUEUED = "tests/llm/test_fault_cache_and_calls.py::test_the_turn_timeout_does_not_count_time_queued_in_clarqs_own_limiter"
-FIGURES = "tests/test_mutation_kills_modules.py"  # the README's held-out figures (~12 s): for the provider's modules
+FIGURES = "tests/provider/test_mutation_kills_modules.py"  # the README's held-out figures (~12 s): for the provider's modules
 #: module -> the test files that exercise it (the fast files in KILLS are added to every module's list).
 MODULES: dict[str, list[str]] = {
     "clarq_bench/scoring/judge.py": ["tests/scoring/test_judge.py", "tests/scoring/test_score.py", SURVIVORS],
@@ -58,7 +58,7 @@ MODULES: dict[str, list[str]] = {
     "clarq_bench/core/goodbye.py": ["tests/core/test_goodbye_replay.py", "tests/runner/test_dialogue.py", "tests/scoring/test_judge.py"],
     "clarq_bench/data/textmatch.py": ["tests/scoring/test_judge.py", "tests/provider/test_provider_offline.py", FIGURES],
     "clarq_bench/core/tasks.py": ["tests/core/test_tasks.py", "tests/data/test_data_loader.py"],
-    "clarq_bench/provider/leakage.py": ["tests/provider/test_llm_provider_leakage.py", "tests/test_llm_provider.py", PROVIDER],
+    "clarq_bench/provider/leakage.py": ["tests/provider/test_llm_provider_leakage.py", "tests/provider/test_llm_provider.py", PROVIDER],
     "clarq_bench/provider/screen.py": ["tests/provider/test_provider_screen.py", PROVIDER, FIGURES],
     "clarq_bench/runner/batch.py": ["tests/runner/test_runner.py", "tests/runner/test_run_failures.py", SURVIVORS],
     "clarq_bench/core/run_folder.py": ["tests/runner/test_runner.py", "tests/runner/test_run_failures.py", "tests/core/test_run_folder.py"],

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ..clarify.clariq_track import ClariqRunOptions, score_run, table_rows
     from ..clarify.clariq_track import run as run_clariq
+    from ..clarify.mimics_duo_readings import RELEVANT, UNTIED
     from ..clarify.mimics_duo_report import analyse, markdown, write
     from ..clarify.online_offline_report import print_report as print_correlation_report
     from ..clarify.report import print_table as print_select_table
@@ -27,11 +28,14 @@ if TYPE_CHECKING:
     from ..pairwise.report import print_report as print_pairwise_report
     from ..runner.prepare import RunOptions, check_keys, compact_ranges, import_seeker_modules
     from ..scoring.report import print_table, summary_payload
-    from ..seekers.registry import seeker_summary
+    from ..seekers.registry import seeker_group, seeker_summary
     from ..seekers.web_human import DESKS
     from ..testing.fake_openai import FakeOpenAIServer
+    from ..testing.fake_roles import role_responder
     # types of what the API returns, for the CLI's annotations
     from ..fidelity.audit import AuditReport
+    from ..fidelity.checks import check_reference_reveals
+    from ..fidelity.teacher_forced import TARGETS as TEACHER_FORCED_TARGETS
     from ..fidelity.provider_eval import Report as ProviderReport
     from ..fidelity.search import SearchReport
     from ..pairwise.aggregate import PairwiseSummary
@@ -44,6 +48,8 @@ NAMES: dict[str, tuple[str, str]] = {
     "run_clariq": ("clarify.clariq_track", "run"),
     "score_run": ("clarify.clariq_track", "score_run"),
     "table_rows": ("clarify.clariq_track", "table_rows"),
+    "RELEVANT": ("clarify.mimics_duo_readings", "RELEVANT"),
+    "UNTIED": ("clarify.mimics_duo_readings", "UNTIED"),
     "analyse": ("clarify.mimics_duo_report", "analyse"),
     "markdown": ("clarify.mimics_duo_report", "markdown"),
     "write": ("clarify.mimics_duo_report", "write"),
@@ -72,10 +78,14 @@ NAMES: dict[str, tuple[str, str]] = {
     "import_seeker_modules": ("runner.prepare", "import_seeker_modules"),
     "print_table": ("scoring.report", "print_table"),
     "summary_payload": ("scoring.report", "summary_payload"),
+    "seeker_group": ("seekers.registry", "seeker_group"),
     "seeker_summary": ("seekers.registry", "seeker_summary"),
     "DESKS": ("seekers.web_human", "DESKS"),
     "FakeOpenAIServer": ("testing.fake_openai", "FakeOpenAIServer"),
+    "role_responder": ("testing.fake_roles", "role_responder"),
     "AuditReport": ("fidelity.audit", "AuditReport"),
+    "check_reference_reveals": ("fidelity.checks", "check_reference_reveals"),
+    "TEACHER_FORCED_TARGETS": ("fidelity.teacher_forced", "TARGETS"),
     "ProviderReport": ("fidelity.provider_eval", "Report"),
     "SearchReport": ("fidelity.search", "SearchReport"),
     "PairwiseSummary": ("pairwise.aggregate", "PairwiseSummary"),
@@ -84,13 +94,13 @@ NAMES: dict[str, tuple[str, str]] = {
 }
 
 __all__ = [  # the names of NAMES, written out so that linters and type checkers see them
-    "ClariqRunOptions", "run_clariq", "score_run", "table_rows", "analyse", "markdown", "write",
+    "ClariqRunOptions", "run_clariq", "score_run", "table_rows", "RELEVANT", "UNTIED", "analyse", "markdown", "write",
     "print_correlation_report", "print_select_table", "dataset_dir", "download_dataset", "verify_dataset",
     "cached_data_dir", "download", "verify_folder", "resolve_data_dir", "find_task", "BENCHMARK", "describe",
     "kind_of", "export_hf", "LLMSettings", "check_api_base", "ModelCallOptions", "pairwise_payload",
     "print_pairwise_report", "RunOptions", "check_keys", "compact_ranges", "import_seeker_modules", "print_table",
-    "summary_payload", "seeker_summary", "DESKS", "FakeOpenAIServer",
-    "AuditReport", "ProviderReport", "SearchReport", "PairwiseSummary", "RoleEstimate", "Figure",
+    "summary_payload", "seeker_group", "seeker_summary", "DESKS", "FakeOpenAIServer", "role_responder",
+    "AuditReport", "check_reference_reveals", "TEACHER_FORCED_TARGETS", "ProviderReport", "SearchReport", "PairwiseSummary", "RoleEstimate", "Figure",
 ]
 
 

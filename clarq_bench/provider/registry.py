@@ -9,16 +9,14 @@ It decides nothing about replies: the offline provider's decision lives in offli
 
 from __future__ import annotations
 
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, Mapping, NamedTuple
 
 from ..core.errors import ClarqError
 from ..core.registry import import_object, looks_like_import_path, looks_like_model
 from ..core.tasks import Task
-from .base import Provider, ProviderMode
+from .base import Provider, ProviderMode, ProviderReading
 from .identity import provider_fingerprint
-from .kinds import OFFLINE
-
-Kind = Literal["offline", "llm", "import"]
+from ..core.provider_kinds import OFFLINE, Kind
 
 class ProviderSpec(NamedTuple):
     """A provider name, resolved: its kind, the model it calls (llm only) and whether it embeds (offline-e5)."""
@@ -35,6 +33,21 @@ class ProviderSpec(NamedTuple):
     def fingerprint(self, mode: str | None) -> str | None:
         """The offline provider's build digest (provider/identity.py) in `mode`; None for the others."""
         return provider_fingerprint(self.name, mode) if self.offline else None
+
+    def reading(self, options: Mapping[str, Any] | None) -> str | None:
+        """The reading an LLM provider plays with (`options["reading"]`, default `model`: its model decides); None for
+        a provider without one. A reading other than model/strict, or one asked of another provider, is a
+        ClarqError."""
+        asked = (options or {}).get("reading")
+        if self.kind != "llm":
+            if asked is not None:
+                raise ClarqError(f"--provider-reading applies to an LLM provider, not {self.name}",
+                                 "drop --provider-reading, or pass a model name as --provider")  # fmt: skip
+            return None
+        try:
+            return ProviderReading(asked or ProviderReading.model).value
+        except ValueError:
+            raise ClarqError(f"unknown provider reading {asked!r}", "pass --provider-reading model or strict") from None
 
     def build(self, task: Task, mode: ProviderMode | str | None = None, *, client: Any = None, settings: Any = None,
               **options: Any) -> Provider:
@@ -75,10 +88,3 @@ def resolve_provider(name: str, model: str | None = None, *, check_import: bool 
     raise ClarqError(f"unknown provider {name!r}: not {known}, a model name or package.module:Class",
                      "check the spelling, e.g. --provider gpt-4o, --provider openai/MODEL or --provider offline")
 
-
-def recorded_kind(name: str) -> Kind:
-    """The kind of a provider as a file records it (a submission, a transcript): the same rule, never importing and
-    never refusing; a name the rule does not know counts as a model (its replies are self-reported)."""
-    if name in OFFLINE:
-        return "offline"
-    return "import" if looks_like_import_path(name) else "llm"

@@ -148,7 +148,7 @@ def test_run_without_the_extra_fails_before_any_dialogue(monkeypatch, tmp_path, 
     embeddings.shared_embedder.cache_clear()
     try:
         code = main(["run", "--seeker", "heuristic", "--provider", "offline-e5", "--tasks",
-                     str(Path(__file__).resolve().parents[1] / "tasks"),
+                     str(Path(__file__).resolve().parents[2] / "tasks"),
                      "--runs-dir", str(tmp_path)])  # fmt: skip
     finally:
         embeddings._engine.cache_clear()

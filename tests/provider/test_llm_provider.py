@@ -394,7 +394,7 @@ def test_benchmark_replay_keeps_the_call_bounds(capsys):
 
     if not UPSTREAM_RESULTS.is_dir():
         pytest.skip("released dialogues not available")
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "provider_calls.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "provider_calls.py"
     spec = importlib.util.spec_from_file_location("provider_calls", path)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
