@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..core.run_folder import RunDir
 from .common import add_data_arguments, positive_float, positive_int
 from .llm_args import add_llm_arguments
 
@@ -136,6 +135,8 @@ def twin_warning(twin: Any) -> str:
 
 def interrupted_line(run_dir: Path) -> str:
     """What Ctrl-C leaves: the dialogues already written are safe; the command that plays the rest."""
+    from ..core.run_folder import RunDir
+
     path = RunDir(run_dir).transcripts_path
     written = path.read_bytes().count(b"\n") if path.is_file() else 0
     return (f"clarq: interrupted; {written} dialogues are saved in {run_dir}; "
