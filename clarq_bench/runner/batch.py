@@ -194,9 +194,14 @@ async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, ret
         client.spent_before = before + (folder.scoring_spent() if resume else 0.0)  # session, judging included
     disk: list[BaseException] = []
 
+    saved: list[float] = []  # the dialogues' figure last written: a dialogue that cost nothing rewrites no file
+
     def spent() -> None:
         if client is not None and hasattr(client, "usage"):
-            folder.save_spending(before + client.usage.cost_usd)
+            total = before + client.usage.cost_usd
+            if saved != [total]:
+                folder.save_spending(total)
+                saved[:] = [total]
 
     done = {record.key for record in kept}
     jobs = [(task, trial) for trial in range(config.trials) for task in tasks]
