@@ -5,6 +5,10 @@ code beside this script, never another installed copy) and prints figure / measu
 printed beside wall seconds: on a shared machine the wall figures move with the load (printed too), CPU much less.
 
     python benchmarks/speed_report.py [--only help,offline,verify,latency,direct,litellm] [--data DIR]
+                                      [--before DIR]
+
+--before DIR measures another checkout (e.g. a worktree of the main branch) too, figure by figure interleaved with
+this one, so a before/after pair sees the same load; the scripts run are this checkout's own for both.
 
 Figures (goal):
   help      `clarq --help` wall time            <= 4 x `python -c pass` (median of 7 each)
@@ -33,9 +37,12 @@ REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "clarq-llm-upstream" / "data"
 
 
+CODE = [REPO]  # the checkout whose clarq_bench is measured (first on PYTHONPATH)
+
+
 def _env() -> dict[str, str]:
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO), *filter(None, [env.get("PYTHONPATH")])])
+    env["PYTHONPATH"] = os.pathsep.join([str(CODE[0]), *filter(None, [env.get("PYTHONPATH")])])
     env.setdefault("OPENAI_API_KEY", "sk-bench")
     return env
 
@@ -44,7 +51,7 @@ def _run(command: list[str], timeout: float = 1800) -> tuple[str, float, float]:
     """(stdout, wall seconds, CPU seconds of the child and its children) of one command run from the repository."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(command, cwd=REPO, env=_env(), capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(command, cwd=CODE[0], env=_env(), capture_output=True, text=True, timeout=timeout)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -71,19 +78,19 @@ def offline_figure(data: Path) -> tuple[str, str, bool]:
 
 
 def verify_figure(data: Path) -> tuple[str, str, bool]:
-    out, _, _ = _run([sys.executable, "benchmarks/verify_replay.py"])
+    out, _, _ = _run([sys.executable, str(REPO / "benchmarks/verify_replay.py")])
     total = float(re.search(r"verify by replay \(\w+\): ([\d.]+) s total", out).group(1))
     return out.strip().splitlines()[-1].split(": ", 1)[1], "<= 2.5 s", total <= 2.5
 
 
 def latency_figure(data: Path) -> tuple[str, str, bool]:
-    out, _, _ = _run([sys.executable, "benchmarks/provider_latency.py"])
+    out, _, _ = _run([sys.executable, str(REPO / "benchmarks/provider_latency.py")])
     mean = float(re.search(r"mean ([\d.]+) ms", out).group(1))
     return out.strip().splitlines()[-1].removeprefix("per turn: "), "<= 1 ms mean", mean <= 1.0
 
 
 def _scaling(transport: str, goal: float, data: Path) -> tuple[str, str, bool]:
-    out, _, _ = _run([sys.executable, "benchmarks/run_scaling.py", "--concurrency", "260", "--transport", transport,
+    out, _, _ = _run([sys.executable, str(REPO / "benchmarks/run_scaling.py"), "--concurrency", "260", "--transport", transport,
                       "--data", str(data)])  # fmt: skip
     critical = float(re.search(r"critical path ([\d.]+) s", out).group(1))
     wall, ratio, cpu = (float(x) for x in re.search(r"^\s*260\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", out, re.M).groups())
@@ -105,21 +112,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default=",".join(FIGURES), help="figures to measure, comma-separated")
     parser.add_argument("--data", type=Path, default=Path(os.environ.get("CLARQ_DATA", DATA)))
+    parser.add_argument("--before", type=Path, metavar="DIR", help="another checkout to measure beside this one")
     args = parser.parse_args()
     chosen = [name.strip() for name in args.only.split(",") if name.strip()]
     unknown = [name for name in chosen if name not in FIGURES]
     if unknown:
         parser.error(f"unknown figure(s) {', '.join(unknown)}; choose from {', '.join(FIGURES)}")
+    checkouts = [("before", args.before.resolve()), ("after", REPO)] if args.before else [("", REPO)]
     rows = []
     for name in chosen:
         title, measure = FIGURES[name]
-        load = os.getloadavg()[0]
-        measured, goal, met = measure(args.data)
-        rows.append((title, measured, goal, met, load))
-        print(f"{title}: {measured} (goal {goal}: {'met' if met else 'NOT met'}; load {load:.1f})", flush=True)
-    print(f"\n{'figure':48s}  {'met':3s}  {'goal':18s}  measured (load average at start, {os.cpu_count()} CPUs)")
+        for label, checkout in checkouts:
+            CODE[0] = checkout
+            load = os.getloadavg()[0]
+            measured, goal, met = measure(args.data)
+            rows.append((f"{title}{' (' + label + ')' if label else ''}", measured, goal, met, load))
+            print(f"{rows[-1][0]}: {measured} (goal {goal}: {'met' if met else 'NOT met'}; load {load:.1f})", flush=True)
+    print(f"\n{'figure':57s}  {'met':3s}  {'goal':18s}  measured (load average at start, {os.cpu_count()} CPUs)")
     for title, measured, goal, met, load in rows:
-        print(f"{title:48s}  {'yes' if met else 'NO':3s}  {goal:18s}  {measured} (load {load:.1f})")
+        print(f"{title:57s}  {'yes' if met else 'NO':3s}  {goal:18s}  {measured} (load {load:.1f})")
 
 
 if __name__ == "__main__":
