@@ -49,6 +49,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     plan.add_argument("--max-turns", type=positive_int, help="seeker turns before a dialogue is cut off (default: 12)")
     plan.add_argument("--limit", type=positive_int, help="only N of the selected tasks, spread over their types (--seed)")
     plan.add_argument("--concurrency", type=positive_int, help="dialogues in flight at once (default: 32)")
+    plan.add_argument("--provider-workers", type=positive_int, metavar="N",
+                      help="offline provider only: decide its replies in N worker processes instead of the run's "
+                           "own (for hundreds of dialogues in flight on several cores; replies are the same)")
     plan.add_argument("--turn-timeout", type=positive_float, metavar="SECONDS",
                       help="longest one seeker or provider call may take before its dialogue ends with an error "
                            "(default: 600)")
