@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import zlib
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -21,7 +22,8 @@ from typing import Any
 from ..core.tasks import Task
 from ..core.transcript import Turn
 
-#: Providers a worker keeps built (least recently used dropped first): building one costs ~40 ms.
+#: Providers a worker keeps built (least recently used dropped first): building one costs ~40 ms, and a worker
+#: answers for its share of the run's tasks only.
 KEPT_PER_WORKER = 512
 
 _WORKER: dict[str, Any] = {}  # in a worker process: the spec, mode, the run's tasks, built providers, an event loop
@@ -60,22 +62,35 @@ def poolable(spec: Any) -> bool:
 
 
 class ProviderPool:
-    """`workers` processes answering provider turns for the run's tasks; open(task) gives a dialogue its provider."""
+    """`workers` processes answering provider turns for the run's tasks; open(task) gives a dialogue its provider.
+
+    A task's turns always go to the same worker (chosen by its id), so each provider is built once, in one process;
+    with a few hundred tasks in flight the work spreads evenly enough."""
 
     def __init__(self, spec: Any, mode: str, tasks: list[Task], workers: int) -> None:
         if workers < 1:
             raise ValueError("a provider pool needs at least one worker")
+        by_worker: list[list[Task]] = [[] for _ in range(workers)]
+        for task in tasks:
+            by_worker[_worker_of(task.id, workers)].append(task)
         # spawn, not fork: the run's loop, threads and open sockets must not be copied into the workers
-        self._executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_start, initargs=(spec, mode, tasks))  # fmt: skip
+        context = multiprocessing.get_context("spawn")
+        self._executors = [ProcessPoolExecutor(1, mp_context=context, initializer=_start, initargs=(spec, mode, own))
+                           for own in by_worker]  # fmt: skip
 
     async def open(self, task: Task) -> PooledProvider:
-        """The provider of one dialogue: its greeting is asked of a worker now, its replies when they are due."""
-        greeting = await asyncio.get_running_loop().run_in_executor(self._executor, _greeting, task.id)
-        return PooledProvider(self._executor, task.id, greeting)
+        """The provider of one dialogue: its greeting is asked of its worker now, its replies when they are due."""
+        executor = self._executors[_worker_of(task.id, len(self._executors))]
+        greeting = await asyncio.get_running_loop().run_in_executor(executor, _greeting, task.id)
+        return PooledProvider(executor, task.id, greeting)
 
     def close(self) -> None:
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        for executor in self._executors:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _worker_of(task_id: str, workers: int) -> int:
+    return zlib.crc32(task_id.encode("utf-8")) % workers
 
 
 class PooledProvider:
