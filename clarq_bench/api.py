@@ -130,6 +130,7 @@ async def run_async(
         on_start(run.config, run.tasks)
     try:
         stats = await play_run(run, resume=bool(options.resume), force=options.force,
+                               provider_workers=options.provider_workers or 0,
                                retry_errors=options.retry_errors, on_update=on_update, on_ready=ready)
         summary = await score_finished_run(run.run_dir, run.tasks, run.config.judge_model or "none",
                                            run.config.split, run.client)

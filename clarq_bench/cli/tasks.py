@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..data.selection import find_task
 from .common import add_data_arguments, load_selected_tasks, print_json
 
 
@@ -50,6 +49,8 @@ def _list(args: argparse.Namespace) -> int:
 
 def _show(args: argparse.Namespace) -> int:
     args.lang = args.task_id.split("/")[0] if args.task_id.split("/")[0] in ("en", "zh") else args.lang
+    from ..data.selection import find_task
+
     task = find_task(load_selected_tasks(args), args.task_id)
     if args.json:
         print_json(task.model_dump(mode="json"))
