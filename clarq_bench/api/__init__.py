@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from ..fidelity.checks import audit_provider, evaluate_provider, search_provider
-from ..core.run_config import DEFAULT_MAX_TURNS, DEFAULT_RESAMPLES, DEFAULT_SEED
+from ..core.defaults import DEFAULT_MAX_TURNS, DEFAULT_RESAMPLES, DEFAULT_SEED
 
 if TYPE_CHECKING:
     from ..clarify.bank import Bank
@@ -131,6 +131,7 @@ async def run_async(
         on_start(run.config, run.tasks)
     try:
         stats = await play_run(run, resume=bool(options.resume), force=options.force,
+                               provider_workers=options.provider_workers or 0,
                                retry_errors=options.retry_errors, on_update=on_update, on_ready=ready)
         summary = await score_finished_run(run.run_dir, run.tasks, run.config.judge_model or "none",
                                            run.config.split, run.client)

@@ -24,7 +24,7 @@ from .clariq_bm25 import bm25_rankings
 from .clariq_data import load_question_bank, load_topics
 from .clariq_score import (RECALL_KS, clarification_need, means, question_relevance, read_need_run, read_ranking_run,
                            write_need_run, write_ranking_run)  # fmt: skip
-from ..core.run_config import DEFAULT_SEED
+from ..core.defaults import DEFAULT_SEED
 
 ABSENT = "absent: document relevance needs ClariQ's evaluation pickle (--doc-eval FILE)"
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..scoring.stats import CONFIDENCE, figure_seed
-from ..core.run_config import DEFAULT_RESAMPLES, DEFAULT_SEED
+from ..core.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 LABELS = 4
 

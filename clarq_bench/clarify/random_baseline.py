@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .metrics import NEW_MAX
-from ..core.run_config import DEFAULT_SEED
+from ..core.defaults import DEFAULT_SEED
 
 PERMUTATIONS = 1000
 FIGURES = ("mrr", "p@1", "ndcg@3", "ndcg@5", "recall@5", "recall@10", "recall@20", "recall@30", "lar", "olar")

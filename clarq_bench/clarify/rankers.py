@@ -26,7 +26,7 @@ from ..seekers import DialogueView
 from .bank import BankEntry
 from .bm25 import bm25_scores
 from .states import ClarifyState
-from ..core.run_config import DEFAULT_SEED
+from ..core.defaults import DEFAULT_SEED
 
 MAX_LIST = 5
 

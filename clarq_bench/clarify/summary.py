@@ -14,7 +14,7 @@ from .metrics import SELECTION_METRICS, binary_need_scores, need_scores
 from .need_stats import need_intervals
 from .random_baseline import random_expectation
 from .rank_states import StateResult
-from ..core.run_config import DEFAULT_RESAMPLES, DEFAULT_SEED
+from ..core.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 __all__ = ["TRACK", "Estimate", "SelectSummary", "clustered", "summarize"]
 

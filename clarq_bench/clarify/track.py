@@ -19,7 +19,7 @@ from .rankers import OFFLINE_RANKERS, RandomRanker, Ranker
 from .rank_states import StateResult, run_states
 from .states import build_states
 from .summary import SelectSummary, summarize
-from ..core.run_config import DEFAULT_SEED
+from ..core.defaults import DEFAULT_SEED
 
 
 class SelectOptions(BaseModel):

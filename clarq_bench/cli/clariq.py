@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from .common import positive_int, print_json
-from ..core.run_config import DEFAULT_SEED
+from ..core.defaults import DEFAULT_SEED
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

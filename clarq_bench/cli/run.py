@@ -12,10 +12,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..core.run_folder import RunDir
 from .common import add_data_arguments, positive_float, positive_int
 from .llm_args import add_llm_arguments
-from ..core.run_config import DEFAULT_MAX_TURNS, DEFAULT_SEED
+from ..core.defaults import DEFAULT_MAX_TURNS, DEFAULT_SEED
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -55,6 +54,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     plan.add_argument("--max-turns", type=positive_int, help=f"seeker turns before a dialogue is cut off (default: {DEFAULT_MAX_TURNS})")
     plan.add_argument("--limit", type=positive_int, help="only N of the selected tasks, spread over their types (--seed)")
     plan.add_argument("--concurrency", type=positive_int, help="dialogues in flight at once (default: 32)")
+    plan.add_argument("--provider-workers", type=positive_int, metavar="N",
+                      help="offline provider only: decide its replies in N worker processes instead of the run's "
+                           "own (for hundreds of dialogues in flight on several cores; replies are the same)")
     plan.add_argument("--turn-timeout", type=positive_float, metavar="SECONDS",
                       help="longest one seeker or provider call may take before its dialogue ends with an error "
                            "(default: 600)")
@@ -157,6 +159,8 @@ def twin_warning(twin: Any) -> str:
 
 def interrupted_line(run_dir: Path) -> str:
     """What Ctrl-C leaves: the dialogues already written are safe; the command that plays the rest."""
+    from ..core.run_folder import RunDir
+
     path = RunDir(run_dir).transcripts_path
     written = path.read_bytes().count(b"\n") if path.is_file() else 0
     return (f"clarq: interrupted; {written} dialogues are saved in {run_dir}; "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 from typing import Literal, TypedDict
-from ..core.run_config import DEFAULT_SEED
+from ..core.defaults import DEFAULT_SEED
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import argparse
-from ..core.run_config import DEFAULT_SEED
+from ..core.defaults import DEFAULT_SEED
 
 RANKERS = "bm25, random, best-question, worst-question, no-question"
 

@@ -40,16 +40,50 @@ def dumps_line(payload: Any) -> str:
     """One JSONL record: compact JSON, non-ASCII kept as is, ending in "\\n". Pydantic models are dumped first.
 
     What the readers here would refuse (a lone surrogate, nesting past MAX_DEPTH, a line past MAX_LINE_CHARS) is
-    refused here too, as a DataError: clarq never writes a file it cannot read back."""
+    refused here too, as a DataError: clarq never writes a file it cannot read back (checked once, on the line and
+    value as built here)."""
     if isinstance(payload, BaseModel):
         payload = payload.model_dump(mode="json")
-    problem = check_depth(payload)
-    if problem:
-        raise DataError("record", problem)
-    line = json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n"
+    try:
+        line = json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n"
+    except RecursionError:
+        raise DataError("record", f"nested deeper than {MAX_DEPTH} levels") from None
     if len(line) > MAX_LINE_CHARS:
         raise DataError("record", f"{len(line)} characters is more than the limit of {MAX_LINE_CHARS}")
+    problem = text_problem(line, payload)
+    if problem:
+        raise DataError("record", problem)
     return line
+
+
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def text_problem(text: str, value: Any, limit: int = MAX_DEPTH) -> str | None:
+    """check_depth(value, limit), for a value and the JSON text it was parsed from or dumped to, at a third of the cost.
+
+    Surrogates are looked for in the text at C speed (ASCII text holds none raw; UTF-8 encoding refuses one; an
+    escaped one starts with \\uD8-\\uDF); a text that may hold one is walked by check_depth, so the message is its
+    own. Nesting is counted a level at a time, containers only."""
+    if (not text.isascii() and not _encodes(text)) or ("\\u" in text and _ESCAPED_SURROGATE.search(text)):
+        return check_depth(value, limit)
+    level = [value] if isinstance(value, (dict, list)) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > limit:
+            return f"nested deeper than {limit} levels"
+        level = [inner for item in level for inner in (item.values() if isinstance(item, dict) else item)
+                 if isinstance(inner, (dict, list))]  # fmt: skip
+    return None
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def check_depth(value: Any, limit: int = MAX_DEPTH) -> str | None:
@@ -85,7 +119,7 @@ def loads(text: str | bytes, source: str, line: int | None = None, *, max_depth:
     except json.JSONDecodeError as exc:
         at = f"column {exc.colno}" if line is not None else f"line {exc.lineno} column {exc.colno}"
         raise DataError(where, f"not JSON ({at}: {exc.msg})") from None
-    problem = check_depth(value, max_depth)
+    problem = text_problem(text, value, max_depth) if isinstance(text, str) else check_depth(value, max_depth)
     if problem:
         raise DataError(where, problem)
     return value

@@ -15,20 +15,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..core.jsonl import flatten as _flatten
+from .defaults import DEFAULT_MAX_TURNS, DEFAULT_SEED, DEFAULT_TURN_TIMEOUT
 
 #: Recorded, but changing them does not change the dialogues, so a resume may change them freely.
 EXECUTION_ONLY = frozenset({"concurrency", "max_cost", "progress", "use_cache", "turn_timeout", "max_errors",
                             "cache_path", "router_file"})
 #: Recorded, left out of the hash because another hashed field already says it: `tasks_digest` covers the ids.
 DERIVED = frozenset({"task_ids"})
-DEFAULT_SEED = 8848
-#: Seeker turns before a dialogue is cut off (the released setting).
-DEFAULT_MAX_TURNS = 12
-#: Bootstrap resamples behind every interval clarq reports.
-DEFAULT_RESAMPLES = 2000
-#: Seconds one agent call (a seeker turn, or a provider reply of several model calls) may take. Generous: a slow real
-#: provider makes 5-10 sequential model calls per reply, each retried with backoff on rate limits.
-DEFAULT_TURN_TIMEOUT = 600.0
 
 
 class AgentSettings(BaseModel):

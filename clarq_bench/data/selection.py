@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from ..core.errors import ClarqError
-from ..core.run_config import DEFAULT_SEED
+from ..core.defaults import DEFAULT_SEED
 from ..core.tasks import Language, Task
 
 

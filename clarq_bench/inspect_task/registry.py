@@ -7,10 +7,10 @@ from typing import Any
 
 from inspect_ai import task
 
-from ..core.run_config import DEFAULT_SEED
+from ..core.defaults import DEFAULT_SEED
 from .scorer import qualified
 from .task import clarq_task
-from ..core.run_config import DEFAULT_MAX_TURNS
+from ..core.defaults import DEFAULT_MAX_TURNS
 
 
 @task(name=qualified("clarq"))

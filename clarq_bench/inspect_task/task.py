@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ClarqError
-from ..core.run_config import DEFAULT_SEED, DEFAULT_TURN_TIMEOUT, AgentSettings, RunConfig
+from ..core.defaults import DEFAULT_SEED, DEFAULT_TURN_TIMEOUT
+from ..core.run_config import AgentSettings, RunConfig
 from ..core.run_folder import tasks_digest
 from ..core.tasks import Task
 from ..data.selection import load_selected, spread_limit
@@ -26,7 +27,7 @@ from ..core.provider_kinds import OFFLINE
 from ..provider.registry import resolve_provider
 from ..seekers.llm import render_brief
 from ..seekers.registry import SeekerTask
-from ..core.run_config import DEFAULT_MAX_TURNS
+from ..core.defaults import DEFAULT_MAX_TURNS
 
 #: The seeker name transcripts of this task record (its model is the one inspect evaluates).
 SEEKER_NAME = "inspect"

@@ -28,7 +28,7 @@ from .rundir import read_run, split_tasks, verdicts_for
 from .safety import read_json_text, read_zip_members
 from .seal import seal
 from .schema import Label, Manifest, Submission, Submitter, dialogue_key, task_set_hash
-from ..core.run_config import DEFAULT_MAX_TURNS
+from ..core.defaults import DEFAULT_MAX_TURNS
 
 #: The standard setting: our LLM provider on this model, in this mode, with this turn cap.
 STANDARD_PROVIDER = "gpt-4o"

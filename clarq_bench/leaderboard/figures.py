@@ -6,7 +6,7 @@ settings the submission recorded (bounded, so a submission cannot ask for a bill
 """
 
 from __future__ import annotations
-from ..core.run_config import DEFAULT_RESAMPLES
+from ..core.defaults import DEFAULT_RESAMPLES
 
 import math
 from collections import defaultdict

@@ -31,7 +31,7 @@ from .track_rows import TrackRow, track_html
 from .schema import Label, Manifest, Submitter, task_set_hash
 from .verify import REPLAYED as VERIFY_REPLAYED
 from .verify import load_task_data, verify_file
-from ..core.run_config import DEFAULT_MAX_TURNS
+from ..core.defaults import DEFAULT_MAX_TURNS
 
 ASSETS = ("style.css", "leaderboard.js")
 

@@ -17,7 +17,7 @@ from ..scoring.stats import DEFAULT_RESAMPLES, bootstrap_mean, bootstrap_ratio, 
 from .answers import PairAnswer, system_option
 from .items import ItemSet
 from .pcch import majority_values, pcch
-from ..core.run_config import DEFAULT_SEED
+from ..core.defaults import DEFAULT_SEED
 
 
 class Share(BaseModel):

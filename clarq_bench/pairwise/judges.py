@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from ..core import prompts
 from .answers import MAX_RAW, OPTIONS, PairAnswer, now, parse_choice
 from .items import ItemSet, PairItem
-from ..core.run_config import DEFAULT_SEED
+from ..core.defaults import DEFAULT_SEED
 
 if TYPE_CHECKING:
     from ..llm import LLMClient

@@ -20,7 +20,7 @@ from ..scoring.settings_diff import task_hashes
 from ..scoring.sources import load_sources
 from .answers import PairAnswer, append_answers, read_answers
 from .items import Design, ItemSet, build_items, load_items, save_items
-from ..core.run_config import DEFAULT_SEED
+from ..core.defaults import DEFAULT_SEED
 
 if TYPE_CHECKING:
     from ..llm import LLMClient

@@ -38,6 +38,7 @@ from ..core.tasks import Task
 from ..core.transcript import EndReason, Speaker, Transcript
 from ..provider.registry import ProviderSpec
 from .prepared import PreparedRun, ready
+from .provider_pool import ProviderPool, poolable
 from .run_identity import agent_infos, stamp_transcript
 
 
@@ -158,23 +159,25 @@ async def run_dialogues(
     retry_errors: bool = False,
     on_update: Callable[[RunStats], None] | None = None,
     on_ready: Callable[[], None] | None = None,
+    provider_workers: int = 0,
 ) -> RunStats:
     """Play a config's run: its agents resolved and its config stamped as prepare() does (prepared.ready), then
     play_run. For callers that hold a config rather than a run's options (tests, benchmarks)."""
     run = ready(config, tasks, client, run_dir)
     return await play_run(run, resume=resume, force=force, retry_errors=retry_errors, on_update=on_update,
-                          on_ready=on_ready)
+                          on_ready=on_ready, provider_workers=provider_workers)
 
 
 async def play_run(run: PreparedRun, *, resume: bool = False, force: bool = False, retry_errors: bool = False,
                    on_update: Callable[[RunStats], None] | None = None,
-                   on_ready: Callable[[], None] | None = None) -> RunStats:
+                   on_ready: Callable[[], None] | None = None, provider_workers: int = 0) -> RunStats:
     """Play every (task, trial) pair not yet in the run directory, `config.concurrency` at a time.
 
     With `retry_errors` (resume only), pairs whose dialogue ended with an error are played again, replacing the
     error record; without it they stay as they are and are counted in `stats.skipped_errors`. `on_ready()` is
     called once config.json is written, before the first dialogue: a folder announced to the user (with its resume
-    command) is one that can be resumed, and a full disk at start is the one error line."""
+    command) is one that can be resumed, and a full disk at start is the one error line. `provider_workers` > 0
+    decides the offline provider's replies in that many worker processes (runner/provider_pool.py)."""
     seeker_model = run.seeker.model
     resolve = getattr(run.client, "resolve_model", None)
     if seeker_model and callable(resolve):  # record the dated version the alias stood for
@@ -184,12 +187,13 @@ async def play_run(run: PreparedRun, *, resume: bool = False, force: bool = Fals
         folder.require()
     folder.create()
     with folder.lock():  # one writer at a time; the kernel releases it if this process dies
-        return await _play(run, folder, resume, force, retry_errors, on_update, seeker_model, on_ready)
+        return await _play(run, folder, resume, force, retry_errors, on_update, seeker_model, on_ready,
+                           provider_workers)
 
 
 async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, retry_errors: bool,
                 on_update: Callable[[RunStats], None] | None, seeker_model: str | None,
-                on_ready: Callable[[], None] | None = None) -> RunStats:
+                on_ready: Callable[[], None] | None = None, provider_workers: int = 0) -> RunStats:
     """play_run with the folder's lock held."""
     config, tasks, client = run.config, run.tasks, run.client
     run_dir = folder.path
@@ -202,9 +206,14 @@ async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, ret
         client.spent_before = before + (folder.scoring_spent() if resume else 0.0)  # session, judging included
     disk: list[OSError | ClarqError] = []
 
+    saved: list[float] = []  # the dialogues' figure last written: a dialogue that cost nothing rewrites no file
+
     def spent() -> None:
         if client is not None and hasattr(client, "usage"):
-            folder.save_spending(before + client.usage.cost_usd)
+            total = before + client.usage.cost_usd
+            if saved != [total]:
+                folder.save_spending(total)
+                saved[:] = [total]
 
     done = {record.key for record in kept}
     jobs = [(task, trial) for trial in range(config.trials) for task in tasks]
@@ -252,7 +261,8 @@ async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, ret
             on_error("seeker", exc)
             return failed(task, trial, seed, f"seeker: {safe_message(exc)} (building it)")
         try:
-            provider = build_provider(run.provider, config.provider, task, client, seed=seed, trial=trial)
+            provider = (await pool.open(task) if pool is not None else
+                        build_provider(run.provider, config.provider, task, client, seed=seed, trial=trial))
         except (KeyboardInterrupt, asyncio.CancelledError):
             raise
         except BaseException as exc:  # a per-task build failure is that dialogue's error
@@ -311,6 +321,10 @@ async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, ret
                 stats.limits = client.limits.describe() if hasattr(client, "limits") else ""
                 on_update(stats)
 
+    pool = None
+    if provider_workers > 0 and pending and poolable(run.provider):
+        run_tasks = list({task.id: task for task, _ in pending}.values())
+        pool = ProviderPool(run.provider, config.provider.mode or "single", run_tasks, provider_workers)
     try:
         with fewer_collections():
             await asyncio.gather(*(play(task, trial, i == 0) for i, (task, trial) in enumerate(pending)))
@@ -321,6 +335,8 @@ async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, ret
                 notes.append(f"waited {time.monotonic() - started:.1f} s for {waited} model call(s) a turn timeout "
                              "had given up on: their replies are paid, and kept in the cache for a resume")
     finally:
+        if pool is not None:
+            pool.close()
         writer.close()
         try:
             spent()

@@ -30,8 +30,8 @@ from ..core.tasks import Task
 from ..core.transcript import AgentInfo, EndReason, Speaker, Transcript, Turn, Usage
 from ..provider.base import Provider
 from ..seekers.base import DialogueView, Seeker
-from ..core.run_config import DEFAULT_TURN_TIMEOUT
-from ..core.run_config import DEFAULT_MAX_TURNS
+from ..core.defaults import DEFAULT_TURN_TIMEOUT
+from ..core.defaults import DEFAULT_MAX_TURNS
 
 #: Longest turn text accepted from an agent; no model reply comes near it, a runaway plug-in can.
 MAX_TURN_CHARS = 100_000

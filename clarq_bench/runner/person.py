@@ -20,7 +20,7 @@ from ..llm.options import ModelCallOptions
 from .batch import build_provider, quick_success
 from .dialogue import play_dialogue
 from .prepare import import_seeker_modules, models_by_role, open_client
-from ..core.run_config import DEFAULT_MAX_TURNS, DEFAULT_SEED
+from ..core.defaults import DEFAULT_MAX_TURNS, DEFAULT_SEED
 
 #: The provider's seed and trial in a dialogue played by hand (the run's defaults for trial 0).
 SEED, TRIAL = DEFAULT_SEED, 0

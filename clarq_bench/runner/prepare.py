@@ -70,6 +70,7 @@ class RunOptions:
     max_turns: int | None = None
     limit: int | None = None
     concurrency: int | None = None
+    provider_workers: int | None = None  # offline provider: its replies decided in N processes (runner/provider_pool.py)
     turn_timeout: float | None = None
     max_errors: int | None = None
     runs_dir: str | Path = "runs"

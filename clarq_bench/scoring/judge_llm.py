@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from ..core import prompts
 from .judge import NodeCheck
-from ..core.run_config import DEFAULT_SEED
+from ..core.defaults import DEFAULT_SEED
 
 if TYPE_CHECKING:  # the LLM layer imports litellm; keep it out of module import time
     from ..llm import LLMClient

@@ -22,7 +22,7 @@ from ..core.run_guard import check_records
 from ..core.tasks import Task
 from ..core.transcript import Transcript
 from .judge import NodeCheck, Verdict, judge_all
-from ..core.run_config import DEFAULT_RESAMPLES, DEFAULT_SEED
+from ..core.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 if TYPE_CHECKING:
     from .metrics import Summary

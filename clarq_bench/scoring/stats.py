@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..core.run_config import DEFAULT_RESAMPLES, DEFAULT_SEED
+from ..core.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 CONFIDENCE = 0.95
 _BLOCK = 250  # resamples drawn per block, to bound memory on large runs

@@ -9,8 +9,9 @@ stays in prompts/seeker/.
 
 from __future__ import annotations
 
-import re
 import itertools
+import re
+from functools import lru_cache
 
 PARENTHESES = re.compile(r"\s*[(（]([^()（）]*)[)）]\s*")
 EN_LEAD = re.compile(r"^(an?|the)\s+", re.IGNORECASE)
@@ -138,15 +139,28 @@ def _stem(word: str) -> str:
 def content_terms(text: str, language: str) -> set[str]:
     """Rough content words: lower-cased words of 4+ letters without their plural ending (en), or character pairs
     (zh)."""
+    return set(_terms(text, language))
+
+
+#: Each heuristic turn re-reads every earlier reply against every open choice: the same texts, many times over, in
+#: every dialogue of a run. Memoised (pure functions of their text), so a reply is read once per run.
+_CACHE = 1 << 16
+
+
+@lru_cache(maxsize=_CACHE)
+def _terms(text: str, language: str) -> frozenset[str]:
     if language == "en":
-        return {_stem(word) for word in re.findall(r"[a-z]{4,}", text.lower())}
+        return frozenset(_stem(word) for word in re.findall(r"[a-z]{4,}", text.lower()))
     chars = [c for c in text if "\u4e00" <= c <= "\u9fff"]
-    return {a + b for a, b in itertools.pairwise(chars)}
+    return frozenset(a + b for a, b in itertools.pairwise(chars))
 
 
-def _last_term(name: str, language: str) -> set[str]:
+def _last_term(name: str, language: str) -> frozenset[str]:
     """The head noun's term ("tavern" of "Mystic Tavern", "酒馆" of "森林酒馆"), or nothing ("to dig")."""
-    return content_terms(name.split()[-1] if language == "en" and name.split() else name[-2:], language)
+    return _terms(name.split()[-1] if language == "en" and name.split() else name[-2:], language)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？；;])\s*")
 
 
 def answered_option(group: list[str], replies: list[str], language: str) -> str | None:
@@ -154,18 +168,31 @@ def answered_option(group: list[str], replies: list[str], language: str) -> str 
     option apart from the others of its group, and its head noun ("You can find Henry at the Mystic Tavern" names
     "Mystic Tavern"; "cross the forest" names no "Forest Tavern"; "dig with a small shovel" names "Summon the small
     shovel to dig")."""
-    terms = {name: content_terms(name, language) for name in group}
+    options = tuple(group)
     for reply in replies:
-        said = reply.lower()
-        whole = [name for name in group if (EN_LEAD.sub("", name) if language == "en" else name).lower() in said]
-        if len(whole) == 1:  # the whole name, the one of its group ("A Y-shaped key is needed")
-            return whole[0]
-        for sentence in re.split(r"(?<=[.!?。！？；;])\s*", reply):
-            words = content_terms(sentence, language)
-            for name in group:
-                own = terms[name] - set().union(*(terms[o] for o in group if o != name))
-                if own and own | _last_term(name, language) <= words:
-                    return name
+        named = _named_in(options, reply, language)
+        if named is not None:
+            return named
+    return None
+
+
+@lru_cache(maxsize=_CACHE)
+def _named_in(group: tuple[str, ...], reply: str, language: str) -> str | None:
+    """The option of `group` one reply names (see answered_option), or None."""
+    said = reply.lower()
+    whole = [name for name in group if (EN_LEAD.sub("", name) if language == "en" else name).lower() in said]
+    if len(whole) == 1:  # the whole name, the one of its group ("A Y-shaped key is needed")
+        return whole[0]
+    terms = {name: _terms(name, language) for name in group}
+    wanted = []  # per option: the words that set it apart, with its head noun (none when nothing sets it apart)
+    for name in group:
+        own = terms[name] - frozenset().union(*(terms[o] for o in group if o != name))
+        wanted.append((name, own | _last_term(name, language) if own else None))
+    for sentence in _SENTENCE_END.split(reply):
+        words = _terms(sentence, language)
+        for name, needed in wanted:
+            if needed is not None and needed <= words:
+                return name
     return None
 
 

@@ -1,0 +1,53 @@
+"""The one-pass record checks of core/jsonl.py give exactly the node-by-node walk's answer, on hostile values."""
+
+import json
+import random
+
+import pytest
+
+from clarq_bench.core.errors import DataError
+from clarq_bench.core.jsonl import check_depth, dumps_line, loads, text_problem
+
+#: Strings that trip naive scans: brackets and quotes inside strings, raw and escaped surrogates, a real pair.
+LEAVES = ["a", "\ud800x", 'q"\\]{', "é[", 1, None, "😀", "\\ud800", "x\\\\", "\udfff", "]]]]"]
+
+
+def _value(rng: random.Random, depth: int, deepest: int):
+    roll = rng.random()
+    if depth >= deepest or roll < 0.2:
+        return rng.choice(LEAVES)
+    if roll < 0.6:
+        return [_value(rng, depth + 1, deepest) for _ in range(rng.randint(0, 3))]
+    return {rng.choice(["k", "\udc00", "[{", '}\\"']) + str(i): _value(rng, depth + 1, deepest)
+            for i in range(rng.randint(0, 3))}  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_text_problem_agrees_with_the_walk(seed):
+    rng = random.Random(seed)
+    for _ in range(1500):
+        value = _value(rng, 0, rng.randint(0, 12))
+        raw, escaped = json.dumps(value, ensure_ascii=False), json.dumps(value)
+        parsed = json.loads(escaped)  # an escaped pair becomes one character: its own walk is the reference
+        for limit in (1, 3, 5, 64):
+            assert text_problem(raw, value, limit) == check_depth(value, limit)
+            assert text_problem(escaped, parsed, limit) == check_depth(parsed, limit)
+
+
+def test_limits_hold_at_the_edge_and_far_past_it():
+    assert loads("[" * 64 + "]" * 64, "f") is not None
+    for depth in (65, 200_000):
+        with pytest.raises(DataError, match="nested deeper than 64"):
+            loads("[" * depth + "]" * depth, "f")
+    deep: list = []
+    inner = deep
+    for _ in range(300_000):  # past the encoder's own recursion limit: still one DataError line
+        inner.append([])
+        inner = inner[0]
+    with pytest.raises(DataError, match="nested deeper than 64"):
+        dumps_line({"notes": deep})
+    with pytest.raises(DataError, match="lone surrogate"):
+        dumps_line({"text": "ok \ud83d"})
+    with pytest.raises(DataError, match="lone surrogate"):
+        loads('{"text": "\\ud83d"}', "f")
+    assert loads('{"text": "\\ud83d\\ude00"}', "f") == {"text": "😀"}
