@@ -20,6 +20,7 @@ functions of the task and the turn, shared by the offline and the LLM provider, 
 
 from __future__ import annotations
 
+import re
 from functools import cached_property
 from typing import NamedTuple
 
@@ -48,6 +49,7 @@ from .question_words import (
     CHOOSER_AFTER,
     CJK_WORD,
     CLAUSE_BREAK,
+    WH_JOINED,
     DECIMAL,
     FIRST_SENTENCE,
     FUNCTION_ZH,
@@ -71,6 +73,27 @@ from .twins import TwinReading
 
 
 
+
+
+_ONLY_WH = {"en": re.compile(r"^\W*(?:(?:from|to|with|for|at|in|on|by)\s+)?(?:which|what|where|how|who|whom|when|why)"
+                             r"\W*$", re.I),
+            "zh": re.compile(r"^\W*[\u4e00-\u9fff]{0,1}(?:哪里|哪儿|什么时候|怎么|怎样|如何|谁)\W*$")}
+
+
+def _wh_pieces(part: str, language: str) -> list[str]:
+    """A clause cut before every interrogative joined to an earlier one ("which X and which Y"), keeping a bare
+    interrogative with the question it shares ("where and how do I get it" stays one question)."""
+    pieces: list[str] = []
+    carried = ""
+    for piece in WH_JOINED[language].split(part):
+        if _ONLY_WH[language].match(piece):
+            carried = f"{carried}{piece} and " if language == "en" else f"{carried}{piece}、"
+            continue
+        pieces.append(carried + piece)
+        carried = ""
+    if carried:
+        pieces.append(carried.rstrip(" and、"))
+    return pieces
 
 
 def _shared_terms(members: tuple["Option", ...]) -> set[str]:
@@ -241,7 +264,8 @@ class FocusIndex(ListReading, TwinReading):
     def _clauses(self, sentence: str) -> list[str]:
         """One question sentence cut where a second question begins ("Which gem does Henry need, and at which gate
         ...?" asks two things): at a comma or semicolon, only when both sides carry a question word of their own."""
-        pieces = CLAUSE_BREAK[self.language].split(sentence)
+        pieces = [piece for part in CLAUSE_BREAK[self.language].split(sentence)
+                  for piece in _wh_pieces(part, self.language)]
         clauses: list[str] = []
         for piece in pieces:
             if clauses and ASKS[self.language].search(piece) and ASKS[self.language].search(clauses[-1]):

@@ -107,6 +107,12 @@ ASK_PIECES = re.compile(r"[，,、；;]|或者|还是|或")
 DECIMAL = re.compile(r"(\d)\.(\d)")
 #: Where a sentence may hold a second question, and the question words that make each side one.
 CLAUSE_BREAK = {"en": re.compile(r"\s*[,;]\s*(?:and\s+|also\s+|plus\s+)?", re.I), "zh": re.compile(r"\s*[，；,;]\s*")}
+#: A second interrogative joined to the first by "and" / "or" / a slash or plus ("which X and which Y", "where and
+#: how", "哪个A和哪个B"): the joint starts a question of its own, however the turn is punctuated.
+WH_JOINED = {"en": re.compile(r"\s+(?:and|or|plus|&|/|\+)\s+(?=(?:(?:from|to|with|for|at|in|on|by|also|then)\s+)?"
+                              r"(?:which|what|where|how|who|whom|when|why|whether)\b)|\s*[/+&]\s*(?=(?:which|what|"
+                              r"where|how|who|whom|when|why)\b)", re.I),
+             "zh": re.compile(r"(?:和|与|及|以及|还有|、|/|＋|\+)(?=[\u4e00-\u9fff]{0,2}(?:哪|什么|怎么|怎样|如何|谁|多少|何时))")}
 ASKS = {"en": re.compile(r"\b(which|what|where|how|who|whom|when|why|whether)\b", re.I),
          "zh": re.compile(r"哪|什么|怎么|如何|怎样|多少|谁|几|是否|为什么|何时")}
 #: "which one", "which of them", "哪一个": a choice whose kind was named just before.
@@ -210,7 +216,7 @@ PASTED = -1
 __all__ = [
     'ABBREVIATION', 'ALTERNATIVE', 'ANAPHORIC', 'ASKED', 'ASKS', 'ASKS_FOR', 'ASKS_THING', 'ASK_PIECES', 'CHOICE_OF_A_THING',
     'BARE_FILLER_EN', 'BARE_SCAFFOLD_ZH', 'BARE_WHICH_EN', 'BOILERPLATE', 'CHOICE_WORDS', 'CHOOSER',
-    'CHOOSER_AFTER', 'CJK_WORD', 'CLASSES', 'CLAUSE_BREAK', 'DECIMAL', 'FIRST_SENTENCE', 'FUNCTION_ZH', 'GAP',
+    'CHOOSER_AFTER', 'CJK_WORD', 'CLASSES', 'CLAUSE_BREAK', 'WH_JOINED', 'DECIMAL', 'FIRST_SENTENCE', 'FUNCTION_ZH', 'GAP',
     'GENERIC_KIND_EN', 'GENERIC_KIND_ZH', 'GOVERNS', 'LISTED_THINGS', 'LIST_FOLLOWS', 'LIST_ITEM_OWN',
     'LIST_ITEM_TERMS', 'LIST_JOINT', 'MENTIONED', 'NEEDS', 'NOT_A_CHOICE', 'NOT_A_THING', 'OFFERS', 'ASKS_WHICH_OR', 'CLAUSE_START', 'CLAUSE_WORDS', 'ALTERNATIVE_TERMS', 'PASTED', 'PRONOUN', 'REFERS_BACK', 'NEEDS_WORDS',
     'TAG_WORDS', 'WHICH', 'WHICH_KIND', 'WHICH_OF_LIST',
