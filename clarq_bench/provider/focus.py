@@ -67,7 +67,7 @@ from .question_words import (
     WHICH,
     WHICH_KIND,
 )
-from .brief_options import BriefOption, brief_options, names_entity, notes_of
+from .brief_options import BriefOption, brief_options, names_entity, names_of, notes_of
 from .question_lists import ListReading, Question
 from .twins import TwinReading
 
@@ -108,6 +108,11 @@ def _shared_terms(members: tuple["Option", ...]) -> set[str]:
 #: (zh) Bigrams of a choice's anchor a question must carry to ask about the thing the choice is for in its own words
 #: (one is a fragment of any word of Jax's: "风力" of "风力发电站").
 ZH_CHOICE_ANCHOR = 2
+#: Options of one choice an explanation may speak of by name when their names share no word.
+SPOKEN_OPTIONS = 4
+#: An explanation that says a choice is open: "both", "two", "either", "which", "or" ("两", "哪", "还是", "或").
+CHOICE_SAID = {"en": re.compile(r"\b(?:both|two|three|either|which|several|multiple|or)\b", re.I),
+               "zh": re.compile(r"两|哪|还是|或|几|多个|不止")}
 #: One option of the brief (brief_options.py owns what a kind is).
 Option = BriefOption
 
@@ -140,6 +145,12 @@ class FocusIndex(ListReading, TwinReading):
         self.options: list[Option] = brief_options(task, language)
         self.scene_groups: set[int] = {o.group for o in self.options if o.scene}
         self.names = sorted({o.name for o in self.options}, key=lambda n: (-len(n), n))
+        #: Every word of the brief (its names and its prose): a kind taken from here may be a guess (_kind_known).
+        self.brief_terms = frozenset(tokens(" ".join((brief.background, *brief.items, *brief.skills, *brief.scenes)),
+                                            language))
+        #: Which list of the brief each name comes from (0 items, 1 skills, 2 scenes).
+        self._list_of = {name: number for number, listed in enumerate((brief.items, brief.skills, brief.scenes))
+                         for name in names_of(listed)}
         #: Phrases of the brief a question may paste without saying anything of its own: the names, the task name
         #: and the role ("how does trading with Henry come in?" asks nothing about Henry).
         framing = {p.strip() for p in (brief.task_name, brief.role) if p.strip()}
@@ -183,6 +194,10 @@ class FocusIndex(ListReading, TwinReading):
             if len(members) >= 2:
                 options = members
                 kind |= set(frozenset.intersection(*(o.terms for o in members)))
+        if not options and CHOICE_SAID[language].search(explanation):
+            options = self._options_spoken_of(explanation)
+            if options:
+                kind |= _shared_terms(options)
         phrase = focus_phrase(explanation, language)
         asked = ASKED[language].search(explanation)
         if asked:  # "use this response only if the other party asks where to build the stage"
@@ -214,6 +229,16 @@ class FocusIndex(ListReading, TwinReading):
             if asked and language == "zh" else ()
         return NodeFocus(node.id, options, frozenset(kind), frozenset(anchor), key, needs, said,
                          said_kind if options or kind else frozenset())
+
+    def _options_spoken_of(self, explanation: str) -> tuple[Option, ...]:
+        """Options of a choice whose names share no word ("Lamp kerosene", "Whale oil": the fuels): the brief's names
+        of one list (items, skills or scenes) that the explanation speaks of, two to `SPOKEN_OPTIONS` of them."""
+        spoken = set(tokens(explanation, self.language))
+        said = [o for o in self.options if names_entity(spoken, o.terms)]
+        lists = {self._list_of[o.name] for o in said}
+        if 2 <= len(said) <= SPOKEN_OPTIONS and len(lists) == 1:
+            return tuple(said)
+        return ()
 
     def _content(self, text: str) -> list[str]:
         """Content terms of explanation text: no boilerplate, and (zh) no bigram with a function character."""
@@ -446,8 +471,7 @@ class FocusIndex(ListReading, TwinReading):
         if question.bare:  # "Which X exactly?" asks which X is meant: a choice of kind X, nothing else, and only once
             # Jax has spoken of X ("go to the castle"): "Which castle?" before any castle came up is a guess at what
             # may be asked, not a question about his answer
-            heard = question.heard is None or bool(focus.kind & question.heard)
-            return focus.is_choice and heard and self._kind_governed(question, focus.kind)
+            return focus.is_choice and self._kind_known(question, focus) and self._kind_governed(question, focus.kind)
         if focus.is_choice:
             # "Where can I find the ropes?" asks the choice of a place as well as "which coast?" does; only a
             # question of exactly the missing kind (never a bare "which"/"what") takes that second way.
@@ -456,11 +480,27 @@ class FocusIndex(ListReading, TwinReading):
             )
         return self.asks_detail(question, focus)
 
+    def _kind_known(self, question: Question, focus: NodeFocus) -> bool:
+        """May a which over this choice's kind be asked yet? Once Jax has spoken of the kind ("go to the castle":
+        "Which castle?"), or when the kind is the seeker's own word, in neither the brief nor Jax's replies ("Which
+        fuel?" where the brief lists kerosene and whale oil): the seeker understood there is a choice. A kind taken
+        from the brief's words before Jax raised it is a guess at what may be asked, not a question about his
+        answer."""
+        if question.heard is None or focus.kind & question.heard:
+            return True
+        return not (focus.said_kind or focus.kind) & self.brief_terms
+
     def offers_options(self, question: Question, node_id: str) -> bool:
         """Does the question offer two or more of this node's options as its alternatives ("the Frost Castle or
-        the Twilight Castle?")? Such a question can ask nothing else, so it needs no matcher's support."""
+        the Twilight Castle?"), or govern the kind the explanation names with a which ("Which fuel should I use?"
+        where the keeper has kerosene and whale oil)? Such a question can ask nothing else, so it needs no matcher's
+        support."""
         focus = self.nodes.get(node_id)
-        if focus is None or not focus.options or question.bare:
+        if focus is None or not focus.options:
+            return False
+        if focus.said_kind and self._kind_governed(question, focus.said_kind) and not self.lists_things(question):
+            return self._kind_known(question, focus) and self.picks_twin(question, node_id, frozenset())
+        if question.bare:
             return False
         return self.asks_choice(question, focus) and self._lists_of(question, {o.group for o in focus.options})[1]
 

@@ -142,7 +142,7 @@ BOILERPLATE = FOCUS_STOP_EN | frozenset(tokens(
     "explain explained specify specified mention mentioned previous previously response responses jax provide "
     "provided detail details regarding required require requirement clarify clarified indicate indicated "
     "whether should safely successfully first next know knowing known game scenario player location locations "
-    "located", "en")) | frozenset(
+    "located ask asks asked asking wonder wonders noticed notice notices", "en")) | frozenset(
     "回复 之前 没有 说明 指出 明确 具体 信息 问题 不知 知道 确定 应该 需要 哪个 哪里 如何 怎么 什么 时候 选择 使用 可以".split())
 #: Characters that make a Chinese bigram a piece of grammar rather than a name ("的弱", "才需", "厂且").
 FUNCTION_ZH = frozenset("的了且才需要该应在到个是有和与或及对不能会把被就也都还只而则从向给让使用于为以之其这那哪些什么怎如何吗呢吧啊")
