@@ -195,7 +195,7 @@ class FocusIndex(ListReading, TwinReading):
                 options = members
                 kind |= set(frozenset.intersection(*(o.terms for o in members)))
         if not options and CHOICE_SAID[language].search(explanation):
-            options = self._options_spoken_of(explanation)
+            options = self._options_spoken_of(explanation, present)
             if options:
                 kind |= _shared_terms(options)
         phrase = focus_phrase(explanation, language)
@@ -230,13 +230,15 @@ class FocusIndex(ListReading, TwinReading):
         return NodeFocus(node.id, options, frozenset(kind), frozenset(anchor), key, needs, said,
                          said_kind if options or kind else frozenset())
 
-    def _options_spoken_of(self, explanation: str) -> tuple[Option, ...]:
+    def _options_spoken_of(self, explanation: str, answer: set[str]) -> tuple[Option, ...]:
         """Options of a choice whose names share no word ("Lamp kerosene", "Whale oil": the fuels): the brief's names
-        of one list (items, skills or scenes) that the explanation speaks of, two to `SPOKEN_OPTIONS` of them."""
+        of one list (items, skills or scenes) that the explanation speaks of, two to `SPOKEN_OPTIONS` of them, when
+        the node's own answer weighs two of them ("Fill the lamp with kerosene. Whale oil gums up the burner")."""
         spoken = set(tokens(explanation, self.language))
         said = [o for o in self.options if names_entity(spoken, o.terms)]
         lists = {self._list_of[o.name] for o in said}
-        if 2 <= len(said) <= SPOKEN_OPTIONS and len(lists) == 1:
+        weighed = [o for o in said if names_entity(answer, o.terms)]
+        if 2 <= len(said) <= SPOKEN_OPTIONS and len(lists) == 1 and len(weighed) >= 2:
             return tuple(said)
         return ()
 
@@ -488,7 +490,8 @@ class FocusIndex(ListReading, TwinReading):
         answer."""
         if question.heard is None or focus.kind & question.heard:
             return True
-        return not (focus.said_kind or focus.kind) & self.brief_terms
+        named = question.terms & (focus.said_kind or focus.kind)
+        return bool(named) and not named & self.brief_terms
 
     def offers_options(self, question: Question, node_id: str) -> bool:
         """Does the question offer two or more of this node's options as its alternatives ("the Frost Castle or
