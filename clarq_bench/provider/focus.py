@@ -62,6 +62,7 @@ from .question_words import (
     MENTIONED,
     NOT_A_CHOICE,
     NOT_A_THING,
+    OFFERS,
     PRONOUN,
     REFERS_BACK,
     WHICH,
@@ -113,6 +114,9 @@ SPOKEN_OPTIONS = 4
 #: An explanation that says a choice is open: "both", "two", "either", "which", "or" ("两", "哪", "还是", "或").
 CHOICE_SAID = {"en": re.compile(r"\b(?:both|two|three|either|which|several|multiple|or)\b", re.I),
                "zh": re.compile(r"两|哪|还是|或|几|多个|不止")}
+#: Where a question's alternatives part: "or", "versus", commas and slashes before the last or (zh 还是 / 或 / 、).
+ALTERNATIVE_PIECES = {"en": re.compile(r"\s*(?:,|/|\bor\b|\bversus\b|\bvs\b|:)\s*", re.I),
+                      "zh": re.compile(r"\s*(?:还是|或者|或是|或|、|，|,|/|：|:)\s*")}
 #: One option of the brief (brief_options.py owns what a kind is).
 Option = BriefOption
 
@@ -455,6 +459,8 @@ class FocusIndex(ListReading, TwinReading):
             return False
         if focus.asks and question.classes - {"polar"} and any(piece in question.text for piece in focus.asks):
             return True  # (zh) the very question the explanation says the seeker asks: "仅当对方询问羊在哪里" / "羊在哪里？"
+        if focus.options and not framed and self._offers_by_pieces(question, focus):
+            return True  # "Kerosene or whale oil?": its alternatives are this choice's options, said in short
         frame = None if framed else self.alternatives_frame(question)
         if frame is not None:  # "Which A, B or C?": a choice among what it offers, or what its frame asks
             if self._asks_choice_by_list(question, focus) or self._offers_of_kind(question, focus.kind):
@@ -503,9 +509,34 @@ class FocusIndex(ListReading, TwinReading):
             return False
         if focus.said_kind and self._kind_governed(question, focus.said_kind) and not self.lists_things(question):
             return self._kind_known(question, focus) and self.picks_twin(question, node_id, frozenset())
+        if self._offers_by_pieces(question, focus):
+            return self.picks_twin(question, node_id, frozenset())
         if question.bare:
             return False
         return self.asks_choice(question, focus) and self._lists_of(question, {o.group for o in focus.options})[1]
+
+    def _offers_by_pieces(self, question: Question, focus: NodeFocus) -> bool:
+        """Alternatives a person says in short ("Kerosene or whale oil?", "Oak or pine for the stage?", "The high
+        voltage one or the high temperature one?"): the question joins its alternatives with an or (还是 / 或), and
+        every alternative names exactly one of this choice's options by a word that sets it apart from the others,
+        two options at least, none of them another name of the brief."""
+        language = self.language
+        if not OFFERS[language].search(question.text):
+            return False
+        pieces = [p for p in ALTERNATIVE_PIECES[language].split(question.text) if p.strip()]
+        if len(pieces) < 2 or len(pieces) > SPOKEN_OPTIONS + 1:
+            return False
+        ours = set(focus.options)
+        distinct = {o: o.terms - frozenset().union(*(x.terms for x in ours if x != o)) for o in ours}
+        hit: set[Option] = set()
+        for piece in pieces:
+            terms = set(tokens(piece, language))
+            mine = {o for o in ours if distinct[o] & terms}
+            others = [o for o in self.named_options(question._replace(terms=frozenset(terms))) if o not in ours]
+            if len(mine) > 1 or others:
+                return False
+            hit |= mine
+        return len(hit) >= 2
 
     @cached_property
     def choice_nodes(self) -> list[str]:
