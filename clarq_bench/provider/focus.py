@@ -114,6 +114,8 @@ SPOKEN_OPTIONS = 4
 #: An explanation that says a choice is open: "both", "two", "either", "which", "or" ("两", "哪", "还是", "或").
 CHOICE_SAID = {"en": re.compile(r"\b(?:both|two|three|either|which|several|multiple|or)\b", re.I),
                "zh": re.compile(r"两|哪|还是|或|几|多个|不止")}
+#: The brief's list of skills / actions (items 0, skills 1, scenes 2): a choice among them is a choice of how.
+SKILLS = 1
 #: Where a question's alternatives part: "or", "versus", commas and slashes before the last or (zh 还是 / 或 / 、).
 ALTERNATIVE_PIECES = {"en": re.compile(r"\s*(?:,|/|\bor\b|\bversus\b|\bvs\b|:)\s*", re.I),
                       "zh": re.compile(r"\s*(?:还是|或者|或是|或|、|，|,|/|：|:)\s*")}
@@ -371,6 +373,8 @@ class FocusIndex(ListReading, TwinReading):
         classes = ASKS_THING & ASKS_FOR[focus.needs] if focus.needs is not None else CHOICE_OF_A_THING
         if any(o.group in self.scene_groups for o in focus.options):
             classes = classes | {"place"}
+        if any(self._list_of.get(o.name) == SKILLS for o in focus.options):
+            classes = classes | {"manner"}  # a choice among ways of doing it is asked by how ("How do I seal it?")
         return classes
 
     def _offers_ours(self, question: Question, focus: NodeFocus, named: list[Option] | None = None) -> bool:
