@@ -511,7 +511,8 @@ class FocusIndex(ListReading, TwinReading):
         focus = self.nodes.get(node_id)
         if focus is None or not focus.options:
             return False
-        if focus.said_kind and self._kind_governed(question, focus.said_kind) and not self.lists_things(question):
+        kind = focus.said_kind or focus.kind
+        if kind and self._kind_governed(question, kind) and not self.lists_things(question):
             return self._kind_known(question, focus) and self.picks_twin(question, node_id, frozenset())
         if self._offers_by_pieces(question, focus):
             return self.picks_twin(question, node_id, frozenset())
