@@ -49,6 +49,7 @@ from .question_words import (
     CHOOSER_AFTER,
     CJK_WORD,
     CLAUSE_BREAK,
+    STANDS_FOR,
     WH_JOINED,
     DECIMAL,
     FIRST_SENTENCE,
@@ -114,6 +115,8 @@ SPOKEN_OPTIONS = 4
 #: An explanation that says a choice is open: "both", "two", "either", "which", "or" ("两", "哪", "还是", "或").
 CHOICE_SAID = {"en": re.compile(r"\b(?:both|two|three|either|which|several|multiple|or)\b", re.I),
                "zh": re.compile(r"两|哪|还是|或|几|多个|不止")}
+#: Content words of the statement before a question that its "one" / "it" / "there" may stand for, at most.
+CONTEXT_TERMS = 8
 #: The brief's list of skills / actions (items 0, skills 1, scenes 2): a choice among them is a choice of how.
 SKILLS = 1
 #: Where a question's alternatives part: "or", "versus", commas and slashes before the last or (zh 还是 / 或 / 、).
@@ -275,6 +278,9 @@ class FocusIndex(ListReading, TwinReading):
                 if found and REFERS_BACK[language].search(clause) and len(tokens(clause, language)) <= 2:
                     # "What about the garlic, onions and potatoes? Where can I find those?": "those" is the list
                     clause = f"{clause} ({found[-1].text})"
+                elif context and STANDS_FOR[language].search(clause) and len(tokens(context, language)) <= CONTEXT_TERMS:
+                    # "I don't have a horse. Where can I find one?": "one" is the horse of the sentence before
+                    clause = f"{clause} ({context})"
                 found.append(Question(clause, frozenset(tokens(clause, language)), frozenset(classes), context,
                                       bare, jax))
             if limit is not None and len(found) >= limit:

@@ -53,8 +53,8 @@ NEEDS: dict[str, list[tuple[str, re.Pattern[str]]]] = {
 }
 #: Question classes that may ask for each kind of missing detail ("which shop sells it?" asks a place too).
 ASKS_FOR = {
-    "place": {"place", "identity", "manner"},
-    "person": {"person", "identity"},
+    "place": {"place", "identity", "manner", "person"},  # "who can give me the map?" asks where it comes from
+    "person": {"person", "identity", "place"},  # "where will I find someone to ...?" asks who
     "time": {"time", "quantity", "manner", "identity"},  # ("which movement?" asks no time: _asks_other_thing)
     "quantity": {"quantity", "identity"},
     "manner": {"manner", "identity", "place"},
@@ -115,6 +115,9 @@ WH_JOINED = {"en": re.compile(r"\s+(?:and|or|plus|&|/|\+)\s+(?=(?:(?:from|to|wit
              "zh": re.compile(r"(?:和|与|及|以及|还有|、|/|＋|\+)(?=[\u4e00-\u9fff]{0,2}(?:哪|什么|怎么|怎样|如何|谁|多少|何时))")}
 ASKS = {"en": re.compile(r"\b(which|what|where|how|who|whom|when|why|whether)\b", re.I),
          "zh": re.compile(r"哪|什么|怎么|如何|怎样|多少|谁|几|是否|为什么|何时")}
+#: A word that stands for a thing the turn named just before ("I have no horse. Where can I find one?").
+STANDS_FOR = {"en": re.compile(r"\b(one|ones|it|them|some|any|that|those|these|there|him|her)\b", re.I),
+              "zh": re.compile(r"它|它们|这个|那个|这些|那些|一个|一些|那里|那儿|他|她")}
 #: "which one", "which of them", "哪一个": a choice whose kind was named just before.
 ANAPHORIC = {"en": re.compile(r"\bwhich (one|ones|of them|of these|of those)\b", re.I),
               "zh": re.compile(r"哪一?[个种家座条位所间把件只]|哪一")}
@@ -216,7 +219,7 @@ PASTED = -1
 __all__ = [
     'ABBREVIATION', 'ALTERNATIVE', 'ANAPHORIC', 'ASKED', 'ASKS', 'ASKS_FOR', 'ASKS_THING', 'ASK_PIECES', 'CHOICE_OF_A_THING',
     'BARE_FILLER_EN', 'BARE_SCAFFOLD_ZH', 'BARE_WHICH_EN', 'BOILERPLATE', 'CHOICE_WORDS', 'CHOOSER',
-    'CHOOSER_AFTER', 'CJK_WORD', 'CLASSES', 'CLAUSE_BREAK', 'WH_JOINED', 'DECIMAL', 'FIRST_SENTENCE', 'FUNCTION_ZH', 'GAP',
+    'CHOOSER_AFTER', 'CJK_WORD', 'CLASSES', 'CLAUSE_BREAK', 'WH_JOINED', 'STANDS_FOR', 'DECIMAL', 'FIRST_SENTENCE', 'FUNCTION_ZH', 'GAP',
     'GENERIC_KIND_EN', 'GENERIC_KIND_ZH', 'GOVERNS', 'LISTED_THINGS', 'LIST_FOLLOWS', 'LIST_ITEM_OWN',
     'LIST_ITEM_TERMS', 'LIST_JOINT', 'MENTIONED', 'NEEDS', 'NOT_A_CHOICE', 'NOT_A_THING', 'OFFERS', 'ASKS_WHICH_OR', 'CLAUSE_START', 'CLAUSE_WORDS', 'ALTERNATIVE_TERMS', 'PASTED', 'PRONOUN', 'REFERS_BACK', 'NEEDS_WORDS',
     'TAG_WORDS', 'WHICH', 'WHICH_KIND', 'WHICH_OF_LIST',
