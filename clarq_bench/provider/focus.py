@@ -278,7 +278,8 @@ class FocusIndex(ListReading, TwinReading):
                 if found and REFERS_BACK[language].search(clause) and len(tokens(clause, language)) <= 2:
                     # "What about the garlic, onions and potatoes? Where can I find those?": "those" is the list
                     clause = f"{clause} ({found[-1].text})"
-                elif context and STANDS_FOR[language].search(clause) and len(tokens(context, language)) <= CONTEXT_TERMS:
+                elif context and STANDS_FOR[language].search(clause) and len(tokens(clause, language)) <= 2 \
+                        and len(tokens(context, language)) <= CONTEXT_TERMS:
                     # "I don't have a horse. Where can I find one?": "one" is the horse of the sentence before
                     clause = f"{clause} ({context})"
                 found.append(Question(clause, frozenset(tokens(clause, language)), frozenset(classes), context,
