@@ -347,29 +347,35 @@ class FocusIndex(ListReading, TwinReading):
         ]
 
     def asks_choice(self, question: Question, focus: NodeFocus) -> bool:
+        """Does the question ask the choice this node settles? (choice_rule names the way.)"""
+        return self.choice_rule(question, focus) is not None
+
+    def choice_rule(self, question: Question, focus: NodeFocus) -> str | None:
         """Does the question ask the choice this node settles? (1) An interrogative governs the kind ("which
         castle", "which of the castles"); or (2) it offers two or more of the options as alternatives, in a list
         that holds ours alone, and they are most of the names it names; or (3) it asks about the kind or the thing
         the choice is for ("where can I get the sleeping medicine?") without betting on one option, with a question
         word that asks what the choice answers (_choice_asked_by). Naming one option alone is a bet (3 fails)."""
         if self._kind_governed(question, focus.kind):
-            return True
+            return "R101"
         named = self.named_options(question)
         groups = {o.group for o in focus.options}
         ours = [o for o in named if o.group in groups]
         if not focus.options:  # a choice among things the brief does not list ("which route up the mountain")
-            return bool(question.classes & self._choice_asked_by(focus)) and (
+            asked = bool(question.classes & self._choice_asked_by(focus)) and (
                 self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question)))
+            return "R104" if asked else None
         if len(ours) >= 2:
-            return self._offers_ours(question, focus, named)
+            return "R102" if self._offers_ours(question, focus, named) else None
         if ours and not self._kind_apart(question, focus.kind, alternative=True):
-            return False  # one option named, no other offered: a bet on the answer
+            return None  # one option named, no other offered: a bet on the answer
         if named and len(named) > 2:
-            return False  # names of other kinds thrown in: no question about this choice
+            return None  # names of other kinds thrown in: no question about this choice
         if not question.classes & self._choice_asked_by(focus):
-            return False  # a yes/no question, or one that asks another kind of thing (how many, when, who)
-        return self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question),
-                                                                           least=ZH_CHOICE_ANCHOR)
+            return None  # a yes/no question, or one that asks another kind of thing (how many, when, who)
+        asked = self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question),
+                                                                          least=ZH_CHOICE_ANCHOR)
+        return "R104" if asked else None
 
     def _choice_asked_by(self, focus: NodeFocus) -> frozenset[str]:
         """The question classes that ask a choice by its kind or its thing rather than its options (asks_choice (3)):
@@ -461,43 +467,60 @@ class FocusIndex(ListReading, TwinReading):
         """Does the question ask the uncertainty this node resolves? Besides what it asks (_asks_uncertainty), a
         choice that several nodes settle with the same options is one uncertainty per thing it is for (which key
         for the entrance, which for the chest): see picks_twin. `answered`: the nodes Jax has given so far."""
-        return self._asks_uncertainty(question, node_id) and self.picks_twin(question, node_id, answered)
+        return self.focus_rule(question, node_id, answered) is not None
+
+    def focus_rule(self, question: Question, node_id: str, answered: frozenset[str] = frozenset()) -> str | None:
+        """The catalogue id of the rule by which the question asks this node (focuses), or None."""
+        rule = self.asking_rule(question, node_id)
+        return rule if rule is not None and self.picks_twin(question, node_id, answered) else None
 
     def _asks_uncertainty(self, question: Question, node_id: str, framed: bool = False) -> bool:
         """What the question asks, by the rules of the module docstring (twins aside)."""
+        return self.asking_rule(question, node_id, framed) is not None
+
+    def asking_rule(self, question: Question, node_id: str, framed: bool = False) -> str | None:
+        """The catalogue id of the rule by which the question asks this node's uncertainty (catalogue.py), or None
+        when it does not ask it (twins aside)."""
         focus = self.nodes.get(node_id)
         if focus is None:
-            return False
+            return None
         if focus.asks and question.classes - {"polar"} and any(piece in question.text for piece in focus.asks):
-            return True  # (zh) the very question the explanation says the seeker asks: "仅当对方询问羊在哪里" / "羊在哪里？"
+            return "R107"  # (zh) the very question the explanation says the seeker asks: "仅当对方询问羊在哪里" / "羊在哪里？"
         if focus.options and not framed and self._offers_by_pieces(question, focus):
-            return True  # "Kerosene or whale oil?": its alternatives are this choice's options, said in short
+            return "R103"  # "Kerosene or whale oil?": its alternatives are this choice's options, said in short
         frame = None if framed else self.alternatives_frame(question)
         if frame is not None:  # "Which A, B or C?": a choice among what it offers, or what its frame asks
+            if self._kind_governed(question, focus.kind):
+                return "R101"
             if self._asks_choice_by_list(question, focus) or self._offers_of_kind(question, focus.kind):
-                return True
+                return "R102"
             asked = question._replace(text=frame, terms=frozenset(tokens(frame, self.language)), bare=False)
             if not asked.terms:
-                return False
+                return None
             groups = {o.group for o in focus.options}
             if any(o.group in groups for o in self.named_options(question)):
-                return False  # its options in a list with other things (or one alone): a spray or a bet, not asked
-            return self._asks_uncertainty(asked, node_id, framed=True)
+                return None  # its options in a list with other things (or one alone): a spray or a bet, not asked
+            return self.asking_rule(asked, node_id, framed=True)
         if self.lists_without_asking(question):
             # "What do I need to know about the A, the B and the C?": nothing is asked of any one of them in particular
-            return self._asks_choice_by_list(question, focus)
+            if self._kind_governed(question, focus.kind):
+                return "R101"
+            return "R102" if bool(focus.options) and self._offers_ours(question, focus) else None
         question = self.first_thing_only(question)  # "Tell me more about the A and the B" asks about the A
         if question.bare:  # "Which X exactly?" asks which X is meant: a choice of kind X, nothing else, and only once
             # Jax has spoken of X ("go to the castle"): "Which castle?" before any castle came up is a guess at what
             # may be asked, not a question about his answer
-            return focus.is_choice and self._kind_known(question, focus) and self._kind_governed(question, focus.kind)
+            known = focus.is_choice and self._kind_known(question, focus)
+            return "R106" if known and self._kind_governed(question, focus.kind) else None
         if focus.is_choice:
             # "Where can I find the ropes?" asks the choice of a place as well as "which coast?" does; only a
             # question of exactly the missing kind (never a bare "which"/"what") takes that second way.
-            return self.asks_choice(question, focus) or (
-                focus.needs is not None and focus.needs in question.classes and self.asks_detail(question, focus)
-            )
-        return self.asks_detail(question, focus)
+            rule = self.choice_rule(question, focus)
+            if rule is not None:
+                return rule
+            detail = focus.needs is not None and focus.needs in question.classes and self.asks_detail(question, focus)
+            return "R105" if detail else None
+        return "R105" if self.asks_detail(question, focus) else None
 
     def _kind_known(self, question: Question, focus: NodeFocus) -> bool:
         """May a which over this choice's kind be asked yet? Once Jax has spoken of the kind ("go to the castle":
