@@ -7,7 +7,7 @@ loads on first use, and heavy modules (litellm, numpy, matplotlib) load only whe
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any as _Any
 
 __version__ = "0.1.0"
 
@@ -21,9 +21,14 @@ API = ("DialogueView", "RunResult", "Scored", "Seeker", "SeekerConfig", "SeekerT
 __all__ = ["__version__", *API]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> _Any:
     if name in API:
         from . import api
 
         return getattr(api, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """Tab completion (`clarq_bench.<TAB>`, `dir(clarq_bench)`) shows the public API, not this module's helpers."""
+    return sorted(__all__)

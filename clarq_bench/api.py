@@ -196,12 +196,15 @@ def estimate_run(options: RunOptions | None = None, /, **fields: Any) -> tuple[R
     from .runner.estimate import estimate
     from .runner.prepare import RunOptions, build_config, import_seeker_modules, models_by_role, select_tasks
     from .runner.prepared import resolve_agents
+    from .runner.run_identity import with_reading
 
     options = RunOptions.of(options, **fields)
     import_seeker_modules(options.seeker_module)
     base = RunDir(options.resume).config() if options.resume else None
     config, tasks = select_tasks(build_config(options, base), options)
-    models = models_by_role(*resolve_agents(config), config.judge_model, config.provider.mode)
+    agents = resolve_agents(config)
+    config = with_reading(config, agents[1])
+    models = models_by_role(*agents, config.judge_model, config.provider.mode)
     return config, tasks, estimate(config, tasks, models)
 
 
@@ -235,7 +238,7 @@ def compare(a: str | Path, b: str | Path, *, format: str = "auto", judge: str = 
             split: str = "auto", seed: int = 8848, resamples: int = 2000, api_base: str | None = None,
             across_settings: bool = False) -> Comparison:
     """A - B on the dialogues both sides played (paired on task content and trial): paired bootstrap intervals for
-    success, AQD, AQL and SwE, the exact McNemar test for success, and the settings that differ between the sides.
+    success, AQD, AQL and efficiency, the exact McNemar test for success, and the settings that differ between the sides.
     Sides played against another provider, provider mode or turn cap are refused unless `across_settings` (the
     result then lists them in `cross_setting`)."""
     from .core.errors import ClarqError

@@ -210,6 +210,11 @@ class SyncSeeker:
         return "goodbye"
 
 
+def make_sync_seeker(task: Any, config: Any) -> SyncSeeker:
+    """A factory function, so the class is not checked when the name is resolved: the dialogue's own guard is."""
+    return SyncSeeker(task, config)
+
+
 class LineBreakSeeker(ScriptedSeeker):
     """Speaks Unicode line separators (U+2028, U+2029, U+0085) that str.splitlines() would split on."""
 
@@ -219,7 +224,7 @@ class LineBreakSeeker(ScriptedSeeker):
 
 
 HOSTILE_SEEKERS = ("SurrogateSeeker", "CancellingSeeker", "ExitingSeeker", "GeneratorExitSeeker", "UnprintableSeeker",
-                   "SurrogateErrorSeeker", "BytesSeeker", "HugeSeeker", "SyncSeeker")
+                   "SurrogateErrorSeeker", "BytesSeeker", "HugeSeeker", "make_sync_seeker")
 
 
 class NoteBombProvider(TreeWalkingProvider):

@@ -22,6 +22,8 @@ def test_export_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     data = datasets.Dataset.from_parquet(str(out / "data" / "train-00000-of-00001.parquet"))
     assert data.num_rows == 16
     assert sum(data["success"]) == 8  # every second dialogue misses its last node
+    assert all(e == 0.0 for e, ok in zip(data["efficiency"], data["success"]) if not ok)  # the figure, one name
+    assert all(0.0 < e <= 1.0 for e, ok in zip(data["efficiency"], data["success"]) if ok)
     row = data[0]
     assert row["task_id"] == "en/01/0" and row["turns"][0]["text"] == "what can help you?"
     assert json.loads(row["transcript_json"])["task_id"] == "en/01/0"

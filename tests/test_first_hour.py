@@ -23,7 +23,7 @@ from clarq_bench.cli.main import main
 from upstream_paths import REPO, SAMPLE_TASKS
 
 CLARQ = str(Path(sys.executable).with_name("clarq"))
-README = (REPO / "README.md").read_text(encoding="utf-8")
+from doc_text import DOCS as README  # noqa: E402  README.md and docs/
 
 
 def sample_run(runs: Path, seeker: str = "heuristic") -> Path:
@@ -56,13 +56,15 @@ def test_a_task_id_without_the_leading_zero_suggests_the_padded_one(capsys) -> N
 def test_data_where_names_the_folder_before_any_download(tmp_path, monkeypatch, capsys) -> None:
     monkeypatch.delenv("CLARQ_DATA", raising=False)
     monkeypatch.setenv("CLARQ_CACHE_DIR", str(tmp_path / "cache"))
-    assert main(["data", "where"]) == 0
+    assert main(["data", "where"]) == 1  # nothing downloaded: the folder it would fill, and not "ready"
     out, err = capsys.readouterr()
     assert out.strip().startswith(str(tmp_path / "cache")) and out.strip().endswith("data")
     assert "clarq data download" in err
     assert main(["tasks", "show", "en/03/3"]) == 2  # the README's first task id, before a download: one line
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "clarq data download" in err and "--tasks tasks/" in err
+    monkeypatch.setenv("CLARQ_DATA", str(SAMPLE_TASKS))
+    assert main(["data", "where"]) == 0 and capsys.readouterr().out.strip() == str(SAMPLE_TASKS)
 
 
 def test_view_with_no_argument_opens_the_latest_run(tmp_path, monkeypatch, capsys) -> None:
@@ -139,7 +141,7 @@ def test_the_readme_fake_server_judging_example_works_and_an_echo_judge_fails_lo
     finally:
         server.terminate()
         server.wait(10)
-    echo = start_fake_server(["fake-server", "--port", str(port)])  # the default echo is no judge answer
+    echo = start_fake_server(["fake-server", "--port", str(port), "--reply", "I would say the first one."])  # no answer
     try:
         argv = [a.replace("runs/<a>", str(run_a)).replace("runs/<b>", str(run_b)) for a in judge_argv]
         done = subprocess.run([CLARQ, *argv, "--out", str(tmp_path / "echo"), "--no-cache"], capture_output=True,

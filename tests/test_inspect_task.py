@@ -95,7 +95,7 @@ def test_a_scripted_seeker_gives_the_same_dialogues_and_figures_both_ways(
 
     def figures(run_dir: Path) -> dict[str, Any]:
         summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
-        return {key: summary[key] for key in ("success", "aqd", "aql", "aql_tokens", "by_language", "by_type",
+        return {key: summary[key] for key in ("success", "aqd", "aql", "aql_tokens", "efficiency", "by_language", "by_type",
                                                "turn_labels", "node_status", "end_reasons")}  # fmt: skip
 
     assert figures(tmp_path / "imported") == figures(ran.run_dir)
@@ -104,6 +104,7 @@ def test_a_scripted_seeker_gives_the_same_dialogues_and_figures_both_ways(
     metrics = metrics_of(log)
     assert metrics["success"]["mean"] == pytest.approx(summary["success"]["value"])
     assert metrics["aqd"]["mean"] == pytest.approx(summary["aqd"]["value"])
+    assert metrics["efficiency"]["mean"] == pytest.approx(summary["efficiency"]["value"])  # one figure, one name
     config = json.loads((tmp_path / "imported" / "config.json").read_text(encoding="utf-8"))
     assert config["seeker"]["model"] == inspect_model(SEEKER) and config["provider"]["name"] == provider
 

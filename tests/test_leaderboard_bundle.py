@@ -144,7 +144,8 @@ def test_run_on_a_subset_of_the_split_is_partial(tmp_path: Path) -> None:
 
 def test_standard_label_and_secrets(tmp_path: Path) -> None:
     tasks = sample_tasks(("en",))
-    provider = {"name": "gpt-4o", "model": None, "mode": "single", "options": {"api_key": "sk-live-abcdefghijkl"}}
+    provider = {"name": "gpt-4o", "model": None, "mode": "single",
+                "options": {"api_key": "sk-live-abcdefghijkl", "reading": "model"}}
     run = write_run(tmp_path / "std", [scripted_transcript(t, provider="gpt-4o") for t in tasks], tasks,
                     provider=provider, extra={"api_base": "https://user:hunter2@example.invalid/v1"})
     sub = build_submission(run)
@@ -155,7 +156,8 @@ def test_standard_label_and_secrets(tmp_path: Path) -> None:
                     provider={"name": "gpt-4o", "mode": "multi-info"}, max_turns=14)
     sub = build_submission(run)
     assert sub.manifest.label == Label.custom
-    assert sub.manifest.label_reasons == ["provider mode multi-info (standard: single)", "turn cap 14 (standard: 12)"]
+    assert sub.manifest.label_reasons == ["provider mode multi-info (standard: single)",
+                                          "provider reading unrecorded (standard: model)", "turn cap 14 (standard: 12)"]
     # relabelling a custom run as standard is caught
     path = write_submission(sub, tmp_path / "m.json")
     path = tampered(path, tmp_path, lambda p: p["manifest"].update(label="standard"))

@@ -224,8 +224,8 @@ def summary_figure_edited(p):
 
 
 @case(RESEALED)
-def swe_figure_edited(p):
-    figure = p["manifest"]["metrics"]["summary"]["by_language"][0]["success_eff"]
+def efficiency_figure_edited(p):
+    figure = p["manifest"]["metrics"]["summary"]["by_language"][0]["efficiency"]
     figure["value"] = 0.25 if figure["value"] == 0.5 else 0.5
     return None, None
 

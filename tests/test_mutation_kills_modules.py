@@ -22,7 +22,7 @@ from clarq_bench.provider.offline.embeddings import EMBEDDING_FEATURES
 from clarq_bench.provider.offline.linear_model import FEATURES
 from clarq_bench.provider.offline.weights import MODELS
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+from doc_text import DOCS as README  # README.md and docs/: the figure lives on the Providers page
 FILES = {
     "Comp.En": "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json",
     "Chat.En": "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Chat.En.json",

@@ -204,7 +204,7 @@ async def test_the_llm_provider_answers_offered_options_its_model_missed() -> No
     records which ids it added."""
     missed = {"intent": 6, "node_ids": [], "summary_confirmation": False, "rationale": "vague"}
     client = LLMClient(LLMSettings(use_cache=False), scripted={"scripted/jax": ScriptedModel(_Recorder(missed))})
-    provider = LLMProvider(make_task("en"), client, model="scripted/jax", mode="single")
+    provider = LLMProvider(make_task("en"), client, model="scripted/jax", mode="single", reading="strict")
     turn = await provider.respond(dialogue("en", last=LISTS["en"][0]))
     assert turn.revealed == ["1"] and turn.kind == ReplyKind.response_i
     assert turn.notes["offered_ids"] == ["1"]
@@ -302,7 +302,7 @@ async def test_the_llm_provider_keeps_listed_words_from_revealing_a_node_its_mod
         replies = _Recorder(proposed)
         replies.replies.append("Don't worry, just ask me about one thing at a time.")  # the Response II call
         client = LLMClient(LLMSettings(use_cache=False), scripted={"scripted/jax": ScriptedModel(replies)})
-        provider = LLMProvider(make_task("en"), client, model="scripted/jax", mode="single")
+        provider = LLMProvider(make_task("en"), client, model="scripted/jax", mode="single", reading="strict")
         turn = await provider.respond(dialogue("en", last=text))
         assert turn.revealed == expected, text
 

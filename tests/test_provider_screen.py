@@ -261,7 +261,7 @@ class Recorder:
 
 def llm_provider(language: str, recorder: Recorder, mode: str = "single") -> LLMProvider:
     client = LLMClient(LLMSettings(use_cache=False), scripted={MODEL: ScriptedModel(recorder)})
-    return LLMProvider(make_task(language), client, model=MODEL, mode=mode)
+    return LLMProvider(make_task(language), client, model=MODEL, mode=mode, reading="strict")
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])

@@ -167,7 +167,7 @@ async def test_the_llm_provider_keeps_the_twin_rule_its_model_may_not() -> None:
     """The model proposes the second key for the choice asked again in the same words; the shared rule takes it."""
     lenient = {"intent": 2, "node_ids": ["2"], "summary_confirmation": False, "rationale": "which key"}
     client = LLMClient(LLMSettings(use_cache=False), scripted={"scripted/jax": ScriptedModel(_Recorder(lenient, "As I said: the Y-shaped key."))})
-    provider = LLMProvider(make_task("en"), client, model="scripted/jax", mode="single")
+    provider = LLMProvider(make_task("en"), client, model="scripted/jax", mode="single", reading="strict")
     turn = await provider.respond(dialogue("en", ["1"], ASKS["en"][0]))
     assert turn.revealed == [] and turn.kind != ReplyKind.response_i
 

@@ -10,13 +10,14 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 README = (REPO / "README.md").read_text(encoding="utf-8")
+DOCS = "\n\n".join(page.read_text(encoding="utf-8") for page in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))])
 # The console script, not `python -m` (which would put the working directory on sys.path by itself).
 CLARQ = str(Path(sys.executable).with_name("clarq"))
 
 
 def block_after(marker: str, language: str) -> str:
-    match = re.search(rf"<!-- {re.escape(marker)} -->\n```{language}\n(.*?)\n```", README, re.S)
-    assert match, f"README has no ```{language} block after <!-- {marker} -->"
+    match = re.search(rf"<!-- {re.escape(marker)} -->\n```{language}\n(.*?)\n```", DOCS, re.S)
+    assert match, f"the documentation has no ```{language} block after <!-- {marker} -->"
     return match.group(1)
 
 

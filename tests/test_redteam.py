@@ -39,7 +39,7 @@ def test_registry_matches_the_strategies_and_clarq_seekers_lists_them(capsys):
 
     assert list(adversarial.STRATEGIES) == NAMES
     assert all(REDTEAM[name] == cls.__name__ for name, cls in adversarial.STRATEGIES.items())
-    assert main(["seekers", "--json"]) == 0
+    assert main(["seekers", "--all", "--json"]) == 0
     listed = {row["name"]: row["description"] for row in json.loads(capsys.readouterr().out)}
     for name in NAMES:
         assert name in seekers and listed[name].startswith("Red team")

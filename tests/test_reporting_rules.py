@@ -131,7 +131,7 @@ def test_replay_run_records_divergence_and_reports_it(tmp_path, capsys):
 
     from clarq_bench.cli.main import main
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    from doc_text import DOCS as readme  # README.md and docs/
     promised = re.search(r"(\d+) of (\d+) English replays of the released Comp\.En file diverge", readme)
     assert promised is not None, "README no longer states how many English replays diverge"
     code = main(["run", "--seeker", "replay", "--replay", str(UPSTREAM_RESULTS / COMP_EN), "--provider", "offline",

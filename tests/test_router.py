@@ -297,7 +297,7 @@ async def test_local_servers_are_called_at_their_v1_shapes_directly_and_pooled(t
 def test_the_readme_router_example_is_a_valid_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import re
 
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    from doc_text import DOCS as readme  # README.md and docs/
     block = re.search(r"<!-- example:router -->\n```yaml\n(.*?)\n```", readme, re.S)
     assert block, "README has no router example"
     path = tmp_path / "pools.yaml"

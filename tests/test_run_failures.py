@@ -48,14 +48,16 @@ def test_a_hostile_seeker_ends_its_dialogues_not_the_run(seeker, tmp_path, capsy
     assert len(records) == 3 and all(r.end_reason == EndReason.error for r in records)
     assert all(r.error and r.error.startswith("seeker: ") and "\n" not in r.error for r in records)
     err = capsys.readouterr().err
-    assert "3 dialogues ended with an error" in err and "Traceback" not in err
+    # the same error in each: the run stops on it after the third (tests/test_seeker_failures.py), saying so
+    assert ("3 dialogues ended with an error" in err or "failed on the first 3 dialogues" in err)
+    assert "Traceback" not in err
 
 
 def test_hostile_errors_say_what_happened(tmp_path):
     expected = {"SurrogateSeeker": "not valid Unicode", "CancellingSeeker": "CancelledError",
                 "ExitingSeeker": "SystemExit: 3", "UnprintableSeeker": "UnprintableError: (unprintable)",
                 "SurrogateErrorSeeker": "ValueError: bad \\udcff news", "BytesSeeker": "returned bytes, not str",
-                "HugeSeeker": "5,000,000 characters", "SyncSeeker": "TypeError"}  # fmt: skip
+                "HugeSeeker": "5,000,000 characters", "make_sync_seeker": "TypeError"}  # fmt: skip
     for seeker, words in expected.items():
         root = tmp_path / seeker
         main(run_argv(root, "--seeker", f"runner_helpers:{seeker}", "--provider", "offline", count=1))

@@ -133,7 +133,7 @@ async def test_failures_are_recorded_per_dialogue_and_never_stop_the_run(tmp_pat
     bad = config(seeker=AgentSettings(name="replay"))  # no --replay file: every build fails, recorded
     stats = await run_dialogues(bad, tasks(2), tmp_path / "run2")
     records = read_transcripts(tmp_path / "run2" / "transcripts.jsonl")
-    assert stats.errors == 2 and all("build: ClarqError" in (r.error or "") for r in records)
+    assert stats.errors == 2 and all("seeker: ClarqError" in (r.error or "") for r in records)
 
 
 async def test_unknown_seeker_fails_before_anything_is_written(tmp_path: Path) -> None:

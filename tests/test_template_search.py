@@ -37,12 +37,12 @@ def test_template_roles_and_targets():
 
 
 def row(strategy: str, language: str, successes: int, dialogues: int = 10, questions: int = 100,
-        swe: float = 0.1) -> StrategyResult:
+        efficiency: float = 0.1) -> StrategyResult:
     rate = successes / dialogues
     return StrategyResult(strategy=strategy, role=role_of(strategy), language=language, dialogues=dialogues,
                           successes=successes, success=Figure(value=rate, low=rate, high=rate),
                           nodes_per_question=Figure(value=0.1, low=0.1, high=0.1), questions=questions, errors=0,
-                          success_eff=Figure(value=swe, low=swe, high=swe), target=target_of(strategy))  # fmt: skip
+                          efficiency=Figure(value=efficiency, low=efficiency, high=efficiency), target=target_of(strategy))  # fmt: skip
 
 
 class FakeAudit:
@@ -61,12 +61,12 @@ class FakeAudit:
             seen: set[str] = set()
             for name in strategies:
                 if not name.startswith("tpl-"):  # the honest baseline the choice family is read against
-                    rows.append(row(name, language, 5, swe=0.3))
+                    rows.append(row(name, language, 5, efficiency=0.3))
                     continue
                 family = parse_spec(name).family
                 first, _ = family not in seen, seen.add(family)
                 good = first if tune else not first
-                rows.append(row(name, language, 8 if good else 2 + (family == "wh"), swe=0.2 if good else 0.1))
+                rows.append(row(name, language, 8 if good else 2 + (family == "wh"), efficiency=0.2 if good else 0.1))
         return AuditReport(provider="offline", provider_mode=mode, languages=["en"], types=sorted(types),
                            tasks={"en": len(tasks)}, max_turns=12, strategies=list(strategies), rows=rows,
                            wall_seconds=0.0, workers=1)  # fmt: skip
@@ -91,12 +91,12 @@ def test_each_family_keeps_its_tune_best_and_is_measured_on_the_report_types(mon
     assert [r.strategy for r in result.known] == list(MEMBERS)
     (walker,) = result.walkers  # the choice family's point against the heuristic, played beside it
     assert walker.strategy == next(r.strategy for r in result.rows if r.family == "choice")
-    assert walker.success_eff.value == 0.1 and walker.heuristic_eff.value == 0.3 and walker.pays
+    assert walker.efficiency.value == 0.1 and walker.heuristic_efficiency.value == 0.3 and walker.pays
 
 
 def test_a_pair_walker_is_of_the_choice_family_whatever_its_wording():
     """"Do I need the X or the Y?" over the listed options (one-each, two names or more) walks the option lists as
-    choice questions: it is judged with the choice family (against the heuristic's SwE), not as a held-out family."""
+    choice questions: it is judged with the choice family (against the heuristic's efficiency), not as a held-out family."""
     assert parse_spec("tpl-one-each+q4+n2+brief+pad").family == "choice"
     assert parse_spec("tpl-exactly+q2+n2+options+g3+suffix").family == "choice"
     assert parse_spec("tpl-one-each+q1+n1+brief+suffix").family == "one-each"
@@ -108,11 +108,11 @@ def test_a_pair_walker_is_of_the_choice_family_whatever_its_wording():
 def test_a_walker_that_does_not_pay_is_flagged():
     figure = lambda v: Figure(value=v, low=v, high=v)  # noqa: E731
     verdict = search_module.WalkerVerdict(language="en", mode="single", strategy="tpl-choice+q4+n2+brief",
-                                          success=figure(0.3), success_eff=figure(0.12),
-                                          heuristic_success=figure(0.12), heuristic_eff=figure(0.085))  # fmt: skip
+                                          success=figure(0.3), efficiency=figure(0.12),
+                                          heuristic_success=figure(0.12), heuristic_efficiency=figure(0.085))  # fmt: skip
     assert not verdict.pays
-    assert verdict.model_copy(update={"success_eff": figure(0.05)}).pays
-    assert not verdict.model_copy(update={"heuristic_eff": None}).pays  # no baseline measured: no pass
+    assert verdict.model_copy(update={"efficiency": figure(0.05)}).pays
+    assert not verdict.model_copy(update={"heuristic_efficiency": None}).pays  # no baseline measured: no pass
 
 
 def test_the_search_refuses_overlapping_splits_and_unknown_families():
@@ -133,10 +133,10 @@ def test_cli_search_end_to_end_on_the_sample_tasks(capsys):
     assert report["modes"] == ["single"] and {r["family"] for r in report["rows"]} == set(FAMILIES)
     assert all(r["report"]["dialogues"] == report["tasks"]["report"]["en"] for r in report["rows"])
     assert [k["strategy"] for k in report["known"]] == list(MEMBERS)
-    assert all(w["heuristic_eff"] is not None and "pays" in w for w in report["walkers"])
+    assert all(w["heuristic_efficiency"] is not None and "pays" in w for w in report["walkers"])
     assert main(args) == 0
     table = capsys.readouterr().out
-    assert "template search: offline" in table and "issue 26's attacks" in table
+    assert "template search: offline" in table and "the known attacks" in table
 
 
 def test_cli_search_with_overlapping_types_is_one_line(capsys):
@@ -144,3 +144,13 @@ def test_cli_search_with_overlapping_types_is_one_line(capsys):
                  "--search-points", "5"]) == 2  # fmt: skip
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "overlap" in err[0]
+
+
+def test_reports_written_with_the_old_figure_names_still_load():
+    """A saved `--json` search report from before the rename names the figure success_eff / heuristic_eff."""
+    figure = {"value": 0.1, "low": 0.1, "high": 0.1}
+    old = search_module.WalkerVerdict.model_validate(
+        {"language": "en", "mode": "single", "strategy": "tpl-choice-pairs", "success": figure,
+         "success_eff": figure, "heuristic_success": figure, "heuristic_eff": {**figure, "value": 0.3}})  # fmt: skip
+    assert old.efficiency.value == 0.1 and old.heuristic_efficiency.value == 0.3 and old.pays
+    assert "success_eff" not in old.model_dump() and "efficiency" in old.model_dump()

@@ -30,10 +30,10 @@ EVERY = list(TEMPLATES) + SPECS
 def test_registry_is_in_step_with_the_named_members_and_clarq_seekers_lists_them(capsys):
     assert list(TEMPLATES) == list(templates.MEMBERS)
     assert all(TEMPLATES[name] == cls.__name__ for name, cls in templates.MEMBER_CLASSES.items())
-    assert main(["seekers", "--json"]) == 0
+    assert main(["seekers", "--all", "--json"]) == 0
     listed = {row["name"]: row["description"] for row in json.loads(capsys.readouterr().out)}
     for name in TEMPLATES:
-        assert name in seekers and listed[name].startswith("Template family")
+        assert name in seekers and listed[name].startswith("Template attacker")
 
 
 @pytest.mark.parametrize("name", EVERY)

@@ -1,8 +1,10 @@
 """The wheel works anywhere: built from the sources, installed into a fresh venv and run from another folder, the
 offline benchmark plays every dialogue (prompts/ and tasks/ travel inside the package and are found through
 importlib.resources). Before, the wheel carried one prompt file and every dialogue failed with "missing prompt
-template". No network: the venv sees this interpreter's packages and nothing is downloaded (--no-deps,
---no-build-isolation).
+template". No network: the new venv sees the packages of the environment running the tests (a .pth line per
+site-packages folder of it), and nothing is downloaded (--no-deps, --no-build-isolation). Not
+system_site_packages=True: run from inside a venv (as CI and a fresh checkout do), that points at the base
+interpreter, which has none of clarq's dependencies.
 """
 
 from __future__ import annotations
@@ -50,6 +52,20 @@ def _build_wheel(tmp_path: Path) -> Path:
     return wheel
 
 
+def _isolated_venv(env_dir: Path) -> Path:
+    """A venv of its own whose imports fall back to this environment's installed packages (rich, pydantic, ...):
+    what system_site_packages=True means when the tests do not run in a venv. The wheel installed into it comes
+    first on its path; the .pth files of the borrowed folders (an editable install of this checkout) are not run."""
+    venv.EnvBuilder(system_site_packages=False, with_pip=False).create(env_dir)
+    python = env_dir / "bin" / "python"
+    inner = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                           check=True, capture_output=True, text=True).stdout.strip()  # fmt: skip
+    borrowed = [entry for entry in sys.path if entry.endswith(("site-packages", "dist-packages")) and Path(entry).is_dir()]
+    assert borrowed, "the tests run without any site-packages folder"
+    (Path(inner) / "borrowed_site_packages.pth").write_text("\n".join(borrowed) + "\n", encoding="utf-8")
+    return python
+
+
 def test_the_wheel_carries_prompts_and_tasks_and_runs_the_offline_benchmark_anywhere(tmp_path: Path) -> None:
     wheel = _build_wheel(tmp_path)
     names = zipfile.ZipFile(wheel).namelist()
@@ -60,8 +76,7 @@ def test_the_wheel_carries_prompts_and_tasks_and_runs_the_offline_benchmark_anyw
     assert missing == [], f"not in the wheel: {missing[:5]}"
 
     env_dir = tmp_path / "venv"
-    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
-    python = env_dir / "bin" / "python"
+    python = _isolated_venv(env_dir)
     env = _quiet_env(tmp_path)
     subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "-q",
                     str(wheel)], check=True, capture_output=True, env=env)

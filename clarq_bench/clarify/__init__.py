@@ -8,8 +8,8 @@ one ranker, each scored) and summary, report, track (`clarq select`: options in,
 online_offline with its report (`clarq select-correlate`: offline vs online, an analogue of MIMICS-Duo's question)
 and coefficients (Pearson, Spearman, Kendall).
 On their own data: clariq_data, clariq_score (the official tool's conventions), clariq_bm25, clariq_llm, clariq_docs,
-clariq_track (`clarq clariq`); mimics_duo and mimics_duo_report (`clarq mimics-duo`: Tables 7, 10, 11 from the
-released labels). Layer: beside fidelity; it reads seekers, llm, scoring, runner (open_client: the one door to a
+clariq_track (`clarq clariq`); mimics_duo, mimics_duo_readings and mimics_duo_report (`clarq mimics-duo`: Tables 7,
+10, 11 from the released labels). Layer: beside fidelity; it reads seekers, llm, scoring, runner (open_client: the one door to a
 checked client) and data. It plays no dialogue and writes no run folder: online_offline reads `clarq run` folders
 through core.run_folder.
 """

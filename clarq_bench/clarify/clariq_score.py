@@ -12,6 +12,10 @@ clarification need `topic label`. The tool's conventions, kept here:
   twice in the run the last line wins.
 - Document relevance (MRR@100, P@1, nDCG@3, nDCG@5 of the documents retrieved after the question and its answer are
   added) needs the tool's evaluation pickle; without one these figures are absent, never substituted.
+Where clarq departs from the tool on purpose (docs/tracks-clariq-departures.md): a topic id that is not digits names no
+topic of the split and is left out (the tool then reads every id as text and scores every topic 0; it also reads
+"101.0" or "+101" as topic 101); a score that is not finite (nan, inf) or a need label that is not an integer refuses
+the file in one line (the tool scores nan last and inf first, counts the label 2.0 as 2 and stops on nan).
 """
 
 from __future__ import annotations

@@ -4,12 +4,16 @@
 The four released files hold the same 1,034 query-clarification pairs row by row (checked: query, question and the
 five options must agree). Table 10: Pearson's r over all pairs between coverage, diversity, understandability,
 candidate-answer order, overall quality, engagement level, offline rating and the number of candidate answers.
-Tables 7 and 11, per query (its panes): the relevant panes are those with the query's highest ideal label
-(engagement level, or in Table 11 also the quality label or the offline rating); a method orders the panes by its
-label, highest first. The paper picks among tied top panes at random; here every tie in the method's order is broken
-at random and P@1 and MRR (1 / rank of the first relevant pane) are averaged over `runs` draws. Baselines: a random
-order (`runs` draws; mean and the standard deviation of the query-averaged figure across draws) and the worst case,
-the ideal order reversed. "Non-tied": only the queries whose method gives its highest label to a single pane.
+Tables 7 and 11, per query (its panes): a method orders the panes by its label, highest first, every tie broken at
+random, and P@1 and MRR (1 / rank of the first relevant pane) are averaged over `runs` draws. The relevant panes are
+those with the query's highest ideal label (engagement level, or in Table 11 also the quality label or the offline
+rating), read one of two ways (`RELEVANT`): "tied", every pane tied at the ideal's top is relevant; "one", one
+relevant pane per query, drawn at random among those tied at the top in each draw (the paper: tied top panes "had to
+be selected randomly"). Baselines: a random order (`runs` draws; mean and the standard deviation of the
+query-averaged figure across draws) and the worst case, the ideal order reversed. Non-tied sets (`UNTIED`):
+"label-and-engagement" keeps the queries whose top pane is unique both by the method's label and by the engagement
+level (the reading that gives the paper's stated 152 queries / 500 pairs and 139 / 465); "label" keeps those whose top
+pane is unique by the method's label alone.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from ..core.errors import DataError
+from .mimics_duo_readings import RELEVANT, UNTIED
 
 FILES = {"online": "Mimics-ClickExploreSampling.tsv", "rating": "Task1-OfflineRating.tsv",
          "quality": "Task2-QualityLabelling.tsv", "aspects": "Task3-AspectLabelling.tsv"}  # fmt: skip
@@ -31,6 +36,8 @@ MEASURES = {"Coverage": ("aspects", "Coverage"), "Diversity": ("aspects", "Diver
             "Eng. Level": ("online", "engagement_level"), "Offline Rating": ("rating", "offline rating"),
             "# of Can. Ans.": ("aspects", None)}  # fmt: skip
 ONLINE = {"Eng. Level"}
+IDEAL = "Eng. Level"
+
 KEY = ("query", "question", "option_1", "option_2", "option_3", "option_4", "option_5")
 
 
@@ -90,21 +97,26 @@ def by_query(panes: list[Pane]) -> list[list[Pane]]:
 
 
 def _scores(order_keys: np.ndarray, relevant: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """P@1 and RR per draw; order_keys: draws x panes, lower first."""
+    """P@1 and RR per draw; order_keys and relevant: draws x panes, lower keys first."""
     order = np.argsort(order_keys, axis=1, kind="stable")
-    hits = relevant[order]
+    hits = np.take_along_axis(relevant, order, axis=1)
     first = hits.argmax(axis=1)
     return hits[:, 0].astype(float), 1.0 / (first + 1.0)
 
 
 def rank_figures(queries: list[list[Pane]], method: str | None, ideal: str, *, runs: int, seed: int,
-                 worst: bool = False) -> dict[str, float]:  # fmt: skip
-    """Mean P@1 and MRR over queries (and over `runs` random tie-breaks); method None = random order."""
+                 worst: bool = False, relevant: str = "tied") -> dict[str, float]:  # fmt: skip
+    """Mean P@1 and MRR over queries (and over `runs` random tie-breaks); method None = random order. No queries
+    (a non-tied set that keeps none): every figure is NaN."""
+    if relevant not in RELEVANT:
+        raise ValueError(f"relevant must be one of {RELEVANT}, not {relevant!r}")
+    if not queries:
+        return dict.fromkeys(("P@1", "MRR", "P@1 sd", "MRR sd"), float("nan"))
     rng = np.random.default_rng(seed)
     p1, rr = np.zeros(runs), np.zeros(runs)
     for panes in queries:
         gold = np.array([p.labels[ideal] for p in panes])
-        relevant = gold == gold.max()
+        top = gold == gold.max()
         noise = rng.random((runs, len(panes)))
         if method is None and not worst:
             keys = noise
@@ -112,7 +124,12 @@ def rank_figures(queries: list[list[Pane]], method: str | None, ideal: str, *, r
             label = gold if worst else -np.array([p.labels[method] for p in panes])  # type: ignore[index]
             dense = np.unique(label, return_inverse=True)[1]  # 0 first; a tie shares a rank, broken by the noise
             keys = dense[None, :] + noise * 0.5
-        hit, reciprocal = _scores(keys, relevant)
+        if relevant == "tied":
+            chosen = np.broadcast_to(top, keys.shape)
+        else:  # one of the tied top panes per draw, each as likely
+            pick = np.flatnonzero(top)[rng.integers(int(top.sum()), size=runs)]
+            chosen = np.arange(len(panes))[None, :] == pick[:, None]
+        hit, reciprocal = _scores(keys, chosen)
         p1 += hit
         rr += reciprocal
     p1, rr = p1 / len(queries), rr / len(queries)
@@ -120,11 +137,44 @@ def rank_figures(queries: list[list[Pane]], method: str | None, ideal: str, *, r
             "MRR sd": float(rr.std(ddof=1))}  # fmt: skip
 
 
-def untied(queries: list[list[Pane]], method: str) -> list[list[Pane]]:
-    """The queries whose highest `method` label belongs to one pane."""
-    out = []
+def _unique_top(panes: list[Pane], measure: str) -> bool:
+    values = [p.labels[measure] for p in panes]
+    return values.count(max(values)) == 1
+
+
+def untied(queries: list[list[Pane]], method: str, reading: str = "label") -> list[list[Pane]]:
+    """The queries whose highest `method` label belongs to one pane and, by "label-and-engagement", whose highest
+    engagement level belongs to one pane too."""
+    if reading not in UNTIED:
+        raise ValueError(f"reading must be one of {UNTIED}, not {reading!r}")
+    measures = (method,) if reading == "label" else (method, IDEAL)
+    return [panes for panes in queries if all(_unique_top(panes, m) for m in measures)]
+
+
+def mrr_bounds(queries: list[list[Pane]], method: str, ideal: str) -> tuple[float, float]:
+    """MRR with every tie in the method's order broken against the relevant panes, and for them: the range any
+    tie-break rule can give (relevant: the panes tied at the ideal's top). No queries: NaN."""
+    if not queries:
+        return float("nan"), float("nan")
+    worst = best = 0.0
     for panes in queries:
-        values = [p.labels[method] for p in panes]
-        if values.count(max(values)) == 1:
-            out.append(panes)
-    return out
+        gold = np.array([p.labels[ideal] for p in panes])
+        relevant = gold == gold.max()
+        dense = np.unique(-np.array([p.labels[method] for p in panes]), return_inverse=True)[1]
+        for sign, total in ((1, "best"), (-1, "worst")):
+            order = np.lexsort((-sign * relevant, dense))  # by the method's rank, then relevant first (best) or last
+            rank = 1.0 / (np.flatnonzero(relevant[order])[0] + 1.0)
+            if total == "best":
+                best += rank
+            else:
+                worst += rank
+    return worst / len(queries), best / len(queries)
+
+
+def worst_dense_mrr(queries: list[list[Pane]], ideal: str) -> float:
+    """The worst case's MRR if panes with the same ideal label shared one rank (dense ranks): 1 / the number of
+    distinct labels, averaged over queries. Not the paper's stated rule; shown beside its tied worst case, which it
+    comes close to."""
+    if not queries:
+        return float("nan")
+    return float(np.mean([1.0 / len({p.labels[ideal] for p in panes}) for panes in queries]))

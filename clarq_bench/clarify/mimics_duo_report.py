@@ -1,6 +1,15 @@
 """`clarq mimics-duo`: MIMICS-Duo's Tables 7, 10 and 11 recomputed from its released files, each figure printed
-beside the paper's, in summary.json and report.md. Which figures reproduce is measured, not assumed: the report
-gives every difference."""
+beside the paper's, in summary.json and report.md. Which figures reproduce is measured, not assumed: every cell shows
+its difference from the paper's, and the cells that miss are listed with what is known of why.
+
+Readings (module mimics_duo): Table 7's non-tied sets by default keep the queries whose top pane is unique by the
+method's label and by the engagement level, the one reading of the paper's text that gives its stated counts (152
+queries / 500 pairs for the offline rating, 139 / 465 for the quality label); Table 11 by default counts one relevant
+pane per query, drawn at random among the panes tied at the ideal's top, as the paper says tied top panes were
+picked. The other readings stay available (`untied="label"`, `relevant="tied"`). Table 7's tied columns always count
+every pane tied at the engagement top as relevant: that is the reading whose random baseline (P@1 0.333) is the
+paper's 0.332; one relevant pane per query would give 0.305.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +18,9 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from .mimics_duo import MEASURES, ONLINE, by_query, load_panes, rank_figures, table10, untied
+from .mimics_duo import (IDEAL, MEASURES, ONLINE, by_query, load_panes, mrr_bounds, rank_figures, table10, untied,
+                         worst_dense_mrr)
+from .mimics_duo_readings import RELEVANT, UNTIED
 
 #: Table 10 of the paper (upper triangle, in MEASURES order).
 PAPER_TABLE10 = {
@@ -21,9 +32,20 @@ PAPER_TABLE10 = {
     "Eng. Level": [-0.001, -0.079],
     "Offline Rating": [0.262],
 }
-#: Table 7 (ideal: engagement level): method -> (P@1, MRR) with ties, (P@1, MRR) non-tied.
-PAPER_TABLE7 = {"Offline Rating": ((0.382, 0.604), (0.382, 0.637)), "Quality Labelling": ((0.363, 0.599), (0.273, 0.576)),
-                "random": ((0.332, 0.576), None), "worst": ((0.0, 0.437), (0.0, 0.307))}  # fmt: skip
+#: Table 7 (ideal: engagement level), row -> the paper's figures. Its random ranker on the non-tied sets is given per
+#: set; its worst case on them is one figure (0.307, the quality set's here), shown beside both sets.
+PAPER_TABLE7 = {
+    ("Offline Rating", "ties"): {"P@1": 0.382, "MRR": 0.604},
+    ("Offline Rating", "non-tied"): {"P@1": 0.382, "MRR": 0.637, "queries": 152, "pairs": 500},
+    ("Offline Rating", "random, non-tied"): {"P@1": 0.309, "MRR": 0.586, "P@1 sd": 0.038, "MRR sd": 0.024},
+    ("Offline Rating", "worst, non-tied"): {"P@1": 0.0, "MRR": 0.307},
+    ("Quality Labelling", "ties"): {"P@1": 0.363, "MRR": 0.599},
+    ("Quality Labelling", "non-tied"): {"P@1": 0.273, "MRR": 0.576, "queries": 139, "pairs": 465},
+    ("Quality Labelling", "random, non-tied"): {"P@1": 0.306, "MRR": 0.581, "P@1 sd": 0.041, "MRR sd": 0.025},
+    ("Quality Labelling", "worst, non-tied"): {"P@1": 0.0, "MRR": 0.307},
+    ("random", "ties"): {"P@1": 0.332, "MRR": 0.576, "P@1 sd": 0.026, "MRR sd": 0.015},
+    ("worst", "ties"): {"P@1": 0.0, "MRR": 0.437},
+}
 #: Table 11: ideal -> method -> (P@1, MRR).
 PAPER_TABLE11 = {
     "Eng. Level": {"Coverage": (0.333, 0.581), "Diversity": (0.340, 0.583), "Understandability": (0.376, 0.601),
@@ -34,6 +56,31 @@ PAPER_TABLE11 = {
                        "Can. Ans. Order": (0.323, 0.584), "random": (0.268, 0.558)},
 }  # fmt: skip
 ASPECTS = ("Coverage", "Diversity", "Understandability", "Can. Ans. Order")
+FIGURES = ("P@1", "MRR", "P@1 sd", "MRR sd")
+#: a cell reproduces when it rounds to the paper's 3 decimals (half a unit of the last printed digit, and a hair).
+EXACT = 0.0005 + 1e-9
+#: what is known of why a cell misses, by (table, method or row, variant or ideal); shown only for cells that miss.
+WHY = {
+    ("7", "ties"): "no reading of ties on the release gives the tied columns (every pane tied at the engagement top "
+                   "relevant gives the random baseline's P@1 0.332, but neither that nor one relevant pane drawn at "
+                   "random gives the methods' figures); they appear "
+                   "to come from data other than the release, as Table 10's engagement cells do",
+    ("7", "worst"): "reversing the engagement order puts the top pane(s) last in every query, so MRR is the mean "
+                    "of 1 / (n - k + 1) (n panes, k tied at the top): the figure here is the only one the stated rule "
+                    "gives on the release. If panes with the same engagement level shared one rank (dense ranks, "
+                    "not the paper's stated rule), the MRR would be {bounds}: the paper's figure may count ranks "
+                    "that way",
+    ("7", "non-tied"): "P@1 is exact (the top panes are unique); MRR depends on how ties below the top of the method's "
+                       "order are broken, which the paper does not say; here at random. Any tie-break gives an MRR in "
+                       "{bounds}",
+    ("7", "random, non-tied"): "a mean and sd over random draws; the paper's draws are unknown",
+    ("7", "worst, non-tied"): "the paper prints one worst-case figure for both non-tied sets",
+    ("11", "random"): "the random ranker's expectation is the same for every ideal with one relevant pane per query "
+                      "(mean 1/n = 0.305); the paper's three figures (0.307, 0.356, 0.268) spread about 2 sd of a "
+                      "single draw (0.026) around it, as if each were one draw",
+    ("11", "aspect"): "ties in the method's order and at the ideal's top are broken at random; the paper's draws are "
+                      "unknown",
+}
 
 
 class Cell(BaseModel):
@@ -41,18 +88,57 @@ class Cell(BaseModel):
     paper: float | None = None
 
 
+class RankRow(BaseModel):
+    """One row of Table 7 or 11: our figures, the paper's, and how many queries and pairs were scored."""
+
+    table: str
+    ideal: str
+    method: str
+    variant: str
+    queries: int
+    pairs: int
+    figures: dict[str, float]
+    paper: dict[str, float]
+    differences: dict[str, float]
+    misses: list[str]  # the cells (figures and counts) that do not round to the paper's
+    why: str | None = None
+
+
 class MimicsDuoReport(BaseModel):
     pairs: int
     queries: int
     runs: int
     seed: int
+    untied: str
+    relevant: str
     table10: dict[str, dict[str, Cell]]
     table10_offline_max_difference: float
-    table7: dict[str, dict[str, dict]]  # method -> "ties" / "non-tied" -> figures (+ queries, paper)
-    table11: dict[str, dict[str, dict]]  # ideal -> method -> figures (+ paper)
+    table7: list[RankRow]
+    table11: list[RankRow]
 
 
-def analyse(folder: Path, *, runs: int = 1000, seed: int = 2022) -> MimicsDuoReport:
+def _row(table: str, ideal: str, method: str, variant: str, kept: list, figures: dict, paper: dict, why: str,
+         bounds: tuple[float, ...] | None = None) -> RankRow:  # fmt: skip
+    counts = {"queries": len(kept), "pairs": sum(map(len, kept))}
+    diffs = {k: figures[k] - paper[k] for k in FIGURES if k in paper}
+    misses = [k for k, d in diffs.items() if not abs(d) <= EXACT]  # NaN (no queries kept) misses too
+    misses += [k for k, n in counts.items() if k in paper and paper[k] != n]
+    return RankRow(table=table, ideal=ideal, method=method, variant=variant, **counts, figures=figures, paper=paper,
+                   differences=diffs, misses=misses,
+                   why=WHY[(table, why)].format(bounds=_span(bounds))
+                   if misses else None)  # fmt: skip
+
+
+def _span(bounds: tuple[float, ...] | None) -> str:
+    if not bounds:
+        return ""
+    return "-".join(f"{b:.3f}" for b in bounds)
+
+
+def analyse(folder: Path, *, runs: int = 1000, seed: int = 2022, untied_reading: str = UNTIED[0],
+            relevant: str = RELEVANT[0]) -> MimicsDuoReport:  # fmt: skip
+    if untied_reading not in UNTIED or relevant not in RELEVANT:
+        raise ValueError(f"untied must be one of {UNTIED} and relevant one of {RELEVANT}")
     panes = load_panes(folder)
     queries = by_query(panes)
     names = list(MEASURES)
@@ -61,55 +147,92 @@ def analyse(folder: Path, *, runs: int = 1000, seed: int = 2022) -> MimicsDuoRep
            for i, a in enumerate(names[:-1])}  # fmt: skip
     offline = [abs(c.ours - c.paper) for a, row in t10.items() for b, c in row.items()
                if c.paper is not None and not ({a, b} & ONLINE)]  # fmt: skip
-    t7: dict[str, dict[str, dict]] = {}
+
+    def figures(kept: list, method: str | None, ideal: str = IDEAL, **how) -> dict[str, float]:
+        return rank_figures(kept, method, ideal, runs=runs, seed=seed, **how)
+
+    t7 = []
     for method in ("Offline Rating", "Quality Labelling"):
-        kept = untied(queries, method)
-        paper = PAPER_TABLE7[method]
-        t7[method] = {"ties": {**rank_figures(queries, method, "Eng. Level", runs=runs, seed=seed),
-                               "queries": len(queries), "paper": paper[0]},
-                      "non-tied": {**rank_figures(kept, method, "Eng. Level", runs=runs, seed=seed),
-                                   "queries": len(kept), "pairs": sum(map(len, kept)), "paper": paper[1]},
-                      "random, non-tied": {**rank_figures(kept, None, "Eng. Level", runs=runs, seed=seed),
-                                           "queries": len(kept)}}  # fmt: skip
-    t7["random"] = {"ties": {**rank_figures(queries, None, "Eng. Level", runs=runs, seed=seed),
-                             "queries": len(queries), "paper": PAPER_TABLE7["random"][0]}}  # fmt: skip
-    t7["worst"] = {"ties": {**rank_figures(queries, None, "Eng. Level", runs=runs, seed=seed, worst=True),
-                            "queries": len(queries), "paper": PAPER_TABLE7["worst"][0]}}  # fmt: skip
-    t11 = {ideal: {(m or "random"): {**rank_figures(queries, m, ideal, runs=runs, seed=seed),
-                                     "paper": PAPER_TABLE11[ideal][m or "random"]}
-                   for m in (*ASPECTS, None)} for ideal in PAPER_TABLE11}  # fmt: skip
-    return MimicsDuoReport(pairs=len(panes), queries=len(queries), runs=runs, seed=seed, table10=t10,
-                           table10_offline_max_difference=max(offline), table7=t7, table11=t11)
+        kept = untied(queries, method, untied_reading)
+        t7 += [_row("7", IDEAL, method, "ties", queries, figures(queries, method), PAPER_TABLE7[method, "ties"], "ties"),
+               _row("7", IDEAL, method, "non-tied", kept, figures(kept, method), PAPER_TABLE7[method, "non-tied"],
+                    "non-tied", mrr_bounds(kept, method, IDEAL)),
+               _row("7", IDEAL, method, "random, non-tied", kept, figures(kept, None),
+                    PAPER_TABLE7[method, "random, non-tied"], "random, non-tied"),
+               _row("7", IDEAL, method, "worst, non-tied", kept, figures(kept, None, worst=True),
+                    PAPER_TABLE7[method, "worst, non-tied"], "worst, non-tied")]  # fmt: skip
+    t7 += [_row("7", IDEAL, "random", "ties", queries, figures(queries, None), PAPER_TABLE7["random", "ties"], "ties"),
+           _row("7", IDEAL, "worst", "ties", queries, figures(queries, None, worst=True), PAPER_TABLE7["worst", "ties"],
+                "worst", (worst_dense_mrr(queries, IDEAL),))]  # fmt: skip
+    t11 = []
+    for ideal, methods in PAPER_TABLE11.items():
+        for method in (*ASPECTS, None):
+            name = method or "random"
+            paper = dict(zip(("P@1", "MRR"), methods[name]))
+            t11.append(_row("11", ideal, name, f"relevant: {relevant}", queries, figures(queries, method, ideal, relevant=relevant),
+                            paper, "random" if method is None else "aspect"))  # fmt: skip
+    return MimicsDuoReport(pairs=len(panes), queries=len(queries), runs=runs, seed=seed, untied=untied_reading,
+                           relevant=relevant, table10=t10, table10_offline_max_difference=max(offline), table7=t7,
+                           table11=t11)  # fmt: skip
 
 
-def _pair(figures: dict) -> str:
-    paper = figures.get("paper")
-    shown = f"{figures['P@1']:.3f} / {figures['MRR']:.3f}"
-    return shown + (f" (paper {paper[0]:.3f} / {paper[1]:.3f})" if paper else "")
+def _cell(row: RankRow, key: str) -> str:
+    ours = f"{row.figures[key]:.3f}"
+    if key not in row.paper:
+        return f"{ours} | -"
+    return f"{ours} | {row.paper[key]:.3f} ({row.differences[key]:+.3f})"
+
+
+def _count(row: RankRow, key: str) -> str:
+    return f"{getattr(row, key)}" + (f" ({row.paper[key]:g})" if key in row.paper else "")
+
+
+def _rank_table(rows: list[RankRow], first: str) -> list[str]:
+    head = ("| {} | method | variant | queries (paper) | pairs (paper) | P@1 | paper | MRR | paper | P@1 sd | paper "
+            "| MRR sd | paper | misses |")
+    out = [head.format(first), "|---" * 14 + "|"]
+    for row in rows:
+        lead = row.ideal if first == "ideal" else ""
+        out.append(f"| {lead} | {row.method} | {row.variant} | {_count(row, 'queries')} | {_count(row, 'pairs')} | "
+                   + " | ".join(_cell(row, k) for k in FIGURES) + f" | {', '.join(row.misses) or '-'} |")
+    return out
+
+
+def _misses(rows: list[RankRow]) -> list[str]:
+    out = []
+    for why in dict.fromkeys(r.why for r in rows if r.why):
+        cells = "; ".join(f"{r.method}{'' if r.table == '7' else ' against ' + r.ideal}, {r.variant}: "
+                          f"{', '.join(r.misses)}" for r in rows if r.why == why)  # fmt: skip
+        out.append(f"- {cells}. Why: {why}.")
+    return out or ["- none"]
 
 
 def markdown(report: MimicsDuoReport) -> str:
     names = list(MEASURES)
-    lines = [f"# MIMICS-Duo from its released files\n\n{report.pairs} query-clarification pairs, {report.queries} "
-             f"queries; random tie-breaks and baselines: {report.runs} draws, seed {report.seed}.\n",
-             "## Table 10: Pearson's r (ours / paper)\n", "| | " + " | ".join(names[1:]) + " |",
+    intro = (f"# MIMICS-Duo from its released files\n\n{report.pairs} query-clarification pairs, {report.queries} "
+             f"queries; random tie-breaks and baselines: {report.runs} draws, seed {report.seed}. Readings: non-tied "
+             f"sets `{report.untied}`, Table 11's relevant panes `{report.relevant}` (`clarq mimics-duo --help`).\n")
+    lines = [intro, "## Table 10: Pearson's r (ours / paper)\n", "| | " + " | ".join(names[1:]) + " |",
              "|---" * len(names) + "|"]  # fmt: skip
     for i, a in enumerate(names[:-1]):
         cells = [""] * i + [f"{c.ours:.3f} / {c.paper:.3f}" for c in report.table10[a].values()]
         lines.append(f"| {a} | " + " | ".join(cells) + " |")
-    lines += [f"\nOffline-offline cells: largest difference from the paper {report.table10_offline_max_difference:.4f}."
-              " Cells with the engagement level are printed as computed; they differ from the paper's.\n",
-              "## Table 7: ideal order by engagement level, P@1 / MRR\n", "| method | variant | queries | P@1 / MRR |",
-              "|---|---|---|---|"]  # fmt: skip
-    for method, variants in report.table7.items():
-        for variant, figures in variants.items():
-            lines.append(f"| {method} | {variant} | {figures['queries']} | {_pair(figures)} |")
-    lines += ["\n## Table 11: panes ordered by an aspect, P@1 / MRR\n", "| ideal | method | P@1 / MRR |", "|---|---|---|"]
-    for ideal, methods in report.table11.items():
-        lines += [f"| {ideal} | {method} | {_pair(figures)} |" for method, figures in methods.items()]
-    lines.append("\nTables 7 and 11 follow the paper's stated definitions (module clarq_bench/clarify/mimics_duo.py); "
-                 "the paper does not say how it breaks ties below the top or which queries its non-tied sets keep, "
-                 "so these figures are not expected to equal the paper's.")
+    online = [c for a, row in report.table10.items() for b, c in row.items() if {a, b} & ONLINE]
+    missed = sum(1 for c in online if c.paper is not None and not abs(c.ours - c.paper) <= EXACT)
+    table10_note = (f"\nOffline-offline cells: largest difference from the paper "
+                    f"{report.table10_offline_max_difference:.4f}. Cells with the engagement level that do not "
+                    f"reproduce: {missed} of {len(online)}; where the offline cells reproduce on the same pairs, the "
+                    "paper's engagement column appears to come from data other than the release.\n")
+    table7_note = ("Figures beside the paper's (difference in brackets); a cell misses when it does not round to the "
+                   "paper's 3 decimals (or its count differs). The tied columns count every pane tied at the "
+                   "engagement top as relevant.\n")
+    lines += [table10_note, "## Table 7: ideal order by engagement level\n", table7_note]
+    lines += _rank_table(report.table7, "")
+    lines += ["\nCells that do not reproduce:\n", *_misses(report.table7), "\n## Table 11: panes ordered by an aspect\n"]
+    lines += _rank_table(report.table11, "ideal")
+    within = max(abs(d) for r in report.table11 if r.method != "random" for d in r.differences.values())
+    lines += [f"\nAspect rows: largest difference from the paper {within:.3f}. Cells that do not reproduce:\n",
+              *_misses(report.table11)]  # fmt: skip
     return "\n".join(lines) + "\n"
 
 

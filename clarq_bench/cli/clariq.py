@@ -29,7 +29,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--json", action="store_true")
     add_llm_arguments(run)
     run.set_defaults(handler=_run)
-    score = actions.add_parser("score", help="score a run file in ClariQ's format as its official tool does")
+    score = actions.add_parser("score", help="score a run file in ClariQ's format as its official tool does",
+                               description="Scores a run as ClariQ's official tool does, except that a topic id "
+                               "that is not digits is left out (the tool then scores every topic 0), a score that is "
+                               "not finite or a need label that is not an integer refuses the file, and tied top "
+                               "questions in document relevance resolve to the last in file order.")  # fmt: skip
     score.add_argument("run", help="ranking run: `topic Q0 question_id rank score [name]` per line")
     score.add_argument("--need-run", metavar="FILE", help="need run: `topic label` per line")
     score.add_argument("--doc-eval", metavar="FILE.pkl", help="ClariQ's document-relevance evaluation pickle (e.g. "

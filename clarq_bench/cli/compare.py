@@ -12,7 +12,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "compare",
         help="paired comparison of two runs or released files",
         description="A - B on the dialogues both played (same task content and trial; a task id whose content differs "
-        "is refused): paired bootstrap intervals for success, AQD, AQL and SwE (success weighted by query efficiency), and the exact McNemar test for success. "
+        "is refused): paired bootstrap intervals for success, AQD, AQL and efficiency (success weighted by what the seeker said), and the exact McNemar test for success. "
         "Settings that differ between the two runs (provider, modes, turn cap, seeker options, data) are listed.",
     )
     parser.add_argument("run_a", metavar="RUN_A", help="run directory or released results file")

@@ -58,7 +58,7 @@ def _where(args: argparse.Namespace) -> int:
     from ..data.loader import resolve_data_dir
 
     if args.dataset != "clarq-llm":
-        print(dataset_dir(args.dataset, args.data))
+        print(dataset_dir(args.dataset, args.data))  # none there: one line and exit 2
         return 0
     try:
         print(resolve_data_dir(args.data))
@@ -66,6 +66,7 @@ def _where(args: argparse.Namespace) -> int:
         print(cached_data_dir())
         print("clarq: not downloaded yet: `clarq data download` fills it (or set CLARQ_DATA, or pass --data DIR)",
               file=sys.stderr)
+        return 1  # a script asking where the data is must not read "ready" from exit 0
     return 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..clarify.mimics_duo_readings import RELEVANT, UNTIED
 from .common import positive_int, print_json
 
 
@@ -16,6 +17,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--data", metavar="DIR", help="folder with the four released .tsv files")
     parser.add_argument("--runs", type=positive_int, default=1000, help="random draws (default 1000)")
     parser.add_argument("--seed", type=int, default=2022)
+    parser.add_argument("--untied", choices=UNTIED, default=UNTIED[0],
+                        help="Table 7's non-tied sets: queries whose top pane is unique by the method's label and by the "
+                        "engagement level (default; the paper's stated 152 and 139 queries), or by the label alone")
+    parser.add_argument("--relevant", choices=RELEVANT, default=RELEVANT[0],
+                        help="Table 11's relevant panes: one per query, drawn at random among the panes tied at the "
+                        "ideal's top (default, as the paper picks tied top panes), or every tied top pane")
     parser.add_argument("--out", metavar="DIR", help="write summary.json and report.md here")
     parser.add_argument("--json", action="store_true", help="print summary.json instead of report.md")
     parser.set_defaults(handler=_run)
@@ -27,7 +34,8 @@ def _run(args: argparse.Namespace) -> int:
     from ..clarify.mimics_duo_report import analyse, markdown, write
     from ..data.companion import dataset_dir
 
-    report = analyse(dataset_dir("mimics-duo", args.data), runs=args.runs, seed=args.seed)
+    report = analyse(dataset_dir("mimics-duo", args.data), runs=args.runs, seed=args.seed,
+                     untied_reading=args.untied, relevant=args.relevant)
     if args.out:
         write(report, Path(args.out))
     if args.json:

@@ -40,6 +40,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       "--provider offline needs no key)")
     side.add_argument("--provider-model", help="model of the LLM provider when --provider is not the model")
     side.add_argument("--provider-mode", choices=["single", "multi-info"], help="nodes per reply (default: single)")
+    side.add_argument("--provider-reading", choices=["model", "strict"],
+                      help="LLM provider: who decides what a turn asks; model: its model, within the tree's order "
+                           "(default, as in the paper); strict: the offline provider's screen and focus rule may "
+                           "also refuse what the model chose (a setting of its own on compare and the leaderboard)")
     side.add_argument("--judge", dest="judge_model", metavar="none|MODEL",
                       help="model for the LLM check of nodes the text match missed, at scoring (default: none = "
                            "deterministic only; the same flag as `clarq score --judge`)")
@@ -87,7 +91,10 @@ def _run(args: argparse.Namespace) -> int:
     )  # fmt: skip
     bar = progress.add_task("dialogues", total=None, line="")
 
+    started: list[Any] = []  # the run's config, told after the run folder line (scripts read that one first)
+
     def start(config: Any, tasks: list) -> None:
+        started.append(config)
         progress.disable = not (config.progress and console.is_terminal)
         progress.update(bar, total=len(tasks) * config.trials)
         progress.start()
@@ -101,6 +108,8 @@ def _run(args: argparse.Namespace) -> int:
         if not args.resume:
             folder.append(run_dir)  # a resumed run's folder and command are the ones just typed
             console.print(run_folder_line(run_dir), markup=False, highlight=False, soft_wrap=True)
+        if started:
+            console.print(provider_line(started[0]), markup=False, highlight=False, soft_wrap=True)
         for twin in twins:
             console.print(twin_warning(twin), markup=False, highlight=False, soft_wrap=True)
 
@@ -120,6 +129,17 @@ def _run(args: argparse.Namespace) -> int:
 
         print_table(result.summary, Console(file=sys.stdout))
     return outcome(result.stats, result.run_dir)
+
+
+def provider_line(config: Any) -> str:
+    """Who answers the seeker, as the run records it: name, mode and (an LLM provider) its reading."""
+    settings = config.provider
+    name = settings.name if not settings.model or settings.model == settings.name else f"{settings.name} ({settings.model})"
+    mode = "multi-info" if str(settings.mode or "single").startswith("multi") else "single-info"
+    reading = settings.options.get("reading")
+    said = {"model": ", model reading (its model decides what is revealed, as in the paper)",
+            "strict": ", strict reading (the offline provider's screen and focus rule may refuse the model's choice)"}
+    return f"provider: {name}, {mode}{said.get(str(reading), '')}"
 
 
 def run_folder_line(run_dir: Path) -> str:

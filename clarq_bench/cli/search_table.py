@@ -46,18 +46,19 @@ def print_search(report) -> None:
     if report.walkers:
         walkers = Table(title=f"the choice family (walks the option lists as choice questions) on types {held}, "
                               "against the honest heuristic",
-                        caption="issue 26: it may keep its success only if it pays for it in questions, its SwE "
-                                "(success weighted by efficiency) below the heuristic's")  # fmt: skip
+                        caption="it may keep its success only if it pays for it in what it asks, its efficiency "
+                                "(success weighted by what it said) below the heuristic's")  # fmt: skip
         for name, justify in (("lang", "left"), ("mode", "left"), ("strategy", "left"), ("success", "right"),
-                              ("SwE", "right"), ("heuristic success", "right"), ("heuristic SwE", "right"),
+                              ("efficiency", "right"), ("heuristic success", "right"),
+                              ("heuristic efficiency", "right"),
                               ("pays", "left")):  # fmt: skip
             walkers.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
         for w in report.walkers:
             missing = "-"
             walkers.add_row(w.language, w.mode, w.strategy, _shown(w.success, True),
-                            _shown(w.success_eff, False) if w.success_eff else missing,
+                            _shown(w.efficiency, False) if w.efficiency else missing,
                             _shown(w.heuristic_success, True) if w.heuristic_success else missing,
-                            _shown(w.heuristic_eff, False) if w.heuristic_eff else missing,
+                            _shown(w.heuristic_efficiency, False) if w.heuristic_efficiency else missing,
                             "yes" if w.pays else "no", style=None if w.pays else "bold red")  # fmt: skip
         console.print(walkers)
     families = Table(title=f"each family's point kept on types {tune}, played on types {held} (leave one family out: "
@@ -77,7 +78,7 @@ def print_search(report) -> None:
                          f"{r.successes}/{r.dialogues}", _shown(r.nodes_per_question, False),
                          style="bold red" if r.over_target else None)  # fmt: skip
     console.print(families)
-    known = Table(title=f"issue 26's attacks (named members) on types {held}")
+    known = Table(title=f"the known attacks (named template members) on types {held}")
     for name, justify in (("lang", "left"), ("mode", "left"), ("strategy", "left"), ("role", "left"),
                           ("success", "right"), ("won", "right"), ("nodes/q", "right"), ("questions", "right")):
         known.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]

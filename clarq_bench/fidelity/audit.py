@@ -22,7 +22,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, computed_field
+from pydantic import AliasChoices, BaseModel, Field, computed_field
 
 from ..scoring.judge import Verdict, judge_deterministic
 from ..scoring.metrics import NON_QUESTIONS, Figure, figure
@@ -64,7 +64,7 @@ def target_of(name: str) -> float | None:
 def template_role(name: str) -> Role | None:
     """A member of the template family is "template", except the choice family (points that offer two names of the
     brief as alternatives: real choice questions when the names are options of one kind, which the reference answers
-    too): "enumeration", judged by its SwE against the heuristic's, not by the red-team bar. None for any other seeker."""
+    too): "enumeration", judged by its efficiency against the heuristic's, not by the red-team bar. None for any other seeker."""
     from ..seekers.registry import TEMPLATES, is_template_spec
 
     if name not in TEMPLATES and not is_template_spec(name):
@@ -124,10 +124,10 @@ class StrategyResult(BaseModel):
         "goodbyes excluded)."
     )
     questions: int
-    success_eff: Figure | None = Field(default=None, description="SwE: success weighted by query efficiency, "
-                                       "S x H / max(H, Q) (what a success cost in questions).")
+    efficiency: Figure | None = Field(default=None, validation_alias=AliasChoices("efficiency", "success_eff"),
+                                      description="Success weighted by what the seeker said (scoring/charge.py).")
     errors: int = Field(description="Dialogues that ended with an error (counted as failures).")
-    target: float | None = Field(default=None, description="Red team: the most success allowed (issue 13).")
+    target: float | None = Field(default=None, description="Red team: the most success allowed.")
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -261,7 +261,7 @@ def tabulate(verdicts: Sequence[Verdict], strategies: Sequence[str], languages: 
                 nodes_per_question=figure(group, f"{language}/{name}/nodes", lambda v: float(_first_obtained(v)),
                                           lambda v: float(_questions(v))),
                 questions=sum(_questions(v) for v in group),
-                success_eff=figure(group, f"{language}/{name}/swe", lambda v: float(v.success_eff)),
+                efficiency=figure(group, f"{language}/{name}/efficiency", lambda v: float(v.efficiency)),
                 errors=sum(v.end_reason == EndReason.error for v in group), target=target_of(name),
             ))  # fmt: skip
     return rows

@@ -32,11 +32,14 @@ def provider_client(provider: str, llm: dict[str, Any]) -> Any:
     return open_client([("provider", spec.model)], options) if spec.model else None
 
 
-async def _replay(dialogues: list, provider: str, mode: str, client: Any, concurrency: int) -> list:
+async def _replay(dialogues: list, provider: str, mode: str, client: Any, concurrency: int,
+                  reading: str | None = None) -> list:
     from ..provider.factory import make_provider
     from .provider_eval import replay
 
-    options = {} if client is None else {"client": client}
+    options: dict[str, Any] = {} if client is None else {"client": client}
+    if reading is not None:
+        options["reading"] = reading
     stop = None if client is None else (lambda: client.budget_exhausted)  # --max-cost
     try:
         return await replay(dialogues, lambda task: make_provider(provider, task, mode, **options),
@@ -47,20 +50,25 @@ async def _replay(dialogues: list, provider: str, mode: str, client: Any, concur
 
 
 def evaluate_provider(dialogues: str | Path, *, provider: str = "offline", provider_mode: str = "single",
-                      types: str | list[int] | None = None, concurrency: int = 8, **llm: Any) -> Checked:
+                      types: str | list[int] | None = None, concurrency: int = 8, provider_reading: str | None = None,
+                      **llm: Any) -> Checked:
     """Replay the released dialogues in `dialogues` (a results file or folder) through `provider`, teacher-forced,
-    and report its agreement with the released provider; `llm` holds the model-call options of `clarq run`."""
+    and report its agreement with the released provider; `llm` holds the model-call options of `clarq run`, and
+    `provider_reading` an LLM provider's reading (model, the default, or strict)."""
     import asyncio
 
     from ..data.selection import parse_types
+    from ..provider.registry import resolve_provider
     from .provider_eval import load_dialogues, report
 
+    reading = resolve_provider(provider).reading({"reading": provider_reading} if provider_reading else None)
     released = load_dialogues(dialogues, parse_types(types))
     if not released:
         raise ClarqError(f"no released dialogues in {dialogues} for these types", "check --dialogues and --types")
     client = provider_client(provider, llm)
-    results = asyncio.run(_replay(released, provider, provider_mode, client, concurrency))
-    outcome = report(results, f"{provider} ({provider_mode})")
+    results = asyncio.run(_replay(released, provider, provider_mode, client, concurrency, reading))
+    label = f"{provider} ({provider_mode}" + (f", {reading} reading)" if reading else ")")
+    outcome = report(results, label)
     if client is None:
         return Checked(outcome, False)
     outcome = outcome.model_copy(update={"usage": client.usage, "model": client.resolve_model(provider)})
@@ -105,6 +113,20 @@ def natural_eval(*, provider: str = "offline", lang: str = "all", modes: list[st
     if client is None:
         return Checked(outcome, False)
     return Checked(outcome, bool(client.budget_exhausted))
+
+
+def check_reference_reveals(dialogues: str | Path, *, types: str | list[int] | None = None, concurrency: int = 8,
+                            readings: tuple[str, ...] = ("model", "strict")) -> list[Any]:
+    """The LLM provider, teacher-forced with a scripted model deciding as the released provider did, in each reading:
+    the share of the reference's reveals it keeps, per file and per mode (teacher_forced.py). No model is called."""
+    from ..data.selection import parse_types
+    from .provider_eval import load_dialogues
+    from .teacher_forced import teacher_forced
+
+    released = load_dialogues(dialogues, parse_types(types))
+    if not released:
+        raise ClarqError(f"no released dialogues in {dialogues} for these types", "check --dialogues and --types")
+    return teacher_forced(released, readings, concurrency)
 
 
 def strategy_names(spec: str | list[str] | None) -> list[str]:

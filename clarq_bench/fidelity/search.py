@@ -12,7 +12,7 @@ bounded, seeded sample, the named members of issue 26 always in), and for each l
    best figure over the other families (the provider against a template it was not tuned on). The choice family
    (points whose every question offers listed options as alternatives, "the X or the Y?", which the reference
    answers too) is reported apart: issue 26 lets it keep its success if it pays for it in questions, that is if its
-   success weighted by efficiency (SwE) stays below the honest heuristic's, which the search plays beside it.
+   efficiency (success weighted by what it said) stays below the honest heuristic's, which the search plays beside it.
 
 The named members are also played on the report types as they are, so the known attacks have a figure of their own.
 """
@@ -23,7 +23,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel, Field, computed_field
+from pydantic import AliasChoices, BaseModel, Field, computed_field
 
 from ..core.errors import ClarqError
 from ..core.tasks import Task
@@ -64,22 +64,22 @@ class Headline(BaseModel):
 
 class WalkerVerdict(BaseModel):
     """The choice family's kept point in one language and mode against the honest heuristic: it may keep its success
-    only if it pays for it, its SwE below the heuristic's."""
+    only if it pays for it, its efficiency below the heuristic's."""
 
     language: str
     mode: str
     strategy: str
     success: Figure
-    success_eff: Figure | None
+    efficiency: Figure | None = Field(validation_alias=AliasChoices("efficiency", "success_eff"))
     heuristic_success: Figure | None
-    heuristic_eff: Figure | None
+    heuristic_efficiency: Figure | None = Field(validation_alias=AliasChoices("heuristic_efficiency", "heuristic_eff"))
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def pays(self) -> bool:
-        """Its SwE is below the heuristic's (a walker that does not pay counts as any no-skill template: > 15% fails)."""
-        mine, bar = (self.success_eff.value if self.success_eff else None), \
-            (self.heuristic_eff.value if self.heuristic_eff else None)  # fmt: skip
+        """Its efficiency is below the heuristic's (a walker that does not pay counts as any no-skill template: > 15% fails)."""
+        mine, bar = (self.efficiency.value if self.efficiency else None), \
+            (self.heuristic_efficiency.value if self.heuristic_efficiency else None)  # fmt: skip
         return mine is not None and bar is not None and mine < bar
 
 
@@ -98,7 +98,7 @@ class SearchReport(BaseModel):
     families: list[str]
     tuned_on: list[str]
     rows: list[FamilyResult]
-    known: list[StrategyResult] = Field(description="The named members (issue 26's attacks) on the report types.")
+    known: list[StrategyResult] = Field(description="The named members (known attacks) on the report types.")
     known_modes: list[str] = Field(description="The provider mode of each row of `known`, in order.")
     headlines: list[Headline]
     walkers: list[WalkerVerdict] = Field(default_factory=list, description="The choice family against the heuristic.")
@@ -199,8 +199,8 @@ def search(
             if walker is not None:
                 walkers.append(WalkerVerdict(
                     language=language, mode=mode, strategy=walker.strategy, success=walker.report.success,
-                    success_eff=walker.report.success_eff, heuristic_success=baseline.success if baseline else None,
-                    heuristic_eff=baseline.success_eff if baseline else None))  # fmt: skip
+                    efficiency=walker.report.efficiency, heuristic_success=baseline.success if baseline else None,
+                    heuristic_efficiency=baseline.efficiency if baseline else None))  # fmt: skip
             for name in MEMBERS:
                 row = reported.row(name, language)
                 if row is not None:

@@ -3,7 +3,8 @@ as inspect metrics (mean and a task-clustered stderr, per language and per task 
 
 Score value per sample: success (0/1), aqd, aql (released units: spaces for English, characters for Chinese, so its
 "all" mean is only meaningful for one language: read the per-language rows), aql_tokens (one tokenizer for both
-languages) and efficiency (success weighted by the fewest queries the task needs: scoring/judge.py Verdict).
+languages) and efficiency (success weighted by what the seeker said against the human path: scoring/charge.py), the
+same figure under the same name as `clarq score`.
 The numbers under inspect are the verdict's own; `clarq import-inspect` + `clarq score` give clarq's bootstrap
 intervals and every other figure.
 """

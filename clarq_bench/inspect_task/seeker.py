@@ -103,8 +103,8 @@ def clarq_dialogue(tasks: dict[str, Task], config: RunConfig, inner: Any = None)
             settings = config.model_copy(update=update)
             spec = resolve_provider(settings.provider.name, settings.provider.model)
             seeker_info, provider_info = agent_infos(settings, settings.seeker.name, model, spec)
-            provider = spec.build(task, settings.provider.mode, client=InspectModels(), seed=seed, trial=trial) \
-                if settings.provider.name == "llm" else spec.build(task, settings.provider.mode)
+            provider = spec.build(task, settings.provider.mode, client=InspectModels(), seed=seed, trial=trial,
+                                  **settings.provider.options) if settings.provider.name == "llm" else spec.build(task, settings.provider.mode)
             if inner is None:
                 seeker: Any = InspectSeeker(task, config.seeker.mode or "completion")
             else:

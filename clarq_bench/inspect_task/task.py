@@ -5,7 +5,8 @@ clarq's judge as the scorer.
 
 Task options (`-T name=value`) keep the names of `clarq run`'s flags: lang, split, types, limit (spread over the
 types, as `clarq run --limit`), trials, seed, max_turns, mode (completion|chat), provider (offline | offline-e5 |
-llm: clarq's LLM provider on inspect's model role `provider`), provider_mode, tasks (a task folder; default
+llm: clarq's LLM provider on inspect's model role `provider`), provider_mode, provider_reading (llm: model, the
+default, or strict), tasks (a task folder; default
 $CLARQ_DATA, then the download cache), judge (none | llm: the leftover-node check on model role `judge`) and
 solver (an inspect solver or agent, by registry name or file.py@name, to speak for the seeker).
 The clarq configuration is kept in the task's metadata, so `clarq import-inspect` rebuilds the run folder from the log.
@@ -53,7 +54,7 @@ def _count(name: str, value: Any, default: int | None) -> int | None:
 
 def build_config(*, lang: str, split: str, types: Any, limit: Any, trials: Any, seed: Any, max_turns: Any,
                  mode: str, provider: str, provider_mode: str, tasks: str | None, solver: str | None,
-                 judge: str) -> tuple[RunConfig, list[Task]]:
+                 judge: str, provider_reading: str | None = None) -> tuple[RunConfig, list[Task]]:
     """The RunConfig these task options mean and the tasks it selects (checked as `clarq run` checks its flags)."""
     from ..data.loader import resolve_data_dir
 
@@ -62,6 +63,11 @@ def build_config(*, lang: str, split: str, types: Any, limit: Any, trials: Any, 
     mode = _choice("mode", mode, ("completion", "chat"))
     provider = _choice("provider", provider, PROVIDERS)
     provider_mode = _choice("provider_mode", provider_mode, ("single", "multi-info"))
+    if provider_reading:
+        _choice("provider_reading", provider_reading, ("model", "strict"))
+        if provider != "llm":
+            raise ClarqError("-T provider_reading applies to the llm provider", "drop it, or pass -T provider=llm")
+    reading = {"reading": provider_reading or "model"} if provider == "llm" else {}
     _choice("judge", judge, ("none", "llm"))
     try:
         seed = int(seed)
@@ -80,7 +86,7 @@ def build_config(*, lang: str, split: str, types: Any, limit: Any, trials: Any, 
         languages=["en", "zh"] if lang == "all" else [lang], split=split,  # type: ignore[list-item]
         types=sorted({task.type_number for task in selected}) if types else None, limit=limit_n, trials=trials_n,
         seed=seed, max_turns=turns, seeker=AgentSettings(name=SEEKER_NAME, mode=mode, options=options),
-        provider=AgentSettings(name=provider, mode=provider_mode), judge_model=None if judge == "none" else "llm",
+        provider=AgentSettings(name=provider, mode=provider_mode, options=reading), judge_model=None if judge == "none" else "llm",
         provider_fingerprint=None if provider == "llm" else resolve_provider(provider).fingerprint(provider_mode),
         turn_timeout=DEFAULT_TURN_TIMEOUT,
     )  # fmt: skip
@@ -112,7 +118,7 @@ def resolve_solver(name: str) -> Any:
 def clarq_task(*, lang: str = "en", split: str = "test", types: Any = None, limit: Any = None, trials: Any = 1,
                seed: Any = DEFAULT_SEED, max_turns: Any = 12, mode: str = "completion", provider: str = "offline",
                provider_mode: str = "single", tasks: str | None = None, solver: str | None = None,
-               judge: str = "none") -> Any:
+               judge: str = "none", provider_reading: str | None = None) -> Any:
     """The inspect Task (see the module docstring for the options)."""
     from inspect_ai import Task as InspectTask
 
@@ -124,7 +130,7 @@ def clarq_task(*, lang: str = "en", split: str = "test", types: Any = None, limi
 
     config, selected = build_config(lang=lang, split=split, types=types, limit=limit, trials=trials, seed=seed,
                                     max_turns=max_turns, mode=mode, provider=provider, provider_mode=provider_mode,
-                                    tasks=tasks, solver=solver, judge=judge)
+                                    tasks=tasks, solver=solver, judge=judge, provider_reading=provider_reading)
     by_id = {task.id: task for task in selected}
     inner = resolve_solver(solver) if solver else None
     return InspectTask(dataset=samples(selected, config.trials), solver=clarq_dialogue(by_id, config, inner),

@@ -3,7 +3,8 @@
 Why: success depends on the tasks, on who answers and on how many turns a seeker gets, as much as on the seeker. A
 run on the eight sample tasks, or against the offline provider, or with 20 turns, is not a result on the standard
 setting, and ranking it there (a badge is not enough) tells readers the wrong thing. So every language's rows are
-split into boards by (task-set kind, task-set digest of that language, split, provider, provider mode, turn cap);
+split into boards by (task-set kind, task-set digest of that language, split, provider, provider mode, an LLM
+provider's reading, turn cap); the standard setting's provider is GPT-4o with its model deciding (the paper's);
 each board gets its own table and title, benchmark boards first, the standard setting first of all; rows on sample or
 custom tasks are titled "not the benchmark" and are never in a table with benchmark rows.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..core.jsonl import flatten
 from ..data.task_sets import BENCHMARK, describe, kind_of
 from ..provider.registry import recorded_kind
 from .entry import Entry
@@ -20,6 +22,7 @@ from .schema import task_set_hash
 
 STANDARD_PROVIDER_MODELS = ("gpt-4o", "gpt-4o-2024-05-13")  # the paper's provider, as named and as resolved
 STANDARD_MODE, STANDARD_TURNS = "single", 12
+STANDARD_READING = "model"  # the provider's model decides what is revealed, as in the paper
 PEOPLE_SEEKERS = ("human", "human-web")  # a person typed the seeker's lines
 
 
@@ -35,15 +38,18 @@ class Setting:
     mode: str
     max_turns: int | None
     people: bool = False  # people played the seeker (clarq play --web): a human baseline, never ranked with machines
+    reading: str | None = None  # an LLM provider's reading: model, strict or unrecorded (scoring/settings_diff.py)
 
     @property
     def standard(self) -> bool:
         return (not self.people and self.kind == BENCHMARK and self.provider in STANDARD_PROVIDER_MODELS and self.mode == STANDARD_MODE
-                and self.max_turns == STANDARD_TURNS)
+                and self.reading == STANDARD_READING and self.max_turns == STANDARD_TURNS)
 
     def title(self) -> str:
         turns = f"{self.max_turns}-turn cap" if self.max_turns is not None else "turn cap unknown"
         mode = "multi-info" if self.mode.startswith("multi") else "single-info"
+        if self.reading not in (None, STANDARD_READING):
+            mode += f", {self.reading} reading" if self.reading != "unrecorded" else ", reading unrecorded"
         head = "Standard setting: " if self.standard else ("" if self.kind == BENCHMARK else "Not the benchmark: ")
         head = f"People as seekers (H2L), {head[0].lower() + head[1:]}" if self.people and head else (
             "People as seekers (H2L): " if self.people else head)
@@ -71,7 +77,16 @@ def setting_of(entry: Entry, language: str) -> Setting:
     return Setting(kind=kind_of(hashes), digest=task_set_hash(hashes), tasks=len(hashes),
                    split=str(m.run_config.get("split") or "test"), provider=provider_of(entry),
                    mode=provider_mode(m), max_turns=m.max_turns,
-                   people=m.seeker.name in PEOPLE_SEEKERS)  # fmt: skip
+                   people=m.seeker.name in PEOPLE_SEEKERS, reading=reading_of(entry))  # fmt: skip
+
+
+def reading_of(entry: Entry) -> str | None:
+    """The LLM provider's reading the row was played with (the one rule of scoring/settings_diff.py)."""
+    from ..scoring.settings_diff import provider_reading
+
+    m = entry.manifest
+    settings = m.run_config.get("provider") if isinstance(m.run_config.get("provider"), dict) else {}
+    return provider_reading(flatten(m.run_config), str(settings.get("name") or m.provider.name))
 
 
 def boards(entries: list[Entry], language: str) -> list[Board]:

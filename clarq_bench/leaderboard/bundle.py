@@ -34,11 +34,15 @@ from .schema import Label, Manifest, Submission, Submitter, dialogue_key, task_s
 STANDARD_PROVIDER = "gpt-4o"
 STANDARD_MODE = "single"
 STANDARD_MAX_TURNS = 12
+STANDARD_READING = "model"  # the provider's model decides what it reveals, as in the paper
 
 
 def classify(config: dict[str, Any], provider: AgentInfo) -> tuple[Label, list[str]]:
     """oracle-class when the seeker was handed the response tree; else standard when the provider is gpt-4o in
-    single-info mode with the default turn cap; else custom, with why."""
+    single-info mode, its model deciding (model reading), with the default turn cap; else custom, with why."""
+    from ..core.jsonl import flatten
+    from ..scoring.settings_diff import provider_reading
+
     if config.get("seeker_tree_access"):
         return Label.oracle, ["the seeker was given the response tree (needs_tree)"]
     settings = config.get("provider") if isinstance(config.get("provider"), dict) else provider.settings
@@ -50,6 +54,9 @@ def classify(config: dict[str, Any], provider: AgentInfo) -> tuple[Label, list[s
         reasons.append(f"provider {model or name} (standard: {STANDARD_PROVIDER})")
     if mode != STANDARD_MODE:
         reasons.append(f"provider mode {mode} (standard: {STANDARD_MODE})")
+    reading = provider_reading(flatten(config), name) if isinstance(config.get("provider"), dict) else None
+    if reading is not None and reading != STANDARD_READING:
+        reasons.append(f"provider reading {reading} (standard: {STANDARD_READING})")
     max_turns = config.get("max_turns", STANDARD_MAX_TURNS)
     if max_turns != STANDARD_MAX_TURNS:
         reasons.append(f"turn cap {max_turns} (standard: {STANDARD_MAX_TURNS})")

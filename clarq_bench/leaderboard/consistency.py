@@ -98,6 +98,12 @@ def _config_problems(manifest: Manifest) -> list[str]:
     return problems
 
 
+def _config_reading(config: dict[str, Any]) -> str | None:
+    provider = config.get("provider") if isinstance(config.get("provider"), dict) else {}
+    options = provider.get("options") if isinstance(provider.get("options"), dict) else {}
+    return str(options["reading"]) if options.get("reading") else None
+
+
 def check_consistency(sub: Submission) -> list[str]:
     """One line per disagreement between config, manifest and transcripts."""
     manifest = sub.manifest
@@ -108,8 +114,13 @@ def check_consistency(sub: Submission) -> list[str]:
         if found != listed:
             problems.append(f"{side}_models {listed} are not the models the transcripts record ({found})")
     seed = manifest.run_config.get("seed")
+    reading = _config_reading(manifest.run_config)
     for transcript in sub.transcripts:
         key = dialogue_key(transcript.task_id, transcript.trial)
+        played = {turn.notes.get("reading") for turn in transcript.turns if turn.speaker == Speaker.provider} - {None}
+        if played and played != {reading}:  # the board a row is on is earned by the turns, not by the label
+            problems.append(f"dialogue {key}: the provider played in reading {sorted(map(str, played))}, not the run "
+                            f"config's {reading!r}")  # fmt: skip
         for side, fields in (("seeker", SEEKER_FIELDS), ("provider", PROVIDER_FIELDS)):
             why = _differs(getattr(transcript, side), getattr(manifest, side), fields)
             if why:

@@ -14,6 +14,7 @@ from typing import Any
 from ..core.tasks import Task
 from ..core.transcript import Transcript
 from ..scoring.judge import Verdict
+from .figures import current_names
 from .schema import Manifest
 
 STATUS_VERIFIED, STATUS_UNVERIFIED, STATUS_REFERENCE, STATUS_FAILED = "verified", "not verified", "reference", "failed"
@@ -51,7 +52,7 @@ class Entry:
 
     @property
     def summary(self) -> dict[str, Any]:
-        return self.manifest.metrics.get("summary") or {}
+        return current_names(self.manifest.metrics.get("summary") or {})
 
     def language_group(self, language: str) -> dict[str, Any] | None:
         for group in self.summary.get("by_language") or []:

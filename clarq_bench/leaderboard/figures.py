@@ -16,6 +16,9 @@ from ..scoring.judge import Verdict
 
 DEFAULT_RESAMPLES = 2000
 MAX_RESAMPLES = 10000
+#: Figures renamed since submissions were first packed: old name -> the name written now. The old `success_eff`
+#: charged turns only; verification recomputes `efficiency` from the transcripts instead of comparing the two.
+RENAMED = {"success_eff": "efficiency"}
 
 
 def cost_of(transcripts: Sequence[Transcript]) -> dict[str, Any]:
@@ -82,6 +85,26 @@ def without_token_figures(metrics: Any) -> Any:
         return {k: without_token_figures(v) for k, v in metrics.items() if k != "aql_tokens"}
     if isinstance(metrics, list):
         return [without_token_figures(v) for v in metrics]
+    return metrics
+
+
+def old_names(metrics: Any) -> set[str]:
+    """The renamed figures a metrics block still carries under an old name."""
+    if isinstance(metrics, dict):
+        found = {k for k in metrics if k in RENAMED and RENAMED[k] not in metrics}
+        return found.union(*(old_names(v) for v in metrics.values()))
+    if isinstance(metrics, list):
+        return set().union(*(old_names(v) for v in metrics))
+    return set()
+
+
+def current_names(metrics: Any) -> Any:
+    """A copy of a metrics block with every old figure name read as the current one (an unverified row's figures)."""
+    if isinstance(metrics, dict):
+        renamed = {RENAMED[k] if k in RENAMED and RENAMED[k] not in metrics else k: v for k, v in metrics.items()}
+        return {k: current_names(v) for k, v in renamed.items()}
+    if isinstance(metrics, list):
+        return [current_names(v) for v in metrics]
     return metrics
 
 

@@ -32,7 +32,8 @@ def ROW_SCHEMA(pa: Any) -> Any:  # noqa: N802 - a constant built on first use (p
               ("trial", pa.int64()), ("seed", pa.int64()), ("task_hash", pa.string()), ("seeker", pa.string()),
               ("seeker_model", pa.string()), ("provider", pa.string()), ("provider_model", pa.string()),
               ("end_reason", pa.string()), ("success", pa.bool_()), ("obtained", pa.int64()),
-              ("required", pa.int64()), ("aqd", pa.float64()), ("aql", pa.float64()), ("judge", pa.string()),
+              ("required", pa.int64()), ("aqd", pa.float64()), ("aql", pa.float64()), ("efficiency", pa.float64()),
+              ("judge", pa.string()),
               ("cost_usd", pa.float64()), ("turns", pa.list_(turn)), ("transcript_json", pa.string()),
               ("verdict_json", pa.string())]  # fmt: skip
     return pa.schema(fields)
@@ -50,7 +51,8 @@ def dialogue_rows(transcripts: list[Transcript], verdicts: list[Verdict]) -> lis
             "seeker": t.seeker.name, "seeker_model": t.seeker.model or "",
             "provider": t.provider.name, "provider_model": t.provider.model or "",
             "end_reason": t.end_reason.value, "success": v.success, "obtained": v.obtained_count,
-            "required": v.required_count, "aqd": v.aqd, "aql": v.aql, "judge": v.judge,
+            "required": v.required_count, "aqd": v.aqd, "aql": v.aql, "efficiency": v.efficiency,
+            "judge": v.judge,
             "cost_usd": sum(u.cost_usd for u in t.usage.values()),
             "turns": [{"speaker": turn.speaker.value, "text": turn.text,
                        "intent": int(turn.intent) if turn.intent is not None else -1,
@@ -66,6 +68,7 @@ def dataset_card(run_id: str, config: dict[str, Any], rows: list[dict[str, Any]]
     n = len(rows)
     success = sum(r["success"] for r in rows) / n if n else 0.0
     aqd = sum(r["aqd"] for r in rows) / n if n else 0.0
+    efficiency = sum(r["efficiency"] for r in rows) / n if n else 0.0
     languages = sorted({r["language"] for r in rows})
     seekers = sorted({r["seeker"] for r in rows})
     providers = sorted({r["provider"] for r in rows})
@@ -99,10 +102,11 @@ needs to complete a task (ClarQ-LLM tasks). One row per dialogue.
 | provider | {", ".join(providers)} |
 | success (deterministic judge) | {success:.4f} |
 | mean AQD | {aqd:+.4f} |
+| efficiency | {efficiency:.4f} |
 
 Columns: `task_id`, `language`, `type_number`, `split`, `trial`, `seed`, `task_hash` (clarq Task.content_hash),
 `seeker`/`provider` and their models, `end_reason`, `success`, `obtained`/`required` nodes, `aqd`, `aql`,
-`judge`, `cost_usd`, `turns` (speaker, text, intent 1-6 or -1, reply kind, revealed node ids), and the full
+`efficiency` (success weighted by what the seeker said against the human path), `judge`, `cost_usd`, `turns` (speaker, text, intent 1-6 or -1, reply kind, revealed node ids), and the full
 `transcript_json` / `verdict_json` as clarq writes them (lossless).
 
 ## Run configuration

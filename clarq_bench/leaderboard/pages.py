@@ -17,7 +17,7 @@ from ..data.textmatch import TRAILING_PUNCTUATION
 from ..data.loader import strip_speaker
 from ..core.transcript import Intent, Speaker, Transcript
 from ..data.task_sets import BENCHMARK, describe, kind_of
-from .boards import boards
+from .boards import boards, reading_of
 from .entry import Entry
 
 CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'"
@@ -28,8 +28,9 @@ INTENT_NAMES = {
 }  # fmt: skip
 
 
-#: The SwE column's heading; the title says what the figure is (our own text, not from a submission).
-SWE_HEADING = '<abbr title="success weighted by query efficiency: S x H / max(H, Q)">SwE</abbr>'
+#: The efficiency column's heading; the title says what the figure is (our own text, not from a submission).
+EFFICIENCY_HEADING = ('<abbr title="success weighted by what the seeker said: S x H / max(H, C), C the largest of '
+                      'its turns, its asks + 1 and its tokens over a human turn\'s">Efficiency</abbr>')
 
 
 def esc(value: Any) -> str:
@@ -123,7 +124,7 @@ def leaderboard_table(entries: list[Entry], language: str, *, numbered: bool = T
             + figure_cell(group.get("aqd"), 2, signed=True)
             + figure_cell(group.get("aql"), 1)
             + figure_cell(group.get("aql_tokens"), 1)
-            + figure_cell(group.get("success_eff"))
+            + figure_cell(group.get("efficiency"))
             + f'<td class="num" data-value="{esc(group.get("dialogues"))}">{esc(group.get("dialogues"))}'
             + ('<span class="org">partial</span>' if m.partial else "") + "</td>"
             + cost_cell
@@ -135,7 +136,7 @@ def leaderboard_table(entries: list[Entry], language: str, *, numbered: bool = T
         _th("#", numeric=True, nosort=True), _th("Submission"), _th("Seeker"), _th("Provider"),
         _th("Setting"), _th("Success", numeric=True), _th("AQD", numeric=True, first="ascending"),
         _th("AQL", numeric=True, first="ascending"), _th("AQL (tokens)", numeric=True, first="ascending"),
-        _th(SWE_HEADING, numeric=True), _th("Dialogues", numeric=True), _th("Cost", numeric=True, first="ascending"), _th("Status"),
+        _th(EFFICIENCY_HEADING, numeric=True), _th("Dialogues", numeric=True), _th("Cost", numeric=True, first="ascending"), _th("Status"),
         _th("Provider replies"),
     ])  # fmt: skip
     lang = esc(ident or language) + ("" if numbered else "-oracle")
@@ -151,9 +152,11 @@ def index_page(entries: list[Entry], skipped: list[tuple[str, list[str]]], extra
         "<h1>Leaderboard</h1>",
         '<p class="lead">Success = the seeker obtained every piece of required information; AQD = questions asked '
         "minus questions needed (positive: over-asking); AQL = mean length of the seeker's turns (released units: "
-        "spaces in English, characters in Chinese; tokens are comparable across languages); SwE = success weighted by "
-        "query efficiency, per dialogue S &times; H / max(H, Q) with H the questions needed and Q the questions asked "
-        "(a success that took more questions than needed counts H/Q, a failure 0). Rows are ordered by success; "
+        "spaces in English, characters in Chinese; tokens are comparable across languages); efficiency = success "
+        "weighted by what the seeker said, per dialogue S &times; H / max(H, C) with H the queries of the human path "
+        "(one thing asked a turn) and C what the seeker's turns cost in such queries: the largest of its turns, the "
+        "things it asks + 1 and its tokens over a human seeker's turn (a success that cost more than the human path "
+        "counts H/C, a failure 0; asking about everything in one turn is charged for every ask and every word). Rows are ordered by success; "
         "click a column to sort. "
         "Rows are ranked only against rows of the same setting: the same tasks, split, provider (and its mode) and turn "
         "cap; each setting has its own table. <b>standard</b>: the released test tasks with the GPT-4o provider in "
@@ -205,10 +208,10 @@ def _group_table(groups: list[dict[str, Any]], heading: str, names: dict[str, st
             f'<tr><td data-value="{esc(label.zfill(3))}">{esc(label)}</td><td>{esc(name)}</td>'
             f'<td class="num">{esc(group.get("dialogues"))}</td>'
             + figure_cell(group.get("success")) + figure_cell(group.get("aqd"), 2, signed=True)
-            + figure_cell(group.get("aql"), 1) + figure_cell(group.get("success_eff")) + "</tr>"
+            + figure_cell(group.get("aql"), 1) + figure_cell(group.get("efficiency")) + "</tr>"
         )  # fmt: skip
     head = _th(esc(heading)) + _th("Name") + _th("Dialogues", numeric=True) + _th("Success", numeric=True)
-    head += _th("AQD", numeric=True) + _th("AQL", numeric=True) + _th(SWE_HEADING, numeric=True)
+    head += _th("AQD", numeric=True) + _th("AQL", numeric=True) + _th(EFFICIENCY_HEADING, numeric=True)
     return f'<table class="sortable"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
 
 
@@ -221,7 +224,8 @@ def submission_page(entry: Entry, plots: list[str]) -> str:
         ("Status", status_badge(entry) + " " + provenance_badge(entry)),
         ("Setting", label_badge(m.label.value) + esc("; ".join(m.label_reasons))),
         ("Seeker", esc(m.seeker.name) + (f" · {esc(', '.join(m.seeker_models))}" if m.seeker_models else "")),
-        ("Provider", esc(m.provider.name) + (f" · {esc(', '.join(m.provider_models))}" if m.provider_models else "")),
+        ("Provider", esc(m.provider.name) + (f" · {esc(', '.join(m.provider_models))}" if m.provider_models else "")
+         + (f" · {esc(reading_of(entry))} reading" if reading_of(entry) else "")),
         ("Endpoint", esc(m.seeker.endpoint or m.provider.endpoint or "the providers' default")),
         ("Tree access", "yes: the seeker read the response tree (oracle-class)" if m.tree_access else "no"),
         ("Provider fingerprint", f"<code>{esc(m.provider_fingerprint[:16])}</code>" if m.provider_fingerprint else "–"),
@@ -240,7 +244,7 @@ def submission_page(entry: Entry, plots: list[str]) -> str:
                      + "".join(f"<li>{esc(p)}</li>" for p in entry.problems) + "</ul>")  # fmt: skip
     parts.append(f'<p><a href="{esc(entry.slug)}-dialogues.html">Read the {len(entry.transcripts)} dialogues</a> · '
                  f'<a href="{esc(entry.slug)}-dialogues.html#failures">failures only</a></p>')  # fmt: skip
-    overall = [{"key": "all=all", "dialogues": s.get("dialogues"), **{k: s.get(k) for k in ("success", "aqd", "aql", "success_eff")}}]
+    overall = [{"key": "all=all", "dialogues": s.get("dialogues"), **{k: s.get(k) for k in ("success", "aqd", "aql", "efficiency")}}]
     parts.append("<h2>Headline figures</h2>" + _group_table(overall + list(s.get("by_language") or []), "Slice"))
     extra = [("AQL (tokens)", s.get("aql_tokens"), 1), ("AQD, successful dialogues", s.get("aqd_successful"), 2),
              ("Elicitation precision", s.get("elicitation_precision"), 3), ("Redundancy rate", s.get("redundancy_rate"), 3)]  # fmt: skip

@@ -87,7 +87,8 @@ def read_run(run_dir: str | Path, data: str | None = None) -> RunFiles:
 
 
 def verdicts_for(files: RunFiles) -> list[Verdict]:
-    """One verdict per transcript: the recorded one when the run has verdicts.jsonl, else the deterministic stage."""
+    """One verdict per transcript: the recorded one when the run has verdicts.jsonl (its turns read again when they
+    were recorded before the things they ask were counted), else the deterministic stage."""
     recorded = {(v.task_id, v.trial): v for v in files.recorded_verdicts}
     verdicts = []
     for transcript in files.transcripts:
@@ -97,5 +98,10 @@ def verdicts_for(files: RunFiles) -> list[Verdict]:
                 f"transcript of task {transcript.task_id} is not among the run's selected tasks in {files.data_root}",
                 "pass the run's task data with --data DIR",
             )
-        verdicts.append(recorded.get(transcript.key) or judge_deterministic(transcript, task))
+        verdict = recorded.get(transcript.key)
+        if verdict is None:
+            verdict = judge_deterministic(transcript, task)
+        elif any(turn.asks is None for turn in verdict.seeker_turns):  # recorded before asks were counted
+            verdict = verdict.model_copy(update={"seeker_turns": judge_deterministic(transcript, task).seeker_turns})
+        verdicts.append(verdict)
     return verdicts

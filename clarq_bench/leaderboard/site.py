@@ -73,7 +73,9 @@ def load_entries(
             continue
         used = {t.task_id: outcome.tasks[t.task_id] for t in sub.transcripts if t.task_id in outcome.tasks}
         provenance = REPLAYED if outcome.provenance == VERIFY_REPLAYED else SELF_REPORTED
-        manifest = sub.manifest
+        manifest = sub.manifest  # shown with the figures verification recomputed (current names, current definitions)
+        if outcome.metrics is not None:
+            manifest = manifest.model_copy(update={"metrics": outcome.metrics})
         if token_unit_differs(manifest.metrics) is not None:  # verify could not compare them: not shown as verified
             manifest = manifest.model_copy(update={"metrics": without_token_figures(manifest.metrics)})
         entries.append(Entry(manifest, sub.transcripts, outcome.verdicts, used, STATUS_VERIFIED, source=path.name,
@@ -119,7 +121,8 @@ def reference_entries(path: str | Path) -> list[Entry]:
             submitter=Submitter(name=_reference_title(file.name), org="ClarQ-LLM authors",
                                 notes=f"Imported from {file.name}; rescored with clarq's deterministic judge."),  # fmt: skip
             run_id=file.stem,
-            run_config={"source": file.name, "provider": {"name": "gpt-4o", "mode": mode}, "max_turns": 12},
+            run_config={"source": file.name, "provider": {"name": "gpt-4o", "mode": mode,
+                                                                   "options": {"reading": "model"}}, "max_turns": 12},
             seeker=transcripts[0].seeker,
             seeker_models=["gpt-4o"],
             provider=transcripts[0].provider,

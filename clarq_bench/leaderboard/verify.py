@@ -32,7 +32,7 @@ from .consistency import check_consistency
 from .replay import fingerprint_problem, provider_mode, replay_all
 from .rules import check_rules
 from .seal import check_seal
-from .figures import bootstrap_settings, compute_metrics, differences
+from .figures import RENAMED, bootstrap_settings, compute_metrics, differences, old_names
 from .schema import FORMAT_VERSION, Submission, dialogue_key, task_set_hash
 
 MAX_METRIC_LINES = 12
@@ -47,6 +47,7 @@ class Verification(NamedTuple):
     verdicts: list[Verdict]  # recomputed (with recorded LLM-judged nodes merged in)
     tasks: dict[str, Task]
     provenance: str = SELF_REPORTED  # REPLAYED when every provider turn was replayed and matched
+    metrics: dict | None = None  # the figures recomputed from the transcripts, under their current names
 
     @property
     def ok(self) -> bool:
@@ -194,16 +195,23 @@ def _merge_verdict(
     return recomputed.model_copy(update={"nodes": merged, "judge": recorded.judge})
 
 
-def _check_figures(sub: Submission, verdicts: list[Verdict], problems: list[str], notes: list[str]) -> None:
-    """Every recorded figure against the figures recomputed from the transcripts and verdicts."""
+def _check_figures(sub: Submission, verdicts: list[Verdict], problems: list[str], notes: list[str]) -> dict:
+    """Every recorded figure against the figures recomputed from the transcripts and verdicts; returns the latter.
+    A figure recorded under an old name was defined otherwise then: it is recomputed under its current name, not
+    compared."""
     manifest = sub.manifest
     seed, resamples = bootstrap_settings(manifest.metrics)
     split = str(manifest.run_config.get("split") or "test")
     again = compute_metrics(sub.transcripts, verdicts, split=split, seed=seed, resamples=resamples)
-    lines = list(differences(manifest.metrics, again))
+    old = sorted(old_names(manifest.metrics))
+    skip = tuple(old) + tuple(RENAMED[name] for name in old)
+    lines = list(differences(manifest.metrics, again, skip=skip))
     problems.extend(lines[:MAX_METRIC_LINES])
     if len(lines) > MAX_METRIC_LINES:
         problems.append(f"... and {len(lines) - MAX_METRIC_LINES} more figures differ")
+    for name in old:
+        notes.append(f"{name} is the old name of {RENAMED[name]}: recomputed from the transcripts as defined now")
+    return again
 
 
 def _judge_all(sub: Submission, tasks: dict[str, Task], verdicts: list[Verdict], recorded: dict, judge_named: bool,
@@ -250,6 +258,7 @@ def verify_submission(sub: Submission, data: str | Path | None = None, tasks: di
     single = provider_mode(manifest) != ProviderMode.multi_info.value
     llm = recorded_kind(manifest.provider.name) == "llm"
     broken: set[str] = set()
+    again: dict | None = None
     unit = (manifest.metrics.get("summary") or {}).get("token_unit") if isinstance(manifest.metrics, dict) else None
     counter = counter_for(unit) if isinstance(unit, str) else None
     if counter is None and sub.transcripts:  # a unit no verifier can count in cannot be taken on trust: every figure is checked
@@ -258,7 +267,7 @@ def verify_submission(sub: Submission, data: str | Path | None = None, tasks: di
     with counting_in(counter or token_counter()):
         _judge_all(sub, tasks, verdicts, recorded, judge_named, single, llm, broken, problems)
         if len(verdicts) == len(sub.transcripts) and verdicts:
-            _check_figures(sub, verdicts, problems, notes)
+            again = _check_figures(sub, verdicts, problems, notes)
     provenance = SELF_REPORTED
     if recorded_kind(manifest.provider.name) == "offline":
         cannot = fingerprint_problem(manifest)
@@ -270,7 +279,7 @@ def verify_submission(sub: Submission, data: str | Path | None = None, tasks: di
     llm_nodes = sum(node.status == NodeStatus.llm for v in verdicts for node in v.nodes)
     if llm_nodes:
         notes.append(f"{llm_nodes} node(s) accepted on the recorded LLM judge's verdict ({manifest.judge.name})")
-    return Verification(problems, notes, verdicts, tasks, provenance)
+    return Verification(problems, notes, verdicts, tasks, provenance, again)
 
 
 def verify_file(path: str | Path, data: str | Path | None = None, tasks: dict[str, Task] | None = None) -> tuple[Submission | None, Verification]:

@@ -23,6 +23,15 @@ class ProviderMode(str, Enum):
     multi_info = "multi-info"
 
 
+class ProviderReading(str, Enum):
+    """Who decides what an LLM provider's turn asks. `model` (the default, as in the paper): its model decides, within
+    the tree's constraints only. `strict`: the offline provider's lexical reading of the turn (its screen and its
+    focus rule) may also refuse what the model chose. Recorded with the run: the two are different settings."""
+
+    model = "model"
+    strict = "strict"
+
+
 class ProviderTurn(BaseModel):
     """One provider reply: its text, what kind it is, the seeker intent it answered and the nodes it revealed."""
 

@@ -8,18 +8,22 @@ Response II is generated (intents 1, 3, 4, 6), fixed (5) or the fixed "enough" r
 Cost: the released agent made a classification call plus up to three checks per frontier node, one after another.
 Here one structured call returns intent, chosen frontier ids and a rationale; a Response I turn needs nothing more
 and only a generated Response II makes a second call. The tree is the authority, not the model: ids outside the
-frontier are discarded and recorded (`notes["refused_ids"]`). So a turn makes at most MAX_SEQUENTIAL_CALLS (2)
-model calls, one after the other, and never more: the leakage guard adds none. A generated reply that carries an
-unrevealed node's content (leakage.py) loses the sentences that carry it, and when nothing clean is left it is
-replaced by a safe template; the draft, the hits and the action are recorded in `notes["leak_guard"]`, their count
-in `notes["guard_hits"]`. (The issue's "regenerate once" would be a third sequential call on a Response II turn;
-the repair without a call keeps the two-call bound.) Every turn records the resolved model version, seed,
-temperature (0), its calls (`calls`, `sequential_calls`) and the requests they took (`requests`, counting the LLM
-layer's JSON re-asks after malformed output).
+frontier are discarded and recorded (`notes["refused_ids"]`); in single-info mode one node a turn is revealed (of the
+model's choices, the first in the frontier's order, as the released provider chose). No lexical rule overrules the
+model by default: the paper's provider is its model. `reading="strict"` (`--provider-reading strict`) adds the offline
+provider's reading of the turn, its screen before the model and its focus rule after it (strict_reading.py), as a
+recorded setting of its own; every turn notes its reading. So a turn makes at most MAX_SEQUENTIAL_CALLS (2) model
+calls, one after the other, and never more: the leakage guard adds none. A generated reply that carries an unrevealed
+node's content (leakage.py) loses the sentences that carry it, and when nothing clean is left it is replaced by a
+safe template; the draft, the hits and the action are recorded in `notes["leak_guard"]`, their count in
+`notes["guard_hits"]`. (The issue's "regenerate once" would be a third sequential call on a Response II turn; the
+repair without a call keeps the two-call bound.) Every turn records the resolved model version, seed, temperature
+(0), its calls (`calls`, `sequential_calls`) and the requests they took (`requests`, counting the LLM layer's JSON
+re-asks after malformed output).
 
 Real models: `clarq provider-eval --provider gpt-4o` (or any litellm model name, e.g. `anthropic/claude-3-5-sonnet`)
-builds this provider through provider/factory.make_provider; litellm reads the usual key variables
-(OPENAI_API_KEY, ANTHROPIC_API_KEY, ...), and `--provider-mode multi-info` selects the multi-info variant.
+builds this provider through provider/factory.make_provider; litellm reads the usual key variables (OPENAI_API_KEY,
+ANTHROPIC_API_KEY, ...), and `--provider-mode multi-info` selects the multi-info variant.
 """
 
 from __future__ import annotations
@@ -30,13 +34,10 @@ from ..core import prompts
 from ..core.tasks import Task, node_sort_key
 from ..core.transcript import Intent, ReplyKind, Speaker, Turn, Usage
 from ..data.loader import strip_speaker
-from .base import ProviderMode, ProviderState, ProviderTurn
+from .base import ProviderMode, ProviderReading, ProviderState, ProviderTurn
 from .leakage import DEFAULT_MIN_SHARED, DEFAULT_THRESHOLD, find_leaks, redact_leaks
 from .llm_schema import GateDecision, TurnDecision
-from .replies import SCREEN_TEMPLATES
-from .answering import read_turn
-from .focus import FocusIndex
-from .screen import Screened, TurnScreen, Verdict
+from .strict_reading import FIXED_SCREEN_REPLIES, StrictReading, TurnReading
 
 if TYPE_CHECKING:  # the LLM layer imports litellm; keep it out of import time
     from ..llm import LLMClient
@@ -54,9 +55,6 @@ GENERATED = {
     Intent.repeat: "llm_reply_repeat",
     Intent.vague: "llm_reply_reassure",
 }
-#: Screened turns answered with fixed wording and no model call (screen.py): they ask no one specific question.
-FIXED_SCREEN_REPLIES = {verdict: SCREEN_TEMPLATES[verdict.value].removeprefix(PROMPTS) for verdict in Verdict
-                        if verdict.value in SCREEN_TEMPLATES}
 #: Task questions that get the fixed "enough" reply once the frontier is empty.
 TASK_QUESTIONS = (Intent.answerable, Intent.unanswerable, Intent.vague)
 
@@ -94,6 +92,7 @@ class LLMProvider:
         trial: int = 0,
         leak_threshold: float = DEFAULT_THRESHOLD,
         leak_min_shared: int = DEFAULT_MIN_SHARED,
+        reading: ProviderReading | str = ProviderReading.model,
     ) -> None:
         self.task = task
         self.tree = task.tree
@@ -106,8 +105,8 @@ class LLMProvider:
         self.leak_threshold = leak_threshold
         self.leak_min_shared = leak_min_shared
         self.role = task.brief.role or self._text("llm_default_role")
-        self.screen = TurnScreen(task)
-        self.focus = FocusIndex(task)
+        self.reading = ProviderReading(reading)
+        self.strict = StrictReading(task, self.mode) if self.reading == ProviderReading.strict else None
 
     # ----------------------------------------------------------------- wording
     def _text(self, name: str, **variables: object) -> str:
@@ -147,6 +146,7 @@ class LLMProvider:
             "seed": self.seed,
             "temperature": TEMPERATURE,
             "mode": self.mode.value,
+            "reading": self.reading.value,
             "calls": calls.count,
             "sequential_calls": calls.count,  # every call of a turn waits on the previous one
             "requests": calls.requests,  # calls plus the LLM layer's JSON re-asks
@@ -199,13 +199,22 @@ class LLMProvider:
         dialogue = self._dialogue(turns)
         if not state.root_given:
             return await self._gate(state, dialogue, calls)
-        screened = self.screen(turns)
-        fixed = FIXED_SCREEN_REPLIES.get(screened.verdict) if state.frontier else None
-        if fixed is not None:  # a spray, an overlong or other-language turn, an instruction: no call needed
+        screened = self._shared_reading(turns, state)
+        fixed = FIXED_SCREEN_REPLIES.get(screened.verdict) if state.frontier and screened.verdict else None
+        if fixed is not None:  # strict: a spray, an overlong or other-language turn, an instruction: no call needed
             return self._turn(self._text(fixed), ReplyKind.response_ii, calls, intent=screened.intent,
                               screen=screened.verdict.value)  # type: ignore[union-attr]  # fmt: skip
         decision: TurnDecision = await self._ask(calls, self.decision_prompt(turns), TurnDecision)
         return await self._act(decision, state, dialogue, turns, calls, screened)
+
+    def _shared_reading(self, turns: list[Turn], state: ProviderState, proposed: list[str] | None = None,
+                        before: TurnReading | None = None) -> TurnReading:
+        """The one door to the offline provider's reading of a turn (strict reading only; the default reads nothing
+        and refuses nothing). Without `proposed`: the screen before the model; with the model's frontier ids: what the
+        reading lets through of them (and what it offers that the model missed)."""
+        if self.strict is None:
+            return TurnReading() if proposed is None else TurnReading(revealed=list(proposed), asked=list(proposed))
+        return self.strict.read(turns, state.frontier, proposed, before)
 
     def decision_prompt(self, turns: list[Turn], offered: list[str] | None = None) -> str:
         """The post-root decision prompt for this dialogue; `offered` replaces the frontier (for cost estimates)."""
@@ -247,7 +256,7 @@ class LLMProvider:
 
     async def _act(
         self, decision: TurnDecision, state: ProviderState, dialogue: str, turns: list[Turn], calls: _Calls,
-        screened: Screened,
+        screened: TurnReading,
     ) -> ProviderTurn:
         intent = Intent(decision.intent)
         kept, repeated, refused = self._gated(decision, state)
@@ -257,7 +266,7 @@ class LLMProvider:
         }
         if refused:
             facts["refused_ids"] = refused  # outside the frontier: the tree forbids them now
-        if screened.blocks_reveal:  # the shared screen overrules the model: this turn may reveal nothing
+        if screened.blocks_reveal:  # strict: the shared screen overrules the model, this turn may reveal nothing
             facts["screen"] = screened.verdict.value  # type: ignore[union-attr]
             if kept:
                 facts["screened_ids"] = kept
@@ -266,20 +275,19 @@ class LLMProvider:
                 intent = screened.intent
             elif intent == Intent.answerable:
                 intent = Intent.confirm_task  # nothing was asked (no question or request in the turn)
-        # The model proposes; the shared rule of what a question asks decides (answering.py, focus.py): a node no
-        # question of the turn focuses is not revealed, whatever the model read into the turn's words.
-        # A question offering a choice's options as its alternatives is answered even if the model missed it.
-        multi = self.mode == ProviderMode.multi_info
-        frontier = [] if screened.blocks_reveal else state.frontier
-        focused, asked = read_turn(self.focus, turns, kept, multi_info=multi, frontier=frontier)
-        if [node_id for node_id in kept if node_id not in asked]:
-            facts["unfocused_ids"] = [node_id for node_id in kept if node_id not in asked]
-        if [node_id for node_id in asked if node_id not in focused]:
-            facts["dropped_ids"] = [node_id for node_id in asked if node_id not in focused]  # one reply's limit
-        if [node_id for node_id in focused if node_id not in kept]:
-            facts["offered_ids"] = [node_id for node_id in focused if node_id not in kept]
+        read = self._shared_reading(turns, state, kept, screened)
+        if [node_id for node_id in kept if node_id not in read.asked]:
+            facts["unfocused_ids"] = [node_id for node_id in kept if node_id not in read.asked]
+        if [node_id for node_id in read.asked if node_id not in read.revealed]:
+            facts["dropped_ids"] = [node_id for node_id in read.asked if node_id not in read.revealed]
+        if [node_id for node_id in read.revealed if node_id not in kept]:
+            facts["offered_ids"] = [node_id for node_id in read.revealed if node_id not in kept]
             intent = Intent.answerable
-        kept = focused
+        kept = list(read.revealed)
+        if self.mode == ProviderMode.single and len(kept) > 1:  # the tree's rule: one node a turn, the first in the
+            first = min(kept, key=state.frontier.index)  # frontier's order (the released provider's node choice)
+            facts["dropped_ids"] = [node_id for node_id in kept if node_id != first]
+            kept = [first]
         if intent in (Intent.answerable, Intent.unanswerable) and kept:
             chosen = kept
             ordered = sorted(chosen, key=node_sort_key) if len(chosen) > 1 else chosen

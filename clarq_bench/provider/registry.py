@@ -9,12 +9,12 @@ It decides nothing about replies: the offline provider's decision lives in offli
 
 from __future__ import annotations
 
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, Mapping, NamedTuple
 
 from ..core.errors import ClarqError
 from ..core.registry import import_object, looks_like_import_path, looks_like_model
 from ..core.tasks import Task
-from .base import Provider, ProviderMode
+from .base import Provider, ProviderMode, ProviderReading
 from .identity import provider_fingerprint
 from .kinds import OFFLINE
 
@@ -35,6 +35,21 @@ class ProviderSpec(NamedTuple):
     def fingerprint(self, mode: str | None) -> str | None:
         """The offline provider's build digest (provider/identity.py) in `mode`; None for the others."""
         return provider_fingerprint(self.name, mode) if self.offline else None
+
+    def reading(self, options: Mapping[str, Any] | None) -> str | None:
+        """The reading an LLM provider plays with (`options["reading"]`, default `model`: its model decides); None for
+        a provider without one. A reading other than model/strict, or one asked of another provider, is a
+        ClarqError."""
+        asked = (options or {}).get("reading")
+        if self.kind != "llm":
+            if asked is not None:
+                raise ClarqError(f"--provider-reading applies to an LLM provider, not {self.name}",
+                                 "drop --provider-reading, or pass a model name as --provider")  # fmt: skip
+            return None
+        try:
+            return ProviderReading(asked or ProviderReading.model).value
+        except ValueError:
+            raise ClarqError(f"unknown provider reading {asked!r}", "pass --provider-reading model or strict") from None
 
     def build(self, task: Task, mode: ProviderMode | str | None = None, *, client: Any = None, settings: Any = None,
               **options: Any) -> Provider:

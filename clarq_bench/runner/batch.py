@@ -87,13 +87,16 @@ class RunStats:
     end_reasons: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # one-line warnings for the user (an unfinished line cut, ...)
     limits: str = ""  # adaptive caps on calls in flight that moved (llm/limits.py), for the progress line
+    role_spend: dict[str, tuple[int, float]] = field(default_factory=dict)  # role -> (tokens, dollars) so far
 
     def add(self, transcript: Transcript, success: bool) -> None:
         self.done += 1
         self.successes += success
         self.errors += transcript.end_reason == EndReason.error
         self.end_reasons[transcript.end_reason.value] = self.end_reasons.get(transcript.end_reason.value, 0) + 1
-        for usage in transcript.usage.values():
+        for role, usage in transcript.usage.items():
+            tokens, dollars = self.role_spend.get(role, (0, 0.0))
+            self.role_spend[role] = (tokens + usage.prompt_tokens + usage.completion_tokens, dollars + usage.cost_usd)
             self.tokens += usage.prompt_tokens + usage.completion_tokens
             self.cost_usd += usage.cost_usd
             self.calls += usage.calls
@@ -101,7 +104,11 @@ class RunStats:
 
     def line(self) -> str:
         rate = f"{self.successes / self.done:.1%}" if self.done else "-"
-        spent = (f"calls {self.calls:,} ({self.cached_calls:,} from cache)  tokens {self.tokens:,}  ${self.cost_usd:.2f}"
+        # A role that used tokens and cost nothing has no known price: "unknown", as the results table says.
+        unpriced = any(tokens and not dollars for tokens, dollars in self.role_spend.values())
+        dollars = f"${self.cost_usd:.2f}" + (" + unknown" if unpriced else "") if self.cost_usd or not unpriced \
+            else "unknown cost"
+        spent = (f"calls {self.calls:,} ({self.cached_calls:,} from cache)  tokens {self.tokens:,}  {dollars}"
                  if self.calls else "no model calls")  # a cached call costs nothing: say so instead of "tokens 0"
         line = f"{self.done}/{self.total - self.skipped} dialogues  success {rate}  {spent}  errors {self.errors}"
         return f"{line}  {self.limits}" if self.limits else line
@@ -218,10 +225,17 @@ async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, ret
         return Transcript.of_task(task, trial=trial, seed=seed, seeker=seeker_info, provider=provider_info, turns=[],
                                   end_reason=EndReason.error, error=error)  # fmt: skip
 
+    serial = asyncio.Lock()
+
     async def play(task: Task, trial: int, first: bool = False) -> None:
         if not first:
             await probed.wait()
         try:
+            if breaker.suspect_seeker:  # the first dialogues failed in the seeker: one at a time until one does not
+                async with serial:
+                    if breaker.suspect_seeker:
+                        await play_one(task, trial)
+                        return
             await play_one(task, trial)
         finally:
             probed.set()
@@ -231,6 +245,12 @@ async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, ret
         """Build the agents and play; whatever they raise outside an agent call is this dialogue's error too."""
         try:
             seeker = run.seeker.build(task)
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            raise
+        except BaseException as exc:  # the seeker's __init__ raised: the seeker's error, like one of respond's
+            on_error("seeker", exc)
+            return failed(task, trial, seed, f"seeker: {safe_message(exc)} (building it)")
+        try:
             provider = build_provider(run.provider, config.provider, task, client, seed=seed, trial=trial)
         except (KeyboardInterrupt, asyncio.CancelledError):
             raise
@@ -284,6 +304,7 @@ async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, ret
             stats.add(transcript, quick_success(task, transcript))
             if transcript.end_reason == EndReason.error:
                 breaker.dialogue_errored()
+            breaker.dialogue_ended(transcript.error if transcript.end_reason == EndReason.error else None)
             stats.stopped = breaker.reason
             if on_update:
                 stats.limits = client.limits.describe() if hasattr(client, "limits") else ""

@@ -6,6 +6,11 @@ first. The range is an estimate, not a promise: per dialogue the seeker makes 1 
 node. Prompt tokens are measured (o200k_base) on each task's brief and tree plus the role's prompt templates, with
 each earlier turn adding TURN_TOKENS; replies are REPLY_TOKENS. Dollars come from litellm's local price table
 (llm/accounting.py), as the run itself counts them; cached replies would cost nothing, the estimate assumes none.
+
+The range's high end is a ceiling (every dialogue to the turn cap, two provider calls a turn): too wide to plan with.
+Beside it stands an expected figure: dialogues as long as the released GPT-4o dialogues are on average
+(RELEASED_SEEKER_TURNS, per language, capped at max_turns), the provider making one call for each turn that reveals
+a required node and two for the others, the judge half its range, turns and replies of middling length.
 """
 
 from __future__ import annotations
@@ -19,6 +24,9 @@ from ..core.run_config import RunConfig
 #: Tokens one earlier turn adds to a prompt, and tokens of one reply: (low, high).
 TURN_TOKENS = (40, 120)
 REPLY_TOKENS = {"seeker": (20, 80), "provider": (40, 200), "judge": (5, 40)}
+#: Seeker turns per dialogue in the released GPT-4o dialogues (single-info: Comp.En for en, Comp.Ch for zh), the
+#: length an expected dialogue is given; tests/test_first_hour_more.py recomputes them from the released files.
+RELEASED_SEEKER_TURNS = {"en": 6.91, "zh": 6.63}
 #: The templates each role's prompt is built from (their size counts once per call).
 TEMPLATES = {"seeker": ("seeker/completion", "seeker/brief"), "provider": ("provider/llm_decide", "provider/llm_default_role"),
              "judge": ("judge/node_check_system", "judge/node_check_user")}  # fmt: skip
@@ -31,6 +39,8 @@ class RoleEstimate:
     calls: tuple[int, int] = (0, 0)
     tokens: tuple[int, int] = (0, 0)
     usd: tuple[float, float] | None = (0.0, 0.0)  # None: the model has no known price
+    expected_calls: int = 0
+    expected_usd: float | None = 0.0
 
 
 @dataclass
@@ -45,6 +55,12 @@ class Estimate:
         if any(role.usd is None for role in self.roles):
             return None
         return sum(r.usd[0] for r in self.roles), sum(r.usd[1] for r in self.roles)  # type: ignore[index]
+
+    @property
+    def expected_usd(self) -> float | None:
+        if any(role.expected_usd is None for role in self.roles):
+            return None
+        return sum(r.expected_usd for r in self.roles)  # type: ignore[misc]
 
 
 def _template_tokens(role: str, language: str, count) -> int:
@@ -79,6 +95,25 @@ def _per_dialogue(role: str, task: Task, max_turns: int, count, overhead: int) -
     return calls, (low, high)
 
 
+def _expected(role: str, task: Task, max_turns: int, count, overhead: int) -> tuple[float, int, int]:
+    """(calls, prompt tokens, reply tokens) of one dialogue as long as a released one on average."""
+    turns = min(RELEASED_SEEKER_TURNS.get(task.language, max(RELEASED_SEEKER_TURNS.values())), max_turns)
+    brief = count(json.dumps(task.brief.model_dump(mode="json"), ensure_ascii=False))
+    reply = sum(REPLY_TOKENS[role]) // 2
+    per_turn = sum(TURN_TOKENS) // 2
+    required = len(task.tree.required)
+    if role == "seeker":
+        calls, base = turns, overhead + brief
+    elif role == "provider":
+        tree = sum(count(node.text) + count(node.explanation or "") for node in task.tree.nodes)
+        calls, base = 2 * turns - min(required, turns), overhead + brief + tree
+    else:
+        calls, base = required / 2, overhead + max(count(node.text) for node in task.tree.nodes)
+    # the k-th call of the dialogue carries the exchanges before it (two turns each)
+    prompt = sum(base + 2 * (k * turns / max(calls, 1)) * per_turn for k in range(int(round(calls))))
+    return calls, int(prompt), int(round(calls * reply))
+
+
 def estimate(config: RunConfig, tasks: list[Task], models: list[tuple[str, str]]) -> Estimate:
     """Calls, tokens and dollars per role (one row per (role, model) of `models`) over every dialogue of the run."""
     from ..llm.accounting import call_cost, is_priced
@@ -91,6 +126,7 @@ def estimate(config: RunConfig, tasks: list[Task], models: list[tuple[str, str]]
         resolved = resolve_model(model)
         row = RoleEstimate(role, resolved)
         calls, tokens, usd = [0, 0], [0, 0], [0.0, 0.0]
+        expected_calls, expected_usd = 0.0, 0.0
         overheads = {language: _template_tokens(role, language, count) for language in {t.language for t in tasks}}
         for task in tasks:
             (c_low, c_high), (t_low, t_high) = _per_dialogue(role, task, config.max_turns, count,
@@ -102,7 +138,11 @@ def estimate(config: RunConfig, tasks: list[Task], models: list[tuple[str, str]]
             tokens[1] += t_high * config.trials
             usd[0] += call_cost(resolved, t_low - c_low * reply[0], c_low * reply[0]) * config.trials
             usd[1] += call_cost(resolved, t_high - c_high * reply[1], c_high * reply[1]) * config.trials
+            e_calls, e_prompt, e_reply = _expected(role, task, config.max_turns, count, overheads[task.language])
+            expected_calls += e_calls * config.trials
+            expected_usd += call_cost(resolved, e_prompt, e_reply) * config.trials
         priced = is_scripted(resolved) or (is_priced(resolved) and (call_cost(resolved, 1000, 1000) > 0))
         row.calls, row.tokens, row.usd = (calls[0], calls[1]), (tokens[0], tokens[1]), (usd[0], usd[1]) if priced else None
+        row.expected_calls, row.expected_usd = int(round(expected_calls)), expected_usd if priced else None
         result.roles.append(row)
     return result

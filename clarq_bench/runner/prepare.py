@@ -62,6 +62,7 @@ class RunOptions:
     provider: str | None = None  # offline, offline-e5, a model name or package.module:Class (default: gpt-4o)
     provider_model: str | None = None
     provider_mode: str | None = None  # single or multi-info
+    provider_reading: str | None = None  # LLM provider: model (default, as in the paper) or strict
     judge_model: str | None = None
     # the run
     trials: int | None = None
@@ -160,6 +161,8 @@ def build_config(args: RunOptions, base: RunConfig | None) -> RunConfig:
     for key, value in (("model", args.provider_model), ("mode", args.provider_mode)):
         if value is not None:
             provider[key] = value
+    if args.provider_reading is not None:
+        provider["options"] = {**provider.get("options", {}), "reading": args.provider_reading}
     fields["seeker"], fields["provider"] = AgentSettings(**seeker), AgentSettings(**provider)
     if seeker["name"] == "human" and args.turn_timeout is None:
         fields["turn_timeout"] = None  # a person at the terminal may think for as long as they like

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ..core.errors import ClarqError
 from ..core.run_config import RunConfig
 from ..core.tasks import Task
 from ..provider.registry import ProviderSpec, resolve_provider
@@ -35,7 +36,31 @@ class PreparedRun(NamedTuple):
 def resolve_agents(config: RunConfig) -> tuple[SeekerSpec, ProviderSpec]:
     """The one place a run's two sides are resolved: an unknown seeker or provider name is one ClarqError here,
     before any key is checked or any dialogue starts."""
-    return resolve_seeker(config.seeker), resolve_provider(config.provider.name, config.provider.model)
+    seeker = resolve_seeker(config.seeker)
+    try:
+        provider = resolve_provider(config.provider.name, config.provider.model)
+    except ClarqError as exc:
+        raise with_suggestion(exc, config.provider.name) from None
+    return seeker, provider
+
+
+def with_suggestion(exc: ClarqError, name: str) -> ClarqError:
+    """An unknown provider's error with the close names in front of its fix, as an unknown seeker's has
+    (`--provider ofline` -> offline, `--provider gtp-4o` -> the model gpt-4o)."""
+    import difflib
+
+    from ..llm.models import ALIASES
+    from ..provider.registry import OFFLINE
+
+    if not exc.problem.startswith("unknown provider"):
+        return exc
+    names = [*OFFLINE.names(), "llm"]
+    models = sorted(set(ALIASES) - set(names))
+    close = difflib.get_close_matches(name, [*names, *models], n=3, cutoff=0.6)
+    if not close:
+        return exc
+    named = " or ".join(f"the model {c}" if c in models else c for c in close)
+    return ClarqError(exc.problem, f"did you mean {named}? {exc.fix}" if exc.fix else f"did you mean {named}?")
 
 
 def ready(config: RunConfig, tasks: list[Task], client: Any, run_dir: str | Path,

@@ -24,10 +24,10 @@ if TYPE_CHECKING:
 def stamp_config(config: RunConfig, tasks: list[Task], client: Any, seeker: SeekerSpec,
                  provider: ProviderSpec) -> RunConfig:
     """The config with what this run decided filled in: the selected tasks (ids and digest), the endpoint, the
-    provider fingerprint and the seeker's tree access. The one place a config is stamped, once, when a run is made
+    provider fingerprint, an LLM provider's reading (provider.options.reading) and the seeker's tree access. The one place a config is stamped, once, when a run is made
     ready (prepared.ready), before anything else reads its hash or writes it."""
     endpoint = getattr(client, "endpoint", None) if client is not None else None
-    return config.model_copy(update={
+    return with_reading(config, provider).model_copy(update={
         "task_ids": [task.id for task in tasks],
         "tasks_digest": tasks_digest(tasks),
         "api_base": endpoint,
@@ -35,6 +35,16 @@ def stamp_config(config: RunConfig, tasks: list[Task], client: Any, seeker: Seek
         "provider_fingerprint": provider.fingerprint(config.provider.mode),
         "seeker_tree_access": seeker.tree_access,
     })  # fmt: skip
+
+
+def with_reading(config: RunConfig, provider: ProviderSpec) -> RunConfig:
+    """The config with an LLM provider's reading written down (`model` unless `strict` was asked for); a reading
+    asked of a provider without one is a ClarqError (provider/registry.py)."""
+    reading = provider.reading(config.provider.options)
+    if reading is None:
+        return config
+    options = {**config.provider.options, "reading": reading}
+    return config.model_copy(update={"provider": config.provider.model_copy(update={"options": options})})
 
 
 def used_pools(config: RunConfig, client: Any) -> dict[str, Any] | None:

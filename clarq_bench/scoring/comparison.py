@@ -1,6 +1,6 @@
 """Paired comparison of two scored sets of dialogues on the same tasks: A - B for success (paired bootstrap and the
-exact McNemar test), AQD, AQL and SwE (success weighted by query efficiency; paired bootstrap), with intervals and
-p-values.
+exact McNemar test), AQD, AQL and efficiency (success weighted by what the seeker said; paired bootstrap), with
+intervals and p-values.
 
 Dialogues pair on (task content hash, trial) when the caller knows each dialogue's task hash (clarq compare always
 does): the same id on different task content (a run on the sample tasks/ against one on the real data) is refused,
@@ -59,7 +59,7 @@ FIGURES: dict[str, Callable[[Verdict], float]] = {
     "aqd": lambda v: float(v.aqd),
     "aql": lambda v: v.aql,
     "aql_tokens": lambda v: v.aql_tokens,
-    "success_eff": lambda v: v.success_eff,  # SwE: success weighted by query efficiency
+    "efficiency": lambda v: v.efficiency,  # success weighted by what was said (scoring/charge.py)
 }
 
 
@@ -110,7 +110,7 @@ def compare(
     resamples: int = DEFAULT_RESAMPLES,
     hashes: tuple[Hashes, Hashes] | None = None,
 ) -> Comparison:
-    """Paired differences A - B for success, AQD, AQL, AQL in tokens and SwE, plus McNemar on success."""
+    """Paired differences A - B for success, AQD, AQL, AQL in tokens and efficiency, plus McNemar on success."""
     pairs, paired_on, only_a, only_b = pair_verdicts(a, b, *(hashes or (None, None)))
     differences = []
     for figure, value in FIGURES.items():

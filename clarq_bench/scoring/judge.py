@@ -17,6 +17,7 @@ from enum import Enum
 from pydantic import BaseModel, Field
 
 from ..core.goodbye import is_goodbye  # the one rule, shared with the dialogue loop
+from .charge import asks, charge, human_turn_tokens, success_weighted
 from .lengths import detect_language, released_length, token_counter
 from ..core.tasks import ROOT_ID, Task
 from ..core.transcript import EndReason, Intent, OmitsUnsetScripted, ReplyKind, ScriptedReplay, Speaker, Transcript, Turn
@@ -72,6 +73,8 @@ class SeekerTurnVerdict(BaseModel):
     nodes: list[str] = Field(default_factory=list, description="Required nodes first obtained by the reply.")
     length: int = Field(description="Length in the released unit (spaces for English, characters for Chinese).")
     tokens: int = Field(description="Length in the cross-language unit (Verdict.token_unit).")
+    asks: int | None = Field(default=None, description="Things the turn asks (scoring/charge.py); None in verdicts "
+                             "recorded before they were counted.")  # fmt: skip
 
 
 class ClaimIssue(BaseModel):
@@ -125,9 +128,22 @@ class Verdict(OmitsUnsetScripted):
         return self.queries_after_root - self.human_queries
 
     @property
-    def success_eff(self) -> float:
-        """SwE of this dialogue: success weighted by query efficiency, with AQD's own H and Q (AQD = Q - H)."""
-        return success_weighted(self.success, self.human_queries, self.queries_after_root)
+    def charge(self) -> float:
+        """C, what the seeker's turns after the root cost in human-path queries: the dearest of its turns, its asks
+        plus the closing turn, and its tokens over a human turn's (scoring/charge.py)."""
+        after = [turn for turn in self.seeker_turns if self.root_turn is not None and turn.index > self.root_turn]
+        return charge(
+            self.queries_after_root,
+            sum(turn.asks or 0 for turn in after),
+            sum(turn.tokens for turn in after),
+            human_turn_tokens(self.token_unit, self.language),
+        )
+
+    @property
+    def efficiency(self) -> float:
+        """Success weighted by what was said: S x H / max(H, C), 1 for a success that cost no more than the human
+        path, 0 for a failure."""
+        return success_weighted(self.success, self.human_queries, self.charge)
 
     @property
     def aql(self) -> float:
@@ -136,30 +152,12 @@ class Verdict(OmitsUnsetScripted):
         return sum(lengths) / len(lengths) if lengths else 0.0
 
     @property
-    def efficiency(self) -> float:
-        """Efficiency-weighted success: 1 for a success with the fewest queries the task needs (one per required
-        node and the root, AQD 0), shrinking as queries are wasted (needed / asked); 0 for a failure."""
-        needed = self.required_count + 1
-        return needed / max(self.queries_after_root, needed) if self.success else 0.0
-
-    @property
     def aql_tokens(self) -> float:
         lengths = [turn.tokens for turn in self.seeker_turns]
         return sum(lengths) / len(lengths) if lengths else 0.0
 
     def count(self, label: TurnLabel) -> int:
         return sum(turn.label == label for turn in self.seeker_turns)
-
-
-def success_weighted(success: bool, human: int, queries: int) -> float:
-    """S x H / max(H, Q), the form of SPL (Anderson et al. 2018): 1 for a success within the human path's H queries,
-    H/Q for one that took Q > H, 0 for a failure. H = Q = 0 (nothing needed, nothing asked) counts as efficient;
-    H = 0 < Q is 0, as the formula gives (the tree counts the root, so a real task has H >= 1)."""
-    if human < 0 or queries < 0:
-        raise ValueError(f"query counts cannot be negative (H={human}, Q={queries})")
-    if not success:
-        return 0.0
-    return 1.0 if queries <= human else human / queries
 
 
 def find_root_turn(transcript: Transcript, task: Task) -> int | None:
@@ -269,7 +267,8 @@ def _label_turns(
         label = _label(turns, i, reply, root, new, task)
         labelled.append(
             SeekerTurnVerdict(
-                index=i, label=label, nodes=new, length=released_length(turns[i].text, aql), tokens=count(turns[i].text)
+                index=i, label=label, nodes=new, length=released_length(turns[i].text, aql),
+                tokens=count(turns[i].text), asks=0 if label == TurnLabel.goodbye else asks(turns[i].text),
             )
         )
     return labelled

@@ -4,9 +4,10 @@ Released definitions (REFERENCE.md), per dialogue then averaged over ALL dialogu
 node obtained; AQD = provider turns after the root + 1 - tree nodes incl. the root; AQL = mean length of all seeker
 turns in the released unit. Added: AQL in one cross-language token unit, AQD over successful dialogues only,
 breakdowns per language / task type / tree depth / number of required nodes, pass^k over trials, elicitation
-precision (questions that obtained a node) and redundancy rate, SwE (success weighted by query efficiency, per
-dialogue S x H / max(H, Q) with AQD's H and Q: success and cost read together), each headline figure with a seeded
-bootstrap 95% interval over tasks. Reads Verdicts only.
+precision (questions that obtained a node) and redundancy rate, efficiency (success weighted by what the seeker said,
+per dialogue S x H / max(H, C) with AQD's H and C the charge of scoring/charge.py: success and cost read together),
+each headline figure with a seeded bootstrap 95% interval over tasks. Reads Verdicts only. Summaries written before
+the efficiency figure had its name read its old one (`success_eff`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections import Counter, defaultdict
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 
-from pydantic import BaseModel, Field
+from pydantic import AliasChoices, BaseModel, Field
 
 from .judge import TurnLabel, Verdict
 from ..core.transcript import Transcript, Usage
@@ -23,6 +24,13 @@ from .stats import CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, bootstrap_ratio,
 
 #: Seeker turns that are not questions: they do not count towards precision and redundancy.
 NON_QUESTIONS = frozenset({TurnLabel.opening, TurnLabel.goodbye, TurnLabel.no_reply})
+
+
+#: The efficiency figure's one name, and what it is.
+EFFICIENCY = ("Success weighted by what the seeker said: S x H / max(H, C), H the human path's queries, C the "
+              "dearest of the seeker's turns, asks + 1 and tokens over a human turn's (scoring/charge.py).")
+#: Files written before the figure had one name carry it as `success_eff`: read either, write `efficiency`.
+OLD_NAMES = AliasChoices("efficiency", "success_eff")
 
 
 class Figure(BaseModel):
@@ -51,7 +59,7 @@ class Group(BaseModel):
     aqd: Figure
     aql: Figure
     aql_tokens: Figure
-    success_eff: Figure = Field(description="SwE: success weighted by query efficiency, S x H / max(H, Q).")
+    efficiency: Figure = Field(description=EFFICIENCY, validation_alias=OLD_NAMES)
 
 
 class RunUsage(BaseModel):
@@ -116,8 +124,7 @@ class Summary(BaseModel):
     aqd: Figure
     aql: Figure
     aql_tokens: Figure
-    success_eff: Figure = Field(description="SwE: success weighted by query efficiency, S x H / max(H, Q), with H "
-                                "and Q as AQD counts them (AQD = Q - H).")
+    efficiency: Figure = Field(description=EFFICIENCY, validation_alias=OLD_NAMES)
     aqd_successful: Figure
     elicitation_precision: Figure
     redundancy_rate: Figure
@@ -207,7 +214,7 @@ def _group(verdicts: Sequence[Verdict], key: str, seed: int, resamples: int) -> 
         aqd=figure(verdicts, "aqd", lambda v: float(v.aqd), **kw),
         aql=aql_figure(verdicts, **kw),
         aql_tokens=figure(verdicts, "aql_tokens", lambda v: v.aql_tokens, **kw),
-        success_eff=figure(verdicts, "success_eff", lambda v: v.success_eff, **kw),
+        efficiency=figure(verdicts, "efficiency", lambda v: v.efficiency, **kw),
     )
 
 
@@ -299,7 +306,7 @@ def summarize(
         aqd=figure(verdicts, "aqd", lambda v: float(v.aqd), **kw),
         aql=aql_figure(verdicts, **kw),
         aql_tokens=figure(verdicts, "aql_tokens", lambda v: v.aql_tokens, **kw),
-        success_eff=figure(verdicts, "success_eff", lambda v: v.success_eff, **kw),
+        efficiency=figure(verdicts, "efficiency", lambda v: v.efficiency, **kw),
         aqd_successful=figure(successful, "aqd_successful", lambda v: float(v.aqd), **kw)
         if successful
         else not_measured("no successful dialogue"),

@@ -21,7 +21,7 @@ HEADLINE = (
     ("aqd", "AQD (released)"),
     ("aql", "AQL (released units)"),
     ("aql_tokens", "AQL (tokens)"),
-    ("success_eff", "SwE (success weighted by efficiency)"),
+    ("efficiency", "Efficiency"),
     ("aqd_successful", "AQD, successful only"),
     ("elicitation_precision", "Elicitation precision"),
     ("redundancy_rate", "Redundancy rate"),
@@ -30,12 +30,15 @@ PLOTS = {"success_by_required": "success_by_required.png", "success_by_type": "s
 
 
 #: Digits per figure, the same wherever a figure is shown (headline, slices), as the published tables print them.
-DIGITS = {"success": 4, "aqd": 4, "aql": 2, "aql_tokens": 2, "success_eff": 4, "aqd_successful": 4,
+DIGITS = {"success": 4, "aqd": 4, "aql": 2, "aql_tokens": 2, "efficiency": 4, "aqd_successful": 4,
           "elicitation_precision": 4, "redundancy_rate": 4}  # fmt: skip
-SWE_NOTE = ("SwE (success weighted by efficiency) = mean over dialogues of S x H / max(H, Q): S the dialogue's "
-            "success (0/1), H the queries of the human path (tree nodes incl. the root), Q the seeker's turns after "
-            "the root (AQD = Q - H). A success within H queries counts 1, one that took more counts H/Q.")
-GROUP_HEADER = ["slice", "dialogues", "success", "AQD", "AQL (released units)", "AQL (tokens)", "SwE"]
+EFFICIENCY_NOTE = (
+    "Efficiency = mean over dialogues of S x H / max(H, C): S the dialogue's success (0/1), H the queries of the "
+    "human path (tree nodes incl. the root, one thing asked a turn), C what the seeker's turns after the root cost in "
+    "such queries, the largest of: its turns (Q, as AQD counts them), the things they ask + 1, and their tokens over "
+    "a human seeker's turn. A success that costs no more than the human path counts 1, one that costs C > H counts "
+    "H/C, so packing many asks into one turn is charged for every ask and every word.")
+GROUP_HEADER = ["slice", "dialogues", "success", "AQD", "AQL (released units)", "AQL (tokens)", "efficiency"]
 
 
 def fmt(figure: Figure | None, digits: int = 4) -> str:
@@ -219,7 +222,7 @@ def print_table(summary: Summary, console: Any = None) -> None:
 def _group_cells(group: Group) -> list[str]:
     return [group.key, str(group.dialogues), fmt(group.success, DIGITS["success"]), fmt(group.aqd, DIGITS["aqd"]),
             fmt(group.aql, DIGITS["aql"]), fmt(group.aql_tokens, DIGITS["aql_tokens"]),
-            fmt(group.success_eff, DIGITS["success_eff"])]  # fmt: skip
+            fmt(group.efficiency, DIGITS["efficiency"])]  # fmt: skip
 
 
 def _md_table(header: list[str], rows: list[list[str]]) -> str:
@@ -252,7 +255,7 @@ def markdown(summary: Summary, plots: list[str] = ()) -> str:  # type: ignore[as
         if line:
             parts += ["", line]
     parts += ["", _md_table(["figure", "value [95% CI]", "n"], [[a, b, c] for a, b, c in headline_rows(summary)]),
-              "", SWE_NOTE]
+              "", EFFICIENCY_NOTE]
     if summary.scripted:
         parts += ["", "## Scripted replay: in sync vs diverged", "",
                   _md_table(GROUP_HEADER, [_group_cells(g) for g in _scripted_groups(summary)]), "",

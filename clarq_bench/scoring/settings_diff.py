@@ -45,7 +45,8 @@ def settings_differ(a, b) -> list[str]:  # type: ignore[no-untyped-def]
 
 def setting_of(source) -> dict[str, object]:  # type: ignore[no-untyped-def]
     """What a side's figures depend on besides its seeker: the provider (a deterministic one by name and
-    fingerprint, an LLM one by model version), its mode and the turn cap (None: not recorded)."""
+    fingerprint, an LLM one by model version), its mode, an LLM provider's reading and the turn cap (None: not
+    recorded)."""
     settings = run_settings(source)
     provider = source.pairs[0][0].provider
     name = str(settings.get("provider.name") or provider.name)
@@ -55,12 +56,26 @@ def setting_of(source) -> dict[str, object]:  # type: ignore[no-untyped-def]
     released = str(settings.get("provider.settings.source") or "")
     mode = settings.get("provider.mode") or ("multi" if "multi_info" in released else "single")
     return {"provider": identity, "provider mode": str(mode).replace("multi-info", "multi"),
-            "turn cap": settings.get("max_turns")}
+            "provider reading": provider_reading(settings, name), "turn cap": settings.get("max_turns")}
+
+
+def provider_reading(settings: dict[str, object], name: str) -> str | None:
+    """Who decided what an LLM provider revealed: `model` (its model; the released provider's files too) or `strict`
+    (the offline provider's reading as well); `unrecorded` for a run made before clarq recorded it, which is not
+    taken for either; None for a provider without a reading (offline, an import path)."""
+    from ..provider.registry import recorded_kind
+
+    if recorded_kind(name) != "llm":
+        return None
+    recorded = settings.get("provider.options.reading") or settings.get("provider.settings.options.reading")
+    if recorded:
+        return str(recorded)
+    return "model" if settings.get("provider.settings.source") else "unrecorded"
 
 
 def setting_conflicts(a, b) -> list[str]:  # type: ignore[no-untyped-def]
     """`provider: offline (e4183259) -> gpt-4o-2024-05-13` for each setting that makes the two sides' figures
-    incomparable (an unrecorded turn cap is not counted as a difference)."""
+    incomparable (an unrecorded turn cap is not counted as a difference; an unrecorded provider reading is)."""
     left, right = setting_of(a), setting_of(b)
     return [f"{key}: {left[key]} -> {right[key]}" for key in left
             if left[key] != right[key] and left[key] is not None and right[key] is not None]

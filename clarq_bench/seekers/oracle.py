@@ -190,8 +190,10 @@ def oracle_question(task: Task, node_id: str, source: str = "explanation") -> st
 
 
 class OracleSeeker:
-    """Upper bound built from the tree: asks about the first node of the human path not yet obtained (see the
-    module doc), then goodbye. `oracle_source="text"` plays the fixed script quoting node texts instead."""
+    """Upper bound that reads the answer tree: asks about each needed piece in turn, phrased from its annotation,
+    then says goodbye (ranked apart from real seekers). `--seeker-option oracle_source=text` quotes the pieces instead.
+
+    Each turn it asks about the first node of the human path not yet obtained (see the module doc)."""
 
     needs_tree = True
 

@@ -67,7 +67,7 @@ ENUMERATION = {
     "enum-pairs": "PairsSeeker",
 }
 #: The template family (seekers/templates.py): any spec `tpl-<form>+q..+n..+<source>...` names a member; these
-#: named members are issue 26's attacks. Kept in step with templates.MEMBERS (a test checks it).
+#: named members are known attacks on a provider. Kept in step with templates.MEMBERS (a test checks it).
 TEMPLATE_PREFIX = "tpl-"
 TEMPLATE_SEEKER = "clarq_bench.seekers.templates:TemplateSeeker"
 TEMPLATE_SPEC_CHECK = "clarq_bench.seekers.templates:parse_spec"
@@ -205,7 +205,29 @@ def resolve_seeker(seeker: SeekerConfig | AgentSettings | str, client: Any = Non
         return SeekerSpec("llm", name, seekers.get("llm"), config.model_copy(update={"model": name}))
     else:
         raise unknown_seeker(name)
+    check_protocol(name, factory)
     return SeekerSpec(name, config.model, factory, config)
+
+
+def check_protocol(name: str, factory: Any) -> None:
+    """A class that cannot be a seeker is refused now, in one line, instead of failing every dialogue of the run:
+    it needs an `async def respond(self, view) -> str`. (A factory function is checked by what it builds.)"""
+    if not inspect.isclass(factory):
+        return
+    respond = inspect.getattr_static(factory, "respond", None)
+    how = "a seeker is a class with `async def respond(self, view) -> str` (see `clarq seekers`)"
+    if respond is None:
+        raise ClarqError(f"seeker {name}: {factory.__qualname__} has no respond method", how)
+    if isinstance(respond, (staticmethod, classmethod)):
+        respond = respond.__func__
+    if not callable(respond) or not (inspect.iscoroutinefunction(respond) or _returns_awaitable(respond)):
+        raise ClarqError(f"seeker {name}: {factory.__qualname__}.respond is not async", how)
+
+
+def _returns_awaitable(function: Any) -> bool:
+    """A respond that is not `async def` but says it returns an awaitable (a wrapper, a Cython class) is let through."""
+    hint = str(getattr(function, "__annotations__", {}).get("return", ""))
+    return any(word in hint for word in ("Awaitable", "Coroutine"))
 
 
 def seeker_config(seeker: SeekerConfig | AgentSettings | str, client: Any = None) -> SeekerConfig:
@@ -275,6 +297,19 @@ def _call_factory(factory: SeekerFactory, task: Task | SeekerTask, config: Seeke
     if len(positional) == 1:
         return factory(task)
     return factory()
+
+
+#: Seekers that exist to test a provider or to serve a command, not to be picked as the system under test:
+#: `clarq seekers` lists them only with --all.
+INTERNAL = frozenset({"human-web"})
+
+
+def seeker_group(name: str) -> str:
+    """What a user would pick the seeker for: "seeker" (baselines, model seekers, people, your own), "attacker"
+    (red team, enumeration, template attackers: they test a provider) or "internal" (served by another command)."""
+    if name in REDTEAM or name in ENUMERATION or name.startswith(TEMPLATE_PREFIX):
+        return "attacker"
+    return "internal" if name in INTERNAL else "seeker"
 
 
 def seeker_summary() -> list[tuple[str, str]]:

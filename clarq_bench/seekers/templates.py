@@ -19,7 +19,7 @@ Rules every member keeps (as the shipped red-team does, seekers/adversarial.py):
 
 A member is named by a spec, `tpl-<form>+q<questions>+n<names>+<source>[+g<generic>][+suffix][+pad][+stop]`,
 e.g. `tpl-wh+q6+n1+options+pad+g5`; `clarq run --seeker` and `provider-audit --strategies` take specs and the named members of
-MEMBERS (the attacks of issue 26).
+MEMBERS (known attacks on a provider, so every search covers them).
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ class TemplateParams(BaseModel):
         lists as alternatives ("Do I need the X or the Y?", "Which X or Y exactly?": two names or more from the brief,
         or one-each's options) walks the option lists as choice questions, whatever its wording, and so belongs to
         the choice family: the rule answers such a question when its names are options of one kind, and issue 26
-        judges that family by what its success costs (SwE against the heuristic's), not by the 15% bar."""
+        judges that family by what its success costs (its efficiency against the heuristic's), not by the 15% bar."""
         offers = self.form != "list"  # (the list form names its things together: "the A, B and C")
         walks = self.names >= 2 and offers and (self.form == "one-each" or self.source in ("brief", "options"))
         return "choice" if walks else self.form
@@ -277,7 +277,7 @@ def zlib_index(size: int, *key: object) -> int:
     return choose(list(range(size)), *key)
 
 
-#: Named members: the attacks of issue 26, so the search always covers them.
+#: Named members: known attacks on a provider, so the search always covers them.
 MEMBERS: dict[str, TemplateParams] = {
     # six "Which step needs the X, and where exactly?" questions a turn, rotating through the brief's names, each
     # padded with words of its own (unpadded, the current screen's short-question rule stops it in English)
@@ -292,14 +292,26 @@ MEMBERS: dict[str, TemplateParams] = {
     "tpl-reply-exactly": TemplateParams(form="exactly", questions=6, names=1, source="replies"),
     # option pairs of one kind as choice questions ("the X or the Y?"): the one family the reference answers too
     "tpl-choice-pairs": TemplateParams(form="choice", questions=1, names=2, source="brief"),
-    # "Where do I find the A, B, C and D, and how do I use them?" over Jax's words: session 8's open attack
+    # "Where do I find the A, B, C and D, and how do I use them?" over Jax's words
     "tpl-list-four": TemplateParams(form="list", questions=1, names=4, source="replies"),
 }
 
 
+#: What each named member does, in the words `clarq seekers --all` shows.
+MEMBER_WORDS = {
+    "tpl-wh-six": 'six padded "Which step needs the X, and where exactly?" questions a turn over the brief\'s options',
+    "tpl-wh-six-generic": "tpl-wh-six with five content-free questions added to every turn",
+    "tpl-sentence-four": "one padded sentence a turn naming four names of the brief",
+    "tpl-one-each-step": 'one listed option a turn: "How do I use the X, and at which step?"',
+    "tpl-reply-exactly": '"Which X exactly?" six times a turn over words of the provider\'s replies',
+    "tpl-choice-pairs": 'two options of the brief offered as a choice each turn ("the X or the Y?")',
+    "tpl-list-four": '"Where do I find the A, B, C and D, and how do I use them?" over words of the replies',
+}
+
+
 def _member(name: str, params: TemplateParams) -> type[TemplateSeeker]:
-    doc = (f"Template family ({params.family}): issue 26's attack as {params.spec}; a no-skill seeker that never "
-           "reads the tree (clarq provider-audit --search sweeps its family).")  # fmt: skip
+    doc = (f"Template attacker: {MEMBER_WORDS[name]}. Asks with no skill and never reads the tree; tests whether a "
+           f"provider can be gamed (the spec {params.spec}).")  # fmt: skip
     cls_name = "".join(part.title() for part in name.split("-")) + "Seeker"
     return type(cls_name, (TemplateSeeker,), {"PARAMS": params, "__doc__": doc, "__module__": __name__})
 
