@@ -558,18 +558,20 @@ class FocusIndex(ListReading, TwinReading):
         language = self.language
         if not OFFERS[language].search(question.text):
             return False
-        pieces = [p for p in ALTERNATIVE_PIECES[language].split(question.text) if p.strip()]
-        if len(pieces) < 2 or len(pieces) > SPOKEN_OPTIONS + 1:
+        pieces = [p for p in ALTERNATIVE_PIECES[language].split(question.text) if p.strip(" ?？.。!！")]
+        if len(pieces) < 2 or len(pieces) > SPOKEN_OPTIONS + 1 or self._governs_frame(question):
             return False
         ours = set(focus.options)
         distinct = {o: o.terms - frozenset().union(*(x.terms for x in ours if x != o)) for o in ours}
         hit: set[Option] = set()
-        for piece in pieces:
+        for number, piece in enumerate(pieces):
             terms = set(tokens(piece, language))
             mine = {o for o in ours if distinct[o] & terms}
             others = [o for o in self.named_options(question._replace(terms=frozenset(terms))) if o not in ours]
-            if len(mine) > 1 or others:
-                return False
+            if len(mine) > 1 or others or any(phrase <= terms for phrase in self.pasted):
+                return False  # two options in one piece, another name, or the task / a note pasted among them
+            if not mine and (number > 0 or not ASKS[language].search(piece)):
+                return False  # a piece of its own among the options ("the castle"): no choice among ours alone
             hit |= mine
         return len(hit) >= 2
 
