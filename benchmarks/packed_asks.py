@@ -1,10 +1,11 @@
 """How far do seekers that pack many asks into one turn get against a provider? The held-out packed-ask family.
 
-Usage: python benchmarks/packed_asks.py [--types 14-26] [--provider offline] [--lang all] [--workers N] [--json]
+Usage: python benchmarks/packed_asks.py [--types 14-26] [--provider offline] [--lang all] [--mode both]
+       [--references] [--workers N] [--json]
 Plays every member of seekers/packed.py (asks joined by "and", commas, semicolons, slashes, new lines, bullet lists,
 two scripts, one long sentence, or kept within three sentences of two question words) with the 12-turn cap, in both
-provider modes, en and zh, with the honest heuristic and the oracle beside them, and prints each one's success rate
-per language and mode. Target for a provider: no member above 15% anywhere. Needs the released task data
+provider modes, en and zh (`--references`: with the honest heuristic and the oracle beside them), and prints each
+one's success rate per language and mode. Target for a provider: no member above 15% anywhere. Needs the released task data
 ($CLARQ_DATA or the download cache).
 """
 
@@ -20,6 +21,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--types", default="14-26")
     parser.add_argument("--provider", default="offline")
     parser.add_argument("--lang", default="all", choices=["en", "zh", "all"])
+    parser.add_argument("--mode", default="both", choices=["single", "multi-info", "both"])
+    parser.add_argument("--references", action="store_true", help="also play the heuristic and the oracle")
     parser.add_argument("--max-turns", type=int, default=12)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--json", action="store_true", help="print the audit rows as JSON")
@@ -29,10 +32,11 @@ def main(argv: list[str] | None = None) -> int:
     from clarq_bench.fidelity.audit import PACKED_TARGET
     from clarq_bench.seekers.registry import PACKED
 
-    names = [*PACKED, "heuristic", "oracle"]
+    names = [*PACKED, *(["heuristic", "oracle"] if args.references else [])]
+    modes = ["single", "multi-info"] if args.mode == "both" else [args.mode]
     rows: dict[tuple[str, str, str], float] = {}
     dumped = []
-    for mode in ("single", "multi-info"):
+    for mode in modes:
         report, _ = audit_provider(None, lang=args.lang, types=args.types, provider=args.provider, provider_mode=mode,
                                    strategies=names, max_turns=args.max_turns, workers=args.workers)
         for row in report.rows:
