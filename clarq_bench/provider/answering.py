@@ -32,6 +32,7 @@ class Answer(NamedTuple):
     revealed: list[str]
     asked: list[str]
     rules: dict[str, str] = {}
+    limited: str | None = None  # the catalogue id of the limit that kept an asked node back (L201, L202)
 
 
 def answer(
@@ -70,8 +71,13 @@ def read_turn(
         if rule is not None:
             rules[node_id] = rule
     asked = list(rules)
+    if not asked and ordered:
+        late = focus.questions(turn, heard)[read:]  # asked past the questions read at all (L201)
+        if any(focus.focus_rule(q, node_id, answered) for q in late for node_id in ordered):
+            return Answer([], [], {}, "L201")
     if not multi_info:
-        return Answer(asked[:1], asked, rules)  # the first node, in the tree's order, that a question focuses
+        # the first node, in the tree's order, that a question focuses (L202: one node a turn)
+        return Answer(asked[:1], asked, rules, "L202" if len(asked) > 1 else None)
     taken: list[str] = []
     for question in questions:
         for node_id in asked:
@@ -80,4 +86,4 @@ def read_turn(
                 break
         if len(taken) >= MULTI_INFO_NODES:
             break
-    return Answer(sorted(taken, key=ordered.index), asked, rules)
+    return Answer(sorted(taken, key=ordered.index), asked, rules, "L202" if len(taken) < len(asked) else None)
