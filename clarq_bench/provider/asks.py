@@ -45,6 +45,11 @@ _OPENS_WH = {
     "zh": re.compile(r"\s*[\u4e00-\u9fff]{0,3}?"
                      r"(?:哪|什么|怎么|怎样|如何|谁|多少|几|是否|为什么|为何|何时|何处|何地)"),
 }
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+#: A run of a turn in the other script: Chinese characters with what punctuates and joins them (an English turn),
+#: English words with theirs (a Chinese turn).
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff][\u4e00-\u9fff，、；：“”‘’（）《》0-9\s]*[。！？?]?")
+_LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z0-9' ,;/&+-]*[?]?")
 _SENTENCE = {"en": re.compile(r"[^.!?\n]+[.!?]*"), "zh": re.compile(r"[^。！？!?\n]+[。！？!?]*")}
 #: A comma inside a run of alternatives ("my agate, my diamond or my sapphire", "A、B还是C") joins options, not things.
 _ALTERNATIVES_AHEAD = {
@@ -108,9 +113,17 @@ def _alternatives_follow(after: str, language: str) -> bool:
 
 
 def count_asks(text: str, language: str, joint_names: tuple[str, ...] = ()) -> int:
-    """The number of things `text` asks (module doc). `joint_names`: the brief's names that hold a joint."""
+    """The number of things `text` asks (module doc). `joint_names`: the brief's names that hold a joint. A turn
+    that mixes scripts is read in both: the asks worded in the other language count too (a Chinese run in an
+    English turn, an English question in a Chinese one; the brief's Latin names in a Chinese turn are no question)."""
     language = "zh" if language == "zh" else "en"
-    return _count(text, language, joint_names)
+    total = _count(text, language, joint_names)
+    if language == "en" and _CJK.search(text):
+        total += _count("。".join(_CJK_RUN.findall(text)), "zh", joint_names)
+    elif language == "zh":
+        english = [run for run in _LATIN_RUN.findall(text) if WH["en"].search(run)]
+        total += _count(". ".join(english), "en", joint_names) if english else 0
+    return total
 
 
 @lru_cache(maxsize=4096)
