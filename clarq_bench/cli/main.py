@@ -14,7 +14,7 @@ from .. import __version__
 from ..core.errors import ClarqError
 
 #: Command-group modules under clarq_bench.cli; each has `register(subparsers)` that sets `handler` on its parsers.
-COMMAND_MODULES = ("tasks", "data", "run", "seekers", "play", "score", "compare", "provider_eval", "provider_audit", "submit", "export", "leaderboard", "judge_pairs", "select", "clariq", "mimics_duo", "view", "runs", "import_inspect", "fake_server")
+COMMAND_MODULES = ("tasks", "data", "run", "seekers", "play", "score", "compare", "provider_eval", "natural_eval", "provider_audit", "submit", "export", "leaderboard", "judge_pairs", "select", "clariq", "mimics_duo", "view", "runs", "import_inspect", "fake_server")
 
 
 class ClarqParser(argparse.ArgumentParser):
