@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
-from ..core.redact import redact
+from ..core.redact import redact, register_secret
 from ..core.transcript import Usage
 from .accounting import UsageMeter, call_cost, record_in_scopes
 from .cache import ResponseCache, cache_key, default_cache_path
@@ -91,6 +91,8 @@ class LLMClient:
     def __init__(self, settings: LLMSettings | None = None, *,
                  scripted: Mapping[str, "ScriptedModel"] | None = None) -> None:
         self.settings = settings or LLMSettings()
+        if self.settings.api_key is not None:
+            register_secret(self.settings.api_key.get_secret_value())
         self.scripted: dict[str, ScriptedModel] = dict(scripted or {})
         self.limits = ModelLimits(self.settings.max_concurrency_per_model, self.settings.rpm)
         self.meter = UsageMeter()
@@ -249,7 +251,7 @@ class LLMClient:
         cost = 0.0 if scripted else call_cost(raw.priced_as or resolved, raw.prompt_tokens, raw.completion_tokens)
         usage = Usage.model_construct(prompt_tokens=raw.prompt_tokens, completion_tokens=raw.completion_tokens,
                                       cost_usd=cost, calls=1, cached_calls=0)
-        reported = "" if scripted or pooled else self._note_reported(resolved, raw.model)
+        reported = "" if scripted or pooled else self._note_reported(resolved, redact(raw.model))
         text = (raw.text or "") if scripted else redact(raw.text or "")
         if scripted:
             return text, usage, None

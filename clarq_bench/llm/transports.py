@@ -32,6 +32,7 @@ import os
 import weakref
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..core.redact import register_secret
 from .errors import LLMReplyTooLargeError
 from .models import bare_name, litellm_module, provider_of
 from .retry import HTTPStatusError
@@ -92,6 +93,7 @@ async def litellm_call(model: str, messages: list[dict[str, Any]], params: dict[
     if api_base:
         extra["api_base"] = api_base
     if api_key:
+        register_secret(api_key)
         extra["api_key"] = api_key
     response = await litellm.acompletion(
         model=model, messages=messages, timeout=timeout_s, max_retries=0, num_retries=0, drop_params=True,
@@ -131,6 +133,7 @@ class DirectOpenAI:
 
         self.url = chat_url(api_base)
         key = api_key or os.environ.get("OPENAI_API_KEY") or "no-key"
+        register_secret(key)
         self.headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
         self._sessions: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aiohttp.ClientSession] = (
             weakref.WeakKeyDictionary()
