@@ -22,7 +22,7 @@ from ..core.transcript import Usage
 from .accounting import UsageMeter, call_cost, record_in_scopes
 from .cache import ResponseCache, cache_key, default_cache_path
 from .endpoint import check_api_base, normalize_endpoint
-from .errors import LLMBadRequestError, LLMCredentialsError, LLMEmptyReplyError, LLMJSONError
+from .errors import LLMBadRequestError, LLMCredentialsError, LLMEmptyReplyError, LLMHaltedError, LLMJSONError
 from .jsonreply import ask_until_valid
 from .limits import ModelLimits
 from .models import SCRIPTED_PREFIX, bare_name, check_credentials, resolve_model, supports_json_mode
@@ -100,6 +100,9 @@ class LLMClient:
         self._late_replies = 0  # replies to attempts their caller had given up on, counted and cached (_unabandoned)
         self._background: set[asyncio.Future[Any]] = set()
         self.spent_before = 0.0  # dollars earlier sessions of the same run spent (a resume): max_cost caps the total
+        #: told after every paid call is counted (the run's ledger writes spending.json then, not at a dialogue's end)
+        self.on_paid: Callable[[], None] | None = None
+        self.halted: str | None = None  # why no new call may be sent (halt()); cache hits are still served
         self._cache: ResponseCache | None = None
         self._cache_lock = threading.Lock()
         self._direct: DirectOpenAI | None = None
@@ -144,6 +147,11 @@ class LLMClient:
     @property
     def usage_by_role(self) -> dict[str, Usage]:
         return dict(self.meter.by_role)
+
+    def halt(self, reason: str) -> None:
+        """Send no new call from now on (each raises LLMHaltedError); replies to calls already sent are still
+        counted and cached when they arrive."""
+        self.halted = self.halted or reason
 
     @property
     def budget_exhausted(self) -> bool:
@@ -214,10 +222,15 @@ class LLMClient:
             self._note_reported(resolved, str(hit.get("reported_model") or ""))
             return str(hit["text"]), usage, 0, True
 
+        if self.halted is not None and not scripted:
+            raise LLMHaltedError(f"{resolved}: no new call is sent: {self.halted}",
+                                 "free the space or fix the folder, then resume the run", model=resolved)
+
         def late(raw: RawReply) -> None:  # the reply to an attempt whose caller had given up: still paid, so kept
             self._late_replies += 1
             text, usage, value = self._settle(raw, resolved, scripted, pool is not None)
             self.meter.add(role, resolved, usage)  # the run's spending (spending.json, the budget); no dialogue's
+            self._paid(usage)
             if cache is not None and value is not None and text.strip():
                 self._keep(cache.aput(key, resolved, value))
 
@@ -314,6 +327,11 @@ class LLMClient:
     def _account(self, role: str, resolved: str, usage: Usage, served_by: str = "") -> None:
         self.meter.add(role, resolved, usage)
         record_in_scopes(role, resolved, usage, served_by)
+        self._paid(usage)
+
+    def _paid(self, usage: Usage) -> None:
+        if usage.calls and self.on_paid is not None:
+            self.on_paid()
 
     def _count_retry(self, exc: BaseException | None) -> None:
         self.retries += 1

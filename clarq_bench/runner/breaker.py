@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.redact import redact
-from ..llm.errors import LLMAuthError, LLMBadRequestError, LLMConnectionRefusedError, LLMContextWindowError
+from ..llm.errors import (LLMAuthError, LLMBadRequestError, LLMConnectionRefusedError, LLMContextWindowError,
+                          LLMHaltedError)
 
 
 def fatal_error(exc: BaseException) -> BaseException | None:
@@ -23,7 +24,7 @@ def fatal_error(exc: BaseException) -> BaseException | None:
     for _ in range(20):
         if current is None:
             return None
-        if isinstance(current, (LLMAuthError, LLMConnectionRefusedError)) or (
+        if isinstance(current, (LLMAuthError, LLMConnectionRefusedError, LLMHaltedError)) or (
             isinstance(current, LLMBadRequestError) and not isinstance(current, LLMContextWindowError)
         ):
             return current
