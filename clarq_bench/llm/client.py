@@ -100,8 +100,13 @@ class LLMClient:
         self._late_replies = 0  # replies to attempts their caller had given up on, counted and cached (_unabandoned)
         self._background: set[asyncio.Future[Any]] = set()
         self.spent_before = 0.0  # dollars earlier sessions of the same run spent (a resume): max_cost caps the total
-        #: told after every paid call is counted (the run's ledger writes spending.json then, not at a dialogue's end)
+        #: told when a call is sent and when a paid call is counted (the run's ledger writes spending.json then, not
+        #: at a dialogue's end)
         self.on_paid: Callable[[], None] | None = None
+        #: estimated dollars of the calls sent and not yet answered: counted by the budget and the ledger, so a
+        #: process killed with calls in flight has them on disk (the endpoint bills them all the same)
+        self.in_flight_usd = 0.0
+        self._longest_reply: dict[str, int] = {}  # completion tokens of the longest reply seen, per model
         self.halted: str | None = None  # why no new call may be sent (halt()); cache hits are still served
         self._cache: ResponseCache | None = None
         self._cache_lock = threading.Lock()
@@ -156,7 +161,13 @@ class LLMClient:
     @property
     def budget_exhausted(self) -> bool:
         """True once max_cost is spent; the runner checks it before starting each new dialogue."""
-        return self.settings.max_cost is not None and self.spent_before + self.meter.cost_usd >= self.settings.max_cost
+        return self.settings.max_cost is not None and self.spent_before + self.spent_usd >= self.settings.max_cost
+
+    @property
+    def spent_usd(self) -> float:
+        """Dollars of this client's calls, with those in flight at their estimate (the ledger's and the budget's
+        figure; `usage` holds only answered calls)."""
+        return self.meter.cost_usd + max(self.in_flight_usd, 0.0)
 
     @property
     def cache(self) -> ResponseCache | None:
@@ -240,7 +251,9 @@ class LLMClient:
                     work = pool.call(resolved, messages, params, self.limits, self.settings.timeout_s)
                 else:
                     work = self._send(resolved, messages, params)
-                return await work if scripted else await self._unabandoned(work, late)
+                if scripted:
+                    return await work
+                return await self._unabandoned(self._in_flight(work, resolved, messages, params), late)
 
         retries = pool.spec.router_settings.num_retries if pool is not None else None
         raw, attempts = await with_retries(
@@ -290,6 +303,23 @@ class LLMClient:
                                        and done.exception() is None else None)
             raise
 
+    async def _in_flight(self, work: Awaitable[RawReply], resolved: str, messages: Messages,
+                         params: dict[str, Any]) -> RawReply:
+        """`work`, its estimated cost counted in flight until it ends (answered, failed or cancelled): the prompt
+        at 4 characters a token, the reply at the longest seen from this model (or max_tokens, else 1,000)."""
+        chars = sum(len(str(message.get("content") or "")) for message in messages)
+        reply = params.get("max_tokens") or self._longest_reply.get(resolved, 1000)
+        estimate = 0.0 if self.pooled(resolved) else call_cost(resolved, chars // 4 + 1, int(reply))
+        self.in_flight_usd += estimate
+        self._paid_signal()
+        try:
+            raw = await work
+            if raw.completion_tokens > self._longest_reply.get(resolved, 0):
+                self._longest_reply[resolved] = raw.completion_tokens
+            return raw
+        finally:
+            self.in_flight_usd -= estimate
+
     def _keep(self, work: Awaitable[Any]) -> None:
         """Run `work` in the background until it ends or aclose() cancels it (a failure there is nobody's error)."""
         task = asyncio.ensure_future(work)
@@ -330,7 +360,11 @@ class LLMClient:
         self._paid(usage)
 
     def _paid(self, usage: Usage) -> None:
-        if usage.calls and self.on_paid is not None:
+        if usage.calls:
+            self._paid_signal()
+
+    def _paid_signal(self) -> None:
+        if self.on_paid is not None:
             self.on_paid()
 
     def _count_retry(self, exc: BaseException | None) -> None:

@@ -1,5 +1,5 @@
 """The run's ledger kept as calls are paid: spending.json is rewritten once per turn of the event loop in which a
-paid call was counted, not when a dialogue ends.
+call was sent or a paid call counted, not when a dialogue ends; calls in flight count at their estimate.
 
 Why: a process killed with -9 loses what it had not written; with the ledger written at each dialogue's end, every
 dollar of the dialogues in flight was lost to spending.json, and `--max-cost` on resume started from too little. Now
@@ -50,6 +50,7 @@ class Ledger:
 
 
 def spent_by(client: Any) -> float:
-    """The client's running dollar total (its meter's sum: no Usage records built on every write)."""
-    meter = getattr(client, "meter", None)
-    return meter.cost_usd if meter is not None else client.usage.cost_usd
+    """The client's running dollar total, its calls in flight at their estimate (a process killed now has paid
+    for them); its meter's sum, so no Usage records are built on every write."""
+    spent = getattr(client, "spent_usd", None)
+    return spent if isinstance(spent, float) else client.usage.cost_usd
