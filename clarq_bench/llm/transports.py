@@ -49,6 +49,10 @@ if TYPE_CHECKING:
 #: this is a broken or hostile endpoint, and reading it whole (or forever, when chunked) would exhaust memory.
 MAX_REPLY_BYTES = 8 * 1024 * 1024
 
+#: Added to a litellm call's total deadline: litellm's own work before the request leaves (lazy imports and
+#: client setup on a first call take a few hundred milliseconds) is not the endpoint's time.
+LITELLM_SETUP_S = 1.0
+
 DIRECT_PREFIXES = frozenset({"openai", "hosted_vllm", "custom_openai"})
 
 
@@ -103,7 +107,7 @@ async def litellm_call(model: str, messages: list[dict[str, Any]], params: dict[
         response = await asyncio.wait_for(litellm.acompletion(
             model=model, messages=messages, timeout=timeout_s, max_retries=0, num_retries=0, drop_params=True,
             **params, **extra,
-        ), timeout_s)
+        ), timeout_s + LITELLM_SETUP_S)
     except Exception as exc:
         if too_large(exc):
             raise _too_large(model) from None
