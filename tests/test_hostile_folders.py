@@ -93,3 +93,34 @@ def test_a_task_file_of_empty_objects_or_a_fifo_is_one_line(tmp_path: Path) -> N
     os.mkfifo(victim)
     code, peak, lines = clarq(*argv)
     assert code == 2 and len(lines) == 1 and "not a regular file" in lines[0], (code, lines)
+
+
+def test_view_writes_through_no_link_in_a_run_folder(finished_run: Path, tmp_path: Path) -> None:
+    run = _copy(finished_run, tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (run / "view").symlink_to(elsewhere)
+    code, _, lines = clarq("view", str(run), "--no-open")
+    assert code == 2 and len(lines) == 1 and "is a link" in lines[0], lines
+    assert list(elsewhere.iterdir()) == []  # nothing was written there (and --serve would not serve it)
+    (run / "view").unlink()
+    (run / "view" / "assets").mkdir(parents=True)
+    (run / "view" / "index.html").symlink_to(elsewhere / "index.html")
+    code, _, lines = clarq("view", str(run), "--no-open", "--serve")
+    assert code == 2 and len(lines) == 1 and "is a link" in lines[0] and not (elsewhere / "index.html").exists()
+
+
+def test_view_on_a_read_only_run_folder_is_one_line(finished_run: Path, tmp_path: Path) -> None:
+    point = tmp_path / "ro"
+    point.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(point)]).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        run = point / "run"
+        shutil.copytree(finished_run, run)
+        shutil.rmtree(run / "view", ignore_errors=True)
+        subprocess.run(["mount", "-o", "remount,ro", str(point)], check=True)
+        code, _, lines = clarq("view", str(run), "--no-open")
+        assert code == 2 and len(lines) == 1 and "cannot write the viewer" in lines[0] and "-o DIR" in lines[0], lines
+    finally:
+        subprocess.run(["umount", "-l", str(point)], check=False)
