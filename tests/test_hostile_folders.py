@@ -124,3 +124,15 @@ def test_view_on_a_read_only_run_folder_is_one_line(finished_run: Path, tmp_path
         assert code == 2 and len(lines) == 1 and "cannot write the viewer" in lines[0] and "-o DIR" in lines[0], lines
     finally:
         subprocess.run(["umount", "-l", str(point)], check=False)
+
+
+def test_submit_refuses_a_trial_outside_the_run_as_score_and_resume_do(finished_run: Path, tmp_path: Path) -> None:
+    import json
+
+    run = _copy(finished_run, tmp_path)
+    lines = (run / "transcripts.jsonl").read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[0])
+    record["trial"] = 7  # the run has one trial
+    (run / "transcripts.jsonl").write_text("\n".join([json.dumps(record), *lines[1:]]) + "\n", encoding="utf-8")
+    code, _, out = clarq("submit", str(run), "-o", str(tmp_path / "s.json"), "--partial")
+    assert code == 2 and len(out) == 1 and "trial 7" in out[0] and not (tmp_path / "s.json").exists(), out
