@@ -136,3 +136,38 @@ def test_submit_refuses_a_trial_outside_the_run_as_score_and_resume_do(finished_
     (run / "transcripts.jsonl").write_text("\n".join([json.dumps(record), *lines[1:]]) + "\n", encoding="utf-8")
     code, _, out = clarq("submit", str(run), "-o", str(tmp_path / "s.json"), "--partial")
     assert code == 2 and len(out) == 1 and "trial 7" in out[0] and not (tmp_path / "s.json").exists(), out
+
+
+def test_view_serve_holds_a_flood_of_idle_connections_to_its_cap(finished_run: Path, tmp_path: Path) -> None:
+    import socket
+    import time
+    import urllib.request
+
+    from clarq_bench.cli.view import MAX_CONNECTIONS
+
+    run = _copy(finished_run, tmp_path)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "clarq_bench", "view", str(run), "--serve", "--port", str(port)],
+                              cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    idle = []
+    try:
+        assert "serving" in server.stdout.readline()
+        for _ in range(60):  # connections that never send a request (past the backlog, connect waits: let it)
+            try:
+                idle.append(socket.create_connection(("127.0.0.1", port), timeout=0.5))
+            except OSError:
+                pass
+        time.sleep(1.0)
+        threads = len(os.listdir(f"/proc/{server.pid}/task"))
+        assert threads <= MAX_CONNECTIONS + 4, threads
+        for sock in idle:
+            sock.close()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/index.html", timeout=30) as reply:
+            assert reply.status == 200  # served again once the flood is gone
+    finally:
+        for sock in idle:
+            sock.close()
+        server.terminate()
+        server.communicate(timeout=30)
