@@ -99,6 +99,9 @@ class LLMClient:
         self.retries = 0
         self._late_replies = 0  # replies to attempts their caller had given up on, counted and cached (_unabandoned)
         self._background: set[asyncio.Future[Any]] = set()
+        #: cache key -> the reply of the same request already in flight: an identical request waits for it instead
+        #: of paying for it a second time (as a cache hit would have served it a moment later)
+        self._flying: dict[str, asyncio.Future[str]] = {}
         self.spent_before = 0.0  # dollars earlier sessions of the same run spent (a resume): max_cost caps the total
         #: told when a call is sent and when a paid call is counted (the run's ledger writes spending.json then, not
         #: at a dialogue's end)
@@ -233,6 +236,38 @@ class LLMClient:
             self._note_reported(resolved, str(hit.get("reported_model") or ""))
             return str(hit["text"]), usage, 0, True
 
+        if cache is not None:
+            flying = self._flying.get(key)
+            if flying is not None:
+                try:
+                    text = await asyncio.shield(flying)
+                except Exception:  # the first one failed: this one makes its own attempts
+                    pass
+                else:
+                    usage = Usage.model_construct(prompt_tokens=0, completion_tokens=0, cost_usd=0.0, calls=0,
+                                                  cached_calls=1)
+                    self._account(role, resolved, usage)
+                    return text, usage, 0, True
+            if key not in self._flying:
+                mine = self._flying[key] = asyncio.get_running_loop().create_future()
+                try:
+                    answer = await self._ask_model(resolved, messages, params, role, scripted, cache, pool, key)
+                except BaseException as exc:
+                    mine.set_exception(exc if isinstance(exc, Exception) else LLMHaltedError(str(exc) or "cancelled"))
+                    mine.exception()  # retrieved here: nobody else may be waiting
+                    raise
+                else:
+                    mine.set_result(answer[0])
+                    return answer
+                finally:
+                    if self._flying.get(key) is mine:
+                        del self._flying[key]
+        return await self._ask_model(resolved, messages, params, role, scripted, cache, pool, key)
+
+    async def _ask_model(self, resolved: str, messages: Messages, params: dict[str, Any], role: str, scripted: bool,
+                         cache: ResponseCache | None, pool: RouterPool | None, key: str
+                         ) -> tuple[str, Usage, int, bool]:
+        """The model's reply to one request (the cache missed): sent, retried, accounted and cached."""
         if self.halted is not None and not scripted:
             raise LLMHaltedError(f"{resolved}: no new call is sent: {self.halted}",
                                  "free the space or fix the folder, then resume the run", model=resolved)
