@@ -471,35 +471,13 @@ def view(path: str | Path, out: str | Path | None = None, *, data: str | Path | 
     import tempfile
 
     from .core.run_folder import RunDir
-    from .leaderboard.view import build_view, file_stem
-
-    from .core.errors import ClarqError
+    from .leaderboard.view import build_view, check_run_view, file_stem
 
     source = Path(path).expanduser()
     if out is None:
         if source.is_dir() and RunDir(source).has_transcripts():
             out = source / "view"
-            _no_links_in(out, source)  # a run folder's `view` is written to and served: it must be its own
+            check_run_view(out)  # a run folder's `view` is written to and served: it must be its own
         else:
             out = Path(tempfile.gettempdir()) / f"clarq-view-{file_stem(source.resolve().stem)}"
-    try:
-        return build_view(source, out, data=str(data) if data else None)
-    except OSError as exc:  # a read-only run folder, a full disk
-        raise ClarqError(f"{out}: cannot write the viewer ({exc.strerror or exc})",
-                         "free some space, or write it elsewhere with -o DIR") from None
-
-
-def _no_links_in(out: Path, run: Path) -> None:
-    """ClarqError when the viewer folder of a run, or anything in it, is a link or not what it should be: writing
-    would go through it to wherever it leads, and --serve would serve that folder."""
-    from .core.errors import ClarqError
-
-    entries = [out, out / "assets", out / "index.html"]
-    if (out / "assets").is_dir() and not (out / "assets").is_symlink():
-        entries += list((out / "assets").iterdir())
-    for entry in entries:
-        if entry.is_symlink():
-            raise ClarqError(f"{entry} is a link (to {entry.resolve()}): the viewer is not written through it",
-                             f"remove it, or write the viewer elsewhere with -o DIR")
-    if out.exists() and not out.is_dir():
-        raise ClarqError(f"{out} is not a folder", "remove it, or write the viewer elsewhere with -o DIR")
+    return build_view(source, out, data=str(data) if data else None)

@@ -13,6 +13,7 @@ import zipfile
 from pathlib import Path, PurePosixPath
 
 from ..core.errors import ClarqError
+from .bounds import check_zip_directory
 
 #: The members a zip submission may hold; anything else is refused rather than ignored.
 ZIP_MEMBERS = ("manifest.json", "transcripts.jsonl", "verdicts.jsonl")
@@ -97,9 +98,7 @@ def read_zip_members(path: Path) -> dict[str, str]:
 def read_zip_bytes(path: Path, limits: dict[str, int] | None = None) -> dict[str, bytes]:
     """The bytes of each allowed member of a zip submission, after the end-of-directory record and check_zip have
     passed on the whole archive; `limits` caps a member's declared size (name -> bytes) before it is read."""
-    from .bounds import check_zip_directory
-
-    check_zip_directory(path)
+    check_zip_directory(path, MAX_MEMBERS)
     try:
         with zipfile.ZipFile(path) as archive:
             members = check_zip(path, archive)

@@ -57,7 +57,7 @@ class LLMEmptyReplyError(LLMError):
 
 
 class LLMReplyTooLargeError(LLMError):
-    """The reply body is larger than any model reply can be (llm/transports.MAX_REPLY_BYTES): a hostile or broken
+    """The reply body is larger than any model reply can be (llm/reply_cap.MAX_REPLY_BYTES): a hostile or broken
     endpoint. Not read to the end (memory stays bounded), never retried (each attempt would be paid), never cached;
     it ends only its dialogue."""
 

@@ -56,9 +56,8 @@ def litellm_module() -> ModuleType:
                 _skip_litellm_cost(litellm)
                 _freeze_import_heap()
                 from .reply_cap import install
-                from .transports import MAX_REPLY_BYTES
 
-                install(MAX_REPLY_BYTES)  # the direct transport's reply cap, on litellm's reads too
+                install()  # the direct transport's reply cap, on litellm's reads too
                 litellm._clarq_configured = True
     return litellm
 

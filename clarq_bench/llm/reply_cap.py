@@ -1,4 +1,4 @@
-"""One reply-size cap for the litellm transport, as the direct transport has it (transports.MAX_REPLY_BYTES).
+"""One reply-size cap for every transport (MAX_REPLY_BYTES): the direct one reads to it, litellm is held to it here.
 
 Why: litellm reads a reply body whole, through httpx, whatever its size: a 50 MB body costs half a gigabyte and a
 never-ending one grows until memory runs out (no timeout fires while bytes keep coming). litellm offers no size
@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from typing import Any, AsyncIterator
 
+#: The largest reply body read, on both transports. A model reply of the longest turn clarq plays (100,000
+#: characters, play/dialogue.MAX_TURN_CHARS) is at most ~0.6 MB of JSON even with every character escaped; a body past
+#: this is a broken or hostile endpoint, and reading it whole (or forever, when chunked) would exhaust memory.
+MAX_REPLY_BYTES = 8 * 1024 * 1024
 #: Set on the wrapped transports so installing twice wraps once.
 _MARK = "_clarq_reply_cap"
 
@@ -52,7 +56,7 @@ def _wrap(cls: type, cap: int) -> None:
     cls.handle_async_request = handle_async_request
 
 
-def install(cap: int) -> None:
+def install(cap: int = MAX_REPLY_BYTES) -> None:
     """Cap every reply body litellm reads at `cap` bytes (idempotent)."""
     import httpx
 

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..core.redact import register_secret
 from .errors import LLMReplyTooLargeError
+from .reply_cap import MAX_REPLY_BYTES
 from .models import bare_name, litellm_module, provider_of
 from .retry import HTTPStatusError
 
@@ -44,10 +45,6 @@ if TYPE_CHECKING:
 
 
 #: Provider prefixes whose models are served over the OpenAI chat-completions API at an api_base.
-#: The largest reply body read (both transports: reply_cap.py holds litellm's reads to it). A model reply of the longest turn clarq plays (100,000
-#: characters, play/dialogue.MAX_TURN_CHARS) is at most ~0.6 MB of JSON even with every character escaped; a body past
-#: this is a broken or hostile endpoint, and reading it whole (or forever, when chunked) would exhaust memory.
-MAX_REPLY_BYTES = 8 * 1024 * 1024
 
 #: Added to a litellm call's total deadline: litellm's own work before the request leaves (lazy imports and
 #: client setup on a first call take a few hundred milliseconds) is not the endpoint's time.
