@@ -3,19 +3,23 @@
 A seeker turn is read as its questions. Each node of the tree resolves one uncertainty, which its explanation names:
 - a *choice* among options of one kind ("multiple taverns ... unsure which one", "which gem Henry needs"): a question
   asks it when an interrogative governs the kind ("which tavern", "what kind of gem", "哪家酒馆"), or when it offers
-  two or more of the options as alternatives ("the Frost Castle or the Twilight Castle?"). Naming one option alone is
-  a bet on the answer, not the question, and a list of options of several kinds is no choice at all;
+  two or more of the options as alternatives ("the Frost Castle or the Twilight Castle?", or in short: "Kerosene or
+  whale oil?"). The options are the brief's names of one kind, or the names of one list the node weighs though they
+  share no word (the fuels "Lamp kerosene" and "Whale oil"). Naming one option alone is a bet on the answer, not the
+  question, and a list of options of several kinds is no choice at all;
 - an open *detail* of one thing ("unsure where to buy the helmet", "how to stun the dragon"): a question asks it when
   it names that thing (the weightiest term of the explanation's "noticed" clause, or most of the clause) and asks the
   right kind of thing about it: where / which place for a place, how for a way, who for a person, when for a time,
   how many for a number (a bare yes/no question about a place asks nothing about where it is).
 A list of alternatives holds one kind of option (a pasted note, the task name or another kind makes it a spray); a
-bare "Which X exactly?" asks only a choice of kind X that Jax has raised; an interrogative governs the word right after
-it, never a list; a kind named as one of several listed things is not what is asked.
+bare "Which X exactly?" asks only a choice of kind X that Jax has raised or that the seeker names in words of its own;
+an interrogative governs the word right after it, never a list; a kind named as one of several listed things is not
+what is asked. Interrogatives joined by and / or ("which X and which Y") are questions of their own.
 Twin choices (sibling nodes settling the same options for different things: which key for the entrance, which for
 the chest) are asked once without saying which (twins.py).
-A node is revealed only to a question that focuses it; overlapping words decide nothing by themselves. Pure
-functions of the task and the turn, shared by the offline and the LLM provider, so both answer by the same rule.
+A node is revealed only to a question that focuses it; overlapping words decide nothing by themselves. Each way a
+question may ask has a catalogue id (catalogue.py; asking_rule names it). Pure functions of the task and the turn:
+the offline provider's reading, and the LLM provider's under `--provider-reading strict`.
 """
 
 from __future__ import annotations
