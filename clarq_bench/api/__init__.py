@@ -478,12 +478,13 @@ def view(path: str | Path, out: str | Path | None = None, *, data: str | Path | 
     import tempfile
 
     from ..core.run_folder import RunDir
-    from ..leaderboard.view import build_view, file_stem
+    from ..leaderboard.view import build_view, check_run_view, file_stem
 
     source = Path(path).expanduser()
     if out is None:
         if source.is_dir() and RunDir(source).has_transcripts():
             out = source / "view"
+            check_run_view(out)  # a run folder's `view` is written to and served: it must be its own
         else:
             out = Path(tempfile.gettempdir()) / f"clarq-view-{file_stem(source.resolve().stem)}"
     return build_view(source, out, data=str(data) if data else None)

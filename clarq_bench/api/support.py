@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..data.loader import resolve_data_dir
     from ..data.selection import find_task
     from ..data.task_sets import BENCHMARK, describe, kind_of
+    from ..leaderboard.bounds import Refused
     from ..leaderboard.hf import export_hf
     from ..llm import LLMSettings
     from ..llm.endpoint import check_api_base
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from ..testing.fake_roles import role_responder
     # types of what the API returns, for the CLI's annotations
     from ..fidelity.audit import AuditReport
-    from ..fidelity.checks import check_reference_reveals
+    from ..fidelity.checks import check_reference_reveals, natural_eval
     from ..fidelity.teacher_forced import TARGETS as TEACHER_FORCED_TARGETS
     from ..fidelity.provider_eval import Report as ProviderReport
     from ..fidelity.search import SearchReport
@@ -66,6 +67,7 @@ NAMES: dict[str, tuple[str, str]] = {
     "BENCHMARK": ("data.task_sets", "BENCHMARK"),
     "describe": ("data.task_sets", "describe"),
     "kind_of": ("data.task_sets", "kind_of"),
+    "Refused": ("leaderboard.bounds", "Refused"),
     "export_hf": ("leaderboard.hf", "export_hf"),
     "LLMSettings": ("llm", "LLMSettings"),
     "check_api_base": ("llm.endpoint", "check_api_base"),
@@ -85,6 +87,7 @@ NAMES: dict[str, tuple[str, str]] = {
     "role_responder": ("testing.fake_roles", "role_responder"),
     "AuditReport": ("fidelity.audit", "AuditReport"),
     "check_reference_reveals": ("fidelity.checks", "check_reference_reveals"),
+    "natural_eval": ("fidelity.checks", "natural_eval"),
     "TEACHER_FORCED_TARGETS": ("fidelity.teacher_forced", "TARGETS"),
     "ProviderReport": ("fidelity.provider_eval", "Report"),
     "SearchReport": ("fidelity.search", "SearchReport"),
@@ -97,10 +100,10 @@ __all__ = [  # the names of NAMES, written out so that linters and type checkers
     "ClariqRunOptions", "run_clariq", "score_run", "table_rows", "RELEVANT", "UNTIED", "analyse", "markdown", "write",
     "print_correlation_report", "print_select_table", "dataset_dir", "download_dataset", "verify_dataset",
     "cached_data_dir", "download", "verify_folder", "resolve_data_dir", "find_task", "BENCHMARK", "describe",
-    "kind_of", "export_hf", "LLMSettings", "check_api_base", "ModelCallOptions", "pairwise_payload",
+    "kind_of", "Refused", "export_hf", "LLMSettings", "check_api_base", "ModelCallOptions", "pairwise_payload",
     "print_pairwise_report", "RunOptions", "check_keys", "compact_ranges", "import_seeker_modules", "print_table",
     "summary_payload", "seeker_group", "seeker_summary", "DESKS", "FakeOpenAIServer", "role_responder",
-    "AuditReport", "check_reference_reveals", "TEACHER_FORCED_TARGETS", "ProviderReport", "SearchReport", "PairwiseSummary", "RoleEstimate", "Figure",
+    "AuditReport", "check_reference_reveals", "natural_eval", "TEACHER_FORCED_TARGETS", "ProviderReport", "SearchReport", "PairwiseSummary", "RoleEstimate", "Figure",
 ]
 
 

@@ -29,12 +29,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle_verify(args: argparse.Namespace) -> int:
-    """Exit 0 when every file verifies, 1 when any has problems (printed one per line, prefixed by the file)."""
+    """Exit 0 when every file verifies, 1 when any has problems (printed one per line, prefixed by the file), 2 when
+    any was refused before verifying (unreadable, unsafe or out of bounds: one line)."""
     from ..api import verify_submissions
     from ..core.redact import redact
 
-    failed = 0
+    failed = refused = 0
     for path, outcome in zip(args.files, verify_submissions(args.files, data=args.data)):
+        refused += outcome.refused
         for line in outcome.problems:
             print(redact(line if line.startswith(str(path)) else f"{path}: {line}"))
         for note in outcome.notes:
@@ -42,7 +44,7 @@ def handle_verify(args: argparse.Namespace) -> int:
         if outcome.ok:
             print(f"{path}: verified ({outcome.provenance})")
         failed += not outcome.ok
-    return 1 if failed else 0
+    return 2 if refused else 1 if failed else 0
 
 
 def handle_build(args: argparse.Namespace) -> int:
@@ -55,4 +57,7 @@ def handle_build(args: argparse.Namespace) -> int:
     for name, problems in rejected:
         print(redact(f"rejected {name}: {problems[0]}" + (f" (+{len(problems) - 1} more)" if len(problems) > 1 else "")))
     print(f"wrote {index} ({len(entries)} entries, {len(rejected)} rejected)")
-    return 0
+    from ..api.support import Refused
+
+    # the site is written without them, but a file that could not be taken at all is an error of the input
+    return 2 if any(problems and isinstance(problems[0], Refused) for _, problems in rejected) else 0

@@ -14,7 +14,7 @@ from ..core.version import __version__
 from ..core.errors import ClarqError
 
 #: Command-group modules under clarq_bench.cli; each has `register(subparsers)` that sets `handler` on its parsers.
-COMMAND_MODULES = ("tasks", "data", "run", "seekers", "play", "score", "compare", "provider_eval", "provider_audit", "submit", "export", "leaderboard", "judge_pairs", "select", "clariq", "mimics_duo", "view", "runs", "import_inspect", "fake_server")
+COMMAND_MODULES = ("tasks", "data", "run", "seekers", "play", "score", "compare", "provider_eval", "natural_eval", "provider_audit", "submit", "export", "leaderboard", "judge_pairs", "select", "clariq", "mimics_duo", "view", "runs", "import_inspect", "fake_server")
 
 
 class ClarqParser(argparse.ArgumentParser):
@@ -88,9 +88,27 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
+def stop_like_ctrl_c() -> None:
+    """SIGTERM and SIGHUP (`kill`, a closed terminal, a job scheduler) end any command the way Ctrl-C does, at any
+    point of it: what is finished is saved, one line, exit 130 (a run's or a scoring's loop takes them over while it
+    runs, core/loop.py, and gives them back)."""
+    import signal
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            try:
+                signal.signal(getattr(signal, name), interrupt)
+            except (ValueError, OSError):  # not the main thread
+                pass
+
+
 def entry() -> None:
     import os
 
+    stop_like_ctrl_c()
     if not sys.stdout.isatty():  # piped or redirected: rich would wrap tables at 80 columns ("questi..."); a file
         os.environ.setdefault("COLUMNS", "240")  # or a pager has no width, so give tables the room they need
     sys.exit(main())

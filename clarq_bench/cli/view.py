@@ -65,17 +65,44 @@ def handle_view(args: argparse.Namespace) -> int:
     return 0
 
 
+#: Most connections served at once, and how long one may keep silent: the page is a handful of static files, and a
+#: thread per connection without a cap let a flood of idle connections take the process's threads and memory.
+MAX_CONNECTIONS = 16
+IDLE_TIMEOUT_S = 10.0
+
+
 def serve(folder: os.PathLike, port: int) -> int:
-    """Serve `folder` on 127.0.0.1 only (never on every interface) until Ctrl-C."""
+    """Serve `folder` on 127.0.0.1 only (never on every interface) until Ctrl-C, at most MAX_CONNECTIONS at once
+    (the next wait to be accepted), each dropped after IDLE_TIMEOUT_S of silence."""
     import functools
+    import threading
     from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
     class Quiet(SimpleHTTPRequestHandler):
+        timeout = IDLE_TIMEOUT_S
+
         def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the stdlib's name
             pass
 
+    class Capped(ThreadingHTTPServer):
+        slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+
+        def process_request(self, request, client_address):  # type: ignore[no-untyped-def]
+            self.slots.acquire()  # the accepting thread waits: connections past the cap queue in the kernel
+            try:
+                super().process_request(request, client_address)
+            except BaseException:
+                self.slots.release()
+                raise
+
+        def process_request_thread(self, request, client_address):  # type: ignore[no-untyped-def]
+            try:
+                super().process_request_thread(request, client_address)
+            finally:
+                self.slots.release()
+
     handler = functools.partial(Quiet, directory=os.fspath(folder))
-    with ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
+    with Capped(("127.0.0.1", port), handler) as server:
         print(f"serving http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)", flush=True)
         try:
             server.serve_forever()

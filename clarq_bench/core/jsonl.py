@@ -29,6 +29,11 @@ from .errors import DataError
 MAX_LINE_CHARS = 16 * 1024 * 1024
 #: Largest accepted file (a run of 310 tasks x 2 languages x several trials stays far below).
 MAX_FILE_BYTES = 1024 * 1024 * 1024
+#: Most JSON objects and arrays in one JSON file (counted as `{` and `[` before parsing): a task file holds ~100, a
+#: results file of every dialogue ~10^6; 3 million empty objects already take ~300 MB.
+MAX_CONTAINERS = 3_000_000
+#: Most JSON objects and arrays in one JSONL record (a dialogue holds ~120-300).
+MAX_RECORD_CONTAINERS = 100_000
 #: Deepest accepted nesting of arrays and objects (a transcript is about 6 levels deep).
 MAX_DEPTH = 64
 
@@ -137,24 +142,26 @@ def validate(model: type[M], value: Any, source: str, line: int | None = None, w
         raise DataError(f"{where} is not a {what or model.__name__}", f"{loc}: {first['msg']}{more}") from None
 
 
-def read_text(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> str:
-    """A whole file from outside as UTF-8 text, refusing a size above `max_bytes` before reading."""
+def read_text(path: Path, *, max_bytes: int = MAX_FILE_BYTES, within: Path | None = None) -> str:
+    """A whole regular file from outside as UTF-8 text, read no further than `max_bytes` (core/safe_read.py);
+    `within`: a link must not lead outside that folder."""
+    from .safe_read import read_bytes
+
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise DataError(str(path), f"{size} bytes is more than the limit of {max_bytes}")
-        return path.read_bytes().decode("utf-8")
+        return read_bytes(path, max_bytes, within=within).decode("utf-8")
     except UnicodeDecodeError as exc:
         raise DataError(str(path), f"not UTF-8 text (byte {exc.start})") from None
-    except IsADirectoryError:
-        raise DataError(str(path), "is a folder, not a file") from None
-    except OSError as exc:
-        raise DataError(str(path), f"cannot read: {exc.strerror or exc}") from None
 
 
-def load_file(path: Path, *, max_bytes: int = MAX_FILE_BYTES, max_depth: int = MAX_DEPTH) -> Any:
-    """One JSON file from outside (config.json, a results file, a submission), with the size and depth limits."""
-    return loads(read_text(path, max_bytes=max_bytes), str(path), max_depth=max_depth)
+def load_file(path: Path, *, max_bytes: int = MAX_FILE_BYTES, max_depth: int = MAX_DEPTH,
+              max_containers: int = MAX_CONTAINERS, within: Path | None = None) -> Any:
+    """One JSON file from outside (config.json, a results file, a submission), with the size and depth limits and
+    a budget of objects and arrays counted before any is built."""
+    text = read_text(path, max_bytes=max_bytes, within=within)
+    count = text.count("{") + text.count("[")
+    if count > max_containers:
+        raise DataError(str(path), f"holds {count:,} JSON objects or more (limit {max_containers:,})")
+    return loads(text, str(path), max_depth=max_depth)
 
 
 @dataclass
@@ -165,38 +172,55 @@ class JSONLRead:
     unfinished: int | None = None  # line number of a last line without "\n" (never parsed)
 
 
-def parse_jsonl(text: str, source: str, *, max_line_chars: int = MAX_LINE_CHARS, live: bool = True) -> JSONLRead:
+def parse_jsonl(text: str, source: str, *, max_line_chars: int = MAX_LINE_CHARS, live: bool = True,
+                convert: Any = None) -> JSONLRead:
     """Split on "\\n" only (never splitlines), skip blank lines, parse each with the limits of `loads`.
 
     `live`: the file is appended to line by line (a run's transcripts), so a last line without "\\n" is unfinished
     and is reported apart, unparsed. Otherwise (a finished file such as a submission member) it is a record like any.
+    `convert(value, number)`: applied to each record as it is parsed (validation), so a file of a million bad or
+    empty records fails at its first instead of building all of them.
     """
     result = JSONLRead()
-    lines = text.split("\n")
-    if lines[-1].strip() and live:
-        result.unfinished = len(lines)
-        lines.pop()
-    elif not lines[-1].strip():
-        lines.pop()
-    for number, line in enumerate(lines, start=1):
+    start, number, end_of_text = 0, 0, len(text)
+    while start < end_of_text:
+        end = text.find("\n", start)
+        number += 1
+        if end < 0:  # a last line without "\n"
+            line = text[start:]
+            start = end_of_text
+            if not line.strip():
+                break
+            if live:
+                result.unfinished = number
+                break
+        else:
+            line = text[start:end]
+            start = end + 1
         if not line.strip():
             continue
         if len(line) > max_line_chars:
             raise DataError(f"{source} line {number}", f"longer than the limit of {max_line_chars} characters")
-        result.records.append((number, loads(line, source, number)))
+        if line.count("{") + line.count("[") > MAX_RECORD_CONTAINERS:
+            raise DataError(f"{source} line {number}", f"holds more than {MAX_RECORD_CONTAINERS:,} JSON objects")
+        value = loads(line, source, number)
+        result.records.append((number, value if convert is None else convert(value, number)))
     return result
 
 
-def read_jsonl(path: Path, model: type[M], what: str | None = None) -> tuple[list[M], int | None]:
+def read_jsonl(path: Path, model: type[M], what: str | None = None, *,
+               within: Path | None = None) -> tuple[list[M], int | None]:
     """(records, line number of an unfinished last line or None) of a JSONL file of `model` records."""
-    read = parse_jsonl(read_text(path), str(path))
-    return [validate(model, value, str(path), number, what) for number, value in read.records], read.unfinished
+    read = parse_jsonl(read_text(path, within=within), str(path),
+                       convert=lambda value, number: validate(model, value, str(path), number, what))
+    return [value for _, value in read.records], read.unfinished
 
 
 def parse_models(text: str, source: str, model: type[M], what: str | None = None) -> list[M]:
     """Records of `model` in a finished JSONL text (a submission member): every line is a record."""
-    read = parse_jsonl(text, source, live=False)
-    return [validate(model, value, source, number, what) for number, value in read.records]
+    read = parse_jsonl(text, source, live=False,
+                       convert=lambda value, number: validate(model, value, source, number, what))
+    return [value for _, value in read.records]
 
 
 def flatten(value: Any, prefix: str = "") -> dict[str, Any]:

@@ -34,11 +34,12 @@ def run_to_end(coro: Coroutine[Any, Any, T], *, grace_s: float = 2.0) -> T:
         stopped.append(signum)
         main.cancel()
 
-    installed = []
+    installed: list[tuple[int, Any]] = []
     for signum in STOP_SIGNALS:
         try:
+            before = signal.getsignal(signum)
             loop.add_signal_handler(signum, stop, signum)
-            installed.append(signum)
+            installed.append((signum, before))
         except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or not a Unix loop
             pass
     try:
@@ -56,8 +57,10 @@ def run_to_end(coro: Coroutine[Any, Any, T], *, grace_s: float = 2.0) -> T:
                 raise
         return main.result()
     finally:
-        for signum in installed:
+        for signum, before in installed:
             loop.remove_signal_handler(signum)
+            if before is not None:  # the handler the command had (asyncio would leave the default: sudden death)
+                signal.signal(signum, before)
         try:
             _finish(loop, grace_s)
         finally:

@@ -3,8 +3,11 @@
 Why one: a key reaches the disk by many roads (an endpoint echoing the Authorization header in a 401 or 500 body,
 a key pasted into a URL or a seeker option, an exception message); fixing each road misses the next one, so every
 write boundary passes its text through `redact`. It removes
+- every value clarq read as a credential (`register_secret`: the variables a router file names, whatever they are
+  called, an explicit key, the key variables clarq reads itself),
 - the values of credential environment variables that are set (OPENAI_API_KEY, ANTHROPIC_API_KEY,
-  AWS_SECRET_ACCESS_KEY, and any *_API_KEY, *_TOKEN, *_SECRET, *_PASSWORD, *_ACCESS_KEY),
+  AWS_SECRET_ACCESS_KEY, and any *_API_KEY, *_TOKEN, *_SECRET, *_PASSWORD, *_ACCESS_KEY), which litellm may read
+  on its own,
 - `Bearer <token>`, `sk-...`-shaped keys, and the values of `api_key=...`, `"api-key": "..."`, `token: ...`
   and alike, and user:password@ in URLs.
 Text is redacted in place, so JSON stays valid (values are cut at quotes and backslashes).
@@ -14,7 +17,6 @@ from __future__ import annotations
 
 import os
 import re
-from functools import lru_cache
 from collections.abc import Mapping
 from typing import Any
 
@@ -40,22 +42,54 @@ PATTERNS = (
 
 
 def secret_values(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
-    """Values of the credential variables set in the environment, longest first."""
+    """Values of the credential variables set in the environment, and every registered secret, longest first."""
     variables = os.environ if environ is None else environ
     found = {value.strip() for name, value in variables.items() if SECRET_ENV.search(name) and len(value.strip()) >= MIN_SECRET}
-    return tuple(sorted(found, key=len, reverse=True))
+    return tuple(sorted(found | _registered, key=len, reverse=True))
 
 
-@lru_cache(maxsize=8)
-def _values_pattern(values: tuple[str, ...]) -> re.Pattern[str] | None:
-    return re.compile("|".join(re.escape(v) for v in values)) if values else None
+_registered: set[str] = set()
+#: (environment fingerprint, compiled pattern of every secret value); rebuilt only when a secret is registered or
+#: the environment changed, so redacting a value costs the fingerprint comparison, not a walk of the environment.
+_compiled: tuple[Any, re.Pattern[str] | None] = (None, None)
+
+
+def register_secret(value: str | None) -> None:
+    """Redact `value` from everything written from now on, whatever variable or file it came from. Called wherever
+    clarq reads a credential (a router file's variables, an explicit key, the key variables it reads itself)."""
+    global _compiled
+    if not isinstance(value, str):
+        return
+    for candidate in {value, value.strip(), value.removeprefix("Bearer ").strip()}:
+        if len(candidate) >= MIN_SECRET and candidate not in _registered:
+            _registered.add(candidate)
+            _compiled = (None, None)
+
+
+def _fingerprint() -> Any:
+    """A cheap token that changes when the environment does (its raw storage compared by identity, no decoding)."""
+    data = getattr(os.environ, "_data", None)
+    if data is None:  # pragma: no cover - an interpreter without the raw mapping
+        return tuple(os.environ.items())
+    return tuple(data.values()), len(data)
+
+
+def _values_pattern() -> re.Pattern[str] | None:
+    global _compiled
+    stamp = _fingerprint()
+    seen, pattern = _compiled
+    if seen is None or seen != stamp:
+        values = secret_values()
+        pattern = re.compile("|".join(re.escape(v) for v in values)) if values else None
+        _compiled = (stamp, pattern)
+    return pattern
 
 
 def redact(text: str) -> str:
     """`text` with every credential value and credential-shaped string replaced by `[redacted]`."""
     if not text:
         return text
-    pattern = _values_pattern(secret_values())
+    pattern = _values_pattern()
     if pattern is not None:
         text = pattern.sub(MARK, text)
     for regex, replacement in PATTERNS:

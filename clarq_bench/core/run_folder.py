@@ -28,6 +28,7 @@ from .version import __version__
 from .errors import ClarqError, DataError
 from .jsonl import dumps_line, load_file, read_jsonl, validate
 from .redact import redact
+from .safe_read import check_inside
 from .run_guard import (add_scoring_spending, check_records, file_error, run_lock, save_spending, scoring_spent,
                         spent_before, trials_of, write_atomic)
 from .run_config import RunConfig
@@ -83,13 +84,14 @@ class RunDir:
     def raw_config(self) -> dict[str, Any]:
         """config.json as recorded (read leniently: older or hand-written runs still pack and compare)."""
         self.require()
-        config = load_file(self.config_path)
+        config = load_file(self.config_path, max_bytes=MAX_CONFIG_BYTES, within=self.path)
         if not isinstance(config, dict):
             raise DataError(str(self.config_path), "expected a JSON object")
         return config
 
     def config(self) -> RunConfig:
-        return validate(RunConfig, load_file(self.require().config_path), str(self.config_path), what="run config")
+        return validate(RunConfig, load_file(self.require().config_path, max_bytes=MAX_CONFIG_BYTES, within=self.path),
+                        str(self.config_path), what="run config")
 
     def write_config(self, config: RunConfig) -> None:
         """config.json with the hash, run id, clarq version and time; atomic (temporary file, then rename; the
@@ -158,12 +160,18 @@ class RunDir:
         self.check_file()
         if not self.transcripts_path.exists():
             return [], None
-        return read_jsonl(self.transcripts_path, Transcript, "transcript")
+        return read_jsonl(self.transcripts_path, Transcript, "transcript", within=self.path)
 
     def check_file(self) -> None:
-        """A transcripts.jsonl that is a folder is one ClarqError line (it would be a traceback further on)."""
-        if self.transcripts_path.is_dir():
-            raise file_error(self.transcripts_path, IsADirectoryError(21, "is a folder"), "append to")
+        """A transcripts.jsonl that is a folder, a device, a FIFO or a link leading out of the run folder is one
+        ClarqError line (a traceback, a hang or all memory further on)."""
+        path = self.transcripts_path
+        if path.is_dir():
+            raise file_error(path, IsADirectoryError(21, "is a folder"), "append to")
+        if path.exists() or path.is_symlink():
+            check_inside(path, self.path)
+            if not path.is_file():
+                raise DataError(str(path), "is not a regular file (a device, FIFO or socket): not read")
 
     def repair_tail(self) -> int:
         self.check_file()
@@ -193,7 +201,7 @@ class RunDir:
 
 def repair_tail(path: Path) -> int:
     """Cut a partial last line (no newline: a write interrupted by kill -9). Returns the bytes removed."""
-    if not path.exists():
+    if not path.is_file():  # absent, or not a regular file (RunDir.check_file has said so)
         return 0
     with open(path, "rb+") as handle:
         size = handle.seek(0, os.SEEK_END)
@@ -216,6 +224,10 @@ def repair_tail(path: Path) -> int:
         handle.truncate(keep)
         os.fsync(handle.fileno())
         return size - keep
+
+
+#: Largest config.json read (a run's records its task ids: a few hundred kilobytes at most).
+MAX_CONFIG_BYTES = 64 * 1024 * 1024
 
 
 def read_transcripts(path: Path) -> list[Transcript]:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ClarqError
+from .safe_read import read_bytes
 
 LOCK_FILE, LEDGER_FILE, LEDGER_LOCK_FILE = "run.lock", "spending.json", "spending.lock"
 
@@ -109,12 +110,16 @@ def run_lock(run_dir: Path) -> Iterator[None]:
 # ---- the ledger ----------------------------------------------------------------------------------------------------
 
 
+#: Largest spending.json read (three figures).
+SMALL_FILE_BYTES = 64 * 1024
+
+
 def read_ledger(run_dir: Path) -> tuple[float, float]:
     """(dollars the dialogues cost, dollars judging cost) as spending.json says; (0, 0) when it is missing or bad.
     A ledger of the first format ({"spent_usd": x}) counted dialogues only."""
     try:
-        ledger = json.loads((run_dir / LEDGER_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        ledger = json.loads(read_bytes(run_dir / LEDGER_FILE, SMALL_FILE_BYTES, within=run_dir))
+    except (OSError, ValueError, ClarqError):
         return 0.0, 0.0
     if not isinstance(ledger, dict):
         return 0.0, 0.0
@@ -192,7 +197,7 @@ def check_records(records: Sequence[Any], source: Path | str, trials: int | None
 def trials_of(run_dir: Path) -> int | None:
     """The run's trial count from its config.json, None when unknown."""
     try:
-        value = json.loads((run_dir / "config.json").read_text(encoding="utf-8")).get("trials")
-    except (OSError, ValueError, AttributeError):
+        value = json.loads(read_bytes(run_dir / "config.json", 64 * 1024 * 1024, within=run_dir)).get("trials")
+    except (OSError, ValueError, AttributeError, ClarqError):
         return None
     return value if isinstance(value, int) and value >= 1 else None

@@ -2,7 +2,8 @@
 credentials checked before anything starts, the LLM client built from the model-call options and closed after.
 
 `evaluate_provider`: teacher-forced replay of released dialogues (provider_eval.py). `audit_provider`: the red-team
-suite beside the floor and the ceiling (audit.py). Nothing here prints.
+suite beside the floor and the ceiling (audit.py). `natural_eval`: the natural-question suite (natural_suite.py).
+Nothing here prints.
 """
 
 from __future__ import annotations
@@ -71,6 +72,46 @@ def evaluate_provider(dialogues: str | Path, *, provider: str = "offline", provi
     if client is None:
         return Checked(outcome, False)
     outcome = outcome.model_copy(update={"usage": client.usage, "model": client.resolve_model(provider)})
+    return Checked(outcome, bool(client.budget_exhausted))
+
+
+def natural_eval(*, provider: str = "offline", lang: str = "all", modes: list[str] | None = None,
+                 data: str | Path | None = None, concurrency: int = 8, **llm: Any) -> Checked:
+    """Play every wording of the natural-question suite (languages `lang`, provider modes `modes`, default both)
+    against `provider` and report the share that gets the node a person would give; the suite is validated against
+    its tasks first (a problem is one ClarqError), and `data` is the released data folder (else $CLARQ_DATA)."""
+    import asyncio
+
+    from ..data.selection import selected_languages
+    from ..provider.factory import make_provider
+    from .natural_suite import MODES, load_suite, play, report, suite_tasks, validate
+
+    languages = selected_languages(lang)
+    chosen = list(modes or MODES)
+    for mode in chosen:
+        if mode not in MODES:
+            raise ClarqError(f"unknown provider mode {mode!r}", f"use {' or '.join(MODES)}")
+    suite = load_suite(languages)
+    tasks = suite_tasks(languages, data)
+    problems = validate(suite, tasks)
+    if problems:
+        raise ClarqError(f"the natural-question suite does not fit these tasks: {problems[0]}"
+                         f"{f' (and {len(problems) - 1} more)' if len(problems) > 1 else ''}",
+                         "is --data the released ClarQ-LLM data?")  # fmt: skip
+    client = provider_client(provider, llm)
+    options = {} if client is None else {"client": client}
+
+    async def go() -> list:
+        try:
+            return await play(suite, tasks, lambda task, mode: make_provider(provider, task, mode, **options),
+                              modes=chosen, concurrency=concurrency)  # fmt: skip
+        finally:
+            if client is not None:
+                await client.aclose()
+
+    outcome = report(asyncio.run(go()), provider)
+    if client is None:
+        return Checked(outcome, False)
     return Checked(outcome, bool(client.budget_exhausted))
 
 

@@ -25,7 +25,8 @@ from ..core.transcript import AgentInfo, Speaker, Transcript
 from .consistency import recorded_models, side_identity
 from .figures import DEFAULT_RESAMPLES, compute_metrics
 from .rundir import read_run, split_tasks, verdicts_for
-from .safety import read_json_text, read_zip_members
+from . import bounds
+from .safety import read_json_bytes, read_zip_bytes
 from .seal import seal
 from .schema import Label, Manifest, Submission, Submitter, dialogue_key, task_set_hash
 from ..core.defaults import DEFAULT_MAX_TURNS
@@ -216,32 +217,45 @@ def _validated(path: Path, value: Any) -> Submission:
                 raise ClarqError(f"{path}: the submission is malformed at {loc}: {first['msg']}",
                                  "rebuild it with `clarq submit`") from None
         parts[name] = built[0] if name == "manifest" else built
+        if name == "manifest":  # its declared counts bound the records before any is built
+            dialogues = bounds.most_records(bounds.check_declared(path, parts[name]))
+            for other in ("transcripts", "verdicts"):
+                if isinstance(value.get(other), list) and len(value[other]) > dialogues:
+                    raise ClarqError(f"{path}: unsafe submission: {other} holds {len(value[other]):,} records, more "
+                                     f"than the {dialogues:,} its manifest allows",
+                                     "rebuild it with `clarq submit`")
     return Submission.model_construct(**parts)
 
 
 def read_submission(path: str | Path) -> Submission:
-    """Load a submission file (zip or JSON) safely; ClarqError on anything unsafe or malformed. Records are counted
-    before any is built, so memory stays bounded whatever the file holds."""
+    """Load a submission file (zip or JSON) safely; ClarqError on anything unsafe or malformed. The manifest's
+    declared counts are checked against fixed limits, and every member's objects counted, before records are built,
+    so memory stays bounded whatever the file holds."""
     path = Path(path)
     if not path.is_file():
         raise ClarqError(f"{path}: no such submission file", "pass a file written by `clarq submit`")
     if zipfile.is_zipfile(path):
-        members = read_zip_members(path)
+        members = read_zip_bytes(path, {"manifest.json": bounds.MAX_MANIFEST_BYTES})
         for required in ("manifest.json", "transcripts.jsonl", "verdicts.jsonl"):
             if required not in members:
                 raise ClarqError(f"{path}: the zip has no {required}", "rebuild it with `clarq submit`")
+        raw = members.pop("manifest.json")
+        bounds.check_containers(path, "manifest.json", raw, bounds.MAX_CONTAINERS)
         try:
-            manifest = Manifest.model_validate(loads(members["manifest.json"], f"{path}: manifest.json"))
+            manifest = Manifest.model_validate(loads(raw, f"{path}: manifest.json"))
         except ValidationError as exc:
             raise _schema_error(path, "manifest.json", exc) from None
-        transcripts = _jsonl(path, members.pop("transcripts.jsonl"), Transcript, "transcripts.jsonl")
-        verdicts = _jsonl(path, members.pop("verdicts.jsonl"), Verdict, "verdicts.jsonl")
-        return Submission(manifest=manifest, transcripts=transcripts, verdicts=verdicts)
-    text = read_json_text(path)
-    containers = text.count("{") + text.count("[")
-    if containers > MAX_CONTAINERS:
-        raise ClarqError(f"{path}: the submission holds {containers:,} JSON objects or more (limit {MAX_CONTAINERS:,})",
+        del raw
+        dialogues = bounds.most_records(bounds.check_declared(path, manifest))
+        transcripts = bounds.records(path, members.pop("transcripts.jsonl"), "transcripts.jsonl", Transcript,
+                                     dialogues)
+        verdicts = bounds.records(path, members.pop("verdicts.jsonl"), "verdicts.jsonl", Verdict, dialogues)
+        return Submission.model_construct(manifest=manifest, transcripts=transcripts, verdicts=verdicts)
+    data = read_json_bytes(path)
+    count = bounds.containers(data)
+    if count > MAX_CONTAINERS:
+        raise ClarqError(f"{path}: the submission holds {count:,} JSON objects or more (limit {MAX_CONTAINERS:,})",
                          "a submission holds one record per dialogue; rebuild it with `clarq submit`")
-    value = loads(text, str(path))  # depth-limited: a deeply nested file is one DataError line
-    del text
+    value = loads(data, str(path))  # depth-limited: a deeply nested file is one DataError line
+    del data
     return _validated(path, value)

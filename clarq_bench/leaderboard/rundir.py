@@ -25,7 +25,7 @@ from ..core.transcript import Transcript
 
 def _read_jsonl(path: Path, model: type[BaseModel], what: str) -> list[Any]:
     """A run's JSONL file read the one way (clarq_bench.core.jsonl); an unfinished last line cannot be packed."""
-    records, unfinished = read_jsonl(path, model, what)
+    records, unfinished = read_jsonl(path, model, what, within=path.parent)
     if unfinished is not None:
         raise ClarqError(f"{path} line {unfinished} is unfinished (the run stopped mid-write)",
                          "finish the run with `clarq run --resume` first")
@@ -81,6 +81,8 @@ def read_run(run_dir: str | Path, data: str | None = None) -> RunFiles:
     transcripts = _read_jsonl(folder.transcripts_path, Transcript, "transcript")
     if not transcripts:
         raise ClarqError(f"{run_dir} holds no transcripts", "run some dialogues first")
+    trials = config.get("trials")  # a pair written twice or a trial outside the run's is refused, as score does
+    folder.check_records(transcripts, trials if isinstance(trials, int) and trials >= 1 else None)
     verdicts_path = folder.verdicts_path
     recorded = _read_jsonl(verdicts_path, Verdict, "verdict") if verdicts_path.is_file() else []
     root = data_root_for(config, run_dir, data)

@@ -13,6 +13,7 @@ import zipfile
 from pathlib import Path, PurePosixPath
 
 from ..core.errors import ClarqError
+from .bounds import check_zip_directory
 
 #: The members a zip submission may hold; anything else is refused rather than ignored.
 ZIP_MEMBERS = ("manifest.json", "transcripts.jsonl", "verdicts.jsonl")
@@ -85,16 +86,29 @@ def _read_capped(path: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo) ->
 
 def read_zip_members(path: Path) -> dict[str, str]:
     """The text of each allowed member of a zip submission, after check_zip has passed on the whole archive."""
+    texts = {}
+    for name, data in read_zip_bytes(path).items():
+        try:
+            texts[name] = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _reject(path, f"member {name!r} is not UTF-8 text") from None
+    return texts
+
+
+def read_zip_bytes(path: Path, limits: dict[str, int] | None = None) -> dict[str, bytes]:
+    """The bytes of each allowed member of a zip submission, after the end-of-directory record and check_zip have
+    passed on the whole archive; `limits` caps a member's declared size (name -> bytes) before it is read."""
+    check_zip_directory(path, MAX_MEMBERS)
     try:
         with zipfile.ZipFile(path) as archive:
             members = check_zip(path, archive)
-            texts = {}
+            out = {}
             for info in members:
-                try:
-                    texts[info.filename] = _read_capped(path, archive, info).decode("utf-8")
-                except UnicodeDecodeError:
-                    raise _reject(path, f"member {info.filename!r} is not UTF-8 text") from None
-            return texts
+                limit = (limits or {}).get(info.filename)
+                if limit is not None and info.file_size > limit:
+                    raise _reject(path, f"member {info.filename!r} declares {info.file_size:,} bytes (limit {limit:,})")
+                out[info.filename] = _read_capped(path, archive, info)
+            return out
     except zipfile.BadZipFile as exc:
         raise ClarqError(f"{path}: not a readable zip file ({exc})", "rebuild it with `clarq submit`") from None
 
@@ -102,12 +116,26 @@ def read_zip_members(path: Path) -> dict[str, str]:
 def read_json_text(path: Path) -> str:
     """A single-JSON submission's text, refusing absurd sizes before reading."""
     try:
+        return read_json_bytes(path).decode("utf-8")
+    except UnicodeDecodeError:
+        raise _reject(path, "not UTF-8 text") from None
+
+
+def read_json_bytes(path: Path) -> bytes:
+    """A single-JSON submission's bytes: a regular file, read no further than the limit whatever its size says."""
+    try:
         size = path.stat().st_size
     except OSError as exc:
         raise ClarqError(f"{path}: cannot read ({exc.strerror})", "check the path") from None
     if size > MAX_JSON_BYTES:
         raise _reject(path, f"{size} bytes (limit {MAX_JSON_BYTES})")
+    if not stat.S_ISREG(path.stat().st_mode):
+        raise _reject(path, "not a regular file")
     try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise _reject(path, "not UTF-8 text") from None
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_JSON_BYTES + 1)
+    except OSError as exc:
+        raise ClarqError(f"{path}: cannot read ({exc.strerror})", "check the path") from None
+    if len(data) > MAX_JSON_BYTES:
+        raise _reject(path, f"more than {MAX_JSON_BYTES} bytes (limit {MAX_JSON_BYTES})")
+    return data

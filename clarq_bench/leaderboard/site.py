@@ -22,6 +22,7 @@ from ..scoring.judge import judge_deterministic
 from ..core.redact import redact
 from ..core.tasks import Task
 from ..core.transcript import AgentInfo
+from .bounds import Refused
 from .bundle import read_submission
 from .entry import REPLAYED, SELF_REPORTED, STATUS_REFERENCE, STATUS_UNVERIFIED, STATUS_VERIFIED, Entry
 from .figures import compute_metrics, token_unit_differs, without_token_figures
@@ -62,7 +63,7 @@ def load_entries(
             try:  # an unreadable file is rejected on its own, never the end of the build
                 read = read_submission(path)
             except ClarqError as exc:
-                rejected.append((path.name, [str(exc)]))
+                rejected.append((path.name, [Refused(str(exc))]))
                 continue
             entries.append(Entry(read.manifest, read.transcripts, read.verdicts, {}, STATUS_UNVERIFIED, source=path.name))
             continue

@@ -27,6 +27,7 @@ from ..data.textmatch import carries_node
 from ..core.transcript import ReplyKind, Speaker, Transcript
 from ..provider.base import ProviderMode
 from ..core.provider_kinds import recorded_kind
+from . import bounds
 from .bundle import classify, read_submission
 from .consistency import check_consistency
 from .replay import fingerprint_problem, provider_mode, replay_all
@@ -52,6 +53,11 @@ class Verification(NamedTuple):
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def refused(self) -> bool:
+        """Refused before verifying (unreadable, unsafe, out of bounds): input the command cannot take."""
+        return any(isinstance(problem, bounds.Refused) for problem in self.problems)
 
 
 def load_task_data(data: str | Path | None, languages: set[str]) -> tuple[Path, dict[str, Task]]:
@@ -240,11 +246,18 @@ def verify_submission(sub: Submission, data: str | Path | None = None, tasks: di
     if manifest.format_version != FORMAT_VERSION:
         problems.append(f"format_version {manifest.format_version} is not supported (expected {FORMAT_VERSION})")
         return Verification(problems, notes, [], {})
+    try:  # before anything is expanded: trials x tasks and every declared count within the fixed limits
+        bounds.check_declared("the submission", manifest)
+    except ClarqError as exc:
+        return Verification([bounds.Refused(str(exc))], notes, [], {})
     languages = {task_id.split("/", 1)[0] for task_id in manifest.task_hashes}
     if tasks is None:
         root, tasks = load_task_data(data, languages)
     else:
         root = Path(str(data or "<given tasks>"))
+    too_many = bounds.check_task_set(manifest, tasks)
+    if too_many:
+        return Verification([bounds.Refused(too_many)], notes, [], tasks)
     other = _other_task_set(sub, tasks, root)
     if other:  # every later check would fail against tasks it was not played on: one line, not a cascade
         return Verification([other], notes, [], {})
@@ -287,5 +300,5 @@ def verify_file(path: str | Path, data: str | Path | None = None, tasks: dict[st
     try:
         sub = read_submission(path)
     except ClarqError as exc:
-        return None, Verification([str(exc)], [], [], {})
+        return None, Verification([bounds.Refused(str(exc))], [], [], {})
     return sub, verify_submission(sub, data, tasks)

@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from ..core.errors import ClarqError
 from ..core.redact import redact
 from ..core.tasks import Task
 from ..core.transcript import Transcript
@@ -80,6 +81,28 @@ def build_view(path: str | Path, out: str | Path, *, data: str | None = None) ->
 
     sources = load_sources(path, "auto", data)  # a bad path fails here, before any folder is made
     out = Path(out)
+    try:
+        return _write_view(sources, out)
+    except OSError as exc:  # a read-only run folder, a full disk
+        raise ClarqError(f"{out}: cannot write the viewer ({exc.strerror or exc})",
+                         "free some space, or write it elsewhere with -o DIR") from None
+
+
+def check_run_view(out: Path) -> None:
+    """ClarqError when a run's viewer folder, or anything in it, is a link or not what it should be: writing would
+    go through it to wherever it leads, and --serve would serve that folder."""
+    entries = [out, out / "assets", out / "index.html"]
+    if (out / "assets").is_dir() and not (out / "assets").is_symlink():
+        entries += list((out / "assets").iterdir())
+    for entry in entries:
+        if entry.is_symlink():
+            raise ClarqError(f"{entry} is a link (to {entry.resolve()}): the viewer is not written through it",
+                             "remove it, or write the viewer elsewhere with -o DIR")
+    if out.exists() and not out.is_dir():
+        raise ClarqError(f"{out} is not a folder", "remove it, or write the viewer elsewhere with -o DIR")
+
+
+def _write_view(sources: list, out: Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     copy_assets(out)
     written: list[tuple[str, str, int]] = []

@@ -17,12 +17,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
-from ..core.redact import redact
+from ..core.redact import redact, register_secret
 from ..core.transcript import Usage
 from .accounting import UsageMeter, call_cost, record_in_scopes
 from .cache import ResponseCache, cache_key, default_cache_path
 from .endpoint import check_api_base, normalize_endpoint
-from .errors import LLMBadRequestError, LLMCredentialsError, LLMEmptyReplyError, LLMJSONError
+from .errors import LLMBadRequestError, LLMCredentialsError, LLMEmptyReplyError, LLMHaltedError, LLMJSONError
 from .jsonreply import ask_until_valid
 from .limits import ModelLimits
 from .models import SCRIPTED_PREFIX, bare_name, check_credentials, resolve_model, supports_json_mode
@@ -88,13 +88,26 @@ class LLMClient:
     def __init__(self, settings: LLMSettings | None = None, *,
                  scripted: Mapping[str, ScriptedModel] | None = None) -> None:
         self.settings = settings or LLMSettings()
+        if self.settings.api_key is not None:
+            register_secret(self.settings.api_key.get_secret_value())
         self.scripted: dict[str, ScriptedModel] = dict(scripted or {})
         self.limits = ModelLimits(self.settings.max_concurrency_per_model, self.settings.rpm)
         self.meter = UsageMeter()
         self.retries = 0
         self._late_replies = 0  # replies to attempts their caller had given up on, counted and cached (_unabandoned)
         self._background: set[asyncio.Future[Any]] = set()
+        #: cache key -> the reply of the same request already in flight: an identical request waits for it instead
+        #: of paying for it a second time (as a cache hit would have served it a moment later)
+        self._flying: dict[str, asyncio.Future[str]] = {}
         self.spent_before = 0.0  # dollars earlier sessions of the same run spent (a resume): max_cost caps the total
+        #: told when a call is sent and when a paid call is counted (the run's ledger writes spending.json then, not
+        #: at a dialogue's end)
+        self.on_paid: Callable[[], None] | None = None
+        #: estimated dollars of the calls sent and not yet answered: counted by the budget and the ledger, so a
+        #: process killed with calls in flight has them on disk (the endpoint bills them all the same)
+        self.in_flight_usd = 0.0
+        self._longest_reply: dict[str, int] = {}  # completion tokens of the longest reply seen, per model
+        self.halted: str | None = None  # why no new call may be sent (halt()); cache hits are still served
         self._cache: ResponseCache | None = None
         self._cache_lock = threading.Lock()
         self._direct: DirectOpenAI | None = None
@@ -144,10 +157,21 @@ class LLMClient:
     def usage_by_role(self) -> dict[str, Usage]:
         return dict(self.meter.by_role)
 
+    def halt(self, reason: str) -> None:
+        """Send no new call from now on (each raises LLMHaltedError); replies to calls already sent are still
+        counted and cached when they arrive."""
+        self.halted = self.halted or reason
+
     @property
     def budget_exhausted(self) -> bool:
         """True once max_cost is spent; the runner checks it before starting each new dialogue."""
-        return self.settings.max_cost is not None and self.spent_before + self.meter.cost_usd >= self.settings.max_cost
+        return self.settings.max_cost is not None and self.spent_before + self.spent_usd >= self.settings.max_cost
+
+    @property
+    def spent_usd(self) -> float:
+        """Dollars of this client's calls, with those in flight at their estimate (the ledger's and the budget's
+        figure; `usage` holds only answered calls)."""
+        return self.meter.cost_usd + max(self.in_flight_usd, 0.0)
 
     @property
     def cache(self) -> ResponseCache | None:
@@ -213,10 +237,47 @@ class LLMClient:
             self._note_reported(resolved, str(hit.get("reported_model") or ""))
             return str(hit["text"]), usage, 0, True
 
+        if cache is not None:
+            flying = self._flying.get(key)
+            if flying is not None:
+                try:
+                    text = await asyncio.shield(flying)
+                except Exception:  # the first one failed: this one makes its own attempts
+                    pass
+                else:
+                    usage = Usage.model_construct(prompt_tokens=0, completion_tokens=0, cost_usd=0.0, calls=0,
+                                                  cached_calls=1)
+                    self._account(role, resolved, usage)
+                    return text, usage, 0, True
+            if key not in self._flying:
+                mine = self._flying[key] = asyncio.get_running_loop().create_future()
+                try:
+                    answer = await self._ask_model(resolved, messages, params, role, scripted, cache, pool, key)
+                except BaseException as exc:
+                    mine.set_exception(exc if isinstance(exc, Exception) else LLMHaltedError(str(exc) or "cancelled"))
+                    mine.exception()  # retrieved here: nobody else may be waiting
+                    raise
+                else:
+                    mine.set_result(answer[0])
+                    return answer
+                finally:
+                    if self._flying.get(key) is mine:
+                        del self._flying[key]
+        return await self._ask_model(resolved, messages, params, role, scripted, cache, pool, key)
+
+    async def _ask_model(self, resolved: str, messages: Messages, params: dict[str, Any], role: str, scripted: bool,
+                         cache: ResponseCache | None, pool: RouterPool | None, key: str
+                         ) -> tuple[str, Usage, int, bool]:
+        """The model's reply to one request (the cache missed): sent, retried, accounted and cached."""
+        if self.halted is not None and not scripted:
+            raise LLMHaltedError(f"{resolved}: no new call is sent: {self.halted}",
+                                 "free the space or fix the folder, then resume the run", model=resolved)
+
         def late(raw: RawReply) -> None:  # the reply to an attempt whose caller had given up: still paid, so kept
             self._late_replies += 1
             text, usage, value = self._settle(raw, resolved, scripted, pool is not None)
             self.meter.add(role, resolved, usage)  # the run's spending (spending.json, the budget); no dialogue's
+            self._paid(usage)
             if cache is not None and value is not None and text.strip():
                 self._keep(cache.aput(key, resolved, value))
 
@@ -226,7 +287,9 @@ class LLMClient:
                     work = pool.call(resolved, messages, params, self.limits, self.settings.timeout_s)
                 else:
                     work = self._send(resolved, messages, params)
-                return await work if scripted else await self._unabandoned(work, late)
+                if scripted:
+                    return await work
+                return await self._unabandoned(self._in_flight(work, resolved, messages, params), late)
 
         retries = pool.spec.router_settings.num_retries if pool is not None else None
         raw, attempts = await with_retries(
@@ -250,7 +313,7 @@ class LLMClient:
         cost = 0.0 if scripted else call_cost(raw.priced_as or resolved, raw.prompt_tokens, raw.completion_tokens)
         usage = Usage.model_construct(prompt_tokens=raw.prompt_tokens, completion_tokens=raw.completion_tokens,
                                       cost_usd=cost, calls=1, cached_calls=0)
-        reported = "" if scripted or pooled else self._note_reported(resolved, raw.model)
+        reported = "" if scripted or pooled else self._note_reported(resolved, redact(raw.model))
         text = (raw.text or "") if scripted else redact(raw.text or "")
         if scripted:
             return text, usage, None
@@ -275,6 +338,23 @@ class LLMClient:
                 task.add_done_callback(lambda done: late(done.result()) if not done.cancelled()
                                        and done.exception() is None else None)
             raise
+
+    async def _in_flight(self, work: Awaitable[RawReply], resolved: str, messages: Messages,
+                         params: dict[str, Any]) -> RawReply:
+        """`work`, its estimated cost counted in flight until it ends (answered, failed or cancelled): the prompt
+        at 4 characters a token, the reply at the longest seen from this model (or max_tokens, else 1,000)."""
+        chars = sum(len(str(message.get("content") or "")) for message in messages)
+        reply = params.get("max_tokens") or self._longest_reply.get(resolved, 1000)
+        estimate = 0.0 if self.pooled(resolved) else call_cost(resolved, chars // 4 + 1, int(reply))
+        self.in_flight_usd += estimate
+        self._paid_signal()
+        try:
+            raw = await work
+            if raw.completion_tokens > self._longest_reply.get(resolved, 0):
+                self._longest_reply[resolved] = raw.completion_tokens
+            return raw
+        finally:
+            self.in_flight_usd -= estimate
 
     def _keep(self, work: Awaitable[Any]) -> None:
         """Run `work` in the background until it ends or aclose() cancels it (a failure there is nobody's error)."""
@@ -313,6 +393,15 @@ class LLMClient:
     def _account(self, role: str, resolved: str, usage: Usage, served_by: str = "") -> None:
         self.meter.add(role, resolved, usage)
         record_in_scopes(role, resolved, usage, served_by)
+        self._paid(usage)
+
+    def _paid(self, usage: Usage) -> None:
+        if usage.calls:
+            self._paid_signal()
+
+    def _paid_signal(self) -> None:
+        if self.on_paid is not None:
+            self.on_paid()
 
     def _count_retry(self, exc: BaseException | None) -> None:
         self.retries += 1

@@ -57,6 +57,11 @@ class LLMEmptyReplyError(LLMError):
 
 
 class LLMReplyTooLargeError(LLMError):
-    """The reply body is larger than any model reply can be (llm/transports.MAX_REPLY_BYTES): a hostile or broken
+    """The reply body is larger than any model reply can be (llm/reply_cap.MAX_REPLY_BYTES): a hostile or broken
     endpoint. Not read to the end (memory stays bounded), never retried (each attempt would be paid), never cached;
     it ends only its dialogue."""
+
+
+class LLMHaltedError(LLMError):
+    """The run stopped making calls (a file of the run could not be written): no new call is sent, so nothing more
+    is paid that could not be recorded. Never retried; the dialogue is played again on resume."""

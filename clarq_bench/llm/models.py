@@ -55,6 +55,9 @@ def litellm_module() -> ModuleType:
                 _discard_background_logging()
                 _skip_litellm_cost(litellm)
                 _freeze_import_heap()
+                from .reply_cap import install
+
+                install()  # the direct transport's reply cap, on litellm's reads too
                 litellm._clarq_configured = True  # type: ignore[attr-defined]  # our mark on the module: configured once
     return litellm
 

@@ -20,7 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ..core.errors import ClarqError
-from ..core.redact import SECRET_KEY, redact
+from ..core.redact import SECRET_KEY, redact, register_secret
 from .endpoint import normalize_endpoint
 
 ENV_PREFIX = "os.environ/"
@@ -79,7 +79,7 @@ class DeploymentParams(BaseModel):
         environment now."""
         def value(inner: Any) -> Any:
             if isinstance(inner, str) and inner.startswith(ENV_PREFIX):
-                return os.environ.get(inner[len(ENV_PREFIX):], "")
+                return _read_variable(inner[len(ENV_PREFIX):]) or ""
             return inner
 
         out: dict[str, Any] = {}
@@ -93,7 +93,24 @@ class DeploymentParams(BaseModel):
 
     def key(self) -> str | None:
         """The key, read from the environment now (None when the deployment names no variable or it is unset)."""
-        return os.environ.get(self.key_variable) if self.key_variable else None
+        return _read_variable(self.key_variable) if self.key_variable else None
+
+    def variables(self) -> list[str]:
+        """Every environment variable this deployment names (its key and its other settings')."""
+        named = [self.key_variable] if self.key_variable else []
+        for inner in (self.model_extra or {}).values():
+            for value in inner.values() if isinstance(inner, dict) else [inner]:
+                if isinstance(value, str) and value.startswith(ENV_PREFIX):
+                    named.append(value[len(ENV_PREFIX):])
+        return named
+
+
+def _read_variable(name: str) -> str | None:
+    """A variable a router file names, registered with the redactor as it is read: whatever its name, its value is
+    a credential clarq was told to send, and an endpoint may echo it back."""
+    value = os.environ.get(name)
+    register_secret(value)
+    return value
 
 
 class ModelInfo(BaseModel):
@@ -195,4 +212,7 @@ def load_router_file(path: str | Path) -> RouterFile:
             if unknown:
                 raise ClarqError(f"--router {where}: fallback names {unknown[0]!r}, which model_list does not have",
                                  "fallbacks name model_name entries of the same file")
+    for deployment in spec.model_list:  # known to the redactor before any call is sent
+        for name in deployment.litellm_params.variables():
+            _read_variable(name)
     return spec

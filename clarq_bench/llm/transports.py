@@ -33,7 +33,9 @@ import weakref
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
+from ..core.redact import register_secret
 from .errors import LLMReplyTooLargeError
+from .reply_cap import MAX_REPLY_BYTES
 from .models import bare_name, litellm_module, provider_of
 from .retry import HTTPStatusError
 
@@ -51,10 +53,10 @@ class ScriptedModel(Protocol):
 
 
 #: Provider prefixes whose models are served over the OpenAI chat-completions API at an api_base.
-#: The largest reply body read (direct transport). A model reply of the longest turn clarq plays (100,000
-#: characters, play/dialogue.MAX_TURN_CHARS) is at most ~0.6 MB of JSON even with every character escaped; a body past
-#: this is a broken or hostile endpoint, and reading it whole (or forever, when chunked) would exhaust memory.
-MAX_REPLY_BYTES = 8 * 1024 * 1024
+
+#: Added to a litellm call's total deadline: litellm's own work before the request leaves (lazy imports and
+#: client setup on a first call take a few hundred milliseconds) is not the endpoint's time.
+LITELLM_SETUP_S = 1.0
 
 DIRECT_PREFIXES = frozenset({"openai", "hosted_vllm", "custom_openai"})
 
@@ -94,18 +96,31 @@ def request_params(temperature: float, seed: int | None, max_tokens: int | None,
 
 async def litellm_call(model: str, messages: list[dict[str, Any]], params: dict[str, Any], *,
                        api_base: str | None, api_key: str | None, timeout_s: float) -> RawReply:
-    """One attempt through litellm.acompletion (its retries off; unsupported parameters dropped)."""
+    """One attempt through litellm.acompletion (its retries off; unsupported parameters dropped), held to the
+    direct transport's rules: one total deadline for the whole call (litellm's own timeout restarts with every
+    byte that arrives), the reply-size cap (reply_cap.py), and a reply without choices is a malformed body."""
+    from .reply_cap import too_large
+
     litellm = litellm_module()
     extra: dict[str, Any] = {}
     if api_base:
         extra["api_base"] = api_base
     if api_key:
+        register_secret(api_key)
         extra["api_key"] = api_key
-    response = await litellm.acompletion(
-        model=model, messages=messages, timeout=timeout_s, max_retries=0, num_retries=0, drop_params=True,
-        **params, **extra,
-    )
-    text = response.choices[0].message.content or ""
+    try:
+        response = await asyncio.wait_for(litellm.acompletion(
+            model=model, messages=messages, timeout=timeout_s, max_retries=0, num_retries=0, drop_params=True,
+            **params, **extra,
+        ), timeout_s + LITELLM_SETUP_S)
+    except Exception as exc:
+        if too_large(exc):
+            raise _too_large(model) from None
+        raise
+    choices = getattr(response, "choices", None)
+    if not choices:
+        raise HTTPStatusError(502, "malformed reply body: no choices")
+    text = getattr(getattr(choices[0], "message", None), "content", None) or ""
     usage = getattr(response, "usage", None)
     return RawReply(text, int(getattr(usage, "prompt_tokens", 0) or 0),
                     int(getattr(usage, "completion_tokens", 0) or 0), str(getattr(response, "model", "") or ""))
@@ -139,6 +154,7 @@ class DirectOpenAI:
 
         self.url = chat_url(api_base)
         key = api_key or os.environ.get("OPENAI_API_KEY") or "no-key"
+        register_secret(key)
         self.headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
         self._sessions: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aiohttp.ClientSession] = (
             weakref.WeakKeyDictionary()
@@ -210,7 +226,11 @@ async def _bounded_body(rsp: Any, model: str) -> bytes:
             chunks.append(chunk)
         else:
             return b"".join(chunks)
-    raise LLMReplyTooLargeError(
+    raise _too_large(model)
+
+
+def _too_large(model: str) -> LLMReplyTooLargeError:
+    return LLMReplyTooLargeError(
         f"{model}: the reply body is larger than {MAX_REPLY_BYTES // (1024 * 1024)} MB, far more than any model "
         "reply (a broken or hostile endpoint); it was not read to the end and is not retried",
         "check --api-base and the server", model=model, attempts=1)

@@ -26,11 +26,13 @@ MULTI_INFO_NODES = 3
 
 
 class Answer(NamedTuple):
-    """One turn read once: the nodes revealed by the rule above, and (for the record) every candidate the read
-    questions focus before the per-turn limits."""
+    """One turn read once: the nodes revealed by the rule above, (for the record) every candidate the read
+    questions focus before the per-turn limits, and the catalogue rule that let each asked node through."""
 
     revealed: list[str]
     asked: list[str]
+    rules: dict[str, str] = {}
+    limited: str | None = None  # the catalogue id of the limit that kept an asked node back (L201, L202)
 
 
 def answer(
@@ -63,9 +65,19 @@ def read_turn(
     ordered = [node_id for node_id in order if node_id in proposed | offered]
     if not ordered or not questions:
         return Answer([], [])
-    asked = [node_id for node_id in ordered if any(focus.focuses(q, node_id, answered) for q in questions)]
+    rules: dict[str, str] = {}
+    for node_id in ordered:
+        rule = next((r for r in (focus.focus_rule(q, node_id, answered) for q in questions) if r is not None), None)
+        if rule is not None:
+            rules[node_id] = rule
+    asked = list(rules)
+    if not asked and ordered:
+        late = focus.questions(turn, heard)[read:]  # asked past the questions read at all (L201)
+        if any(focus.focus_rule(q, node_id, answered) for q in late for node_id in ordered):
+            return Answer([], [], {}, "L201")
     if not multi_info:
-        return Answer(asked[:1], asked)  # the first node, in the tree's order, that a question focuses
+        # the first node, in the tree's order, that a question focuses (L202: one node a turn)
+        return Answer(asked[:1], asked, rules, "L202" if len(asked) > 1 else None)
     taken: list[str] = []
     for question in questions:
         for node_id in asked:
@@ -74,4 +86,4 @@ def read_turn(
                 break
         if len(taken) >= MULTI_INFO_NODES:
             break
-    return Answer(sorted(taken, key=ordered.index), asked)
+    return Answer(sorted(taken, key=ordered.index), asked, rules, "L202" if len(taken) < len(asked) else None)

@@ -3,31 +3,34 @@
 A seeker turn is read as its questions. Each node of the tree resolves one uncertainty, which its explanation names:
 - a *choice* among options of one kind ("multiple taverns ... unsure which one", "which gem Henry needs"): a question
   asks it when an interrogative governs the kind ("which tavern", "what kind of gem", "哪家酒馆"), or when it offers
-  two or more of the options as alternatives ("the Frost Castle or the Twilight Castle?"). Naming one option alone is
-  a bet on the answer, not the question, and a list of options of several kinds is no choice at all;
+  two or more of the options as alternatives ("the Frost Castle or the Twilight Castle?", or in short: "Kerosene or
+  whale oil?"). The options are the brief's names of one kind, or the names of one list the node weighs though they
+  share no word (the fuels "Lamp kerosene" and "Whale oil"). Naming one option alone is a bet on the answer, not the
+  question, and a list of options of several kinds is no choice at all;
 - an open *detail* of one thing ("unsure where to buy the helmet", "how to stun the dragon"): a question asks it when
   it names that thing (the weightiest term of the explanation's "noticed" clause, or most of the clause) and asks the
   right kind of thing about it: where / which place for a place, how for a way, who for a person, when for a time,
   how many for a number (a bare yes/no question about a place asks nothing about where it is).
 A list of alternatives holds one kind of option (a pasted note, the task name or another kind makes it a spray); a
-bare "Which X exactly?" asks only a choice of kind X that Jax has raised; an interrogative governs the word right after
-it, never a list; a kind named as one of several listed things is not what is asked.
+bare "Which X exactly?" asks only a choice of kind X that Jax has raised or that the seeker names in words of its own;
+an interrogative governs the word right after it, never a list; a kind named as one of several listed things is not
+what is asked. Interrogatives joined by and / or ("which X and which Y") are questions of their own.
 Twin choices (sibling nodes settling the same options for different things: which key for the entrance, which for
 the chest) are asked once without saying which (twins.py).
-A node is revealed only to a question that focuses it; overlapping words decide nothing by themselves. Pure
-functions of the task and the turn, shared by the offline and the LLM provider, so both answer by the same rule.
+A node is revealed only to a question that focuses it; overlapping words decide nothing by themselves. Each way a
+question may ask has a catalogue id (catalogue.py; asking_rule names it). Pure functions of the task and the turn:
+the offline provider's reading, and the LLM provider's under `--provider-reading strict`.
 """
 
 from __future__ import annotations
 
+import re
 from functools import cached_property
 from typing import NamedTuple
 
 from ..core.tasks import ResponseNode, Task
-from .lexical import TaskIndex, competing_options, focus_phrase, is_question, sentences, tokens
+from .lexical import TaskIndex, competing_options, focus_phrase, tokens
 from .question_words import (
-    ABBREVIATION,
-    CLASSES,
     FRAME_WHICH,
     NEEDS,
     NEEDS_WORDS,
@@ -38,17 +41,11 @@ from .question_words import (
     ASKS_FOR,
     ASKS_THING,
     ASK_PIECES,
-    BARE_FILLER_EN,
-    BARE_SCAFFOLD_ZH,
-    BARE_WHICH_EN,
     BOILERPLATE,
     CHOICE_OF_A_THING,
     CHOICE_WORDS,
     CHOOSER,
     CHOOSER_AFTER,
-    CJK_WORD,
-    CLAUSE_BREAK,
-    DECIMAL,
     FIRST_SENTENCE,
     FUNCTION_ZH,
     GAP,
@@ -60,17 +57,15 @@ from .question_words import (
     MENTIONED,
     NOT_A_CHOICE,
     NOT_A_THING,
+    OFFERS,
     PRONOUN,
-    REFERS_BACK,
     WHICH,
     WHICH_KIND,
 )
-from .brief_options import BriefOption, brief_options, names_entity, notes_of
+from .brief_options import BriefOption, brief_options, names_entity, names_of, notes_of
 from .question_lists import ListReading, Question
+from .question_reading import QuestionReading
 from .twins import TwinReading
-
-
-
 
 
 def _shared_terms(members: tuple["Option", ...]) -> set[str]:
@@ -85,6 +80,16 @@ def _shared_terms(members: tuple["Option", ...]) -> set[str]:
 #: (zh) Bigrams of a choice's anchor a question must carry to ask about the thing the choice is for in its own words
 #: (one is a fragment of any word of Jax's: "风力" of "风力发电站").
 ZH_CHOICE_ANCHOR = 2
+#: Options of one choice an explanation may speak of by name when their names share no word.
+SPOKEN_OPTIONS = 4
+#: An explanation that says a choice is open: "both", "two", "either", "which", "or" ("两", "哪", "还是", "或").
+CHOICE_SAID = {"en": re.compile(r"\b(?:both|two|three|either|which|several|multiple|or)\b", re.I),
+               "zh": re.compile(r"两|哪|还是|或|几|多个|不止")}
+#: The brief's list of skills / actions (items 0, skills 1, scenes 2): a choice among them is a choice of how.
+SKILLS = 1
+#: Where a question's alternatives part: "or", "versus", commas and slashes before the last or (zh 还是 / 或 / 、).
+ALTERNATIVE_PIECES = {"en": re.compile(r"\s*(?:,|/|\bor\b|\bversus\b|\bvs\b|:)\s*", re.I),
+                      "zh": re.compile(r"\s*(?:还是|或者|或是|或|、|，|,|/|：|:)\s*")}
 #: One option of the brief (brief_options.py owns what a kind is).
 Option = BriefOption
 
@@ -106,7 +111,7 @@ class NodeFocus(NamedTuple):
         return bool(self.options or self.kind)
 
 
-class FocusIndex(ListReading, TwinReading):
+class FocusIndex(QuestionReading, ListReading, TwinReading):
     """For one task: the options of the brief, and the uncertainty of every required node."""
 
     def __init__(self, task: Task, index: TaskIndex | None = None) -> None:
@@ -117,6 +122,12 @@ class FocusIndex(ListReading, TwinReading):
         self.options: list[Option] = brief_options(task, language)
         self.scene_groups: set[int] = {o.group for o in self.options if o.scene}
         self.names = sorted({o.name for o in self.options}, key=lambda n: (-len(n), n))
+        #: Every word of the brief (its names and its prose): a kind taken from here may be a guess (_kind_known).
+        self.brief_terms = frozenset(tokens(" ".join((brief.background, *brief.items, *brief.skills, *brief.scenes)),
+                                            language))
+        #: Which list of the brief each name comes from (0 items, 1 skills, 2 scenes).
+        self._list_of = {name: number for number, listed in enumerate((brief.items, brief.skills, brief.scenes))
+                         for name in names_of(listed)}
         #: Phrases of the brief a question may paste without saying anything of its own: the names, the task name
         #: and the role ("how does trading with Henry come in?" asks nothing about Henry).
         framing = {p.strip() for p in (brief.task_name, brief.role) if p.strip()}
@@ -160,6 +171,10 @@ class FocusIndex(ListReading, TwinReading):
             if len(members) >= 2:
                 options = members
                 kind |= set(frozenset.intersection(*(o.terms for o in members)))
+        if not options and CHOICE_SAID[language].search(explanation):
+            options = self._options_spoken_of(explanation, present)
+            if options:
+                kind |= _shared_terms(options)
         phrase = focus_phrase(explanation, language)
         asked = ASKED[language].search(explanation)
         if asked:  # "use this response only if the other party asks where to build the stage"
@@ -192,6 +207,18 @@ class FocusIndex(ListReading, TwinReading):
         return NodeFocus(node.id, options, frozenset(kind), frozenset(anchor), key, needs, said,
                          said_kind if options or kind else frozenset())
 
+    def _options_spoken_of(self, explanation: str, answer: set[str]) -> tuple[Option, ...]:
+        """Options of a choice whose names share no word ("Lamp kerosene", "Whale oil": the fuels): the brief's names
+        of one list (items, skills or scenes) that the explanation speaks of, two to `SPOKEN_OPTIONS` of them, when
+        the node's own answer weighs two of them ("Fill the lamp with kerosene. Whale oil gums up the burner")."""
+        spoken = set(tokens(explanation, self.language))
+        said = [o for o in self.options if names_entity(spoken, o.terms)]
+        lists = {self._list_of[o.name] for o in said}
+        weighed = [o for o in said if names_entity(answer, o.terms)]
+        if 2 <= len(said) <= SPOKEN_OPTIONS and len(lists) == 1 and len(weighed) >= 2:
+            return tuple(said)
+        return ()
+
     def _content(self, text: str) -> list[str]:
         """Content terms of explanation text: no boilerplate, and (zh) no bigram with a function character."""
         found = [t for t in tokens(text, self.language) if t not in BOILERPLATE]
@@ -199,59 +226,7 @@ class FocusIndex(ListReading, TwinReading):
             found = [t for t in found if not set(t) & FUNCTION_ZH]
         return found
 
-    # --- questions ---------------------------------------------------------------------------------------------
-    def questions(self, turn: str, heard: str | None = None, limit: int | None = None) -> list[Question]:
-        """The question sentences of a turn, in order; `heard`: what Jax has said so far (every provider turn
-        before this one), which a kind must come from to be asked by name (see _kind_governed); `limit`: stop
-        after that many (the questions read at all)."""
-        language = self.language
-        jax = frozenset(tokens(heard, language)) if heard is not None else None
-        found = []
-        context = ""
-        for sentence in sentences(DECIMAL.sub("\\1\u00b7\\2", ABBREVIATION.sub(lambda m: m.group(1) or m.group(2), turn)), language):
-            if not is_question(sentence, language) or sentence.rstrip().endswith((":", "：")):
-                context = sentence  # (a preamble such as "I have a few questions:" asks nothing itself)
-                continue
-            for clause in self._clauses(sentence):
-                classes = {name for name, pattern in CLASSES[language].items() if pattern.search(clause)}
-                classes = classes or {"polar"}
-                bare = classes <= {"identity", "polar"} and self._is_bare(clause)
-                if found and REFERS_BACK[language].search(clause) and len(tokens(clause, language)) <= 2:
-                    # "What about the garlic, onions and potatoes? Where can I find those?": "those" is the list
-                    clause = f"{clause} ({found[-1].text})"
-                found.append(Question(clause, frozenset(tokens(clause, language)), frozenset(classes), context,
-                                      bare, jax))
-            if limit is not None and len(found) >= limit:
-                return found[:limit]
-            context = ""
-        return found
-
-    def _is_bare(self, clause: str) -> bool:
-        """A question of one word of its own around its which / what ("Which trade exactly?", "What crystal, precisely?",
-        "具体是哪个酒馆？"): it can only ask which of several such things is meant, so it asks a choice whose kind is that
-        word and nothing else."""
-        if self.language == "zh":
-            return len(CJK_WORD.findall(BARE_SCAFFOLD_ZH.sub("", clause))) <= 4
-        own = [t for t in tokens(clause, "en") if t not in BARE_FILLER_EN]
-        if len(own) > 1:
-            return False
-        governed = BARE_WHICH_EN.search(clause)  # the which / what governs that word ("what should I do" does not)
-        return not own or bool(governed and set(tokens(governed.group(1), "en")) & set(own))
-
-    def _clauses(self, sentence: str) -> list[str]:
-        """One question sentence cut where a second question begins ("Which gem does Henry need, and at which gate
-        ...?" asks two things): at a comma or semicolon, only when both sides carry a question word of their own."""
-        pieces = CLAUSE_BREAK[self.language].split(sentence)
-        clauses: list[str] = []
-        for piece in pieces:
-            if clauses and ASKS[self.language].search(piece) and ASKS[self.language].search(clauses[-1]):
-                clauses.append(piece)
-            elif clauses:
-                clauses[-1] = clauses[-1] + ", " + piece
-            else:
-                clauses.append(piece)
-        return [clause.strip() for clause in clauses if clause.strip()]
-
+    # --- questions (read into Question by question_reading.py) ------------------------------------------------
     def _kind_governed(self, question: Question, kind: frozenset[str]) -> bool:
         """An interrogative governs a term of the kind outside every option's name ("which castle")."""
         if not kind:
@@ -283,29 +258,35 @@ class FocusIndex(ListReading, TwinReading):
         ]
 
     def asks_choice(self, question: Question, focus: NodeFocus) -> bool:
+        """Does the question ask the choice this node settles? (choice_rule names the way.)"""
+        return self.choice_rule(question, focus) is not None
+
+    def choice_rule(self, question: Question, focus: NodeFocus) -> str | None:
         """Does the question ask the choice this node settles? (1) An interrogative governs the kind ("which
         castle", "which of the castles"); or (2) it offers two or more of the options as alternatives, in a list
         that holds ours alone, and they are most of the names it names; or (3) it asks about the kind or the thing
         the choice is for ("where can I get the sleeping medicine?") without betting on one option, with a question
         word that asks what the choice answers (_choice_asked_by). Naming one option alone is a bet (3 fails)."""
         if self._kind_governed(question, focus.kind):
-            return True
+            return "R101"
         named = self.named_options(question)
         groups = {o.group for o in focus.options}
         ours = [o for o in named if o.group in groups]
         if not focus.options:  # a choice among things the brief does not list ("which route up the mountain")
-            return bool(question.classes & self._choice_asked_by(focus)) and (
+            asked = bool(question.classes & self._choice_asked_by(focus)) and (
                 self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question)))
+            return "R104" if asked else None
         if len(ours) >= 2:
-            return self._offers_ours(question, focus, named)
+            return "R102" if self._offers_ours(question, focus, named) else None
         if ours and not self._kind_apart(question, focus.kind, alternative=True):
-            return False  # one option named, no other offered: a bet on the answer
+            return None  # one option named, no other offered: a bet on the answer
         if named and len(named) > 2:
-            return False  # names of other kinds thrown in: no question about this choice
+            return None  # names of other kinds thrown in: no question about this choice
         if not question.classes & self._choice_asked_by(focus):
-            return False  # a yes/no question, or one that asks another kind of thing (how many, when, who)
-        return self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question),
-                                                                           least=ZH_CHOICE_ANCHOR)
+            return None  # a yes/no question, or one that asks another kind of thing (how many, when, who)
+        asked = self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question),
+                                                                          least=ZH_CHOICE_ANCHOR)
+        return "R104" if asked else None
 
     def _choice_asked_by(self, focus: NodeFocus) -> frozenset[str]:
         """The question classes that ask a choice by its kind or its thing rather than its options (asks_choice (3)):
@@ -316,6 +297,8 @@ class FocusIndex(ListReading, TwinReading):
         classes = ASKS_THING & ASKS_FOR[focus.needs] if focus.needs is not None else CHOICE_OF_A_THING
         if any(o.group in self.scene_groups for o in focus.options):
             classes = classes | {"place"}
+        if any(self._list_of.get(o.name) == SKILLS for o in focus.options):
+            classes = classes | {"manner"}  # a choice among ways of doing it is asked by how ("How do I seal it?")
         return classes
 
     def _offers_ours(self, question: Question, focus: NodeFocus, named: list[Option] | None = None) -> bool:
@@ -395,50 +378,113 @@ class FocusIndex(ListReading, TwinReading):
         """Does the question ask the uncertainty this node resolves? Besides what it asks (_asks_uncertainty), a
         choice that several nodes settle with the same options is one uncertainty per thing it is for (which key
         for the entrance, which for the chest): see picks_twin. `answered`: the nodes Jax has given so far."""
-        return self._asks_uncertainty(question, node_id) and self.picks_twin(question, node_id, answered)
+        return self.focus_rule(question, node_id, answered) is not None
+
+    def focus_rule(self, question: Question, node_id: str, answered: frozenset[str] = frozenset()) -> str | None:
+        """The catalogue id of the rule by which the question asks this node (focuses), or None."""
+        rule = self.asking_rule(question, node_id)
+        return rule if rule is not None and self.picks_twin(question, node_id, answered) else None
 
     def _asks_uncertainty(self, question: Question, node_id: str, framed: bool = False) -> bool:
         """What the question asks, by the rules of the module docstring (twins aside)."""
+        return self.asking_rule(question, node_id, framed) is not None
+
+    def asking_rule(self, question: Question, node_id: str, framed: bool = False) -> str | None:
+        """The catalogue id of the rule by which the question asks this node's uncertainty (catalogue.py), or None
+        when it does not ask it (twins aside)."""
         focus = self.nodes.get(node_id)
         if focus is None:
-            return False
+            return None
         if focus.asks and question.classes - {"polar"} and any(piece in question.text for piece in focus.asks):
-            return True  # (zh) the very question the explanation says the seeker asks: "仅当对方询问羊在哪里" / "羊在哪里？"
+            return "R107"  # (zh) the very question the explanation says the seeker asks: "仅当对方询问羊在哪里" / "羊在哪里？"
+        if focus.options and not framed and self._offers_by_pieces(question, focus):
+            return "R103"  # "Kerosene or whale oil?": its alternatives are this choice's options, said in short
         frame = None if framed else self.alternatives_frame(question)
         if frame is not None:  # "Which A, B or C?": a choice among what it offers, or what its frame asks
+            if self._kind_governed(question, focus.kind):
+                return "R101"
             if self._asks_choice_by_list(question, focus) or self._offers_of_kind(question, focus.kind):
-                return True
+                return "R102"
             asked = question._replace(text=frame, terms=frozenset(tokens(frame, self.language)), bare=False)
             if not asked.terms:
-                return False
+                return None
             groups = {o.group for o in focus.options}
             if any(o.group in groups for o in self.named_options(question)):
-                return False  # its options in a list with other things (or one alone): a spray or a bet, not asked
-            return self._asks_uncertainty(asked, node_id, framed=True)
+                return None  # its options in a list with other things (or one alone): a spray or a bet, not asked
+            return self.asking_rule(asked, node_id, framed=True)
         if self.lists_without_asking(question):
             # "What do I need to know about the A, the B and the C?": nothing is asked of any one of them in particular
-            return self._asks_choice_by_list(question, focus)
+            if self._kind_governed(question, focus.kind):
+                return "R101"
+            return "R102" if bool(focus.options) and self._offers_ours(question, focus) else None
         question = self.first_thing_only(question)  # "Tell me more about the A and the B" asks about the A
         if question.bare:  # "Which X exactly?" asks which X is meant: a choice of kind X, nothing else, and only once
             # Jax has spoken of X ("go to the castle"): "Which castle?" before any castle came up is a guess at what
             # may be asked, not a question about his answer
-            heard = question.heard is None or bool(focus.kind & question.heard)
-            return focus.is_choice and heard and self._kind_governed(question, focus.kind)
+            known = focus.is_choice and self._kind_known(question, focus)
+            return "R106" if known and self._kind_governed(question, focus.kind) else None
         if focus.is_choice:
             # "Where can I find the ropes?" asks the choice of a place as well as "which coast?" does; only a
             # question of exactly the missing kind (never a bare "which"/"what") takes that second way.
-            return self.asks_choice(question, focus) or (
-                focus.needs is not None and focus.needs in question.classes and self.asks_detail(question, focus)
-            )
-        return self.asks_detail(question, focus)
+            rule = self.choice_rule(question, focus)
+            if rule is not None:
+                return rule
+            detail = focus.needs is not None and focus.needs in question.classes and self.asks_detail(question, focus)
+            return "R105" if detail else None
+        return "R105" if self.asks_detail(question, focus) else None
+
+    def _kind_known(self, question: Question, focus: NodeFocus) -> bool:
+        """May a which over this choice's kind be asked yet? Once Jax has spoken of the kind ("go to the castle":
+        "Which castle?"), or when the kind is the seeker's own word, in neither the brief nor Jax's replies ("Which
+        fuel?" where the brief lists kerosene and whale oil): the seeker understood there is a choice. A kind taken
+        from the brief's words before Jax raised it is a guess at what may be asked, not a question about his
+        answer."""
+        if question.heard is None or focus.kind & question.heard:
+            return True
+        named = question.terms & (focus.said_kind or focus.kind)
+        return bool(named) and not named & self.brief_terms
 
     def offers_options(self, question: Question, node_id: str) -> bool:
         """Does the question offer two or more of this node's options as its alternatives ("the Frost Castle or
-        the Twilight Castle?")? Such a question can ask nothing else, so it needs no matcher's support."""
+        the Twilight Castle?"), or govern the kind the explanation names with a which ("Which fuel should I use?"
+        where the keeper has kerosene and whale oil)? Such a question can ask nothing else, so it needs no matcher's
+        support."""
         focus = self.nodes.get(node_id)
-        if focus is None or not focus.options or question.bare:
+        if focus is None or not focus.options:
+            return False
+        kind = focus.said_kind or focus.kind
+        if kind and self._kind_governed(question, kind) and not self.lists_things(question):
+            return self._kind_known(question, focus) and self.picks_twin(question, node_id, frozenset())
+        if self._offers_by_pieces(question, focus):
+            return self.picks_twin(question, node_id, frozenset())
+        if question.bare:
             return False
         return self.asks_choice(question, focus) and self._lists_of(question, {o.group for o in focus.options})[1]
+
+    def _offers_by_pieces(self, question: Question, focus: NodeFocus) -> bool:
+        """Alternatives a person says in short ("Kerosene or whale oil?", "Oak or pine for the stage?", "The high
+        voltage one or the high temperature one?"): the question joins its alternatives with an or (还是 / 或), and
+        every alternative names exactly one of this choice's options by a word that sets it apart from the others,
+        two options at least, none of them another name of the brief."""
+        language = self.language
+        if not OFFERS[language].search(question.text):
+            return False
+        pieces = [p for p in ALTERNATIVE_PIECES[language].split(question.text) if p.strip(" ?？.。!！")]
+        if len(pieces) < 2 or len(pieces) > SPOKEN_OPTIONS + 1 or self._governs_frame(question):
+            return False
+        ours = set(focus.options)
+        distinct = {o: o.terms - frozenset().union(*(x.terms for x in ours if x != o)) for o in ours}
+        hit: set[Option] = set()
+        for number, piece in enumerate(pieces):
+            terms = set(tokens(piece, language))
+            mine = {o for o in ours if distinct[o] & terms}
+            others = [o for o in self.named_options(question._replace(terms=frozenset(terms))) if o not in ours]
+            if len(mine) > 1 or others or any(phrase <= terms for phrase in self.pasted):
+                return False  # two options in one piece, another name, or the task / a note pasted among them
+            if not mine and (number > 0 or not ASKS[language].search(piece)):
+                return False  # a piece of its own among the options ("the castle"): no choice among ours alone
+            hit |= mine
+        return len(hit) >= 2
 
     @cached_property
     def choice_nodes(self) -> list[str]:

@@ -92,7 +92,7 @@ WH_EN_PATTERN = r"\b(" + "|".join(WH_WORDS_EN) + r")\b"
 QUESTION_WORDS_EN = (*WH_WORDS_EN, "should i", "do i", "can i", "could you", "is there", "are there", "would")
 #: Requests phrased as statements ("I'd like to know which ...", "please tell me where ...").
 _INDIRECT_QUESTION_EN = re.compile(
-    r"\b(tell me|let me know|wondering|(like|need|want) to know|not sure (which|what|where|how)|advise|"
+    r"\b(tell me|let me know|i wonder|wondering|curious (?:which|what|where|how|who|whether)|(like|need|want) to know|not sure (which|what|where|how)|advise|"
     r"unsure (which|what|where|how)|guide me|point me)\b"
 )
 QUESTION_MARKERS_ZH = ("？", "?", "吗", "呢", "哪", "什么", "如何", "怎么", "怎样", "请问", "是否", "多少", "几", "告诉我", "想知道",

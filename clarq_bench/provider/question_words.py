@@ -53,8 +53,8 @@ NEEDS: dict[str, list[tuple[str, re.Pattern[str]]]] = {
 }
 #: Question classes that may ask for each kind of missing detail ("which shop sells it?" asks a place too).
 ASKS_FOR = {
-    "place": {"place", "identity", "manner"},
-    "person": {"person", "identity"},
+    "place": {"place", "identity", "manner", "person"},  # "who can give me the map?" asks where it comes from
+    "person": {"person", "identity", "place"},  # "where will I find someone to ...?" asks who
     "time": {"time", "quantity", "manner", "identity"},  # ("which movement?" asks no time: _asks_other_thing)
     "quantity": {"quantity", "identity"},
     "manner": {"manner", "identity", "place"},
@@ -107,8 +107,17 @@ ASK_PIECES = re.compile(r"[，,、；;]|或者|还是|或")
 DECIMAL = re.compile(r"(\d)\.(\d)")
 #: Where a sentence may hold a second question, and the question words that make each side one.
 CLAUSE_BREAK = {"en": re.compile(r"\s*[,;]\s*(?:and\s+|also\s+|plus\s+)?", re.I), "zh": re.compile(r"\s*[，；,;]\s*")}
+#: A second interrogative joined to the first by "and" / "or" / a slash or plus ("which X and which Y", "where and
+#: how", "哪个A和哪个B"): the joint starts a question of its own, however the turn is punctuated.
+WH_JOINED = {"en": re.compile(r"\s+(?:and|or|plus|&|/|\+)\s+(?=(?:(?:from|to|with|for|at|in|on|by|also|then)\s+)?"
+                              r"(?:which|what|where|how|who|whom|when|why|whether)\b)|\s*[/+&]\s*(?=(?:which|what|"
+                              r"where|how|who|whom|when|why)\b)", re.I),
+             "zh": re.compile(r"(?:和|与|及|以及|还有|、|/|＋|\+)(?=[\u4e00-\u9fff]{0,2}(?:哪|什么|怎么|怎样|如何|谁|多少|何时))")}
 ASKS = {"en": re.compile(r"\b(which|what|where|how|who|whom|when|why|whether)\b", re.I),
          "zh": re.compile(r"哪|什么|怎么|如何|怎样|多少|谁|几|是否|为什么|何时")}
+#: A word that stands for a thing the turn named just before ("I have no horse. Where can I find one?").
+STANDS_FOR = {"en": re.compile(r"\b(one|ones|it|them|some|any|that|those|these|there|him|her)\b", re.I),
+              "zh": re.compile(r"它|它们|这个|那个|这些|那些|一个|一些|那里|那儿|他|她")}
 #: "which one", "which of them", "哪一个": a choice whose kind was named just before.
 ANAPHORIC = {"en": re.compile(r"\bwhich (one|ones|of them|of these|of those)\b", re.I),
               "zh": re.compile(r"哪一?[个种家座条位所间把件只]|哪一")}
@@ -136,7 +145,7 @@ BOILERPLATE = FOCUS_STOP_EN | frozenset(tokens(
     "explain explained specify specified mention mentioned previous previously response responses jax provide "
     "provided detail details regarding required require requirement clarify clarified indicate indicated "
     "whether should safely successfully first next know knowing known game scenario player location locations "
-    "located", "en")) | frozenset(
+    "located ask asks asked asking wonder wonders noticed notice notices", "en")) | frozenset(
     "回复 之前 没有 说明 指出 明确 具体 信息 问题 不知 知道 确定 应该 需要 哪个 哪里 如何 怎么 什么 时候 选择 使用 可以".split())
 #: Characters that make a Chinese bigram a piece of grammar rather than a name ("的弱", "才需", "厂且").
 FUNCTION_ZH = frozenset("的了且才需要该应在到个是有和与或及对不能会把被就也都还只而则从向给让使用于为以之其这那哪些什么怎如何吗呢吧啊")
@@ -210,7 +219,7 @@ PASTED = -1
 __all__ = [
     'ABBREVIATION', 'ALTERNATIVE', 'ANAPHORIC', 'ASKED', 'ASKS', 'ASKS_FOR', 'ASKS_THING', 'ASK_PIECES', 'CHOICE_OF_A_THING',
     'BARE_FILLER_EN', 'BARE_SCAFFOLD_ZH', 'BARE_WHICH_EN', 'BOILERPLATE', 'CHOICE_WORDS', 'CHOOSER',
-    'CHOOSER_AFTER', 'CJK_WORD', 'CLASSES', 'CLAUSE_BREAK', 'DECIMAL', 'FIRST_SENTENCE', 'FUNCTION_ZH', 'GAP',
+    'CHOOSER_AFTER', 'CJK_WORD', 'CLASSES', 'CLAUSE_BREAK', 'WH_JOINED', 'STANDS_FOR', 'DECIMAL', 'FIRST_SENTENCE', 'FUNCTION_ZH', 'GAP',
     'GENERIC_KIND_EN', 'GENERIC_KIND_ZH', 'GOVERNS', 'LISTED_THINGS', 'LIST_FOLLOWS', 'LIST_ITEM_OWN',
     'LIST_ITEM_TERMS', 'LIST_JOINT', 'MENTIONED', 'NEEDS', 'NOT_A_CHOICE', 'NOT_A_THING', 'OFFERS', 'ASKS_WHICH_OR', 'CLAUSE_START', 'CLAUSE_WORDS', 'ALTERNATIVE_TERMS', 'PASTED', 'PRONOUN', 'REFERS_BACK', 'NEEDS_WORDS',
     'TAG_WORDS', 'WHICH', 'WHICH_KIND', 'WHICH_OF_LIST',

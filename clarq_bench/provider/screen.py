@@ -30,6 +30,7 @@ from ..core.tasks import Task
 from ..core.transcript import Intent, ReplyKind, Speaker, Turn
 from ..data.loader import strip_speaker
 from .brief_options import brief_options, kind_of, names_entity, names_of, notes_of
+from .asks import MAX_THINGS, count_asks, names_with_joints
 from .intents import instructs_provider
 from .lexical import WH_EN_PATTERN, WH_ZH, is_question, sentences, tokens
 
@@ -92,6 +93,7 @@ class Verdict(str, Enum):
     repeat = "repeat"
     echo = "echo"
     names_only = "names_only"
+    one_at_a_time = "one_at_a_time"
 
 
 class Screened(NamedTuple):
@@ -110,7 +112,7 @@ class Screened(NamedTuple):
         if self.verdict in (Verdict.repeat, Verdict.echo):
             return Intent.repeat
         if self.verdict in (Verdict.too_long, Verdict.other_language, Verdict.spray, Verdict.instruction,
-                            Verdict.names_only):
+                            Verdict.names_only, Verdict.one_at_a_time):
             return Intent.vague
         return None
 
@@ -347,6 +349,8 @@ class TurnScreen:
         self.vocabulary = task_vocabulary(task, self.language)
         self.brief_sentences = _brief_sentences(task, self.language)
         self.brief_grams = _grams([task.brief.background], self.language)
+        brief = task.brief
+        self.joint_names = names_with_joints(names_of([*brief.items, *brief.skills, *brief.scenes]), self.language)
 
     def __call__(self, turns: list[Turn]) -> Screened:
         """Screen the seeker's latest turn (`turns[-1]`) of a dialogue whose root was already given."""
@@ -367,6 +371,8 @@ class TurnScreen:
         ]  # fmt: skip
         if not own_asked:
             return Screened(Verdict.no_question, 0)  # nothing asked, or only inside text copied from Jax or the brief
+        if count_asks(raw, language, self.joint_names) > MAX_THINGS[language]:
+            return Screened(Verdict.one_at_a_time, 0)  # more things than honest seekers ask in one turn
         if len(asked) > MAX_QUESTIONS or names.is_spray(asked, language, raw):
             return Screened(Verdict.spray, 0)
         # Chinese bigrams do not set function words apart ("我需要用X吗"): there own content means the task's words.

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 from collections.abc import Callable
 
+from .ledger import Ledger
 from .breaker import CircuitBreaker, fatal_error
 from .dialogue import play_dialogue, safe_message
 from ..core.errors import ClarqError
@@ -204,16 +205,23 @@ async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, ret
     before = folder.spent_before(kept) if resume else 0.0  # the dialogues of earlier sessions
     if client is not None and hasattr(client, "spent_before"):  # --max-cost caps the run's total over every
         client.spent_before = before + (folder.scoring_spent() if resume else 0.0)  # session, judging included
-    disk: list[OSError | ClarqError] = []
+    disk: list[BaseException] = []
+    breaker = CircuitBreaker(max_errors=config.max_errors)
 
-    saved: list[float] = []  # the dialogues' figure last written: a dialogue that cost nothing rewrites no file
+    def write_failed(exc: BaseException) -> None:  # a full disk: no new dialogue, no new call, one line at the end
+        disk.append(exc)
+        breaker.reason = breaker.reason or "a file of the run could not be written"
+        halt = getattr(client, "halt", None)
+        if halt is not None:
+            halt("a file of the run could not be written")
+
+    ledger = Ledger(folder, before, client, write_failed) if client is not None and hasattr(client, "usage") else None
+    if ledger is not None and hasattr(client, "on_paid"):
+        client.on_paid = ledger.paid  # spending.json follows every paid call, so kill -9 loses no dollar of it
 
     def spent() -> None:
-        if client is not None and hasattr(client, "usage"):
-            total = before + client.usage.cost_usd
-            if saved != [total]:
-                folder.save_spending(total)
-                saved[:] = [total]
+        if ledger is not None:
+            ledger.write()
 
     done = {record.key for record in kept}
     jobs = [(task, trial) for trial in range(config.trials) for task in tasks]
@@ -226,7 +234,6 @@ async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, ret
     gate = asyncio.Semaphore(config.concurrency)
     seeker_info, provider_info = agent_infos(config, run.seeker.name, seeker_model, run.provider)
 
-    breaker = CircuitBreaker(max_errors=config.max_errors)
     # The first dialogue goes alone until one exchange worked (or it ended): against an endpoint that refuses every
     # call, the breaker then trips after one call instead of `concurrency` of them.
     probed = asyncio.Event()
@@ -301,6 +308,8 @@ async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, ret
             if fatal:
                 stats.unwritten += 1
                 return  # the breaker's error: not a result of this dialogue; a resume plays it again
+            if disk:
+                return  # the run stopped writing: this dialogue is played again on resume (its calls are cached)
             try:
                 try:
                     writer.append(stamp_transcript(transcript, client))
@@ -308,9 +317,8 @@ async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, ret
                     transcript = failed(task, trial, seed, f"transcript could not be written ({safe_message(exc)})")
                     writer.append(stamp_transcript(transcript, client))
                 spent()
-            except (OSError, ClarqError) as exc:  # a full disk: stop starting dialogues, one line at the end
-                disk.append(exc)
-                breaker.reason = breaker.reason or "a file of the run could not be written"
+            except (OSError, ClarqError) as exc:  # a full disk: stop starting dialogues and calls, one line at the end
+                write_failed(exc)
                 return
             stats.add(transcript, quick_success(task, transcript))
             if transcript.end_reason == EndReason.error:
@@ -338,10 +346,9 @@ async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, ret
         if pool is not None:
             pool.close()
         writer.close()
-        try:
-            spent()
-        except ClarqError as exc:
-            disk.append(exc)
+        spent()
+        if ledger is not None and getattr(client, "on_paid", None) == ledger.paid:
+            client.on_paid = None
     if disk:
         first = disk[0]
         raise first if isinstance(first, ClarqError) else file_error(folder.transcripts_path, first) from None

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.redact import redact
-from ..llm.errors import LLMAuthError, LLMBadRequestError, LLMConnectionRefusedError, LLMContextWindowError
+from ..llm.errors import (LLMAuthError, LLMBadRequestError, LLMConnectionRefusedError, LLMContextWindowError,
+                          LLMHaltedError)
 
 
 def fatal_error(exc: BaseException) -> BaseException | None:
@@ -31,7 +32,7 @@ def fatal_error(exc: BaseException) -> BaseException | None:
     for _ in range(20):
         if current is None:
             return None
-        if isinstance(current, (LLMAuthError, LLMConnectionRefusedError)) or (
+        if isinstance(current, (LLMAuthError, LLMConnectionRefusedError, LLMHaltedError)) or (
             isinstance(current, LLMBadRequestError) and not isinstance(current, LLMContextWindowError)
         ):
             return current

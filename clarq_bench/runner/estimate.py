@@ -27,7 +27,7 @@ from ..core.run_config import RunConfig
 TURN_TOKENS = (40, 120)
 REPLY_TOKENS = {"seeker": (20, 80), "provider": (40, 200), "judge": (5, 40)}
 #: Seeker turns per dialogue in the released GPT-4o dialogues (single-info: Comp.En for en, Comp.Ch for zh), the
-#: length an expected dialogue is given; tests/test_first_hour_more.py recomputes them from the released files.
+#: length an expected dialogue is given; tests/cli/test_first_hour_more.py recomputes them from the released files.
 RELEASED_SEEKER_TURNS = {"en": 6.91, "zh": 6.63}
 #: The templates each role's prompt is built from (their size counts once per call).
 TEMPLATES = {"seeker": ("seeker/completion", "seeker/brief"), "provider": ("provider/llm_decide", "provider/llm_default_role"),

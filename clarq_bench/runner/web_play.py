@@ -27,6 +27,9 @@ from ..seekers.web_human import DESKS, MAX_LINE, Desk, goodbye
 
 HOST = "127.0.0.1"
 MAX_NAME, MAX_BODY = 60, 16 * 1024
+#: Most people playing at once: each is a run with its own event-loop task, files and provider; a stream of new
+#: names would otherwise start runs without end.
+MAX_PLAYERS = 32
 PEOPLE_FILE = "people.json"  # person -> run folder, beside the runs, so a person resumes their own run
 CSP = "default-src 'none'; style-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
@@ -145,13 +148,18 @@ class PlayServer:
         desk.summary = result.summary
         desk.finished = True
 
-    def start(self, name: str) -> None:
+    def start(self, name: str) -> bool:
+        """Start (or resume) `name`'s run; False when MAX_PLAYERS others are playing (someone already playing is
+        always let back in)."""
         if name in self.runs and not self.runs[name].done():
-            return
+            return True
+        if sum(not task.done() for task in self.runs.values()) >= MAX_PLAYERS:
+            return False
         DESKS[name] = Desk(name)
         task = asyncio.get_running_loop().create_task(self._play(name))
         task.add_done_callback(lambda t: self._failed(name, t))
         self.runs[name] = task
+        return True
 
     def _failed(self, name: str, task: asyncio.Task) -> None:
         if not task.cancelled() and task.exception() is not None:
@@ -180,7 +188,9 @@ class PlayServer:
             name = clean_name(str((await request.post()).get("name", "")))
             if name is None:
                 return await page(name_page(f"a name is 1 to {MAX_NAME} printable characters"), 400)
-            self.start(name)
+            if not self.start(name):
+                return await page(name_page(f"{MAX_PLAYERS} people are playing now: please try again in a while"),
+                                  503)
             raise to_play(name)
 
         async def play(request: web.Request) -> web.Response:

@@ -55,11 +55,12 @@ def detect_format(path: Path) -> Literal["clarq", "upstream"]:
     raise ClarqError(f"cannot tell what {path} is", "use --format clarq or --format upstream")
 
 
-def read_transcripts(path: Path, warn: Callable[[str], None] | None = None) -> list[Transcript]:
+def read_transcripts(path: Path, warn: Callable[[str], None] | None = None, *,
+                     within: Path | None = None) -> list[Transcript]:
     """Every Transcript of a transcripts.jsonl file (clarq_bench.core.jsonl rules: a bad line is a DataError naming file
     and line). An unfinished last line (a run stopped mid-write) is not a dialogue: it is left out and `warn` is told
     which line it was (by default a one-line warning on stderr), never dropped silently."""
-    records, unfinished = read_jsonl(path, Transcript, "transcript")
+    records, unfinished = read_jsonl(path, Transcript, "transcript", within=within)
     if unfinished is not None:
         message = (f"{path} line {unfinished} is unfinished (no newline at its end; a run stopped mid-write) and was "
                    "not read; `clarq run --resume` plays that dialogue again")
@@ -89,7 +90,8 @@ def load_run(path: Path, data: str | None = None) -> Source:
     """A run directory (or a bare transcripts.jsonl) with the task of every transcript."""
     run_dir = path if path.is_dir() else path.parent
     folder = RunDir(run_dir)
-    transcripts = read_transcripts(folder.transcripts_path if path.is_dir() else path)
+    transcripts = (read_transcripts(folder.transcripts_path, within=folder.path) if path.is_dir()
+                   else read_transcripts(path))  # a file named itself is read as named; a run's stays inside it
     if folder.is_run():
         folder.check_records(transcripts)  # a pair written twice or out of range is never scored
     else:

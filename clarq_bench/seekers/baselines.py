@@ -17,8 +17,8 @@ from ..core.tasks import ROOT_ID, node_sort_key
 from ..core.transcript import ScriptedReplay, Speaker, Turn
 from .base import DialogueView
 from .phrasing import (EN_LEAD, ENTRY, PARENTHESES, answered_option, content_terms, group_kind, kind_pattern, lower_first,
-                       open_things, open_time, option_groups, persons, placed, plain, restrictions, task_phrase, whose_places,
-                       with_article)
+                       open_things, open_time, option_groups, persons, placed, plain, restrictions, steps, task_phrase,
+                       whose_places, with_article)
 from .registry import SeekerConfig, SeekerTask
 
 
@@ -178,6 +178,7 @@ class HeuristicSeeker:
         self.asked_texts: set[str] = set()
         self.people: list[_Question] = []  # the people replies sent the seeker to
         self.task_terms = content_terms(brief.task_name, language)
+        self.steps_read = False  # the instructions of Jax's first reply were read (how_step questions)
 
     def _add(self, text: str, subject: str, bonus: float, order: int, options: tuple[str, ...] = (),
              kind: str | None = None, mention: str = "", stock: bool = True) -> None:  # fmt: skip
@@ -224,6 +225,14 @@ class HeuristicSeeker:
         if when is not None:
             found.append((when, _Question(prompts.render("seeker/ask_time", language), "", language, 0.0, -1)))
         found.sort(key=lambda pair: pair[0])
+        # then each instruction of the reply, asked how to carry it out ("How exactly should I refill the lamp?"),
+        # after what the reply left open by name: a person unsure of a step asks how to do it
+        if not self.steps_read:  # Jax's first instructions (the root): later replies answer questions
+            given = steps(reply, language)
+            self.steps_read = bool(given)
+            end = len(reply)
+            found += [(end + position, _Question(prompts.render("seeker/how_step", language, step=step), step,
+                                                 language, 0.0, -1)) for position, step in given]  # fmt: skip
         return found
 
     def _askable(self, question: _Question, replies: list[str]) -> bool:

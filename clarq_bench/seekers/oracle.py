@@ -95,6 +95,78 @@ def oracle_candidates(task: Task, node_id: str, *, choice: bool = False) -> list
     return [q for q in dict.fromkeys(found) if not carries_node(q, node.text, language)]
 
 
+#: The explanation's condition: "only if the other party [has noticed (that) X and] asks Y [, or asks Z]".
+CONDITION = {
+    "en": re.compile(r"only if the other party (.+?)\.?\s*$", re.IGNORECASE),
+    "zh": re.compile(r"仅当对方(.+?)时"),
+}
+_CONTEXT = {
+    "en": re.compile(r"^(has noticed (?:that )?|already knows (?:to )?|knows (?:that )?)(.+?)(?:,)?\s+(?:and|or)\s+"
+                     r"(?=asks|is unsure|wonders)", re.IGNORECASE),
+    "zh": re.compile(r"^(已经知道要?|注意到)(.+?)[、，,]\s*(?:并|或者)?(?=询问|不确定|问)"),
+}
+_ASK = {
+    "en": re.compile(r"(?:asks|is unsure|wonders)\s+(?:about\s+)?(.+?)(?=,?\s+or\s+(?:asks|is unsure)|$)", re.IGNORECASE),
+    "zh": re.compile(r"(?:询问|不确定|问到|问)(.+?)(?=[，,、]?\s*或者(?:询问|问)|$)"),
+}
+_ALTERNATIVE_WH = {"en": re.compile(r"\s+or\s+(?=(?:which|what|where|how|who|whether)\b)", re.I),
+                   "zh": re.compile(r"[，,]?(?:或者|或是)")}
+_TO_INFINITIVE = re.compile(r"^(which|what|where|how|who)((?:\s+(?!to\b)[a-z'-]+){0,2}?)\s+to\s+(.+)$", re.IGNORECASE)
+_THIRD_PERSON = ((re.compile(r"\bthey\b"), "I"), (re.compile(r"\btheir\b"), "my"),
+                 (re.compile(r"\bthemselves\b"), "myself"))
+_WH_START = {"en": re.compile(r"^(?:which|what|where|how|who|whom|when|why|whether)\b", re.I),
+             "zh": re.compile(r"哪|什么|怎|如何|是否|谁|多少|几")}
+
+
+def _first_person(text: str, language: str) -> str:
+    if language == "zh":
+        return text.replace("自己", "我")
+    for pattern, replacement in _THIRD_PERSON:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def _direct(clause: str, language: str) -> str | None:
+    """An indirect question as a person asks it: "which one to fit" -> "Which one should I fit?", "where the atlas
+    is" -> "Could you tell me where the atlas is?"; None for what asks nothing ("about the lens")."""
+    clause = _first_person(clause.strip(" .。，,"), language)
+    if not _WH_START[language].search(clause):
+        return None
+    if language == "zh":
+        return prompts.render("seeker/oracle_direct", language, question=("我" + clause) if clause.startswith("该") else clause)
+    infinitive = _TO_INFINITIVE.match(clause)
+    if infinitive:
+        wh, kind, rest = infinitive.groups()
+        return prompts.render("seeker/oracle_should", language, wh=wh.capitalize(), kind=kind, rest=rest)
+    return prompts.render("seeker/oracle_question", language, question=clause)
+
+
+def asked_questions(task: Task, node_id: str) -> list[str]:
+    """The questions an explanation's condition says the node answers, asked as a person would: what they noticed
+    first (as a statement), then each asked clause as a direct question ("I noticed there are two wicks. Which one
+    should I fit?"). Empty where the explanation states no such condition."""
+    language = task.language
+    explanation = task.tree[node_id].explanation or ""
+    condition = CONDITION[language].search(explanation)
+    if not condition:
+        return []
+    text = condition.group(1)
+    context = _CONTEXT[language].search(text)
+    lead = ""
+    if context:  # what the seeker noticed, or already knows it must do, said first
+        template = "seeker/oracle_knows" if context.group(1).startswith(("already", "knows", "已经")) else \
+            "seeker/oracle_context"
+        lead = prompts.render(template, language, context=_first_person(context.group(2), language))
+    found = []
+    for ask in _ASK[language].finditer(text[context.end() if context else 0:]):
+        for clause in _ALTERNATIVE_WH[language].split(ask.group(1)):
+            question = _direct(clause, language)
+            if question:
+                found.append(f"{lead} {question}".strip() if language == "en" else lead + question)
+    node_text = task.tree[node_id].text
+    return [q for q in dict.fromkeys(found) if not carries_node(q, node_text, language)]
+
+
 def oracle_script(task: Task, source: str = "explanation") -> list[str]:
     """One question per node along the human path, each distinct from the others (an identical second question is
     a repeat to the provider and reveals nothing). `source="text"` quotes the node text instead: a ceiling for the
@@ -132,10 +204,14 @@ class OracleSeeker:
         self.path = oracle_path(task)
         script = oracle_script(task)
         # Per node: its phrasings, the script's own first (distinct across nodes), then the others.
-        self.phrasings = {
-            node_id: list(dict.fromkeys([first, *oracle_candidates(task, node_id, choice=True)]))
-            for node_id, first in zip(self.path, script)
-        }  # fmt: skip
+        # Where the explanation states the question it answers, that question (asked directly) comes right after the
+        # script's phrasing, or first when the script had only its generic fallback.
+        self.phrasings = {}
+        for number, (node_id, first) in enumerate(zip(self.path, script), start=1):
+            candidates = oracle_candidates(task, node_id, choice=True)
+            asked = asked_questions(task, node_id)
+            lead = [] if asked and first not in candidates else [first]
+            self.phrasings[node_id] = list(dict.fromkeys([*lead, *asked, *candidates, first]))
 
     async def respond(self, view: DialogueView) -> str:
         index = seeker_turn_count(view)

@@ -381,3 +381,45 @@ def open_time(reply: str, language: str) -> int | None:
 #: a person asks about it is how to get in.
 ENTRY = {"en": re.compile(r"\b(?:entry|enter|entering|let you in|outsiders|locked|closed|access|admission)\b", re.I),
          "zh": re.compile(r"进入|进去|入内|让你进|外人|靠近|锁")}
+
+
+#: A clause of an English reply that opens with one of these is no instruction ("it burns", "you will need").
+#: Verbs an instruction opens with ("Find the atlas", "refill the lamp"): a clause that opens with another word is a
+#: statement ("sea air rusts a steel valve"), which no rule can tell from an instruction by its first word alone.
+_STEP_VERBS = frozenset(
+    "go find get take bring buy put fit fill refill climb use give offer check load cross hang write build paint "
+    "replace seal sound sell let sign trace light polish ask talk speak visit travel walk enter open pick collect "
+    "carry make cook prepare set place meet pay show read send deliver return fetch follow search look wait keep "
+    "choose select call tell cut dig fix repair install connect test measure mix add clean wash plant water feed "
+    "catch defeat fight protect hide ride drive row sail lift move push pull turn press hold throw borrow rent hire "
+    "gather harvest store wrap pack cover mark record report register apply fill prepare lead guide escort".split()
+)
+#: A step is asked in a few words of its own ("find Henry", not "find Henry at the tavern at the agreed time"): a
+#: person asks what to do, and never quotes Jax's sentence back.
+STEP_WORDS = 4
+_STEP_END = re.compile(r"\s+(?:to|in|at|with|before|after|onto|into|from|on|by|until|so|because|which|that|where|when)\s+",
+                       re.IGNORECASE)
+_CLAUSE_CUT = re.compile(r"\s*(?:[,;:]|\band then\b|\bthen\b|\band\b)\s*", re.IGNORECASE)
+_EN_SENTENCE = re.compile(r"[^.!?]+")
+
+
+def steps(reply: str, language: str) -> list[tuple[int, str]]:
+    """(position, clause) of every instruction an English reply gives ("Climb up to its lamp room, put in a new wick,
+    refill the lamp": three steps), for asking how to do one a person is unsure of. Chinese: none (its instructions
+    carry no mark a rule can read without a parser)."""
+    if language != "en":
+        return []
+    found: list[tuple[int, str]] = []
+    for sentence in _EN_SENTENCE.finditer(reply):
+        start = sentence.start()
+        for clause in _CLAUSE_CUT.split(sentence.group(0)):
+            words = clause.split()
+            if len(words) < 2 or words[0].lower() not in _STEP_VERBS:
+                continue
+            if words[0][0].isupper() and not sentence.group(0).lstrip().startswith(clause.strip()):
+                continue  # a capitalised word inside a sentence is a name, not an instruction
+            short = " ".join(_STEP_END.split(clause.strip(), maxsplit=1)[0].split()[:STEP_WORDS])
+            if len(short.split()) < 2:
+                continue  # "put", "go": what remains says nothing to ask about
+            found.append((start + max(0, sentence.group(0).find(clause)), lower_first(short, language)))
+    return found

@@ -15,13 +15,18 @@ seekers are built with); a run resolves its seeker once (runner/prepared.py) and
 from __future__ import annotations
 
 import inspect
-from typing import Any, Literal, NamedTuple
 from collections.abc import Callable
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..core.errors import ClarqError
-from ..core.registry import Registry, import_object, looks_like_import_path, looks_like_model
+from ..core.registry import (
+    Registry,
+    import_object,
+    looks_like_import_path,
+    looks_like_model,
+)
 from ..core.run_config import AgentSettings
 from ..core.tasks import Language, Task, TaskBrief
 from .base import Seeker
@@ -75,7 +80,22 @@ TEMPLATES = {
     "tpl-choice-pairs": "TplChoicePairsSeeker",
     "tpl-list-four": "TplListFourSeeker",
 }
+#: Held-out red team (seekers/packed.py): many asks packed into one turn by "and", commas, semicolons, slashes, lines,
+#: bullets, two scripts or one long sentence. Not in the default audit, so a provider is measured on packings it was
+#: not tuned against (benchmarks/packed_asks.py plays them). Kept in step with packed.MEMBERS (a test checks it).
+PACKED = {
+    "pack-and": "PackAndSeeker",
+    "pack-comma": "PackCommaSeeker",
+    "pack-semicolon": "PackSemicolonSeeker",
+    "pack-slash": "PackSlashSeeker",
+    "pack-lines": "PackLinesSeeker",
+    "pack-bullets": "PackBulletsSeeker",
+    "pack-mixed": "PackMixedSeeker",
+    "pack-long": "PackLongSeeker",
+    "pack-bounded": "PackBoundedSeeker",
+}
 for _name, _spec in [*BUILTIN.items(),
+                     *((n, f"clarq_bench.seekers.packed:{c}") for n, c in PACKED.items()),
                      *((n, f"clarq_bench.seekers.adversarial:{c}") for n, c in {**REDTEAM, **ENUMERATION}.items()),
                      *((n, f"clarq_bench.seekers.templates:{c}") for n, c in TEMPLATES.items())]:
     seekers.add_lazy(_name, _spec)

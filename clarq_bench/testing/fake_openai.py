@@ -104,6 +104,7 @@ class FakeOpenAIServer:
         throttle_retry_after: float | None = None,
         seed: int = 0,
         echo_header: str | None = None,
+        echo_bare: bool = False,
         faults: dict[str, float] | None = None,
         port: int = 0,
         on_answer: Callable[[dict[str, Any], str, bool, float], None] | None = None,
@@ -116,6 +117,8 @@ class FakeOpenAIServer:
         self.failure_rate = failure_rate  # share of requests answered 429 at random
         self.throttle_retry_after = throttle_retry_after  # Retry-After seconds on those 429s (None: no header)
         self.echo_header = echo_header  # a hostile endpoint: this request header is appended to every reply text
+        #: ... without its scheme ("Bearer "): the bare key, in the reply text and as the model that answered
+        self.echo_bare = echo_bare
         #: share of requests given each fault at random: error500, garbage, empty, null, hang (504 after 30 s),
         #: slow (a normal reply after 8 s)
         self.faults = dict(faults or {})
@@ -241,7 +244,13 @@ class FakeOpenAIServer:
         if self.echo_header and behaviour.kind == "reply":
             echoed = (headers or {}).get(self.echo_header.lower(), "")
             text = behaviour.text if behaviour.text is not None else self.responder(body)
-            behaviour = Behaviour("reply", text=f"{text} [{self.echo_header}: {echoed}]", delay_s=behaviour.delay_s)
+            if self.echo_bare:
+                echoed = echoed.removeprefix("Bearer ").strip()
+                body = {**body, "model": echoed}
+                text = f"{text} {echoed}"
+            else:
+                text = f"{text} [{self.echo_header}: {echoed}]"
+            behaviour = Behaviour("reply", text=text, delay_s=behaviour.delay_s)
         return behaviour, body
 
     def _fault(self) -> Behaviour | None:

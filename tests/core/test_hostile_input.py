@@ -74,7 +74,8 @@ def test_leaderboard_verify_and_build_survive_a_deeply_nested_submission(tmp_pat
     write_submission(build_submission(run, submitter=Submitter(name="honest")), folder / "honest.json")
     for flags in ([], ["--no-verify"]):
         out = tmp_path / f"site{len(flags)}"
-        assert main(["leaderboard", "build", str(folder), "-o", str(out), "--data", str(SAMPLE_TASKS), *flags]) == 0
+        # exit 2: a file that cannot be taken is an input error, though the site is written without it
+        assert main(["leaderboard", "build", str(folder), "-o", str(out), "--data", str(SAMPLE_TASKS), *flags]) == 2
         assert "honest" in (out / "index.html").read_text(encoding="utf-8")
 
 

@@ -15,6 +15,7 @@ TYPES = (14, 18, 22, 26)
 
 
 @needs_upstream
+@pytest.mark.timeout(600)  # every red-team seeker on 4 types x 2 languages: about a minute on an idle core
 @pytest.mark.parametrize("mode", ["single", "multi-info"])
 def test_no_red_team_strategy_games_the_offline_provider(mode: str) -> None:
     tasks = load_tasks(UPSTREAM_DATA, ["en", "zh"], types=TYPES)

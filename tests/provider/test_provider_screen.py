@@ -100,7 +100,8 @@ SPRAYS = {
 @pytest.mark.parametrize("which", range(3))
 def test_a_spray_of_the_briefs_names_reveals_nothing_and_asks_for_one_question(language: str, which: int) -> None:
     reply = offline_reply(language, SPRAYS[language][which])
-    assert reply.notes["screen"] == Verdict.spray.value and reply.revealed == []
+    # (a spray of this many names also asks more things than one turn may: either screen refuses it)
+    assert reply.notes["screen"] in (Verdict.spray.value, Verdict.one_at_a_time.value) and reply.revealed == []
     assert reply.intent == Intent.vague and reply.text == prompts.load("provider/screen_one_question", language)
 
 
@@ -115,7 +116,8 @@ PADDED = {  # every name in a question of its own, each padded with words of its
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_a_padded_spray_of_one_question_per_name_reveals_nothing(language: str) -> None:
     reply = offline_reply(language, PADDED[language])
-    assert reply.notes["screen"] == Verdict.spray.value and reply.revealed == []
+    # (a spray of this many names also asks more things than one turn may: either screen refuses it)
+    assert reply.notes["screen"] in (Verdict.spray.value, Verdict.one_at_a_time.value) and reply.revealed == []
 
 
 REAL = {

@@ -20,9 +20,10 @@ from .. import replies
 from ..base import ProviderState, ProviderTurn
 from ..intents import classify_unmatched, is_related
 from ..lexical import TaskIndex, question_text, tokens
-from ..answering import answer
+from ..answering import read_turn
 from ..focus import FocusIndex
 from .linear_model import select
+from ..catalogue import NOTHING_ASKED, SCREEN_RULES
 from ..screen import TurnScreen
 
 #: A question whose BM25 against an already-given node reaches this is read as asking it again (intent 4).
@@ -77,7 +78,8 @@ class OfflineProvider:
                 return ProviderTurn(text=tree.root.text, kind=ReplyKind.root, revealed=[ROOT_ID])
             return ProviderTurn(text=replies.off_topic(self.language), kind=ReplyKind.off_topic)
         screened = self.screen(turns)
-        notes: dict[str, object] = {"screen": screened.verdict.value} if screened.verdict else {}
+        notes: dict[str, object] = {"screen": screened.verdict.value, "rule": SCREEN_RULES[screened.verdict]} \
+            if screened.verdict else {}
         if state.frontier and not screened.blocks_reveal:
             self.warm()
             selection = select(
@@ -85,14 +87,21 @@ class OfflineProvider:
                 embedder=self.embedder,
             )  # fmt: skip
             notes["scores"] = {k: round(v, 3) for k, v in selection.scores.items()}
-            chosen = answer(self.focus, turns, selection.passed, multi_info=self.multi_info, frontier=state.frontier)
+            reading = read_turn(self.focus, turns, selection.passed, multi_info=self.multi_info,
+                                frontier=state.frontier)
+            chosen = reading.revealed
             if set(selection.chosen) - set(chosen):
                 notes["unfocused"] = sorted(set(selection.chosen) - set(chosen))
+            if reading.limited:
+                notes["limited"] = reading.limited
             if chosen:
+                notes["rule"] = reading.rules[chosen[0]]
+                notes["rules"] = {node_id: reading.rules[node_id] for node_id in chosen}
                 text = replies.join_nodes([tree[i].text for i in chosen], self.language)
                 return ProviderTurn(
                     text=text, kind=ReplyKind.response_i, intent=Intent.answerable, revealed=chosen, notes=notes
                 )
+        notes.setdefault("rule", NOTHING_ASKED)
         previous = self._asked_again(seeker, [ROOT_ID, *state.revealed])
         intent = screened.intent or classify_unmatched(
             seeker, self.language, self.vocabulary, repeats=previous is not None

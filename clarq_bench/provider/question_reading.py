@@ -1,0 +1,113 @@
+"""How FocusIndex reads a seeker turn into its questions: the sentences that ask (a preamble ending in a colon asks
+nothing), each cut where a second question begins ("Which gem does Henry need, and at which gate?"), interrogatives
+joined by and / or apart ("which X and which Y"), a bare "Which X exactly?" marked, and a short "those" / "one" read
+with the list or the statement before it. It needs only `language`, which FocusIndex sets (focus.py decides what
+each question asks)."""
+
+from __future__ import annotations
+
+import re
+
+from .lexical import is_question, sentences, tokens
+from .question_lists import Question
+from .question_words import (
+    ABBREVIATION,
+    ASKS,
+    BARE_FILLER_EN,
+    BARE_SCAFFOLD_ZH,
+    BARE_WHICH_EN,
+    CJK_WORD,
+    CLASSES,
+    CLAUSE_BREAK,
+    DECIMAL,
+    REFERS_BACK,
+    STANDS_FOR,
+    WH_JOINED,
+)
+
+#: Content words of the statement before a question that its "one" / "it" / "there" may stand for, at most.
+CONTEXT_TERMS = 8
+
+#: An interrogative standing alone ("where and how ..."): it shares the question that follows it.
+_ONLY_WH = {"en": re.compile(r"^\W*(?:(?:from|to|with|for|at|in|on|by)\s+)?(?:which|what|where|how|who|whom|when|why)"
+                             r"\W*$", re.I),
+            "zh": re.compile(r"^\W*[\u4e00-\u9fff]{0,1}(?:哪里|哪儿|什么时候|怎么|怎样|如何|谁)\W*$")}
+
+
+def _wh_pieces(part: str, language: str) -> list[str]:
+    """A clause cut before every interrogative joined to an earlier one ("which X and which Y"), keeping a bare
+    interrogative with the question it shares ("where and how do I get it" stays one question)."""
+    pieces: list[str] = []
+    carried = ""
+    for piece in WH_JOINED[language].split(part):
+        if _ONLY_WH[language].match(piece):
+            carried = f"{carried}{piece} and " if language == "en" else f"{carried}{piece}、"
+            continue
+        pieces.append(carried + piece)
+        carried = ""
+    if carried:
+        pieces.append(carried.rstrip(" and、"))
+    return pieces
+
+
+class QuestionReading:
+    """The question reading of FocusIndex (see the module docstring)."""
+
+    language: str
+
+    def questions(self, turn: str, heard: str | None = None, limit: int | None = None) -> list[Question]:
+        """The question sentences of a turn, in order; `heard`: what Jax has said so far (every provider turn
+        before this one), which a kind must come from to be asked by name (see _kind_governed); `limit`: stop
+        after that many (the questions read at all)."""
+        language = self.language
+        jax = frozenset(tokens(heard, language)) if heard is not None else None
+        found = []
+        context = ""
+        for sentence in sentences(DECIMAL.sub("\\1\u00b7\\2", ABBREVIATION.sub(lambda m: m.group(1) or m.group(2), turn)), language):
+            if not is_question(sentence, language) or sentence.rstrip().endswith((":", "：")):
+                context = sentence  # (a preamble such as "I have a few questions:" asks nothing itself)
+                continue
+            for clause in self._clauses(sentence):
+                classes = {name for name, pattern in CLASSES[language].items() if pattern.search(clause)}
+                classes = classes or {"polar"}
+                bare = classes <= {"identity", "polar"} and self._is_bare(clause)
+                if found and REFERS_BACK[language].search(clause) and len(tokens(clause, language)) <= 2:
+                    # "What about the garlic, onions and potatoes? Where can I find those?": "those" is the list
+                    clause = f"{clause} ({found[-1].text})"
+                elif context and STANDS_FOR[language].search(clause) and len(tokens(clause, language)) <= 2 \
+                        and len(tokens(context, language)) <= CONTEXT_TERMS:
+                    # "I don't have a horse. Where can I find one?": "one" is the horse of the sentence before
+                    clause = f"{clause} ({context})"
+                found.append(Question(clause, frozenset(tokens(clause, language)), frozenset(classes), context,
+                                      bare, jax))
+            if limit is not None and len(found) >= limit:
+                return found[:limit]
+            context = ""
+        return found
+
+    def _is_bare(self, clause: str) -> bool:
+        """A question of one word of its own around its which / what ("Which trade exactly?", "What crystal, precisely?",
+        "具体是哪个酒馆？"): it can only ask which of several such things is meant, so it asks a choice whose kind is that
+        word and nothing else."""
+        if self.language == "zh":
+            return len(CJK_WORD.findall(BARE_SCAFFOLD_ZH.sub("", clause))) <= 4
+        own = [t for t in tokens(clause, "en") if t not in BARE_FILLER_EN]
+        if len(own) > 1:
+            return False
+        governed = BARE_WHICH_EN.search(clause)  # the which / what governs that word ("what should I do" does not)
+        return not own or bool(governed and set(tokens(governed.group(1), "en")) & set(own))
+
+    def _clauses(self, sentence: str) -> list[str]:
+        """One question sentence cut where a second question begins ("Which gem does Henry need, and at which gate
+        ...?" asks two things): at a comma or semicolon, only when both sides carry a question word of their own."""
+        pieces = [piece for part in CLAUSE_BREAK[self.language].split(sentence)
+                  for piece in _wh_pieces(part, self.language)]
+        clauses: list[str] = []
+        for piece in pieces:
+            if clauses and ASKS[self.language].search(piece) and ASKS[self.language].search(clauses[-1]):
+                clauses.append(piece)
+            elif clauses:
+                clauses[-1] = clauses[-1] + ", " + piece
+            else:
+                clauses.append(piece)
+        return [clause.strip() for clause in clauses if clause.strip()]
