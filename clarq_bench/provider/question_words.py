@@ -6,8 +6,32 @@ for focus.py (what a question asks about), kept apart so the rule reads as a rul
 from __future__ import annotations
 
 import re
+import sys
+from typing import Any, Iterator
 
 from .lexical import FOCUS_STOP_EN, tokens
+
+class Prefiltered:
+    """A pattern that first looks for a word every match of it contains, so a text without that word costs one quick
+    scan: CHOOSER_AFTER tries up to eight words before its which at every position of a question, about half a
+    millisecond a question, yet most questions have no "which one". Matches are exactly the pattern's."""
+
+    def __init__(self, pattern: re.Pattern[str], required: re.Pattern[str]) -> None:
+        self.pattern, self.required = pattern, required
+
+    def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
+        if not self.required.search(text, pos, endpos):
+            return iter(())
+        return self.pattern.finditer(text, pos, endpos)
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        if not self.required.search(text, pos, endpos):
+            return None
+        return self.pattern.search(text, pos, endpos)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.pattern, name)
+
 
 #: Interrogative classes of a question (what kind of thing it asks for), per language.
 CLASSES: dict[str, dict[str, re.Pattern[str]]] = {
@@ -77,9 +101,9 @@ LIST_FOLLOWS = {"en": re.compile(r"\s*(?:,|\bor\b|\band\b|/)\s*(?!(?:and|or|whic
                  "zh": re.compile(r"\s*(?:[、，,/]|还是|或者|或|和|与)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)"
                                   r"|[\u4e00-\u9fff]{1,2}(?:、|还是|或者|或是)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)")}
 #: ... or come before it within a few characters ("酒馆是哪一家", "castle is it, which one"; 哪里 / 哪儿 ask where, not which).
-CHOOSER_AFTER = {"en": re.compile(r"((?:\w+\W+){0,8})\b(which one|which ones|which of (?:them|these|those)|"
-                                   r"which (?:type|kind|sort))\b", re.I),
-                  "zh": re.compile(r"(.{0,6})(哪)(?!里|儿)")}
+CHOOSER_AFTER = {"en": Prefiltered(re.compile(r"((?:\w+\W+){0,8})\b(which one|which ones|which of (?:them|these|those)|"
+                                               r"which (?:type|kind|sort))\b", re.I), re.compile("which", re.I)),
+                  "zh": Prefiltered(re.compile(r"(.{0,6})(哪)(?!里|儿)"), re.compile("哪"))}
 #: Abbreviations whose full stop ends no sentence ("A vs. B", "e.g. the X").
 ABBREVIATION = re.compile(r"\b(vs|etc|e\.g|i\.e|approx|Mr|Ms|Mrs|Dr|Prof|St)\.|\b(No)\.(?=\s*\d)", re.IGNORECASE)
 #: A which / what and the word it governs ("which movement", "what specific magic", "哪首曲子").
