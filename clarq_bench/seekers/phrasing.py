@@ -10,6 +10,7 @@ stays in prompts/seeker/.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 PARENTHESES = re.compile(r"\s*[(（]([^()（）]*)[)）]\s*")
 EN_LEAD = re.compile(r"^(an?|the)\s+", re.IGNORECASE)
@@ -125,6 +126,7 @@ def restrictions(entries: tuple[str, ...], language: str = "en") -> list[tuple[l
     return [(subjects, note) for note, subjects in by_note.items()]
 
 
+@lru_cache(maxsize=65536)
 def _stem(word: str) -> str:
     """"batteries" -> "battery", "taverns" -> "tavern": enough for a reply's word to meet the brief's."""
     if word.endswith("ies") and len(word) > 4:
@@ -137,6 +139,16 @@ def _stem(word: str) -> str:
 def content_terms(text: str, language: str) -> set[str]:
     """Rough content words: lower-cased words of 4+ letters without their plural ending (en), or character pairs
     (zh)."""
+    return set(_content_terms(text, language))
+
+
+#: The seeker reads every reply of the dialogue again on each turn: recent texts' terms are kept (bounded).
+@lru_cache(maxsize=16384)
+def _content_terms(text: str, language: str) -> frozenset[str]:
+    return frozenset(_read_terms(text, language))
+
+
+def _read_terms(text: str, language: str) -> set[str]:
     if language == "en":
         return {_stem(word) for word in re.findall(r"[a-z]{4,}", text.lower())}
     chars = [c for c in text if "\u4e00" <= c <= "\u9fff"]
@@ -153,18 +165,28 @@ def answered_option(group: list[str], replies: list[str], language: str) -> str 
     option apart from the others of its group, and its head noun ("You can find Henry at the Mystic Tavern" names
     "Mystic Tavern"; "cross the forest" names no "Forest Tavern"; "dig with a small shovel" names "Summon the small
     shovel to dig")."""
-    terms = {name: content_terms(name, language) for name in group}
+    options = tuple(group)
     for reply in replies:
-        said = reply.lower()
-        whole = [name for name in group if (EN_LEAD.sub("", name) if language == "en" else name).lower() in said]
-        if len(whole) == 1:  # the whole name, the one of its group ("A Y-shaped key is needed")
-            return whole[0]
-        for sentence in re.split(r"(?<=[.!?。！？；;])\s*", reply):
-            said = content_terms(sentence, language)
-            for name in group:
-                own = terms[name] - set().union(*(terms[o] for o in group if o != name))
-                if own and own | _last_term(name, language) <= said:
-                    return name
+        named = _option_in_reply(options, reply, language)
+        if named is not None:
+            return named
+    return None
+
+
+@lru_cache(maxsize=16384)
+def _option_in_reply(group: tuple[str, ...], reply: str, language: str) -> str | None:
+    """answered_option over one reply (memoized: the seeker asks it of every earlier reply on each turn)."""
+    terms = {name: content_terms(name, language) for name in group}
+    said = reply.lower()
+    whole = [name for name in group if (EN_LEAD.sub("", name) if language == "en" else name).lower() in said]
+    if len(whole) == 1:  # the whole name, the one of its group ("A Y-shaped key is needed")
+        return whole[0]
+    for sentence in re.split(r"(?<=[.!?。！？；;])\s*", reply):
+        said = content_terms(sentence, language)
+        for name in group:
+            own = terms[name] - set().union(*(terms[o] for o in group if o != name))
+            if own and own | _last_term(name, language) <= said:
+                return name
     return None
 
 
