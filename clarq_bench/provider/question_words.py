@@ -43,6 +43,44 @@ class Prefiltered:
         return getattr(self.pattern, name)
 
 
+class WordsBefore(Prefiltered):
+    """CHOOSER_AFTER (en): up to `words` words, then a which phrase. re tries every start position and, at each, up
+    to that many words before giving up; here each search starts at the first position from which the next "which" is
+    within reach (the start of the `words`-th run of word characters before it), so the matches, found left to right,
+    are exactly re's. ASCII text only; anything else goes to re as is."""
+
+    def __init__(self, pattern: re.Pattern[str], word: str, words: int) -> None:
+        super().__init__(pattern, (word,))
+        self.word, self.reach = word, words
+
+    def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
+        if pos or endpos < len(text) or not text.isascii():
+            return self.pattern.finditer(text, pos, endpos)
+        return self._scan(text)
+
+    def _scan(self, text: str) -> Iterator[re.Match[str]]:
+        lowered, at = text.lower(), 0
+        while (found := lowered.find(self.word, at)) >= 0:
+            start = found
+            for _ in range(self.reach):  # back over a run of non-word characters, then a run of word characters
+                while start > 0 and not _is_word(text[start - 1]):
+                    start -= 1
+                while start > 0 and _is_word(text[start - 1]):
+                    start -= 1
+            match = self.pattern.search(text, max(at, start))
+            if match is None:
+                return
+            yield match
+            at = match.end()
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return next(iter(self.finditer(text, pos, endpos)), None)
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
 #: Interrogative classes of a question (what kind of thing it asks for), per language.
 CLASSES: dict[str, dict[str, re.Pattern[str]]] = {
     "en": {
@@ -113,8 +151,8 @@ LIST_FOLLOWS = {"en": re.compile(r"\s*(?:,|\bor\b|\band\b|/)\s*(?!(?:and|or|whic
                  "zh": re.compile(r"\s*(?:[、，,/]|还是|或者|或|和|与)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)"
                                   r"|[\u4e00-\u9fff]{1,2}(?:、|还是|或者|或是)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)")}
 #: ... or come before it within a few characters ("酒馆是哪一家", "castle is it, which one"; 哪里 / 哪儿 ask where, not which).
-CHOOSER_AFTER = {"en": Prefiltered(re.compile(r"((?:\w+\W+){0,8})\b(which one|which ones|which of (?:them|these|those)|"
-                                               r"which (?:type|kind|sort))\b", re.I), ("which",)),
+CHOOSER_AFTER = {"en": WordsBefore(re.compile(r"((?:\w+\W+){0,8})\b(which one|which ones|which of (?:them|these|those)|"
+                                              r"which (?:type|kind|sort))\b", re.I), "which", 8),
                   "zh": Prefiltered(re.compile(r"(.{0,6})(哪)(?!里|儿)"), ("哪",))}
 #: Abbreviations whose full stop ends no sentence ("A vs. B", "e.g. the X").
 ABBREVIATION = re.compile(r"\b(vs|etc|e\.g|i\.e|approx|Mr|Ms|Mrs|Dr|Prof|St)\.|\b(No)\.(?=\s*\d)", re.IGNORECASE)
