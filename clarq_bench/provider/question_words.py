@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from .lexical import FOCUS_STOP_EN, tokens
+
 
 class Prefiltered:
     """A pattern that first looks for the words one of which every match of it contains, so a text without any costs
