@@ -36,3 +36,22 @@ def test_memoized_tokens_are_fresh_lists():
     first = tokens("Which mines hold rubies?", "en")
     first.append("mutated")
     assert "mutated" not in tokens("Which mines hold rubies?", "en")
+
+
+def test_names_taken_out_as_by_each_case_blind_pattern():
+    """The screen skips a phrase the lower-cased ASCII text lacks: the result is what every pattern's sub gives."""
+    import re
+
+    from clarq_bench.provider.screen import _without_phrases
+
+    phrases = ("North Mine", "mine", "Salt and Pepper Shop", "ſalt", "K", "哪个矿", "Mine (old)")
+    rng = random.Random(3)
+    pieces = ["the", "north", "NORTH", "Mine", "mine", "salt", "and", "pepper", "shop", "SALT", "k", "K", "哪个矿",
+              "(old)", ",", "?"]
+    for _ in range(2000):
+        text = " ".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        for language in ("en", "zh"):
+            expected = text
+            for phrase in phrases:
+                expected = re.compile(re.escape(phrase), re.I).sub("，" if language == "zh" else " , ", expected)
+            assert _without_phrases(phrases, text, language) == expected, text

@@ -227,15 +227,24 @@ def _listed(phrases: tuple[str, ...], text: str) -> tuple[int, float]:
                 hit = True
             start = found + 1
         named += hit
-    counted = [hit for ch, hit in zip(lowered, covered) if not _NON_TEXT.fullmatch(ch)]
+    counted = [hit for ch, hit in zip(lowered, covered) if _is_text(ch)]
     return named, (sum(counted) / len(counted) if counted else 0.0)
 
 
 @lru_cache(maxsize=TEXT_CACHE)
 def _without_phrases(phrases: tuple[str, ...], text: str, language: str) -> str:
+    lowered = text.lower() if text.isascii() else None
     for phrase in phrases:
+        if lowered is not None and phrase.isascii() and phrase.lower() not in lowered:
+            continue  # (ASCII both: the case-blind pattern matches exactly where the lower-cased phrase is found)
         text = _phrase_pattern(phrase).sub("，" if language == "zh" else " , ", text)
+        lowered = text.lower() if text.isascii() else None
     return text
+
+
+def _is_text(ch: str) -> bool:
+    """Not matched by _NON_TEXT: a word character of re (str.isalnum() or "_") other than "_"."""
+    return ch.isalnum()
 
 
 @lru_cache(maxsize=TEXT_CACHE)
@@ -267,7 +276,7 @@ def without_echo(text: str, earlier: list[str], language: str) -> str:
     for turn in earlier:
         copied.update(_said(turn, language))
     if language == "zh":  # compare characters, ignoring spaces and punctuation
-        units = [(i, ch) for i, ch in enumerate(text) if not _NON_TEXT.fullmatch(ch)]
+        units = [(i, ch) for i, ch in enumerate(text) if _is_text(ch)]
         minimum = ECHO_CHARS
     else:  # compare lower-cased words
         pieces = _WORD_OR_MARK.findall(text)
@@ -319,7 +328,7 @@ def _brief_sentences(task: Task, language: str) -> list[str]:
 
 def _units(text: str, language: str) -> list[str]:
     """Characters (zh, spaces and punctuation dropped) or lower-cased words (en)."""
-    return [ch for ch in text if not _NON_TEXT.fullmatch(ch)] if language == "zh" else _words(text)
+    return [ch for ch in text if _is_text(ch)] if language == "zh" else _words(text)
 
 
 def _grams(texts: list[str], language: str) -> set[tuple[str, ...]]:
