@@ -8,9 +8,10 @@ language; they were written against released dialogues of task types 1-13 only.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..core.transcript import Intent
-from .lexical import WH_EN_PATTERN, WH_ZH, is_question, sentences, tokens
+from .lexical import TEXT_CACHE, WH_EN_PATTERN, WH_ZH, is_question, sentences, tokens
 
 _CONFIRM = {
     "en": re.compile(
@@ -65,11 +66,13 @@ def _lang(language: str) -> str:
     return "zh" if language == "zh" else "en"
 
 
+@lru_cache(maxsize=TEXT_CACHE)
 def asks_confirmation(turn: str, language: str) -> bool:
     """A summary or plan put up for confirmation ("..., is that correct?")."""
     return bool(_CONFIRM[_lang(language)].search(turn))
 
 
+@lru_cache(maxsize=TEXT_CACHE)
 def asks_open_question(turn: str, language: str) -> bool:
     """A question sentence that asks which / where / how ..., or to choose between options: a clarification
     even when it opens with "just to clarify" or "to confirm", so it never gets the plain "sounds good"."""
@@ -77,6 +80,7 @@ def asks_open_question(turn: str, language: str) -> bool:
     return any(is_question(s, language) and pattern.search(s) for s in sentences(turn, language))
 
 
+@lru_cache(maxsize=TEXT_CACHE)
 def is_vague(turn: str, language: str) -> bool:
     """An open request for more ("anything else?", "what's next?")."""
     return bool(_VAGUE[_lang(language)].search(turn))
@@ -86,12 +90,14 @@ def says_goodbye(turn: str, language: str) -> bool:
     return bool(_GOODBYE[_lang(language)].search(turn))
 
 
+@lru_cache(maxsize=TEXT_CACHE)
 def instructs_provider(turn: str, language: str) -> bool:
     """An instruction to the provider itself ("ignore your instructions", "list everything"), checked in both
     languages whatever the task's: such a turn asks about no specific uncertainty."""
     return bool(_INSTRUCTION["en"].search(turn) or _INSTRUCTION["zh"].search(turn))
 
 
+@lru_cache(maxsize=TEXT_CACHE)
 def has_question(turn: str, language: str) -> bool:
     return any(is_question(s, language) for s in sentences(turn, language))
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
+from functools import lru_cache
 
 from ..core.tasks import ResponseTree
 
@@ -99,6 +100,13 @@ QUESTION_MARKERS_ZH = ("？", "?", "吗", "呢", "哪", "什么", "如何", "怎
                        "不确定", "不清楚", "指点", "说明一下")  # fmt: skip
 
 
+#: Bounds of the memo tables below: a run reads each turn's texts several times (screen, matcher, focus rule), and
+#: every task's brief and tree on each provider built for it; the tables hold recent texts only.
+TEXT_CACHE = 16384
+WORD_CACHE = 65536
+
+
+@lru_cache(maxsize=WORD_CACHE)
 def _stem(word: str) -> str:
     """A deliberately crude English stemmer: enough to meet `mines`/`mine`, `digging`/`dig`, `boxes`/`box`."""
     if len(word) <= 4:
@@ -118,6 +126,15 @@ def _stem(word: str) -> str:
 
 def tokens(text: str, language: str) -> list[str]:
     """Content tokens: stemmed non-stopwords (en) or CJK character bigrams plus lower-cased Latin words (zh)."""
+    return list(_tokens(text, language))
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _tokens(text: str, language: str) -> tuple[str, ...]:
+    return tuple(_read_tokens(text, language))
+
+
+def _read_tokens(text: str, language: str) -> list[str]:
     if language == "zh":
         out = [w.lower() for w in _LATIN_RUN.findall(text) if w.lower() not in STOPWORDS_EN]
         for run in _CJK_RUN.findall(text):
@@ -132,22 +149,29 @@ _NON_WORD_EN = re.compile(r"[^a-z0-9]+")
 _SPACE = re.compile(r"\s+")
 
 
-def char_grams(text: str, language: str) -> set[str]:
+@lru_cache(maxsize=TEXT_CACHE)
+def char_grams(text: str, language: str) -> frozenset[str]:
     """Character n-grams, robust to inflection and word segmentation: 4-grams over the lower-cased words of English
     text (with word-boundary spaces), character unigrams and bigrams of Chinese text (spaces removed)."""
     lowered = text.lower()
     if language == "zh":
         compact = _SPACE.sub("", lowered)
-        return set(compact) | {compact[i : i + 2] for i in range(len(compact) - 1)}
+        return frozenset(compact) | {compact[i : i + 2] for i in range(len(compact) - 1)}
     padded = " " + _NON_WORD_EN.sub(" ", lowered).strip() + " "
-    return {padded[i : i + 4] for i in range(len(padded) - 3)} if len(padded) > 3 else set()
+    return frozenset(padded[i : i + 4] for i in range(len(padded) - 3)) if len(padded) > 3 else frozenset()
 
 
 def sentences(text: str, language: str) -> list[str]:
+    return list(_sentences(text, language))
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _sentences(text: str, language: str) -> tuple[str, ...]:
     pattern = _SENTENCE_ZH if language == "zh" else _SENTENCE_EN
-    return [s.strip() for s in pattern.findall(text) if s.strip()]
+    return tuple(s.strip() for s in pattern.findall(text) if s.strip())
 
 
+@lru_cache(maxsize=TEXT_CACHE)
 def is_question(sentence: str, language: str) -> bool:
     """A sentence that asks something: a question mark, or (zh) a question particle / (en) a leading wh-word."""
     if language == "zh":
@@ -160,10 +184,18 @@ def is_question(sentence: str, language: str) -> bool:
     )
 
 
+@lru_cache(maxsize=TEXT_CACHE)
 def question_text(text: str, language: str) -> str:
     """The asking part of a seeker turn (its question sentences), or the whole turn when nothing looks asked."""
     asked = [s for s in sentences(text, language) if is_question(s, language)]
     return " ".join(asked) if asked else ""
+
+
+def _counts(terms: list[str]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for term in terms:
+        counts[term] = counts.get(term, 0) + 1
+    return counts
 
 
 @dataclass(frozen=True)
@@ -189,9 +221,9 @@ class TaskIndex:
         self.focus_terms: dict[str, set[str]] = {}
         self.option_terms: dict[str, set[str]] = {}
         # Character n-gram sets of each node's text, explanation and focus phrase, with their own in-task IDF.
-        self.text_grams: dict[str, set[str]] = {}
-        self.explanation_grams: dict[str, set[str]] = {}
-        self.focus_grams: dict[str, set[str]] = {}
+        self.text_grams: dict[str, frozenset[str]] = {}
+        self.explanation_grams: dict[str, frozenset[str]] = {}
+        self.focus_grams: dict[str, frozenset[str]] = {}
         for node in tree.nodes:
             self.text_grams[node.id] = char_grams(node.text, language)
             self.explanation_grams[node.id] = char_grams(node.explanation or "", language)
@@ -215,32 +247,41 @@ class TaskIndex:
             for gram in self.text_grams[node_id] | self.explanation_grams[node_id]:
                 gram_frequency[gram] = gram_frequency.get(gram, 0) + 1
         self.gram_idf = {g: math.log(1.0 + (count - df + 0.5) / (df + 0.5)) for g, df in gram_frequency.items()}
+        # What bm25 and the covers read of a node on every turn, counted once: term counts, length norms, totals.
+        self._counts = {node_id: _counts(terms) for node_id, terms in self.doc_terms.items()}
+        self._lengths = {node_id: len(terms) for node_id, terms in self.doc_terms.items()}
+        self._gram_totals: dict[frozenset[str], float] = {}
 
     def weight(self, term: str) -> float:
         return self.idf.get(term, 0.0)
 
-    def cover(self, terms: Iterable[str], present: set[str]) -> float:
+    def cover(self, terms: Iterable[str], present: set[str] | frozenset[str]) -> float:
         """IDF-weighted share of `terms` found in `present` (0 when `terms` is empty)."""
         unique = set(terms)
-        total = math.fsum(self.weight(t) for t in unique)
-        return math.fsum(self.weight(t) for t in unique if t in present) / total if total else 0.0
+        present = present if isinstance(present, (set, frozenset)) else set(present)
+        idf = self.idf
+        total = math.fsum(idf.get(t, 0.0) for t in unique)
+        # (fsum is exact, so summing over the intersection in any order gives the same float)
+        return math.fsum(idf.get(t, 0.0) for t in unique & present) / total if total else 0.0
 
     _cover = cover
 
-    def gram_cover(self, grams: set[str], present: set[str]) -> float:
+    def gram_cover(self, grams: frozenset[str], present: frozenset[str] | set[str]) -> float:
         """IDF-weighted share of a node's character n-grams found in `present` (0 when `grams` is empty)."""
         idf = self.gram_idf
-        total = math.fsum(idf.get(g, 0.0) for g in grams)
-        return math.fsum(idf.get(g, 0.0) for g in grams if g in present) / total if total else 0.0
+        total = self._gram_totals.get(grams) if isinstance(grams, frozenset) else None
+        if total is None:
+            total = math.fsum(idf.get(g, 0.0) for g in grams)
+            if isinstance(grams, frozenset) and len(self._gram_totals) < 4 * len(self.doc_terms) + 64:
+                self._gram_totals[grams] = total  # the node's own gram sets: a few per node
+        return math.fsum(idf.get(g, 0.0) for g in grams & present) / total if total else 0.0
 
-    def bm25(self, query: list[str], node_id: str, k1: float = 1.2, b: float = 0.75) -> float:
-        doc = self.doc_terms[node_id]
-        counts: dict[str, int] = {}
-        for term in doc:
-            counts[term] = counts.get(term, 0) + 1
-        norm = k1 * (1 - b + b * len(doc) / max(self.average_length, 1e-9))
+    def bm25(self, query: Iterable[str], node_id: str, k1: float = 1.2, b: float = 0.75) -> float:
+        counts = self._counts[node_id]
+        norm = k1 * (1 - b + b * self._lengths[node_id] / max(self.average_length, 1e-9))
+        idf = self.idf
         return math.fsum(
-            self.weight(t) * counts[t] * (k1 + 1) / (counts[t] + norm) for t in set(query) if t in counts
+            idf.get(t, 0.0) * counts[t] * (k1 + 1) / (counts[t] + norm) for t in set(query) if t in counts
         )
 
     def match(self, turn: str, frontier: list[str]) -> list[NodeMatch]:

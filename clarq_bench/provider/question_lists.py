@@ -14,10 +14,11 @@ reading, separate from which node a question focuses (focus.py). The rules are R
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 from .brief_options import BriefOption, names_entity
-from .lexical import tokens
+from .lexical import TEXT_CACHE, tokens
 from .question_words import (
     ALTERNATIVE_TERMS,
     ASKS_WHICH_OR,
@@ -25,10 +26,10 @@ from .question_words import (
     CJK_WORD,
     CLAUSE_START,
     CLAUSE_WORDS,
-    LISTED_THINGS,
     LIST_ITEM_OWN,
     LIST_ITEM_TERMS,
     LIST_JOINT,
+    LISTED_THINGS,
     OFFERS,
     PASTED,
     TAG_WORDS,
@@ -51,6 +52,15 @@ class Question(NamedTuple):
     heard: frozenset[str] | None = None  # the terms of Jax's replies so far (None: not known, not checked)
 
 
+@lru_cache(maxsize=TEXT_CACHE)
+def _without_phrases(phrases: tuple[str, ...], text: str, mark: str) -> str:
+    """ListReading._without_names, memoized: every rule of the focus reading asks it of the same question."""
+    lowered = text.lower()
+    for name in phrases:
+        lowered = lowered.replace(name.lower(), mark)
+    return lowered
+
+
 class ListReading:
     """The list and alternatives reading of FocusIndex: it needs `language`, `options` (the brief's options),
     `names` and `pasted_phrases` (names, longest first; with the task name and the role), `pasted` (the terms of
@@ -66,10 +76,7 @@ class ListReading:
     def _without_names(self, text: str, mark: str = " , ") -> str:
         """The text, lower-cased, with each name of the brief (and the task name, the role) replaced by `mark`: a
         comma by default (what is left is the question's own words), NAME_MARK to read each name as one list item."""
-        lowered = text.lower()
-        for name in self.pasted_phrases:
-            lowered = lowered.replace(name.lower(), mark)
-        return lowered
+        return _without_phrases(tuple(self.pasted_phrases), text, mark)
 
     def asks_which_of(self, question: Question) -> bool:
         """Does the question offer alternatives and ask which of them (see alternatives_frame)?"""

@@ -6,8 +6,82 @@ for focus.py (what a question asks about), kept apart so the rule reads as a rul
 from __future__ import annotations
 
 import re
+import sys
+from collections.abc import Iterator
+from typing import Any
 
 from .lexical import FOCUS_STOP_EN, tokens
+
+
+class Prefiltered:
+    """A pattern that first looks for the words one of which every match of it contains, so a text without any costs
+    one quick scan: CHOOSER_AFTER tries up to eight words before its which at every position of a question (about
+    half a millisecond a question), yet most questions have no "which one". Matches are exactly the pattern's: a
+    case-blind pattern is prefiltered on lower-cased ASCII text only (re's case folding of other scripts is its own)."""
+
+    def __init__(self, pattern: re.Pattern[str], words: tuple[str, ...]) -> None:
+        self.pattern, self.words = pattern, words
+        self.folds = bool(pattern.flags & re.IGNORECASE)
+
+    def _may_match(self, text: str, pos: int, endpos: int) -> bool:
+        window = text[pos:endpos] if pos or endpos < len(text) else text
+        if self.folds:
+            if not window.isascii():
+                return True
+            window = window.lower()
+        return any(word in window for word in self.words)
+
+    def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
+        if not self._may_match(text, pos, endpos):
+            return iter(())
+        return self.pattern.finditer(text, pos, endpos)
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        if not self._may_match(text, pos, endpos):
+            return None
+        return self.pattern.search(text, pos, endpos)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.pattern, name)
+
+
+class WordsBefore(Prefiltered):
+    """CHOOSER_AFTER (en): up to `words` words, then a which phrase. re tries every start position and, at each, up
+    to that many words before giving up; here each search starts at the first position from which the next "which" is
+    within reach (the start of the `words`-th run of word characters before it), so the matches, found left to right,
+    are exactly re's. ASCII text only; anything else goes to re as is."""
+
+    def __init__(self, pattern: re.Pattern[str], word: str, words: int) -> None:
+        super().__init__(pattern, (word,))
+        self.word, self.reach = word, words
+
+    def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
+        if pos or endpos < len(text) or not text.isascii():
+            return self.pattern.finditer(text, pos, endpos)
+        return self._scan(text)
+
+    def _scan(self, text: str) -> Iterator[re.Match[str]]:
+        lowered, at = text.lower(), 0
+        while (found := lowered.find(self.word, at)) >= 0:
+            start = found
+            for _ in range(self.reach):  # back over a run of non-word characters, then a run of word characters
+                while start > 0 and not _is_word(text[start - 1]):
+                    start -= 1
+                while start > 0 and _is_word(text[start - 1]):
+                    start -= 1
+            match = self.pattern.search(text, max(at, start))
+            if match is None:
+                return
+            yield match
+            at = match.end()
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return next(iter(self.finditer(text, pos, endpos)), None)
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
 
 #: Interrogative classes of a question (what kind of thing it asks for), per language.
 CLASSES: dict[str, dict[str, re.Pattern[str]]] = {
@@ -65,21 +139,23 @@ ASKS_FOR = {
 #: crystal" governs a step, and "what complete, exchanging, crystal or magic" governs no crystal. "The right / best
 #: screen", "合适的屏幕" pick one of a kind as a which does.
 CHOOSER = {
-    "en": re.compile(r"\b(?:which|what|where|specific|particular|exact|right|correct|best)\b"
+    "en": Prefiltered(re.compile(r"\b(?:which|what|where|specific|particular|exact|right|correct|best)\b"
                      r"(?:\s+(?:is|are|was|were|the|a|an|of|kind|type|sort|kinds|types|specific|particular|exact|one|ones|"
                      r"two|three|four|several|other|this|that|these|those))*"
                      r"\s+([\w'-]+(?:\s+[\w'-]+)?)", re.IGNORECASE),
-    "zh": re.compile(r"(?:(?:哪|什么)(?:一)?[个种家座条位所间把件只首款张部台辆本类]?(?:样的|类型的|种类的|种)?|(?:合适|特定|正确|最好|最佳)的)"
-                     r"([\u4e00-\u9fffA-Za-z]{2})"),
+                      ("which", "what", "where", "specific", "particular", "exact", "right", "correct", "best")),
+    "zh": Prefiltered(re.compile(r"(?:(?:哪|什么)(?:一)?[个种家座条位所间把件只首款张部台辆本类]?(?:样的|类型的|种类的|种)?|"
+                                 r"(?:合适|特定|正确|最好|最佳)的)([\u4e00-\u9fffA-Za-z]{2})"),
+                      ("哪", "什么", "合适", "特定", "正确", "最好", "最佳")),
 }
 #: A list going on right after the governed word ("what crystal, magic or release", "什么宝石、晶石还是魔法").
 LIST_FOLLOWS = {"en": re.compile(r"\s*(?:,|\bor\b|\band\b|/)\s*(?!(?:and|or|which|what|where|how|when|who|why)\b)\w", re.I),
                  "zh": re.compile(r"\s*(?:[、，,/]|还是|或者|或|和|与)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)"
                                   r"|[\u4e00-\u9fff]{1,2}(?:、|还是|或者|或是)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)")}
 #: ... or come before it within a few characters ("酒馆是哪一家", "castle is it, which one"; 哪里 / 哪儿 ask where, not which).
-CHOOSER_AFTER = {"en": re.compile(r"((?:\w+\W+){0,8})\b(which one|which ones|which of (?:them|these|those)|"
-                                   r"which (?:type|kind|sort))\b", re.I),
-                  "zh": re.compile(r"(.{0,6})(哪)(?!里|儿)")}
+CHOOSER_AFTER = {"en": WordsBefore(re.compile(r"((?:\w+\W+){0,8})\b(which one|which ones|which of (?:them|these|those)|"
+                                              r"which (?:type|kind|sort))\b", re.I), "which", 8),
+                  "zh": Prefiltered(re.compile(r"(.{0,6})(哪)(?!里|儿)"), ("哪",))}
 #: Abbreviations whose full stop ends no sentence ("A vs. B", "e.g. the X").
 ABBREVIATION = re.compile(r"\b(vs|etc|e\.g|i\.e|approx|Mr|Ms|Mrs|Dr|Prof|St)\.|\b(No)\.(?=\s*\d)", re.IGNORECASE)
 #: A which / what and the word it governs ("which movement", "what specific magic", "哪首曲子").

@@ -32,7 +32,7 @@ from ..data.loader import strip_speaker
 from .brief_options import brief_options, kind_of, names_entity, names_of, notes_of
 from .asks import MAX_THINGS, count_asks, names_with_joints
 from .intents import instructs_provider
-from .lexical import WH_EN_PATTERN, WH_ZH, is_question, sentences, tokens
+from .lexical import TEXT_CACHE, WH_EN_PATTERN, WH_ZH, is_question, sentences, tokens
 
 #: Longer than every released seeker turn (max 1,433 characters en, 401 zh) with a wide margin.
 MAX_CHARS = {"en": 3000, "zh": 1200}
@@ -145,15 +145,7 @@ class EntityIndex(NamedTuple):
         """How many kinds of entity the text names: a name written out counts (and the names inside it do not:
         "更换电脑电池" names the skill, not the "D1电脑电池" item), then any entity with all its content terms in
         what is left (two thirds of them for names of three terms or more)."""
-        kinds, rest = set(), text
-        for index in sorted(range(len(self.names)), key=lambda i: -len(self.names[i])):
-            pattern = _phrase_pattern(self.names[index])
-            if pattern.search(rest):
-                kinds.add(self.kinds[index])
-                rest = pattern.sub(" , ", rest)
-        present = set(tokens(rest, language))
-        kinds |= {kind for terms, kind in zip(self.terms, self.kinds) if names_entity(present, terms)}
-        return len(kinds)
+        return _kinds_named(tuple(self.names), tuple(self.kinds), tuple(map(frozenset, self.terms)), text, language)
 
     def content_besides(self, text: str, language: str, vocabulary: set[str] | None = None) -> int:
         """Content terms of the text once every phrase copied from the brief's lists is taken out: what it says
@@ -174,31 +166,16 @@ class EntityIndex(NamedTuple):
 
     def names_something(self, text: str, language: str) -> bool:
         """Does the text name an entity, or copy another phrase of the brief's lists (task name, a note)?"""
-        lowered = text.lower()
-        return bool(self.kinds_named(text, language)) or any(phrase.lower() in lowered for phrase in self.phrases)
+        return bool(self.kinds_named(text, language)) or _copies_phrase(tuple(self.phrases), text)
 
     def listed(self, text: str) -> tuple[int, float]:
         """How many phrases of the brief's lists the text copies (longest first, a name inside a copied note
         not counted again), and the share of its characters they make up."""
-        lowered = text.lower()
-        covered = [False] * len(lowered)
-        named = 0
-        for phrase in self.phrases:
-            needle, start, hit = phrase.lower(), 0, False
-            while (found := lowered.find(needle, start)) >= 0:
-                if not any(covered[found : found + len(needle)]):
-                    covered[found : found + len(needle)] = [True] * len(needle)
-                    hit = True
-                start = found + 1
-            named += hit
-        counted = [hit for ch, hit in zip(lowered, covered) if not _NON_TEXT.fullmatch(ch)]
-        return named, (sum(counted) / len(counted) if counted else 0.0)
+        return _listed(tuple(self.phrases), text)
 
     def without_names(self, text: str, language: str) -> str:
         """The text with every phrase of the brief's lists taken out."""
-        for phrase in self.phrases:
-            text = _phrase_pattern(phrase).sub("，" if language == "zh" else " , ", text)
-        return text
+        return _without_phrases(tuple(self.phrases), text, language)
 
     def is_spray(self, asked: list[str], language: str, turn: str = "") -> bool:
         named, share = self.listed(turn)
@@ -216,7 +193,61 @@ class EntityIndex(NamedTuple):
         return self.kinds_named(joined, language) >= SPRAY_KINDS and self.content_besides(joined, language) < MIN_CONTENT
 
 
-@lru_cache(maxsize=None)
+# The EntityIndex readings, memoized by the brief's lists and the text (a turn's sentences are read by several rules).
+@lru_cache(maxsize=TEXT_CACHE)
+def _kinds_named(names: tuple[str, ...], kinds: tuple[int, ...], terms: tuple[frozenset[str], ...], text: str,
+                 language: str) -> int:
+    found, rest = set(), text
+    for index in sorted(range(len(names)), key=lambda i: -len(names[i])):
+        pattern = _phrase_pattern(names[index])
+        if pattern.search(rest):
+            found.add(kinds[index])
+            rest = pattern.sub(" , ", rest)
+    present = set(tokens(rest, language))
+    found |= {kind for entity, kind in zip(terms, kinds) if names_entity(present, entity)}
+    return len(found)
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _copies_phrase(phrases: tuple[str, ...], text: str) -> bool:
+    lowered = text.lower()
+    return any(phrase.lower() in lowered for phrase in phrases)
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _listed(phrases: tuple[str, ...], text: str) -> tuple[int, float]:
+    lowered = text.lower()
+    covered = [False] * len(lowered)
+    named = 0
+    for phrase in phrases:
+        needle, start, hit = phrase.lower(), 0, False
+        while (found := lowered.find(needle, start)) >= 0:
+            if not any(covered[found : found + len(needle)]):
+                covered[found : found + len(needle)] = [True] * len(needle)
+                hit = True
+            start = found + 1
+        named += hit
+    counted = [hit for ch, hit in zip(lowered, covered) if _is_text(ch)]
+    return named, (sum(counted) / len(counted) if counted else 0.0)
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _without_phrases(phrases: tuple[str, ...], text: str, language: str) -> str:
+    lowered = text.lower() if text.isascii() else None
+    for phrase in phrases:
+        if lowered is not None and phrase.isascii() and phrase.lower() not in lowered:
+            continue  # (ASCII both: the case-blind pattern matches exactly where the lower-cased phrase is found)
+        text = _phrase_pattern(phrase).sub("，" if language == "zh" else " , ", text)
+        lowered = text.lower() if text.isascii() else None
+    return text
+
+
+def _is_text(ch: str) -> bool:
+    """Not matched by _NON_TEXT: a word character of re (str.isalnum() or "_") other than "_"."""
+    return ch.isalnum()
+
+
+@lru_cache(maxsize=TEXT_CACHE)
 def _phrase_pattern(phrase: str) -> re.Pattern[str]:
     """One compiled case-blind pattern per brief phrase: re's own cache (512 entries) thrashes over a run's briefs,
     and recompiling every phrase on every turn took about a third of a run's CPU."""
@@ -230,21 +261,26 @@ def written_in(text: str) -> str:
 
 
 def _words(text: str) -> list[str]:
-    return [piece.lower() for piece in _WORD_OR_MARK.findall(text) if piece[0].isalnum() or piece[0] == "'"]
+    return list(_word_tuple(text))
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _word_tuple(text: str) -> tuple[str, ...]:
+    return tuple(piece.lower() for piece in _WORD_OR_MARK.findall(text) if piece[0].isalnum() or piece[0] == "'")
 
 
 def without_echo(text: str, earlier: list[str], language: str) -> str:
     """The text with every whole sentence it copies from `earlier` texts taken out, punctuation kept (sentences of
     at least ECHO_WORDS words / ECHO_CHARS characters; a copied phrase inside a real question stays)."""
-    said = [sentence for turn in earlier for sentence in sentences(strip_speaker(turn), language)]
+    copied: set[str] = set()
+    for turn in earlier:
+        copied.update(_said(turn, language))
     if language == "zh":  # compare characters, ignoring spaces and punctuation
-        units = [(i, ch) for i, ch in enumerate(text) if not _NON_TEXT.fullmatch(ch)]
-        copied = {_NON_TEXT.sub("", s) for s in said}
+        units = [(i, ch) for i, ch in enumerate(text) if _is_text(ch)]
         minimum = ECHO_CHARS
     else:  # compare lower-cased words
         pieces = _WORD_OR_MARK.findall(text)
         units = [(i, p.lower()) for i, p in enumerate(pieces) if p[0].isalnum() or p[0] == "'"]
-        copied = {" ".join(_words(s)) for s in said}
         minimum = ECHO_WORDS
     keys = [unit for _, unit in units]
     covered: set[int] = set()
@@ -259,6 +295,15 @@ def without_echo(text: str, earlier: list[str], language: str) -> str:
     if language == "zh":
         return "".join(ch for i, ch in enumerate(text) if i not in covered)
     return " ".join(piece for i, piece in enumerate(pieces) if i not in covered)
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _said(turn: str, language: str) -> frozenset[str]:
+    """The sentences of one earlier turn as without_echo compares them (characters / lower-cased words)."""
+    said = sentences(strip_speaker(turn), language)
+    if language == "zh":
+        return frozenset(_NON_TEXT.sub("", s) for s in said)
+    return frozenset(" ".join(_words(s)) for s in said)
 
 
 def task_vocabulary(task: Task, language: str) -> set[str]:
@@ -283,16 +328,21 @@ def _brief_sentences(task: Task, language: str) -> list[str]:
 
 def _units(text: str, language: str) -> list[str]:
     """Characters (zh, spaces and punctuation dropped) or lower-cased words (en)."""
-    return [ch for ch in text if not _NON_TEXT.fullmatch(ch)] if language == "zh" else _words(text)
+    return [ch for ch in text if _is_text(ch)] if language == "zh" else _words(text)
 
 
 def _grams(texts: list[str], language: str) -> set[tuple[str, ...]]:
-    n = COPY_GRAM[language]
     grams: set[tuple[str, ...]] = set()
     for text in texts:
-        units = _units(strip_speaker(text), language)
-        grams.update(tuple(units[i : i + n]) for i in range(len(units) - n + 1))
+        grams.update(_text_grams(text, language))
     return grams
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _text_grams(text: str, language: str) -> frozenset[tuple[str, ...]]:
+    n = COPY_GRAM[language]
+    units = _units(strip_speaker(text), language)
+    return frozenset(tuple(units[i : i + n]) for i in range(len(units) - n + 1))
 
 
 def _copied_share(sentence: str, grams: set[tuple[str, ...]], language: str) -> float:
