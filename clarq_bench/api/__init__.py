@@ -15,26 +15,22 @@ imports no cli; the heavy ones are imported when a function is called, so `impor
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..fidelity.checks import audit_provider, evaluate_provider, search_provider
 from ..core.defaults import DEFAULT_MAX_TURNS, DEFAULT_RESAMPLES, DEFAULT_SEED
+from .event_loop import outside_event_loop
+from .leaderboard import build_leaderboard, submit, verify_submissions
+from .pairwise import PairwiseResult, judge_pairs, judge_pairs_async, pairwise_report, people_server
+from .tracks import question_bank, select, select_online_offline
 
 if TYPE_CHECKING:
-    from ..clarify.bank import Bank
-    from ..clarify.online_offline import CorrelationReport
-    from ..clarify.track import TrackResult
     from ..core.tasks import Task
     from ..scoring.sources import Format
     from ..data.validate import ValidationReport
     from ..inspect_task.convert import Imported as ImportedLog
-    from ..leaderboard.schema import Submission
-    from ..leaderboard.verify import Verification
-    from ..llm import LLMClient
-    from ..pairwise.aggregate import PairwiseSummary
-    from ..pairwise.people import PeopleServer
     from ..core.run_config import RunConfig
     from ..runner.estimate import Estimate
     from ..runner.batch import RunStats
@@ -151,22 +147,8 @@ def run(options: RunOptions | None = None, /, *, on_start: Callable[[RunConfig, 
     `on_start(config, tasks)` before the first dialogue, `on_update(stats)` after each."""
     from ..core.loop import run_to_end  # asyncio.run, but a plug-in cannot hang or crash the exit; SIGTERM = Ctrl-C
 
-    _outside_event_loop("run")
+    outside_event_loop("run")
     return run_to_end(run_async(options, on_start=on_start, on_update=on_update, on_run_dir=on_run_dir, **fields))
-
-
-def _outside_event_loop(name: str) -> None:
-    """asyncio.run cannot start inside a running loop (Jupyter, an async app): say which call to await instead."""
-    import asyncio
-
-    from ..core.errors import ClarqError
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return
-    raise ClarqError(f"clarq.{name}() was called inside a running event loop (Jupyter, an async app)",
-                     f"use `await clarq.{name}_async(...)` there")
 
 
 def play(task_id: str, role: str, *, seeker: str = "heuristic", provider: str = "offline",
@@ -292,173 +274,6 @@ def _score_sources(path: str | Path, *, format: Format, judge: str, data: str | 
                 await client.aclose()
 
     return run_to_end(score_all())
-
-
-def select(seeker: str, *, lang: str = "en", seeker_model: str | None = None,
-           seeker_options: dict[str, Any] | None = None, data: str | Path | None = None,
-           results: str | Path | None = None, types: str | list[int] | None = None, limit: int | None = None,
-           seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES, out: str | Path | None = None, write: bool = True,
-           plots: bool = True, concurrency: int = 32, **llm: Any) -> TrackResult:
-    """The offline clarification track (`clarq select`): `seeker` is an offline ranker (bm25, random, best-question,
-    worst-question, no-question), a seeker name or a model; returns the summary, per-state results and the folder
-    written (default runs/select/<seeker>-<lang>/). `llm` takes `clarq run`'s model-call options (api_base, cache...)."""
-    from ..clarify.track import SelectOptions
-    from ..clarify.track import select as run_track
-
-    options = SelectOptions(seeker=seeker, seeker_model=seeker_model, seeker_options=seeker_options or {}, lang=lang,
-                            data=str(data) if data else None, results=str(results) if results else None, types=types,
-                            limit=limit, seed=seed, resamples=resamples, out=str(out) if out else None, write=write,
-                            plots=plots, concurrency=concurrency, llm=llm)  # fmt: skip
-    return run_track(options)
-
-
-def select_online_offline(run_dirs: list[str | Path], *, data: str | Path | None = None,
-                          results: str | Path | None = None, out: str | Path | None = None,
-                          **llm: Any) -> CorrelationReport:
-    """Offline track vs dialogue outcomes for the seekers of these `clarq run` folders (MIMICS-Duo): per-task and
-    across-seeker Pearson / Spearman / Kendall and leaderboard agreement; with `out`, report.md and correlation.json."""
-    from ..clarify.online_offline import correlate
-    from ..clarify.online_offline_report import write_report
-
-    report = correlate(list(run_dirs), data=str(data) if data else None, results=str(results) if results else None,
-                       llm=llm)  # fmt: skip
-    if out is not None:
-        write_report(report, out)
-    return report
-
-
-def question_bank(lang: str = "en", results: str | Path | None = None) -> Bank:
-    """The clarification track's question bank: built from the released files on first use, checked against the
-    shipped manifest, cached."""
-    from ..clarify.bank import load_bank
-
-    return load_bank(lang, results)  # type: ignore[arg-type]
-
-
-def submit(run_dir: str | Path, output: str | Path, *, name: str = "", org: str = "", notes: str = "",
-           data: str | Path | None = None, partial: bool = False) -> tuple[Submission, Path]:
-    """Pack a finished run as a leaderboard submission file (JSON, or zip when `output` ends .zip)."""
-    from ..core.errors import ClarqError
-    from ..leaderboard.bundle import build_submission, write_submission
-    from ..leaderboard.schema import MAX_NAME_CHARS, MAX_NOTES_CHARS, Submitter
-
-    for flag, value, limit in (("--name", name, MAX_NAME_CHARS), ("--org", org, MAX_NAME_CHARS),
-                               ("--notes", notes, MAX_NOTES_CHARS)):
-        if len(value) > limit:
-            raise ClarqError(f"{flag} is {len(value)} characters long (limit {limit})", f"shorten {flag}")
-    submitter = Submitter(name=name, org=org, notes=notes)
-    submission = build_submission(run_dir, data=str(data) if data is not None else None, submitter=submitter,
-                                  partial=partial)
-    return submission, write_submission(submission, output)
-
-
-def verify_submissions(files: list[str | Path], *, data: str | Path | None = None) -> list[Verification]:
-    """Verify each submission file by recomputing it from its transcripts (and replaying offline ones)."""
-    from ..leaderboard.verify import load_task_data, verify_file
-
-    _, tasks = load_task_data(data, {"en", "zh"})
-    return [verify_file(path, data, tasks)[1] for path in files]
-
-
-def build_leaderboard(directory: str | Path, output: str | Path, *, reference: str | Path | None = None,
-                      data: str | Path | None = None, verify: bool = True, plots: bool = True,
-                      pairwise: str | Path | None = None,
-                      tracks: str | Path | None = None) -> tuple[Path, list, list[tuple[str, list[str]]]]:
-    """The static leaderboard site from a folder of submission files (each verified unless `verify` is False), with
-    released results files as reference rows: (index.html, entries shown, (name, problems) of those rejected).
-    Pairwise results (`clarq judge-pairs`' pairwise-row.json files) come from `pairwise`, else from a `pairwise/`
-    folder beside the submissions; offline-track rows (`clarq select`'s summary.json files, at any depth) from
-    `tracks`, else from a `tracks/` folder beside them. A malformed one of either is listed as rejected."""
-    from ..leaderboard.pairwise_rows import load_rows
-    from ..leaderboard.site import build_site, load_entries, reference_entries
-    from ..leaderboard.track_rows import load_track_rows
-
-    entries, rejected = load_entries(directory, data=str(data) if data is not None else None, verify=verify)
-    if reference:
-        entries += reference_entries(reference)
-    beside = Path(directory) / "pairwise"
-    rows, problems = load_rows(pairwise if pairwise is not None else beside if beside.is_dir() else None)
-    rejected += [(f"pairwise/{name}", [problem]) for name, problem in problems]
-    beside = Path(directory) / "tracks"
-    track_rows, problems = load_track_rows(tracks if tracks is not None else beside if beside.is_dir() else None)
-    rejected += [(f"tracks/{name}", [problem]) for name, problem in problems]
-    index = build_site(entries, output, rejected=rejected, plots=plots, pairwise=rows, tracks=track_rows)
-    return index, entries, rejected
-
-
-class PairwiseResult(NamedTuple):
-    """A pairwise session: its folder (items.json, answers, summary.json, report.md, pairwise-row.json) and figures."""
-
-    folder: Path
-    summary: PairwiseSummary
-
-
-def _pairwise_folder(out: str | Path | None, run_a: str | Path, run_b: str | Path) -> Path:
-    return Path(out) if out else Path("pairwise") / f"{Path(run_a).name}--vs--{Path(run_b).name}"
-
-
-async def judge_pairs_async(run_a: str | Path, run_b: str | Path, *, judges: Sequence[str] | str = (), design: int = 2,
-                            criteria: list[str] | str | None = None, swap_sample: int = 0, seed: int = DEFAULT_SEED,
-                            out: str | Path | None = None, data: str | Path | None = None, resamples: int = DEFAULT_RESAMPLES,
-                            client: LLMClient | None = None, **llm: Any) -> PairwiseResult:
-    """`judge_pairs` inside a running event loop."""
-    from ..core.errors import ClarqError
-    from ..llm import LLMClient
-    from ..llm.options import ModelCallOptions
-    from ..pairwise.items import CRITERIA
-    from ..pairwise.session import add_usage, judge_session, open_session
-
-    models = [m.strip() for m in (judges.split(",") if isinstance(judges, str) else judges) if m.strip()]
-    chosen = [c.strip() for c in (criteria.split(",") if isinstance(criteria, str) else criteria or CRITERIA)]
-    if design not in (2, 4):
-        raise ClarqError(f"--design {design} is not offered", "use --design 2 or --design 4")
-    folder = _pairwise_folder(out, run_a, run_b)
-    options: Literal[2, 4] = 2 if design == 2 else 4  # checked above
-    items = await open_session(folder, run_a, run_b, seed=seed, design=options, criteria=chosen,
-                               data=str(data) if data else None)
-    own = client is None
-    client = client or LLMClient(ModelCallOptions.of(llm).settings())
-    try:
-        if models:
-            await judge_session(folder, items, client, models, swap=swap_sample, seed=seed)
-    finally:
-        add_usage(folder, client.usage_by_role)
-        if own:
-            await client.aclose()
-    return PairwiseResult(folder, pairwise_report(folder, seed=seed, resamples=resamples).summary)
-
-
-def judge_pairs(run_a: str | Path, run_b: str | Path, **options: Any) -> PairwiseResult:
-    """Compare two runs task by task with model judges (`judges=["gpt-4o", ...]`), 2 or 4 options per criterion,
-    the swapped re-run of `swap_sample` items for position bias; writes the session folder `out` (default
-    pairwise/<A>--vs--<B>) and its report. Model-call options as for `run` (api_base, no_cache, max_cost, ...)."""
-    import asyncio
-
-    _outside_event_loop("judge_pairs")
-    return asyncio.run(judge_pairs_async(run_a, run_b, **options))
-
-
-def pairwise_report(folder: str | Path, *, seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES) -> PairwiseResult:
-    """Aggregate every answer of a session folder (models and people) and write summary.json, report.md and
-    pairwise-row.json there; usage is what the folder's sessions spent on model calls, all together."""
-    from ..pairwise.aggregate import summarize
-    from ..pairwise.items import load_items
-    from ..pairwise.report import write_report
-    from ..pairwise.session import all_answers, read_usage
-
-    folder = Path(folder)
-    summary = summarize(load_items(folder), all_answers(folder), seed=seed, resamples=resamples,
-                        usage=read_usage(folder))
-    write_report(summary, folder)
-    return PairwiseResult(folder, summary)
-
-
-def people_server(folder: str | Path, *, port: int = 0) -> PeopleServer:
-    """The people page for a session folder's items, on 127.0.0.1 (not started: `.start()` or `.serve_forever()`)."""
-    from ..pairwise.items import load_items
-    from ..pairwise.people import PeopleServer
-
-    return PeopleServer(Path(folder), load_items(Path(folder)), port=port)
 
 
 def import_inspect(log: str | Path, out: str | Path | None = None, *, runs_dir: str | Path = "runs",

@@ -35,7 +35,6 @@ from .question_words import (
     NEEDS,
     NEEDS_WORDS,
     ALTERNATIVE,
-    ANAPHORIC,
     ASKED,
     ASKS,
     ASKS_FOR,
@@ -44,15 +43,12 @@ from .question_words import (
     BOILERPLATE,
     CHOICE_OF_A_THING,
     CHOICE_WORDS,
-    CHOOSER,
-    CHOOSER_AFTER,
     FIRST_SENTENCE,
     FUNCTION_ZH,
     GAP,
     GENERIC_KIND_EN,
     GENERIC_KIND_ZH,
     GOVERNS,
-    LIST_FOLLOWS,
     LIST_JOINT,
     MENTIONED,
     NOT_A_CHOICE,
@@ -63,7 +59,7 @@ from .question_words import (
     WHICH_KIND,
 )
 from .brief_options import BriefOption, brief_options, names_entity, names_of, notes_of
-from .question_lists import ListReading, Question
+from .question_lists import Question
 from .question_reading import QuestionReading
 from .twins import TwinReading
 
@@ -111,7 +107,7 @@ class NodeFocus(NamedTuple):
         return bool(self.options or self.kind)
 
 
-class FocusIndex(QuestionReading, ListReading, TwinReading):
+class FocusIndex(QuestionReading, TwinReading):
     """For one task: the options of the brief, and the uncertainty of every required node."""
 
     def __init__(self, task: Task, index: TaskIndex | None = None) -> None:
@@ -226,28 +222,7 @@ class FocusIndex(QuestionReading, ListReading, TwinReading):
             found = [t for t in found if not set(t) & FUNCTION_ZH]
         return found
 
-    # --- questions (read into Question by question_reading.py) ------------------------------------------------
-    def _kind_governed(self, question: Question, kind: frozenset[str]) -> bool:
-        """An interrogative governs a term of the kind outside every option's name ("which castle")."""
-        if not kind:
-            return False
-        language = self.language
-        rest = self._without_names(question.text)
-        for match in CHOOSER[language].finditer(rest):
-            if LIST_FOLLOWS[language].match(rest, match.end()):
-                continue  # "what crystal, magic or release": it governs a list of things, not the crystal
-            if set(tokens(match.group(1), language)) & kind:
-                return True
-        for match in CHOOSER_AFTER[language].finditer(rest):  # only what stands right before it, past no joint
-            before = LIST_JOINT[language].split(match.group(1))[-1]
-            if set(tokens(before, language)) & kind:
-                return True
-        # "There are two mines. Which one has rubies?": an anaphoric "which one" takes its kind from the statement
-        # just before the question, never from an option's name there.
-        if question.context and ANAPHORIC[language].search(rest):
-            return bool(set(tokens(self._without_names(question.context), language)) & kind)
-        return False
-
+    # --- questions (read into Question, and a kind governed, by question_reading.py) ------------------------------
     def named_options(self, question: Question) -> list[Option]:
         """The brief's options a question names (each once): all or most of its name, including a word that sets it
         apart from the other options of its kind ("the black markets" names none of the three black markets)."""

@@ -1,25 +1,30 @@
 """How FocusIndex reads a seeker turn into its questions: the sentences that ask (a preamble ending in a colon asks
 nothing), each cut where a second question begins ("Which gem does Henry need, and at which gate?"), interrogatives
 joined by and / or apart ("which X and which Y"), a bare "Which X exactly?" marked, and a short "those" / "one" read
-with the list or the statement before it. It needs only `language`, which FocusIndex sets (focus.py decides what
-each question asks)."""
+with the list or the statement before it. It needs `language` and the list reading's names, which FocusIndex sets
+(focus.py decides what each question asks); _kind_governed says whether an interrogative governs a kind."""
 
 from __future__ import annotations
 
 import re
 
 from .lexical import is_question, sentences, tokens
-from .question_lists import Question
+from .question_lists import ListReading, Question
 from .question_words import (
     ABBREVIATION,
+    ANAPHORIC,
     ASKS,
     BARE_FILLER_EN,
     BARE_SCAFFOLD_ZH,
     BARE_WHICH_EN,
     CJK_WORD,
     CLASSES,
+    CHOOSER,
+    CHOOSER_AFTER,
     CLAUSE_BREAK,
     DECIMAL,
+    LIST_FOLLOWS,
+    LIST_JOINT,
     REFERS_BACK,
     STANDS_FOR,
     WH_JOINED,
@@ -50,8 +55,8 @@ def _wh_pieces(part: str, language: str) -> list[str]:
     return pieces
 
 
-class QuestionReading:
-    """The question reading of FocusIndex (see the module docstring)."""
+class QuestionReading(ListReading):
+    """The question reading of FocusIndex (see the module docstring); on the list reading, whose names it sets apart."""
 
     language: str
 
@@ -111,3 +116,24 @@ class QuestionReading:
             else:
                 clauses.append(piece)
         return [clause.strip() for clause in clauses if clause.strip()]
+
+    def _kind_governed(self, question: Question, kind: frozenset[str]) -> bool:
+        """An interrogative governs a term of the kind outside every option's name ("which castle")."""
+        if not kind:
+            return False
+        language = self.language
+        rest = self._without_names(question.text)
+        for match in CHOOSER[language].finditer(rest):
+            if LIST_FOLLOWS[language].match(rest, match.end()):
+                continue  # "what crystal, magic or release": it governs a list of things, not the crystal
+            if set(tokens(match.group(1), language)) & kind:
+                return True
+        for match in CHOOSER_AFTER[language].finditer(rest):  # only what stands right before it, past no joint
+            before = LIST_JOINT[language].split(match.group(1))[-1]
+            if set(tokens(before, language)) & kind:
+                return True
+        # "There are two mines. Which one has rubies?": an anaphoric "which one" takes its kind from the statement
+        # just before the question, never from an option's name there.
+        if question.context and ANAPHORIC[language].search(rest):
+            return bool(set(tokens(self._without_names(question.context), language)) & kind)
+        return False

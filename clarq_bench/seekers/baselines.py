@@ -16,9 +16,9 @@ from ..core.errors import ClarqError, DataError
 from ..core.tasks import ROOT_ID, node_sort_key
 from ..core.transcript import ScriptedReplay, Speaker, Turn
 from .base import DialogueView
-from .phrasing import (EN_LEAD, ENTRY, PARENTHESES, answered_option, content_terms, group_kind, kind_pattern, lower_first,
-                       open_things, open_time, option_groups, persons, placed, plain, restrictions, steps, task_phrase,
-                       whose_places, with_article)
+from .phrasing import (EN_LEAD, PARENTHESES, answered_option, content_terms, group_kind, kind_pattern, lower_first,
+                       open_things, option_groups, plain, restrictions, task_phrase, with_article)
+from .reply_details import ENTRY, open_time, persons, placed, steps, whose_places
 from .registry import SeekerConfig, SeekerTask
 
 
