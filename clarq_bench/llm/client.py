@@ -1,4 +1,4 @@
-"""LLMClient: the one door to language models, and its settings and result records.
+"""LLMClient: the one door to language models (its settings and result records: settings.py).
 
 `await client.complete(messages, model=..., role=..., schema=...)` resolves the model alias, answers from the cache
 or sends the request (per-model limits, bounded retries), prices it, adds it to the run's and the open scopes'
@@ -12,16 +12,15 @@ import asyncio
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic import BaseModel
 
 from ..core.redact import redact, register_secret
 from ..core.transcript import Usage
 from .accounting import UsageMeter, call_cost, record_in_scopes
 from .cache import ResponseCache, cache_key, default_cache_path
-from .endpoint import check_api_base, normalize_endpoint
+from .endpoint import normalize_endpoint
 from .errors import LLMBadRequestError, LLMCredentialsError, LLMEmptyReplyError, LLMHaltedError, LLMJSONError
 from .jsonreply import ask_until_valid
 from .limits import ModelLimits
@@ -29,57 +28,10 @@ from .models import SCRIPTED_PREFIX, bare_name, check_credentials, resolve_model
 from .retry import with_retries
 from .router_file import load_router_file
 from .router_pool import RouterPool
+from .settings import Completion, LLMSettings
 from .transports import DirectOpenAI, RawReply, ScriptedModel, litellm_call, request_params, scripted_call, uses_direct
 
 Messages = list[dict[str, Any]]
-
-
-class LLMSettings(BaseModel):
-    """How a client calls models. Safe to write into a run's config: the API key is excluded from dumps."""
-
-    cache_path: Path | None = Field(None, description="SQLite cache file; None = the user cache dir.")
-    use_cache: bool = Field(True, description="Answer repeated identical requests from the cache.")
-    max_concurrency_per_model: int = Field(32, ge=1, description="Calls in flight per model.")
-    rpm: float | None = Field(None, gt=0, description="Request starts per minute per model; None = unpaced.")
-    api_base: str | None = Field(None, description="An OpenAI-compatible base URL, e.g. http://localhost:8000/v1.")
-    api_key: SecretStr | None = Field(None, exclude=True, description="Key for api_base; else the environment's.")
-    max_cost: float | None = Field(None, ge=0, description="Dollar budget: no new dialogues once it is spent.")
-    timeout_s: float = Field(120.0, gt=0, description="Per-attempt timeout.")
-    max_attempts: int = Field(6, ge=1, description="Attempts per request, counting the first.")
-    retry_base_wait: float = Field(1.0, ge=0, description="First backoff ceiling in seconds; doubles per retry.")
-    retry_max_wait: float = Field(60.0, ge=0, description="Longest single wait, also caps Retry-After.")
-    json_retries: int = Field(2, ge=0, description="Re-asks after an invalid JSON reply.")
-    router_file: Path | None = Field(None, description="A litellm Router model_list YAML: pooled model names.")
-    transport: Literal["litellm", "auto", "direct"] = Field(
-        "auto", description="auto (recommended) / direct: plain HTTP for OpenAI-compatible models at api_base, "
-                               "litellm for the rest (rule in llm/transports.py); litellm: every model via litellm."
-    )
-
-    @field_validator("api_base")
-    @classmethod
-    def _no_credentials(cls, value: str | None) -> str | None:
-        return check_api_base(value)  # a ClarqError (one line), not a validation error
-
-
-class Completion(BaseModel):
-    """One answered request (all of its re-asks and retries included)."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-
-    text: str = Field(description="The final reply text.")
-    parsed: Any = Field(None, description="The validated schema instance when a schema was given.")
-    usage: Usage = Field(description="Tokens and dollars of every billed request made for this completion.")
-    model: str = Field(description="The resolved model version that answered.")
-    requested_model: str = Field(description="The name the caller asked for (alias or full).")
-    role: str = "seeker"
-    latency_s: float = 0.0
-    cached: bool = Field(False, description="Every request was answered from the cache.")
-    attempts: int = Field(0, description="HTTP attempts made (0 when all came from the cache).")
-    asks: int = Field(1, description="Requests in the conversation: 1 + JSON re-asks.")
-
-    @property
-    def cost(self) -> float:
-        return self.usage.cost_usd
 
 
 class LLMClient:
