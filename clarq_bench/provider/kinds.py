@@ -1,11 +1,8 @@
-"""The offline providers by name, registered on core.registry: read by registry.py (what a name means) and
+"""The offline providers by name (core/provider_names.py registers them): read by registry.py (what a name means) and
 identity.py (what an offline build is), which must not import each other."""
 
 from __future__ import annotations
 
-from ..core.registry import Registry
+from ..core.provider_names import OFFLINE
 
-#: The providers that need no model and no key, by name -> whether the matcher uses sentence embeddings.
-OFFLINE: Registry[bool] = Registry("provider")
-OFFLINE.add("offline", False)
-OFFLINE.add("offline-e5", True)
+__all__ = ["OFFLINE"]

@@ -9,16 +9,15 @@ It decides nothing about replies: the offline provider's decision lives in offli
 
 from __future__ import annotations
 
-from typing import Any, Literal, Mapping, NamedTuple
+from typing import Any, Mapping, NamedTuple
 
 from ..core.errors import ClarqError
 from ..core.registry import import_object, looks_like_import_path, looks_like_model
 from ..core.tasks import Task
 from .base import Provider, ProviderMode, ProviderReading
 from .identity import provider_fingerprint
+from ..core.provider_names import Kind, recorded_kind as recorded_kind  # recorded_kind: asked here too
 from .kinds import OFFLINE
-
-Kind = Literal["offline", "llm", "import"]
 
 class ProviderSpec(NamedTuple):
     """A provider name, resolved: its kind, the model it calls (llm only) and whether it embeds (offline-e5)."""
@@ -90,10 +89,3 @@ def resolve_provider(name: str, model: str | None = None, *, check_import: bool 
     raise ClarqError(f"unknown provider {name!r}: not {known}, a model name or package.module:Class",
                      "check the spelling, e.g. --provider gpt-4o, --provider openai/MODEL or --provider offline")
 
-
-def recorded_kind(name: str) -> Kind:
-    """The kind of a provider as a file records it (a submission, a transcript): the same rule, never importing and
-    never refusing; a name the rule does not know counts as a model (its replies are self-reported)."""
-    if name in OFFLINE:
-        return "offline"
-    return "import" if looks_like_import_path(name) else "llm"
