@@ -23,7 +23,7 @@ from ..core.run_config import AgentSettings, RunConfig
 from ..core.run_folder import tasks_digest
 from ..core.tasks import Task
 from ..data.selection import load_selected, spread_limit
-from ..core.provider_kinds import OFFLINE
+from ..core.provider_names import OFFLINE
 from ..provider.registry import resolve_provider
 from ..seekers.llm import render_brief
 from ..seekers.registry import SeekerTask

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from ..core.jsonl import flatten
 from ..data.task_sets import BENCHMARK, describe, kind_of
-from ..core.provider_kinds import recorded_kind
+from ..core.provider_names import recorded_kind
 from .entry import Entry
 from .replay import provider_mode
 from .schema import task_set_hash

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.transcript import AgentInfo, Speaker, Transcript
-from ..core.provider_kinds import recorded_kind
+from ..core.provider_names import recorded_kind
 from .schema import Manifest, Submission, dialogue_key
 
 SEEKER_FIELDS = ("name", "model", "endpoint", "reported_model", "tree_access")

@@ -26,7 +26,7 @@ from ..core.tasks import ROOT_ID, Task
 from ..data.textmatch import carries_node
 from ..core.transcript import ReplyKind, Speaker, Transcript
 from ..provider.base import ProviderMode
-from ..core.provider_kinds import recorded_kind
+from ..core.provider_names import recorded_kind
 from . import bounds
 from .bundle import classify, read_submission
 from .consistency import check_consistency

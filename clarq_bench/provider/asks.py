@@ -21,6 +21,8 @@ import re
 from functools import lru_cache
 from typing import Iterable
 
+from .question_words import WH_JOINED
+
 #: Things one turn may ask before it is answered "one thing at a time" (released seekers' turns: see
 #: benchmarks/asks_bound.py; at most 1% of them ask more).
 MAX_THINGS = {"en": 9, "zh": 10}
@@ -141,3 +143,25 @@ def names_with_joints(names: Iterable[str], language: str) -> tuple[str, ...]:
     language = "zh" if language == "zh" else "en"
     found = {name.strip() for name in names if name.strip() and JOINT[language].search(name.strip())}
     return tuple(sorted(found, key=len, reverse=True))
+
+
+#: A piece that is only an interrogative ("where", "and how"): it shares the question that follows.
+_ONLY_WH = {"en": re.compile(r"^\W*(?:(?:from|to|with|for|at|in|on|by)\s+)?(?:which|what|where|how|who|whom|when|why)"
+                             r"\W*$", re.I),
+            "zh": re.compile(r"^\W*[\u4e00-\u9fff]{0,1}(?:哪里|哪儿|什么时候|怎么|怎样|如何|谁)\W*$")}
+
+
+def wh_pieces(part: str, language: str) -> list[str]:
+    """A clause cut before every interrogative joined to an earlier one ("which X and which Y"), keeping a bare
+    interrogative with the question it shares ("where and how do I get it" stays one question)."""
+    pieces: list[str] = []
+    carried = ""
+    for piece in WH_JOINED[language].split(part):
+        if _ONLY_WH[language].match(piece):
+            carried = f"{carried}{piece} and " if language == "en" else f"{carried}{piece}、"
+            continue
+        pieces.append(carried + piece)
+        carried = ""
+    if carried:
+        pieces.append(carried.rstrip(" and、"))
+    return pieces

@@ -24,7 +24,6 @@ the offline provider's reading, and the LLM provider's under `--provider-reading
 
 from __future__ import annotations
 
-import re
 from functools import cached_property
 from typing import NamedTuple
 
@@ -36,7 +35,6 @@ from .question_words import (
     NEEDS_WORDS,
     ALTERNATIVE,
     ASKED,
-    ASKS,
     ASKS_FOR,
     ASKS_THING,
     ASK_PIECES,
@@ -53,7 +51,6 @@ from .question_words import (
     MENTIONED,
     NOT_A_CHOICE,
     NOT_A_THING,
-    OFFERS,
     PRONOUN,
     WHICH,
     WHICH_KIND,
@@ -61,6 +58,7 @@ from .question_words import (
 from .brief_options import BriefOption, brief_options, names_entity, names_of, notes_of
 from .question_lists import Question
 from .question_reading import QuestionReading
+from .offers import CHOICE_SAID, OfferReading
 from .twins import TwinReading
 
 
@@ -76,16 +74,8 @@ def _shared_terms(members: tuple["Option", ...]) -> set[str]:
 #: (zh) Bigrams of a choice's anchor a question must carry to ask about the thing the choice is for in its own words
 #: (one is a fragment of any word of Jax's: "风力" of "风力发电站").
 ZH_CHOICE_ANCHOR = 2
-#: Options of one choice an explanation may speak of by name when their names share no word.
-SPOKEN_OPTIONS = 4
-#: An explanation that says a choice is open: "both", "two", "either", "which", "or" ("两", "哪", "还是", "或").
-CHOICE_SAID = {"en": re.compile(r"\b(?:both|two|three|either|which|several|multiple|or)\b", re.I),
-               "zh": re.compile(r"两|哪|还是|或|几|多个|不止")}
 #: The brief's list of skills / actions (items 0, skills 1, scenes 2): a choice among them is a choice of how.
 SKILLS = 1
-#: Where a question's alternatives part: "or", "versus", commas and slashes before the last or (zh 还是 / 或 / 、).
-ALTERNATIVE_PIECES = {"en": re.compile(r"\s*(?:,|/|\bor\b|\bversus\b|\bvs\b|:)\s*", re.I),
-                      "zh": re.compile(r"\s*(?:还是|或者|或是|或|、|，|,|/|：|:)\s*")}
 #: One option of the brief (brief_options.py owns what a kind is).
 Option = BriefOption
 
@@ -107,7 +97,7 @@ class NodeFocus(NamedTuple):
         return bool(self.options or self.kind)
 
 
-class FocusIndex(QuestionReading, TwinReading):
+class FocusIndex(QuestionReading, TwinReading, OfferReading):
     """For one task: the options of the brief, and the uncertainty of every required node."""
 
     def __init__(self, task: Task, index: TaskIndex | None = None) -> None:
@@ -203,18 +193,6 @@ class FocusIndex(QuestionReading, TwinReading):
         return NodeFocus(node.id, options, frozenset(kind), frozenset(anchor), key, needs, said,
                          said_kind if options or kind else frozenset())
 
-    def _options_spoken_of(self, explanation: str, answer: set[str]) -> tuple[Option, ...]:
-        """Options of a choice whose names share no word ("Lamp kerosene", "Whale oil": the fuels): the brief's names
-        of one list (items, skills or scenes) that the explanation speaks of, two to `SPOKEN_OPTIONS` of them, when
-        the node's own answer weighs two of them ("Fill the lamp with kerosene. Whale oil gums up the burner")."""
-        spoken = set(tokens(explanation, self.language))
-        said = [o for o in self.options if names_entity(spoken, o.terms)]
-        lists = {self._list_of[o.name] for o in said}
-        weighed = [o for o in said if names_entity(answer, o.terms)]
-        if 2 <= len(said) <= SPOKEN_OPTIONS and len(lists) == 1 and len(weighed) >= 2:
-            return tuple(said)
-        return ()
-
     def _content(self, text: str) -> list[str]:
         """Content terms of explanation text: no boilerplate, and (zh) no bigram with a function character."""
         found = [t for t in tokens(text, self.language) if t not in BOILERPLATE]
@@ -222,7 +200,7 @@ class FocusIndex(QuestionReading, TwinReading):
             found = [t for t in found if not set(t) & FUNCTION_ZH]
         return found
 
-    # --- questions (read into Question, and a kind governed, by question_reading.py) ------------------------------
+    # --- questions (read, and a kind governed, by question_reading.py) --------------------------------------------
     def named_options(self, question: Question) -> list[Option]:
         """The brief's options a question names (each once): all or most of its name, including a word that sets it
         apart from the other options of its kind ("the black markets" names none of the three black markets)."""
@@ -407,59 +385,6 @@ class FocusIndex(QuestionReading, TwinReading):
             detail = focus.needs is not None and focus.needs in question.classes and self.asks_detail(question, focus)
             return "R105" if detail else None
         return "R105" if self.asks_detail(question, focus) else None
-
-    def _kind_known(self, question: Question, focus: NodeFocus) -> bool:
-        """May a which over this choice's kind be asked yet? Once Jax has spoken of the kind ("go to the castle":
-        "Which castle?"), or when the kind is the seeker's own word, in neither the brief nor Jax's replies ("Which
-        fuel?" where the brief lists kerosene and whale oil): the seeker understood there is a choice. A kind taken
-        from the brief's words before Jax raised it is a guess at what may be asked, not a question about his
-        answer."""
-        if question.heard is None or focus.kind & question.heard:
-            return True
-        named = question.terms & (focus.said_kind or focus.kind)
-        return bool(named) and not named & self.brief_terms
-
-    def offers_options(self, question: Question, node_id: str) -> bool:
-        """Does the question offer two or more of this node's options as its alternatives ("the Frost Castle or
-        the Twilight Castle?"), or govern the kind the explanation names with a which ("Which fuel should I use?"
-        where the keeper has kerosene and whale oil)? Such a question can ask nothing else, so it needs no matcher's
-        support."""
-        focus = self.nodes.get(node_id)
-        if focus is None or not focus.options:
-            return False
-        kind = focus.said_kind or focus.kind
-        if kind and self._kind_governed(question, kind) and not self.lists_things(question):
-            return self._kind_known(question, focus) and self.picks_twin(question, node_id, frozenset())
-        if self._offers_by_pieces(question, focus):
-            return self.picks_twin(question, node_id, frozenset())
-        if question.bare:
-            return False
-        return self.asks_choice(question, focus) and self._lists_of(question, {o.group for o in focus.options})[1]
-
-    def _offers_by_pieces(self, question: Question, focus: NodeFocus) -> bool:
-        """Alternatives a person says in short ("Kerosene or whale oil?", "Oak or pine for the stage?", "The high
-        voltage one or the high temperature one?"): the question joins its alternatives with an or (还是 / 或), and
-        every alternative names exactly one of this choice's options by a word that sets it apart from the others,
-        two options at least, none of them another name of the brief."""
-        language = self.language
-        if not OFFERS[language].search(question.text):
-            return False
-        pieces = [p for p in ALTERNATIVE_PIECES[language].split(question.text) if p.strip(" ?？.。!！")]
-        if len(pieces) < 2 or len(pieces) > SPOKEN_OPTIONS + 1 or self._governs_frame(question):
-            return False
-        ours = set(focus.options)
-        distinct = {o: o.terms - frozenset().union(*(x.terms for x in ours if x != o)) for o in ours}
-        hit: set[Option] = set()
-        for number, piece in enumerate(pieces):
-            terms = set(tokens(piece, language))
-            mine = {o for o in ours if distinct[o] & terms}
-            others = [o for o in self.named_options(question._replace(terms=frozenset(terms))) if o not in ours]
-            if len(mine) > 1 or others or any(phrase <= terms for phrase in self.pasted):
-                return False  # two options in one piece, another name, or the task / a note pasted among them
-            if not mine and (number > 0 or not ASKS[language].search(piece)):
-                return False  # a piece of its own among the options ("the castle"): no choice among ours alone
-            hit |= mine
-        return len(hit) >= 2
 
     @cached_property
     def choice_nodes(self) -> list[str]:

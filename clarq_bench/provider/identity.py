@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .base import ProviderMode
-from ..core.provider_kinds import OFFLINE
+from .kinds import OFFLINE
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 PACKAGE = "clarq_bench.provider"

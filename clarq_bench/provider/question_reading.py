@@ -1,13 +1,12 @@
 """How FocusIndex reads a seeker turn into its questions: the sentences that ask (a preamble ending in a colon asks
 nothing), each cut where a second question begins ("Which gem does Henry need, and at which gate?"), interrogatives
-joined by and / or apart ("which X and which Y"), a bare "Which X exactly?" marked, and a short "those" / "one" read
-with the list or the statement before it. It needs `language` and the list reading's names, which FocusIndex sets
-(focus.py decides what each question asks); _kind_governed says whether an interrogative governs a kind."""
+joined by and / or apart (asks.py), a bare "Which X exactly?" marked, and a short "those" / "one" read with the list
+or the statement before it; and whether an interrogative governs a kind (_kind_governed). It needs `language` and
+the list reading's names, which FocusIndex sets (focus.py decides what each question asks)."""
 
 from __future__ import annotations
 
-import re
-
+from .asks import wh_pieces
 from .lexical import is_question, sentences, tokens
 from .question_lists import ListReading, Question
 from .question_words import (
@@ -17,42 +16,20 @@ from .question_words import (
     BARE_FILLER_EN,
     BARE_SCAFFOLD_ZH,
     BARE_WHICH_EN,
-    CJK_WORD,
-    CLASSES,
     CHOOSER,
     CHOOSER_AFTER,
+    CJK_WORD,
+    CLASSES,
     CLAUSE_BREAK,
     DECIMAL,
     LIST_FOLLOWS,
     LIST_JOINT,
     REFERS_BACK,
     STANDS_FOR,
-    WH_JOINED,
 )
 
 #: Content words of the statement before a question that its "one" / "it" / "there" may stand for, at most.
 CONTEXT_TERMS = 8
-
-#: An interrogative standing alone ("where and how ..."): it shares the question that follows it.
-_ONLY_WH = {"en": re.compile(r"^\W*(?:(?:from|to|with|for|at|in|on|by)\s+)?(?:which|what|where|how|who|whom|when|why)"
-                             r"\W*$", re.I),
-            "zh": re.compile(r"^\W*[\u4e00-\u9fff]{0,1}(?:哪里|哪儿|什么时候|怎么|怎样|如何|谁)\W*$")}
-
-
-def _wh_pieces(part: str, language: str) -> list[str]:
-    """A clause cut before every interrogative joined to an earlier one ("which X and which Y"), keeping a bare
-    interrogative with the question it shares ("where and how do I get it" stays one question)."""
-    pieces: list[str] = []
-    carried = ""
-    for piece in WH_JOINED[language].split(part):
-        if _ONLY_WH[language].match(piece):
-            carried = f"{carried}{piece} and " if language == "en" else f"{carried}{piece}、"
-            continue
-        pieces.append(carried + piece)
-        carried = ""
-    if carried:
-        pieces.append(carried.rstrip(" and、"))
-    return pieces
 
 
 class QuestionReading(ListReading):
@@ -106,7 +83,7 @@ class QuestionReading(ListReading):
         """One question sentence cut where a second question begins ("Which gem does Henry need, and at which gate
         ...?" asks two things): at a comma or semicolon, only when both sides carry a question word of their own."""
         pieces = [piece for part in CLAUSE_BREAK[self.language].split(sentence)
-                  for piece in _wh_pieces(part, self.language)]
+                  for piece in wh_pieces(part, self.language)]
         clauses: list[str] = []
         for piece in pieces:
             if clauses and ASKS[self.language].search(piece) and ASKS[self.language].search(clauses[-1]):

@@ -9,14 +9,15 @@ It decides nothing about replies: the offline provider's decision lives in offli
 
 from __future__ import annotations
 
-from typing import Any, Literal, Mapping, NamedTuple
+from typing import Any, Mapping, NamedTuple
 
 from ..core.errors import ClarqError
 from ..core.registry import import_object, looks_like_import_path, looks_like_model
 from ..core.tasks import Task
 from .base import Provider, ProviderMode, ProviderReading
 from .identity import provider_fingerprint
-from ..core.provider_kinds import OFFLINE, Kind
+from ..core.provider_names import Kind, recorded_kind as recorded_kind  # recorded_kind: asked here too
+from .kinds import OFFLINE
 
 class ProviderSpec(NamedTuple):
     """A provider name, resolved: its kind, the model it calls (llm only) and whether it embeds (offline-e5)."""

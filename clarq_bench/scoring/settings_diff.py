@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from ..core.jsonl import flatten
+from ..core.provider_names import recorded_kind
 from ..core.run_folder import RunDir
 
 
@@ -63,8 +64,6 @@ def provider_reading(settings: dict[str, object], name: str) -> str | None:
     """Who decided what an LLM provider revealed: `model` (its model; the released provider's files too) or `strict`
     (the offline provider's reading as well); `unrecorded` for a run made before clarq recorded it, which is not
     taken for either; None for a provider without a reading (offline, an import path)."""
-    from ..core.provider_kinds import recorded_kind
-
     if recorded_kind(name) != "llm":
         return None
     recorded = settings.get("provider.options.reading") or settings.get("provider.settings.options.reading")

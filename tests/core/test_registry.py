@@ -85,7 +85,7 @@ def test_one_provider_rule_names_every_kind_and_refuses_the_rest() -> None:
     """provider/registry.py is where a provider name is decided (the runner, setup, identity, fidelity, verify and
     consistency all ask it): offline names, `llm` with a model, an import path, a model name; nothing else."""
     from clarq_bench.core.errors import ClarqError
-    from clarq_bench.core.provider_kinds import recorded_kind
+    from clarq_bench.core.provider_names import recorded_kind
     from clarq_bench.provider.registry import resolve_provider
 
     assert resolve_provider("offline-e5")[:4] == ("offline", "offline-e5", None, True)

@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parents[2]
 LIMIT_MB = 500
 
 CALL = """
-import asyncio, json, resource, sys, time
+import asyncio, json, sys, time
 from clarq_bench.llm.transports import DirectOpenAI, litellm_call
 from clarq_bench.llm.models import litellm_module
 
@@ -39,8 +39,9 @@ async def main(base, transport, timeout_s):
         outcome = "reply"
     except Exception as exc:
         outcome = type(exc).__name__ + ":" + str(getattr(exc, "status_code", ""))
-    print(json.dumps({"outcome": outcome, "seconds": time.monotonic() - started,
-                      "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024}))
+    # VmHWM is this process's own peak: ru_maxrss would keep the peak of the (large) test process it was forked from
+    peak_kb = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:"))
+    print(json.dumps({"outcome": outcome, "seconds": time.monotonic() - started, "peak_mb": peak_kb // 1024}))
 
 asyncio.run(main(sys.argv[1], sys.argv[2], float(sys.argv[3])))
 """

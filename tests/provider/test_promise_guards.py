@@ -21,6 +21,7 @@ from test_provider_screen import PADDED, REAL, after_root, make_task
 from clarq_bench.core.transcript import AgentInfo, EndReason, ReplyKind, Speaker, Transcript, Turn
 from clarq_bench.provider.leakage import find_leaks, leak_score, ngrams
 from clarq_bench.provider.offline.provider import OfflineProvider
+from clarq_bench.provider.asks import MAX_THINGS, count_asks
 from clarq_bench.provider.screen import Verdict, screen
 from clarq_bench.scoring.judge import NodeStatus, judge, judge_deterministic
 
@@ -51,12 +52,21 @@ SMALL_QUESTIONS = {
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
-def test_twelve_separate_questions_pass_and_thirteen_are_a_spray(language: str) -> None:
+def test_questions_up_to_the_bound_of_things_pass_and_one_more_is_one_thing_at_a_time(language: str) -> None:
+    """Separate short questions pass while the things they ask stay within what released seekers ask in one turn
+    (asks.MAX_THINGS); one more is answered "one thing at a time", and thirteen are refused whichever rule says so."""
     joiner = " " if language == "en" else ""
-    twelve = joiner.join([REAL[language][0], *SMALL_QUESTIONS[language][:11]])
+    asked = [REAL[language][0]]
+    for question in SMALL_QUESTIONS[language]:
+        if count_asks(joiner.join([*asked, question]), language) > MAX_THINGS[language]:
+            break
+        asked.append(question)
+    assert len(asked) >= 6  # the bound leaves room for a real multi-question turn
+    assert verdict(language, joiner.join(asked)) is None
+    over = SMALL_QUESTIONS[language][len(asked) - 1]
+    assert verdict(language, joiner.join([*asked, over])) == Verdict.one_at_a_time
     thirteen = joiner.join([REAL[language][0], *SMALL_QUESTIONS[language]])
-    assert verdict(language, twelve) is None
-    assert verdict(language, thirteen) == Verdict.spray
+    assert verdict(language, thirteen) in (Verdict.spray, Verdict.one_at_a_time)
 
 
 #: Five kinds as brief_options.py reads them: gems that share no word are kinds of their own, a skill is another,
@@ -97,8 +107,10 @@ def test_six_questions_each_about_a_name_pass_and_seven_are_a_spray(language: st
     questions = [q if language == "zh" or q.startswith("How ") else "How " + q for q in questions if q]
     questions = [q + "？" if language == "zh" else q for q in questions]
     assert len(questions) == 7
-    assert verdict(language, joiner.join(questions[:6])) is None
-    assert verdict(language, joiner.join(questions)) == Verdict.spray
+    # six are no spray (each "handle and arrange" asks two things, so the count of things may refuse them: that is
+    # the one-thing-at-a-time rule, not this one); seven are refused
+    assert verdict(language, joiner.join(questions[:6])) != Verdict.spray
+    assert verdict(language, joiner.join(questions)) in (Verdict.spray, Verdict.one_at_a_time)
 
 
 def test_two_short_questions_throwing_in_a_name_pass_and_three_are_a_spray() -> None:

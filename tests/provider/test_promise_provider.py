@@ -305,9 +305,10 @@ def test_multi_info_reveals_one_node_per_question_and_three_per_turn(focus: Focu
     assert answer(focus, said(focus, four), ["1", "1.1", "2", "3"], multi_info=True) == ["1", "1.1", "2"]
     two = turn(focus, GEM[language], BEAST[language])
     assert answer(focus, said(focus, two), ["1", "2", "3"], multi_info=True) == ["1", "2"]
-    # one question that asks two choices still takes one node
-    one = say(focus, "Which gem and which divine beast do I need?", "我需要哪种宝石和哪种神兽？")
-    assert len(answer(focus, said(focus, one), ["1", "2"], multi_info=True)) == 1
+    # two interrogatives joined by "and" are two questions, each taking its own node, and no more than one each
+    two_in_one = say(focus, "Which gem and which divine beast do I need?", "我需要哪种宝石和哪种神兽？")
+    assert answer(focus, said(focus, two_in_one), ["1", "2"], multi_info=True) == ["1", "2"]
+    assert answer(focus, said(focus, two_in_one), ["1", "2"], multi_info=False) == ["1"]
 
 
 def test_the_focus_rule_only_takes_candidates_away(focus: FocusIndex) -> None:

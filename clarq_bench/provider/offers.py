@@ -1,0 +1,124 @@
+"""Choices asked by their options or by the seeker's own word for their kind (mixed into FocusIndex).
+
+Why apart: how a question offers a choice's alternatives is one concern with its own rules: a person says them in
+short ("Kerosene or whale oil?"), names options that share no word with each other (the fuels "Lamp kerosene" and
+"Whale oil", which only the node's own answer shows to be one choice), or names the kind in words the brief never
+used ("Which fuel?"), which no seeker walking the brief's words could produce.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .brief_options import BriefOption, names_entity
+from .lexical import tokens
+from .question_lists import Question
+from .question_words import ASKS, OFFERS
+
+#: Options of one choice an explanation may speak of by name when their names share no word.
+SPOKEN_OPTIONS = 4
+#: An explanation that says a choice is open: "both", "two", "either", "which", "or" ("两", "哪", "还是", "或").
+CHOICE_SAID = {"en": re.compile(r"\b(?:both|two|three|either|which|several|multiple|or)\b", re.I),
+               "zh": re.compile(r"两|哪|还是|或|几|多个|不止")}
+#: Where a question's alternatives part: "or", "versus", commas and slashes before the last or (zh 还是 / 或 / 、).
+ALTERNATIVE_PIECES = {"en": re.compile(r"\s*(?:,|/|\bor\b|\bversus\b|\bvs\b|:)\s*", re.I),
+                      "zh": re.compile(r"\s*(?:还是|或者|或是|或|、|，|,|/|：|:)\s*")}
+
+
+class OfferReading:
+    """The offers reading of FocusIndex: it needs the brief's `options`, `pasted` phrases, `brief_terms`, `_list_of`
+    (name -> list of the brief), `nodes` and the question readings below, which FocusIndex has."""
+
+    language: str
+    options: list[BriefOption]
+    pasted: list[frozenset[str]]
+    brief_terms: frozenset[str]
+    _list_of: dict[str, int]
+    nodes: dict[str, Any]  # focus.NodeFocus (not imported: focus.py imports this module)
+
+    def _kind_governed(self, question: Question, kind: frozenset[str]) -> bool:
+        raise NotImplementedError  # pragma: no cover - FocusIndex's
+
+    def lists_things(self, question: Question, items_only: bool = False) -> bool:
+        raise NotImplementedError  # pragma: no cover - ListReading's
+
+    def named_options(self, question: Question) -> list[BriefOption]:
+        raise NotImplementedError  # pragma: no cover - FocusIndex's
+
+    def _governs_frame(self, question: Question) -> bool:
+        raise NotImplementedError  # pragma: no cover - FocusIndex's
+
+    def picks_twin(self, question: Question, node_id: str, answered: frozenset[str]) -> bool:
+        raise NotImplementedError  # pragma: no cover - TwinReading's
+
+    def asks_choice(self, question: Question, focus: Any) -> bool:
+        raise NotImplementedError  # pragma: no cover - FocusIndex's
+
+    def _lists_of(self, question: Question, groups: set[int]) -> tuple[bool, bool]:
+        raise NotImplementedError  # pragma: no cover - ListReading's
+
+    def _options_spoken_of(self, explanation: str, answer: set[str]) -> tuple[BriefOption, ...]:
+        """Options of a choice whose names share no word ("Lamp kerosene", "Whale oil": the fuels): the brief's names
+        of one list (items, skills or scenes) that the explanation speaks of, two to `SPOKEN_OPTIONS` of them, when
+        the node's own answer weighs two of them ("Fill the lamp with kerosene. Whale oil gums up the burner")."""
+        spoken = set(tokens(explanation, self.language))
+        said = [o for o in self.options if names_entity(spoken, o.terms)]
+        lists = {self._list_of[o.name] for o in said}
+        weighed = [o for o in said if names_entity(answer, o.terms)]
+        if 2 <= len(said) <= SPOKEN_OPTIONS and len(lists) == 1 and len(weighed) >= 2:
+            return tuple(said)
+        return ()
+
+    def _kind_known(self, question: Question, focus: Any) -> bool:
+        """May a which over this choice's kind be asked yet? Once Jax has spoken of the kind ("go to the castle":
+        "Which castle?"), or when the kind is the seeker's own word, in neither the brief nor Jax's replies ("Which
+        fuel?" where the brief lists kerosene and whale oil): the seeker understood there is a choice. A kind taken
+        from the brief's words before Jax raised it is a guess at what may be asked, not a question about his
+        answer."""
+        if question.heard is None or focus.kind & question.heard:
+            return True
+        named = question.terms & (focus.said_kind or focus.kind)
+        return bool(named) and not named & self.brief_terms
+
+    def offers_options(self, question: Question, node_id: str) -> bool:
+        """Does the question offer two or more of this node's options as its alternatives ("the Frost Castle or
+        the Twilight Castle?"), or govern the kind the explanation names with a which ("Which fuel should I use?"
+        where the keeper has kerosene and whale oil)? Such a question can ask nothing else, so it needs no matcher's
+        support."""
+        focus = self.nodes.get(node_id)
+        if focus is None or not focus.options:
+            return False
+        kind = focus.said_kind or focus.kind
+        if kind and self._kind_governed(question, kind) and not self.lists_things(question):
+            return self._kind_known(question, focus) and self.picks_twin(question, node_id, frozenset())
+        if self._offers_by_pieces(question, focus):
+            return self.picks_twin(question, node_id, frozenset())
+        if question.bare:
+            return False
+        return self.asks_choice(question, focus) and self._lists_of(question, {o.group for o in focus.options})[1]
+
+    def _offers_by_pieces(self, question: Question, focus: Any) -> bool:
+        """Alternatives a person says in short ("Kerosene or whale oil?", "Oak or pine for the stage?", "The high
+        voltage one or the high temperature one?"): the question joins its alternatives with an or (还是 / 或), and
+        every alternative names exactly one of this choice's options by a word that sets it apart from the others,
+        two options at least, none of them another name of the brief."""
+        language = self.language
+        if not OFFERS[language].search(question.text):
+            return False
+        pieces = [p for p in ALTERNATIVE_PIECES[language].split(question.text) if p.strip(" ?？.。!！")]
+        if len(pieces) < 2 or len(pieces) > SPOKEN_OPTIONS + 1 or self._governs_frame(question):
+            return False
+        ours = set(focus.options)
+        distinct = {o: o.terms - frozenset().union(*(x.terms for x in ours if x != o)) for o in ours}
+        hit: set[BriefOption] = set()
+        for number, piece in enumerate(pieces):
+            terms = set(tokens(piece, language))
+            mine = {o for o in ours if distinct[o] & terms}
+            others = [o for o in self.named_options(question._replace(terms=frozenset(terms))) if o not in ours]
+            if len(mine) > 1 or others or any(phrase <= terms for phrase in self.pasted):
+                return False  # two options in one piece, another name, or the task / a note pasted among them
+            if not mine and (number > 0 or not ASKS[language].search(piece)):
+                return False  # a piece of its own among the options ("the castle"): no choice among ours alone
+            hit |= mine
+        return len(hit) >= 2
