@@ -42,8 +42,11 @@ def main(argv: list[str] | None = None) -> int:
         found.sort()
         n = len(found)
         pct = {p: found[min(n - 1, int(p / 100 * n))] for p in (50, 90, 95, 99, 99.5)}
-        print(f"{language}: {n} seeker turns; percentiles " + ", ".join(f"p{p}={v}" for p, v in pct.items())
-              + f"; max {found[-1]}")
+        print(
+            f"{language}: {n} seeker turns; percentiles "
+            + ", ".join(f"p{p}={v}" for p, v in pct.items())
+            + f"; max {found[-1]}"
+        )
         for bound in range(3, 11):
             over = sum(1 for v in found if v > bound)
             mark = "  <- MAX_THINGS" if bound == MAX_THINGS[language] else ""

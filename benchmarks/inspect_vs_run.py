@@ -47,11 +47,12 @@ def main() -> None:
     parser.add_argument("--dialogues", type=int, default=260)
     args = parser.parse_args()
 
+    from inspect_ai import eval as inspect_eval
+
     import clarq_bench as clarq
     from clarq_bench.core.run_folder import read_transcripts
     from clarq_bench.testing.fake_agents import both_agents
     from clarq_bench.testing.fake_openai import FakeOpenAIServer
-    from inspect_ai import eval as inspect_eval
 
     folder, trials, limit = task_source(args.dialogues)
     selection = {"lang": "en", "split": "test", "trials": trials, **({"limit": limit} if limit else {})}
@@ -64,29 +65,49 @@ def main() -> None:
         os.environ["FAKE_API_KEY"], os.environ["FAKE_BASE_URL"] = "sk-fake-bench", server.base_url
 
         wall, cpu = time.perf_counter(), time.process_time()
-        ran = clarq.run(seeker=SEEKER, provider="offline", api_base=server.base_url, runs_dir=work / "runs",
-                        no_cache=True, no_progress=True, concurrency=args.concurrency,
-                        model_concurrency=args.concurrency, **selection)
+        ran = clarq.run(
+            seeker=SEEKER,
+            provider="offline",
+            api_base=server.base_url,
+            runs_dir=work / "runs",
+            no_cache=True,
+            no_progress=True,
+            concurrency=args.concurrency,
+            model_concurrency=args.concurrency,
+            **selection,
+        )
         rows.append(("clarq run", time.perf_counter() - wall, time.process_time() - cpu, server.hits))
 
         server.reset()
         wall, cpu = time.perf_counter(), time.process_time()
-        log = inspect_eval("clarq_bench/clarq", model="openai-api/fake/fake-seeker", task_args=selection,
-                           log_dir=str(work / "logs"), display="none", max_connections=args.concurrency,
-                           max_samples=args.concurrency)[0]
+        log = inspect_eval(
+            "clarq_bench/clarq",
+            model="openai-api/fake/fake-seeker",
+            task_args=selection,
+            log_dir=str(work / "logs"),
+            display="none",
+            max_connections=args.concurrency,
+            max_samples=args.concurrency,
+        )[0]
         rows.append(("inspect eval", time.perf_counter() - wall, time.process_time() - cpu, server.hits))
     imported, _ = clarq.import_inspect(log.location, work / "imported", plots=False)
     played = {t.key: [turn.text for turn in t.turns] for t in read_transcripts(ran.run_dir / "transcripts.jsonl")}
     same = played == {t.key: [turn.text for turn in t.turns] for t in imported.transcripts}
     dialogues = len(played)
-    print(f"{dialogues} dialogues, fake server latency {args.latency * 1000:.0f} ms, width {args.concurrency}, "
-          f"tasks from {folder or 'the data folder'} x {trials} trial(s); same turns both ways: {same}")
+    print(
+        f"{dialogues} dialogues, fake server latency {args.latency * 1000:.0f} ms, width {args.concurrency}, "
+        f"tasks from {folder or 'the data folder'} x {trials} trial(s); same turns both ways: {same}"
+    )
     print(f"{'harness':<14}{'wall s':>9}{'cpu s':>9}{'calls':>8}{'ms/dialogue':>13}{'calls/s':>9}")
     for name, seconds, cpu_s, calls in rows:
-        print(f"{name:<14}{seconds:>9.1f}{cpu_s:>9.1f}{calls:>8}{seconds / dialogues * 1000:>13.0f}"
-              f"{calls / seconds:>9.0f}")
-    print(f"inspect / clarq run: {rows[1][1] / rows[0][1]:.2f} x wall time, {rows[1][2] / rows[0][2]:.2f} x CPU; "
-          f"files in {work}")
+        print(
+            f"{name:<14}{seconds:>9.1f}{cpu_s:>9.1f}{calls:>8}{seconds / dialogues * 1000:>13.0f}"
+            f"{calls / seconds:>9.0f}"
+        )
+    print(
+        f"inspect / clarq run: {rows[1][1] / rows[0][1]:.2f} x wall time, {rows[1][2] / rows[0][2]:.2f} x CPU; "
+        f"files in {work}"
+    )
 
 
 if __name__ == "__main__":

@@ -56,10 +56,31 @@ def main() -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO), "OPENAI_API_KEY": "sk-kill9-benchmark-000000"}
     with FakeOpenAIServer(responder=lambda body: REPLY, latency_s=args.latency, on_answer=on_answer) as server:
         base = [sys.executable, "-m", "clarq_bench", "run"]
-        first = base + ["--seeker", MODEL, "--provider", "offline", "--api-base", server.base_url, "--max-cost",
-                        str(args.cap), "--tasks", str(REPO / "tasks"), "--lang", "all", "--trials", "100",
-                        "--max-turns", "12", "--concurrency", str(args.concurrency), "--runs-dir", str(work / "runs"),
-                        "--cache", str(work / "cache.sqlite3"), "--no-progress"]
+        first = base + [
+            "--seeker",
+            MODEL,
+            "--provider",
+            "offline",
+            "--api-base",
+            server.base_url,
+            "--max-cost",
+            str(args.cap),
+            "--tasks",
+            str(REPO / "tasks"),
+            "--lang",
+            "all",
+            "--trials",
+            "100",
+            "--max-turns",
+            "12",
+            "--concurrency",
+            str(args.concurrency),
+            "--runs-dir",
+            str(work / "runs"),
+            "--cache",
+            str(work / "cache.sqlite3"),
+            "--no-progress",
+        ]
         rng = random.Random(7)
         argv = first
         for kill in range(args.kills + 1):
@@ -71,22 +92,31 @@ def main() -> None:
                 process.send_signal(signal.SIGKILL)
                 process.communicate()
                 run_dir = next((work / "runs").iterdir())
-                ledger = json.loads((run_dir / "spending.json").read_text()) if (run_dir / "spending.json").exists() \
+                ledger = (
+                    json.loads((run_dir / "spending.json").read_text())
+                    if (run_dir / "spending.json").exists()
                     else {"spent_usd": 0.0}
+                )
                 time.sleep(args.latency * 2)  # replies to the killed process's calls: billed all the same
-                print(f"kill -9 #{kill + 1}: bill ${bill[0]:.3f} ({bill[1]} calls), spending.json "
-                      f"${ledger['spent_usd']:.3f}, gap ${bill[0] - ledger['spent_usd']:.3f}")
+                print(
+                    f"kill -9 #{kill + 1}: bill ${bill[0]:.3f} ({bill[1]} calls), spending.json "
+                    f"${ledger['spent_usd']:.3f}, gap ${bill[0] - ledger['spent_usd']:.3f}"
+                )
             else:
-                out, err = process.communicate(timeout=600)
+                _, err = process.communicate(timeout=600)
                 print(f"last session exit {process.returncode}: {err.strip().splitlines()[-1] if err.strip() else ''}")
             run_dir = next((work / "runs").iterdir())
             argv = base + ["--resume", str(run_dir), "--no-progress"]
     ledger = json.loads((run_dir / "spending.json").read_text())
-    print(f"cap ${args.cap:.2f}; endpoint's bill ${bill[0]:.3f} ({bill[1]} calls) = {bill[0] / args.cap:.3f} x the cap "
-          "(goal <= 1.05)")
-    print(f"spending.json ${ledger['spent_usd']:.3f}: {bill[0] - ledger['spent_usd']:.3f} below the bill = "
-          f"{(bill[0] - ledger['spent_usd']) / bill[2]:.1f} calls of the largest (goal: within one call per dialogue "
-          f"in flight, {args.concurrency})")
+    print(
+        f"cap ${args.cap:.2f}; endpoint's bill ${bill[0]:.3f} ({bill[1]} calls) = {bill[0] / args.cap:.3f} x the cap "
+        "(goal <= 1.05)"
+    )
+    print(
+        f"spending.json ${ledger['spent_usd']:.3f}: {bill[0] - ledger['spent_usd']:.3f} below the bill = "
+        f"{(bill[0] - ledger['spent_usd']) / bill[2]:.1f} calls of the largest (goal: within one call per dialogue "
+        f"in flight, {args.concurrency})"
+    )
 
 
 if __name__ == "__main__":

@@ -55,15 +55,21 @@ async def _raw_client(base_url: str) -> tuple[Any, Any]:
     timeout = aiohttp.ClientTimeout(total=120)
 
     async def call(i: int) -> str:
-        body = json.dumps({"model": "gpt-4o-2024-05-13", "messages": [{"role": "user", "content": f"question {i}"}],
-                           "temperature": 0.0, "seed": 8848}).encode()
+        body = json.dumps(
+            {
+                "model": "gpt-4o-2024-05-13",
+                "messages": [{"role": "user", "content": f"question {i}"}],
+                "temperature": 0.0,
+                "seed": 8848,
+            }
+        ).encode()
         async with session.post(url, data=body, timeout=timeout) as rsp:
             raw = await rsp.read()
             if rsp.status != 200:
                 raise RuntimeError(f"HTTP {rsp.status}")
         data = json.loads(raw)
         usage = data["usage"]
-        return f'{data["choices"][0]["message"]["content"]}{usage["prompt_tokens"]}{usage["completion_tokens"]}'
+        return f"{data['choices'][0]['message']['content']}{usage['prompt_tokens']}{usage['completion_tokens']}"
 
     return call, session.close
 
@@ -71,8 +77,16 @@ async def _raw_client(base_url: str) -> tuple[Any, Any]:
 async def _clarq_client(base_url: str, transport: str, concurrency: int, cache_file: str | None) -> tuple[Any, Any]:
     from clarq_bench.llm import LLMClient, LLMSettings
 
-    client = LLMClient(LLMSettings(api_base=base_url, api_key="sk-bench", use_cache=cache_file is not None,
-                                   cache_path=cache_file, transport=transport, max_concurrency_per_model=concurrency))
+    client = LLMClient(
+        LLMSettings(
+            api_base=base_url,
+            api_key="sk-bench",
+            use_cache=cache_file is not None,
+            cache_path=cache_file,
+            transport=transport,
+            max_concurrency_per_model=concurrency,
+        )
+    )
 
     async def call(i: int) -> str:
         completion = await client.complete([{"role": "user", "content": f"question {i}"}], model=MODEL, seed=8848)
@@ -85,8 +99,9 @@ async def _clarq_client(base_url: str, transport: str, concurrency: int, cache_f
     return call, close
 
 
-async def measure(base_url: str, which: str, calls: int, concurrency: int, latency: float,
-                  cache_file: str | None = None) -> dict[str, float]:
+async def measure(
+    base_url: str, which: str, calls: int, concurrency: int, latency: float, cache_file: str | None = None
+) -> dict[str, float]:
     transport = which.removesuffix("+cache")
     if which == "raw":
         call, close = await _raw_client(base_url)
@@ -107,9 +122,12 @@ async def measure(base_url: str, which: str, calls: int, concurrency: int, laten
         await asyncio.gather(*(one(i, wait) for i in range(calls)))
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         overheads.sort()
-        return {"median_ms": 1000 * statistics.median(overheads),
-                "p95_ms": 1000 * overheads[int(0.95 * len(overheads))], "wall_s": wall,
-                "cpu_ms_per_call": 1000 * cpu / calls}
+        return {
+            "median_ms": 1000 * statistics.median(overheads),
+            "p95_ms": 1000 * overheads[int(0.95 * len(overheads))],
+            "wall_s": wall,
+            "cpu_ms_per_call": 1000 * cpu / calls,
+        }
 
     await asyncio.gather(*(one(-1 - i, latency) for i in range(concurrency)))  # warm-up: imports, pool, prices
     result = await timed(latency)
@@ -138,9 +156,24 @@ def _run_one(args: argparse.Namespace, base_url: str, which: str, server_pid: in
     with tempfile.TemporaryDirectory(prefix="clarq-overhead-") as folder:  # a fresh, empty cache per run
         cache = ["--cache-file", str(Path(folder) / "cache.sqlite")] if which.endswith("+cache") else []
         out = subprocess.run(
-            [sys.executable, __file__, "--worker", which, "--base-url", base_url, "--calls", str(args.calls),
-             "--concurrency", str(args.concurrency), "--latency", str(args.latency), *cache],
-            check=True, capture_output=True, text=True,
+            [
+                sys.executable,
+                __file__,
+                "--worker",
+                which,
+                "--base-url",
+                base_url,
+                "--calls",
+                str(args.calls),
+                "--concurrency",
+                str(args.concurrency),
+                "--latency",
+                str(args.latency),
+                *cache,
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
         ).stdout
     result = json.loads(out.strip().splitlines()[-1])
     after = _process_cpu_s(server_pid)
@@ -162,18 +195,27 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=1000)
     parser.add_argument("--concurrency", type=int, default=64)
     parser.add_argument("--latency", type=float, default=0.05, help="server reply latency in seconds")
-    parser.add_argument("--transport", choices=["litellm", "direct", "both"], default="both",
-                        help="which LLMClient transports to measure (the raw baseline always runs)")
+    parser.add_argument(
+        "--transport",
+        choices=["litellm", "direct", "both"],
+        default="both",
+        help="which LLMClient transports to measure (the raw baseline always runs)",
+    )
     parser.add_argument("--repeat", type=int, default=3, help="interleaved runs of every client")
-    parser.add_argument("--cache", choices=["off", "on", "both"], default="off",
-                        help="the clarq clients with the response cache off, on (fresh file per run), or both")
+    parser.add_argument(
+        "--cache",
+        choices=["off", "on", "both"],
+        default="off",
+        help="the clarq clients with the response cache off, on (fresh file per run), or both",
+    )
     parser.add_argument("--worker", choices=[*CLIENTS, "direct+cache", "litellm+cache"], help=argparse.SUPPRESS)
     parser.add_argument("--base-url", help=argparse.SUPPRESS)
     parser.add_argument("--cache-file", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        result = asyncio.run(measure(args.base_url, args.worker, args.calls, args.concurrency, args.latency,
-                                     args.cache_file))
+        result = asyncio.run(
+            measure(args.base_url, args.worker, args.calls, args.concurrency, args.latency, args.cache_file)
+        )
         print(json.dumps(result))
         return
 
@@ -181,23 +223,33 @@ def main() -> None:
     clients = ["raw"]
     for transport in transports:
         clients += {"off": [transport], "on": [f"{transport}+cache"], "both": [transport, f"{transport}+cache"]}[
-            args.cache]
-    server = subprocess.Popen([sys.executable, "-m", "clarq_bench.testing.fake_openai", "--latency", str(args.latency)],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            args.cache
+        ]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "clarq_bench.testing.fake_openai", "--latency", str(args.latency)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     runs: dict[str, list[dict[str, float]]] = {c: [] for c in clients}
     try:
         assert server.stdout is not None
         base_url = f"http://127.0.0.1:{int(server.stdout.readline())}/v1"
-        print(f"{args.calls} calls, concurrency {args.concurrency}, server latency {args.latency * 1000:.0f} ms, "
-              f"cache {args.cache}, server and every client in separate processes, {os.cpu_count()} CPUs, "
-              f"{args.repeat} interleaved run(s)")
+        print(
+            f"{args.calls} calls, concurrency {args.concurrency}, server latency {args.latency * 1000:.0f} ms, "
+            f"cache {args.cache}, server and every client in separate processes, {os.cpu_count()} CPUs, "
+            f"{args.repeat} interleaved run(s)"
+        )
         for round_number in range(1, args.repeat + 1):
             for which in clients:
                 r = _run_one(args, base_url, which, server.pid)
                 runs[which].append(r)
-                print(f"  run {round_number} {which:13s} over server latency: median {r['median_ms']:7.1f} ms  "
-                      f"p95 {r['p95_ms']:7.1f} ms | client CPU {r['cpu_ms_per_call']:.2f} ms/call, "
-                      f"server CPU {r['server_cpu_ms']:.2f} ms/req, wall {r['wall_s']:.2f} s", flush=True)
+                print(
+                    f"  run {round_number} {which:13s} over server latency: median {r['median_ms']:7.1f} ms  "
+                    f"p95 {r['p95_ms']:7.1f} ms | client CPU {r['cpu_ms_per_call']:.2f} ms/call, "
+                    f"server CPU {r['server_cpu_ms']:.2f} ms/req, wall {r['wall_s']:.2f} s",
+                    flush=True,
+                )
     finally:
         if server.stdin is not None:
             server.stdin.close()
@@ -205,31 +257,36 @@ def main() -> None:
 
     ideal = args.calls / args.concurrency * args.latency
     print(f"\nsummary: median of {args.repeat} run(s) [min-max]; ideal wall {ideal:.2f} s")
-    print(f"{'client':13s} {'overhead over server latency (ms)':^44s} {'added over raw client (ms)':^36s} "
-          f"{'client CPU':>18s} {'server CPU':>11s}")
+    print(
+        f"{'client':13s} {'overhead over server latency (ms)':^44s} {'added over raw client (ms)':^36s} "
+        f"{'client CPU':>18s} {'server CPU':>11s}"
+    )
     print(f"{'':13s} {'median':>21s} {'p95':>22s} {'median':>17s} {'p95':>18s} {'ms/call':>18s} {'ms/req':>11s}")
     raw = runs["raw"]
     for which in clients:
         rs = runs[which]
         added_median = [r["median_ms"] - b["median_ms"] for r, b in zip(rs, raw)]
         added_p95 = [r["p95_ms"] - b["p95_ms"] for r, b in zip(rs, raw)]
-        print(f"{which:13s} {_fmt([r['median_ms'] for r in rs]):>21s} {_fmt([r['p95_ms'] for r in rs]):>22s} "
-              f"{_fmt(added_median) if which != 'raw' else '-':>17s} {_fmt(added_p95) if which != 'raw' else '-':>18s} "
-              f"{_fmt([r['cpu_ms_per_call'] for r in rs], '5.2f'):>18s} "
-              f"{statistics.median(r['server_cpu_ms'] for r in rs):11.2f}")
+        print(
+            f"{which:13s} {_fmt([r['median_ms'] for r in rs]):>21s} {_fmt([r['p95_ms'] for r in rs]):>22s} "
+            f"{_fmt(added_median) if which != 'raw' else '-':>17s} {_fmt(added_p95) if which != 'raw' else '-':>18s} "
+            f"{_fmt([r['cpu_ms_per_call'] for r in rs], '5.2f'):>18s} "
+            f"{statistics.median(r['server_cpu_ms'] for r in rs):11.2f}"
+        )
     cached = [which for which in clients if which.endswith("+cache")]
     if cached:
         print("\ncache hits (the same calls asked again; no HTTP): latency per call and client CPU")
         for which in cached:
             rs = runs[which]
-            print(f"{which:13s} median {_fmt([r['hit_median_ms'] for r in rs], '6.2f')} ms  "
-                  f"p95 {_fmt([r['hit_p95_ms'] for r in rs], '6.2f')} ms  "
-                  f"CPU {_fmt([r['hit_cpu_ms_per_call'] for r in rs], '5.2f')} ms/call  "
-                  f"wall {_fmt([r['hit_wall_s'] for r in rs], '5.2f')} s for {args.calls} calls")
+            print(
+                f"{which:13s} median {_fmt([r['hit_median_ms'] for r in rs], '6.2f')} ms  "
+                f"p95 {_fmt([r['hit_p95_ms'] for r in rs], '6.2f')} ms  "
+                f"CPU {_fmt([r['hit_cpu_ms_per_call'] for r in rs], '5.2f')} ms/call  "
+                f"wall {_fmt([r['hit_wall_s'] for r in rs], '5.2f')} s for {args.calls} calls"
+            )
     costs = {which: runs[which][-1]["cost_usd"] for which in clients if which != "raw"}
     if costs:
-        print("cost of the measured calls (priced, not paid): "
-              + ", ".join(f"{k} ${v:.4f}" for k, v in costs.items()))
+        print("cost of the measured calls (priced, not paid): " + ", ".join(f"{k} ${v:.4f}" for k, v in costs.items()))
 
 
 if __name__ == "__main__":

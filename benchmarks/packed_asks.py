@@ -37,8 +37,16 @@ def main(argv: list[str] | None = None) -> int:
     rows: dict[tuple[str, str, str], float] = {}
     dumped = []
     for mode in modes:
-        report, _ = audit_provider(None, lang=args.lang, types=args.types, provider=args.provider, provider_mode=mode,
-                                   strategies=names, max_turns=args.max_turns, workers=args.workers)
+        report, _ = audit_provider(
+            None,
+            lang=args.lang,
+            types=args.types,
+            provider=args.provider,
+            provider_mode=mode,
+            strategies=names,
+            max_turns=args.max_turns,
+            workers=args.workers,
+        )
         for row in report.rows:
             rows[row.strategy, row.language, mode] = row.success.value or 0.0
             dumped.append({"mode": mode, **row.model_dump(mode="json")})
@@ -46,10 +54,16 @@ def main(argv: list[str] | None = None) -> int:
         json.dump(dumped, sys.stdout, indent=2)
         print()
         return 0
-    columns = [(lang, mode) for lang in ("en", "zh") for mode in ("single", "multi-info")
-               if any((n, lang, mode) in rows for n in names)]
-    print(f"success on types {args.types}, provider {args.provider}, {args.max_turns}-turn cap "
-          f"(target for pack-*: <= {100 * PACKED_TARGET:.0f}%)")
+    columns = [
+        (lang, mode)
+        for lang in ("en", "zh")
+        for mode in ("single", "multi-info")
+        if any((n, lang, mode) in rows for n in names)
+    ]
+    print(
+        f"success on types {args.types}, provider {args.provider}, {args.max_turns}-turn cap "
+        f"(target for pack-*: <= {100 * PACKED_TARGET:.0f}%)"
+    )
     print(f"{'seeker':<16}" + "".join(f"{lang + ' ' + mode:>16}" for lang, mode in columns))
     worst = 0.0
     for name in names:
@@ -57,7 +71,9 @@ def main(argv: list[str] | None = None) -> int:
         if name in PACKED:
             worst = max([worst, *(c for c in cells if c is not None)])
         flags = ["*" if name in PACKED and c is not None and c > PACKED_TARGET else " " for c in cells]
-        print(f"{name:<16}" + "".join(f"{'-' if c is None else f'{100 * c:.1f}%':>15}{f}" for c, f in zip(cells, flags)))
+        print(
+            f"{name:<16}" + "".join(f"{'-' if c is None else f'{100 * c:.1f}%':>15}{f}" for c, f in zip(cells, flags))
+        )
     print(f"highest pack-* success: {100 * worst:.1f}% (* above the target)")
     return 0
 

@@ -52,14 +52,14 @@ import statistics
 import sys
 from pathlib import Path
 
+from clarq_bench.core.transcript import ReplyKind
+from clarq_bench.data.loader import strip_speaker
+from clarq_bench.data.upstream import load_released_dialogues
+from clarq_bench.fidelity.provider_eval import ReplayStep, replay_steps
 from clarq_bench.llm import LLMClient, LLMSettings
 from clarq_bench.provider.factory import ProviderMode
 from clarq_bench.provider.llm_provider import MAX_SEQUENTIAL_CALLS, LLMProvider
-from clarq_bench.data.loader import strip_speaker
-from clarq_bench.fidelity.provider_eval import ReplayStep, replay_steps
 from clarq_bench.testing import ScriptedModel
-from clarq_bench.core.transcript import ReplyKind
-from clarq_bench.data.upstream import load_released_dialogues
 
 RESULTS = Path(__file__).resolve().parents[2] / "shared" / "clarq-llm-upstream" / "results"
 MODEL = "scripted/released-decisions"
@@ -134,15 +134,22 @@ async def replay_file(path: Path, limit: int | None) -> list[dict[str, object]]:
             if calls != script.calls or turn.usage.calls != calls:
                 raise AssertionError(f"{task.id}: turn notes {calls} calls, model saw {script.calls}")
             lower, upper, lower_tokens, upper_tokens = released_costs(provider, step)
-            rows.append({
-                "calls": calls, "sequential": int(turn.notes["sequential_calls"]),  # type: ignore[call-overload]
-                "tokens": turn.usage.prompt_tokens, "lower": lower, "upper": upper,
-                "lower_tokens": lower_tokens, "upper_tokens": upper_tokens,
-                "agrees": sorted(turn.revealed) == sorted(step.reference), "kind": turn.kind.value,
-                "generated": turn.kind == ReplyKind.response_ii and calls == 2,
-                "guard_hit": "leak_guard" in turn.notes,
-                "fallback": turn.notes.get("leak_fallback") is True,
-            })  # fmt: skip
+            rows.append(
+                {
+                    "calls": calls,
+                    "sequential": int(turn.notes["sequential_calls"]),  # type: ignore[call-overload]
+                    "tokens": turn.usage.prompt_tokens,
+                    "lower": lower,
+                    "upper": upper,
+                    "lower_tokens": lower_tokens,
+                    "upper_tokens": upper_tokens,
+                    "agrees": sorted(turn.revealed) == sorted(step.reference),
+                    "kind": turn.kind.value,
+                    "generated": turn.kind == ReplyKind.response_ii and calls == 2,
+                    "guard_hit": "leak_guard" in turn.notes,
+                    "fallback": turn.notes.get("leak_fallback") is True,
+                }
+            )
     return rows
 
 
@@ -191,19 +198,25 @@ def main(argv: list[str] | None = None) -> int:
     head += f" {'tok':>6} | {'upper':>6} {'p95':>4} {'tok':>6} | {'max seq':>7} | {'resp I':>6} | guard hits | agree*"
     print(head)
     for name, s in table.items():
-        print(f"{name[:58]:58} {s['turns']:5.0f} | {s['calls_mean']:10.3f} {s['calls_p95']:4.0f} "
-              f"{s['tokens_mean']:8.0f} | {s['lower_mean']:14.3f} {s['lower_p95']:4.0f} {s['lower_tokens_mean']:6.0f}"
-              f" | {s['upper_mean']:6.3f} {s['upper_p95']:4.0f} {s['upper_tokens_mean']:6.0f} | "
-              f"{s['max_sequential']:7.0f} | {100 * s['response_i_share']:5.1f}% | "
-              f"{s['guard_hits']:4.0f}/{s['generated']:<5.0f} | {100 * s['agreement']:.1f}%")  # fmt: skip
+        print(
+            f"{name[:58]:58} {s['turns']:5.0f} | {s['calls_mean']:10.3f} {s['calls_p95']:4.0f} "
+            f"{s['tokens_mean']:8.0f} | {s['lower_mean']:14.3f} {s['lower_p95']:4.0f} {s['lower_tokens_mean']:6.0f}"
+            f" | {s['upper_mean']:6.3f} {s['upper_p95']:4.0f} {s['upper_tokens_mean']:6.0f} | "
+            f"{s['max_sequential']:7.0f} | {100 * s['response_i_share']:5.1f}% | "
+            f"{s['guard_hits']:4.0f}/{s['generated']:<5.0f} | {100 * s['agreement']:.1f}%"
+        )
     pooled = table["all files"]
-    print(f"ours, all files: max calls in one turn {pooled['max_calls']:.0f}, max sequential calls in one turn "
-          f"{pooled['max_sequential']:.0f} (bound {MAX_SEQUENTIAL_CALLS}); leakage guard hit on "
-          f"{pooled['guard_hits']:.0f} of {pooled['generated']:.0f} generated replies (the released replies), "
-          f"{pooled['fallbacks']:.0f} replaced by the safe template")  # fmt: skip
-    print("measured: calls, tokens, sequential calls, guard hits. * structural, by construction: the scripted model "
-          "is fed the released decisions, so 'agree' checks our plumbing (decision -> revealed ids), not a model; "
-          "a real model's agreement is measured by `clarq provider-eval`.")
+    print(
+        f"ours, all files: max calls in one turn {pooled['max_calls']:.0f}, max sequential calls in one turn "
+        f"{pooled['max_sequential']:.0f} (bound {MAX_SEQUENTIAL_CALLS}); leakage guard hit on "
+        f"{pooled['guard_hits']:.0f} of {pooled['generated']:.0f} generated replies (the released replies), "
+        f"{pooled['fallbacks']:.0f} replaced by the safe template"
+    )
+    print(
+        "measured: calls, tokens, sequential calls, guard hits. * structural, by construction: the scripted model "
+        "is fed the released decisions, so 'agree' checks our plumbing (decision -> revealed ids), not a model; "
+        "a real model's agreement is measured by `clarq provider-eval`."
+    )
     return 0 if pooled["max_sequential"] <= MAX_SEQUENTIAL_CALLS else 1
 
 

@@ -43,13 +43,19 @@ def main() -> None:
     timings.sort()
     p95 = timings[int(0.95 * (len(timings) - 1))]
     name = "offline-e5" if embeddings else "offline"
-    print(f"{name} provider ({'multi-info' if multi else 'single'}): {len(timings)} turns over {len(dialogues)} dialogues")
-    print(f"per turn: mean {1000 * statistics.mean(timings):.2f} ms, p95 {1000 * p95:.2f} ms, "
-          f"max {1000 * timings[-1]:.2f} ms; setup per task mean {1000 * statistics.mean(setup):.2f} ms")  # fmt: skip
+    print(
+        f"{name} provider ({'multi-info' if multi else 'single'}): {len(timings)} turns over {len(dialogues)} dialogues"
+    )
+    print(
+        f"per turn: mean {1000 * statistics.mean(timings):.2f} ms, p95 {1000 * p95:.2f} ms, "
+        f"max {1000 * timings[-1]:.2f} ms; setup per task mean {1000 * statistics.mean(setup):.2f} ms"
+    )
     cpu.sort()
-    print(f"CPU per turn: mean {1000 * statistics.mean(cpu):.2f} ms (goal <= 1 ms), p95 "
-          f"{1000 * cpu[int(0.95 * (len(cpu) - 1))]:.2f} ms; setup CPU per task mean "
-          f"{1000 * statistics.mean(setup_cpu):.2f} ms")  # fmt: skip
+    print(
+        f"CPU per turn: mean {1000 * statistics.mean(cpu):.2f} ms (goal <= 1 ms), p95 "
+        f"{1000 * cpu[int(0.95 * (len(cpu) - 1))]:.2f} ms; setup CPU per task mean "
+        f"{1000 * statistics.mean(setup_cpu):.2f} ms"
+    )
 
 
 if __name__ == "__main__":

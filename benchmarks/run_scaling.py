@@ -26,14 +26,14 @@ import multiprocessing
 import os
 import tempfile
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from collections.abc import Iterator
 
-from clarq_bench.core.tasks import Task
 from clarq_bench.core.run_config import AgentSettings, RunConfig
 from clarq_bench.core.run_folder import read_transcripts
+from clarq_bench.core.tasks import Task
 from clarq_bench.runner.batch import run_dialogues
 from clarq_bench.testing.fake_agents import both_agents, both_agents_one_model
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
@@ -65,8 +65,13 @@ def server_process(latency: float) -> Iterator[str]:
 
 
 def _serve_limited(latency: float, max_concurrent: int, failure_rate: float, port_out: Any, stop: Any) -> None:
-    with FakeOpenAIServer(latency_s=latency, responder=both_agents_one_model(), max_concurrent=max_concurrent,
-                          failure_rate=failure_rate, seed=1) as server:  # fmt: skip
+    with FakeOpenAIServer(
+        latency_s=latency,
+        responder=both_agents_one_model(),
+        max_concurrent=max_concurrent,
+        failure_rate=failure_rate,
+        seed=1,
+    ) as server:
         port_out.send(server.base_url)
         stop.wait()
         port_out.send((server.served, server.throttled))
@@ -80,8 +85,9 @@ def pool_processes(latency: float, limits: list[tuple[int, float]], counts: list
     for max_concurrent, failure_rate in limits:
         receive, send = context.Pipe(duplex=True)
         stop = context.Event()
-        process = context.Process(target=_serve_limited, args=(latency, max_concurrent, failure_rate, send, stop),
-                                  daemon=True)  # fmt: skip
+        process = context.Process(
+            target=_serve_limited, args=(latency, max_concurrent, failure_rate, send, stop), daemon=True
+        )
         process.start()
         started.append((process, receive, stop))
     try:
@@ -101,9 +107,14 @@ def pool_processes(latency: float, limits: list[tuple[int, float]], counts: list
 def router_file(urls: list[str], folder: Path, cap: int) -> Path:
     import json
 
-    deployments = [{"model_name": "bench", "model_info": {"id": f"server{i}"},
-                    "litellm_params": {"model": "openai/bench", "api_base": url, "max_parallel_requests": cap}}
-                   for i, url in enumerate(urls)]  # fmt: skip
+    deployments = [
+        {
+            "model_name": "bench",
+            "model_info": {"id": f"server{i}"},
+            "litellm_params": {"model": "openai/bench", "api_base": url, "max_parallel_requests": cap},
+        }
+        for i, url in enumerate(urls)
+    ]
     path = folder / "router.yaml"
     path.write_text(json.dumps({"model_list": deployments, "router_settings": ROUTER_SETTINGS}), encoding="utf-8")
     return path
@@ -121,10 +132,16 @@ async def router_case(tasks: list[Task], urls: list[str], folder: Path) -> tuple
     from clarq_bench.llm import LLMClient, LLMSettings
 
     folder.mkdir(parents=True, exist_ok=True)
-    client = LLMClient(LLMSettings(router_file=router_file(urls, folder, 16), use_cache=False,
-                                   max_concurrency_per_model=64))  # fmt: skip
-    config = RunConfig(seeker=AgentSettings(name="llm", model="bench"), provider=AgentSettings(name="llm", model="bench"),
-                       concurrency=len(tasks), progress=False, use_cache=False)  # fmt: skip
+    client = LLMClient(
+        LLMSettings(router_file=router_file(urls, folder, 16), use_cache=False, max_concurrency_per_model=64)
+    )
+    config = RunConfig(
+        seeker=AgentSettings(name="llm", model="bench"),
+        provider=AgentSettings(name="llm", model="bench"),
+        concurrency=len(tasks),
+        progress=False,
+        use_cache=False,
+    )
     cpu, started = time.process_time(), time.perf_counter()
     try:
         await run_dialogues(config, tasks, folder / "run", client=client)
@@ -138,24 +155,33 @@ async def router_case(tasks: list[Task], urls: list[str], folder: Path) -> tuple
 
 def run_router_case(tasks: list[Task], latency: float) -> None:
     counts: list = []
-    with pool_processes(latency, [(16, 0.0), (16, 0.0), (16, 0.1)], counts) as urls, \
-            tempfile.TemporaryDirectory() as tmp:
+    with (
+        pool_processes(latency, [(16, 0.0), (16, 0.0), (16, 0.1)], counts) as urls,
+        tempfile.TemporaryDirectory() as tmp,
+    ):
         asyncio.run(router_case(tasks[:8], urls, Path(tmp) / "warm-up"))  # imports, sockets
         wall, records, cpu, served = asyncio.run(router_case(tasks, urls, Path(tmp) / "bench"))
     errors = [r.error for r in records if r.error]
     calls = sum(turn.usage.calls for r in records for turn in r.turns)
     longest = max(sum(turn.usage.calls for turn in r.turns) for r in records)
     ideal = max(calls / 48 * latency, longest * latency)
-    print(f"\nrouter case: {len(records)} dialogues, llm seeker and LLM provider on one pooled model, 3 fake servers "
-          f"(processes), each 429 beyond 16 in flight, server2 also 429 on 10% of calls; {latency * 1000:.0f} ms per "
-          f"call; router settings {ROUTER_SETTINGS}")
-    print(f"calls {calls}, longest dialogue {longest} calls; ideal max(calls/48, critical path) x latency = "
-          f"{ideal:.2f} s")
-    print(f"wall {wall:.2f} s = {wall / ideal:.2f} x ideal; client CPU {cpu:.2f} s ({cpu / calls * 1000:.2f} ms a call); "
-          f"dialogues with an error: {len(errors)}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    print(
+        f"\nrouter case: {len(records)} dialogues, llm seeker and LLM provider on one pooled model, 3 fake servers "
+        f"(processes), each 429 beyond 16 in flight, server2 also 429 on 10% of calls; {latency * 1000:.0f} ms per "
+        f"call; router settings {ROUTER_SETTINGS}"
+    )
+    print(
+        f"calls {calls}, longest dialogue {longest} calls; ideal max(calls/48, critical path) x latency = {ideal:.2f} s"
+    )
+    print(
+        f"wall {wall:.2f} s = {wall / ideal:.2f} x ideal; client CPU {cpu:.2f} s ({cpu / calls * 1000:.2f} ms a call); "
+        f"dialogues with an error: {len(errors)}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    )
     print("calls served per deployment: " + ", ".join(f"{k} {v}" for k, v in served.items()))
-    print("per server (served 200, refused 429, incl. warm-up): " + ", ".join(
-        f"server{i} {s}/{r}" for i, (s, r) in enumerate(counts)))
+    print(
+        "per server (served 200, refused 429, incl. warm-up): "
+        + ", ".join(f"server{i} {s}/{r}" for i, (s, r) in enumerate(counts))
+    )
     if errors:
         raise SystemExit(f"{len(errors)} dialogues failed, e.g. {errors[0]}")
 
@@ -163,19 +189,29 @@ def run_router_case(tasks: list[Task], latency: float) -> None:
 def make_client(base_url: str, transport: str, concurrency: int) -> Any:
     from clarq_bench.llm import LLMClient, LLMSettings
 
-    return LLMClient(LLMSettings(api_base=base_url, api_key="sk-bench", use_cache=False, transport=transport,
-                                 max_concurrency_per_model=max(concurrency, 1)))  # fmt: skip
+    return LLMClient(
+        LLMSettings(
+            api_base=base_url,
+            api_key="sk-bench",
+            use_cache=False,
+            transport=transport,
+            max_concurrency_per_model=max(concurrency, 1),
+        )
+    )
 
 
-async def one_setting(tasks: list[Task], concurrency: int, base_url: str, transport: str,
-                      run_dir: Path) -> tuple[float, int, float]:
+async def one_setting(
+    tasks: list[Task], concurrency: int, base_url: str, transport: str, run_dir: Path
+) -> tuple[float, int, float]:
     """Wall time of one run, the most model calls any single dialogue made, and the run's CPU seconds."""
     client = make_client(base_url, transport, concurrency)
     config = RunConfig(
         seeker=AgentSettings(name="llm", model=SEEKER_MODEL),
         provider=AgentSettings(name="llm", model=PROVIDER_MODEL),
-        concurrency=concurrency, progress=False, use_cache=False,
-    )  # fmt: skip
+        concurrency=concurrency,
+        progress=False,
+        use_cache=False,
+    )
     cpu, started = time.process_time(), time.perf_counter()
     try:
         await run_dialogues(config, tasks, run_dir, client=client)
@@ -190,8 +226,9 @@ async def one_setting(tasks: list[Task], concurrency: int, base_url: str, transp
     return wall, calls, cpu
 
 
-async def all_settings(tasks: list[Task], levels: list[int], serial_sample: int, base_url: str, transport: str,
-                       folder: Path) -> tuple[list[tuple[int, float, float, str]], int]:
+async def all_settings(
+    tasks: list[Task], levels: list[int], serial_sample: int, base_url: str, transport: str, folder: Path
+) -> tuple[list[tuple[int, float, float, str]], int]:
     """Every concurrency level in one event loop (litellm's background worker binds itself to the first loop)."""
     await one_setting(tasks[:4], 4, base_url, transport, folder / "warm-up")  # imports, price table, sockets
     rows, longest_calls = [], 0
@@ -241,10 +278,14 @@ def main() -> None:
             else:
                 rows, longest_calls = asyncio.run(run)
             critical = longest_calls * args.latency
-            print(f"\ntransport {transport}: llm seeker vs LLM provider through LLMClient, fake server in a separate "
-                  f"process")  # fmt: skip
-            print(f"{len(tasks)} dialogues, {args.latency * 1000:.0f} ms per call, longest dialogue {longest_calls} "
-                  f"calls -> critical path {critical:.2f} s")  # fmt: skip
+            print(
+                f"\ntransport {transport}: llm seeker vs LLM provider through LLMClient, fake server in a separate "
+                f"process"
+            )
+            print(
+                f"{len(tasks)} dialogues, {args.latency * 1000:.0f} ms per call, longest dialogue {longest_calls} "
+                f"calls -> critical path {critical:.2f} s"
+            )
             print(f"{'concurrency':>11}  {'wall s':>8}  {'x critical':>10}  {'client CPU s':>12}  note")
             for concurrency, wall, cpu, note in rows:
                 print(f"{concurrency:>11}  {wall:>8.2f}  {wall / critical:>10.2f}  {cpu:>12.2f}  {note}")

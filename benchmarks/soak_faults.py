@@ -45,8 +45,11 @@ def paid_counter() -> tuple[dict, object, object]:
     lock = threading.Lock()
 
     def observe(body: dict, kind: str, delivered: bool, asked_at: float) -> None:
-        key = hashlib.sha256(json.dumps([body.get("model"), body.get("messages"), body.get("seed"),
-                                         body.get("response_format")], sort_keys=True).encode()).hexdigest()
+        key = hashlib.sha256(
+            json.dumps(
+                [body.get("model"), body.get("messages"), body.get("seed"), body.get("response_format")], sort_keys=True
+            ).encode()
+        ).hexdigest()
         with lock:
             answers.setdefault(key, []).append((asked_at, time.monotonic(), kind, delivered))
 
@@ -117,8 +120,10 @@ def classify(answers: dict[str, list[tuple[float, float, str, bool]]], killed: l
                 continue
             if usable is not None:
                 first_asked, first_answered, received = usable
-                if any(start <= first_asked <= kill + 0.5 and first_answered >= kill - 1.0 and asked > kill
-                       for start, kill in killed):  # + 0.5 s: a request written just before death arrives after
+                if any(
+                    start <= first_asked <= kill + 0.5 and first_answered >= kill - 1.0 and asked > kill
+                    for start, kill in killed
+                ):  # + 0.5 s: a request written just before death arrives after
                     in_flight += 1
                 elif not received:
                     abandoned += 1
@@ -140,8 +145,12 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.02)
     parser.add_argument("--turn-timeout", default="5", help="clarq run --turn-timeout (hangs end at it)")
     parser.add_argument("--no-hang", action="store_true", help="leave the hang fault out")
-    parser.add_argument("--slow", type=float, default=0.0,
-                        help="share of requests answered (usable, paid) after 8 s: past a 5 s turn timeout")
+    parser.add_argument(
+        "--slow",
+        type=float,
+        default=0.0,
+        help="share of requests answered (usable, paid) after 8 s: past a 5 s turn timeout",
+    )
     args = parser.parse_args()
     answers, respond, observe = paid_counter()
     workdir = Path(tempfile.mkdtemp(prefix="clarq-soak-"))
@@ -150,51 +159,96 @@ def main() -> None:
     faults = {k: v for k, v in FAULTS.items() if not (args.no_hang and k == "hang")}
     if args.slow:
         faults["slow"] = args.slow
-    with FakeOpenAIServer(responder=respond, latency_s=args.latency, faults=faults, seed=28,
-                          on_answer=observe) as server:
-        first = [sys.executable, "-m", "clarq_bench.cli.main", "run", "--seeker", SEEKER, "--provider", PROVIDER,
-                 "--api-base", server.base_url, "--tasks", str(REPO / "tasks"), "--lang", "all", "--trials",
-                 str(args.trials), "--concurrency", str(args.concurrency), "--turn-timeout", args.turn_timeout, "--cache",
-                 str(workdir / "cache.sqlite"), "--runs-dir", str(workdir / "runs"), "--no-progress"]
+    with FakeOpenAIServer(
+        responder=respond, latency_s=args.latency, faults=faults, seed=28, on_answer=observe
+    ) as server:
+        first = [
+            sys.executable,
+            "-m",
+            "clarq_bench.cli.main",
+            "run",
+            "--seeker",
+            SEEKER,
+            "--provider",
+            PROVIDER,
+            "--api-base",
+            server.base_url,
+            "--tasks",
+            str(REPO / "tasks"),
+            "--lang",
+            "all",
+            "--trials",
+            str(args.trials),
+            "--concurrency",
+            str(args.concurrency),
+            "--turn-timeout",
+            args.turn_timeout,
+            "--cache",
+            str(workdir / "cache.sqlite"),
+            "--runs-dir",
+            str(workdir / "runs"),
+            "--no-progress",
+        ]
         box: list[Path] = []
         kills = [int(k) for k in args.kills.split(",") if k]
         report = []
         for number, kill_at in enumerate([*kills, None]):
-            argv = first if number == 0 else [sys.executable, "-m", "clarq_bench.cli.main", "run", "--resume",
-                                              str(box[0]), "--no-progress"]  # the command clarq prints
+            argv = (
+                first
+                if number == 0
+                else [sys.executable, "-m", "clarq_bench.cli.main", "run", "--resume", str(box[0]), "--no-progress"]
+            )  # the command clarq prints
             report.append((f"killed at {kill_at}" if kill_at else "to the end", *session(argv, box, kill_at, env)))
-        retry = [sys.executable, "-m", "clarq_bench.cli.main", "run", "--resume", str(box[0]), "--retry-errors",
-                 "--no-progress"]
+        retry = [
+            sys.executable,
+            "-m",
+            "clarq_bench.cli.main",
+            "run",
+            "--resume",
+            str(box[0]),
+            "--retry-errors",
+            "--no-progress",
+        ]
         report.append(("--retry-errors", *session(retry, box, None, env)))
         served = server.served
     records = [json.loads(line) for line in (box[0] / "transcripts.jsonl").read_text(encoding="utf-8").splitlines()]
     keys = Counter((r["task_id"], r["trial"]) for r in records)
     expected = 16 * args.trials
     recorded_calls = sum(u.get("calls", 0) for r in records for u in r["usage"].values())
-    print(f"soak: {expected} dialogues, faults {faults}, --turn-timeout {args.turn_timeout}, kill -9 at {kills} written, folder {box[0]}")
+    print(
+        f"soak: {expected} dialogues, faults {faults}, --turn-timeout {args.turn_timeout}, kill -9 at {kills} written, folder {box[0]}"
+    )
     for what, code, peak, seconds in report:
         print(f"  session {what:<14} exit {code:>4}  peak {peak:>4} MB  {seconds:6.1f} s")
     print(f"lost (never written): {expected - len(keys)}")
     print(f"duplicated (task, trial) records: {sum(c - 1 for c in keys.values() if c > 1)}")
     repays = classify(answers, list(zip(STARTED, KILLED)))
-    print(f"re-paid requests (a usable reply answered, then the same request paid again): "
-          f"{repays['in_flight'] + repays['abandoned'] + len(repays['others'])}")
-    print(f"  in flight at a kill -9 (asked before the kill, answered too late to be saved): "
-          f"{repays['in_flight']}")
-    print(f"  abandoned (answered after clarq had hung up, e.g. at the turn timeout; never received): "
-          f"{repays['abandoned']}")
+    print(
+        f"re-paid requests (a usable reply answered, then the same request paid again): "
+        f"{repays['in_flight'] + repays['abandoned'] + len(repays['others'])}"
+    )
+    print(f"  in flight at a kill -9 (asked before the kill, answered too late to be saved): {repays['in_flight']}")
+    print(
+        f"  abandoned (answered after clarq had hung up, e.g. at the turn timeout; never received): "
+        f"{repays['abandoned']}"
+    )
     print(f"  others (received and not kept: a fault of clarq): {len(repays['others'])}")
+
     def session_of(moment: float) -> int:
         return max((i for i, start in enumerate(STARTED) if start <= moment), default=-1)
 
     for asked, answered, again in repays["others"][:10]:
-        print(f"    asked in session {session_of(asked)} {asked - STARTED[session_of(asked)]:.1f} s after it started, "
-              f"answered {answered - asked:.1f} s later, asked again in session {session_of(again)} "
-              f"{again - answered:.1f} s after that")
+        print(
+            f"    asked in session {session_of(asked)} {asked - STARTED[session_of(asked)]:.1f} s after it started, "
+            f"answered {answered - asked:.1f} s later, asked again in session {session_of(again)} "
+            f"{again - answered:.1f} s after that"
+        )
     print(f"blank replies (empty/null content, paid, no answer) asked again by design: {repays['blank_reasked']}")
     print(f"errors left after --retry-errors: {sum(r['end_reason'] == 'error' for r in records)}")
-    print(f"paid replies served: {served}; calls recorded in the final transcripts: {recorded_calls} (the difference: "
-          "dialogues in flight at a kill, and error records replaced by --retry-errors, whose calls were paid)")
+    print(
+        f"paid replies served: {served}; calls recorded in the final transcripts: {recorded_calls} (the difference: "
+        "dialogues in flight at a kill, and error records replaced by --retry-errors, whose calls were paid)"
+    )
 
 
 if __name__ == "__main__":

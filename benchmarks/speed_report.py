@@ -51,8 +51,9 @@ def _run(command: list[str], timeout: float = 1800) -> tuple[str, float, float]:
     """(stdout, wall seconds, CPU seconds of the child and its children) of one command run from the repository."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(command, cwd=CODE[0], env=_env(), capture_output=True, text=True, timeout=timeout,
-                          check=False)
+    done = subprocess.run(
+        command, cwd=CODE[0], env=_env(), capture_output=True, text=True, timeout=timeout, check=False
+    )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -73,8 +74,25 @@ def help_figure(data: Path) -> tuple[str, str, bool]:
 
 def offline_figure(data: Path) -> tuple[str, str, bool]:
     with tempfile.TemporaryDirectory() as runs:
-        _, wall, cpu = _run([sys.executable, "-m", "clarq_bench", "run", "--seeker", "heuristic", "--provider",
-                             "offline", "--lang", "en", "--data", str(data), "--runs-dir", runs, "--no-progress"])
+        _, wall, cpu = _run(
+            [
+                sys.executable,
+                "-m",
+                "clarq_bench",
+                "run",
+                "--seeker",
+                "heuristic",
+                "--provider",
+                "offline",
+                "--lang",
+                "en",
+                "--data",
+                str(data),
+                "--runs-dir",
+                runs,
+                "--no-progress",
+            ]
+        )
     return f"{wall:.2f} s wall, {cpu:.2f} s CPU", "<= 3 s", wall <= 3.0
 
 
@@ -91,12 +109,27 @@ def latency_figure(data: Path) -> tuple[str, str, bool]:
 
 
 def _scaling(transport: str, goal: float, data: Path) -> tuple[str, str, bool]:
-    out, _, _ = _run([sys.executable, str(REPO / "benchmarks/run_scaling.py"), "--concurrency", "260", "--transport", transport,
-                      "--data", str(data)])  # fmt: skip
+    out, _, _ = _run(
+        [
+            sys.executable,
+            str(REPO / "benchmarks/run_scaling.py"),
+            "--concurrency",
+            "260",
+            "--transport",
+            transport,
+            "--data",
+            str(data),
+        ]
+    )
     critical = float(re.search(r"critical path ([\d.]+) s", out).group(1))
-    wall, ratio, cpu = (float(x) for x in re.search(r"^\s*260\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", out, re.MULTILINE).groups())
-    return (f"{ratio:.2f} x ({wall:.2f} s vs {critical:.2f} s; client CPU {cpu:.2f} s)", f"<= {goal} x critical",
-            ratio <= goal)
+    wall, ratio, cpu = (
+        float(x) for x in re.search(r"^\s*260\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", out, re.MULTILINE).groups()
+    )
+    return (
+        f"{ratio:.2f} x ({wall:.2f} s vs {critical:.2f} s; client CPU {cpu:.2f} s)",
+        f"<= {goal} x critical",
+        ratio <= goal,
+    )
 
 
 FIGURES = {
@@ -128,7 +161,9 @@ def main() -> None:
             load = os.getloadavg()[0]
             measured, goal, met = measure(args.data)
             rows.append((f"{title}{' (' + label + ')' if label else ''}", measured, goal, met, load))
-            print(f"{rows[-1][0]}: {measured} (goal {goal}: {'met' if met else 'NOT met'}; load {load:.1f})", flush=True)
+            print(
+                f"{rows[-1][0]}: {measured} (goal {goal}: {'met' if met else 'NOT met'}; load {load:.1f})", flush=True
+            )
     print(f"\n{'figure':57s}  {'met':3s}  {'goal':18s}  measured (load average at start, {os.cpu_count()} CPUs)")
     for title, measured, goal, met, load in rows:
         print(f"{title:57s}  {'yes' if met else 'NO':3s}  {goal:18s}  {measured} (load {load:.1f})")

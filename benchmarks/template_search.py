@@ -37,10 +37,24 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, object] = {}
     lines = []
     for mode in ("single", "multi-info"):
-        report, _ = search_provider(None, types=args.types, tune_types=args.tune_types, provider=args.provider,
-                                    modes=[mode], points=args.points, seed=args.seed, workers=args.workers)
-        reference, _ = audit_provider(None, types=args.types, provider=args.provider, provider_mode=mode,
-                                      strategies="heuristic,oracle", workers=args.workers)
+        report, _ = search_provider(
+            None,
+            types=args.types,
+            tune_types=args.tune_types,
+            provider=args.provider,
+            modes=[mode],
+            points=args.points,
+            seed=args.seed,
+            workers=args.workers,
+        )
+        reference, _ = audit_provider(
+            None,
+            types=args.types,
+            provider=args.provider,
+            provider_mode=mode,
+            strategies="heuristic,oracle",
+            workers=args.workers,
+        )
         out[mode] = {"search": report.model_dump(mode="json"), "reference": reference.model_dump(mode="json")}
         if not args.json:
             print_search(report)
@@ -56,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"({best_known.strategy if best_known else '-'}); "
                 f"heuristic {shown(heuristic.success, True) if heuristic else '-'}; "
                 f"oracle {shown(oracle.success, True) if oracle else '-'}"
-            )  # fmt: skip
+            )
     if args.json:
         json.dump(out, sys.stdout, ensure_ascii=False, indent=2)
         print()

@@ -31,8 +31,26 @@ def main() -> None:
         runs, out = Path(tmp) / "runs", Path(tmp) / "sub.zip"
         played = ["--seeker", seeker] + (["--replay", str(args[0] if args else DEFAULT)] if seeker == "replay" else [])
         started = time.perf_counter()
-        assert clarq(["run", *played, "--provider", "offline", "--provider-mode", mode, "--data", data, "--lang", "en",
-                      "--runs-dir", str(runs), "--no-progress"]) == 0  # fmt: skip
+        assert (
+            clarq(
+                [
+                    "run",
+                    *played,
+                    "--provider",
+                    "offline",
+                    "--provider-mode",
+                    mode,
+                    "--data",
+                    data,
+                    "--lang",
+                    "en",
+                    "--runs-dir",
+                    str(runs),
+                    "--no-progress",
+                ]
+            )
+            == 0
+        )
         run_s = time.perf_counter() - started
         (run_dir,) = runs.iterdir()
         assert clarq(["submit", str(run_dir), "-o", str(out), "--data", data]) == 0
@@ -62,8 +80,10 @@ def main() -> None:
     assert sub is not None and outcome.ok, outcome.problems[:5]
     turns = sum(len(t.turns) for t in sub.transcripts)
     print(f"played {len(sub.transcripts)} dialogues ({turns} turns, {mode}) in {run_s:.1f} s")
-    print(f"verify by replay ({outcome.provenance}): {total:.2f} s total = task data {loaded:.2f} s + checks "
-          f"{total - loaded - spent[0]:.2f} s + replay {spent[0]:.2f} s")  # fmt: skip
+    print(
+        f"verify by replay ({outcome.provenance}): {total:.2f} s total = task data {loaded:.2f} s + checks "
+        f"{total - loaded - spent[0]:.2f} s + replay {spent[0]:.2f} s"
+    )
 
 
 if __name__ == "__main__":

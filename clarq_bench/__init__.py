@@ -12,11 +12,42 @@ from typing import Any as _Any
 from .core.version import __version__
 
 #: Names of the Python API (clarq_bench/api/), loaded on first access.
-API = ("DialogueView", "RunResult", "Scored", "Seeker", "SeekerConfig", "SeekerTask", "audit_provider", "compare",
-       "evaluate_provider", "load_tasks", "register_seeker", "run", "run_async", "score", "submit", "task_stats",
-       "validate_tasks", "verify_submissions", "build_leaderboard", "judge_pairs", "judge_pairs_async",
-       "pairwise_report", "people_server", "PairwiseResult", "select", "select_online_offline", "question_bank",
-       "view", "list_runs", "estimate_run", "import_inspect", "search_provider", "play", "play_server")
+API = (
+    "DialogueView",
+    "RunResult",
+    "Scored",
+    "Seeker",
+    "SeekerConfig",
+    "SeekerTask",
+    "audit_provider",
+    "compare",
+    "evaluate_provider",
+    "load_tasks",
+    "register_seeker",
+    "run",
+    "run_async",
+    "score",
+    "submit",
+    "task_stats",
+    "validate_tasks",
+    "verify_submissions",
+    "build_leaderboard",
+    "judge_pairs",
+    "judge_pairs_async",
+    "pairwise_report",
+    "people_server",
+    "PairwiseResult",
+    "select",
+    "select_online_offline",
+    "question_bank",
+    "view",
+    "list_runs",
+    "estimate_run",
+    "import_inspect",
+    "search_provider",
+    "play",
+    "play_server",
+)
 
 __all__ = ["__version__", *API]
 

@@ -21,11 +21,14 @@ def this_checkout() -> None:
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
 
+
 RULES_MARK = "<!-- clarq:provider-rules -->"
 SEEKERS_MARK = "<!-- clarq:seekers -->"
 CATALOGUE = "clarq_bench.provider.catalogue"
-NO_CATALOGUE = ('!!! note "Rule catalogue not available"\n    This build of clarq has no provider rule catalogue '
-                f"(`{CATALOGUE}`), so the table of rules is left out.\n")
+NO_CATALOGUE = (
+    '!!! note "Rule catalogue not available"\n    This build of clarq has no provider rule catalogue '
+    f"(`{CATALOGUE}`), so the table of rules is left out.\n"
+)
 
 
 def cell(value: Any) -> str:
@@ -38,8 +41,9 @@ def rules_table(rules: Iterable[Any]) -> str:
     """The catalogue as a Markdown table (a rule is any object with id, name, why, fires and passes)."""
     lines = ["| rule | what it does and why | refused | let through |", "|---|---|---|---|"]
     for rule in rules:
-        lines.append(f"| `{cell(rule.id)}` {cell(rule.name)} | {cell(rule.why)} | {cell(rule.fires)} | "
-                     f"{cell(rule.passes)} |")
+        lines.append(
+            f"| `{cell(rule.id)}` {cell(rule.name)} | {cell(rule.why)} | {cell(rule.fires)} | {cell(rule.passes)} |"
+        )
     if len(lines) == 2:
         raise ValueError(f"{CATALOGUE}.RULES is empty")
     return "\n".join(lines) + "\n"

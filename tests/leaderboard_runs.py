@@ -10,19 +10,27 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from clarq_bench.data.loader import load_tasks
+from upstream_paths import SAMPLE_TASKS
+
 from clarq_bench.core.tasks import Task
 from clarq_bench.core.transcript import AgentInfo, EndReason, Intent, ReplyKind, Speaker, Transcript, Turn, Usage
-
-from upstream_paths import SAMPLE_TASKS
+from clarq_bench.data.loader import load_tasks
 
 
 def sample_tasks(languages=("en", "zh")) -> list[Task]:
     return load_tasks(SAMPLE_TASKS, languages, split="test")
 
 
-def scripted_transcript(task: Task, *, seeker: str = "scripted", drop: int = 0, trial: int = 0,
-                        opening: str | None = None, provider: str = "scripted", cost: float = 0.0) -> Transcript:
+def scripted_transcript(
+    task: Task,
+    *,
+    seeker: str = "scripted",
+    drop: int = 0,
+    trial: int = 0,
+    opening: str | None = None,
+    provider: str = "scripted",
+    cost: float = 0.0,
+) -> Transcript:
     nodes = task.tree.required[: len(task.tree.required) - drop]
     notes = {"model": f"{provider}-model"}  # as the LLM provider records the model version on every reply
     turns = [
@@ -32,31 +40,64 @@ def scripted_transcript(task: Task, *, seeker: str = "scripted", drop: int = 0, 
     ]
     for node in nodes:
         turns.append(Turn(speaker=Speaker.seeker, text=f"Could you tell me more about step {node.id} please?"))
-        turns.append(Turn(speaker=Speaker.provider, text=node.text, kind=ReplyKind.response_i,
-                          intent=Intent.answerable, revealed=[node.id], notes=notes))
+        turns.append(
+            Turn(
+                speaker=Speaker.provider,
+                text=node.text,
+                kind=ReplyKind.response_i,
+                intent=Intent.answerable,
+                revealed=[node.id],
+                notes=notes,
+            )
+        )
     turns.append(Turn(speaker=Speaker.seeker, text="Thanks, goodbye!"))
     return Transcript.of_task(
-        task, trial=trial, seed=8848 + trial,
-        seeker=AgentInfo(name=seeker, model="scripted-1"), provider=AgentInfo(name=provider),
-        turns=turns, end_reason=EndReason.goodbye, usage={"seeker": Usage(cost_usd=cost, calls=1)},
+        task,
+        trial=trial,
+        seed=8848 + trial,
+        seeker=AgentInfo(name=seeker, model="scripted-1"),
+        provider=AgentInfo(name=provider),
+        turns=turns,
+        end_reason=EndReason.goodbye,
+        usage={"seeker": Usage(cost_usd=cost, calls=1)},
     )
 
 
-def write_run(run_dir: Path, transcripts: list[Transcript], tasks: list[Task], *, provider: dict | None = None,
-              max_turns: int = 12, trials: int = 1, extra: dict | None = None) -> Path:
+def write_run(
+    run_dir: Path,
+    transcripts: list[Transcript],
+    tasks: list[Task],
+    *,
+    provider: dict | None = None,
+    max_turns: int = 12,
+    trials: int = 1,
+    extra: dict | None = None,
+) -> Path:
     """A run directory as the runner writes it (config.json + transcripts.jsonl)."""
     from clarq_bench.core.run_folder import tasks_digest
 
     run_dir.mkdir(parents=True, exist_ok=True)
     config = {
-        "data_dir": str(SAMPLE_TASKS), "tasks_digest": tasks_digest(tasks), "task_ids": [t.id for t in tasks], "languages": sorted({t.language for t in tasks}),
-        "split": "test", "types": None, "limit": None, "trials": trials, "seed": 8848, "max_turns": max_turns,
+        "data_dir": str(SAMPLE_TASKS),
+        "tasks_digest": tasks_digest(tasks),
+        "task_ids": [t.id for t in tasks],
+        "languages": sorted({t.language for t in tasks}),
+        "split": "test",
+        "types": None,
+        "limit": None,
+        "trials": trials,
+        "seed": 8848,
+        "max_turns": max_turns,
         "seeker": {"name": transcripts[0].seeker.name, "model": "scripted-1", "mode": None},
         "provider": provider or {"name": "scripted", "model": None, "mode": None},
-        "judge_model": None, "run_id": run_dir.name, **(extra or {}),
+        "judge_model": None,
+        "run_id": run_dir.name,
+        **(extra or {}),
     }
     (run_dir / "config.json").write_text(json.dumps(config), encoding="utf-8")
-    (run_dir / "transcripts.jsonl").write_text("".join(t.model_dump_json() + "\n" for t in transcripts), encoding="utf-8")
+    (run_dir / "transcripts.jsonl").write_text(
+        "".join(t.model_dump_json() + "\n" for t in transcripts), encoding="utf-8"
+    )
     return run_dir
 
 

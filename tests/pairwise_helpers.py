@@ -14,9 +14,9 @@ import random
 import re
 from pathlib import Path
 
-import clarq_bench as clarq
-
 from upstream_paths import SAMPLE_TASKS, UPSTREAM_DATA
+
+import clarq_bench as clarq
 
 CRITERIA = ("questions", "economy", "naturalness")
 _SPLIT = re.compile(r"(?:Dialogue [AB]:|对话 [AB]：|Criteria:|评判标准：)")
@@ -28,8 +28,9 @@ def make_runs(root: Path, *, released: bool = False, limit: int = 80) -> tuple[P
     where = {"data": str(UPSTREAM_DATA), "limit": limit} if released else {"tasks": str(SAMPLE_TASKS)}
     dirs = []
     for seeker in ("heuristic", "oracle"):
-        result = clarq.run(seeker=seeker, provider="offline", lang="all", runs_dir=str(root), no_progress=True,
-                           no_cache=True, **where)
+        result = clarq.run(
+            seeker=seeker, provider="offline", lang="all", runs_dir=str(root), no_progress=True, no_cache=True, **where
+        )
         dirs.append(result.run_dir)
     return dirs[0], dirs[1]
 
@@ -58,6 +59,7 @@ def content_judge(flip_percent: int, design: int = 2):  # type: ignore[no-untype
         if design == 4 and abs(seeker_chars(a) - seeker_chars(b)) < 15:
             pick = "both_good"
         return json.dumps(dict.fromkeys(CRITERIA, pick))
+
     return answer
 
 

@@ -12,9 +12,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from clarq_bench.provider.base import ProviderState, ProviderTurn
-from clarq_bench.core.tasks import Split, Task, TaskBrief, ResponseTree
+from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
 from clarq_bench.core.transcript import Intent, ReplyKind, Speaker, Turn
+from clarq_bench.provider.base import ProviderState, ProviderTurn
 
 TREE = [
     ("0", "Go to the mine and dig for rubies.", None),
@@ -53,11 +53,15 @@ def write_task_folder(root: Path, count: int) -> Path:
     record = {
         "all_response": "\n".join([f"Jax: {text}" for _, text, _ in TREE] + [node_id for node_id, _, _ in TREE]),
         "all_response_exaplain": [explanation for _, _, explanation in TREE[1:]],
-        "background_splitted": ["adventurer", "collect rubies", "An air sucker",
-                                "Summon the excavator to dig\nSummon the small shovel to dig",
-                                "West Mine\nNorth Mine\nMist Forest\nFantasy Forest"],
+        "background_splitted": [
+            "adventurer",
+            "collect rubies",
+            "An air sucker",
+            "Summon the excavator to dig\nSummon the small shovel to dig",
+            "West Mine\nNorth Mine\nMist Forest\nFantasy Forest",
+        ],
         "background": "You are an adventurer. Ask Jax how to collect rubies.",
-    }  # fmt: skip
+    }
     (folder / "1._Gather_Resources.json").write_text(json.dumps([record] * count), encoding="utf-8")
     return root
 
@@ -223,8 +227,17 @@ class LineBreakSeeker(ScriptedSeeker):
         self.lines = ["mines\u2028or\u2029forests\u0085?", "monsters?"]
 
 
-HOSTILE_SEEKERS = ("SurrogateSeeker", "CancellingSeeker", "ExitingSeeker", "GeneratorExitSeeker", "UnprintableSeeker",
-                   "SurrogateErrorSeeker", "BytesSeeker", "HugeSeeker", "make_sync_seeker")
+HOSTILE_SEEKERS = (
+    "SurrogateSeeker",
+    "CancellingSeeker",
+    "ExitingSeeker",
+    "GeneratorExitSeeker",
+    "UnprintableSeeker",
+    "SurrogateErrorSeeker",
+    "BytesSeeker",
+    "HugeSeeker",
+    "make_sync_seeker",
+)
 
 
 class NoteBombProvider(TreeWalkingProvider):

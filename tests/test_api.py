@@ -23,7 +23,8 @@ def run_flags() -> dict[str, object]:
     subparsers = next(a for a in parser._actions if a.dest == "command")
     run = subparsers.choices["run"]
     return {a.dest: a.default for a in run._actions if a.dest != "help"} | {
-        key: value for key, value in run._defaults.items() if key != "handler"}
+        key: value for key, value in run._defaults.items() if key != "handler"
+    }
 
 
 def test_run_options_are_the_flags_of_clarq_run_with_their_defaults() -> None:
@@ -45,16 +46,42 @@ def test_load_tasks_selects_as_the_data_flags_do() -> None:
 
 
 def test_run_score_and_compare_agree_with_the_cli(tmp_path: Path) -> None:
-    result = clarq_bench.run(seeker="heuristic", provider="offline", tasks=TASKS, lang="en", limit=3,
-                             runs_dir=tmp_path / "runs", no_progress=True)
+    result = clarq_bench.run(
+        seeker="heuristic",
+        provider="offline",
+        tasks=TASKS,
+        lang="en",
+        limit=3,
+        runs_dir=tmp_path / "runs",
+        no_progress=True,
+    )
     assert result.run_dir.parent == tmp_path / "runs" and result.stats.done == 3 and result.summary.dialogues == 3
     [scored] = clarq_bench.score(result.run_dir, write=False)
     assert scored.summary.success == result.summary.success and len(scored.verdicts) == 3
     comparison = clarq_bench.compare(result.run_dir, result.run_dir)
     assert comparison.pairs == 3 and all(d.difference == 0 for d in comparison.differences)
     assert comparison.settings_differ == []
-    assert main(["run", "--seeker", "heuristic", "--provider", "offline", "--tasks", str(TASKS), "--lang", "en",
-                 "--limit", "3", "--runs-dir", str(tmp_path / "cli"), "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "run",
+                "--seeker",
+                "heuristic",
+                "--provider",
+                "offline",
+                "--tasks",
+                str(TASKS),
+                "--lang",
+                "en",
+                "--limit",
+                "3",
+                "--runs-dir",
+                str(tmp_path / "cli"),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     [cli_run] = (tmp_path / "cli").iterdir()
     assert clarq_bench.score(cli_run, write=False)[0].summary.success == result.summary.success
 
@@ -66,7 +93,9 @@ def test_importing_the_package_loads_no_api() -> None:
 
 
 def test_the_api_module_loads_no_seeker_code_and_no_event_loop_until_asked() -> None:
-    code = ("import sys, clarq_bench.api as api; print('clarq_bench.seekers' in sys.modules, 'asyncio' in sys.modules); "
-            "api.register_seeker; print('clarq_bench.seekers' in sys.modules)")
+    code = (
+        "import sys, clarq_bench.api as api; print('clarq_bench.seekers' in sys.modules, 'asyncio' in sys.modules); "
+        "api.register_seeker; print('clarq_bench.seekers' in sys.modules)"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "False", "True"]

@@ -50,8 +50,9 @@ LINES = shown_lines()
 
 def clarq(args: list[str], cwd: Path | None = None, timeout: int = 120) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COLUMNS": "200", "PYTHONPATH": str(REPO)}
-    return subprocess.run([sys.executable, "-m", "clarq_bench", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, env=env)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "clarq_bench", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env
+    )
 
 
 @functools.cache
@@ -77,8 +78,11 @@ def test_the_pages_show_commands_and_every_one_is_known() -> None:
         assert known, f"{page}: no rule of this test covers `{line}`"
 
 
-@pytest.mark.parametrize("page, line, comment", [row for row in LINES if row[1].startswith("clarq ")],
-                         ids=lambda value: value[:60] if isinstance(value, str) else "")
+@pytest.mark.parametrize(
+    "page, line, comment",
+    [row for row in LINES if row[1].startswith("clarq ")],
+    ids=lambda value: value[:60] if isinstance(value, str) else "",
+)
 def test_every_clarq_command_takes_the_flags_it_is_shown_with(page: str, line: str, comment: str) -> None:
     tokens = shlex.split(line)
     path = subcommand(tokens)
@@ -90,8 +94,13 @@ def test_every_clarq_command_takes_the_flags_it_is_shown_with(page: str, line: s
 
 
 def runnable(line: str, comment: str) -> bool:
-    return ("<" not in line and "needs a key" not in comment and "fake-server" not in line and "--api-base" not in line
-            and (line.startswith(RUN_AS_SHOWN) or ("--tasks tasks/" in line and not line.startswith("clarq play"))))
+    return (
+        "<" not in line
+        and "needs a key" not in comment
+        and "fake-server" not in line
+        and "--api-base" not in line
+        and (line.startswith(RUN_AS_SHOWN) or ("--tasks tasks/" in line and not line.startswith("clarq play")))
+    )
 
 
 @pytest.mark.timeout(600)
@@ -129,8 +138,14 @@ def test_every_script_shown_exists_and_takes_its_flags(page: str, line: str) -> 
     assert script.is_file(), f"{page}: {tokens[1]} does not exist"
     shown = source = script.read_text(encoding="utf-8")
     if "argparse" in source:  # a script without argparse would run its benchmark on --help: read its source
-        shown = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True, timeout=120,
-                               cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}).stdout  # fmt: skip
+        shown = subprocess.run(
+            [sys.executable, str(script), "--help"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=REPO,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+        ).stdout
     for flag in (token for token in tokens if token.startswith("--")):
         assert flag in shown, f"{page}: {tokens[1]} has no {flag}"
 

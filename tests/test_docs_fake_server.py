@@ -35,10 +35,15 @@ def chat(text: str, json_mode: bool = False) -> dict:
     return body
 
 
-@pytest.mark.parametrize("language, line", [("en", '- id "1.2": "Take the west mine."\n  Give it only when: ...'),
-                                            ("zh", '- 编号 "1.2"："去西边的矿。"\n  只有在……时给出')])  # fmt: skip
+@pytest.mark.parametrize(
+    "language, line",
+    [
+        ("en", '- id "1.2": "Take the west mine."\n  Give it only when: ...'),
+        ("zh", '- 编号 "1.2"："去西边的矿。"\n  只有在……时给出'),
+    ],
+)
 def test_a_decision_request_gets_a_decision_every_schema_reads(language: str, line: str) -> None:
-    prompt = f"Prepared answers available now:\n{line}\n- id \"1.3\": \"x\"\n\nReply with a JSON object only."
+    prompt = f'Prepared answers available now:\n{line}\n- id "1.3": "x"\n\nReply with a JSON object only.'
     reply = json.loads(role_responder(chat(prompt)))
     decided = TurnDecision.model_validate(reply)
     assert decided.intent == 2 and decided.node_ids == ["1.2"]
@@ -68,16 +73,27 @@ def test_the_documented_runs_against_the_fake_server_play_with_no_error(tmp_path
     assert source
     (tmp_path / "ask_model.py").write_text(source.group(1) + "\n", encoding="utf-8")
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "clarq_bench", "fake-server", "--port", str(port)], env=ENV,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    server = subprocess.Popen(
+        [sys.executable, "-m", "clarq_bench", "fake-server", "--port", str(port)],
+        env=ENV,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert "fake OpenAI-compatible server" in server.stdout.readline()
         for line in documented_fake_commands():
             args = shlex.split(line.split(" # ")[0].replace("8000", str(port)))[1:]
             runs = tmp_path / f"runs-{len(list(tmp_path.iterdir()))}"
             args += ["--lang", lang, "--limit", "3", "--no-progress", "--no-cache", "--runs-dir", str(runs)]
-            done = subprocess.run([sys.executable, "-m", "clarq_bench", *args], cwd=tmp_path, env=ENV,
-                                  capture_output=True, text=True, timeout=280)  # fmt: skip
+            done = subprocess.run(
+                [sys.executable, "-m", "clarq_bench", *args],
+                cwd=tmp_path,
+                env=ENV,
+                capture_output=True,
+                text=True,
+                timeout=280,
+            )
             assert done.returncode == 0, f"`{line}`: {done.stderr[-1500:]}"
             (run_dir,) = runs.iterdir()
             played = [json.loads(row) for row in (run_dir / "transcripts.jsonl").read_text("utf-8").splitlines()]

@@ -36,7 +36,7 @@ class FakeRule:
 def test_readme_is_short_keeps_the_ci_commands_and_points_at_the_site() -> None:
     assert len(README.splitlines()) <= 250
     assert "<!-- ci:main -->\n```bash\npip install -e . && clarq run" in README
-    assert "<!-- ci:test -->\n```bash\npip install -e \".[test]\" && python -m pytest -q\n```" in README
+    assert '<!-- ci:test -->\n```bash\npip install -e ".[test]" && python -m pytest -q\n```' in README
     assert "mkdocs serve" in README and "docs/" in README
     nav = re.findall(r"^  - [^:]+: (\S+\.md)$", (REPO / "mkdocs.yml").read_text(encoding="utf-8"), re.MULTILINE)
     assert sorted(nav) == sorted(page.name for page in PAGES if page.parent.name == "docs")
@@ -46,21 +46,27 @@ def test_readme_is_short_keeps_the_ci_commands_and_points_at_the_site() -> None:
 def test_no_page_speaks_of_how_clarq_was_built(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
     for pattern in (r"\bissue \d+", r"\bround \d+", r"\bsession \d+", r"\bsessions? of\b", r"\bthis round\b"):
-        assert not re.search(pattern, text, re.IGNORECASE), f"{page.name}: {re.search(pattern, text, re.IGNORECASE).group(0)}"
+        assert not re.search(pattern, text, re.IGNORECASE), (
+            f"{page.name}: {re.search(pattern, text, re.IGNORECASE).group(0)}"
+        )
 
 
 def test_the_rules_table_is_rendered_from_the_catalogue(monkeypatch: pytest.MonkeyPatch) -> None:
     hooks = load_hooks()
     catalogue = types.ModuleType(hooks.CATALOGUE)
     catalogue.RULES = [
-        FakeRule("spray", "Name spray", "a list of names asks nothing", "What about A, B, C | D?", "Which gem do I need?"),
+        FakeRule(
+            "spray", "Name spray", "a list of names asks nothing", "What about A, B, C | D?", "Which gem do I need?"
+        ),
         FakeRule("repeat", "Repeat", "asked and answered", "Where is Henry?\nAgain?", "<b>new</b>"),
     ]
     monkeypatch.setitem(sys.modules, hooks.CATALOGUE, catalogue)
     page = hooks.render("before\n\n<!-- clarq:provider-rules -->\n\nafter")
     rows = [line for line in page.splitlines() if line.startswith("| `")]
-    assert rows == ["| `spray` Name spray | a list of names asks nothing | What about A, B, C \\| D? | Which gem do I need? |",
-                    "| `repeat` Repeat | asked and answered | Where is Henry? Again? | &lt;b>new&lt;/b> |"]  # fmt: skip
+    assert rows == [
+        "| `spray` Name spray | a list of names asks nothing | What about A, B, C \\| D? | Which gem do I need? |",
+        "| `repeat` Repeat | asked and answered | Where is Henry? Again? | &lt;b>new&lt;/b> |",
+    ]
     assert page.startswith("before") and page.endswith("after") and "not available" not in page
     catalogue.RULES = []
     with pytest.raises(ValueError, match="empty"):
@@ -98,9 +104,14 @@ def test_the_site_builds_without_a_warning(tmp_path: Path) -> None:
     import os
     import subprocess
 
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
-                          cwd=REPO, capture_output=True, text=True, timeout=280,
-                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=280,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert (tmp_path / "site" / "providers" / "index.html").is_file()
 
@@ -112,7 +123,10 @@ def test_the_figures_the_pages_state_are_the_softwares() -> None:
     text = "\n".join(page.read_text(encoding="utf-8") for page in PAGES)
     fields = RunConfig.model_fields
     assert f"--concurrency`, default {fields['concurrency'].default}" in text
-    assert f"--max-turns {fields['max_turns'].default}" in text and f"(`--max-turns`, {fields['max_turns'].default})" in text
+    assert (
+        f"--max-turns {fields['max_turns'].default}" in text
+        and f"(`--max-turns`, {fields['max_turns'].default})" in text
+    )
     assert f"at most {fields['max_turns'].default} seeker turns" in README
 
 

@@ -17,15 +17,20 @@ PACKAGE = Path(__file__).resolve().parents[1] / "clarq_bench"
 #: never a higher one. `clarq_bench` itself only holds the lazy re-export of api (its __version__ is core's), and its
 #: own lazy imports are not edges.
 LAYERS: list[set[str]] = [
-    {"core"},                           # task and transcript model, errors, registry, prompts, jsonl, redaction
-    {"data"},                           # loading, download, released files, validation
-    {"testing"},                        # the scripted model and fake server (test doubles; llm never imports them)
-    {"llm"},                            # the one door to language models
+    {"core"},  # task and transcript model, errors, registry, prompts, jsonl, redaction
+    {"data"},  # loading, download, released files, validation
+    {"testing"},  # the scripted model and fake server (test doubles; llm never imports them)
+    {"llm"},  # the one door to language models
     {"scoring", "seekers", "provider"},  # scoring reads transcripts and tasks; the two agents play
-    {"runner", "leaderboard"},          # dialogues and runs; submissions and their verification
-    {"fidelity", "clarify", "pairwise", "inspect_task"},  # provider audit; offline track; pairwise judging; inspect task
-    {"api"},                            # the Python API (api/__init__) and what the CLI needs beside it (api/support)
-    {"cli"},                            # flags in, one API call, printing out (and __main__)
+    {"runner", "leaderboard"},  # dialogues and runs; submissions and their verification
+    {
+        "fidelity",
+        "clarify",
+        "pairwise",
+        "inspect_task",
+    },  # provider audit; offline track; pairwise judging; inspect task
+    {"api"},  # the Python API (api/__init__) and what the CLI needs beside it (api/support)
+    {"cli"},  # flags in, one API call, printing out (and __main__)
 ]
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
 MAX_LINES = 500
@@ -126,8 +131,11 @@ def test_the_loop_check_sees_a_loop() -> None:
 
 
 def test_nothing_imports_cli() -> None:
-    assert [name for name, targets in GRAPH.items() if layer(name) != "cli"
-            and any(layer(t) == "cli" for t in targets if t != "clarq_bench")] == []
+    assert [
+        name
+        for name, targets in GRAPH.items()
+        if layer(name) != "cli" and any(layer(t) == "cli" for t in targets if t != "clarq_bench")
+    ] == []
 
 
 def test_no_module_over_500_lines() -> None:
@@ -138,14 +146,19 @@ def test_no_module_over_500_lines() -> None:
 def test_the_cli_imports_only_the_api_and_core() -> None:
     """DESIGN: the CLI parses flags, calls the API and prints; whatever it needs from below goes through the API."""
     allowed = {"cli", "api", "core"}
-    assert {name: sorted(t for t in targets if t == "clarq_bench" or layer(t) not in allowed)
-            for name, targets in GRAPH.items() if layer(name) == "cli"
-            and any(t == "clarq_bench" or layer(t) not in allowed for t in targets)} == {}
+    assert {
+        name: sorted(t for t in targets if t == "clarq_bench" or layer(t) not in allowed)
+        for name, targets in GRAPH.items()
+        if layer(name) == "cli" and any(t == "clarq_bench" or layer(t) not in allowed for t in targets)
+    } == {}
 
 
 def test_llm_imports_no_test_double() -> None:
-    assert {name: sorted(t for t in targets if layer(t) == "testing")
-            for name, targets in GRAPH.items() if layer(name) == "llm" and any(layer(t) == "testing" for t in targets)} == {}
+    assert {
+        name: sorted(t for t in targets if layer(t) == "testing")
+        for name, targets in GRAPH.items()
+        if layer(name) == "llm" and any(layer(t) == "testing" for t in targets)
+    } == {}
 
 
 def test_no_module_reads_the_package_top() -> None:

@@ -10,7 +10,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 README = (REPO / "README.md").read_text(encoding="utf-8")
-DOCS = "\n\n".join(page.read_text(encoding="utf-8") for page in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))])
+DOCS = "\n\n".join(
+    page.read_text(encoding="utf-8") for page in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+)
 # The console script, not `python -m` (which would put the working directory on sys.path by itself).
 CLARQ = str(Path(sys.executable).with_name("clarq"))
 
@@ -27,9 +29,25 @@ def test_readme_custom_seeker_is_short_and_runs_from_the_working_directory(tmp_p
     (tmp_path / "my_seeker.py").write_text(source + "\n", encoding="utf-8")
     runs = tmp_path / "runs"
     done = subprocess.run(
-        [CLARQ, "run", "--seeker", "my_seeker:AskItems", "--provider", "offline",
-         "--tasks", str(REPO / "tasks"), "--lang", "en", "--runs-dir", str(runs), "--no-progress"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        [
+            CLARQ,
+            "run",
+            "--seeker",
+            "my_seeker:AskItems",
+            "--provider",
+            "offline",
+            "--tasks",
+            str(REPO / "tasks"),
+            "--lang",
+            "en",
+            "--runs-dir",
+            str(runs),
+            "--no-progress",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     (run_dir,) = runs.iterdir()
@@ -54,7 +72,9 @@ def test_running_needs_none_of_the_test_extras() -> None:
     """The main command installs `dependencies` only: none of the test tools may be needed to run the benchmark."""
     block = re.search(r"^dependencies = \[(.*?)^\]", (REPO / "pyproject.toml").read_text(encoding="utf-8"), re.S | re.M)
     assert block, "pyproject.toml has no dependencies list"
-    names = {re.split(r"[<>=;\[ ]", dep, maxsplit=1)[0].lower() for dep in re.findall(r'^\s*"([^"]+)"', block.group(1), re.M)}
+    names = {
+        re.split(r"[<>=;\[ ]", dep, maxsplit=1)[0].lower() for dep in re.findall(r'^\s*"([^"]+)"', block.group(1), re.M)
+    }
     assert {"pydantic", "litellm"} <= names
     for heavy in ("selenium", "datasets", "pyarrow", "pandas", "hypothesis", "pytest"):
         assert heavy not in names
@@ -80,12 +100,20 @@ def test_readme_custom_seeker_by_module_then_runs_then_view(tmp_path: Path) -> N
     source = block_after("example:custom-seeker", "python")
     (tmp_path / "my_seeker.py").write_text(source + "\n", encoding="utf-8")
     (tmp_path / "tasks").symlink_to(REPO / "tasks")
-    match = re.search(r"```bash\n(clarq run --seeker-module my_seeker\.py[^\n]*)\n(clarq runs[^\n]*)\n"
-                      r"(clarq view runs/<run-id>[^\n]*)\n```", README)
+    match = re.search(
+        r"```bash\n(clarq run --seeker-module my_seeker\.py[^\n]*)\n(clarq runs[^\n]*)\n"
+        r"(clarq view runs/<run-id>[^\n]*)\n```",
+        README,
+    )
     assert match, "README shows no run -> runs -> view block after the custom seeker"
     run_line, runs_line, view_line = (line.split("#")[0].split() for line in match.groups())
-    done = subprocess.run([CLARQ, *run_line[1:], "--lang", "en", "--limit", "2", "--no-progress"], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [CLARQ, *run_line[1:], "--lang", "en", "--limit", "2", "--no-progress"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     (run_dir,) = (tmp_path / "runs").iterdir()
     listed = subprocess.run([CLARQ, *runs_line[1:]], cwd=tmp_path, capture_output=True, text=True, timeout=60)

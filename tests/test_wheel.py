@@ -46,8 +46,24 @@ def _build_wheel(tmp_path: Path) -> Path:
         else:
             shutil.copy2(REPO / name, target)
     out = tmp_path / "dist"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--no-build-isolation",
-                    "--no-index", "-q", "-w", str(out)], check=True, capture_output=True, cwd=tmp_path)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            str(source),
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "-q",
+            "-w",
+            str(out),
+        ],
+        check=True,
+        capture_output=True,
+        cwd=tmp_path,
+    )
     [wheel] = out.glob("clarq_bench-*.whl")
     return wheel
 
@@ -58,9 +74,15 @@ def _isolated_venv(env_dir: Path) -> Path:
     first on its path; the .pth files of the borrowed folders (an editable install of this checkout) are not run."""
     venv.EnvBuilder(system_site_packages=False, with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
-    inner = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                           check=True, capture_output=True, text=True).stdout.strip()  # fmt: skip
-    borrowed = [entry for entry in sys.path if entry.endswith(("site-packages", "dist-packages")) and Path(entry).is_dir()]
+    inner = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    borrowed = [
+        entry for entry in sys.path if entry.endswith(("site-packages", "dist-packages")) and Path(entry).is_dir()
+    ]
     assert borrowed, "the tests run without any site-packages folder"
     (Path(inner) / "borrowed_site_packages.pth").write_text("\n".join(borrowed) + "\n", encoding="utf-8")
     return python
@@ -78,19 +100,52 @@ def test_the_wheel_carries_prompts_and_tasks_and_runs_the_offline_benchmark_anyw
     env_dir = tmp_path / "venv"
     python = _isolated_venv(env_dir)
     env = _quiet_env(tmp_path)
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "-q",
-                    str(wheel)], check=True, capture_output=True, env=env)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "-q", str(wheel)],
+        check=True,
+        capture_output=True,
+        env=env,
+    )
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    where = subprocess.run([str(python), "-c", "import clarq_bench, clarq_bench.core.prompts as p; "
-                            "print(clarq_bench.__file__); print(p.PROMPT_ROOT)"],
-                           check=True, capture_output=True, text=True, cwd=elsewhere, env=env).stdout.split()
+    where = subprocess.run(
+        [
+            str(python),
+            "-c",
+            "import clarq_bench, clarq_bench.core.prompts as p; print(clarq_bench.__file__); print(p.PROMPT_ROOT)",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=elsewhere,
+        env=env,
+    ).stdout.split()
     assert all(str(env_dir) in line for line in where), where  # the installed copy, not this checkout
 
     clarq = env_dir / "bin" / "clarq"
-    played = subprocess.run([str(clarq), "run", "--seeker", "heuristic", "--provider", "offline", "--tasks", "tasks/",
-                             "--lang", "all", "--split", "all", "--no-progress", "--runs-dir", "runs"],
-                            capture_output=True, text=True, cwd=elsewhere, env=env)
+    played = subprocess.run(
+        [
+            str(clarq),
+            "run",
+            "--seeker",
+            "heuristic",
+            "--provider",
+            "offline",
+            "--tasks",
+            "tasks/",
+            "--lang",
+            "all",
+            "--split",
+            "all",
+            "--no-progress",
+            "--runs-dir",
+            "runs",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=elsewhere,
+        env=env,
+    )
     assert played.returncode == 0, played.stderr[-2000:]
     [run_dir] = (elsewhere / "runs").iterdir()
     records = [json.loads(line) for line in (run_dir / "transcripts.jsonl").read_text(encoding="utf-8").splitlines()]

@@ -43,64 +43,170 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / ".mutants"
 
-KILLS = ["tests/runner/test_mutation_kills_runner.py", "tests/leaderboard/test_mutation_kills_guards.py", "tests/scoring/test_promise_intervals.py",
-         "tests/provider/test_promise_guards.py"]  # fmt: skip
+KILLS = [
+    "tests/runner/test_mutation_kills_runner.py",
+    "tests/leaderboard/test_mutation_kills_guards.py",
+    "tests/scoring/test_promise_intervals.py",
+    "tests/provider/test_promise_guards.py",
+]
 PROMISES = "tests/leaderboard/test_promise_figures.py"  # verify, site rows, zip safety, nDCG (~12 s)
 SURVIVORS = "tests/scoring/test_promise_survivors.py"  # the seed-32 sample's survivors (~7 s)
 PROVIDER = "tests/provider/test_promise_provider.py"  # what a provider reveals, and to what (README), en and zh
 #: the turn timeout against clarq's own queue (one test of a slower file: test files or file::test ids both work)
-QUEUED = "tests/llm/test_fault_cache_and_calls.py::test_the_turn_timeout_does_not_count_time_queued_in_clarqs_own_limiter"
-FIGURES = "tests/provider/test_mutation_kills_modules.py"  # the README's held-out figures (~12 s): for the provider's modules
+QUEUED = (
+    "tests/llm/test_fault_cache_and_calls.py::test_the_turn_timeout_does_not_count_time_queued_in_clarqs_own_limiter"
+)
+FIGURES = (
+    "tests/provider/test_mutation_kills_modules.py"  # the README's held-out figures (~12 s): for the provider's modules
+)
 #: module -> the test files that exercise it (the fast files in KILLS are added to every module's list).
 MODULES: dict[str, list[str]] = {
     "clarq_bench/scoring/judge.py": ["tests/scoring/test_judge.py", "tests/scoring/test_score.py", SURVIVORS],
     "clarq_bench/scoring/lengths.py": ["tests/scoring/test_judge.py", "tests/scoring/test_metrics.py", SURVIVORS],
-    "clarq_bench/core/goodbye.py": ["tests/core/test_goodbye_replay.py", "tests/runner/test_dialogue.py", "tests/scoring/test_judge.py"],
-    "clarq_bench/data/textmatch.py": ["tests/scoring/test_judge.py", "tests/provider/test_provider_offline.py", FIGURES],
+    "clarq_bench/core/goodbye.py": [
+        "tests/core/test_goodbye_replay.py",
+        "tests/runner/test_dialogue.py",
+        "tests/scoring/test_judge.py",
+    ],
+    "clarq_bench/data/textmatch.py": [
+        "tests/scoring/test_judge.py",
+        "tests/provider/test_provider_offline.py",
+        FIGURES,
+    ],
     "clarq_bench/core/tasks.py": ["tests/core/test_tasks.py", "tests/data/test_data_loader.py"],
-    "clarq_bench/provider/leakage.py": ["tests/provider/test_llm_provider_leakage.py", "tests/provider/test_llm_provider.py", PROVIDER],
+    "clarq_bench/provider/leakage.py": [
+        "tests/provider/test_llm_provider_leakage.py",
+        "tests/provider/test_llm_provider.py",
+        PROVIDER,
+    ],
     "clarq_bench/provider/screen.py": ["tests/provider/test_provider_screen.py", PROVIDER, FIGURES],
     "clarq_bench/runner/batch.py": ["tests/runner/test_runner.py", "tests/runner/test_run_failures.py", SURVIVORS],
-    "clarq_bench/core/run_folder.py": ["tests/runner/test_runner.py", "tests/runner/test_run_failures.py", "tests/core/test_run_folder.py"],
-    "clarq_bench/leaderboard/verify.py": ["tests/leaderboard/test_leaderboard_replay.py", "tests/leaderboard/test_leaderboard_bundle.py", PROMISES],
+    "clarq_bench/core/run_folder.py": [
+        "tests/runner/test_runner.py",
+        "tests/runner/test_run_failures.py",
+        "tests/core/test_run_folder.py",
+    ],
+    "clarq_bench/leaderboard/verify.py": [
+        "tests/leaderboard/test_leaderboard_replay.py",
+        "tests/leaderboard/test_leaderboard_bundle.py",
+        PROMISES,
+    ],
     "clarq_bench/leaderboard/replay.py": ["tests/leaderboard/test_leaderboard_replay.py", SURVIVORS],
     "clarq_bench/leaderboard/rules.py": ["tests/leaderboard/test_leaderboard_replay.py", SURVIVORS],
-    "clarq_bench/leaderboard/figures.py": ["tests/leaderboard/test_leaderboard_bundle.py", "tests/scoring/test_score.py", PROMISES],
-    "clarq_bench/scoring/metrics.py": ["tests/scoring/test_metrics.py", "tests/scoring/test_metrics_stats.py", SURVIVORS],
+    "clarq_bench/leaderboard/figures.py": [
+        "tests/leaderboard/test_leaderboard_bundle.py",
+        "tests/scoring/test_score.py",
+        PROMISES,
+    ],
+    "clarq_bench/scoring/metrics.py": [
+        "tests/scoring/test_metrics.py",
+        "tests/scoring/test_metrics_stats.py",
+        SURVIVORS,
+    ],
     "clarq_bench/scoring/stats.py": ["tests/scoring/test_metrics_stats.py", "tests/scoring/test_compare.py"],
     "clarq_bench/scoring/comparison.py": ["tests/scoring/test_compare.py", SURVIVORS],
-    "clarq_bench/scoring/judge_llm.py": ["tests/scoring/test_judge_llm.py", "tests/scoring/test_judge_usage.py", SURVIVORS],
-    "clarq_bench/scoring/report.py": ["tests/scoring/test_score.py", "tests/scoring/test_reporting_rules.py", SURVIVORS],
-    "clarq_bench/scoring/score_import.py": ["tests/scoring/test_score.py", "tests/scoring/test_reporting_rules.py", SURVIVORS],
+    "clarq_bench/scoring/judge_llm.py": [
+        "tests/scoring/test_judge_llm.py",
+        "tests/scoring/test_judge_usage.py",
+        SURVIVORS,
+    ],
+    "clarq_bench/scoring/report.py": [
+        "tests/scoring/test_score.py",
+        "tests/scoring/test_reporting_rules.py",
+        SURVIVORS,
+    ],
+    "clarq_bench/scoring/score_import.py": [
+        "tests/scoring/test_score.py",
+        "tests/scoring/test_reporting_rules.py",
+        SURVIVORS,
+    ],
     "clarq_bench/scoring/sources.py": ["tests/scoring/test_score.py", "tests/scoring/test_compare.py", SURVIVORS],
     "clarq_bench/scoring/settings_diff.py": ["tests/scoring/test_compare.py", "tests/scoring/test_score.py", SURVIVORS],
-    "clarq_bench/runner/dialogue.py": ["tests/runner/test_dialogue.py", "tests/core/test_goodbye_replay.py", SURVIVORS, QUEUED],
-    "clarq_bench/core/run_config.py": ["tests/runner/test_runner.py", "tests/runner/test_dialogue.py", "tests/runner/test_run_failures.py",
-                                       SURVIVORS],
-    "clarq_bench/leaderboard/seal.py": ["tests/leaderboard/test_leaderboard_bundle.py", "tests/leaderboard/test_leaderboard_replay.py", SURVIVORS],
+    "clarq_bench/runner/dialogue.py": [
+        "tests/runner/test_dialogue.py",
+        "tests/core/test_goodbye_replay.py",
+        SURVIVORS,
+        QUEUED,
+    ],
+    "clarq_bench/core/run_config.py": [
+        "tests/runner/test_runner.py",
+        "tests/runner/test_dialogue.py",
+        "tests/runner/test_run_failures.py",
+        SURVIVORS,
+    ],
+    "clarq_bench/leaderboard/seal.py": [
+        "tests/leaderboard/test_leaderboard_bundle.py",
+        "tests/leaderboard/test_leaderboard_replay.py",
+        SURVIVORS,
+    ],
     "clarq_bench/leaderboard/safety.py": ["tests/leaderboard/test_leaderboard_safety.py", PROMISES, SURVIVORS],
-    "clarq_bench/clarify/metrics.py": ["tests/clarify/test_clarify_metrics.py", "tests/clarify/test_clarify_parts.py", PROMISES],
+    "clarq_bench/clarify/metrics.py": [
+        "tests/clarify/test_clarify_metrics.py",
+        "tests/clarify/test_clarify_parts.py",
+        PROMISES,
+    ],
     "clarq_bench/pairwise/pcch.py": ["tests/pairwise/test_pairwise_pcch.py", "tests/pairwise/test_pairwise.py"],
     # the provider's decision (added last, so a seed draws the same mutants as before for the modules above)
-    "clarq_bench/provider/lexical.py": ["tests/provider/test_provider_offline.py", "tests/provider/test_provider_screen.py",
-                                        "tests/provider/test_provider_focus.py", PROVIDER, FIGURES],
+    "clarq_bench/provider/lexical.py": [
+        "tests/provider/test_provider_offline.py",
+        "tests/provider/test_provider_screen.py",
+        "tests/provider/test_provider_focus.py",
+        PROVIDER,
+        FIGURES,
+    ],
     "clarq_bench/provider/offline/linear_model.py": ["tests/provider/test_provider_offline.py", PROVIDER, FIGURES],
-    "clarq_bench/provider/intents.py": ["tests/provider/test_provider_offline.py", "tests/provider/test_provider_screen.py", PROVIDER,
-                                        FIGURES],
-    "clarq_bench/provider/offline/provider.py": ["tests/provider/test_provider_offline.py", "tests/provider/test_provider_focus.py",
-                                                 PROVIDER, FIGURES],
-    "clarq_bench/provider/focus.py": ["tests/provider/test_provider_focus.py", "tests/provider/test_provider_offline.py", PROVIDER,
-                                      FIGURES, "tests/provider/test_provider_questions.py", "tests/provider/test_provider_twins.py"],
-    "clarq_bench/provider/answering.py": ["tests/provider/test_provider_focus.py", "tests/provider/test_provider_offline.py", PROVIDER,
-                                          FIGURES, "tests/provider/test_provider_questions.py", "tests/provider/test_provider_twins.py"],
-    "clarq_bench/provider/question_words.py": ["tests/provider/test_provider_focus.py", "tests/provider/test_provider_questions.py",
-                                               PROVIDER, FIGURES],
-    "clarq_bench/provider/brief_options.py": ["tests/provider/test_provider_screen.py", "tests/provider/test_provider_questions.py",
-                                              "tests/provider/test_provider_focus.py", PROVIDER],
-    "clarq_bench/provider/question_lists.py": ["tests/provider/test_provider_questions.py", "tests/provider/test_provider_focus.py",
-                                               PROVIDER, FIGURES],
-    "clarq_bench/provider/twins.py": ["tests/provider/test_provider_twins.py", "tests/provider/test_provider_questions.py", PROVIDER,
-                                      FIGURES],
+    "clarq_bench/provider/intents.py": [
+        "tests/provider/test_provider_offline.py",
+        "tests/provider/test_provider_screen.py",
+        PROVIDER,
+        FIGURES,
+    ],
+    "clarq_bench/provider/offline/provider.py": [
+        "tests/provider/test_provider_offline.py",
+        "tests/provider/test_provider_focus.py",
+        PROVIDER,
+        FIGURES,
+    ],
+    "clarq_bench/provider/focus.py": [
+        "tests/provider/test_provider_focus.py",
+        "tests/provider/test_provider_offline.py",
+        PROVIDER,
+        FIGURES,
+        "tests/provider/test_provider_questions.py",
+        "tests/provider/test_provider_twins.py",
+    ],
+    "clarq_bench/provider/answering.py": [
+        "tests/provider/test_provider_focus.py",
+        "tests/provider/test_provider_offline.py",
+        PROVIDER,
+        FIGURES,
+        "tests/provider/test_provider_questions.py",
+        "tests/provider/test_provider_twins.py",
+    ],
+    "clarq_bench/provider/question_words.py": [
+        "tests/provider/test_provider_focus.py",
+        "tests/provider/test_provider_questions.py",
+        PROVIDER,
+        FIGURES,
+    ],
+    "clarq_bench/provider/brief_options.py": [
+        "tests/provider/test_provider_screen.py",
+        "tests/provider/test_provider_questions.py",
+        "tests/provider/test_provider_focus.py",
+        PROVIDER,
+    ],
+    "clarq_bench/provider/question_lists.py": [
+        "tests/provider/test_provider_questions.py",
+        "tests/provider/test_provider_focus.py",
+        PROVIDER,
+        FIGURES,
+    ],
+    "clarq_bench/provider/twins.py": [
+        "tests/provider/test_provider_twins.py",
+        "tests/provider/test_provider_questions.py",
+        PROVIDER,
+        FIGURES,
+    ],
 }
 
 #: (module, line, change) of mutants argued equivalent (no observable behaviour changes): left out of the score.
@@ -112,7 +218,11 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
     "(play_run) always passes retry_errors, so the default is never used",
     ("clarq_bench/provider/screen.py", 333, "0 -> 1"): "max_nodes of a blocked turn: both providers test "
     "blocks_reveal (verdict is not None) before they read max_nodes, so a blocked turn's max_nodes is never read",
-    ("clarq_bench/core/run_folder.py", 160, "65536 -> 65537"): "repair_tail's read-block size when scanning back for the last "
+    (
+        "clarq_bench/core/run_folder.py",
+        160,
+        "65536 -> 65537",
+    ): "repair_tail's read-block size when scanning back for the last "
     "newline: any block size finds the same newline (a speed setting)",
     ("clarq_bench/scoring/stats.py", 80, "removed: if len(num) == 1:"): "the one-cluster shortcut: with one cluster "
     "every resample draws it, so every resampled ratio is the value itself and the percentile interval is [value, "
@@ -149,17 +259,46 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
     ("clarq_bench/provider/twins.py", 91, "removed: continue"): "unnamed_answers' shortcut: a pair of turns that "
     "is not (seeker, provider) or whose reply gave no twin adds nothing below either (`given` is empty: only "
     "provider turns reveal), so skipping it only saves reading its questions",
-    ("clarq_bench/core/goodbye.py", 40, "0 -> 1"): "_sentence_before searching for sentence ends from 1, not 0: it only "
+    (
+        "clarq_bench/core/goodbye.py",
+        40,
+        "0 -> 1",
+    ): "_sentence_before searching for sentence ends from 1, not 0: it only "
     "misses an end matched at index 0, whose slice then keeps that leading punctuation, which holds no word for "
     "the conditional check that reads it",
 }
 
-_FLIP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq, ast.NotEq: ast.Eq,
-         ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is}  # fmt: skip
+_FLIP = {
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
+}
 _ARITH = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult}
-_SYMBOL = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=", ast.In: "in",
-           ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not", ast.Add: "+", ast.Sub: "-", ast.Mult: "*",
-           ast.Div: "/", ast.And: "and", ast.Or: "or"}  # fmt: skip
+_SYMBOL = {
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+    ast.Eq: "==",
+    ast.NotEq: "!=",
+    ast.In: "in",
+    ast.NotIn: "not in",
+    ast.Is: "is",
+    ast.IsNot: "is not",
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.And: "and",
+    ast.Or: "or",
+}
 
 
 @dataclass(frozen=True)
@@ -176,11 +315,14 @@ def _skip_tree(tree: ast.Module) -> set[int]:
     for node in ast.walk(tree):
         parts: list[ast.AST] = []
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            parts += [a.annotation for a in node.args.args + node.args.kwonlyargs + node.args.posonlyargs
-                      if a.annotation] + ([node.returns] if node.returns else [])  # fmt: skip
+            parts += [
+                a.annotation for a in node.args.args + node.args.kwonlyargs + node.args.posonlyargs if a.annotation
+            ] + ([node.returns] if node.returns else [])
         if isinstance(node, ast.AnnAssign):
             parts.append(node.annotation)
-        if isinstance(node, ast.If) and ("__name__" in ast.unparse(node.test) or "TYPE_CHECKING" in ast.unparse(node.test)):
+        if isinstance(node, ast.If) and (
+            "__name__" in ast.unparse(node.test) or "TYPE_CHECKING" in ast.unparse(node.test)
+        ):
             parts.append(node)
         for part in parts:
             skip.update(id(sub) for sub in ast.walk(part))
@@ -218,7 +360,11 @@ def sites_and_apply(source: str, module: str, apply: int | None = None) -> tuple
         if isinstance(node, ast.Compare):
             for i, op in enumerate(list(node.ops)):
                 new = _FLIP[type(op)]
-                site(node, f"{_SYMBOL[type(op)]} -> {_SYMBOL[new]}", lambda n=node, i=i, new=new: n.ops.__setitem__(i, new()))
+                site(
+                    node,
+                    f"{_SYMBOL[type(op)]} -> {_SYMBOL[new]}",
+                    lambda n=node, i=i, new=new: n.ops.__setitem__(i, new()),
+                )
         elif isinstance(node, ast.Constant) and type(node.value) in (int, float) and not isinstance(node.value, bool):
             value = node.value
             bumped = value + 1 if isinstance(value, int) or value == 0 or abs(value) >= 1 else value * 10
@@ -229,8 +375,14 @@ def sites_and_apply(source: str, module: str, apply: int | None = None) -> tuple
             new = ast.Or if isinstance(node.op, ast.And) else ast.And
             site(node, f"{_SYMBOL[type(node.op)]} -> {_SYMBOL[new]}", lambda n=node, new=new: setattr(n, "op", new()))
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-            site(node, "not x -> x", lambda n=node: setattr(n, "operand", ast.UnaryOp(ast.Not(), n.operand)))  # not not x
-        elif isinstance(node, ast.BinOp) and type(node.op) in _ARITH and not isinstance(node.left, (ast.Constant, ast.JoinedStr)):
+            site(
+                node, "not x -> x", lambda n=node: setattr(n, "operand", ast.UnaryOp(ast.Not(), n.operand))
+            )  # not not x
+        elif (
+            isinstance(node, ast.BinOp)
+            and type(node.op) in _ARITH
+            and not isinstance(node.left, (ast.Constant, ast.JoinedStr))
+        ):
             new = _ARITH[type(node.op)]
             site(node, f"{_SYMBOL[type(node.op)]} -> {_SYMBOL[new]}", lambda n=node, new=new: setattr(n, "op", new()))
         for field in ("body", "orelse", "finalbody"):
@@ -265,11 +417,30 @@ TIMING_TESTS = ("test_concurrency_is_real_and_bounded",)
 
 
 def run_tests(copy: Path, tests: list[str], limit: float, why: list[str] | None = None) -> tuple[str, float]:
-    env = {**os.environ, "PYTHONPATH": str(copy), "PYTHONDONTWRITEBYTECODE": "1", "OMP_NUM_THREADS": "1",
-           "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}  # fmt: skip
-    cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:randomly",
-           "--timeout", "60", "-k", " and ".join(f"not {t}" for t in TIMING_TESTS),
-           *[t for t in tests if (copy / t.split("::")[0]).is_file()]]  # fmt: skip
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(copy),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "OMP_NUM_THREADS": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+    }
+    cmd = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-x",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:randomly",
+        "--timeout",
+        "60",
+        "-k",
+        " and ".join(f"not {t}" for t in TIMING_TESTS),
+        *[t for t in tests if (copy / t.split("::")[0]).is_file()],
+    ]
     started = time.perf_counter()
     try:
         done = subprocess.run(cmd, cwd=copy, env=env, capture_output=True, timeout=limit)
@@ -277,8 +448,11 @@ def run_tests(copy: Path, tests: list[str], limit: float, why: list[str] | None 
         return "timeout", time.perf_counter() - started
     code = done.returncode
     if why is not None:  # the test that noticed (a Timeout there is the machine's load, not a kill: worth a rerun)
-        why += [line[7:].split(" - ")[0] + (" [timeout]" if "Timeout" in line else "")
-                for line in done.stdout.decode("utf-8", "replace").splitlines() if line.startswith("FAILED ")][:1]
+        why += [
+            line[7:].split(" - ")[0] + (" [timeout]" if "Timeout" in line else "")
+            for line in done.stdout.decode("utf-8", "replace").splitlines()
+            if line.startswith("FAILED ")
+        ][:1]
     return ("survived" if code == 0 else "error" if code in (5, 4, 3) else "killed"), time.perf_counter() - started
 
 
@@ -289,11 +463,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=22)
     parser.add_argument("--module", action="append", help="only these modules (a path or a name like rules)")
     parser.add_argument("--list", action="store_true", help="list the drawn mutants and stop")
-    parser.add_argument("--start", type=int, default=0, metavar="N",
-                        help="skip the first N mutants of the drawn order (the part of a sample already run)")
-    parser.add_argument("--skip-baseline", type=float, metavar="SECONDS",
-                        help="do not run each module's tests once without a mutant first (they are known green); "
-                        "assume they take SECONDS (sets the per-mutant limit, 3x + 10)")
+    parser.add_argument(
+        "--start",
+        type=int,
+        default=0,
+        metavar="N",
+        help="skip the first N mutants of the drawn order (the part of a sample already run)",
+    )
+    parser.add_argument(
+        "--skip-baseline",
+        type=float,
+        metavar="SECONDS",
+        help="do not run each module's tests once without a mutant first (they are known green); "
+        "assume they take SECONDS (sets the per-mutant limit, 3x + 10)",
+    )
     args = parser.parse_args(argv)
     modules = [m for m in MODULES if not args.module or any(m == x or Path(m).stem == x for x in args.module)]
     rng = random.Random(args.seed)
@@ -338,8 +521,12 @@ def main(argv: list[str] | None = None) -> int:
             if time.monotonic() + baseline[s.module] * 1.5 > deadline:
                 print("time budget spent: the rest of the sample is not run", file=sys.stderr)
                 break
-            shutil.copytree(ROOT / "tests", copy / "tests", dirs_exist_ok=True,  # tests written meanwhile count
-                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            shutil.copytree(
+                ROOT / "tests",
+                copy / "tests",
+                dirs_exist_ok=True,  # tests written meanwhile count
+                ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+            )
             original = (copy / s.module).read_text(encoding="utf-8")
             _, mutated = sites_and_apply(original, s.module, apply=s.index)
             (copy / s.module).write_text(mutated or original, encoding="utf-8")
@@ -351,8 +538,11 @@ def main(argv: list[str] | None = None) -> int:
             if (s.module, s.line, s.change) in EQUIVALENT:
                 verdict = "equivalent"
             results[s.module].append((s, verdict))
-            print(f"  {verdict:10} {s.module}:{s.line}: {s.change}" + (f"  <- {why[0]}" if why else ""),
-                  file=sys.stderr, flush=True)
+            print(
+                f"  {verdict:10} {s.module}:{s.line}: {s.change}" + (f"  <- {why[0]}" if why else ""),
+                file=sys.stderr,
+                flush=True,
+            )
     finally:
         shutil.rmtree(WORK, ignore_errors=True)
     return report(results)

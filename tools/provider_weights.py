@@ -42,8 +42,8 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUME
 import numpy as np  # noqa: E402
 
 from clarq_bench.fidelity.provider_eval import load_dialogues, replay_steps  # noqa: E402
-from clarq_bench.provider.offline.embeddings import EMBEDDING_FEATURES  # noqa: E402
 from clarq_bench.provider.lexical import TaskIndex  # noqa: E402
+from clarq_bench.provider.offline.embeddings import EMBEDDING_FEATURES  # noqa: E402
 from clarq_bench.provider.offline.linear_model import FEATURES, all_features  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,7 +96,7 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = L2, iterations: int = 3000) ->
     w = np.zeros(z.shape[1])
     for _ in range(iterations):
         p = 1 / (1 + np.exp(-z @ w))
-        w -= (z.T @ (p - y) / len(y) + l2 * np.r_[w[:-1], 0] / len(y))
+        w -= z.T @ (p - y) / len(y) + l2 * np.r_[w[:-1], 0] / len(y)
     raw = w[:-1] / std
     return raw, float(w[-1] - np.sum(w[:-1] * mean / std))
 
@@ -221,8 +221,10 @@ def main() -> None:
             continue
         weights, bias, best = tune(steps, multi)
         models[key] = (weights, bias, best)
-        print(f"{key}: {len(steps)} steps, in-sample agreement on types 1-13 "
-              f"{agreement(steps, weights, bias, best, multi):.4f}, threshold {best}")  # fmt: skip
+        print(
+            f"{key}: {len(steps)} steps, in-sample agreement on types 1-13 "
+            f"{agreement(steps, weights, bias, best, multi):.4f}, threshold {best}"
+        )
     if writing:
         if set(models) != {"single", "multi", "single-e5"}:  # --cv / --check fit no final models
             sys.exit("error: --write writes the in-sample fit of every model; drop --cv / --check")

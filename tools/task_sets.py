@@ -23,8 +23,11 @@ def table(data: Path) -> dict:
     for kind, folder in (("benchmark", data), ("sample", REPO / "tasks")):
         tasks = load_tasks(folder, ("en", "zh"))
         sets[kind] = {task.id: task.content_hash()[:PREFIX] for task in sorted(tasks, key=lambda t: t.id)}
-    return {"about": "Task.content_hash()[:16] of every released ClarQ-LLM task (benchmark) and every task of the "
-                     "project's tasks/ folder (sample); written by tools/task_sets.py", "sets": sets}
+    return {
+        "about": "Task.content_hash()[:16] of every released ClarQ-LLM task (benchmark) and every task of the "
+        "project's tasks/ folder (sample); written by tools/task_sets.py",
+        "sets": sets,
+    }
 
 
 def main() -> int:

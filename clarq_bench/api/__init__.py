@@ -19,37 +19,65 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..fidelity.checks import audit_provider, evaluate_provider, search_provider
 from ..core.defaults import DEFAULT_MAX_TURNS, DEFAULT_RESAMPLES, DEFAULT_SEED
+from ..fidelity.checks import audit_provider, evaluate_provider, search_provider
 from .event_loop import outside_event_loop
 from .leaderboard import build_leaderboard, submit, verify_submissions
 from .pairwise import PairwiseResult, judge_pairs, judge_pairs_async, pairwise_report, people_server
 from .tracks import question_bank, select, select_online_offline
 
 if TYPE_CHECKING:
+    from ..core.run_config import RunConfig
     from ..core.tasks import Task
-    from ..scoring.sources import Format
     from ..data.validate import ValidationReport
     from ..inspect_task.convert import Imported as ImportedLog
-    from ..core.run_config import RunConfig
-    from ..runner.estimate import Estimate
     from ..runner.batch import RunStats
+    from ..runner.estimate import Estimate
     from ..runner.person import Played
+    from ..runner.prepare import RunOptions
     from ..runner.runs_index import RunRow
     from ..runner.web_play import PlayServer
-    from ..runner.prepare import RunOptions
     from ..scoring.comparison import Comparison
     from ..scoring.metrics import Summary
-    from ..scoring.sources import Scored
+    from ..scoring.sources import Format, Scored
     from ..seekers import DialogueView, Seeker, SeekerConfig, SeekerTask, register_seeker
 
 __all__ = [
-    "DialogueView", "RunResult", "Scored", "Seeker", "SeekerConfig", "SeekerTask", "audit_provider", "compare",
-    "evaluate_provider", "load_tasks", "register_seeker", "run", "run_async", "score", "submit", "task_stats",
-    "validate_tasks", "verify_submissions", "build_leaderboard", "judge_pairs", "judge_pairs_async", "pairwise_report",
-    "people_server", "PairwiseResult", "select", "select_online_offline", "question_bank", "view", "list_runs",
-    "estimate_run", "import_inspect", "search_provider", "play", "play_server",
-]  # fmt: skip
+    "DialogueView",
+    "RunResult",
+    "Scored",
+    "Seeker",
+    "SeekerConfig",
+    "SeekerTask",
+    "audit_provider",
+    "compare",
+    "evaluate_provider",
+    "load_tasks",
+    "register_seeker",
+    "run",
+    "run_async",
+    "score",
+    "submit",
+    "task_stats",
+    "validate_tasks",
+    "verify_submissions",
+    "build_leaderboard",
+    "judge_pairs",
+    "judge_pairs_async",
+    "pairwise_report",
+    "people_server",
+    "PairwiseResult",
+    "select",
+    "select_online_offline",
+    "question_bank",
+    "view",
+    "list_runs",
+    "estimate_run",
+    "import_inspect",
+    "search_provider",
+    "play",
+    "play_server",
+]
 
 
 #: The plug-in names of clarq_bench.seekers, loaded on first access (the task commands need no seeker code).
@@ -77,8 +105,9 @@ class RunResult(NamedTuple):
     stats: RunStats
 
 
-def load_tasks(source: str | Path | None = None, *, lang: str = "all", split: str = "all",
-               types: str | list[int] | None = None) -> list[Task]:
+def load_tasks(
+    source: str | Path | None = None, *, lang: str = "all", split: str = "all", types: str | list[int] | None = None
+) -> list[Task]:
     """Tasks from a folder in the upstream layout (e.g. the project's tasks/), else $CLARQ_DATA, else the download
     cache; `lang` en|zh|all, `split` test|dev|all, `types` as `1-13,20` or a list of type numbers."""
     from ..data.selection import load_selected
@@ -86,8 +115,9 @@ def load_tasks(source: str | Path | None = None, *, lang: str = "all", split: st
     return load_selected(source, lang=lang, split=split, types=types)
 
 
-def task_stats(source: str | Path | None = None, *, lang: str = "all", split: str = "all",
-               types: str | list[int] | None = None) -> dict[str, dict[str, Any]]:
+def task_stats(
+    source: str | Path | None = None, *, lang: str = "all", split: str = "all", types: str | list[int] | None = None
+) -> dict[str, dict[str, Any]]:
     """Per language: tasks, test and dev counts, required nodes and the depth histogram of the selected tasks."""
     from ..data.task_stats import task_stats as stats_of
 
@@ -104,9 +134,13 @@ def validate_tasks(source: str | Path | None = None) -> tuple[Path, ValidationRe
 
 
 async def run_async(
-    options: RunOptions | None = None, /, *, on_start: Callable[[RunConfig, list[Task]], None] | None = None,
+    options: RunOptions | None = None,
+    /,
+    *,
+    on_start: Callable[[RunConfig, list[Task]], None] | None = None,
     on_update: Callable[[RunStats], None] | None = None,
-    on_run_dir: Callable[[Path, list[RunRow]], None] | None = None, **fields: Any,
+    on_run_dir: Callable[[Path, list[RunRow]], None] | None = None,
+    **fields: Any,
 ) -> RunResult:
     """`run` inside a running event loop (a notebook cell: `await clarq.run_async(...)`)."""
     import asyncio
@@ -126,11 +160,18 @@ async def run_async(
     if on_start is not None:
         on_start(run.config, run.tasks)
     try:
-        stats = await play_run(run, resume=bool(options.resume), force=options.force,
-                               provider_workers=options.provider_workers or 0,
-                               retry_errors=options.retry_errors, on_update=on_update, on_ready=ready)
-        summary = await score_finished_run(run.run_dir, run.tasks, run.config.judge_model or "none",
-                                           run.config.split, run.client)
+        stats = await play_run(
+            run,
+            resume=bool(options.resume),
+            force=options.force,
+            provider_workers=options.provider_workers or 0,
+            retry_errors=options.retry_errors,
+            on_update=on_update,
+            on_ready=ready,
+        )
+        summary = await score_finished_run(
+            run.run_dir, run.tasks, run.config.judge_model or "none", run.config.split, run.client
+        )
     finally:
         close = getattr(run.client, "aclose", None)
         if close is not None:  # HTTP sessions and the cache of this event loop
@@ -138,9 +179,15 @@ async def run_async(
     return RunResult(run.run_dir, summary, stats)
 
 
-def run(options: RunOptions | None = None, /, *, on_start: Callable[[RunConfig, list[Task]], None] | None = None,
-        on_update: Callable[[RunStats], None] | None = None,
-        on_run_dir: Callable[[Path, list[RunRow]], None] | None = None, **fields: Any) -> RunResult:
+def run(
+    options: RunOptions | None = None,
+    /,
+    *,
+    on_start: Callable[[RunConfig, list[Task]], None] | None = None,
+    on_update: Callable[[RunStats], None] | None = None,
+    on_run_dir: Callable[[Path, list[RunRow]], None] | None = None,
+    **fields: Any,
+) -> RunResult:
     """Play a seeker against a provider on the selected tasks into a new run folder (or `resume=RUN_DIR`), then
     score it. Options are `clarq run`'s flags as keywords (seeker, provider, tasks, lang, limit, trials, ...), or a
     RunOptions. `on_run_dir(folder, identical_runs)` is called once the folder's config.json is written,
@@ -151,17 +198,33 @@ def run(options: RunOptions | None = None, /, *, on_start: Callable[[RunConfig, 
     return run_to_end(run_async(options, on_start=on_start, on_update=on_update, on_run_dir=on_run_dir, **fields))
 
 
-def play(task_id: str, role: str, *, seeker: str = "heuristic", provider: str = "offline",
-         tasks: str | Path | None = None, max_turns: int = DEFAULT_MAX_TURNS, seeker_module: list[str] | str | None = None,
-         **llm: Any) -> Played:
+def play(
+    task_id: str,
+    role: str,
+    *,
+    seeker: str = "heuristic",
+    provider: str = "offline",
+    tasks: str | Path | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    seeker_module: list[str] | str | None = None,
+    **llm: Any,
+) -> Played:
     """One dialogue with you on one side at the terminal (`clarq play`): role "provider" answers `seeker` with the
     tree on screen, role "seeker" asks `provider`. `llm`: model-call options (api_base, no_cache, ...). Ctrl-C
     raises KeyboardInterrupt; nothing is saved."""
     from ..llm.options import ModelCallOptions
     from ..runner.person import play_by_hand
 
-    return play_by_hand(task_id, role, seeker=seeker, provider=provider, source=tasks, max_turns=max_turns,
-                        seeker_module=seeker_module, options=ModelCallOptions.of(llm))
+    return play_by_hand(
+        task_id,
+        role,
+        seeker=seeker,
+        provider=provider,
+        source=tasks,
+        max_turns=max_turns,
+        seeker_module=seeker_module,
+        options=ModelCallOptions.of(llm),
+    )
 
 
 def play_server(runs_dir: str | Path = "runs", *, port: int = 0, **options: Any) -> PlayServer:
@@ -200,27 +263,54 @@ def list_runs(root: str | Path = "runs") -> list[RunRow]:
     return rows(root)
 
 
-def score(path: str | Path, *, format: Format = "auto", judge: str = "none", data: str | Path | None = None,
-          split: str = "auto", seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES, out: str | Path | None = None,
-          write: bool = True, plots: bool = True, api_base: str | None = None) -> list[Scored]:
+def score(
+    path: str | Path,
+    *,
+    format: Format = "auto",
+    judge: str = "none",
+    data: str | Path | None = None,
+    split: str = "auto",
+    seed: int = DEFAULT_SEED,
+    resamples: int = DEFAULT_RESAMPLES,
+    out: str | Path | None = None,
+    write: bool = True,
+    plots: bool = True,
+    api_base: str | None = None,
+) -> list[Scored]:
     """Judge and summarize a run folder, a transcripts.jsonl or a released results file (or a folder of them: one
     Scored each). With `write`, summary.json, report.md and plots go to `out` (default: the run folder). A model
     `judge` is called at `api_base` when given (an OpenAI-compatible endpoint)."""
     from ..scoring.report import type_names_of, write_report
 
-    results = _score_sources(path, format=format, judge=judge, data=data, split=split, seed=seed,
-                             resamples=resamples, api_base=api_base)
+    results = _score_sources(
+        path, format=format, judge=judge, data=data, split=split, seed=seed, resamples=resamples, api_base=api_base
+    )
     for result in results:
         folder = Path(out) / result.source.name if out and len(results) > 1 else out or result.source.run_dir
         if folder is not None and write:
-            write_report(result.summary, folder, plots=plots, verdicts=result.verdicts,
-                         type_names=type_names_of(result.source.pairs))
+            write_report(
+                result.summary,
+                folder,
+                plots=plots,
+                verdicts=result.verdicts,
+                type_names=type_names_of(result.source.pairs),
+            )
     return results
 
 
-def compare(a: str | Path, b: str | Path, *, format: Format = "auto", judge: str = "none", data: str | Path | None = None,
-            split: str = "auto", seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES, api_base: str | None = None,
-            across_settings: bool = False) -> Comparison:
+def compare(
+    a: str | Path,
+    b: str | Path,
+    *,
+    format: Format = "auto",
+    judge: str = "none",
+    data: str | Path | None = None,
+    split: str = "auto",
+    seed: int = DEFAULT_SEED,
+    resamples: int = DEFAULT_RESAMPLES,
+    api_base: str | None = None,
+    across_settings: bool = False,
+) -> Comparison:
     """A - B on the dialogues both sides played (paired on task content and trial): paired bootstrap intervals for
     success, AQD, AQL and efficiency, the exact McNemar test for success, and the settings that differ between the sides.
     Sides played against another provider, provider mode or turn cap are refused unless `across_settings` (the
@@ -231,26 +321,44 @@ def compare(a: str | Path, b: str | Path, *, format: Format = "auto", judge: str
 
     sides = []
     for path in (a, b):
-        results = _score_sources(path, format=format, judge=judge, data=data, split=split, seed=seed,
-                                 resamples=resamples, api_base=api_base)
+        results = _score_sources(
+            path, format=format, judge=judge, data=data, split=split, seed=seed, resamples=resamples, api_base=api_base
+        )
         if len(results) != 1:
             raise ClarqError(f"{path} holds {len(results)} result sets", "compare one run or one file per side")
         sides.append(results[0])
     (source_a, _, verdicts_a), (source_b, _, verdicts_b) = sides
     conflicts = setting_conflicts(source_a, source_b)
     if conflicts and not across_settings:
-        raise ClarqError(f"the two sides were played in different settings ({'; '.join(conflicts)}), so A - B mixes "
-                         "the seekers with the setting", "compare runs of one setting, or pass --across-settings to "
-                         "see the comparison labelled as across settings")  # fmt: skip
-    result = compare_verdicts(verdicts_a, verdicts_b, names=(source_a.name, source_b.name), seed=seed,
-                              resamples=resamples, hashes=(task_hashes(source_a), task_hashes(source_b)))
+        raise ClarqError(
+            f"the two sides were played in different settings ({'; '.join(conflicts)}), so A - B mixes "
+            "the seekers with the setting",
+            "compare runs of one setting, or pass --across-settings to see the comparison labelled as across settings",
+        )
+    result = compare_verdicts(
+        verdicts_a,
+        verdicts_b,
+        names=(source_a.name, source_b.name),
+        seed=seed,
+        resamples=resamples,
+        hashes=(task_hashes(source_a), task_hashes(source_b)),
+    )
     result.settings_differ = settings_differ(source_a, source_b)
     result.cross_setting = conflicts
     return result
 
 
-def _score_sources(path: str | Path, *, format: Format, judge: str, data: str | Path | None, split: str, seed: int,
-                   resamples: int, api_base: str | None = None) -> list[Scored]:
+def _score_sources(
+    path: str | Path,
+    *,
+    format: Format,
+    judge: str,
+    data: str | Path | None,
+    split: str,
+    seed: int,
+    resamples: int,
+    api_base: str | None = None,
+) -> list[Scored]:
     """Scored for every scorable set under `path` (a folder of released files holds several). Run like `clarq run`
     (core.loop.run_to_end): SIGTERM and SIGHUP stop it as Ctrl-C does, so what the judge was paid is still written to
     the run's spending.json, and the judge's client is closed."""
@@ -267,8 +375,10 @@ def _score_sources(path: str | Path, *, format: Format, judge: str, data: str | 
 
     async def score_all() -> list[Scored]:
         try:
-            return [await score_run(source, judge=judge, check=check, split=split, seed=seed, resamples=resamples)
-                    for source in sources]
+            return [
+                await score_run(source, judge=judge, check=check, split=split, seed=seed, resamples=resamples)
+                for source in sources
+            ]
         finally:
             if client is not None:
                 await client.aclose()
@@ -276,8 +386,9 @@ def _score_sources(path: str | Path, *, format: Format, judge: str, data: str | 
     return run_to_end(score_all())
 
 
-def import_inspect(log: str | Path, out: str | Path | None = None, *, runs_dir: str | Path = "runs",
-                   plots: bool = True) -> tuple[ImportedLog, Scored]:
+def import_inspect(
+    log: str | Path, out: str | Path | None = None, *, runs_dir: str | Path = "runs", plots: bool = True
+) -> tuple[ImportedLog, Scored]:
     """An inspect eval log of the `clarq_bench/clarq` task as a clarq run folder (`out`, default
     runs_dir/inspect-<model>-...), scored as `score` scores it; the folder then views, compares, submits and (for an
     offline provider) verifies by replay like any run."""

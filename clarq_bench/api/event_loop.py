@@ -13,5 +13,7 @@ def outside_event_loop(name: str) -> None:
         asyncio.get_running_loop()
     except RuntimeError:
         return
-    raise ClarqError(f"clarq.{name}() was called inside a running event loop (Jupyter, an async app)",
-                     f"use `await clarq.{name}_async(...)` there")
+    raise ClarqError(
+        f"clarq.{name}() was called inside a running event loop (Jupyter, an async app)",
+        f"use `await clarq.{name}_async(...)` there",
+    )

@@ -10,20 +10,32 @@ if TYPE_CHECKING:
     from ..leaderboard.verify import Verification
 
 
-def submit(run_dir: str | Path, output: str | Path, *, name: str = "", org: str = "", notes: str = "",
-           data: str | Path | None = None, partial: bool = False) -> tuple[Submission, Path]:
+def submit(
+    run_dir: str | Path,
+    output: str | Path,
+    *,
+    name: str = "",
+    org: str = "",
+    notes: str = "",
+    data: str | Path | None = None,
+    partial: bool = False,
+) -> tuple[Submission, Path]:
     """Pack a finished run as a leaderboard submission file (JSON, or zip when `output` ends .zip)."""
     from ..core.errors import ClarqError
     from ..leaderboard.bundle import build_submission, write_submission
     from ..leaderboard.schema import MAX_NAME_CHARS, MAX_NOTES_CHARS, Submitter
 
-    for flag, value, limit in (("--name", name, MAX_NAME_CHARS), ("--org", org, MAX_NAME_CHARS),
-                               ("--notes", notes, MAX_NOTES_CHARS)):
+    for flag, value, limit in (
+        ("--name", name, MAX_NAME_CHARS),
+        ("--org", org, MAX_NAME_CHARS),
+        ("--notes", notes, MAX_NOTES_CHARS),
+    ):
         if len(value) > limit:
             raise ClarqError(f"{flag} is {len(value)} characters long (limit {limit})", f"shorten {flag}")
     submitter = Submitter(name=name, org=org, notes=notes)
-    submission = build_submission(run_dir, data=str(data) if data is not None else None, submitter=submitter,
-                                  partial=partial)
+    submission = build_submission(
+        run_dir, data=str(data) if data is not None else None, submitter=submitter, partial=partial
+    )
     return submission, write_submission(submission, output)
 
 
@@ -35,10 +47,17 @@ def verify_submissions(files: list[str | Path], *, data: str | Path | None = Non
     return [verify_file(path, data, tasks)[1] for path in files]
 
 
-def build_leaderboard(directory: str | Path, output: str | Path, *, reference: str | Path | None = None,
-                      data: str | Path | None = None, verify: bool = True, plots: bool = True,
-                      pairwise: str | Path | None = None,
-                      tracks: str | Path | None = None) -> tuple[Path, list, list[tuple[str, list[str]]]]:
+def build_leaderboard(
+    directory: str | Path,
+    output: str | Path,
+    *,
+    reference: str | Path | None = None,
+    data: str | Path | None = None,
+    verify: bool = True,
+    plots: bool = True,
+    pairwise: str | Path | None = None,
+    tracks: str | Path | None = None,
+) -> tuple[Path, list, list[tuple[str, list[str]]]]:
     """The static leaderboard site from a folder of submission files (each verified unless `verify` is False), with
     released results files as reference rows: (index.html, entries shown, (name, problems) of those rejected).
     Pairwise results (`clarq judge-pairs`' pairwise-row.json files) come from `pairwise`, else from a `pairwise/`

@@ -26,10 +26,21 @@ def _pairwise_folder(out: str | Path | None, run_a: str | Path, run_b: str | Pat
     return Path(out) if out else Path("pairwise") / f"{Path(run_a).name}--vs--{Path(run_b).name}"
 
 
-async def judge_pairs_async(run_a: str | Path, run_b: str | Path, *, judges: Sequence[str] | str = (), design: int = 2,
-                            criteria: list[str] | str | None = None, swap_sample: int = 0, seed: int = DEFAULT_SEED,
-                            out: str | Path | None = None, data: str | Path | None = None, resamples: int = DEFAULT_RESAMPLES,
-                            client: LLMClient | None = None, **llm: Any) -> PairwiseResult:
+async def judge_pairs_async(
+    run_a: str | Path,
+    run_b: str | Path,
+    *,
+    judges: Sequence[str] | str = (),
+    design: int = 2,
+    criteria: list[str] | str | None = None,
+    swap_sample: int = 0,
+    seed: int = DEFAULT_SEED,
+    out: str | Path | None = None,
+    data: str | Path | None = None,
+    resamples: int = DEFAULT_RESAMPLES,
+    client: LLMClient | None = None,
+    **llm: Any,
+) -> PairwiseResult:
     """`judge_pairs` inside a running event loop."""
     from ..core.errors import ClarqError
     from ..llm import LLMClient
@@ -43,8 +54,9 @@ async def judge_pairs_async(run_a: str | Path, run_b: str | Path, *, judges: Seq
         raise ClarqError(f"--design {design} is not offered", "use --design 2 or --design 4")
     folder = _pairwise_folder(out, run_a, run_b)
     options: Literal[2, 4] = 2 if design == 2 else 4  # checked above
-    items = await open_session(folder, run_a, run_b, seed=seed, design=options, criteria=chosen,
-                               data=str(data) if data else None)
+    items = await open_session(
+        folder, run_a, run_b, seed=seed, design=options, criteria=chosen, data=str(data) if data else None
+    )
     own = client is None
     client = client or LLMClient(ModelCallOptions.of(llm).settings())
     try:
@@ -67,7 +79,9 @@ def judge_pairs(run_a: str | Path, run_b: str | Path, **options: Any) -> Pairwis
     return asyncio.run(judge_pairs_async(run_a, run_b, **options))
 
 
-def pairwise_report(folder: str | Path, *, seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES) -> PairwiseResult:
+def pairwise_report(
+    folder: str | Path, *, seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES
+) -> PairwiseResult:
     """Aggregate every answer of a session folder (models and people) and write summary.json, report.md and
     pairwise-row.json there; usage is what the folder's sessions spent on model calls, all together."""
     from ..pairwise.aggregate import summarize
@@ -76,8 +90,9 @@ def pairwise_report(folder: str | Path, *, seed: int = DEFAULT_SEED, resamples: 
     from ..pairwise.session import all_answers, read_usage
 
     folder = Path(folder)
-    summary = summarize(load_items(folder), all_answers(folder), seed=seed, resamples=resamples,
-                        usage=read_usage(folder))
+    summary = summarize(
+        load_items(folder), all_answers(folder), seed=seed, resamples=resamples, usage=read_usage(folder)
+    )
     write_report(summary, folder)
     return PairwiseResult(folder, summary)
 

@@ -20,28 +20,29 @@ if TYPE_CHECKING:
     from ..data.loader import resolve_data_dir
     from ..data.selection import find_task
     from ..data.task_sets import BENCHMARK, describe, kind_of
+
+    # types of what the API returns, for the CLI's annotations
+    from ..fidelity.audit import AuditReport
+    from ..fidelity.checks import check_reference_reveals, natural_eval
+    from ..fidelity.provider_eval import Report as ProviderReport
+    from ..fidelity.search import SearchReport
+    from ..fidelity.teacher_forced import TARGETS as TEACHER_FORCED_TARGETS
     from ..leaderboard.bounds import Refused
     from ..leaderboard.hf import export_hf
     from ..llm import LLMSettings
     from ..llm.endpoint import check_api_base
     from ..llm.options import ModelCallOptions
+    from ..pairwise.aggregate import PairwiseSummary
     from ..pairwise.report import payload as pairwise_payload
     from ..pairwise.report import print_report as print_pairwise_report
+    from ..runner.estimate import RoleEstimate
     from ..runner.prepare import RunOptions, check_keys, compact_ranges, import_seeker_modules
+    from ..scoring.metrics import Figure
     from ..scoring.report import print_table, summary_payload
     from ..seekers.registry import seeker_group, seeker_summary
     from ..seekers.web_human import DESKS
     from ..testing.fake_openai import FakeOpenAIServer
     from ..testing.fake_roles import role_responder
-    # types of what the API returns, for the CLI's annotations
-    from ..fidelity.audit import AuditReport
-    from ..fidelity.checks import check_reference_reveals, natural_eval
-    from ..fidelity.teacher_forced import TARGETS as TEACHER_FORCED_TARGETS
-    from ..fidelity.provider_eval import Report as ProviderReport
-    from ..fidelity.search import SearchReport
-    from ..pairwise.aggregate import PairwiseSummary
-    from ..runner.estimate import RoleEstimate
-    from ..scoring.metrics import Figure
 
 #: name here -> (module below the API, its name there)
 NAMES: dict[str, tuple[str, str]] = {
@@ -97,13 +98,55 @@ NAMES: dict[str, tuple[str, str]] = {
 }
 
 __all__ = [  # the names of NAMES, written out so that linters and type checkers see them
-    "ClariqRunOptions", "run_clariq", "score_run", "table_rows", "RELEVANT", "UNTIED", "analyse", "markdown", "write",
-    "print_correlation_report", "print_select_table", "dataset_dir", "download_dataset", "verify_dataset",
-    "cached_data_dir", "download", "verify_folder", "resolve_data_dir", "find_task", "BENCHMARK", "describe",
-    "kind_of", "Refused", "export_hf", "LLMSettings", "check_api_base", "ModelCallOptions", "pairwise_payload",
-    "print_pairwise_report", "RunOptions", "check_keys", "compact_ranges", "import_seeker_modules", "print_table",
-    "summary_payload", "seeker_group", "seeker_summary", "DESKS", "FakeOpenAIServer", "role_responder",
-    "AuditReport", "check_reference_reveals", "natural_eval", "TEACHER_FORCED_TARGETS", "ProviderReport", "SearchReport", "PairwiseSummary", "RoleEstimate", "Figure",
+    "ClariqRunOptions",
+    "run_clariq",
+    "score_run",
+    "table_rows",
+    "RELEVANT",
+    "UNTIED",
+    "analyse",
+    "markdown",
+    "write",
+    "print_correlation_report",
+    "print_select_table",
+    "dataset_dir",
+    "download_dataset",
+    "verify_dataset",
+    "cached_data_dir",
+    "download",
+    "verify_folder",
+    "resolve_data_dir",
+    "find_task",
+    "BENCHMARK",
+    "describe",
+    "kind_of",
+    "Refused",
+    "export_hf",
+    "LLMSettings",
+    "check_api_base",
+    "ModelCallOptions",
+    "pairwise_payload",
+    "print_pairwise_report",
+    "RunOptions",
+    "check_keys",
+    "compact_ranges",
+    "import_seeker_modules",
+    "print_table",
+    "summary_payload",
+    "seeker_group",
+    "seeker_summary",
+    "DESKS",
+    "FakeOpenAIServer",
+    "role_responder",
+    "AuditReport",
+    "check_reference_reveals",
+    "natural_eval",
+    "TEACHER_FORCED_TARGETS",
+    "ProviderReport",
+    "SearchReport",
+    "PairwiseSummary",
+    "RoleEstimate",
+    "Figure",
 ]
 
 

@@ -94,8 +94,10 @@ def build_bank(results: str | Path, language: Language) -> Bank:
     """The bank of one language from a folder of released results files (deterministic: same files, same bank)."""
     files = [f for f in released_files(results) if language_of_results_file(f) == language]
     if not files:
-        raise ClarqError(f"no released {language} results files in {results}",
-                         "run `clarq data download --results` or pass --results DIR")  # fmt: skip
+        raise ClarqError(
+            f"no released {language} results files in {results}",
+            "run `clarq data download --results` or pass --results DIR",
+        )
     tasks: dict[str, Task] = {}
     found: dict[tuple[str, str], tuple[set[str], set[str]]] = {}  # (task, text) -> (nodes, sources)
     for path in files:
@@ -109,8 +111,14 @@ def build_bank(results: str | Path, language: Language) -> Bank:
                     sources.add(path.name)
     rows: list[tuple[tuple[int, ...], int, str, dict]] = []
     for (task_id, text), (nodes, sources) in found.items():
-        rows.append((_task_key(task_id), 0, text, {"task_id": task_id, "origin": "released", "nodes": nodes,
-                                                   "sources": sorted(sources)}))  # fmt: skip
+        rows.append(
+            (
+                _task_key(task_id),
+                0,
+                text,
+                {"task_id": task_id, "origin": "released", "nodes": nodes, "sources": sorted(sources)},
+            )
+        )
     for task_id, task in tasks.items():
         for node, text in zip(oracle_path(task), oracle_script(task)):
             if (task_id, text) in found:  # the same words were asked in a released dialogue: one entry
@@ -122,12 +130,19 @@ def build_bank(results: str | Path, language: Language) -> Bank:
     rows.sort(key=lambda row: (row[0], row[1], row[2]))
     entries = []
     for number, (key, _, text, fields) in enumerate(rows, start=1):
-        entries.append(BankEntry(
-            id=f"{language}-{number:05d}", language=language, type_number=key[0], text=text,
-            task_id=fields.get("task_id", ""), origin=fields["origin"],
-            task_hash=tasks[fields["task_id"]].content_hash() if "task_id" in fields else "",
-            nodes=tuple(sorted(fields["nodes"], key=node_sort_key)), sources=tuple(fields.get("sources", ())),
-        ))  # fmt: skip
+        entries.append(
+            BankEntry(
+                id=f"{language}-{number:05d}",
+                language=language,
+                type_number=key[0],
+                text=text,
+                task_id=fields.get("task_id", ""),
+                origin=fields["origin"],
+                task_hash=tasks[fields["task_id"]].content_hash() if "task_id" in fields else "",
+                nodes=tuple(sorted(fields["nodes"], key=node_sort_key)),
+                sources=tuple(fields.get("sources", ())),
+            )
+        )
     return Bank(language=language, entries=tuple(entries))
 
 
@@ -143,8 +158,12 @@ def checksum(bank: Bank) -> str:
 
 def manifest_record(bank: Bank) -> dict:
     """What bank_manifest.json holds for one language."""
-    return {"sha256": checksum(bank), "entries": len(bank.entries), "tasks": len(bank.task_ids),
-            "counts": bank.counts()}  # fmt: skip
+    return {
+        "sha256": checksum(bank),
+        "entries": len(bank.entries),
+        "tasks": len(bank.task_ids),
+        "counts": bank.counts(),
+    }
 
 
 def read_manifest() -> dict:
@@ -162,8 +181,10 @@ def resolve_results_dir(explicit: str | Path | None = None) -> Path:
     for candidate in candidates:
         if candidate.is_dir() and released_files(candidate):
             return candidate
-    raise ClarqError("the released ClarQ-LLM dialogues are not available to build the question bank",
-                     "run `clarq data download --results`, or pass --results DIR")  # fmt: skip
+    raise ClarqError(
+        "the released ClarQ-LLM dialogues are not available to build the question bank",
+        "run `clarq data download --results`, or pass --results DIR",
+    )
 
 
 def cache_path(language: Language) -> Path:
@@ -192,9 +213,11 @@ def load_bank(language: Language, results: str | Path | None = None, *, verify: 
     bank = build_bank(folder, language)
     blob = serialize(bank)
     if verify and hashlib.sha256(blob).hexdigest() != expected:
-        raise ClarqError(f"the {language} question bank built from {folder} does not match bank_manifest.json",
-                         "use the pinned released files (`clarq data download --results`), or regenerate the "
-                         "manifest with `python tools/build_question_bank.py --write-manifest`")  # fmt: skip
+        raise ClarqError(
+            f"the {language} question bank built from {folder} does not match bank_manifest.json",
+            "use the pinned released files (`clarq data download --results`), or regenerate the "
+            "manifest with `python tools/build_question_bank.py --write-manifest`",
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(".partial")
     partial.write_bytes(blob)

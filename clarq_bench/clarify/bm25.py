@@ -19,7 +19,7 @@ def tokens(text: str, language: str) -> list[str]:
     lowered = text.lower()
     if language == "en":
         return WORD.findall(lowered)
-    pairs = [run[i:i + 2] for run in HAN.findall(lowered) for i in range(max(1, len(run) - 1))]
+    pairs = [run[i : i + 2] for run in HAN.findall(lowered) for i in range(max(1, len(run) - 1))]
     return pairs + WORD.findall(lowered)
 
 

@@ -38,7 +38,9 @@ def _nltk() -> tuple:
         from nltk.stem.porter import PorterStemmer
         from nltk.tokenize import NLTKWordTokenizer
     except ImportError:
-        raise ClarqError("the stemmed tokenization needs nltk", "pip install nltk, or pass --tokenization clarq") from None
+        raise ClarqError(
+            "the stemmed tokenization needs nltk", "pip install nltk, or pass --tokenization clarq"
+        ) from None
     return NLTKWordTokenizer(), PorterStemmer()
 
 
@@ -69,13 +71,17 @@ class OkapiIndex:
         out = []
         for doc, length in zip(self.docs, self.lengths):
             norm = K1 * (1 - B + B * length / self.average) if self.average else K1
-            out.append(sum(self.idf.get(term, 0.0) * doc[term] * (K1 + 1) / (doc[term] + norm)
-                           for term in query if term in doc))  # fmt: skip
+            out.append(
+                sum(
+                    self.idf.get(term, 0.0) * doc[term] * (K1 + 1) / (doc[term] + norm) for term in query if term in doc
+                )
+            )
         return out
 
 
-def bm25_rankings(requests: dict[str, str], bank: dict[str, str], tokenization: str, depth: int = 30
-                  ) -> dict[str, list[str]]:  # fmt: skip
+def bm25_rankings(
+    requests: dict[str, str], bank: dict[str, str], tokenization: str, depth: int = 30
+) -> dict[str, list[str]]:
     """topic -> the first `depth` bank question ids for its request."""
     ids = list(bank)
     index = OkapiIndex([tokenize(bank[qid], tokenization) for qid in ids])

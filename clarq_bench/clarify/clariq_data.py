@@ -71,8 +71,9 @@ def load_topics(folder: Path, split: str) -> list[ClariqTopic]:
         raise DataError(split, f"unknown ClariQ split (choose {', '.join(SPLIT_FILES)})")
     path = Path(folder) / SPLIT_FILES[split]
     topics: dict[str, dict] = {}
-    for number, row in enumerate(_rows(path, ("topic_id", "initial_request", "clarification_need", "facet_id",
-                                              "question_id")), start=2):  # fmt: skip
+    for number, row in enumerate(
+        _rows(path, ("topic_id", "initial_request", "clarification_need", "facet_id", "question_id")), start=2
+    ):
         key = topic_key(row["topic_id"] or "")
         qid = (row["question_id"] or "").strip()
         if not key or not qid:
@@ -80,8 +81,16 @@ def load_topics(folder: Path, split: str) -> list[ClariqTopic]:
         need_text = (row["clarification_need"] or "").strip()
         if need_text not in ("1", "2", "3", "4"):
             raise DataError(str(path), f"clarification_need {need_text!r} is not 1-4", number)
-        topic = topics.setdefault(key, {"id": key, "request": row["initial_request"] or "", "need": int(need_text),
-                                        "facets": [], "relevant": set()})  # first row wins, as the tool's
+        topic = topics.setdefault(
+            key,
+            {
+                "id": key,
+                "request": row["initial_request"] or "",
+                "need": int(need_text),
+                "facets": [],
+                "relevant": set(),
+            },
+        )  # first row wins, as the tool's
         facet = (row["facet_id"] or "").strip()
         if facet and facet not in topic["facets"]:
             topic["facets"].append(facet)

@@ -23,9 +23,11 @@ from .clariq_data import ClariqTopic
 from .clariq_score import RunLine
 
 METRICS = ("MRR100", "P1", "NDCG3", "NDCG5")
-_ALLOWED = {("builtins", name) for name in ("dict", "list", "tuple", "set", "frozenset", "float", "int", "str")} | {
-    (module, name) for module in ("numpy.core.multiarray", "numpy._core.multiarray") for name in ("scalar",)
-} | {("numpy", "dtype")}
+_ALLOWED = (
+    {("builtins", name) for name in ("dict", "list", "tuple", "set", "frozenset", "float", "int", "str")}
+    | {(module, name) for module in ("numpy.core.multiarray", "numpy._core.multiarray") for name in ("scalar",)}
+    | {("numpy", "dtype")}
+)
 
 
 class _PlainUnpickler(pickle.Unpickler):

@@ -41,14 +41,27 @@ def prefilter(topics: list[ClariqTopic], bank: dict[str, str], depth: int) -> di
 
 
 def messages(topic: ClariqTopic, candidates: list[str], bank: dict[str, str]) -> list[dict[str, str]]:
-    listed = "\n".join(prompts.render("clarify/candidate", "en", number=n, text=bank[qid])
-                       for n, qid in enumerate(candidates, start=1))  # fmt: skip
-    return [{"role": "user", "content": prompts.render("clarify/clariq_select", "en", request=topic.request,
-                                                         candidates=listed)}]  # fmt: skip
+    listed = "\n".join(
+        prompts.render("clarify/candidate", "en", number=n, text=bank[qid]) for n, qid in enumerate(candidates, start=1)
+    )
+    return [
+        {
+            "role": "user",
+            "content": prompts.render("clarify/clariq_select", "en", request=topic.request, candidates=listed),
+        }
+    ]
 
 
-async def ask_all(client: LLMClient, model: str, topics: list[ClariqTopic], bank: dict[str, str], depth: int, *,
-                  concurrency: int = 16, seed: int = 0) -> dict[str, TopicAnswer]:  # fmt: skip
+async def ask_all(
+    client: LLMClient,
+    model: str,
+    topics: list[ClariqTopic],
+    bank: dict[str, str],
+    depth: int,
+    *,
+    concurrency: int = 16,
+    seed: int = 0,
+) -> dict[str, TopicAnswer]:
     pools = prefilter(topics, bank, depth)
     gate = asyncio.Semaphore(concurrency)
 
@@ -56,8 +69,14 @@ async def ask_all(client: LLMClient, model: str, topics: list[ClariqTopic], bank
         pool = pools[topic.id]
         async with gate:
             try:
-                completion = await client.complete(messages(topic, pool, bank), model=model, role="seeker",
-                                                   schema=ClariqChoice, temperature=0.0, seed=seed)  # fmt: skip
+                completion = await client.complete(
+                    messages(topic, pool, bank),
+                    model=model,
+                    role="seeker",
+                    schema=ClariqChoice,
+                    temperature=0.0,
+                    seed=seed,
+                )
             except Exception as exc:  # noqa: BLE001 - a failed topic is recorded, the others go on
                 return TopicAnswer(error=redact(f"{type(exc).__name__}: {exc}")[:300])
         choice: ClariqChoice = completion.parsed

@@ -18,13 +18,21 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
+from ..core.defaults import DEFAULT_SEED
 from ..data.companion import dataset_dir
 from ..llm.options import ModelCallOptions
 from .clariq_bm25 import bm25_rankings
 from .clariq_data import load_question_bank, load_topics
-from .clariq_score import (RECALL_KS, clarification_need, means, question_relevance, read_need_run, read_ranking_run,
-                           write_need_run, write_ranking_run)  # fmt: skip
-from ..core.defaults import DEFAULT_SEED
+from .clariq_score import (
+    RECALL_KS,
+    clarification_need,
+    means,
+    question_relevance,
+    read_need_run,
+    read_ranking_run,
+    write_need_run,
+    write_ranking_run,
+)
 
 ABSENT = "absent: document relevance needs ClariQ's evaluation pickle (--doc-eval FILE)"
 
@@ -38,8 +46,9 @@ class ClariqScores(BaseModel):
     question_relevance: dict[str, float] = Field(description="Recall5..Recall30, the official tool's conventions.")
     clarification_need: dict[str, float] | None = Field(default=None, description="Weighted P/R/F1, or None.")
     topics_ranked: int = Field(description="Topics of the split the run ranks anything for (the rest score 0).")
-    document_relevance: dict[str, float] | str = Field(default=ABSENT, description="MRR100, P1, NDCG3, NDCG5 "
-                                                       "from the tool's pickle, or why they are absent.")
+    document_relevance: dict[str, float] | str = Field(
+        default=ABSENT, description="MRR100, P1, NDCG3, NDCG5 from the tool's pickle, or why they are absent."
+    )
     ranker: str = ""
     errors: int = Field(default=0, description="Topics whose model call failed (no line in the runs: scored 0).")
     dropped_numbers: int = Field(default=0, description="Chosen numbers that were not on the candidate list.")
@@ -62,8 +71,9 @@ class ClariqRunOptions(BaseModel):
         return ModelCallOptions.of(value)  # a misspelled option is one ClarqError line
 
 
-def score_run(run: Path, split: str = "dev", need_run: Path | None = None, data: str | None = None,
-              doc_eval: Path | None = None) -> ClariqScores:  # fmt: skip
+def score_run(
+    run: Path, split: str = "dev", need_run: Path | None = None, data: str | None = None, doc_eval: Path | None = None
+) -> ClariqScores:
     folder = dataset_dir("clariq", data)
     topics = load_topics(folder, split)
     lines = read_ranking_run(run)
@@ -74,9 +84,15 @@ def score_run(run: Path, split: str = "dev", need_run: Path | None = None, data:
         from .clariq_docs import document_relevance, load_figures
 
         documents = document_relevance(topics, lines, load_figures(doc_eval))
-    return ClariqScores(split=split, topics=len(topics), run=str(run), topics_ranked=len(ranked),
-                        question_relevance=means(question_relevance(topics, lines)), clarification_need=need,
-                        document_relevance=documents)  # fmt: skip
+    return ClariqScores(
+        split=split,
+        topics=len(topics),
+        run=str(run),
+        topics_ranked=len(ranked),
+        question_relevance=means(question_relevance(topics, lines)),
+        clarification_need=need,
+        document_relevance=documents,
+    )
 
 
 async def run_async(options: ClariqRunOptions) -> tuple[ClariqScores, Path]:
@@ -95,8 +111,11 @@ async def run_async(options: ClariqRunOptions) -> tuple[ClariqScores, Path]:
         answers, usage = await _ask_model(options, topics, bank)
         rankings = {topic: a.ranking for topic, a in answers.items() if a.error is None}
         needs = {topic: a.need for topic, a in answers.items() if a.need is not None}
-        extra.update(errors=sum(a.error is not None for a in answers.values()), usage=usage,
-                     dropped_numbers=sum(a.dropped for a in answers.values()))
+        extra.update(
+            errors=sum(a.error is not None for a in answers.values()),
+            usage=usage,
+            dropped_numbers=sum(a.dropped for a in answers.values()),
+        )
     out.mkdir(parents=True, exist_ok=True)
     write_ranking_run(out / "run.txt", rankings, safe)
     if needs is not None:
@@ -113,8 +132,9 @@ async def _ask_model(options: ClariqRunOptions, topics: list, bank: dict[str, st
 
     client = open_client([("seeker", options.ranker)], options.llm)  # the key, and the price under --max-cost
     try:
-        answers = await ask_all(client, options.ranker, topics, bank, options.depth,
-                                concurrency=options.concurrency, seed=options.seed)  # fmt: skip
+        answers = await ask_all(
+            client, options.ranker, topics, bank, options.depth, concurrency=options.concurrency, seed=options.seed
+        )
     finally:
         await client.aclose()
     total = client.usage

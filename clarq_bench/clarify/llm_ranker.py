@@ -26,10 +26,14 @@ class LLMChoice(BaseModel):
 
 def select_messages(item: Item) -> list[dict[str, str]]:
     language = item.view.language
-    transcript = "\n".join(prompts.render(f"seeker/line_{turn.speaker.value}", language, text=turn.text.strip())
-                           for turn in item.view.turns)  # fmt: skip
-    listed = "\n".join(prompts.render("clarify/candidate", language, number=number, text=entry.text)
-                       for number, entry in enumerate(item.pool, start=1))  # fmt: skip
+    transcript = "\n".join(
+        prompts.render(f"seeker/line_{turn.speaker.value}", language, text=turn.text.strip())
+        for turn in item.view.turns
+    )
+    listed = "\n".join(
+        prompts.render("clarify/candidate", language, number=number, text=entry.text)
+        for number, entry in enumerate(item.pool, start=1)
+    )
     brief = render_brief(SeekerTask.of(item.task))
     text = prompts.render("clarify/select", language, brief=brief, transcript=transcript, candidates=listed)
     return [{"role": "user", "content": text}]
@@ -43,8 +47,14 @@ class LLMRanker:
         self.name = f"llm:{model}"
 
     async def select(self, item: Item) -> Selection:
-        completion = await self.client.complete(select_messages(item), model=self.model, role="seeker",
-                                                schema=LLMChoice, temperature=self.temperature, seed=self.seed)
+        completion = await self.client.complete(
+            select_messages(item),
+            model=self.model,
+            role="seeker",
+            schema=LLMChoice,
+            temperature=self.temperature,
+            seed=self.seed,
+        )
         choice: LLMChoice = completion.parsed
         chosen: list[str] = []
         dropped = 0

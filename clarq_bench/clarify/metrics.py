@@ -109,13 +109,30 @@ def binary_need_scores(gold: Sequence[int], predicted: Sequence[int]) -> dict[st
 def ranking_metrics(ranking_flags: Sequence[bool], returned_flags: Sequence[bool], relevant: int) -> dict[str, float]:
     """Every per-state selection figure: the full ranking's and the returned list's."""
     return {
-        "mrr": reciprocal_rank(ranking_flags), "p@1": precision_at_1(ranking_flags),
-        "ndcg@3": ndcg_at(ranking_flags, 3, relevant), "ndcg@5": ndcg_at(ranking_flags, 5, relevant),
-        "recall@5": recall_at(ranking_flags, 5, relevant), "recall@10": recall_at(ranking_flags, 10, relevant), "recall@20": recall_at(ranking_flags, 20, relevant),
+        "mrr": reciprocal_rank(ranking_flags),
+        "p@1": precision_at_1(ranking_flags),
+        "ndcg@3": ndcg_at(ranking_flags, 3, relevant),
+        "ndcg@5": ndcg_at(ranking_flags, 5, relevant),
+        "recall@5": recall_at(ranking_flags, 5, relevant),
+        "recall@10": recall_at(ranking_flags, 10, relevant),
+        "recall@20": recall_at(ranking_flags, 20, relevant),
         "recall@30": recall_at(ranking_flags, 30, relevant),
-        "lar": lar(returned_flags), "olar": olar(returned_flags), "list_length": float(len(returned_flags)),
-    }  # fmt: skip
+        "lar": lar(returned_flags),
+        "olar": olar(returned_flags),
+        "list_length": float(len(returned_flags)),
+    }
 
 
-SELECTION_METRICS = ("mrr", "p@1", "ndcg@3", "ndcg@5", "recall@5", "recall@10", "recall@20", "recall@30", "lar", "olar",
-                     "list_length")  # fmt: skip
+SELECTION_METRICS = (
+    "mrr",
+    "p@1",
+    "ndcg@3",
+    "ndcg@5",
+    "recall@5",
+    "recall@10",
+    "recall@20",
+    "recall@30",
+    "lar",
+    "olar",
+    "list_length",
+)

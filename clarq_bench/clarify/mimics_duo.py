@@ -27,14 +27,23 @@ from pydantic import BaseModel
 from ..core.errors import DataError
 from .mimics_duo_readings import RELEVANT, UNTIED
 
-FILES = {"online": "Mimics-ClickExploreSampling.tsv", "rating": "Task1-OfflineRating.tsv",
-         "quality": "Task2-QualityLabelling.tsv", "aspects": "Task3-AspectLabelling.tsv"}  # fmt: skip
+FILES = {
+    "online": "Mimics-ClickExploreSampling.tsv",
+    "rating": "Task1-OfflineRating.tsv",
+    "quality": "Task2-QualityLabelling.tsv",
+    "aspects": "Task3-AspectLabelling.tsv",
+}
 #: Table 10's measures: name -> (file, column); "answers" is counted from the options.
-MEASURES = {"Coverage": ("aspects", "Coverage"), "Diversity": ("aspects", "Diversity"),
-            "Understandability": ("aspects", "Understandability"), "Can. Ans. Order": ("aspects", "Importance Order"),
-            "Quality Labelling": ("quality", "OverallClarificationPaneQuality"),
-            "Eng. Level": ("online", "engagement_level"), "Offline Rating": ("rating", "offline rating"),
-            "# of Can. Ans.": ("aspects", None)}  # fmt: skip
+MEASURES = {
+    "Coverage": ("aspects", "Coverage"),
+    "Diversity": ("aspects", "Diversity"),
+    "Understandability": ("aspects", "Understandability"),
+    "Can. Ans. Order": ("aspects", "Importance Order"),
+    "Quality Labelling": ("quality", "OverallClarificationPaneQuality"),
+    "Eng. Level": ("online", "engagement_level"),
+    "Offline Rating": ("rating", "offline rating"),
+    "# of Can. Ans.": ("aspects", None),
+}
 ONLINE = {"Eng. Level"}
 IDEAL = "Eng. Level"
 
@@ -85,8 +94,9 @@ def table10(panes: list[Pane]) -> dict[str, dict[str, float]]:
     """Pearson's r for every pair of measures (upper triangle, in MEASURES order)."""
     names = list(MEASURES)
     columns = {n: np.array([p.labels[n] for p in panes]) for n in names}
-    return {a: {b: float(np.corrcoef(columns[a], columns[b])[0, 1]) for b in names[i + 1:]}
-            for i, a in enumerate(names)}  # fmt: skip
+    return {
+        a: {b: float(np.corrcoef(columns[a], columns[b])[0, 1]) for b in names[i + 1 :]} for i, a in enumerate(names)
+    }
 
 
 def by_query(panes: list[Pane]) -> list[list[Pane]]:
@@ -104,8 +114,16 @@ def _scores(order_keys: np.ndarray, relevant: np.ndarray) -> tuple[np.ndarray, n
     return hits[:, 0].astype(float), 1.0 / (first + 1.0)
 
 
-def rank_figures(queries: list[list[Pane]], method: str | None, ideal: str, *, runs: int, seed: int,
-                 worst: bool = False, relevant: str = "tied") -> dict[str, float]:  # fmt: skip
+def rank_figures(
+    queries: list[list[Pane]],
+    method: str | None,
+    ideal: str,
+    *,
+    runs: int,
+    seed: int,
+    worst: bool = False,
+    relevant: str = "tied",
+) -> dict[str, float]:
     """Mean P@1 and MRR over queries (and over `runs` random tie-breaks); method None = random order. No queries
     (a non-tied set that keeps none): every figure is NaN."""
     if relevant not in RELEVANT:
@@ -133,8 +151,12 @@ def rank_figures(queries: list[list[Pane]], method: str | None, ideal: str, *, r
         p1 += hit
         rr += reciprocal
     p1, rr = p1 / len(queries), rr / len(queries)
-    return {"P@1": float(p1.mean()), "MRR": float(rr.mean()), "P@1 sd": float(p1.std(ddof=1)),
-            "MRR sd": float(rr.std(ddof=1))}  # fmt: skip
+    return {
+        "P@1": float(p1.mean()),
+        "MRR": float(rr.mean()),
+        "P@1 sd": float(p1.std(ddof=1)),
+        "MRR sd": float(rr.std(ddof=1)),
+    }
 
 
 def _unique_top(panes: list[Pane], measure: str) -> bool:

@@ -15,11 +15,23 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel
 
-from .mimics_duo import (IDEAL, MEASURES, ONLINE, by_query, load_panes, mrr_bounds, rank_figures, table10, untied,
-                         worst_dense_mrr)
+from .mimics_duo import (
+    IDEAL,
+    MEASURES,
+    ONLINE,
+    Pane,
+    by_query,
+    load_panes,
+    mrr_bounds,
+    rank_figures,
+    table10,
+    untied,
+    worst_dense_mrr,
+)
 from .mimics_duo_readings import RELEVANT, UNTIED
 
 #: Table 10 of the paper (upper triangle, in MEASURES order).
@@ -48,13 +60,28 @@ PAPER_TABLE7 = {
 }
 #: Table 11: ideal -> method -> (P@1, MRR).
 PAPER_TABLE11 = {
-    "Eng. Level": {"Coverage": (0.333, 0.581), "Diversity": (0.340, 0.583), "Understandability": (0.376, 0.601),
-                   "Can. Ans. Order": (0.314, 0.565), "random": (0.307, 0.561)},
-    "Quality Labelling": {"Coverage": (0.317, 0.589), "Diversity": (0.297, 0.588), "Understandability": (0.340, 0.608),
-                          "Can. Ans. Order": (0.343, 0.604), "random": (0.356, 0.614)},
-    "Offline Rating": {"Coverage": (0.369, 0.625), "Diversity": (0.366, 0.626), "Understandability": (0.350, 0.613),
-                       "Can. Ans. Order": (0.323, 0.584), "random": (0.268, 0.558)},
-}  # fmt: skip
+    "Eng. Level": {
+        "Coverage": (0.333, 0.581),
+        "Diversity": (0.340, 0.583),
+        "Understandability": (0.376, 0.601),
+        "Can. Ans. Order": (0.314, 0.565),
+        "random": (0.307, 0.561),
+    },
+    "Quality Labelling": {
+        "Coverage": (0.317, 0.589),
+        "Diversity": (0.297, 0.588),
+        "Understandability": (0.340, 0.608),
+        "Can. Ans. Order": (0.343, 0.604),
+        "random": (0.356, 0.614),
+    },
+    "Offline Rating": {
+        "Coverage": (0.369, 0.625),
+        "Diversity": (0.366, 0.626),
+        "Understandability": (0.350, 0.613),
+        "Can. Ans. Order": (0.323, 0.584),
+        "random": (0.268, 0.558),
+    },
+}
 ASPECTS = ("Coverage", "Diversity", "Understandability", "Can. Ans. Order")
 FIGURES = ("P@1", "MRR", "P@1 sd", "MRR sd")
 #: a cell reproduces when it rounds to the paper's 3 decimals (half a unit of the last printed digit, and a hair).
@@ -62,24 +89,24 @@ EXACT = 0.0005 + 1e-9
 #: what is known of why a cell misses, by (table, method or row, variant or ideal); shown only for cells that miss.
 WHY = {
     ("7", "ties"): "no reading of ties on the release gives the tied columns (every pane tied at the engagement top "
-                   "relevant gives the random baseline's P@1 0.332, but neither that nor one relevant pane drawn at "
-                   "random gives the methods' figures); they appear "
-                   "to come from data other than the release, as Table 10's engagement cells do",
+    "relevant gives the random baseline's P@1 0.332, but neither that nor one relevant pane drawn at "
+    "random gives the methods' figures); they appear "
+    "to come from data other than the release, as Table 10's engagement cells do",
     ("7", "worst"): "reversing the engagement order puts the top pane(s) last in every query, so MRR is the mean "
-                    "of 1 / (n - k + 1) (n panes, k tied at the top): the figure here is the only one the stated rule "
-                    "gives on the release. If panes with the same engagement level shared one rank (dense ranks, "
-                    "not the paper's stated rule), the MRR would be {bounds}: the paper's figure may count ranks "
-                    "that way",
+    "of 1 / (n - k + 1) (n panes, k tied at the top): the figure here is the only one the stated rule "
+    "gives on the release. If panes with the same engagement level shared one rank (dense ranks, "
+    "not the paper's stated rule), the MRR would be {bounds}: the paper's figure may count ranks "
+    "that way",
     ("7", "non-tied"): "P@1 is exact (the top panes are unique); MRR depends on how ties below the top of the method's "
-                       "order are broken, which the paper does not say; here at random. Any tie-break gives an MRR in "
-                       "{bounds}",
+    "order are broken, which the paper does not say; here at random. Any tie-break gives an MRR in "
+    "{bounds}",
     ("7", "random, non-tied"): "a mean and sd over random draws; the paper's draws are unknown",
     ("7", "worst, non-tied"): "the paper prints one worst-case figure for both non-tied sets",
     ("11", "random"): "the random ranker's expectation is the same for every ideal with one relevant pane per query "
-                      "(mean 1/n = 0.305); the paper's three figures (0.307, 0.356, 0.268) spread about 2 sd of a "
-                      "single draw (0.026) around it, as if each were one draw",
+    "(mean 1/n = 0.305); the paper's three figures (0.307, 0.356, 0.268) spread about 2 sd of a "
+    "single draw (0.026) around it, as if each were one draw",
     ("11", "aspect"): "ties in the method's order and at the ideal's top are broken at random; the paper's draws are "
-                      "unknown",
+    "unknown",
 }
 
 
@@ -117,16 +144,33 @@ class MimicsDuoReport(BaseModel):
     table11: list[RankRow]
 
 
-def _row(table: str, ideal: str, method: str, variant: str, kept: list, figures: dict, paper: dict, why: str,
-         bounds: tuple[float, ...] | None = None) -> RankRow:  # fmt: skip
+def _row(
+    table: str,
+    ideal: str,
+    method: str,
+    variant: str,
+    kept: list,
+    figures: dict,
+    paper: dict,
+    why: str,
+    bounds: tuple[float, ...] | None = None,
+) -> RankRow:
     counts = {"queries": len(kept), "pairs": sum(map(len, kept))}
     diffs = {k: figures[k] - paper[k] for k in FIGURES if k in paper}
     misses = [k for k, d in diffs.items() if not abs(d) <= EXACT]  # NaN (no queries kept) misses too
     misses += [k for k, n in counts.items() if k in paper and paper[k] != n]
-    return RankRow(table=table, ideal=ideal, method=method, variant=variant, **counts, figures=figures, paper=paper,
-                   differences=diffs, misses=misses,
-                   why=WHY[(table, why)].format(bounds=_span(bounds))
-                   if misses else None)  # fmt: skip
+    return RankRow(
+        table=table,
+        ideal=ideal,
+        method=method,
+        variant=variant,
+        **counts,
+        figures=figures,
+        paper=paper,
+        differences=diffs,
+        misses=misses,
+        why=WHY[(table, why)].format(bounds=_span(bounds)) if misses else None,
+    )
 
 
 def _span(bounds: tuple[float, ...] | None) -> str:
@@ -135,45 +179,109 @@ def _span(bounds: tuple[float, ...] | None) -> str:
     return "-".join(f"{b:.3f}" for b in bounds)
 
 
-def analyse(folder: Path, *, runs: int = 1000, seed: int = 2022, untied_reading: str = UNTIED[0],
-            relevant: str = RELEVANT[0]) -> MimicsDuoReport:  # fmt: skip
+def analyse(
+    folder: Path, *, runs: int = 1000, seed: int = 2022, untied_reading: str = UNTIED[0], relevant: str = RELEVANT[0]
+) -> MimicsDuoReport:
     if untied_reading not in UNTIED or relevant not in RELEVANT:
         raise ValueError(f"untied must be one of {UNTIED} and relevant one of {RELEVANT}")
     panes = load_panes(folder)
     queries = by_query(panes)
     names = list(MEASURES)
     ours = table10(panes)
-    t10 = {a: {b: Cell(ours=ours[a][b], paper=PAPER_TABLE10[a][j]) for j, b in enumerate(names[i + 1:])}
-           for i, a in enumerate(names[:-1])}  # fmt: skip
-    offline = [abs(c.ours - c.paper) for a, row in t10.items() for b, c in row.items()
-               if c.paper is not None and not ({a, b} & ONLINE)]  # fmt: skip
+    t10 = {
+        a: {b: Cell(ours=ours[a][b], paper=PAPER_TABLE10[a][j]) for j, b in enumerate(names[i + 1 :])}
+        for i, a in enumerate(names[:-1])
+    }
+    offline = [
+        abs(c.ours - c.paper)
+        for a, row in t10.items()
+        for b, c in row.items()
+        if c.paper is not None and not ({a, b} & ONLINE)
+    ]
 
-    def figures(kept: list, method: str | None, ideal: str = IDEAL, **how) -> dict[str, float]:
+    def figures(kept: list[list[Pane]], method: str | None, ideal: str = IDEAL, **how: Any) -> dict[str, float]:
         return rank_figures(kept, method, ideal, runs=runs, seed=seed, **how)
 
     t7 = []
     for method in ("Offline Rating", "Quality Labelling"):
         kept = untied(queries, method, untied_reading)
-        t7 += [_row("7", IDEAL, method, "ties", queries, figures(queries, method), PAPER_TABLE7[method, "ties"], "ties"),
-               _row("7", IDEAL, method, "non-tied", kept, figures(kept, method), PAPER_TABLE7[method, "non-tied"],
-                    "non-tied", mrr_bounds(kept, method, IDEAL)),
-               _row("7", IDEAL, method, "random, non-tied", kept, figures(kept, None),
-                    PAPER_TABLE7[method, "random, non-tied"], "random, non-tied"),
-               _row("7", IDEAL, method, "worst, non-tied", kept, figures(kept, None, worst=True),
-                    PAPER_TABLE7[method, "worst, non-tied"], "worst, non-tied")]  # fmt: skip
-    t7 += [_row("7", IDEAL, "random", "ties", queries, figures(queries, None), PAPER_TABLE7["random", "ties"], "ties"),
-           _row("7", IDEAL, "worst", "ties", queries, figures(queries, None, worst=True), PAPER_TABLE7["worst", "ties"],
-                "worst", (worst_dense_mrr(queries, IDEAL),))]  # fmt: skip
+        t7 += [
+            _row("7", IDEAL, method, "ties", queries, figures(queries, method), PAPER_TABLE7[method, "ties"], "ties"),
+            _row(
+                "7",
+                IDEAL,
+                method,
+                "non-tied",
+                kept,
+                figures(kept, method),
+                PAPER_TABLE7[method, "non-tied"],
+                "non-tied",
+                mrr_bounds(kept, method, IDEAL),
+            ),
+            _row(
+                "7",
+                IDEAL,
+                method,
+                "random, non-tied",
+                kept,
+                figures(kept, None),
+                PAPER_TABLE7[method, "random, non-tied"],
+                "random, non-tied",
+            ),
+            _row(
+                "7",
+                IDEAL,
+                method,
+                "worst, non-tied",
+                kept,
+                figures(kept, None, worst=True),
+                PAPER_TABLE7[method, "worst, non-tied"],
+                "worst, non-tied",
+            ),
+        ]
+    t7 += [
+        _row("7", IDEAL, "random", "ties", queries, figures(queries, None), PAPER_TABLE7["random", "ties"], "ties"),
+        _row(
+            "7",
+            IDEAL,
+            "worst",
+            "ties",
+            queries,
+            figures(queries, None, worst=True),
+            PAPER_TABLE7["worst", "ties"],
+            "worst",
+            (worst_dense_mrr(queries, IDEAL),),
+        ),
+    ]
     t11 = []
     for ideal, methods in PAPER_TABLE11.items():
-        for method in (*ASPECTS, None):
-            name = method or "random"
+        for aspect in (*ASPECTS, None):
+            name = aspect or "random"
             paper = dict(zip(("P@1", "MRR"), methods[name]))
-            t11.append(_row("11", ideal, name, f"relevant: {relevant}", queries, figures(queries, method, ideal, relevant=relevant),
-                            paper, "random" if method is None else "aspect"))  # fmt: skip
-    return MimicsDuoReport(pairs=len(panes), queries=len(queries), runs=runs, seed=seed, untied=untied_reading,
-                           relevant=relevant, table10=t10, table10_offline_max_difference=max(offline), table7=t7,
-                           table11=t11)  # fmt: skip
+            t11.append(
+                _row(
+                    "11",
+                    ideal,
+                    name,
+                    f"relevant: {relevant}",
+                    queries,
+                    figures(queries, aspect, ideal, relevant=relevant),
+                    paper,
+                    "random" if aspect is None else "aspect",
+                )
+            )
+    return MimicsDuoReport(
+        pairs=len(panes),
+        queries=len(queries),
+        runs=runs,
+        seed=seed,
+        untied=untied_reading,
+        relevant=relevant,
+        table10=t10,
+        table10_offline_max_difference=max(offline),
+        table7=t7,
+        table11=t11,
+    )
 
 
 def _cell(row: RankRow, key: str) -> str:
@@ -188,51 +296,75 @@ def _count(row: RankRow, key: str) -> str:
 
 
 def _rank_table(rows: list[RankRow], first: str) -> list[str]:
-    head = ("| {} | method | variant | queries (paper) | pairs (paper) | P@1 | paper | MRR | paper | P@1 sd | paper "
-            "| MRR sd | paper | misses |")
+    head = (
+        "| {} | method | variant | queries (paper) | pairs (paper) | P@1 | paper | MRR | paper | P@1 sd | paper "
+        "| MRR sd | paper | misses |"
+    )
     out = [head.format(first), "|---" * 14 + "|"]
     for row in rows:
         lead = row.ideal if first == "ideal" else ""
-        out.append(f"| {lead} | {row.method} | {row.variant} | {_count(row, 'queries')} | {_count(row, 'pairs')} | "
-                   + " | ".join(_cell(row, k) for k in FIGURES) + f" | {', '.join(row.misses) or '-'} |")
+        out.append(
+            f"| {lead} | {row.method} | {row.variant} | {_count(row, 'queries')} | {_count(row, 'pairs')} | "
+            + " | ".join(_cell(row, k) for k in FIGURES)
+            + f" | {', '.join(row.misses) or '-'} |"
+        )
     return out
 
 
 def _misses(rows: list[RankRow]) -> list[str]:
     out = []
     for why in dict.fromkeys(r.why for r in rows if r.why):
-        cells = "; ".join(f"{r.method}{'' if r.table == '7' else ' against ' + r.ideal}, {r.variant}: "
-                          f"{', '.join(r.misses)}" for r in rows if r.why == why)  # fmt: skip
+        cells = "; ".join(
+            f"{r.method}{'' if r.table == '7' else ' against ' + r.ideal}, {r.variant}: {', '.join(r.misses)}"
+            for r in rows
+            if r.why == why
+        )
         out.append(f"- {cells}. Why: {why}.")
     return out or ["- none"]
 
 
 def markdown(report: MimicsDuoReport) -> str:
     names = list(MEASURES)
-    intro = (f"# MIMICS-Duo from its released files\n\n{report.pairs} query-clarification pairs, {report.queries} "
-             f"queries; random tie-breaks and baselines: {report.runs} draws, seed {report.seed}. Readings: non-tied "
-             f"sets `{report.untied}`, Table 11's relevant panes `{report.relevant}` (`clarq mimics-duo --help`).\n")
-    lines = [intro, "## Table 10: Pearson's r (ours / paper)\n", "| | " + " | ".join(names[1:]) + " |",
-             "|---" * len(names) + "|"]  # fmt: skip
+    intro = (
+        f"# MIMICS-Duo from its released files\n\n{report.pairs} query-clarification pairs, {report.queries} "
+        f"queries; random tie-breaks and baselines: {report.runs} draws, seed {report.seed}. Readings: non-tied "
+        f"sets `{report.untied}`, Table 11's relevant panes `{report.relevant}` (`clarq mimics-duo --help`).\n"
+    )
+    lines = [
+        intro,
+        "## Table 10: Pearson's r (ours / paper)\n",
+        "| | " + " | ".join(names[1:]) + " |",
+        "|---" * len(names) + "|",
+    ]
     for i, a in enumerate(names[:-1]):
         cells = [""] * i + [f"{c.ours:.3f} / {c.paper:.3f}" for c in report.table10[a].values()]
         lines.append(f"| {a} | " + " | ".join(cells) + " |")
     online = [c for a, row in report.table10.items() for b, c in row.items() if {a, b} & ONLINE]
     missed = sum(1 for c in online if c.paper is not None and not abs(c.ours - c.paper) <= EXACT)
-    table10_note = (f"\nOffline-offline cells: largest difference from the paper "
-                    f"{report.table10_offline_max_difference:.4f}. Cells with the engagement level that do not "
-                    f"reproduce: {missed} of {len(online)}; where the offline cells reproduce on the same pairs, the "
-                    "paper's engagement column appears to come from data other than the release.\n")
-    table7_note = ("Figures beside the paper's (difference in brackets); a cell misses when it does not round to the "
-                   "paper's 3 decimals (or its count differs). The tied columns count every pane tied at the "
-                   "engagement top as relevant.\n")
+    table10_note = (
+        f"\nOffline-offline cells: largest difference from the paper "
+        f"{report.table10_offline_max_difference:.4f}. Cells with the engagement level that do not "
+        f"reproduce: {missed} of {len(online)}; where the offline cells reproduce on the same pairs, the "
+        "paper's engagement column appears to come from data other than the release.\n"
+    )
+    table7_note = (
+        "Figures beside the paper's (difference in brackets); a cell misses when it does not round to the "
+        "paper's 3 decimals (or its count differs). The tied columns count every pane tied at the "
+        "engagement top as relevant.\n"
+    )
     lines += [table10_note, "## Table 7: ideal order by engagement level\n", table7_note]
     lines += _rank_table(report.table7, "")
-    lines += ["\nCells that do not reproduce:\n", *_misses(report.table7), "\n## Table 11: panes ordered by an aspect\n"]
+    lines += [
+        "\nCells that do not reproduce:\n",
+        *_misses(report.table7),
+        "\n## Table 11: panes ordered by an aspect\n",
+    ]
     lines += _rank_table(report.table11, "ideal")
     within = max(abs(d) for r in report.table11 if r.method != "random" for d in r.differences.values())
-    lines += [f"\nAspect rows: largest difference from the paper {within:.3f}. Cells that do not reproduce:\n",
-              *_misses(report.table11)]  # fmt: skip
+    lines += [
+        f"\nAspect rows: largest difference from the paper {within:.3f}. Cells that do not reproduce:\n",
+        *_misses(report.table11),
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..scoring.stats import CONFIDENCE, figure_seed
 from ..core.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
+from ..scoring.stats import CONFIDENCE, figure_seed
 
 LABELS = 4
 
@@ -30,15 +30,26 @@ def weighted_prf(matrices: np.ndarray) -> dict[str, np.ndarray]:
     with np.errstate(invalid="ignore", divide="ignore"):
         precision = np.where(called > 0, tp / np.where(called > 0, called, 1), 0.0)
         recall = np.where(support > 0, tp / np.where(support > 0, support, 1), 0.0)
-        f1 = np.where(precision + recall > 0, 2 * precision * recall / np.where(precision + recall > 0,
-                                                                                 precision + recall, 1), 0.0)
+        f1 = np.where(
+            precision + recall > 0,
+            2 * precision * recall / np.where(precision + recall > 0, precision + recall, 1),
+            0.0,
+        )
     total = support.sum(axis=-1, keepdims=True)
     weights = support / np.where(total > 0, total, 1)
-    return {"precision": (weights * precision).sum(-1), "recall": (weights * recall).sum(-1), "f1": (weights * f1).sum(-1)}
+    return {
+        "precision": (weights * precision).sum(-1),
+        "recall": (weights * recall).sum(-1),
+        "f1": (weights * f1).sum(-1),
+    }
 
 
-def need_intervals(per_task: Sequence[tuple[Sequence[int], Sequence[int]]], *, seed: int = DEFAULT_SEED,
-                   resamples: int = DEFAULT_RESAMPLES) -> dict[str, tuple[float, float, float]]:
+def need_intervals(
+    per_task: Sequence[tuple[Sequence[int], Sequence[int]]],
+    *,
+    seed: int = DEFAULT_SEED,
+    resamples: int = DEFAULT_RESAMPLES,
+) -> dict[str, tuple[float, float, float]]:
     """(value, low, high) of each weighted figure, from (gold, predicted) lists per task."""
     if not per_task:
         return {}

@@ -63,14 +63,17 @@ def online_by_task(run_dir: Path, data: str | None) -> tuple[RunConfig, dict[str
         grouped[verdict.task_id].append(verdict)
     out = {}
     for task_id, items in grouped.items():
-        out[task_id] = {"success": sum(v.success for v in items) / len(items),
-                        "nodes": sum(v.obtained_count / max(1, v.required_count) for v in items) / len(items),
-                        "aqd": sum(v.aqd for v in items) / len(items)}  # fmt: skip
+        out[task_id] = {
+            "success": sum(v.success for v in items) / len(items),
+            "nodes": sum(v.obtained_count / max(1, v.required_count) for v in items) / len(items),
+            "aqd": sum(v.aqd for v in items) / len(items),
+        }
     return config, out
 
 
-def offline_by_task(config: RunConfig, tasks: list[str], *, data: str | None, results: str | None,
-                    llm: dict[str, Any]) -> dict[str, dict[str, float]]:
+def offline_by_task(
+    config: RunConfig, tasks: list[str], *, data: str | None, results: str | None, llm: dict[str, Any]
+) -> dict[str, dict[str, float]]:
     seeker = config.seeker
     name = seeker.model if seeker.name == "llm" and seeker.model else seeker.name
     out: dict[str, dict[str, float]] = {}
@@ -78,9 +81,19 @@ def offline_by_task(config: RunConfig, tasks: list[str], *, data: str | None, re
         wanted = [t for t in tasks if t.startswith(f"{language}/")]
         if not wanted:
             continue
-        options = SelectOptions(seeker=name, seeker_model=seeker.model, seeker_options=seeker.options,
-                                lang=language, data=data or config.data_dir, results=results, task_ids=wanted,
-                                write=False, chance=False, resamples=1, llm=llm)  # fmt: skip
+        options = SelectOptions(
+            seeker=name,
+            seeker_model=seeker.model,
+            seeker_options=seeker.options,
+            lang=language,
+            data=data or config.data_dir,
+            results=results,
+            task_ids=wanted,
+            write=False,
+            chance=False,
+            resamples=1,
+            llm=llm,
+        )
         sums: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
         counts: dict[str, int] = defaultdict(int)
         for result in select(options).results:
@@ -92,8 +105,13 @@ def offline_by_task(config: RunConfig, tasks: list[str], *, data: str | None, re
     return out
 
 
-def correlate(run_dirs: list[str | Path], *, data: str | None = None, results: str | None = None,
-              llm: dict[str, Any] | None = None) -> CorrelationReport:
+def correlate(
+    run_dirs: list[str | Path],
+    *,
+    data: str | None = None,
+    results: str | None = None,
+    llm: dict[str, Any] | None = None,
+) -> CorrelationReport:
     if len(run_dirs) < 1:
         raise ClarqError("no run folders given", "pass one `clarq run` folder per seeker")
     tracks: list[SeekerTrack] = []
@@ -114,12 +132,16 @@ def correlate(run_dirs: list[str | Path], *, data: str | None = None, results: s
         sign = 1 if name != "aqd" else -1  # AQD: fewer extra turns is better
         boards[name] = [t.seeker for _, t in sorted(zip(means, tracks), key=lambda p: -sign * p[0][name])]
     boards["agreement"] = {
-        f"{a}~{b}": {"kendall": kendall_tau_b([m[a] for m in means], [(m[b] if b != "aqd" else -m[b]) for m in means]),
-                     "same_order": boards[a] == boards[b]}
-        for a in OFFLINE for b in ONLINE
-    }  # fmt: skip
-    return CorrelationReport(seekers=tracks, per_seeker=per_seeker, pooled=pairings(tracks), across_seekers=across,
-                             leaderboards=boards)  # fmt: skip
+        f"{a}~{b}": {
+            "kendall": kendall_tau_b([m[a] for m in means], [(m[b] if b != "aqd" else -m[b]) for m in means]),
+            "same_order": boards[a] == boards[b],
+        }
+        for a in OFFLINE
+        for b in ONLINE
+    }
+    return CorrelationReport(
+        seekers=tracks, per_seeker=per_seeker, pooled=pairings(tracks), across_seekers=across, leaderboards=boards
+    )
 
 
 def pairings(tracks: list[SeekerTrack]) -> dict[str, dict[str, Any]]:

@@ -15,13 +15,16 @@ def _num(value: Any) -> str:
 
 
 def coefficient_rows(block: dict[str, dict[str, Any]]) -> list[list[str]]:
-    return [[pair, _num(c["pearson"]), _num(c["spearman"]), _num(c["kendall"]), str(c["n"])]
-            for pair, c in block.items()]  # fmt: skip
+    return [
+        [pair, _num(c["pearson"]), _num(c["spearman"]), _num(c["kendall"]), str(c["n"])] for pair, c in block.items()
+    ]
 
 
 def seeker_rows(report: CorrelationReport) -> list[list[str]]:
-    return [[t.seeker, str(len(set(t.offline) & set(t.online))), *(f"{t.means()[n]:.3f}" for n in (*OFFLINE, *ONLINE))]
-            for t in report.seekers]  # fmt: skip
+    return [
+        [t.seeker, str(len(set(t.offline) & set(t.online))), *(f"{t.means()[n]:.3f}" for n in (*OFFLINE, *ONLINE))]
+        for t in report.seekers
+    ]
 
 
 def board_rows(report: CorrelationReport) -> list[list[str]]:
@@ -35,10 +38,12 @@ BOARD_HEADER = ["offline~online leaderboard", "Kendall tau", "same order"]
 
 
 def sections(report: CorrelationReport) -> list[tuple[str, list[str], list[list[str]]]]:
-    out = [("seekers: offline (mean over tasks) and online (mean over tasks)", SEEKER_HEADER, seeker_rows(report)),
-           ("across seekers (seeker means)", COEFF_HEADER, coefficient_rows(report.across_seekers)),
-           ("pooled over (seeker, task) pairs", COEFF_HEADER, coefficient_rows(report.pooled)),
-           ("do the two leaderboards rank the seekers alike?", BOARD_HEADER, board_rows(report))]  # fmt: skip
+    out = [
+        ("seekers: offline (mean over tasks) and online (mean over tasks)", SEEKER_HEADER, seeker_rows(report)),
+        ("across seekers (seeker means)", COEFF_HEADER, coefficient_rows(report.across_seekers)),
+        ("pooled over (seeker, task) pairs", COEFF_HEADER, coefficient_rows(report.pooled)),
+        ("do the two leaderboards rank the seekers alike?", BOARD_HEADER, board_rows(report)),
+    ]
     out += [(f"per task: {name}", COEFF_HEADER, coefficient_rows(block)) for name, block in report.per_seeker.items()]
     return out
 
@@ -65,16 +70,19 @@ def markdown(report: CorrelationReport) -> str:
     for title, header, rows in sections(report):
         lines += [f"## {title}", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         lines += ["| " + " | ".join(row) + " |" for row in rows] + [""]
-    lines += ["## leaderboards", ""] + [f"- {name}: {' > '.join(report.leaderboards[name])}"
-                                        for name in (*OFFLINE, *ONLINE)]  # fmt: skip
+    lines += ["## leaderboards", ""] + [
+        f"- {name}: {' > '.join(report.leaderboards[name])}" for name in (*OFFLINE, *ONLINE)
+    ]
     return "\n".join(lines) + "\n"
 
 
 def write_report(report: CorrelationReport, folder: str | Path) -> list[Path]:
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    files = {"correlation.json": json.dumps(report.model_dump(mode="json"), indent=1, ensure_ascii=False) + "\n",
-             "report.md": markdown(report)}  # fmt: skip
+    files = {
+        "correlation.json": json.dumps(report.model_dump(mode="json"), indent=1, ensure_ascii=False) + "\n",
+        "report.md": markdown(report),
+    }
     written = []
     for name, text in files.items():
         (folder / name).write_text(redact(text), encoding="utf-8")

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .metrics import NEW_MAX
 from ..core.defaults import DEFAULT_SEED
+from .metrics import NEW_MAX
 
 PERMUTATIONS = 1000
 FIGURES = ("mrr", "p@1", "ndcg@3", "ndcg@5", "recall@5", "recall@10", "recall@20", "recall@30", "lar", "olar")
@@ -23,7 +23,9 @@ def _one_state(rng: np.random.Generator, n: int, r: int, permutations: int) -> d
         lar = 0.5 / length
         return {**dict.fromkeys(FIGURES, zeros), "lar": lar, "olar": 1.0 / length / (2 + NEW_MAX)}
     keys = rng.random((permutations, n), dtype=np.float32)
-    positions = np.sort(np.argpartition(keys, r - 1, axis=1)[:, :r] if r < n else np.tile(np.arange(n), (permutations, 1)), axis=1)
+    positions = np.sort(
+        np.argpartition(keys, r - 1, axis=1)[:, :r] if r < n else np.tile(np.arange(n), (permutations, 1)), axis=1
+    )
     first = positions[:, 0]
     gains = 1.0 / np.log2(positions + 2.0)
     out = {"mrr": 1.0 / (first + 1.0), "p@1": (first == 0).astype(float)}
@@ -38,8 +40,9 @@ def _one_state(rng: np.random.Generator, n: int, r: int, permutations: int) -> d
     return out
 
 
-def random_expectation(shapes: Sequence[tuple[int, int]], *, seed: int = DEFAULT_SEED,
-                       permutations: int = PERMUTATIONS) -> dict[str, dict[str, float]]:
+def random_expectation(
+    shapes: Sequence[tuple[int, int]], *, seed: int = DEFAULT_SEED, permutations: int = PERMUTATIONS
+) -> dict[str, dict[str, float]]:
     """For states given as (pool size n, relevant count r): per figure, the mean and sd over `permutations` of the
     figure averaged over the states."""
     if not shapes:

@@ -43,15 +43,33 @@ def score_state(state: ClarifyState, pool_size: int, relevant: set[str], selecti
     if state.needed:
         flags = [i in relevant for i in selection.ranking]
         figures = ranking_metrics(flags, [i in relevant for i in selection.returned], len(relevant))
-    return StateResult(state_id=state.id, task_id=state.task_id, type_number=state.type_number, step=state.step,
-                       need_gold=state.need, need_pred=selection.need, pool=pool_size, relevant=len(relevant),
-                       returned=selection.returned, figures=figures, error=selection.error,
-                       note=selection.note)  # fmt: skip
+    return StateResult(
+        state_id=state.id,
+        task_id=state.task_id,
+        type_number=state.type_number,
+        step=state.step,
+        need_gold=state.need,
+        need_pred=selection.need,
+        pool=pool_size,
+        relevant=len(relevant),
+        returned=selection.returned,
+        figures=figures,
+        error=selection.error,
+        note=selection.note,
+    )
 
 
-async def run_states(ranker: Ranker, states: list[ClarifyState], tasks: dict[str, Task], bank: Bank, *,
-                     concurrency: int = 32, seed: int = 0, stop: Callable[[], bool] | None = None,
-                     on_done: Callable[[int], None] | None = None) -> list[StateResult]:
+async def run_states(
+    ranker: Ranker,
+    states: list[ClarifyState],
+    tasks: dict[str, Task],
+    bank: Bank,
+    *,
+    concurrency: int = 32,
+    seed: int = 0,
+    stop: Callable[[], bool] | None = None,
+    on_done: Callable[[int], None] | None = None,
+) -> list[StateResult]:
     """Every state's result, in state order. Once `stop()` is true (a spent --max-cost), no further state is asked:
     the rest are recorded as not run (errors)."""
     gate = asyncio.Semaphore(concurrency)
@@ -61,8 +79,9 @@ async def run_states(ranker: Ranker, states: list[ClarifyState], tasks: dict[str
         nonlocal done
         pool = pool_for(state, bank)
         relevant = relevant_ids(pool, state)
-        item = Item(state, tasks[state.task_id], view_of(state, tasks[state.task_id], seed=seed), pool,
-                    frozenset(relevant))  # fmt: skip
+        item = Item(
+            state, tasks[state.task_id], view_of(state, tasks[state.task_id], seed=seed), pool, frozenset(relevant)
+        )
         async with gate:
             try:
                 if stop is not None and stop():
@@ -71,8 +90,9 @@ async def run_states(ranker: Ranker, states: list[ClarifyState], tasks: dict[str
                 known = {entry.id for entry in pool}
                 if not set(selection.ranking) <= known or not set(selection.returned) <= known:
                     raise ValueError("the selection names questions outside the state's pool")
-                if len(set(selection.ranking)) != len(selection.ranking) \
-                        or len(set(selection.returned)) != len(selection.returned):
+                if len(set(selection.ranking)) != len(selection.ranking) or len(set(selection.returned)) != len(
+                    selection.returned
+                ):
                     raise ValueError("the selection names a question twice")  # would count it twice in Recall@k
             except Exception as exc:  # noqa: BLE001 - a failing state is recorded, the track goes on
                 selection = Selection(need=1, error=redact(f"{type(exc).__name__}: {exc}")[:500])

@@ -20,13 +20,13 @@ from typing import NamedTuple, Protocol
 
 from pydantic import BaseModel, Field
 
+from ..core.defaults import DEFAULT_SEED
 from ..core.tasks import Task
 from ..core.transcript import Speaker
 from ..seekers import DialogueView
 from .bank import BankEntry
 from .bm25 import bm25_scores
 from .states import ClarifyState
-from ..core.defaults import DEFAULT_SEED
 
 MAX_LIST = 5
 
@@ -70,7 +70,9 @@ class WorstQuestion:
     name = "worst-question"
 
     async def select(self, item: Item) -> Selection:
-        ranking = [e.id for e in item.pool if e.id not in item.relevant] + [e.id for e in item.pool if e.id in item.relevant]
+        ranking = [e.id for e in item.pool if e.id not in item.relevant] + [
+            e.id for e in item.pool if e.id in item.relevant
+        ]
         return Selection(need=1 if item.state.need >= 3 else 4, ranking=ranking, returned=ranking[:1])
 
 
@@ -124,5 +126,10 @@ class BM25Ranker:
         return Selection(need=4, ranking=ranking, returned=returned)
 
 
-OFFLINE_RANKERS: dict[str, Callable[..., Ranker]] = {"best-question": BestQuestion, "worst-question": WorstQuestion, "no-question": NoQuestion,
-                   "random": RandomRanker, "bm25": BM25Ranker}  # fmt: skip
+OFFLINE_RANKERS: dict[str, Callable[..., Ranker]] = {
+    "best-question": BestQuestion,
+    "worst-question": WorstQuestion,
+    "no-question": NoQuestion,
+    "random": RandomRanker,
+    "bm25": BM25Ranker,
+}

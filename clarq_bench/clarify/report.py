@@ -13,10 +13,19 @@ from .rank_states import StateResult
 from .summary import Estimate, SelectSummary
 
 #: Question-ranking figures carry their own names: ClariQ's MRR / P@1 / nDCG measure document retrieval (metrics.py).
-LABELS = {"mrr": "question-ranking MRR", "p@1": "question-ranking P@1", "ndcg@3": "question-ranking nDCG@3",
-          "ndcg@5": "question-ranking nDCG@5", "recall@5": "Recall@5", "recall@10": "Recall@10",
-          "recall@20": "Recall@20", "recall@30": "Recall@30", "lar": "LAR (returned list)",
-          "olar": "OLAR (returned list)", "list_length": "returned list length"}  # fmt: skip
+LABELS = {
+    "mrr": "question-ranking MRR",
+    "p@1": "question-ranking P@1",
+    "ndcg@3": "question-ranking nDCG@3",
+    "ndcg@5": "question-ranking nDCG@5",
+    "recall@5": "Recall@5",
+    "recall@10": "Recall@10",
+    "recall@20": "Recall@20",
+    "recall@30": "Recall@30",
+    "lar": "LAR (returned list)",
+    "olar": "OLAR (returned list)",
+    "list_length": "returned list length",
+}
 
 
 def fmt(estimate: Estimate) -> str:
@@ -36,18 +45,34 @@ def rows(summary: SelectSummary) -> list[list[str]]:
     out = [[LABELS[name], fmt(estimate), chance(summary, name)] for name, estimate in summary.selection.items()]
     need = summary.need
     if summary.need_intervals:
-        out += [[f"need {name} (weighted, 1-4)", fmt(summary.need_intervals[name]), ""]
-                for name in ("precision", "recall", "f1")]  # fmt: skip
+        out += [
+            [f"need {name} (weighted, 1-4)", fmt(summary.need_intervals[name]), ""]
+            for name in ("precision", "recall", "f1")
+        ]
     else:
-        out += [["need P / R / F1 (weighted, 1-4)", f"{need['precision']:.4f} / {need['recall']:.4f} / {need['f1']:.4f}", ""]]
-    out += [["need MSE", fmt(summary.need_mse), ""],
-            ["need asked? P / R / F1", " / ".join(f"{summary.need_binary[k]:.4f}" for k in ("precision", "recall", "f1")), ""]]  # fmt: skip
+        out += [
+            [
+                "need P / R / F1 (weighted, 1-4)",
+                f"{need['precision']:.4f} / {need['recall']:.4f} / {need['f1']:.4f}",
+                "",
+            ]
+        ]
+    out += [
+        ["need MSE", fmt(summary.need_mse), ""],
+        [
+            "need asked? P / R / F1",
+            " / ".join(f"{summary.need_binary[k]:.4f}" for k in ("precision", "recall", "f1")),
+            "",
+        ],
+    ]
     return out
 
 
 def title(summary: SelectSummary) -> str:
-    return (f"clarq select (offline clarification track): {summary.seeker}, {summary.language}, {summary.tasks} tasks, "
-            f"{summary.states} states ({summary.needed_states} need a question)")
+    return (
+        f"clarq select (offline clarification track): {summary.seeker}, {summary.language}, {summary.tasks} tasks, "
+        f"{summary.states} states ({summary.needed_states} need a question)"
+    )
 
 
 def print_table(summary: SelectSummary, console: Any = None) -> None:
@@ -69,8 +94,14 @@ def print_table(summary: SelectSummary, console: Any = None) -> None:
 
 
 def markdown(summary: SelectSummary, plots: list[str] = ()) -> str:  # type: ignore[assignment]
-    lines = [f"# {title(summary)}", "", "Track: offline clarification (not a dialogue result).", "",
-             "| figure | value [95% CI] | chance: mean ± sd (1,000 permutations) |", "|---|---:|---:|"]  # fmt: skip
+    lines = [
+        f"# {title(summary)}",
+        "",
+        "Track: offline clarification (not a dialogue result).",
+        "",
+        "| figure | value [95% CI] | chance: mean ± sd (1,000 permutations) |",
+        "|---|---:|---:|",
+    ]
     lines += [f"| {' | '.join(row)} |" for row in rows(summary)]
     lines += ["", "Question bank: " + ", ".join(f"{k} {v}" for k, v in summary.bank.items()), ""]
     if summary.errors:
@@ -109,8 +140,9 @@ def atomic_write_text(path: Path, text: str) -> None:
     partial.replace(path)
 
 
-def write_report(summary: SelectSummary, results: list[StateResult], folder: str | Path, *,
-                 plots: bool = True) -> list[Path]:
+def write_report(
+    summary: SelectSummary, results: list[StateResult], folder: str | Path, *, plots: bool = True
+) -> list[Path]:
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     written = [write_plot(summary, folder)] if plots else []

@@ -52,12 +52,19 @@ class SeekerRanker:
         answer = raw if isinstance(raw, SeekerAnswer) else SeekerAnswer.model_validate(raw)
         known = {e.id for e in item.pool}
         returned = [i for i in dict.fromkeys(answer.questions) if i in known]
-        base = answer.ranking if answer.ranking is not None else bm25_order(dialogue_query(item.view), item.pool,
-                                                                            item.view)[0]  # fmt: skip
+        base = (
+            answer.ranking
+            if answer.ranking is not None
+            else bm25_order(dialogue_query(item.view), item.pool, item.view)[0]
+        )
         ranking = returned + [i for i in dict.fromkeys(base) if i in known and i not in returned]
         unknown = len(answer.questions) - len(returned)
-        return Selection(need=answer.need, ranking=ranking, returned=returned,
-                         note=f"{unknown} question ids were not candidates" if unknown else None)
+        return Selection(
+            need=answer.need,
+            ranking=ranking,
+            returned=returned,
+            note=f"{unknown} question ids were not candidates" if unknown else None,
+        )
 
     async def _from_next_line(self, seeker: object, item: Item) -> Selection:
         line = await seeker.respond(item.view)  # type: ignore[attr-defined]

@@ -66,16 +66,25 @@ def task_states(task: Task) -> list[ClarifyState]:
     states = []
     for step in range(len(path) + 1):
         revealed = tuple(path[:step])
-        states.append(ClarifyState(
-            id=f"{task.id}#{step}", task_id=task.id, language=language, type_number=task.type_number, step=step,
-            revealed=revealed, frontier=tuple(task.tree.frontier(revealed)),
-            need=need_grade(len(path) - step, len(path)), turns=tuple(turns),
-        ))  # fmt: skip
+        states.append(
+            ClarifyState(
+                id=f"{task.id}#{step}",
+                task_id=task.id,
+                language=language,
+                type_number=task.type_number,
+                step=step,
+                revealed=revealed,
+                frontier=tuple(task.tree.frontier(revealed)),
+                need=need_grade(len(path) - step, len(path)),
+                turns=tuple(turns),
+            )
+        )
         if step < len(path):
             node = path[step]
-            turns += [Turn(speaker=Speaker.seeker, text=questions[step]),
-                      Turn(speaker=Speaker.provider, text=task.tree[node].text, kind=ReplyKind.response_i,
-                           revealed=[node])]  # fmt: skip
+            turns += [
+                Turn(speaker=Speaker.seeker, text=questions[step]),
+                Turn(speaker=Speaker.provider, text=task.tree[node].text, kind=ReplyKind.response_i, revealed=[node]),
+            ]
     return states
 
 

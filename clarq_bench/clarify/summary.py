@@ -4,17 +4,16 @@ summary's schema lives in leaderboard/track_summary.py, labelled with the track.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable
 
-from collections import defaultdict
-
+from ..core.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 from ..leaderboard.track_summary import TRACK, Estimate, SelectSummary
 from ..scoring.stats import bootstrap_ratio, figure_seed
 from .metrics import SELECTION_METRICS, binary_need_scores, need_scores
 from .need_stats import need_intervals
 from .random_baseline import random_expectation
 from .rank_states import StateResult
-from ..core.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 __all__ = ["TRACK", "Estimate", "SelectSummary", "clustered", "summarize"]
 
@@ -23,25 +22,34 @@ def _figure_of(name: str) -> Callable[[StateResult], float]:
     return lambda result: result.figures[name]
 
 
-def clustered(results: list[StateResult], value_of: Callable[[StateResult], float], name: str, seed: int,
-              resamples: int) -> Estimate:
+def clustered(
+    results: list[StateResult], value_of: Callable[[StateResult], float], name: str, seed: int, resamples: int
+) -> Estimate:
     sums: dict[str, float] = defaultdict(float)
     counts: dict[str, int] = defaultdict(int)
     for result in results:
         sums[result.task_id] += value_of(result)
         counts[result.task_id] += 1
     keys = sorted(sums)
-    interval = bootstrap_ratio([sums[k] for k in keys], [counts[k] for k in keys], seed=figure_seed(seed, name),
-                               resamples=resamples)  # fmt: skip
+    interval = bootstrap_ratio(
+        [sums[k] for k in keys], [counts[k] for k in keys], seed=figure_seed(seed, name), resamples=resamples
+    )
     return Estimate(value=interval.value, low=interval.low, high=interval.high, n=len(results))
 
 
-def summarize(results: list[StateResult], *, seeker: str, language: str, bank_counts: dict[str, int],
-              seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES, usage: dict[str, float] | None = None,
-              chance: bool = True) -> SelectSummary:
+def summarize(
+    results: list[StateResult],
+    *,
+    seeker: str,
+    language: str,
+    bank_counts: dict[str, int],
+    seed: int = DEFAULT_SEED,
+    resamples: int = DEFAULT_RESAMPLES,
+    usage: dict[str, float] | None = None,
+    chance: bool = True,
+) -> SelectSummary:
     needed = [r for r in results if r.need_gold > 1]
-    selection = {name: clustered(needed, _figure_of(name), name, seed, resamples)
-                 for name in SELECTION_METRICS}  # fmt: skip
+    selection = {name: clustered(needed, _figure_of(name), name, seed, resamples) for name in SELECTION_METRICS}
     gold = [r.need_gold for r in results]
     predicted = [r.need_pred for r in results]
     mse = clustered(results, lambda r: (r.need_gold - r.need_pred) ** 2, "need_mse", seed, resamples)
@@ -52,10 +60,19 @@ def summarize(results: list[StateResult], *, seeker: str, language: str, bank_co
         by_task[r.task_id][1].append(r.need_pred)
     intervals = need_intervals([by_task[k] for k in sorted(by_task)], seed=seed, resamples=resamples)
     return SelectSummary(
-        seeker=seeker, language=language, tasks=len({r.task_id for r in results}), states=len(results),
-        needed_states=len(needed), bank=bank_counts, selection=selection, need=need_scores(gold, predicted),
-        need_binary=binary_need_scores(gold, predicted), need_mse=mse,
+        seeker=seeker,
+        language=language,
+        tasks=len({r.task_id for r in results}),
+        states=len(results),
+        needed_states=len(needed),
+        bank=bank_counts,
+        selection=selection,
+        need=need_scores(gold, predicted),
+        need_binary=binary_need_scores(gold, predicted),
+        need_mse=mse,
         need_intervals={k: Estimate(value=v, low=lo, high=hi, n=len(results)) for k, (v, lo, hi) in intervals.items()},
         random_expectation=random_expectation(shapes, seed=seed) if chance else {},
-        errors=sum(1 for r in results if r.error), notes=sum(1 for r in results if r.note), usage=usage or {},
-    )  # fmt: skip
+        errors=sum(1 for r in results if r.error),
+        notes=sum(1 for r in results if r.note),
+        usage=usage or {},
+    )

@@ -11,15 +11,15 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, Field, field_validator
 
+from ..core.defaults import DEFAULT_SEED
 from ..core.errors import ClarqError
 from ..core.tasks import Task
 from ..llm.options import ModelCallOptions
 from .bank import Bank, load_bank
-from .rankers import OFFLINE_RANKERS, RandomRanker, Ranker
 from .rank_states import StateResult, run_states
+from .rankers import OFFLINE_RANKERS, RandomRanker, Ranker
 from .states import build_states
 from .summary import SelectSummary, summarize
-from ..core.defaults import DEFAULT_SEED
 
 
 class SelectOptions(BaseModel):
@@ -74,13 +74,16 @@ def make_ranker(options: SelectOptions) -> tuple[Ranker, Any]:
         client = open_client([("seeker", model)], options.llm)  # the key, and the price under --max-cost
         return LLMRanker(client, model, seed=options.seed), client
     if name in ("human", "replay"):
-        raise ClarqError(f"the {name} seeker cannot take the offline track", f"use {', '.join(OFFLINE_RANKERS)} or "
-                         "a seeker that answers on its own")  # fmt: skip
+        raise ClarqError(
+            f"the {name} seeker cannot take the offline track",
+            f"use {', '.join(OFFLINE_RANKERS)} or a seeker that answers on its own",
+        )
     try:
         spec = resolve_seeker(config)  # an unknown name fails here, before any state
     except ClarqError as exc:
-        raise ClarqError(exc.problem, f"the offline rankers are {', '.join(OFFLINE_RANKERS)}; "
-                         "`clarq seekers` lists the seekers") from None  # fmt: skip
+        raise ClarqError(
+            exc.problem, f"the offline rankers are {', '.join(OFFLINE_RANKERS)}; `clarq seekers` lists the seekers"
+        ) from None
     from .seeker_ranker import SeekerRanker
 
     return SeekerRanker(spec), None
@@ -91,16 +94,24 @@ def choose_tasks(options: SelectOptions, bank: Bank) -> list[Task]:
     from ..data.selection import load_selected
 
     hashes = bank.task_hashes
-    selected = [t for t in load_selected(options.data, lang=options.lang, split="test", types=options.types)
-                if t.id in hashes and (options.task_ids is None or t.id in options.task_ids)]  # fmt: skip
+    selected = [
+        t
+        for t in load_selected(options.data, lang=options.lang, split="test", types=options.types)
+        if t.id in hashes and (options.task_ids is None or t.id in options.task_ids)
+    ]
     other = [t.id for t in selected if t.content_hash() != hashes[t.id]]
     if other:
-        raise ClarqError(f"{len(other)} selected tasks (first: {other[0]}) differ from the released tasks the question "
-                         "bank was built from", "pass the ClarQ-LLM task data with --data (not the sample tasks/)")
+        raise ClarqError(
+            f"{len(other)} selected tasks (first: {other[0]}) differ from the released tasks the question "
+            "bank was built from",
+            "pass the ClarQ-LLM task data with --data (not the sample tasks/)",
+        )
     tasks = selected
     if not tasks:
-        raise ClarqError("none of the selected tasks has questions in the bank",
-                         "the track runs on the released test tasks (types 1-26) of --data")  # fmt: skip
+        raise ClarqError(
+            "none of the selected tasks has questions in the bank",
+            "the track runs on the released test tasks (types 1-26) of --data",
+        )
     if options.limit:
         tasks = sorted(tasks, key=lambda t: (t.index, t.type_number))[: options.limit]
         tasks.sort(key=lambda t: (t.type_number, t.index))
@@ -119,8 +130,15 @@ async def select_async(options: SelectOptions) -> TrackResult:
         tasks = choose_tasks(options, bank)
         states = build_states(tasks)
         stop = (lambda: client.budget_exhausted) if client is not None else None  # --max-cost: no new state
-        results = await run_states(ranker, states, {t.id: t for t in tasks}, bank, concurrency=options.concurrency,
-                                   seed=options.seed, stop=stop)  # fmt: skip
+        results = await run_states(
+            ranker,
+            states,
+            {t.id: t for t in tasks},
+            bank,
+            concurrency=options.concurrency,
+            seed=options.seed,
+            stop=stop,
+        )
     finally:
         if client is not None:
             await client.aclose()
@@ -128,9 +146,16 @@ async def select_async(options: SelectOptions) -> TrackResult:
     if client is not None:
         total = client.usage
         usage = {"calls": total.calls, "cached_calls": total.cached_calls, "cost_usd": total.cost_usd}
-    summary = summarize(results, seeker=getattr(ranker, "name", options.seeker), language=options.lang,
-                        bank_counts=bank.counts(), seed=options.seed, resamples=options.resamples, usage=usage,
-                        chance=options.chance)  # fmt: skip
+    summary = summarize(
+        results,
+        seeker=getattr(ranker, "name", options.seeker),
+        language=options.lang,
+        bank_counts=bank.counts(),
+        seed=options.seed,
+        resamples=options.resamples,
+        usage=usage,
+        chance=options.chance,
+    )
     out = None
     if options.write:
         from .report import write_report

@@ -36,7 +36,9 @@ def positive_int(text: str) -> int:
 def add_data_arguments(parser: argparse.ArgumentParser) -> None:
     """--data / --tasks / --lang / --split / --types: which tasks a command works on."""
     source = parser.add_mutually_exclusive_group()
-    source.add_argument("--data", metavar="DIR", help="task data folder (default: $CLARQ_DATA, then the download cache)")
+    source.add_argument(
+        "--data", metavar="DIR", help="task data folder (default: $CLARQ_DATA, then the download cache)"
+    )
     source.add_argument("--tasks", metavar="DIR", help="a folder of tasks in the upstream layout, e.g. tasks/")
     parser.add_argument("--lang", choices=["en", "zh", "all"], default="all", help="language (default: all)")
     parser.add_argument("--split", choices=["test", "dev", "all"], default="all", help="split (default: all)")

@@ -17,8 +17,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     fetch.add_argument("--url", help="base URL of a mirror (default: the pinned upstream commit; env CLARQ_DATA_URL)")
     fetch.add_argument("--json", action="store_true")
     for sub in (fetch,):
-        sub.add_argument("--dataset", choices=DATASET_CHOICES, default="clarq-llm",
-                         help="which data (default clarq-llm; clariq and mimics-duo feed the companion tracks)")
+        sub.add_argument(
+            "--dataset",
+            choices=DATASET_CHOICES,
+            default="clarq-llm",
+            help="which data (default clarq-llm; clariq and mimics-duo feed the companion tracks)",
+        )
     fetch.set_defaults(handler=_download)
     where = actions.add_parser("where", help="print which data folder clarq would use")
     where.add_argument("--data", metavar="DIR")
@@ -31,8 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _download(args: argparse.Namespace) -> int:
-    from ..api.support import download_dataset
-    from ..api.support import download
+    from ..api.support import download, download_dataset
 
     if args.dataset == "clarq-llm":
         report = download(base_url=args.url, with_results=args.results)
@@ -52,10 +55,8 @@ def _where(args: argparse.Namespace) -> int:
     """The folder clarq reads; before a download, the folder the download will fill (and how to fill it)."""
     import sys
 
+    from ..api.support import cached_data_dir, dataset_dir, resolve_data_dir
     from ..core.errors import ClarqError
-    from ..api.support import dataset_dir
-    from ..api.support import cached_data_dir
-    from ..api.support import resolve_data_dir
 
     if args.dataset != "clarq-llm":
         print(dataset_dir(args.dataset, args.data))  # none there: one line and exit 2
@@ -64,8 +65,10 @@ def _where(args: argparse.Namespace) -> int:
         print(resolve_data_dir(args.data))
     except ClarqError:
         print(cached_data_dir())
-        print("clarq: not downloaded yet: `clarq data download` fills it (or set CLARQ_DATA, or pass --data DIR)",
-              file=sys.stderr)
+        print(
+            "clarq: not downloaded yet: `clarq data download` fills it (or set CLARQ_DATA, or pass --data DIR)",
+            file=sys.stderr,
+        )
         return 1  # a script asking where the data is must not read "ready" from exit 0
     return 0
 
@@ -73,8 +76,7 @@ def _where(args: argparse.Namespace) -> int:
 def _verify(args: argparse.Namespace) -> int:
     import sys
 
-    from ..api.support import verify_folder
-    from ..api.support import resolve_data_dir
+    from ..api.support import resolve_data_dir, verify_folder
 
     if args.dataset == "clarq-llm":
         root = resolve_data_dir(args.data)

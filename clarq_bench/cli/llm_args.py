@@ -20,25 +20,50 @@ def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("model calls")
     group.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
     group.add_argument("--cache", metavar="PATH", type=Path, help="response cache file (default: user cache dir)")
-    group.add_argument("--api-base", metavar="URL", type=api_base_arg, help="an OpenAI-compatible endpoint, e.g. http://localhost:8000/v1")
-    group.add_argument("--router", metavar="FILE.yaml", type=Path,
-                       help="litellm Router model_list: model names served by pools of deployments (README, Scale out)")
-    group.add_argument("--transport", choices=["auto", "litellm"], default="auto",
-                       help="auto: plain HTTP for OpenAI-compatible models at --api-base, litellm for the rest "
-                            "(default); litellm: every call through litellm")
-    group.add_argument("--max-cost", metavar="USD", type=positive_float,
-                       help="stop starting new dialogues once this many dollars are spent")
-    group.add_argument("--allow-unpriced", action="store_true",
-                       help="with --max-cost: run even when a model has no known price (its dollars count as 0)")
+    group.add_argument(
+        "--api-base",
+        metavar="URL",
+        type=api_base_arg,
+        help="an OpenAI-compatible endpoint, e.g. http://localhost:8000/v1",
+    )
+    group.add_argument(
+        "--router",
+        metavar="FILE.yaml",
+        type=Path,
+        help="litellm Router model_list: model names served by pools of deployments (README, Scale out)",
+    )
+    group.add_argument(
+        "--transport",
+        choices=["auto", "litellm"],
+        default="auto",
+        help="auto: plain HTTP for OpenAI-compatible models at --api-base, litellm for the rest "
+        "(default); litellm: every call through litellm",
+    )
+    group.add_argument(
+        "--max-cost",
+        metavar="USD",
+        type=positive_float,
+        help="stop starting new dialogues once this many dollars are spent",
+    )
+    group.add_argument(
+        "--allow-unpriced",
+        action="store_true",
+        help="with --max-cost: run even when a model has no known price (its dollars count as 0)",
+    )
     group.add_argument("--rpm", metavar="N", type=positive_float, help="request starts per minute per model")
-    group.add_argument("--model-concurrency", metavar="N", type=positive_int, default=32,
-                       help="calls in flight per model (default: 32)")
+    group.add_argument(
+        "--model-concurrency",
+        metavar="N",
+        type=positive_int,
+        default=32,
+        help="calls in flight per model (default: 32)",
+    )
 
 
 def api_base_arg(text: str) -> str:
     """argparse type: an endpoint URL without credentials in it (a usage error, exit 2, before anything runs)."""
-    from ..core.errors import ClarqError
     from ..api.support import check_api_base
+    from ..core.errors import ClarqError
 
     try:
         return check_api_base(text) or text
@@ -54,7 +79,17 @@ def settings_from_args(args: argparse.Namespace) -> LLMSettings:
 
 
 #: The model-call options of the API (`clarq_bench.run` and the provider checks), as the flags above name them.
-LLM_OPTIONS = ("no_cache", "cache", "api_base", "router", "transport", "max_cost", "allow_unpriced", "rpm", "model_concurrency")
+LLM_OPTIONS = (
+    "no_cache",
+    "cache",
+    "api_base",
+    "router",
+    "transport",
+    "max_cost",
+    "allow_unpriced",
+    "rpm",
+    "model_concurrency",
+)
 #  (the fields of llm.options.ModelCallOptions but timeout_s, which has no flag; tests/llm/test_llm_scripted.py checks)
 
 

@@ -10,19 +10,44 @@ import importlib
 import sys
 from typing import NoReturn
 
-from ..core.version import __version__
 from ..core.errors import ClarqError
+from ..core.version import __version__
 
 #: Command-group modules under clarq_bench.cli; each has `register(subparsers)` that sets `handler` on its parsers.
-COMMAND_MODULES = ("tasks", "data", "run", "seekers", "play", "score", "compare", "provider_eval", "natural_eval", "provider_audit", "submit", "export", "leaderboard", "judge_pairs", "select", "clariq", "mimics_duo", "view", "runs", "import_inspect", "fake_server")
+COMMAND_MODULES = (
+    "tasks",
+    "data",
+    "run",
+    "seekers",
+    "play",
+    "score",
+    "compare",
+    "provider_eval",
+    "natural_eval",
+    "provider_audit",
+    "submit",
+    "export",
+    "leaderboard",
+    "judge_pairs",
+    "select",
+    "clariq",
+    "mimics_duo",
+    "view",
+    "runs",
+    "import_inspect",
+    "fake_server",
+)
 
 
 class ClarqParser(argparse.ArgumentParser):
     """A usage error is one line and a hint, never the whole usage block (subcommand parsers inherit this class)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"clarq: error: {self.prog.removeprefix('clarq ') + ': ' if self.prog != 'clarq' else ''}"
-                     f"{message} (see `{self.prog} --help`)\n")
+        self.exit(
+            2,
+            f"clarq: error: {self.prog.removeprefix('clarq ') + ': ' if self.prog != 'clarq' else ''}"
+            f"{message} (see `{self.prog} --help`)\n",
+        )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,7 +84,9 @@ def _flag_hint(parser: argparse.ArgumentParser, args: argparse.Namespace, extras
             guesses += [(close[0], extra.split("=", 1)[0])] if close else []
     if len(guesses) == 1:
         return f"; did you mean {guesses[0][0]}?"
-    return ("; did you mean " + ", ".join(f"{right} (for {wrong})" for right, wrong in guesses) + "?") if guesses else ""
+    return (
+        ("; did you mean " + ", ".join(f"{right} (for {wrong})" for right, wrong in guesses) + "?") if guesses else ""
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

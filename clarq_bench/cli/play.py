@@ -9,20 +9,26 @@ play_server with --web), printing out; Ctrl-C stops the dialogue at once and not
 from __future__ import annotations
 
 import argparse
-
 import sys
 
 from .common import positive_int
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("play", help="play one dialogue yourself, as the provider or as the seeker; --web: "
-                                   "people play tasks as the seeker in the browser")
+    parser = subparsers.add_parser(
+        "play",
+        help="play one dialogue yourself, as the provider or as the seeker; --web: "
+        "people play tasks as the seeker in the browser",
+    )
     parser.add_argument("task_id", nargs="?", help="e.g. en/01/0 (see `clarq tasks list`); not with --web")
     parser.add_argument("--role", choices=["provider", "seeker"], help="the side you play (required without --web)")
     web = parser.add_argument_group("people in the browser (--web)")
-    web.add_argument("--web", action="store_true", help="serve a page on 127.0.0.1 where each person, by name, plays "
-                     "the selected tasks as the seeker; each person's dialogues are a run folder of their own")
+    web.add_argument(
+        "--web",
+        action="store_true",
+        help="serve a page on 127.0.0.1 where each person, by name, plays "
+        "the selected tasks as the seeker; each person's dialogues are a run folder of their own",
+    )
     web.add_argument("--port", type=int, default=8766, help="--web port (default: 8766; 0 = any free one)")
     web.add_argument("--runs-dir", metavar="DIR", default="runs", help="where the people's run folders go")
     web.add_argument("--lang", choices=["en", "zh", "all"], default="en", help="--web: language (default: en)")
@@ -30,10 +36,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     web.add_argument("--types", metavar="N[,N-M]", help="--web: task types, e.g. 1-3")
     web.add_argument("--limit", type=positive_int, metavar="N", help="--web: N tasks spread over the types")
     parser.add_argument("--seeker", default="heuristic", help="the seeker you answer (--role provider)")
-    parser.add_argument("--seeker-module", action="append", metavar="FILE.py",
-                        help="import this file first, so the seekers it registers work by name")
+    parser.add_argument(
+        "--seeker-module",
+        action="append",
+        metavar="FILE.py",
+        help="import this file first, so the seekers it registers work by name",
+    )
     parser.add_argument("--provider", default="offline", help="the provider you ask (--role seeker)")
-    parser.add_argument("--max-turns", type=positive_int, default=12, help="seeker turns before the cut-off (default: 12)")
+    parser.add_argument(
+        "--max-turns", type=positive_int, default=12, help="seeker turns before the cut-off (default: 12)"
+    )
     parser.add_argument("--save", metavar="FILE", help="append the transcript to this .jsonl file")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--data", metavar="DIR", help="task data folder (default: $CLARQ_DATA, then the cache)")
@@ -52,12 +64,22 @@ def _play(args: argparse.Namespace) -> int:
     if args.web:
         return _play_web(args)
     if not args.task_id or not args.role:
-        raise ClarqError("a task id and --role are needed to play at the terminal", "e.g. `clarq play en/01/0 --role "
-                         "seeker --tasks tasks/`, or --web for people in the browser")
+        raise ClarqError(
+            "a task id and --role are needed to play at the terminal",
+            "e.g. `clarq play en/01/0 --role seeker --tasks tasks/`, or --web for people in the browser",
+        )
     try:
-        played = api.play(args.task_id, args.role, seeker=args.seeker, provider=args.provider,
-                          tasks=args.tasks or args.data, max_turns=args.max_turns, seeker_module=args.seeker_module,
-                          api_base=args.api_base, no_cache=args.no_cache)
+        played = api.play(
+            args.task_id,
+            args.role,
+            seeker=args.seeker,
+            provider=args.provider,
+            tasks=args.tasks or args.data,
+            max_turns=args.max_turns,
+            seeker_module=args.seeker_module,
+            api_base=args.api_base,
+            no_cache=args.no_cache,
+        )
     except KeyboardInterrupt as exc:
         print(f"\nclarq: play stopped ({str(exc) or 'Ctrl-C'}); nothing saved", file=sys.stderr)
         return 130
@@ -83,11 +105,22 @@ def _play_web(args: argparse.Namespace) -> int:
     from ..core.errors import ClarqError
 
     if args.task_id or args.role == "provider":
-        raise ClarqError("--web plays the selected tasks as the seeker", "drop the task id and --role; select tasks "
-                         "with --tasks/--data, --lang, --split, --types, --limit")
-    options = {"tasks": args.tasks, "data": args.data, "lang": args.lang, "split": args.split, "types": args.types,
-               "limit": args.limit, "provider": args.provider, "max_turns": args.max_turns, "api_base": args.api_base,
-               "no_cache": args.no_cache}  # fmt: skip
+        raise ClarqError(
+            "--web plays the selected tasks as the seeker",
+            "drop the task id and --role; select tasks with --tasks/--data, --lang, --split, --types, --limit",
+        )
+    options = {
+        "tasks": args.tasks,
+        "data": args.data,
+        "lang": args.lang,
+        "split": args.split,
+        "types": args.types,
+        "limit": args.limit,
+        "provider": args.provider,
+        "max_turns": args.max_turns,
+        "api_base": args.api_base,
+        "no_cache": args.no_cache,
+    }
 
     async def main() -> None:
         server = api.play_server(args.runs_dir, port=args.port, **options)

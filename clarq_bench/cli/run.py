@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..core.defaults import DEFAULT_MAX_TURNS, DEFAULT_SEED
 from .common import add_data_arguments, positive_float, positive_int
 from .llm_args import add_llm_arguments
-from ..core.defaults import DEFAULT_MAX_TURNS, DEFAULT_SEED
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -29,49 +29,86 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             action.help = "split (default: test)"
     side = parser.add_argument_group("agents")
     side.add_argument("--seeker", help="registered seeker, package.module:Class, or a model name (default: heuristic)")
-    side.add_argument("--seeker-module", action="append", metavar="FILE.py",
-                      help="import this file first, so the seekers it registers (@register_seeker) work by name")
+    side.add_argument(
+        "--seeker-module",
+        action="append",
+        metavar="FILE.py",
+        help="import this file first, so the seekers it registers (@register_seeker) work by name",
+    )
     side.add_argument("--seeker-model", help="model for LLM-backed seekers")
     side.add_argument("--seeker-mode", choices=["completion", "chat"], help="llm seeker layout (default: completion)")
     side.add_argument("--seeker-option", action="append", metavar="KEY=VALUE", help="custom seeker setting")
     side.add_argument("--replay", metavar="FILE", help="replay seeker: transcripts.jsonl or released results file")
-    side.add_argument("--provider", help="offline, offline-e5, a model name for the LLM provider, or "
-                      "package.module:Class (default: gpt-4o, as in the paper: needs OPENAI_API_KEY; "
-                      "--provider offline needs no key)")
+    side.add_argument(
+        "--provider",
+        help="offline, offline-e5, a model name for the LLM provider, or "
+        "package.module:Class (default: gpt-4o, as in the paper: needs OPENAI_API_KEY; "
+        "--provider offline needs no key)",
+    )
     side.add_argument("--provider-model", help="model of the LLM provider when --provider is not the model")
     side.add_argument("--provider-mode", choices=["single", "multi-info"], help="nodes per reply (default: single)")
-    side.add_argument("--provider-reading", choices=["model", "strict"],
-                      help="LLM provider: who decides what a turn asks; model: its model, within the tree's order "
-                           "(default, as in the paper); strict: the offline provider's screen and focus rule may "
-                           "also refuse what the model chose (a setting of its own on compare and the leaderboard)")
-    side.add_argument("--judge", dest="judge_model", metavar="none|MODEL",
-                      help="model for the LLM check of nodes the text match missed, at scoring (default: none = "
-                           "deterministic only; the same flag as `clarq score --judge`)")
+    side.add_argument(
+        "--provider-reading",
+        choices=["model", "strict"],
+        help="LLM provider: who decides what a turn asks; model: its model, within the tree's order "
+        "(default, as in the paper); strict: the offline provider's screen and focus rule may "
+        "also refuse what the model chose (a setting of its own on compare and the leaderboard)",
+    )
+    side.add_argument(
+        "--judge",
+        dest="judge_model",
+        metavar="none|MODEL",
+        help="model for the LLM check of nodes the text match missed, at scoring (default: none = "
+        "deterministic only; the same flag as `clarq score --judge`)",
+    )
     side.add_argument("--judge-model", dest="judge_model", help=argparse.SUPPRESS)  # the old name, still accepted
     plan = parser.add_argument_group("run")
     plan.add_argument("--trials", type=positive_int, help="dialogues per task, each with its own seed (default: 1)")
     plan.add_argument("--seed", type=int, help=f"base seed; trial t uses seed+t (default: {DEFAULT_SEED})")
-    plan.add_argument("--max-turns", type=positive_int, help=f"seeker turns before a dialogue is cut off (default: {DEFAULT_MAX_TURNS})")
-    plan.add_argument("--limit", type=positive_int, help="only N of the selected tasks, spread over their types (--seed)")
+    plan.add_argument(
+        "--max-turns",
+        type=positive_int,
+        help=f"seeker turns before a dialogue is cut off (default: {DEFAULT_MAX_TURNS})",
+    )
+    plan.add_argument(
+        "--limit", type=positive_int, help="only N of the selected tasks, spread over their types (--seed)"
+    )
     plan.add_argument("--concurrency", type=positive_int, help="dialogues in flight at once (default: 32)")
-    plan.add_argument("--provider-workers", type=positive_int, metavar="N",
-                      help="offline provider only: decide its replies in N worker processes instead of the run's "
-                           "own (for hundreds of dialogues in flight on several cores; replies are the same)")
-    plan.add_argument("--turn-timeout", type=positive_float, metavar="SECONDS",
-                      help="longest one seeker or provider call may take before its dialogue ends with an error "
-                           "(default: 600)")
-    plan.add_argument("--max-errors", type=positive_int, metavar="N",
-                      help="stop starting dialogues once N have ended with an error (default: no limit; an error no "
-                           "retry can fix, such as a rejected key, stops the run at once)")
+    plan.add_argument(
+        "--provider-workers",
+        type=positive_int,
+        metavar="N",
+        help="offline provider only: decide its replies in N worker processes instead of the run's "
+        "own (for hundreds of dialogues in flight on several cores; replies are the same)",
+    )
+    plan.add_argument(
+        "--turn-timeout",
+        type=positive_float,
+        metavar="SECONDS",
+        help="longest one seeker or provider call may take before its dialogue ends with an error (default: 600)",
+    )
+    plan.add_argument(
+        "--max-errors",
+        type=positive_int,
+        metavar="N",
+        help="stop starting dialogues once N have ended with an error (default: no limit; an error no "
+        "retry can fix, such as a rejected key, stops the run at once)",
+    )
     plan.add_argument("--runs-dir", default="runs", help="where new run directories go (default: runs/)")
     plan.add_argument("--resume", metavar="RUN_DIR", help="continue a run: skip its finished (task, trial) pairs")
-    plan.add_argument("--retry-errors", action="store_true",
-                      help="with --resume: play again the dialogues that ended with an error (replacing their records)")
+    plan.add_argument(
+        "--retry-errors",
+        action="store_true",
+        help="with --resume: play again the dialogues that ended with an error (replacing their records)",
+    )
     plan.add_argument("--force", action="store_true", help="resume even though the config changed")
     plan.add_argument("--no-progress", action="store_true", help="no live progress display")
-    plan.add_argument("--dry-run", action="store_true",
-                      help="print the tasks, the model calls per role and a dollar range, then stop (nothing played, "
-                           "no key needed, no network)")
+    plan.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print the tasks, the model calls per role and a dollar range, then stop (nothing played, "
+        "no key needed, no network)",
+    )
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -89,9 +126,14 @@ def _run(args: argparse.Namespace) -> int:
 
     console = Console(stderr=True)
     progress = Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        TextColumn("{task.fields[line]}"), console=console, disable=True,
-    )  # fmt: skip
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[line]}"),
+        console=console,
+        disable=True,
+    )
     bar = progress.add_task("dialogues", total=None, line="")
 
     started: list[Any] = []  # the run's config, told after the run folder line (scripts read that one first)
@@ -137,11 +179,17 @@ def _run(args: argparse.Namespace) -> int:
 def provider_line(config: Any) -> str:
     """Who answers the seeker, as the run records it: name, mode and (an LLM provider) its reading."""
     settings = config.provider
-    name = settings.name if not settings.model or settings.model == settings.name else f"{settings.name} ({settings.model})"
+    name = (
+        settings.name
+        if not settings.model or settings.model == settings.name
+        else f"{settings.name} ({settings.model})"
+    )
     mode = "multi-info" if str(settings.mode or "single").startswith("multi") else "single-info"
     reading = settings.options.get("reading")
-    said = {"model": ", model reading (its model decides what is revealed, as in the paper)",
-            "strict": ", strict reading (the offline provider's screen and focus rule may refuse the model's choice)"}
+    said = {
+        "model": ", model reading (its model decides what is revealed, as in the paper)",
+        "strict": ", strict reading (the offline provider's screen and focus rule may refuse the model's choice)",
+    }
     return f"provider: {name}, {mode}{said.get(str(reading), '')}"
 
 
@@ -152,8 +200,11 @@ def run_folder_line(run_dir: Path) -> str:
 def twin_warning(twin: Any) -> str:
     """One line naming an identical run that already exists, and how to continue it instead."""
     total = "?" if twin.total is None else twin.total
-    then = (f"its dialogues: clarq view {twin.run_dir}" if twin.resume_command is None
-            else f"to continue it instead: {twin.resume_command}")
+    then = (
+        f"its dialogues: clarq view {twin.run_dir}"
+        if twin.resume_command is None
+        else f"to continue it instead: {twin.resume_command}"
+    )
     return f"warning: an identical run already exists: {twin.run_dir} ({twin.done}/{total} dialogues, {twin.state}); {then}"
 
 
@@ -163,19 +214,23 @@ def interrupted_line(run_dir: Path) -> str:
 
     path = RunDir(run_dir).transcripts_path
     written = path.read_bytes().count(b"\n") if path.is_file() else 0
-    return (f"clarq: interrupted; {written} dialogues are saved in {run_dir}; "
-            f"continue with: clarq run --resume {run_dir}")
+    return (
+        f"clarq: interrupted; {written} dialogues are saved in {run_dir}; continue with: clarq run --resume {run_dir}"
+    )
 
 
 def report(stats: Any, run_dir: Path, console: Any) -> None:
     """The run's closing lines on stderr: warnings, totals, errors kept, budget reached."""
     for note in stats.notes:
         console.print(f"warning: {note}", markup=False, highlight=False, soft_wrap=True)
-    console.print(f"{stats.line()}  ({stats.skipped} already done)  -> {run_dir}", markup=False, highlight=False,
-                  soft_wrap=True)
+    console.print(
+        f"{stats.line()}  ({stats.skipped} already done)  -> {run_dir}", markup=False, highlight=False, soft_wrap=True
+    )
     if stats.skipped_errors:
-        console.print(f"{stats.skipped_errors} of the dialogues already done ended with an error and were kept; "
-                      f"play them again with --resume {run_dir} --retry-errors")
+        console.print(
+            f"{stats.skipped_errors} of the dialogues already done ended with an error and were kept; "
+            f"play them again with --resume {run_dir} --retry-errors"
+        )
     if stats.stopped_for_budget:
         console.print(f"budget reached: stopped starting dialogues; raise --max-cost and --resume {run_dir}")
 
@@ -185,14 +240,19 @@ def outcome(stats: Any, run_dir: Path) -> int:
     the run ended with an error (their results are written, but are not a clean measurement)."""
     if stats.stopped:
         unplayed = stats.total - stats.skipped - stats.done
-        print(f"clarq: run stopped: {stats.stopped}; {stats.done} dialogues written, {unplayed} not played "
-              f"(fix the cause, then --resume {run_dir})", file=sys.stderr)
+        print(
+            f"clarq: run stopped: {stats.stopped}; {stats.done} dialogues written, {unplayed} not played "
+            f"(fix the cause, then --resume {run_dir})",
+            file=sys.stderr,
+        )
         return 1
     errors = stats.errors + stats.skipped_errors
     if errors:
         reasons = ", ".join(f"{reason} {count}" for reason, count in sorted(stats.end_reasons.items())) or "none"
-        print(f"clarq: {errors} dialogues ended with an error (played this session: {reasons}); their `error` field in "
-              f"{run_dir}/transcripts.jsonl says why; play them again with --resume {run_dir} --retry-errors",
-              file=sys.stderr)
+        print(
+            f"clarq: {errors} dialogues ended with an error (played this session: {reasons}); their `error` field in "
+            f"{run_dir}/transcripts.jsonl says why; play them again with --resume {run_dir} --retry-errors",
+            file=sys.stderr,
+        )
         return 1
     return 0

@@ -3,9 +3,8 @@ played."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
-
 import argparse
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from ..api.support import RoleEstimate
@@ -34,28 +33,49 @@ def print_estimate(args: argparse.Namespace) -> int:
         console = Console(width=160)
     types = compact_ranges(sorted({task.type_number for task in tasks}))
     reading = f" ({config.provider.options['reading']} reading)" if config.provider.options.get("reading") else ""
-    console.print(f"dry run: {plan.tasks} tasks ({'+'.join(config.languages)}, split {config.split}, types {types}) "
-                  f"x {plan.trials} trial(s) = {plan.dialogues} dialogues; seeker {config.seeker.name}, provider "
-                  f"{config.provider.name}{reading}, up to {config.max_turns} seeker turns each", markup=False, highlight=False, soft_wrap=True)
+    console.print(
+        f"dry run: {plan.tasks} tasks ({'+'.join(config.languages)}, split {config.split}, types {types}) "
+        f"x {plan.trials} trial(s) = {plan.dialogues} dialogues; seeker {config.seeker.name}, provider "
+        f"{config.provider.name}{reading}, up to {config.max_turns} seeker turns each",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )
     if not plan.roles:
         console.print("no model calls: nothing to pay (every agent runs offline)")
         return 0
     table = Table(title="Expected model calls (no cache)", title_justify="left")
     columns: tuple[tuple[str, Literal["left", "right"]], ...] = (
-        ("role", "left"), ("model", "left"), ("expected calls", "right"), ("expected dollars", "right"),
-        ("calls (range)", "right"), ("tokens (range)", "right"), ("dollars (range)", "right"))
+        ("role", "left"),
+        ("model", "left"),
+        ("expected calls", "right"),
+        ("expected dollars", "right"),
+        ("calls (range)", "right"),
+        ("tokens (range)", "right"),
+        ("dollars (range)", "right"),
+    )
     for name, justify in columns:
         table.add_column(name, justify=justify, no_wrap=True)
     for role in plan.roles:
-        table.add_row(role.role, role.model, f"{role.expected_calls:,}", _one_usd(role.expected_usd),
-                      f"{role.calls[0]:,} - {role.calls[1]:,}", f"{role.tokens[0]:,} - {role.tokens[1]:,}",
-                      _usd(role.usd))
+        table.add_row(
+            role.role,
+            role.model,
+            f"{role.expected_calls:,}",
+            _one_usd(role.expected_usd),
+            f"{role.calls[0]:,} - {role.calls[1]:,}",
+            f"{role.tokens[0]:,} - {role.tokens[1]:,}",
+            _usd(role.usd),
+        )
     console.print(table)
     ceiling = "unknown" if plan.usd is None else f"${plan.usd[1]:,.2f}"
-    console.print(f"total: expected {_one_usd(plan.expected_usd)} (dialogues as long as the released GPT-4o ones), "
-                  f"ceiling {ceiling} (every dialogue to the turn cap); range {_usd(plan.usd)}. Prices from litellm's "
-                  "table; replies already in the cache cost nothing; --max-cost USD caps the spend.",
-                  markup=False, highlight=False, soft_wrap=True)
+    console.print(
+        f"total: expected {_one_usd(plan.expected_usd)} (dialogues as long as the released GPT-4o ones), "
+        f"ceiling {ceiling} (every dialogue to the turn cap); range {_usd(plan.usd)}. Prices from litellm's "
+        "table; replies already in the cache cost nothing; --max-cost USD caps the spend.",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )
     for line in missing_keys(plan.roles, getattr(args, "api_base", None)):
         console.print(line, style="bold yellow", markup=False, highlight=False, soft_wrap=True)
     return 0
@@ -63,8 +83,8 @@ def print_estimate(args: argparse.Namespace) -> int:
 
 def missing_keys(roles: list[RoleEstimate], api_base: str | None) -> list[str]:
     """`missing key: ...` for each role whose model has no key set: the dry run needs none, the real run would stop."""
-    from ..core.errors import ClarqError
     from ..api.support import check_keys
+    from ..core.errors import ClarqError
 
     lines = []
     for role in roles:
@@ -73,5 +93,3 @@ def missing_keys(roles: list[RoleEstimate], api_base: str | None) -> list[str]:
         except ClarqError as exc:
             lines.append(f"missing key: {exc} -- the run itself would stop here")
     return lines
-
-

@@ -32,16 +32,30 @@ def handle_runs(args: argparse.Namespace) -> int:
     console.print(f"Runs in {args.dir}", markup=False, highlight=False, soft_wrap=True)
     table = Table()
     for name in ("run", "seeker", "provider", "lang", "dialogues", "success", "errors", "cost", "state"):
-        table.add_column(name, justify="right" if name in ("dialogues", "success", "errors", "cost") else "left",
-                         overflow="fold")
+        table.add_column(
+            name, justify="right" if name in ("dialogues", "success", "errors", "cost") else "left", overflow="fold"
+        )
     for row in rows:
         total = "?" if row.total is None else str(row.total)
         success = "?" if row.successes is None else (f"{row.successes / row.done:.1%}" if row.done else "-")
-        table.add_row(row.run_id, row.seeker, row.provider, "+".join(row.languages), f"{row.done}/{total}", success,
-                      str(row.errors), f"${row.cost_usd:.2f}", row.state)
+        table.add_row(
+            row.run_id,
+            row.seeker,
+            row.provider,
+            "+".join(row.languages),
+            f"{row.done}/{total}",
+            success,
+            str(row.errors),
+            f"${row.cost_usd:.2f}",
+            row.state,
+        )
     console.print(table)
     unfinished = [row for row in rows if row.resume_command]
     for row in unfinished:
-        console.print(f"{row.run_id}: {row.state}; continue with: {row.resume_command}", markup=False,
-                      highlight=False, soft_wrap=True)
+        console.print(
+            f"{row.run_id}: {row.state}; continue with: {row.resume_command}",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
     return 0

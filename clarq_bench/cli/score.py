@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from typing import Literal, TypedDict
+
 from ..core.defaults import DEFAULT_SEED
 
 
@@ -30,14 +31,20 @@ def add_source_arguments(parser: argparse.ArgumentParser, *, many: bool = False)
         parser.add_argument("path", metavar="PATH", help="run directory, transcripts.jsonl or released results file")
     parser.add_argument("--format", choices=["auto", "clarq", "upstream"], default="auto", help="input format")
     parser.add_argument(
-        "--judge", default="none", metavar="none|MODEL",
+        "--judge",
+        default="none",
+        metavar="none|MODEL",
         help="model for the LLM check of nodes the text match missed (default: none = deterministic stage only)",
-    )  # fmt: skip
+    )
     parser.add_argument("--api-base", metavar="URL", help="OpenAI-compatible endpoint of the judge model")
     parser.add_argument("--judge-model", dest="judge", help=argparse.SUPPRESS)  # `clarq run`'s old spelling
     parser.add_argument("--data", metavar="DIR", help="task data of a run (default: the run's config.json)")
-    parser.add_argument("--split", choices=["auto", "test", "dev", "all"], default="auto",
-                        help="split to report (default: test when present, else all)")  # fmt: skip
+    parser.add_argument(
+        "--split",
+        choices=["auto", "test", "dev", "all"],
+        default="auto",
+        help="split to report (default: test when present, else all)",
+    )
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"bootstrap seed (default: {DEFAULT_SEED})")
     parser.add_argument("--resamples", type=positive_int, default=2000, help="bootstrap resamples (default: 2000)")
 
@@ -56,8 +63,15 @@ class SourceOptions(TypedDict):
 
 def source_options(args: argparse.Namespace) -> SourceOptions:
     """The API's keyword arguments for the flags of add_source_arguments."""
-    return {"format": args.format, "judge": args.judge, "data": args.data, "split": args.split, "seed": args.seed,
-            "resamples": args.resamples, "api_base": args.api_base}
+    return {
+        "format": args.format,
+        "judge": args.judge,
+        "data": args.data,
+        "split": args.split,
+        "seed": args.seed,
+        "resamples": args.resamples,
+        "api_base": args.api_base,
+    }
 
 
 def run_score(args: argparse.Namespace) -> int:

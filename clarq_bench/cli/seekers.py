@@ -9,11 +9,18 @@ from .common import print_json
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("seekers", help="list the seekers you can run (--all: also the provider attackers)")
-    parser.add_argument("--all", action="store_true",
-                        help="also list the attackers that test a provider (red team, enumeration, templates)")
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="also list the attackers that test a provider (red team, enumeration, templates)",
+    )
     parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.add_argument("--seeker-module", action="append", metavar="FILE.py",
-                        help="import this file first, so the seekers it registers are listed too")
+    parser.add_argument(
+        "--seeker-module",
+        action="append",
+        metavar="FILE.py",
+        help="import this file first, so the seekers it registers are listed too",
+    )
     parser.set_defaults(handler=_list)
 
 

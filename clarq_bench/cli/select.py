@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+
 from ..core.defaults import DEFAULT_SEED
 
 RANKERS = "bm25, random, best-question, worst-question, no-question"
@@ -14,15 +15,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     from .llm_args import add_llm_arguments
 
     parser = subparsers.add_parser(
-        "select", help="offline clarification track: need and question selection per state",
+        "select",
+        help="offline clarification track: need and question selection per state",
         description="For every state of every released test task (each point of the human path), the system "
         f"decides whether a question is needed (1-4) and ranks the question bank. Offline rankers: {RANKERS}; "
         "a model name uses the LLM layer (one call per state, cached); any other seeker is read through its "
         "optional select_questions method or its next line.",
-    )  # fmt: skip
+    )
     parser.add_argument("--seeker", required=True, help=f"{RANKERS}, a seeker name, package.module:Class or a model")
-    parser.add_argument("--seeker-module", action="append", metavar="FILE.py",
-                        help="import this file first, so the seekers it registers (@register_seeker) work by name")
+    parser.add_argument(
+        "--seeker-module",
+        action="append",
+        metavar="FILE.py",
+        help="import this file first, so the seekers it registers (@register_seeker) work by name",
+    )
     parser.add_argument("--seeker-model", help="model for LLM-backed seekers")
     parser.add_argument("--seeker-option", action="append", metavar="KEY=VALUE", help="custom seeker setting")
     parser.add_argument("--lang", choices=["en", "zh"], default="en", help="language (default: en)")
@@ -30,7 +36,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--results", metavar="DIR", help="released results files to build the bank from")
     parser.add_argument("--types", metavar="SPEC", help="task types, e.g. 1-13,20")
     parser.add_argument("--limit", type=positive_int, metavar="N", help="N tasks spread over the types")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"seed of random, chance and bootstrap (default {DEFAULT_SEED})")
+    parser.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help=f"seed of random, chance and bootstrap (default {DEFAULT_SEED})"
+    )
     parser.add_argument("--resamples", type=positive_int, default=2000, help="bootstrap resamples (default: 2000)")
     parser.add_argument("--concurrency", type=positive_int, default=32, help="states in flight (default: 32)")
     parser.add_argument("--out", metavar="DIR", help="report folder (default: runs/select/<seeker>-<lang>)")
@@ -41,11 +49,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run_select)
 
     compare = subparsers.add_parser(
-        "select-correlate", help="offline clarification track vs online dialogue outcomes (MIMICS-Duo)",
+        "select-correlate",
+        help="offline clarification track vs online dialogue outcomes (MIMICS-Duo)",
         description="Puts the seeker of each run folder through the offline track on the tasks it played and "
         "reports Pearson, Spearman and Kendall between offline figures (MRR, nDCG@3, OLAR) and dialogue outcomes "
         "(success, nodes obtained, AQD), per task and across seekers, and whether the two leaderboards agree.",
-    )  # fmt: skip
+    )
     compare.add_argument("run_dirs", nargs="+", metavar="RUN_DIR", help="`clarq run` folders, one per seeker")
     compare.add_argument("--data", metavar="DIR", help="task data (default: each run's config.json)")
     compare.add_argument("--results", metavar="DIR", help="released results files to build the bank from")
@@ -54,9 +63,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_llm_arguments(compare)
     compare.set_defaults(handler=run_correlate)
 
-    bank = subparsers.add_parser("select-bank", help="build and check the question bank; print counts per origin",
-                                 description="Builds the question bank from the released dialogues (no network), "
-                                 "checks it against the shipped manifest, caches it and prints its counts.")
+    bank = subparsers.add_parser(
+        "select-bank",
+        help="build and check the question bank; print counts per origin",
+        description="Builds the question bank from the released dialogues (no network), "
+        "checks it against the shipped manifest, caches it and prints its counts.",
+    )
     bank.add_argument("--lang", choices=["en", "zh", "all"], default="all", help="language (default: all)")
     bank.add_argument("--results", metavar="DIR", help="released results files (default: as `clarq data where`)")
     bank.set_defaults(handler=run_bank)
@@ -76,17 +88,29 @@ def _options(pairs: list[str] | None) -> dict[str, str]:
 
 def run_select(args: argparse.Namespace) -> int:
     from ..api import select
-    from ..api.support import print_select_table as print_table
     from ..api.support import import_seeker_modules
+    from ..api.support import print_select_table as print_table
     from .common import print_json
     from .llm_args import llm_options
 
     import_seeker_modules(args.seeker_module)
-    result = select(args.seeker, lang=args.lang, seeker_model=args.seeker_model,
-                    seeker_options=_options(args.seeker_option), data=args.data, results=args.results,
-                    types=args.types, limit=args.limit, seed=args.seed, resamples=args.resamples, out=args.out,
-                    write=not args.no_write, plots=not args.no_plots, concurrency=args.concurrency,
-                    **llm_options(args))  # fmt: skip
+    result = select(
+        args.seeker,
+        lang=args.lang,
+        seeker_model=args.seeker_model,
+        seeker_options=_options(args.seeker_option),
+        data=args.data,
+        results=args.results,
+        types=args.types,
+        limit=args.limit,
+        seed=args.seed,
+        resamples=args.resamples,
+        out=args.out,
+        write=not args.no_write,
+        plots=not args.no_plots,
+        concurrency=args.concurrency,
+        **llm_options(args),
+    )
     if args.json:
         print_json(result.summary.model_dump(mode="json"))
     else:
@@ -102,8 +126,9 @@ def run_correlate(args: argparse.Namespace) -> int:
     from .common import print_json
     from .llm_args import llm_options
 
-    report = select_online_offline(args.run_dirs, data=args.data, results=args.results, out=args.out,
-                                   **llm_options(args))  # fmt: skip
+    report = select_online_offline(
+        args.run_dirs, data=args.data, results=args.results, out=args.out, **llm_options(args)
+    )
     if args.json:
         print_json(report.model_dump(mode="json"))
     else:

@@ -31,11 +31,17 @@ def _list(args: argparse.Namespace) -> int:
     if args.json:
         print_json(
             [
-                {"id": t.id, "type": t.type_name, "split": t.split.value, "required": t.required_count,
-                 "depth": t.tree.depth, "task": t.brief.task_name}
+                {
+                    "id": t.id,
+                    "type": t.type_name,
+                    "split": t.split.value,
+                    "required": t.required_count,
+                    "depth": t.tree.depth,
+                    "task": t.brief.task_name,
+                }
                 for t in tasks
             ]
-        )  # fmt: skip
+        )
         return 0
     from rich.console import Console
     from rich.table import Table
@@ -85,9 +91,14 @@ def _stats(args: argparse.Namespace) -> int:
     table = Table("language", "tasks", "test", "dev", "required", "required (test)", "depth histogram")
     for language, row in stats.items():
         table.add_row(
-            language, str(row["tasks"]), str(row["test"]), str(row["dev"]), str(row["required_nodes"]),
-            str(row["required_nodes_test"]), ", ".join(f"{d}: {n}" for d, n in row["depth"].items()),
-        )  # fmt: skip
+            language,
+            str(row["tasks"]),
+            str(row["test"]),
+            str(row["dev"]),
+            str(row["required_nodes"]),
+            str(row["required_nodes_test"]),
+            ", ".join(f"{d}: {n}" for d, n in row["depth"].items()),
+        )
     Console().print(table)
     return 0
 

@@ -9,13 +9,22 @@ import sys
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "view", help="read the dialogues of a run folder or released results file in the browser",
+        "view",
+        help="read the dialogues of a run folder or released results file in the browser",
         description="Writes the transcript viewer (filters: outcome, type, language, end reason) as static HTML and "
-                    "opens it; --serve serves it on 127.0.0.1 instead.")  # fmt: skip
-    parser.add_argument("path", metavar="RUN_OR_FILE", nargs="?", default=None,
-                        help="run folder, transcripts.jsonl or released results file, or a folder of runs for its "
-                        "latest (default: the latest run under runs/)")
-    parser.add_argument("-o", "--output", metavar="DIR", help="where the page goes (default: RUN/view/, or a temp folder)")
+        "opens it; --serve serves it on 127.0.0.1 instead.",
+    )
+    parser.add_argument(
+        "path",
+        metavar="RUN_OR_FILE",
+        nargs="?",
+        default=None,
+        help="run folder, transcripts.jsonl or released results file, or a folder of runs for its "
+        "latest (default: the latest run under runs/)",
+    )
+    parser.add_argument(
+        "-o", "--output", metavar="DIR", help="where the page goes (default: RUN/view/, or a temp folder)"
+    )
     parser.add_argument("--data", metavar="DIR", help="task data of a run (default: the run's config.json)")
     parser.add_argument("--no-open", action="store_true", help="only write the page and print its path")
     parser.add_argument("--serve", action="store_true", help="serve the page on http://127.0.0.1 until Ctrl-C")
@@ -38,14 +47,20 @@ def latest_run(folder: str) -> str:
 
     root = Path(folder).expanduser()
     if folder == "runs" and not root.exists():
-        raise ClarqError("no run in runs/", "pass a run folder, transcripts.jsonl or results file, or make a run "
-                         "first: `clarq run --seeker heuristic --provider offline --tasks tasks/`")
+        raise ClarqError(
+            "no run in runs/",
+            "pass a run folder, transcripts.jsonl or results file, or make a run "
+            "first: `clarq run --seeker heuristic --provider offline --tasks tasks/`",
+        )
     if not root.is_dir() or (root / "transcripts.jsonl").exists() or (root / "config.json").exists():
         return folder
     runs = [run for run in root.iterdir() if run.is_dir() and (run / "transcripts.jsonl").is_file()]
     if not runs:
-        raise ClarqError(f"no run in {root}/", "pass a run folder, transcripts.jsonl or results file, or make a "
-                         "run first: `clarq run --seeker heuristic --provider offline --tasks tasks/`")
+        raise ClarqError(
+            f"no run in {root}/",
+            "pass a run folder, transcripts.jsonl or results file, or make a "
+            "run first: `clarq run --seeker heuristic --provider offline --tasks tasks/`",
+        )
     latest = max(runs, key=lambda run: ((run / "transcripts.jsonl").stat().st_mtime, run.name))
     print(f"latest run: {latest}", flush=True)
     return str(latest)

@@ -78,8 +78,12 @@ def text_problem(text: str, value: Any, limit: int = MAX_DEPTH) -> str | None:
         depth += 1
         if depth > limit:
             return f"nested deeper than {limit} levels"
-        level = [inner for item in level for inner in (item.values() if isinstance(item, dict) else item)
-                 if isinstance(inner, (dict, list))]  # fmt: skip
+        level = [
+            inner
+            for item in level
+            for inner in (item.values() if isinstance(item, dict) else item)
+            if isinstance(inner, (dict, list))
+        ]
     return None
 
 
@@ -153,8 +157,14 @@ def read_text(path: Path, *, max_bytes: int = MAX_FILE_BYTES, within: Path | Non
         raise DataError(str(path), f"not UTF-8 text (byte {exc.start})") from None
 
 
-def load_file(path: Path, *, max_bytes: int = MAX_FILE_BYTES, max_depth: int = MAX_DEPTH,
-              max_containers: int = MAX_CONTAINERS, within: Path | None = None) -> Any:
+def load_file(
+    path: Path,
+    *,
+    max_bytes: int = MAX_FILE_BYTES,
+    max_depth: int = MAX_DEPTH,
+    max_containers: int = MAX_CONTAINERS,
+    within: Path | None = None,
+) -> Any:
     """One JSON file from outside (config.json, a results file, a submission), with the size and depth limits and
     a budget of objects and arrays counted before any is built."""
     text = read_text(path, max_bytes=max_bytes, within=within)
@@ -172,8 +182,9 @@ class JSONLRead:
     unfinished: int | None = None  # line number of a last line without "\n" (never parsed)
 
 
-def parse_jsonl(text: str, source: str, *, max_line_chars: int = MAX_LINE_CHARS, live: bool = True,
-                convert: Any = None) -> JSONLRead:
+def parse_jsonl(
+    text: str, source: str, *, max_line_chars: int = MAX_LINE_CHARS, live: bool = True, convert: Any = None
+) -> JSONLRead:
     """Split on "\\n" only (never splitlines), skip blank lines, parse each with the limits of `loads`.
 
     `live`: the file is appended to line by line (a run's transcripts), so a last line without "\\n" is unfinished
@@ -208,18 +219,23 @@ def parse_jsonl(text: str, source: str, *, max_line_chars: int = MAX_LINE_CHARS,
     return result
 
 
-def read_jsonl(path: Path, model: type[M], what: str | None = None, *,
-               within: Path | None = None) -> tuple[list[M], int | None]:
+def read_jsonl(
+    path: Path, model: type[M], what: str | None = None, *, within: Path | None = None
+) -> tuple[list[M], int | None]:
     """(records, line number of an unfinished last line or None) of a JSONL file of `model` records."""
-    read = parse_jsonl(read_text(path, within=within), str(path),
-                       convert=lambda value, number: validate(model, value, str(path), number, what))
+    read = parse_jsonl(
+        read_text(path, within=within),
+        str(path),
+        convert=lambda value, number: validate(model, value, str(path), number, what),
+    )
     return [value for _, value in read.records], read.unfinished
 
 
 def parse_models(text: str, source: str, model: type[M], what: str | None = None) -> list[M]:
     """Records of `model` in a finished JSONL text (a submission member): every line is a record."""
-    read = parse_jsonl(text, source, live=False,
-                       convert=lambda value, number: validate(model, value, source, number, what))
+    read = parse_jsonl(
+        text, source, live=False, convert=lambda value, number: validate(model, value, source, number, what)
+    )
     return [value for _, value in read.records]
 
 

@@ -33,9 +33,14 @@ PATTERNS = (
     (re.compile(rf"(?i)\b(bearer)(\s+){_DIGIT}{_VALUE}{{8,}}"), rf"\1\2{MARK}"),
     (re.compile(r"\b(sk|rk|pk)-[A-Za-z0-9_\-]{8,}|\b(xox[abpr]|ghp|gho|ghs|hf|glpat)[-_][A-Za-z0-9_\-]{8,}"), MARK),
     (re.compile(r"\bAKIA[0-9A-Z]{16}\b"), MARK),
-    (re.compile(r"(?i)(?<![A-Za-z0-9_])((?:x-)?api[_-]?key|apikey|access[_-]?token|auth[_-]?token|client[_-]?secret"
-                r"|secret[_-]?key|authorization)(\\?[\"']?\s*[:=]\s*\\?[\"']?)(?!Bearer\b)"
-                rf"{_DIGIT}([^\s\"'\\&,;}}<>]{{6,}})"), rf"\1\2{MARK}"),
+    (
+        re.compile(
+            r"(?i)(?<![A-Za-z0-9_])((?:x-)?api[_-]?key|apikey|access[_-]?token|auth[_-]?token|client[_-]?secret"
+            r"|secret[_-]?key|authorization)(\\?[\"']?\s*[:=]\s*\\?[\"']?)(?!Bearer\b)"
+            rf"{_DIGIT}([^\s\"'\\&,;}}<>]{{6,}})"
+        ),
+        rf"\1\2{MARK}",
+    ),
     (re.compile(rf"(?i)([?&](?:key|token|secret|password|sig)=){_DIGIT}[^\s\"'\\&#]{{6,}}"), rf"\1{MARK}"),
     (re.compile(r"(?i)(\b[a-z][a-z0-9+.\-]*://)[^/@\s\"'\\]+@"), rf"\1{MARK}@"),
 )
@@ -44,7 +49,11 @@ PATTERNS = (
 def secret_values(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
     """Values of the credential variables set in the environment, and every registered secret, longest first."""
     variables = os.environ if environ is None else environ
-    found = {value.strip() for name, value in variables.items() if SECRET_ENV.search(name) and len(value.strip()) >= MIN_SECRET}
+    found = {
+        value.strip()
+        for name, value in variables.items()
+        if SECRET_ENV.search(name) and len(value.strip()) >= MIN_SECRET
+    }
     return tuple(sorted(found | _registered, key=len, reverse=True))
 
 

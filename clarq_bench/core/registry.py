@@ -13,8 +13,8 @@ import importlib
 import os
 import re
 import sys
-from typing import Generic, TypeVar
 from collections.abc import Callable, Iterator
+from typing import Generic, TypeVar
 
 from .errors import ClarqError
 
@@ -39,7 +39,9 @@ def import_object(spec: str) -> object:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
         if exc.name and module_name.startswith(exc.name):
-            raise ClarqError(f"cannot import module {module_name!r}", "check the name and that it is installed") from None
+            raise ClarqError(
+                f"cannot import module {module_name!r}", "check the name and that it is installed"
+            ) from None
         raise
     target: object = module
     for part in attr.split("."):
@@ -175,6 +177,8 @@ def import_file(path: str | os.PathLike) -> object:
         spec.loader.exec_module(module)
     except Exception as exc:  # the user's code: one line, not a traceback
         del sys.modules[name]
-        raise ClarqError(f"--seeker-module {path} failed to import: {type(exc).__name__}: {exc}",
-                         "run `python FILE.py` to see the full error") from None
+        raise ClarqError(
+            f"--seeker-module {path} failed to import: {type(exc).__name__}: {exc}",
+            "run `python FILE.py` to see the full error",
+        ) from None
     return module

@@ -18,8 +18,9 @@ from ..core.jsonl import flatten as _flatten
 from .defaults import DEFAULT_MAX_TURNS, DEFAULT_SEED, DEFAULT_TURN_TIMEOUT
 
 #: Recorded, but changing them does not change the dialogues, so a resume may change them freely.
-EXECUTION_ONLY = frozenset({"concurrency", "max_cost", "progress", "use_cache", "turn_timeout", "max_errors",
-                            "cache_path", "router_file"})
+EXECUTION_ONLY = frozenset(
+    {"concurrency", "max_cost", "progress", "use_cache", "turn_timeout", "max_errors", "cache_path", "router_file"}
+)
 #: Recorded, left out of the hash because another hashed field already says it: `tasks_digest` covers the ids.
 DERIVED = frozenset({"task_ids"})
 
@@ -47,26 +48,44 @@ class RunConfig(BaseModel):
     languages: list[Literal["en", "zh"]] = Field(default_factory=lambda: ["en"])  # type: ignore[arg-type]  # the plugin reads the lambda as list[str]
     split: Literal["test", "dev", "all"] = "test"
     types: list[int] | None = None
-    limit: int | None = Field(default=None, description="Only N of the selected tasks, spread over their types by "
-                              "`seed` (data.selection.spread_limit).")
-    task_ids: list[str] | None = Field(default=None, description="The ids of the tasks the run selected, in task "
-                                       "order: what readers use (None in runs written before they were recorded).")
+    limit: int | None = Field(
+        default=None,
+        description="Only N of the selected tasks, spread over their types by `seed` (data.selection.spread_limit).",
+    )
+    task_ids: list[str] | None = Field(
+        default=None,
+        description="The ids of the tasks the run selected, in task "
+        "order: what readers use (None in runs written before they were recorded).",
+    )
     trials: int = Field(default=1, ge=1)
     seed: int = Field(default=DEFAULT_SEED, description="Trial t uses seed + t, passed to every model call.")
     max_turns: int = Field(default=DEFAULT_MAX_TURNS, ge=1, description="Seeker turns before the dialogue is cut off.")
     seeker: AgentSettings
     provider: AgentSettings
     judge_model: str | None = None
-    api_base: str | None = Field(default=None, description="Normalized --api-base (no credentials): same model name, "
-                                 "other endpoint, other model.")
-    router: dict[str, Any] | None = Field(default=None, description="--router pools the run's models use: per logical "
-                                          "model its identity (a hash of the deployment list) and deployments, no keys.")
-    provider_fingerprint: str | None = Field(default=None, description="Offline providers: provider/identity.py digest.")
+    api_base: str | None = Field(
+        default=None,
+        description="Normalized --api-base (no credentials): same model name, other endpoint, other model.",
+    )
+    router: dict[str, Any] | None = Field(
+        default=None,
+        description="--router pools the run's models use: per logical "
+        "model its identity (a hash of the deployment list) and deployments, no keys.",
+    )
+    provider_fingerprint: str | None = Field(
+        default=None, description="Offline providers: provider/identity.py digest."
+    )
     seeker_tree_access: bool = Field(default=False, description="The seeker was handed the response tree (needs_tree).")
     concurrency: int = Field(default=32, ge=1)
-    max_cost: float | None = Field(default=None, ge=0, allow_inf_nan=False, description="Stop starting dialogues once this many USD are spent.")
-    turn_timeout: float | None = Field(default=DEFAULT_TURN_TIMEOUT, gt=0, allow_inf_nan=False,
-                                       description="Seconds one agent call may take; None: no limit.")
+    max_cost: float | None = Field(
+        default=None, ge=0, allow_inf_nan=False, description="Stop starting dialogues once this many USD are spent."
+    )
+    turn_timeout: float | None = Field(
+        default=DEFAULT_TURN_TIMEOUT,
+        gt=0,
+        allow_inf_nan=False,
+        description="Seconds one agent call may take; None: no limit.",
+    )
     max_errors: int | None = Field(default=None, ge=1, description="Stop starting dialogues after this many errored.")
     use_cache: bool = True
     cache_path: str | None = Field(default=None, description="--cache file (absolute), reused on resume.")

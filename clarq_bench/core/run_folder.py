@@ -24,19 +24,33 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from .version import __version__
 from .errors import ClarqError, DataError
 from .jsonl import dumps_line, load_file, read_jsonl, validate
 from .redact import redact
-from .safe_read import check_inside
-from .run_guard import (add_scoring_spending, check_records, file_error, run_lock, save_spending, scoring_spent,
-                        spent_before, trials_of, write_atomic)
 from .run_config import RunConfig
+from .run_guard import (
+    add_scoring_spending,
+    check_records,
+    file_error,
+    run_lock,
+    save_spending,
+    scoring_spent,
+    spent_before,
+    trials_of,
+    write_atomic,
+)
+from .safe_read import check_inside
 from .tasks import Task
 from .transcript import EndReason, Transcript
+from .version import __version__
 
 CONFIG_FILE, TRANSCRIPTS_FILE, SUMMARY_FILE, REPORT_FILE, VERDICTS_FILE = (
-    "config.json", "transcripts.jsonl", "summary.json", "report.md", "verdicts.jsonl")
+    "config.json",
+    "transcripts.jsonl",
+    "summary.json",
+    "report.md",
+    "verdicts.jsonl",
+)
 #: Where a run recorded its task folder (RunConfig.data_dir; older spellings accepted).
 DATA_KEYS = ("data_dir", "data", "tasks_dir")
 #: What `state` answers: no dialogue yet; dialogues missing; all played but no summary.json of them; all done.
@@ -90,17 +104,23 @@ class RunDir:
         return config
 
     def config(self) -> RunConfig:
-        return validate(RunConfig, load_file(self.require().config_path, max_bytes=MAX_CONFIG_BYTES, within=self.path),
-                        str(self.config_path), what="run config")
+        return validate(
+            RunConfig,
+            load_file(self.require().config_path, max_bytes=MAX_CONFIG_BYTES, within=self.path),
+            str(self.config_path),
+            what="run config",
+        )
 
     def write_config(self, config: RunConfig) -> None:
         """config.json with the hash, run id, clarq version and time; atomic (temporary file, then rename; the
         temporary file is removed again when the disk refuses it); a file error is one ClarqError line."""
         self.create()
         payload = config.model_dump(mode="json") | {
-            "config_hash": config.config_hash(), "run_id": self.name, "clarq_version": __version__,
+            "config_hash": config.config_hash(),
+            "run_id": self.name,
+            "clarq_version": __version__,
             "written_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        }  # fmt: skip
+        }
         write_atomic(self.config_path, redact(json.dumps(payload, ensure_ascii=False, indent=2)) + "\n")
 
     def create(self) -> None:

@@ -37,7 +37,8 @@ def file_error(path: Path | str, exc: OSError, doing: str = "write") -> ClarqErr
     if isinstance(exc, IsADirectoryError):
         reason = "it is a folder, not a file"
     fix = {28: "free some disk space", 30: "pass a writable --runs-dir", 13: "pass a writable --runs-dir"}.get(
-        exc.errno or 0, "check the path and its permissions")
+        exc.errno or 0, "check the path and its permissions"
+    )
     return ClarqError(f"cannot {doing} {path}: {reason}", f"{fix}; what was saved is kept")
 
 
@@ -96,9 +97,10 @@ def run_lock(run_dir: Path) -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip() or "?"
-            raise ClarqError(f"{run_dir} is being played by another clarq process (pid {holder})",
-                             "wait for it to finish, or stop it first; two writers would play and pay every "
-                             "dialogue twice") from None
+            raise ClarqError(
+                f"{run_dir} is being played by another clarq process (pid {holder})",
+                "wait for it to finish, or stop it first; two writers would play and pay every dialogue twice",
+            ) from None
         try:
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
@@ -158,8 +160,11 @@ def ledger_lock(run_dir: Path) -> Iterator[None]:
 
 
 def _write_ledger(run_dir: Path, dialogues_usd: float, scoring_usd: float) -> None:
-    payload = {"spent_usd": round(dialogues_usd + scoring_usd, 9), "dialogues_usd": round(dialogues_usd, 9),
-               "scoring_usd": round(scoring_usd, 9)}
+    payload = {
+        "spent_usd": round(dialogues_usd + scoring_usd, 9),
+        "dialogues_usd": round(dialogues_usd, 9),
+        "scoring_usd": round(scoring_usd, 9),
+    }
     write_atomic(run_dir / LEDGER_FILE, json.dumps(payload) + "\n", sync=False)
 
 
@@ -186,12 +191,18 @@ def check_records(records: Sequence[Any], source: Path | str, trials: int | None
     for number, record in enumerate(records, start=1):
         key = (record.task_id, record.trial)
         if key in seen:
-            raise ClarqError(f"{source}: record {number} repeats dialogue {key[0]}#{key[1]} (first: record "
-                             f"{seen[key]}); it would be counted twice", "remove one of the two lines")
+            raise ClarqError(
+                f"{source}: record {number} repeats dialogue {key[0]}#{key[1]} (first: record "
+                f"{seen[key]}); it would be counted twice",
+                "remove one of the two lines",
+            )
         seen[key] = number
         if record.trial < 0 or (trials is not None and record.trial >= trials):
-            raise ClarqError(f"{source}: record {number} ({key[0]}) has trial {record.trial}, outside the run's "
-                             f"0..{(trials or 1) - 1}", "remove that line")
+            raise ClarqError(
+                f"{source}: record {number} ({key[0]}) has trial {record.trial}, outside the run's "
+                f"0..{(trials or 1) - 1}",
+                "remove that line",
+            )
 
 
 def trials_of(run_dir: Path) -> int | None:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from enum import Enum
 from functools import cached_property
 from typing import Literal
-from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict, Field
 

@@ -92,7 +92,9 @@ class AgentInfo(BaseModel):
     settings: dict[str, object] = Field(default_factory=dict)
     endpoint: str | None = Field(default=None, description="Normalized --api-base (no credentials); None = default.")
     reported_model: str | None = Field(default=None, description="The model name the server reported, if different.")
-    tree_access: bool = Field(default=False, description="Seeker built with the response tree (needs_tree): oracle-class.")
+    tree_access: bool = Field(
+        default=False, description="Seeker built with the response tree (needs_tree): oracle-class."
+    )
     fingerprint: str | None = Field(default=None, description="Deterministic provider: provider/identity.py digest.")
 
 
@@ -117,7 +119,8 @@ class ScriptedReplay(BaseModel):
 
     source: str = Field(description="The file the seeker turns were replayed from.")
     diverged_at: int | None = Field(
-        default=None, description="Seeker turn (1 = the opening request) whose reply first differs from the recorded "
+        default=None,
+        description="Seeker turn (1 = the opening request) whose reply first differs from the recorded "
         "provider's decision (node ids newly revealed, the root included); None = in sync throughout.",
     )
     compared: int = Field(default=0, description="Seeker turns whose reply was compared with the recorded one.")
@@ -146,8 +149,14 @@ class Transcript(OmitsUnsetScripted):
     @classmethod
     def of_task(cls, task: Task, **fields: object) -> Transcript:
         """A transcript of `task`: its id, language, type, split and content hash filled in, the rest from fields."""
-        return cls(task_id=task.id, language=task.language, type_number=task.type_number, split=task.split.value,
-                   task_hash=task.content_hash(), **fields)
+        return cls(
+            task_id=task.id,
+            language=task.language,
+            type_number=task.type_number,
+            split=task.split.value,
+            task_hash=task.content_hash(),
+            **fields,
+        )
 
     @property
     def seeker_turns(self) -> list[Turn]:

@@ -17,7 +17,16 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from ..core.errors import ClarqError
-from .download import COMPLETE_MARKER, DEFAULT_BASE_URL, ChecksumTable, DownloadReport, _fetch, _store, cache_root, sha256_of
+from .download import (
+    COMPLETE_MARKER,
+    DEFAULT_BASE_URL,
+    ChecksumTable,
+    DownloadReport,
+    _fetch,
+    _store,
+    cache_root,
+    sha256_of,
+)
 
 CHECKSUMS = Path(__file__).resolve().parent / "checksums"
 DATASETS = {"clariq": "CLARQ_CLARIQ_DIR", "mimics-duo": "CLARQ_MIMICS_DUO_DIR"}
@@ -62,16 +71,20 @@ def download_dataset(name: str, *, base_url: str | None = None, timeout: float =
             report.failed[relative] = f"cannot fetch {url}: {getattr(exc, 'reason', None) or exc}"
             continue
         if sha256_of(blob) != digest:
-            report.failed[relative] = f"checksum mismatch for {url} (expected {digest[:12]}..., got {sha256_of(blob)[:12]}...)"
+            report.failed[relative] = (
+                f"checksum mismatch for {url} (expected {digest[:12]}..., got {sha256_of(blob)[:12]}...)"
+            )
             continue
         _store(target, blob)
         report.fetched.append(relative)
     marker = spec.files_dir / COMPLETE_MARKER
     if report.failed:
         marker.unlink(missing_ok=True)
-        raise ClarqError(f"{len(report.failed)} of {len(spec.table.files)} {name} files failed to download; first: "
-                         f"{next(iter(report.failed.values()))}", f"run `clarq data download --dataset {name}` again, "
-                         f"or set {DATASETS[name]} to a local copy of the files")  # fmt: skip
+        raise ClarqError(
+            f"{len(report.failed)} of {len(spec.table.files)} {name} files failed to download; first: "
+            f"{next(iter(report.failed.values()))}",
+            f"run `clarq data download --dataset {name}` again, or set {DATASETS[name]} to a local copy of the files",
+        )
     _store(marker, json.dumps({"commit": spec.table.commit}).encode())
     return report
 
@@ -87,8 +100,10 @@ def dataset_dir(name: str, explicit: str | Path | None = None) -> Path:
         return path
     if (spec.files_dir / COMPLETE_MARKER).is_file():
         return spec.files_dir
-    raise ClarqError(f"no {name} data found", f"run `clarq data download --dataset {name}`, or set {DATASETS[name]} "
-                     "to a folder with its files")  # fmt: skip
+    raise ClarqError(
+        f"no {name} data found",
+        f"run `clarq data download --dataset {name}`, or set {DATASETS[name]} to a folder with its files",
+    )
 
 
 def verify_dataset(name: str, folder: Path) -> dict[str, str]:

@@ -103,8 +103,10 @@ def download(
     fetches only the rest.
     """
     table = checksum_table()
-    base = base_url or os.environ.get(ENV_BASE_URL) or DEFAULT_BASE_URL.format(
-        repository=table.repository, commit=table.commit
+    base = (
+        base_url
+        or os.environ.get(ENV_BASE_URL)
+        or DEFAULT_BASE_URL.format(repository=table.repository, commit=table.commit)
     )
     if not base.endswith("/"):
         base += "/"
@@ -124,7 +126,11 @@ def download(
             reason = getattr(exc, "reason", None) or exc
             return relative, f"cannot fetch {url}: {reason}", False
         if sha256_of(blob) != digest:
-            return relative, f"checksum mismatch for {url} (expected {digest[:12]}..., got {sha256_of(blob)[:12]}...)", False
+            return (
+                relative,
+                f"checksum mismatch for {url} (expected {digest[:12]}..., got {sha256_of(blob)[:12]}...)",
+                False,
+            )
         _store(target, blob)
         return relative, None, True
 

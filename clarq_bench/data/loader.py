@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
-from collections.abc import Iterable
 
 from ..core.errors import ClarqError, DataError
 from ..core.resources import shipped
@@ -183,9 +183,7 @@ def load_tasks(
             type_number, _ = parse_file_name(path)
             if wanted_types is not None and type_number not in wanted_types:
                 continue
-            tasks.extend(
-                task for task in load_task_file(path, language) if wanted_split in (None, task.split)
-            )
+            tasks.extend(task for task in load_task_file(path, language) if wanted_split in (None, task.split))
     if not found_any:
         raise ClarqError(
             f"no task files under {root}",

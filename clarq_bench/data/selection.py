@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, cast
 
-from ..core.errors import ClarqError
 from ..core.defaults import DEFAULT_SEED
+from ..core.errors import ClarqError
 from ..core.tasks import Language, Task
 
 
@@ -37,8 +37,9 @@ def selected_languages(lang: str) -> tuple[Language, ...]:
     return ("en", "zh") if lang == "all" else (cast("Language", lang),)
 
 
-def load_selected(source: str | Path | None = None, *, lang: str = "all", split: str = "all",
-                  types: str | list[int] | None = None) -> list[Task]:
+def load_selected(
+    source: str | Path | None = None, *, lang: str = "all", split: str = "all", types: str | list[int] | None = None
+) -> list[Task]:
     """The tasks of a data folder (None: $CLARQ_DATA, then the download cache) in `lang` (en, zh or all), `split`
     (test, dev or all) and `types` (`1-13,20`, a list of numbers, or None for all)."""
     from .loader import load_tasks, resolve_data_dir
@@ -62,8 +63,7 @@ def compact_ranges(numbers: list[int]) -> str:
     return ",".join(parts)
 
 
-def no_tasks_error(root: Path, languages: Sequence[str], split: str | None,
-                   types: list[int] | None) -> ClarqError:
+def no_tasks_error(root: Path, languages: Sequence[str], split: str | None, types: list[int] | None) -> ClarqError:
     """Why a selection came out empty, with the type numbers the data does have for that language and split."""
     from .loader import load_tasks
 
@@ -74,8 +74,10 @@ def no_tasks_error(root: Path, languages: Sequence[str], split: str | None,
         return ClarqError(f"no tasks selected: {root} has no {where} tasks", "check --lang, --split and --data")
     have = compact_ranges(sorted({task.type_number for task in every}))
     asked = compact_ranges(sorted(set(types or [])))
-    return ClarqError(f"no tasks selected: no task of types {asked} ({where}); the valid types here are {have}",
-                      f"pass --types within {have}")
+    return ClarqError(
+        f"no tasks selected: no task of types {asked} ({where}); the valid types here are {have}",
+        f"pass --types within {have}",
+    )
 
 
 def task_hint(task_id: str, known: list[str]) -> str:
@@ -149,7 +151,9 @@ def recorded_selection(root: Path, config: dict[str, Any]) -> list[Task]:
     by_id = {task.id: task for task in load_tasks(root, languages)}
     missing = [task_id for task_id in ids if task_id not in by_id]
     if missing:
-        raise ClarqError(f"task {missing[0]} of the run is not in {root}"
-                         + (f" (nor {len(missing) - 1} more)" if len(missing) > 1 else ""),
-                         "pass the run's task data with --data DIR")
+        raise ClarqError(
+            f"task {missing[0]} of the run is not in {root}"
+            + (f" (nor {len(missing) - 1} more)" if len(missing) > 1 else ""),
+            "pass the run's task data with --data DIR",
+        )
     return [by_id[task_id] for task_id in ids]

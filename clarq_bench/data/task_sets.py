@@ -10,15 +10,18 @@ written by `python tools/task_sets.py --write` and checked against the data by t
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
-from collections.abc import Iterable
 
 FILE = Path(__file__).with_name("checksums") / "task_sets.json"
 BENCHMARK, SAMPLE, CUSTOM = "benchmark", "sample", "custom"
 #: How each kind is named wherever a figure is shown (run output, report, submission, site).
-TITLES = {BENCHMARK: "ClarQ-LLM benchmark tasks", SAMPLE: "sample tasks, not the benchmark",
-          CUSTOM: "custom tasks, not the benchmark"}
+TITLES = {
+    BENCHMARK: "ClarQ-LLM benchmark tasks",
+    SAMPLE: "sample tasks, not the benchmark",
+    CUSTOM: "custom tasks, not the benchmark",
+}
 PREFIX = 16
 
 

@@ -29,8 +29,6 @@ def task_stats(tasks: list[Task]) -> dict[str, dict]:
             "nodes_per_task": _histogram(len(task.tree.nodes) for task in group),
             "required_per_task": _histogram(task.required_count for task in group),
             "depth": _histogram(task.tree.depth for task in group),
-            "types": {
-                task.type_number: task.type_name for task in sorted(group, key=lambda task: task.type_number)
-            },
+            "types": {task.type_number: task.type_name for task in sorted(group, key=lambda task: task.type_number)},
         }
     return stats

@@ -20,14 +20,38 @@ from .loader import FILE_NAME, _lines, brief_from_parts, parse_tree, read_json
 
 #: The upstream type names, in type order (the same in both languages' file names).
 TYPE_NAMES = (
-    "Gather Resources", "Escort Mission", "Stealth Mission", "Survival Challenge", "Construction Task",
-    "Defense Mission", "Competition", "Weapon Manufacturing", "Hunting Expedition", "Rescue Mission",
-    "Arena Battle", "Scientific Experiment", "Photography Mission", "Trade Task", "Exploration Journey",
-    "Electrical Engineering", "Automobile Manufacturing", "Painting Task", "Repair Mission", "Training Session",
-    "Digging Mission", "Electronic Engineering", "Planting Task", "Alliance Building", "Cooking Delicacies",
-    "Video Production", "Animal Care", "Archaeological Excavation", "Escape Mission", "Planning Tourism",
+    "Gather Resources",
+    "Escort Mission",
+    "Stealth Mission",
+    "Survival Challenge",
+    "Construction Task",
+    "Defense Mission",
+    "Competition",
+    "Weapon Manufacturing",
+    "Hunting Expedition",
+    "Rescue Mission",
+    "Arena Battle",
+    "Scientific Experiment",
+    "Photography Mission",
+    "Trade Task",
+    "Exploration Journey",
+    "Electrical Engineering",
+    "Automobile Manufacturing",
+    "Painting Task",
+    "Repair Mission",
+    "Training Session",
+    "Digging Mission",
+    "Electronic Engineering",
+    "Planting Task",
+    "Alliance Building",
+    "Cooking Delicacies",
+    "Video Production",
+    "Animal Care",
+    "Archaeological Excavation",
+    "Escape Mission",
+    "Planning Tourism",
     "Magic Task",
-)  # fmt: skip
+)
 
 
 class ReleasedDialogue(BaseModel):

@@ -24,10 +24,10 @@ from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, Field, computed_field
 
-from ..scoring.judge import Verdict, judge_deterministic
-from ..scoring.metrics import NON_QUESTIONS, Figure, figure
 from ..core.tasks import Task
 from ..core.transcript import AgentInfo, EndReason, Usage
+from ..scoring.judge import Verdict, judge_deterministic
+from ..scoring.metrics import NON_QUESTIONS, Figure, figure
 
 #: Types the audit plays by default: 14-26, held out from the tuning of the offline provider.
 DEFAULT_TYPES = tuple(range(14, 27))
@@ -124,8 +124,11 @@ class StrategyResult(BaseModel):
         "goodbyes excluded)."
     )
     questions: int
-    efficiency: Figure | None = Field(default=None, validation_alias=AliasChoices("efficiency", "success_eff"),
-                                      description="Success weighted by what the seeker said (scoring/charge.py).")
+    efficiency: Figure | None = Field(
+        default=None,
+        validation_alias=AliasChoices("efficiency", "success_eff"),
+        description="Success weighted by what the seeker said (scoring/charge.py).",
+    )
     errors: int = Field(description="Dialogues that ended with an error (counted as failures).")
     target: float | None = Field(default=None, description="Red team: the most success allowed.")
 
@@ -175,10 +178,14 @@ async def play_one(
 
     seeker = build_seeker(strategy, task, SeekerConfig(name=strategy))
     transcript = await play_dialogue(
-        task, seeker, provider_factory(task), max_turns=max_turns,
-        seeker_info=AgentInfo(name=strategy), provider_info=AgentInfo(name=provider_name),
+        task,
+        seeker,
+        provider_factory(task),
+        max_turns=max_turns,
+        seeker_info=AgentInfo(name=strategy),
+        provider_info=AgentInfo(name=provider_name),
         budget_exhausted=stop,
-    )  # fmt: skip
+    )
     return judge_deterministic(transcript, task)
 
 
@@ -199,8 +206,9 @@ async def play_all(
         async with gate:
             if stop is not None and stop():
                 return None
-            return await play_one(task, strategy, provider_factory, provider_name=provider_name,
-                                  max_turns=max_turns, stop=stop)  # fmt: skip
+            return await play_one(
+                task, strategy, provider_factory, provider_name=provider_name, max_turns=max_turns, stop=stop
+            )
 
     done = await asyncio.gather(*(one(task, name) for task in tasks for name in strategies))
     return [verdict for verdict in done if verdict is not None]
@@ -211,8 +219,16 @@ def _offline_job(job: tuple[Task, list[str], str, str, int]) -> list[Verdict]:
     task, strategies, provider, mode, max_turns = job
     from ..provider.factory import make_provider
 
-    return asyncio.run(play_all([task], strategies, lambda t: make_provider(provider, t, mode),
-                                provider_name=provider, max_turns=max_turns, concurrency=1))  # fmt: skip
+    return asyncio.run(
+        play_all(
+            [task],
+            strategies,
+            lambda t: make_provider(provider, t, mode),
+            provider_name=provider,
+            max_turns=max_turns,
+            concurrency=1,
+        )
+    )
 
 
 def play_offline(
@@ -254,16 +270,26 @@ def tabulate(verdicts: Sequence[Verdict], strategies: Sequence[str], languages: 
             group = sorted(by_key.get((name, language), []), key=lambda v: v.task_id)
             if not group:
                 continue
-            rows.append(StrategyResult(
-                strategy=name, role=role_of(name), language=language, dialogues=len(group),
-                successes=sum(v.success for v in group),
-                success=figure(group, f"{language}/{name}/success", lambda v: float(v.success)),
-                nodes_per_question=figure(group, f"{language}/{name}/nodes", lambda v: float(_first_obtained(v)),
-                                          lambda v: float(_questions(v))),
-                questions=sum(_questions(v) for v in group),
-                efficiency=figure(group, f"{language}/{name}/efficiency", lambda v: float(v.efficiency)),
-                errors=sum(v.end_reason == EndReason.error for v in group), target=target_of(name),
-            ))  # fmt: skip
+            rows.append(
+                StrategyResult(
+                    strategy=name,
+                    role=role_of(name),
+                    language=language,
+                    dialogues=len(group),
+                    successes=sum(v.success for v in group),
+                    success=figure(group, f"{language}/{name}/success", lambda v: float(v.success)),
+                    nodes_per_question=figure(
+                        group,
+                        f"{language}/{name}/nodes",
+                        lambda v: float(_first_obtained(v)),
+                        lambda v: float(_questions(v)),
+                    ),
+                    questions=sum(_questions(v) for v in group),
+                    efficiency=figure(group, f"{language}/{name}/efficiency", lambda v: float(v.efficiency)),
+                    errors=sum(v.end_reason == EndReason.error for v in group),
+                    target=target_of(name),
+                )
+            )
     return rows
 
 
@@ -291,8 +317,19 @@ def audit(
         from ..core.run_config import AgentSettings
 
         settings = AgentSettings(name=provider, mode=mode)
-        used, verdicts = 1, asyncio.run(play_all(tasks, names, lambda task: spec.build(task, settings=settings),
-                                                 provider_name=provider, max_turns=max_turns, concurrency=concurrency))
+        used, verdicts = (
+            1,
+            asyncio.run(
+                play_all(
+                    tasks,
+                    names,
+                    lambda task: spec.build(task, settings=settings),
+                    provider_name=provider,
+                    max_turns=max_turns,
+                    concurrency=concurrency,
+                )
+            ),
+        )
     elif spec.offline:
         used = workers or default_workers()
         verdicts = play_offline(tasks, names, provider, mode, max_turns=max_turns, workers=used)
@@ -300,8 +337,7 @@ def audit(
         used = 1
         stop = (lambda: bool(client.budget_exhausted)) if client is not None else None
         options = {} if client is None else {"client": client}
-        verdicts = asyncio.run(_play_model(tasks, names, provider, mode, options, max_turns, concurrency, stop,
-                                           client))  # fmt: skip
+        verdicts = asyncio.run(_play_model(tasks, names, provider, mode, options, max_turns, concurrency, stop, client))
     wall = time.perf_counter() - started
     return AuditReport(
         provider=provider,
@@ -320,12 +356,29 @@ def audit(
     )
 
 
-async def _play_model(tasks, names, provider, mode, options, max_turns, concurrency, stop, client) -> list[Verdict]:
+async def _play_model(
+    tasks: Sequence[Task],
+    names: Sequence[str],
+    provider: str,
+    mode: str,
+    options: dict[str, Any],
+    max_turns: int,
+    concurrency: int,
+    stop: Callable[[], bool] | None,
+    client: Any,
+) -> list[Verdict]:
     from ..provider.factory import make_provider
 
     try:
-        return await play_all(tasks, names, lambda task: make_provider(provider, task, mode, **options),
-                              provider_name=provider, max_turns=max_turns, concurrency=concurrency, stop=stop)
+        return await play_all(
+            tasks,
+            names,
+            lambda task: make_provider(provider, task, mode, **options),
+            provider_name=provider,
+            max_turns=max_turns,
+            concurrency=concurrency,
+            stop=stop,
+        )
     finally:
         if client is not None:
             await client.aclose()

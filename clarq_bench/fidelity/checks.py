@@ -24,16 +24,17 @@ class Checked(NamedTuple):
 def provider_client(provider: str, llm: dict[str, Any]) -> Any:
     """An LLMClient for a model-backed provider, its credentials checked now (before any call), else None."""
     from ..llm.options import ModelCallOptions
-    from ..runner.prepare import open_client
     from ..provider.registry import resolve_provider
+    from ..runner.prepare import open_client
 
     spec = resolve_provider(provider)  # `--provider gtp-4o` is one line, not 260 failing replays
     options = ModelCallOptions.of(llm)  # a misspelled option is one line too
     return open_client([("provider", spec.model)], options) if spec.model else None
 
 
-async def _replay(dialogues: list, provider: str, mode: str, client: Any, concurrency: int,
-                  reading: str | None = None) -> list:
+async def _replay(
+    dialogues: list, provider: str, mode: str, client: Any, concurrency: int, reading: str | None = None
+) -> list:
     from ..provider.factory import make_provider
     from .provider_eval import replay
 
@@ -42,16 +43,24 @@ async def _replay(dialogues: list, provider: str, mode: str, client: Any, concur
         options["reading"] = reading
     stop = None if client is None else (lambda: client.budget_exhausted)  # --max-cost
     try:
-        return await replay(dialogues, lambda task: make_provider(provider, task, mode, **options),
-                            concurrency=concurrency, stop=stop)  # fmt: skip
+        return await replay(
+            dialogues, lambda task: make_provider(provider, task, mode, **options), concurrency=concurrency, stop=stop
+        )
     finally:
         if client is not None:
             await client.aclose()
 
 
-def evaluate_provider(dialogues: str | Path, *, provider: str = "offline", provider_mode: str = "single",
-                      types: str | list[int] | None = None, concurrency: int = 8, provider_reading: str | None = None,
-                      **llm: Any) -> Checked:
+def evaluate_provider(
+    dialogues: str | Path,
+    *,
+    provider: str = "offline",
+    provider_mode: str = "single",
+    types: str | list[int] | None = None,
+    concurrency: int = 8,
+    provider_reading: str | None = None,
+    **llm: Any,
+) -> Checked:
     """Replay the released dialogues in `dialogues` (a results file or folder) through `provider`, teacher-forced,
     and report its agreement with the released provider; `llm` holds the model-call options of `clarq run`, and
     `provider_reading` an LLM provider's reading (model, the default, or strict)."""
@@ -75,8 +84,15 @@ def evaluate_provider(dialogues: str | Path, *, provider: str = "offline", provi
     return Checked(outcome, bool(client.budget_exhausted))
 
 
-def natural_eval(*, provider: str = "offline", lang: str = "all", modes: list[str] | None = None,
-                 data: str | Path | None = None, concurrency: int = 8, **llm: Any) -> Checked:
+def natural_eval(
+    *,
+    provider: str = "offline",
+    lang: str = "all",
+    modes: list[str] | None = None,
+    data: str | Path | None = None,
+    concurrency: int = 8,
+    **llm: Any,
+) -> Checked:
     """Play every wording of the natural-question suite (languages `lang`, provider modes `modes`, default both)
     against `provider` and report the share that gets the node a person would give; the suite is validated against
     its tasks first (a problem is one ClarqError), and `data` is the released data folder (else $CLARQ_DATA)."""
@@ -95,16 +111,23 @@ def natural_eval(*, provider: str = "offline", lang: str = "all", modes: list[st
     tasks = suite_tasks(languages, data)
     problems = validate(suite, tasks)
     if problems:
-        raise ClarqError(f"the natural-question suite does not fit these tasks: {problems[0]}"
-                         f"{f' (and {len(problems) - 1} more)' if len(problems) > 1 else ''}",
-                         "is --data the released ClarQ-LLM data?")  # fmt: skip
+        raise ClarqError(
+            f"the natural-question suite does not fit these tasks: {problems[0]}"
+            f"{f' (and {len(problems) - 1} more)' if len(problems) > 1 else ''}",
+            "is --data the released ClarQ-LLM data?",
+        )
     client = provider_client(provider, llm)
     options = {} if client is None else {"client": client}
 
     async def go() -> list:
         try:
-            return await play(suite, tasks, lambda task, mode: make_provider(provider, task, mode, **options),
-                              modes=chosen, concurrency=concurrency)  # fmt: skip
+            return await play(
+                suite,
+                tasks,
+                lambda task, mode: make_provider(provider, task, mode, **options),
+                modes=chosen,
+                concurrency=concurrency,
+            )
         finally:
             if client is not None:
                 await client.aclose()
@@ -115,8 +138,13 @@ def natural_eval(*, provider: str = "offline", lang: str = "all", modes: list[st
     return Checked(outcome, bool(client.budget_exhausted))
 
 
-def check_reference_reveals(dialogues: str | Path, *, types: str | list[int] | None = None, concurrency: int = 8,
-                            readings: tuple[str, ...] = ("model", "strict")) -> list[Any]:
+def check_reference_reveals(
+    dialogues: str | Path,
+    *,
+    types: str | list[int] | None = None,
+    concurrency: int = 8,
+    readings: tuple[str, ...] = ("model", "strict"),
+) -> list[Any]:
     """The LLM provider, teacher-forced with a scripted model deciding as the released provider did, in each reading:
     the share of the reference's reveals it keeps, per file and per mode (teacher_forced.py). No model is called."""
     from ..data.selection import parse_types
@@ -146,10 +174,20 @@ def strategy_names(spec: str | list[str] | None) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def audit_provider(source: str | Path | None = None, *, lang: str = "all", split: str = "all",
-                   types: str | list[int] | None = "14-26", provider: str = "offline", provider_mode: str = "single",
-                   strategies: str | list[str] | None = None, max_turns: int = 12, workers: int | None = None,
-                   concurrency: int = 16, **llm: Any) -> Checked:
+def audit_provider(
+    source: str | Path | None = None,
+    *,
+    lang: str = "all",
+    split: str = "all",
+    types: str | list[int] | None = "14-26",
+    provider: str = "offline",
+    provider_mode: str = "single",
+    strategies: str | list[str] | None = None,
+    max_turns: int = 12,
+    workers: int | None = None,
+    concurrency: int = 16,
+    **llm: Any,
+) -> Checked:
     """Play the red-team suite, the floor and the ceiling against `provider` on the selected tasks (held-out types
     14-26 by default) and tabulate success and nodes per question; `llm` holds the model-call options."""
     from ..data.selection import load_selected
@@ -162,18 +200,40 @@ def audit_provider(source: str | Path | None = None, *, lang: str = "all", split
     client = provider_client(provider, llm)
     tasks = load_selected(source, lang=lang, split=split, types=types)
     if not tasks:
-        raise ClarqError(f"no tasks match these flags (types {types})",
-                         "check --data/--tasks, --lang, --split and --types (default 14-26)")  # fmt: skip
-    report = audit(tasks, provider=provider, mode=provider_mode, strategies=names, max_turns=max_turns,
-                   workers=workers, concurrency=concurrency, client=client)
+        raise ClarqError(
+            f"no tasks match these flags (types {types})",
+            "check --data/--tasks, --lang, --split and --types (default 14-26)",
+        )
+    report = audit(
+        tasks,
+        provider=provider,
+        mode=provider_mode,
+        strategies=names,
+        max_turns=max_turns,
+        workers=workers,
+        concurrency=concurrency,
+        client=client,
+    )
     return Checked(report, client is not None and bool(client.budget_exhausted))
 
 
-def search_provider(source: str | Path | None = None, *, lang: str = "all", split: str = "all",
-                    types: str | list[int] | None = "14-26", tune_types: str | list[int] | None = "1-13",
-                    provider: str = "offline", modes: list[str] | None = None, points: int = 60, seed: int = 0,
-                    tuned_on: str | list[str] | None = None, max_turns: int = 12, workers: int | None = None,
-                    concurrency: int = 16, **llm: Any) -> Checked:
+def search_provider(
+    source: str | Path | None = None,
+    *,
+    lang: str = "all",
+    split: str = "all",
+    types: str | list[int] | None = "14-26",
+    tune_types: str | list[int] | None = "1-13",
+    provider: str = "offline",
+    modes: list[str] | None = None,
+    points: int = 60,
+    seed: int = 0,
+    tuned_on: str | list[str] | None = None,
+    max_turns: int = 12,
+    workers: int | None = None,
+    concurrency: int = 16,
+    **llm: Any,
+) -> Checked:
     """Sweep the template family against `provider`: tune on `tune_types`, report on `types` (search.py)."""
     from ..data.selection import load_selected
     from .search import search
@@ -184,7 +244,17 @@ def search_provider(source: str | Path | None = None, *, lang: str = "all", spli
     client = provider_client(provider, llm)  # a missing key fails before anything is loaded
     tune = load_selected(source, lang=lang, split=split, types=tune_types)
     report_tasks = load_selected(source, lang=lang, split=split, types=types)
-    report = search(tune, report_tasks, provider=provider, modes=modes or ["single", "multi-info"], points=points,
-                    seed=seed, tuned_on=families, max_turns=max_turns, workers=workers, concurrency=concurrency,
-                    client=client)  # fmt: skip
+    report = search(
+        tune,
+        report_tasks,
+        provider=provider,
+        modes=modes or ["single", "multi-info"],
+        points=points,
+        seed=seed,
+        tuned_on=families,
+        max_turns=max_turns,
+        workers=workers,
+        concurrency=concurrency,
+        client=client,
+    )
     return Checked(report, client is not None and bool(client.budget_exhausted))

@@ -81,8 +81,9 @@ def load_suite(languages: Iterable[str] = ("en", "zh"), folder: Path = SUITE_DIR
     return suite
 
 
-def suite_tasks(languages: Iterable[str] = ("en", "zh"), data: str | Path | None = None,
-                sample: str | Path | None = None) -> dict[tuple[str, str], Task]:
+def suite_tasks(
+    languages: Iterable[str] = ("en", "zh"), data: str | Path | None = None, sample: str | Path | None = None
+) -> dict[tuple[str, str], Task]:
     """The suite's tasks by (source, id): the test-split sample tasks, and the released ones chosen by the fixed
     seeded spread over types 1-26 from the data folder (`data`, else $CLARQ_DATA, else the download cache)."""
     from ..data.loader import SAMPLE_TASKS, load_tasks, resolve_data_dir
@@ -124,8 +125,9 @@ def validate(suite: list[Wording], tasks: dict[tuple[str, str], Task]) -> list[s
             problems.append(f"{w.source} {w.task} node {w.node}: no such required node ({w.text!r})")
             continue
         if w.path != ancestors(w.node):
-            problems.append(f"{w.source} {w.task} node {w.node}: path {list(w.path)} should be "
-                            f"{list(ancestors(w.node))}")  # fmt: skip
+            problems.append(
+                f"{w.source} {w.task} node {w.node}: path {list(w.path)} should be {list(ancestors(w.node))}"
+            )
         count[w.source, w.task, w.node] += 1
     for (source, task_id), task in sorted(tasks.items()):
         for node_id in task.tree.required_ids:
@@ -143,22 +145,27 @@ def first_wordings(suite: list[Wording]) -> dict[tuple[str, str, str], str]:
     return first
 
 
-def dialogue_prefix(task: Task, provider: Provider, wording: Wording, asked: dict[tuple[str, str, str], str]) -> list[Turn]:
+def dialogue_prefix(
+    task: Task, provider: Provider, wording: Wording, asked: dict[tuple[str, str, str], str]
+) -> list[Turn]:
     """The turns before and including the question: greeting, opening request, root, each ancestor asked and
     answered by its node text (revealed), then the wording as the latest seeker turn."""
     from ..seekers.baselines import opening
     from ..seekers.registry import SeekerTask
 
-    turns = [provider.greeting().to_turn(),
-             Turn(speaker=Speaker.seeker, text=opening(SeekerTask.of(task))),
-             Turn(speaker=Speaker.provider, text=task.tree.root.text, kind=ReplyKind.root, revealed=[ROOT_ID])]
+    turns = [
+        provider.greeting().to_turn(),
+        Turn(speaker=Speaker.seeker, text=opening(SeekerTask.of(task))),
+        Turn(speaker=Speaker.provider, text=task.tree.root.text, kind=ReplyKind.root, revealed=[ROOT_ID]),
+    ]
     for node_id in wording.path:
         question = asked.get((wording.source, wording.task, node_id))
         if question is None:
             raise ClarqError(f"{wording.source} {wording.task}: no wording for ancestor {node_id} of {wording.node}")
         turns.append(Turn(speaker=Speaker.seeker, text=question))
-        turns.append(Turn(speaker=Speaker.provider, text=task.tree[node_id].text, kind=ReplyKind.response_i,
-                          revealed=[node_id]))  # fmt: skip
+        turns.append(
+            Turn(speaker=Speaker.provider, text=task.tree[node_id].text, kind=ReplyKind.response_i, revealed=[node_id])
+        )
     turns.append(Turn(speaker=Speaker.seeker, text=wording.text))
     return turns
 
@@ -204,8 +211,14 @@ class NaturalReport(BaseModel):
         return next((r for r in self.rows if (r.language, r.mode, r.source) == (language, mode, source)), None)
 
 
-async def _play_task(task: Task, words: list[Wording], mode: str, factory: ProviderFactory,
-                     asked: dict[tuple[str, str, str], str], gate: asyncio.Semaphore) -> list[Outcome]:
+async def _play_task(
+    task: Task,
+    words: list[Wording],
+    mode: str,
+    factory: ProviderFactory,
+    asked: dict[tuple[str, str, str], str],
+    gate: asyncio.Semaphore,
+) -> list[Outcome]:
     async with gate:
         provider = factory(task, mode)
         out = []
@@ -213,13 +226,27 @@ async def _play_task(task: Task, words: list[Wording], mode: str, factory: Provi
             reply = await provider.respond(dialogue_prefix(task, provider, wording, asked))
             already = set(wording.path) | {ROOT_ID}
             new = sorted({i for i in reply.revealed if i not in already}, key=node_sort_key)
-            out.append(Outcome(wording=wording, language=task.language, mode=mode, revealed=new,
-                               kind=reply.kind.value, passed=passes(task, wording.node, new, mode)))  # fmt: skip
+            out.append(
+                Outcome(
+                    wording=wording,
+                    language=task.language,
+                    mode=mode,
+                    revealed=new,
+                    kind=reply.kind.value,
+                    passed=passes(task, wording.node, new, mode),
+                )
+            )
         return out
 
 
-async def play(suite: list[Wording], tasks: dict[tuple[str, str], Task], factory: ProviderFactory, *,
-               modes: Iterable[str] = MODES, concurrency: int = 8) -> list[Outcome]:
+async def play(
+    suite: list[Wording],
+    tasks: dict[tuple[str, str], Task],
+    factory: ProviderFactory,
+    *,
+    modes: Iterable[str] = MODES,
+    concurrency: int = 8,
+) -> list[Outcome]:
     """Every wording in every mode against a provider built by `factory` (one provider per task and mode; wordings
     of one task run in order, tasks `concurrency` at once). Outcomes in suite order, mode by mode."""
     asked = first_wordings(suite)
@@ -227,7 +254,9 @@ async def play(suite: list[Wording], tasks: dict[tuple[str, str], Task], factory
     for w in suite:
         by_task[w.key].append(w)
     gate = asyncio.Semaphore(max(1, concurrency))
-    jobs = [_play_task(tasks[key], words, mode, factory, asked, gate) for mode in modes for key, words in by_task.items()]
+    jobs = [
+        _play_task(tasks[key], words, mode, factory, asked, gate) for mode in modes for key, words in by_task.items()
+    ]
     return [outcome for chunk in await asyncio.gather(*jobs) for outcome in chunk]
 
 
@@ -238,8 +267,11 @@ def report(outcomes: list[Outcome], provider: str) -> NaturalReport:
         for source in (o.wording.source, "all"):
             groups[o.language, o.mode, source].append(o)
     order = {"sample": 0, "released": 1, "all": 2}
-    rows = [Row(language=lang, mode=mode, source=source, wordings=len(items), passed=sum(o.passed for o in items))
-            for (lang, mode, source), items in sorted(groups.items(), key=lambda kv: (kv[0][0], MODES.index(kv[0][1])
-                                                                                  if kv[0][1] in MODES else 9,
-                                                                                  order[kv[0][2]]))]
+    rows = [
+        Row(language=lang, mode=mode, source=source, wordings=len(items), passed=sum(o.passed for o in items))
+        for (lang, mode, source), items in sorted(
+            groups.items(),
+            key=lambda kv: (kv[0][0], MODES.index(kv[0][1]) if kv[0][1] in MODES else 9, order[kv[0][2]]),
+        )
+    ]
     return NaturalReport(provider=provider, rows=rows, failures=[o for o in outcomes if not o.passed])

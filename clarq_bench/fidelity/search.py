@@ -78,8 +78,10 @@ class WalkerVerdict(BaseModel):
     @property
     def pays(self) -> bool:
         """Its efficiency is below the heuristic's (a walker that does not pay counts as any no-skill template: > 15% fails)."""
-        mine, bar = (self.efficiency.value if self.efficiency else None), \
-            (self.heuristic_efficiency.value if self.heuristic_efficiency else None)  # fmt: skip
+        mine, bar = (
+            (self.efficiency.value if self.efficiency else None),
+            (self.heuristic_efficiency.value if self.heuristic_efficiency else None),
+        )
         return mine is not None and bar is not None and mine < bar
 
 
@@ -123,11 +125,15 @@ def sample_points(points: int = DEFAULT_POINTS, seed: int = 0) -> list[str]:
             form = rng.choice(FAMILIES) if family == CHOICE_FAMILY else family  # any wording may walk the lists
             sources = ["brief"] if form in ("one-each", CHOICE_FAMILY) else ["brief", "options", "replies", "both"]
             point = TemplateParams(
-                form=form, questions=rng.randint(1, 8), names=rng.randint(2, 3) if family == CHOICE_FAMILY else
-                rng.randint(1, 4), source=rng.choice(sources),
-                suffix=rng.random() < 0.5, pad=rng.random() < 0.5, generic=rng.choice([0, 0, 1, 2, 3, 5]),
+                form=form,
+                questions=rng.randint(1, 8),
+                names=rng.randint(2, 3) if family == CHOICE_FAMILY else rng.randint(1, 4),
+                source=rng.choice(sources),
+                suffix=rng.random() < 0.5,
+                pad=rng.random() < 0.5,
+                generic=rng.choice([0, 0, 1, 2, 3, 5]),
                 stop=rng.random() < 0.3,
-            )  # fmt: skip
+            )
             if point.family == family and point.spec not in mine:
                 mine.append(point.spec)
         chosen += mine
@@ -164,14 +170,22 @@ def search(
         raise ClarqError(f"unknown template family {unknown[0]!r} in --tuned-on", f"families: {', '.join(FAMILIES)}")
     shared = {t.id for t in tune_tasks} & {t.id for t in report_tasks}
     if shared:
-        raise ClarqError(f"the tune and report tasks overlap ({len(shared)} tasks, e.g. {sorted(shared)[0]})",
-                         "pick disjoint --tune-types and --types (default 1-13 and 14-26)")  # fmt: skip
+        raise ClarqError(
+            f"the tune and report tasks overlap ({len(shared)} tasks, e.g. {sorted(shared)[0]})",
+            "pick disjoint --tune-types and --types (default 1-13 and 14-26)",
+        )
     if not tune_tasks or not report_tasks:
         raise ClarqError("the search needs tasks of both the tune and the report types", "check --tune-types/--types")
     started = time.perf_counter()
     specs = sample_points(points, seed)
     languages = [lang for lang in ("en", "zh") if any(t.language == lang for t in report_tasks)]
-    options = dict(provider=provider, max_turns=max_turns, workers=workers, concurrency=concurrency, client=client)
+    options = {
+        "provider": provider,
+        "max_turns": max_turns,
+        "workers": workers,
+        "concurrency": concurrency,
+        "client": client,
+    }
     rows: list[FamilyResult] = []
     known: list[StrategyResult] = []
     known_modes: list[str] = []
@@ -190,31 +204,60 @@ def search(
             row = reported.row(best.strategy, language)
             if row is None:
                 continue
-            rows.append(FamilyResult(language=language, mode=mode, family=family, strategy=best.strategy,
-                                     tune_success=best.success, points=played, report=row,
-                                     held_out=family not in tuned_on))  # fmt: skip
+            rows.append(
+                FamilyResult(
+                    language=language,
+                    mode=mode,
+                    family=family,
+                    strategy=best.strategy,
+                    tune_success=best.success,
+                    points=played,
+                    report=row,
+                    held_out=family not in tuned_on,
+                )
+            )
         for language in languages:
             walker = next((r for r in rows if (r.mode, r.language, r.family) == (mode, language, CHOICE_FAMILY)), None)
             baseline = reported.row(BASELINE, language)
             if walker is not None:
-                walkers.append(WalkerVerdict(
-                    language=language, mode=mode, strategy=walker.strategy, success=walker.report.success,
-                    efficiency=walker.report.efficiency, heuristic_success=baseline.success if baseline else None,
-                    heuristic_efficiency=baseline.efficiency if baseline else None))  # fmt: skip
+                walkers.append(
+                    WalkerVerdict(
+                        language=language,
+                        mode=mode,
+                        strategy=walker.strategy,
+                        success=walker.report.success,
+                        efficiency=walker.report.efficiency,
+                        heuristic_success=baseline.success if baseline else None,
+                        heuristic_efficiency=baseline.efficiency if baseline else None,
+                    )
+                )
             for name in MEMBERS:
                 row = reported.row(name, language)
                 if row is not None:
                     known.append(row)
                     known_modes.append(mode)
     return SearchReport(
-        provider=provider, modes=list(modes), languages=languages,
-        tune_types=sorted({t.type_number for t in tune_tasks}), report_types=sorted({t.type_number for t in report_tasks}),
-        tasks={split: {lang: sum(t.language == lang for t in group) for lang in languages}
-               for split, group in (("tune", tune_tasks), ("report", report_tasks))},
-        max_turns=max_turns, seed=seed, points=len(specs), families=list(FAMILIES), tuned_on=list(tuned_on),
-        rows=rows, known=known, known_modes=known_modes, headlines=headlines(rows, languages, modes), walkers=walkers,
+        provider=provider,
+        modes=list(modes),
+        languages=languages,
+        tune_types=sorted({t.type_number for t in tune_tasks}),
+        report_types=sorted({t.type_number for t in report_tasks}),
+        tasks={
+            split: {lang: sum(t.language == lang for t in group) for lang in languages}
+            for split, group in (("tune", tune_tasks), ("report", report_tasks))
+        },
+        max_turns=max_turns,
+        seed=seed,
+        points=len(specs),
+        families=list(FAMILIES),
+        tuned_on=list(tuned_on),
+        rows=rows,
+        known=known,
+        known_modes=known_modes,
+        headlines=headlines(rows, languages, modes),
+        walkers=walkers,
         wall_seconds=round(time.perf_counter() - started, 2),
-    )  # fmt: skip
+    )
 
 
 def headlines(rows: Sequence[FamilyResult], languages: Sequence[str], modes: Sequence[str]) -> list[Headline]:
@@ -222,12 +265,22 @@ def headlines(rows: Sequence[FamilyResult], languages: Sequence[str], modes: Seq
     found = []
     for mode in modes:
         for language in languages:
-            mine = [r for r in rows if r.mode == mode and r.language == language and r.held_out
-                    and r.family != CHOICE_FAMILY]  # fmt: skip
+            mine = [
+                r
+                for r in rows
+                if r.mode == mode and r.language == language and r.held_out and r.family != CHOICE_FAMILY
+            ]
             if not mine:
                 found.append(Headline(language=language, mode=mode, family=None, strategy=None, success=None))
                 continue
             best = max(mine, key=lambda r: (r.report.success.value or 0.0, -r.report.questions))
-            found.append(Headline(language=language, mode=mode, family=best.family, strategy=best.strategy,
-                                  success=best.report.success))  # fmt: skip
+            found.append(
+                Headline(
+                    language=language,
+                    mode=mode,
+                    family=best.family,
+                    strategy=best.strategy,
+                    success=best.report.success,
+                )
+            )
     return found

@@ -19,6 +19,7 @@ import json
 from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
@@ -28,10 +29,15 @@ from ..data.reference_steps import ReplayStep, replay_steps
 from ..data.textmatch import carries_node
 from ..data.upstream import ReleasedDialogue
 
+if TYPE_CHECKING:
+    from ..llm import LLMClient
+
 #: Shares of the reference's reveals the default reading must keep (single-info, multi-info).
 TARGETS = {"single": 0.985, "multi-info": 0.95}
 #: What a scripted reference model is called on the client (one per dialogue: `scripted/released-N`).
 MODEL_PREFIX = "scripted/released-"
+#: One replayed step: the step, the node ids the LLM provider newly revealed, and its notes on that turn.
+Row = tuple[ReplayStep, list[str], dict[str, Any]]
 
 
 def file_mode(source: str) -> str:
@@ -46,8 +52,9 @@ def reference_decision(step: ReplayStep, texts: dict[str, str]) -> dict[str, obj
         return {"intent": int(Intent.answerable), "node_ids": list(step.reference), "rationale": "released"}
     given = [turn.revealed for turn in step.prefix if turn.speaker == Speaker.provider]
     done = {node_id for ids in given for node_id in ids if node_id != ROOT_ID}
-    repeats = any(carries_node(step.reference_text, texts[node_id], step.language)
-                  for node_id in sorted(done) if node_id in texts)  # fmt: skip
+    repeats = any(
+        carries_node(step.reference_text, texts[node_id], step.language) for node_id in sorted(done) if node_id in texts
+    )
     intent = Intent.repeat if repeats else Intent.unanswerable
     return {"intent": int(intent), "node_ids": [], "rationale": "released"}
 
@@ -93,15 +100,19 @@ class ReadingReport(BaseModel):
 
 
 def _figures(rows: list[tuple[list[str], list[str]]]) -> KeptFigures:
-    return KeptFigures(steps=len(rows), reveals=sum(len(ref) for ref, _ in rows),
-                       kept=sum(len(set(ref) & set(got)) for ref, got in rows),
-                       extra=sum(len(set(got) - set(ref)) for ref, got in rows),
-                       reveal_steps=sum(bool(ref) for ref, _ in rows),
-                       same=sum(bool(ref) and set(ref) == set(got) for ref, got in rows))  # fmt: skip
+    return KeptFigures(
+        steps=len(rows),
+        reveals=sum(len(ref) for ref, _ in rows),
+        kept=sum(len(set(ref) & set(got)) for ref, got in rows),
+        extra=sum(len(set(got) - set(ref)) for ref, got in rows),
+        reveal_steps=sum(bool(ref) for ref, _ in rows),
+        same=sum(bool(ref) and set(ref) == set(got) for ref, got in rows),
+    )
 
 
-async def _dialogue(dialogue: ReleasedDialogue, client, name: str, script: _Script, reading: str,
-                    limit: asyncio.Semaphore) -> list[tuple[ReplayStep, list[str], dict]]:  # type: ignore[no-untyped-def]
+async def _dialogue(
+    dialogue: ReleasedDialogue, client: LLMClient, name: str, script: _Script, reading: str, limit: asyncio.Semaphore
+) -> list[Row]:
     from ..provider.llm_provider import LLMProvider
 
     async with limit:
@@ -117,26 +128,27 @@ async def _dialogue(dialogue: ReleasedDialogue, client, name: str, script: _Scri
         return out
 
 
-async def replay_forced(dialogues: list[ReleasedDialogue], reading: str = "model",
-                        concurrency: int = 8) -> list[tuple[ReplayStep, list[str], dict]]:  # type: ignore[type-arg]
+async def replay_forced(dialogues: list[ReleasedDialogue], reading: str = "model", concurrency: int = 8) -> list[Row]:
     """(step, node ids the LLM provider newly revealed, its notes) for every step, with the reference model."""
     from ..llm import LLMClient, LLMSettings
     from ..testing.scripted import ScriptedModel
 
     scripts = [_Script() for _ in dialogues]
     names = [f"{MODEL_PREFIX}{index}" for index in range(len(dialogues))]
-    client = LLMClient(LLMSettings(use_cache=False),
-                       scripted={name: ScriptedModel(script) for name, script in zip(names, scripts)})  # fmt: skip
+    client = LLMClient(
+        LLMSettings(use_cache=False), scripted={name: ScriptedModel(script) for name, script in zip(names, scripts)}
+    )
     limit = asyncio.Semaphore(max(1, concurrency))
     try:
-        chunks = await asyncio.gather(*(_dialogue(d, client, n, s, reading, limit)
-                                        for d, n, s in zip(dialogues, names, scripts)))  # fmt: skip
+        chunks = await asyncio.gather(
+            *(_dialogue(d, client, n, s, reading, limit) for d, n, s in zip(dialogues, names, scripts))
+        )
     finally:
         await client.aclose()
     return [row for chunk in chunks for row in chunk]
 
 
-def summarize(rows: Iterable[tuple[ReplayStep, list[str], dict]], reading: str) -> ReadingReport:  # type: ignore[type-arg]
+def summarize(rows: Iterable[Row], reading: str) -> ReadingReport:
     """Kept shares per file and per mode, and every lost reveal with the provider's notes on that turn."""
     files: dict[str, list] = defaultdict(list)
     modes: dict[str, list] = defaultdict(list)
@@ -146,15 +158,32 @@ def summarize(rows: Iterable[tuple[ReplayStep, list[str], dict]], reading: str) 
         modes[file_mode(step.source)].append((step.reference, got))
         for node_id in step.reference:
             if node_id not in got:
-                lost.append({"file": Path(step.source).name, "task": step.task_id, "turn": step.turn_index,
-                             "node": node_id, "frontier": step.frontier, "got": got,
-                             "seeker": step.prefix[-1].text, "notes": {k: v for k, v in notes.items()
-                             if k not in ("model", "seed", "temperature", "calls", "sequential_calls", "requests")}})  # fmt: skip
-    return ReadingReport(reading=reading, files={k: _figures(v) for k, v in sorted(files.items())},
-                         modes={k: _figures(v) for k, v in sorted(modes.items())}, lost=lost)  # fmt: skip
+                lost.append(
+                    {
+                        "file": Path(step.source).name,
+                        "task": step.task_id,
+                        "turn": step.turn_index,
+                        "node": node_id,
+                        "frontier": step.frontier,
+                        "got": got,
+                        "seeker": step.prefix[-1].text,
+                        "notes": {
+                            k: v
+                            for k, v in notes.items()
+                            if k not in ("model", "seed", "temperature", "calls", "sequential_calls", "requests")
+                        },
+                    }
+                )
+    return ReadingReport(
+        reading=reading,
+        files={k: _figures(v) for k, v in sorted(files.items())},
+        modes={k: _figures(v) for k, v in sorted(modes.items())},
+        lost=lost,
+    )
 
 
-def teacher_forced(dialogues: list[ReleasedDialogue], readings: Iterable[str] = ("model", "strict"),
-                   concurrency: int = 8) -> list[ReadingReport]:
+def teacher_forced(
+    dialogues: list[ReleasedDialogue], readings: Iterable[str] = ("model", "strict"), concurrency: int = 8
+) -> list[ReadingReport]:
     """The check for each provider reading, in order (the first is the one the targets apply to)."""
     return [summarize(asyncio.run(replay_forced(dialogues, reading, concurrency)), reading) for reading in readings]

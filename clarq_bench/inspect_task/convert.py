@@ -16,9 +16,9 @@ from typing import Any, NamedTuple
 from pydantic import ValidationError
 
 from ..core.errors import ClarqError, DataError
-from ..core.transcript import Transcript
 from ..core.run_config import RunConfig
 from ..core.run_folder import RunDir
+from ..core.transcript import Transcript
 from .seeker import STORE_KEY
 from .task import CONFIG_KEY, SEEKER_NAME
 
@@ -46,21 +46,26 @@ def read_log(path: str | Path) -> Any:
     try:
         return read_eval_log(str(source))
     except Exception as exc:  # inspect raises many kinds for a file that is not a log
-        raise DataError(f"{source}: not a readable inspect eval log ({type(exc).__name__})",
-                        "pass a .eval or .json file written by `inspect eval`") from None
+        raise DataError(
+            f"{source}: not a readable inspect eval log ({type(exc).__name__})",
+            "pass a .eval or .json file written by `inspect eval`",
+        ) from None
 
 
 def log_config(log: Any, source: str) -> RunConfig:
     """The clarq RunConfig the task recorded, with the evaluated model as the seeker's model."""
     metadata = getattr(log.eval, "metadata", None) or {}
     if CONFIG_KEY not in metadata:
-        raise DataError(f"{source}: not a log of the clarq_bench/clarq task (task {log.eval.task!r})",
-                        "pass a log written by `inspect eval clarq_bench/clarq`")
+        raise DataError(
+            f"{source}: not a log of the clarq_bench/clarq task (task {log.eval.task!r})",
+            "pass a log written by `inspect eval clarq_bench/clarq`",
+        )
     try:
         config = RunConfig.model_validate(metadata[CONFIG_KEY])
     except ValidationError as exc:
-        raise DataError(f"{source}: its clarq config is malformed ({exc.errors()[0]['msg']})",
-                        "pass the log as inspect wrote it") from None
+        raise DataError(
+            f"{source}: its clarq config is malformed ({exc.errors()[0]['msg']})", "pass the log as inspect wrote it"
+        ) from None
     return config.model_copy(update={"seeker": config.seeker.model_copy(update={"model": str(log.eval.model)})})
 
 
@@ -78,14 +83,19 @@ def log_transcripts(log: Any, source: str) -> tuple[list[Transcript], list[tuple
         try:
             transcript = Transcript.model_validate(record)
         except ValidationError as exc:
-            raise DataError(f"{source}: sample {name}: malformed clarq transcript ({exc.errors()[0]['msg']})",
-                            "pass the log as inspect wrote it") from None
+            raise DataError(
+                f"{source}: sample {name}: malformed clarq transcript ({exc.errors()[0]['msg']})",
+                "pass the log as inspect wrote it",
+            ) from None
         if transcript.task_id != (sample.metadata or {}).get("task_id"):
-            raise DataError(f"{source}: sample {name} holds a dialogue of {transcript.task_id}",
-                            "pass the log as inspect wrote it")
+            raise DataError(
+                f"{source}: sample {name} holds a dialogue of {transcript.task_id}", "pass the log as inspect wrote it"
+            )
         if transcript.key in found:
-            raise DataError(f"{source}: sample {name} repeats task {transcript.task_id} trial {transcript.trial}",
-                            "pass the log as inspect wrote it")
+            raise DataError(
+                f"{source}: sample {name} repeats task {transcript.task_id} trial {transcript.trial}",
+                "pass the log as inspect wrote it",
+            )
         found[transcript.key] = transcript
     return list(found.values()), skipped
 
@@ -105,11 +115,14 @@ def import_log(path: str | Path, out: str | Path | None = None, *, runs_dir: str
     config = log_config(log, source)
     transcripts, skipped = log_transcripts(log, source)
     if not transcripts:
-        raise DataError(f"{source}: no sample holds a played dialogue ({len(skipped)} without one)",
-                        "check the log's errors with `inspect view`")
+        raise DataError(
+            f"{source}: no sample holds a played dialogue ({len(skipped)} without one)",
+            "check the log's errors with `inspect view`",
+        )
     if config.provider.name == "llm":  # the model bound to inspect's `provider` role, as the dialogues record it
-        config = config.model_copy(update={"provider": config.provider.model_copy(
-            update={"model": transcripts[0].provider.model})})
+        config = config.model_copy(
+            update={"provider": config.provider.model_copy(update={"model": transcripts[0].provider.model})}
+        )
     run_dir = Path(out) if out is not None else Path(runs_dir) / run_folder_name(config, log)
     folder = RunDir(run_dir)
     if folder.has_transcripts() and folder.transcripts_path.stat().st_size:

@@ -33,13 +33,17 @@ def usage_of(output: Any) -> Usage:
     """One inspect ModelOutput's tokens as clarq Usage (inspect prices nothing by default: dollars stay 0)."""
     usage = getattr(output, "usage", None)
     cost = getattr(usage, "total_cost", None) if usage is not None else None
-    return Usage(prompt_tokens=int(getattr(usage, "input_tokens", 0) or 0),
-                 completion_tokens=int(getattr(usage, "output_tokens", 0) or 0),
-                 cost_usd=float(cost or 0.0), calls=1)
+    return Usage(
+        prompt_tokens=int(getattr(usage, "input_tokens", 0) or 0),
+        completion_tokens=int(getattr(usage, "output_tokens", 0) or 0),
+        cost_usd=float(cost or 0.0),
+        calls=1,
+    )
 
 
-async def generate(model: Any, messages: list[dict[str, Any]], role: str, *, seed: int | None = None,
-                   max_tokens: int | None = None) -> tuple[str, Usage]:
+async def generate(
+    model: Any, messages: list[dict[str, Any]], role: str, *, seed: int | None = None, max_tokens: int | None = None
+) -> tuple[str, Usage]:
     """One call of an inspect Model; its usage goes to clarq's open accounting scopes under `role`."""
     from inspect_ai.model import GenerateConfig
 
@@ -66,9 +70,18 @@ class InspectModels:
     def resolve_model(self, name: str) -> str:
         return name
 
-    async def complete(self, messages: list[dict[str, Any]], *, model: str, role: str = "seeker",
-                       schema: type[BaseModel] | None = None, temperature: float = 0.0, seed: int | None = None,
-                       trial: int = 0, max_tokens: int | None = None) -> Completion:
+    async def complete(
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        model: str,
+        role: str = "seeker",
+        schema: type[BaseModel] | None = None,
+        temperature: float = 0.0,
+        seed: int | None = None,
+        trial: int = 0,
+        max_tokens: int | None = None,
+    ) -> Completion:
         """Ask the role's model; with `schema`, the reply must be JSON valid for it (re-asked like LLMClient)."""
         bound = self.model_for(role)
         total = Usage()
@@ -80,10 +93,20 @@ class InspectModels:
             return text
 
         def failed(asks: int, why: str, text: str) -> LLMJSONError:
-            return LLMJSONError(f"{bound}: {why}", "try another model for this role", model=str(bound), attempts=asks,
-                                text=text)
+            return LLMJSONError(
+                f"{bound}: {why}", "try another model for this role", model=str(bound), attempts=asks, text=text
+            )
 
         text, parsed, asks = await ask_until_valid(ask, messages, schema, self.json_retries, failed)
-        return Completion.model_construct(text=text, parsed=parsed, usage=total, model=str(bound),
-                                          requested_model=model, role=role, latency_s=0.0, cached=False,
-                                          attempts=asks, asks=asks)
+        return Completion.model_construct(
+            text=text,
+            parsed=parsed,
+            usage=total,
+            model=str(bound),
+            requested_model=model,
+            role=role,
+            latency_s=0.0,
+            cached=False,
+            attempts=asks,
+            asks=asks,
+        )

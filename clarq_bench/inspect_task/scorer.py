@@ -25,8 +25,13 @@ FIGURES = ("success", "aqd", "aql", "aql_tokens", "efficiency")
 
 def figures(verdict: Any) -> dict[str, float]:
     """The per-dialogue values inspect averages."""
-    return {"success": float(verdict.success), "aqd": float(verdict.aqd), "aql": float(verdict.aql),
-            "aql_tokens": float(verdict.aql_tokens), "efficiency": float(verdict.efficiency)}
+    return {
+        "success": float(verdict.success),
+        "aqd": float(verdict.aqd),
+        "aql": float(verdict.aql),
+        "aql_tokens": float(verdict.aql_tokens),
+        "efficiency": float(verdict.efficiency),
+    }
 
 
 def qualified(name: str) -> str:
@@ -69,19 +74,27 @@ def clarq_scorer(tasks: dict[str, Task], judge_name: str = "none") -> Any:
         async def score(state: Any, target: Any) -> Any:
             record = state.store.get(STORE_KEY)
             if record is None:
-                raise ClarqError("no clarq dialogue was played for this sample: the task's solver was replaced (by "
-                                 "--solver?); pass the agent as -T solver=NAME so it speaks inside the dialogue")
+                raise ClarqError(
+                    "no clarq dialogue was played for this sample: the task's solver was replaced (by "
+                    "--solver?); pass the agent as -T solver=NAME so it speaks inside the dialogue"
+                )
             transcript = Transcript.model_validate(record)
             task = tasks[transcript.task_id]
             check = judge_check(judge_name)
-            verdict = await judge(transcript, task, check,
-                                  judge_name=str(InspectModels.model_for("judge")) if check else "none")
+            verdict = await judge(
+                transcript, task, check, judge_name=str(InspectModels.model_for("judge")) if check else "none"
+            )
             reason = transcript.end_reason.value + (f" ({transcript.error})" if transcript.error else "")
-            explanation = (f"{verdict.obtained_count} of {verdict.required_count} required nodes obtained; "
-                           f"{len(transcript.seeker_turns)} seeker turns; ended by {reason}")
-            return Score(value=figures(verdict), answer=state.output.completion if state.output else None,
-                         explanation=explanation, metadata={"end_reason": transcript.end_reason.value,
-                                                            "verdict": verdict.model_dump(mode="json")})
+            explanation = (
+                f"{verdict.obtained_count} of {verdict.required_count} required nodes obtained; "
+                f"{len(transcript.seeker_turns)} seeker turns; ended by {reason}"
+            )
+            return Score(
+                value=figures(verdict),
+                answer=state.output.completion if state.output else None,
+                explanation=explanation,
+                metadata={"end_reason": transcript.end_reason.value, "verdict": verdict.model_dump(mode="json")},
+            )
 
         return score
 

@@ -17,9 +17,9 @@ from typing import Any
 from ..core.run_config import RunConfig
 from ..core.tasks import Task
 from ..core.transcript import Speaker, Transcript
+from ..provider.registry import resolve_provider
 from ..runner.dialogue import play_dialogue
 from ..runner.run_identity import agent_infos
-from ..provider.registry import resolve_provider
 from ..seekers.base import DialogueView
 from ..seekers.llm import chat_messages, clean_reply, completion_messages, render_brief
 from ..seekers.registry import SeekerTask
@@ -60,7 +60,7 @@ class SolverSeeker:
             system = chat_messages(self.task, view.model_copy(update={"turns": ()}))[0]["content"]
             self.state.messages.append(ChatMessageSystem(content=system))
         provider_turns = [turn for turn in view.turns if turn.speaker == Speaker.provider]
-        for turn in provider_turns[self.given:]:
+        for turn in provider_turns[self.given :]:
             self.state.messages.append(ChatMessageUser(content=turn.text))
         self.given = len(provider_turns)
         self.state = await self.inner(self.state, self.generate)
@@ -103,16 +103,34 @@ def clarq_dialogue(tasks: dict[str, Task], config: RunConfig, inner: Any = None)
             settings = config.model_copy(update=update)
             spec = resolve_provider(settings.provider.name, settings.provider.model)
             seeker_info, provider_info = agent_infos(settings, settings.seeker.name, model, spec)
-            provider = spec.build(task, settings.provider.mode, client=InspectModels(), seed=seed, trial=trial,
-                                  **settings.provider.options) if settings.provider.name == "llm" else spec.build(task, settings.provider.mode)
+            provider = (
+                spec.build(
+                    task,
+                    settings.provider.mode,
+                    client=InspectModels(),
+                    seed=seed,
+                    trial=trial,
+                    **settings.provider.options,
+                )
+                if settings.provider.name == "llm"
+                else spec.build(task, settings.provider.mode)
+            )
             if inner is None:
                 seeker: Any = InspectSeeker(task, config.seeker.mode or "completion")
             else:
                 state.messages = []
                 seeker = SolverSeeker(task, inner, state, generate_fn)
-            transcript = await play_dialogue(task, seeker, provider, max_turns=config.max_turns, trial=trial,
-                                             seed=seed, seeker_info=seeker_info, provider_info=provider_info,
-                                             turn_timeout=config.turn_timeout)
+            transcript = await play_dialogue(
+                task,
+                seeker,
+                provider,
+                max_turns=config.max_turns,
+                trial=trial,
+                seed=seed,
+                seeker_info=seeker_info,
+                provider_info=provider_info,
+                turn_timeout=config.turn_timeout,
+            )
             state = seeker.state if inner is not None else state
             state.store.set(STORE_KEY, transcript.model_dump(mode="json"))
             if inner is None:

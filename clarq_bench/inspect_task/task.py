@@ -17,17 +17,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..core.defaults import DEFAULT_MAX_TURNS, DEFAULT_SEED, DEFAULT_TURN_TIMEOUT
 from ..core.errors import ClarqError
-from ..core.defaults import DEFAULT_SEED, DEFAULT_TURN_TIMEOUT
+from ..core.provider_names import OFFLINE
 from ..core.run_config import AgentSettings, RunConfig
 from ..core.run_folder import tasks_digest
 from ..core.tasks import Task
 from ..data.selection import load_selected, spread_limit
-from ..core.provider_names import OFFLINE
 from ..provider.registry import resolve_provider
 from ..seekers.llm import render_brief
 from ..seekers.registry import SeekerTask
-from ..core.defaults import DEFAULT_MAX_TURNS
 
 #: The seeker name transcripts of this task record (its model is the one inspect evaluates).
 SEEKER_NAME = "inspect"
@@ -54,9 +53,23 @@ def _count(name: str, value: Any, default: int | None) -> int | None:
     return number
 
 
-def build_config(*, lang: str, split: str, types: Any, limit: Any, trials: Any, seed: Any, max_turns: Any,
-                 mode: str, provider: str, provider_mode: str, tasks: str | None, solver: str | None,
-                 judge: str, provider_reading: str | None = None) -> tuple[RunConfig, list[Task]]:
+def build_config(
+    *,
+    lang: str,
+    split: str,
+    types: Any,
+    limit: Any,
+    trials: Any,
+    seed: Any,
+    max_turns: Any,
+    mode: str,
+    provider: str,
+    provider_mode: str,
+    tasks: str | None,
+    solver: str | None,
+    judge: str,
+    provider_reading: str | None = None,
+) -> tuple[RunConfig, list[Task]]:
     """The RunConfig these task options mean and the tasks it selects (checked as `clarq run` checks its flags)."""
     from ..data.loader import resolve_data_dir
 
@@ -75,7 +88,11 @@ def build_config(*, lang: str, split: str, types: Any, limit: Any, trials: Any, 
         seed = int(seed)
     except (TypeError, ValueError):
         raise ClarqError(f"-T seed={seed} is not a whole number", "pass e.g. -T seed=8848") from None
-    trials_n, turns, limit_n = _count("trials", trials, 1), _count("max_turns", max_turns, DEFAULT_MAX_TURNS), _count("limit", limit, None)
+    trials_n, turns, limit_n = (
+        _count("trials", trials, 1),
+        _count("max_turns", max_turns, DEFAULT_MAX_TURNS),
+        _count("limit", limit, None),
+    )
     root = resolve_data_dir(tasks)
     selected = load_selected(root, lang=lang, split=split, types=str(types) if isinstance(types, int) else types)
     if limit_n is not None:
@@ -84,14 +101,22 @@ def build_config(*, lang: str, split: str, types: Any, limit: Any, trials: Any, 
         raise ClarqError(f"no tasks selected in {root}", "check -T lang, split, types and limit")
     options = {"solver": solver} if solver else {}
     config = RunConfig(
-        data_dir=str(Path(root).resolve()), tasks_digest=tasks_digest(selected), task_ids=[task.id for task in selected],
-        languages=["en", "zh"] if lang == "all" else [lang], split=split,
-        types=sorted({task.type_number for task in selected}) if types else None, limit=limit_n, trials=trials_n,
-        seed=seed, max_turns=turns, seeker=AgentSettings(name=SEEKER_NAME, mode=mode, options=options),
-        provider=AgentSettings(name=provider, mode=provider_mode, options=reading), judge_model=None if judge == "none" else "llm",
+        data_dir=str(Path(root).resolve()),
+        tasks_digest=tasks_digest(selected),
+        task_ids=[task.id for task in selected],
+        languages=["en", "zh"] if lang == "all" else [lang],
+        split=split,
+        types=sorted({task.type_number for task in selected}) if types else None,
+        limit=limit_n,
+        trials=trials_n,
+        seed=seed,
+        max_turns=turns,
+        seeker=AgentSettings(name=SEEKER_NAME, mode=mode, options=options),
+        provider=AgentSettings(name=provider, mode=provider_mode, options=reading),
+        judge_model=None if judge == "none" else "llm",
         provider_fingerprint=None if provider == "llm" else resolve_provider(provider).fingerprint(provider_mode),
         turn_timeout=DEFAULT_TURN_TIMEOUT,
-    )  # fmt: skip
+    )
     return config, selected
 
 
@@ -100,12 +125,22 @@ def samples(tasks: list[Task], trials: int) -> list[Any]:
     from inspect_ai.dataset import Sample
 
     return [
-        Sample(id=f"{task.id}#{trial}", input=render_brief(SeekerTask.of(task)),
-               metadata={"task_id": task.id, "language": task.language, "type": task.type_number,
-                         "type_name": task.type_name, "split": task.split.value, "trial": trial,
-                         "required": task.required_count})
-        for task in tasks for trial in range(trials)
-    ]  # fmt: skip
+        Sample(
+            id=f"{task.id}#{trial}",
+            input=render_brief(SeekerTask.of(task)),
+            metadata={
+                "task_id": task.id,
+                "language": task.language,
+                "type": task.type_number,
+                "type_name": task.type_name,
+                "split": task.split.value,
+                "trial": trial,
+                "required": task.required_count,
+            },
+        )
+        for task in tasks
+        for trial in range(trials)
+    ]
 
 
 def resolve_solver(name: str) -> Any:
@@ -117,10 +152,23 @@ def resolve_solver(name: str) -> Any:
     return solver_from_spec(SolverSpec(solver=name))
 
 
-def clarq_task(*, lang: str = "en", split: str = "test", types: Any = None, limit: Any = None, trials: Any = 1,
-               seed: Any = DEFAULT_SEED, max_turns: Any = DEFAULT_MAX_TURNS, mode: str = "completion", provider: str = "offline",
-               provider_mode: str = "single", tasks: str | None = None, solver: str | None = None,
-               judge: str = "none", provider_reading: str | None = None) -> Any:
+def clarq_task(
+    *,
+    lang: str = "en",
+    split: str = "test",
+    types: Any = None,
+    limit: Any = None,
+    trials: Any = 1,
+    seed: Any = DEFAULT_SEED,
+    max_turns: Any = DEFAULT_MAX_TURNS,
+    mode: str = "completion",
+    provider: str = "offline",
+    provider_mode: str = "single",
+    tasks: str | None = None,
+    solver: str | None = None,
+    judge: str = "none",
+    provider_reading: str | None = None,
+) -> Any:
     """The inspect Task (see the module docstring for the options)."""
     from inspect_ai import Task as InspectTask
 
@@ -130,10 +178,27 @@ def clarq_task(*, lang: str = "en", split: str = "test", types: Any = None, limi
 
     token_counter()  # loads o200k_base from litellm's bundled table: inspect counts tokens with it, offline too
 
-    config, selected = build_config(lang=lang, split=split, types=types, limit=limit, trials=trials, seed=seed,
-                                    max_turns=max_turns, mode=mode, provider=provider, provider_mode=provider_mode,
-                                    tasks=tasks, solver=solver, judge=judge, provider_reading=provider_reading)
+    config, selected = build_config(
+        lang=lang,
+        split=split,
+        types=types,
+        limit=limit,
+        trials=trials,
+        seed=seed,
+        max_turns=max_turns,
+        mode=mode,
+        provider=provider,
+        provider_mode=provider_mode,
+        tasks=tasks,
+        solver=solver,
+        judge=judge,
+        provider_reading=provider_reading,
+    )
     by_id = {task.id: task for task in selected}
     inner = resolve_solver(solver) if solver else None
-    return InspectTask(dataset=samples(selected, config.trials), solver=clarq_dialogue(by_id, config, inner),
-                       scorer=clarq_scorer(by_id, judge), metadata={CONFIG_KEY: config.model_dump(mode="json")})
+    return InspectTask(
+        dataset=samples(selected, config.trials),
+        solver=clarq_dialogue(by_id, config, inner),
+        scorer=clarq_scorer(by_id, judge),
+        metadata={CONFIG_KEY: config.model_dump(mode="json")},
+    )

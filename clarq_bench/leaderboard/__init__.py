@@ -14,6 +14,14 @@ from .schema import Label, Manifest, Submission, Submitter
 from .verify import Verification, verify_file, verify_submission
 
 __all__ = [
-    "Label", "Manifest", "Submission", "Submitter", "Verification",
-    "build_submission", "read_submission", "verify_file", "verify_submission", "write_submission",
-]  # fmt: skip
+    "Label",
+    "Manifest",
+    "Submission",
+    "Submitter",
+    "Verification",
+    "build_submission",
+    "read_submission",
+    "verify_file",
+    "verify_submission",
+    "write_submission",
+]

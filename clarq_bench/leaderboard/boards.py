@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..core.jsonl import flatten
-from ..data.task_sets import BENCHMARK, describe, kind_of
 from ..core.provider_names import recorded_kind
+from ..data.task_sets import BENCHMARK, describe, kind_of
 from .entry import Entry
 from .replay import provider_mode
 from .schema import task_set_hash
@@ -42,8 +42,14 @@ class Setting:
 
     @property
     def standard(self) -> bool:
-        return (not self.people and self.kind == BENCHMARK and self.provider in STANDARD_PROVIDER_MODELS and self.mode == STANDARD_MODE
-                and self.reading == STANDARD_READING and self.max_turns == STANDARD_TURNS)
+        return (
+            not self.people
+            and self.kind == BENCHMARK
+            and self.provider in STANDARD_PROVIDER_MODELS
+            and self.mode == STANDARD_MODE
+            and self.reading == STANDARD_READING
+            and self.max_turns == STANDARD_TURNS
+        )
 
     def title(self) -> str:
         turns = f"{self.max_turns}-turn cap" if self.max_turns is not None else "turn cap unknown"
@@ -51,9 +57,14 @@ class Setting:
         if self.reading not in (None, STANDARD_READING):
             mode += f", {self.reading} reading" if self.reading != "unrecorded" else ", reading unrecorded"
         head = "Standard setting: " if self.standard else ("" if self.kind == BENCHMARK else "Not the benchmark: ")
-        head = f"People as seekers (H2L), {head[0].lower() + head[1:]}" if self.people and head else (
-            "People as seekers (H2L): " if self.people else head)
-        return f"{head}{describe(self.kind, self.tasks)}, {self.split} split · provider {self.provider}, {mode} · {turns}"
+        head = (
+            f"People as seekers (H2L), {head[0].lower() + head[1:]}"
+            if self.people and head
+            else ("People as seekers (H2L): " if self.people else head)
+        )
+        return (
+            f"{head}{describe(self.kind, self.tasks)}, {self.split} split · provider {self.provider}, {mode} · {turns}"
+        )
 
 
 @dataclass
@@ -74,10 +85,17 @@ def provider_of(entry: Entry) -> str:
 def setting_of(entry: Entry, language: str) -> Setting:
     m = entry.manifest
     hashes = {task_id: digest for task_id, digest in m.task_hashes.items() if task_id.split("/", 1)[0] == language}
-    return Setting(kind=kind_of(hashes), digest=task_set_hash(hashes), tasks=len(hashes),
-                   split=str(m.run_config.get("split") or "test"), provider=provider_of(entry),
-                   mode=provider_mode(m), max_turns=m.max_turns,
-                   people=m.seeker.name in PEOPLE_SEEKERS, reading=reading_of(entry))  # fmt: skip
+    return Setting(
+        kind=kind_of(hashes),
+        digest=task_set_hash(hashes),
+        tasks=len(hashes),
+        split=str(m.run_config.get("split") or "test"),
+        provider=provider_of(entry),
+        mode=provider_mode(m),
+        max_turns=m.max_turns,
+        people=m.seeker.name in PEOPLE_SEEKERS,
+        reading=reading_of(entry),
+    )
 
 
 def reading_of(entry: Entry) -> str | None:
@@ -85,7 +103,7 @@ def reading_of(entry: Entry) -> str | None:
     from ..scoring.settings_diff import provider_reading
 
     m = entry.manifest
-    settings = m.run_config.get("provider") if isinstance(m.run_config.get("provider"), dict) else {}
+    settings = got if isinstance(got := m.run_config.get("provider"), dict) else {}
     return provider_reading(flatten(m.run_config), str(settings.get("name") or m.provider.name))
 
 
@@ -98,8 +116,15 @@ def boards(entries: list[Entry], language: str) -> list[Board]:
             continue
         setting = setting_of(entry, language)
         grouped.setdefault(setting, Board(setting)).entries.append(entry)
+
     def order(b: Board) -> tuple[bool, bool, str, bool, int, str]:
-        return (not b.setting.standard, b.setting.kind != BENCHMARK, b.setting.kind, b.setting.people,
-                -len(b.entries), b.setting.title())
+        return (
+            not b.setting.standard,
+            b.setting.kind != BENCHMARK,
+            b.setting.kind,
+            b.setting.people,
+            -len(b.entries),
+            b.setting.title(),
+        )
 
     return sorted(grouped.values(), key=order)

@@ -12,10 +12,12 @@ import struct
 from pathlib import Path
 from typing import Any, TypeVar
 
+from pydantic import BaseModel
+
 from ..core.errors import ClarqError
 from ..core.jsonl import MAX_LINE_CHARS, loads, validate
 
-M = TypeVar("M")
+M = TypeVar("M", bound=BaseModel)
 
 #: Most trials a submission may declare (the paper plays 1; runs of 10 are the largest anyone needs).
 MAX_TRIALS = 100
@@ -44,7 +46,9 @@ def refuse(path: Path | str, problem: str) -> ClarqError:
 
 def containers(data: bytes | str) -> int:
     """`{` and `[` characters: an over-count of the JSON objects and arrays the text would build."""
-    return data.count(b"{" if isinstance(data, bytes) else "{") + data.count(b"[" if isinstance(data, bytes) else "[")
+    if isinstance(data, bytes):
+        return data.count(b"{") + data.count(b"[")
+    return data.count("{") + data.count("[")
 
 
 def check_containers(path: Path | str, what: str, data: bytes | str, limit: int) -> None:
@@ -65,11 +69,13 @@ def check_declared(path: Path | str, manifest: Any) -> int:
     if dialogues > MAX_DIALOGUES:
         raise refuse(path, f"{trials} trials x {tasks:,} tasks is {dialogues:,} dialogues (limit {MAX_DIALOGUES:,})")
     most = most_records(dialogues)  # room for a duplicated or extra record, which the verifier names
-    for name, count in (("transcript_count", manifest.transcript_count), ("missing", len(manifest.missing)),
-                        ("dialogue_hashes", len(manifest.dialogue_hashes))):
+    for name, count in (
+        ("transcript_count", manifest.transcript_count),
+        ("missing", len(manifest.missing)),
+        ("dialogue_hashes", len(manifest.dialogue_hashes)),
+    ):
         if not 0 <= count <= most:
-            raise refuse(path, f"{name} declares {count:,} dialogues, far more than its {dialogues:,} "
-                         "(trials x tasks)")
+            raise refuse(path, f"{name} declares {count:,} dialogues, far more than its {dialogues:,} (trials x tasks)")
     return dialogues
 
 
@@ -108,8 +114,11 @@ def records(path: Path | str, data: bytes, what: str, model: type[M], most: int)
             raise refuse(path, f"{what} line {number} is longer than {MAX_LINE_CHARS:,} characters")
         if containers(line) > MAX_CONTAINERS_PER_RECORD:
             raise refuse(path, f"{what} line {number} holds more than {MAX_CONTAINERS_PER_RECORD:,} JSON objects")
-        out.append(validate(model, loads(line, source, number), source, number,
-                            what.removesuffix("s.jsonl").removesuffix(".jsonl")))
+        out.append(
+            validate(
+                model, loads(line, source, number), source, number, what.removesuffix("s.jsonl").removesuffix(".jsonl")
+            )
+        )
     return out
 
 
@@ -127,10 +136,11 @@ def check_zip_directory(path: Path, max_members: int) -> None:
         raise ClarqError(f"{path}: cannot read ({exc.strerror or exc})", "check the path") from None
     at = tail.rfind(b"PK\x05\x06")
     if at < 0 or len(tail) - at < 22:
-        raise ClarqError(f"{path}: not a readable zip file (no end of central directory)",
-                         "rebuild it with `clarq submit`")
-    _, disk, _, here, total, directory, _, _ = struct.unpack("<4sHHHHIIH", tail[at:at + 22])
-    if b"PK\x06\x07" in tail[max(0, at - 20):at] or 0xFFFF in (here, total) or directory == 0xFFFFFFFF:
+        raise ClarqError(
+            f"{path}: not a readable zip file (no end of central directory)", "rebuild it with `clarq submit`"
+        )
+    _, disk, _, here, total, directory, _, _ = struct.unpack("<4sHHHHIIH", tail[at : at + 22])
+    if b"PK\x06\x07" in tail[max(0, at - 20) : at] or 0xFFFF in (here, total) or directory == 0xFFFFFFFF:
         raise refuse(path, "a zip64 archive (a submission is three small members)")
     if disk or total > max_members or here != total:
         raise refuse(path, f"the zip declares {total:,} members (at most {max_members})")

@@ -15,21 +15,21 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..core.version import __version__
+from ..core.defaults import DEFAULT_MAX_TURNS
 from ..core.errors import ClarqError
-from ..core.redact import redact, redact_data
 from ..core.jsonl import dumps_line, loads, parse_models
+from ..core.redact import redact, redact_data
 from ..core.run_folder import tasks_digest
-from ..scoring.judge import Verdict
 from ..core.transcript import AgentInfo, Speaker, Transcript
+from ..core.version import __version__
+from ..scoring.judge import Verdict
+from . import bounds
 from .consistency import recorded_models, side_identity
 from .figures import DEFAULT_RESAMPLES, compute_metrics
 from .rundir import read_run, split_tasks, verdicts_for
-from . import bounds
 from .safety import read_json_bytes, read_zip_bytes
-from .seal import seal
 from .schema import Label, Manifest, Submission, Submitter, dialogue_key, task_set_hash
-from ..core.defaults import DEFAULT_MAX_TURNS
+from .seal import seal
 
 #: The standard setting: our LLM provider on this model, in this mode, with this turn cap.
 STANDARD_PROVIDER = "gpt-4o"
@@ -90,27 +90,41 @@ def build_submission(
         seen.add(key)
         task = files.tasks.get(transcript.task_id)
         if task is None:
-            raise ClarqError(f"{files.run_dir}: task {transcript.task_id} is not in the run's task selection",
-                             "pass the run's task data with --data DIR")  # fmt: skip
+            raise ClarqError(
+                f"{files.run_dir}: task {transcript.task_id} is not in the run's task selection",
+                "pass the run's task data with --data DIR",
+            )
         if transcript.task_hash and transcript.task_hash != task.content_hash():
-            raise ClarqError(f"{files.run_dir}: task {transcript.task_id} in {files.data_root} differs from the one "
-                             "the run was played on", "pass the run's task data with --data DIR")  # fmt: skip
+            raise ClarqError(
+                f"{files.run_dir}: task {transcript.task_id} in {files.data_root} differs from the one "
+                "the run was played on",
+                "pass the run's task data with --data DIR",
+            )
     universe = split_tasks(files.config, files.data_root)  # the split's task set, not just the run's selection
-    missing = [dialogue_key(tid, trial) for trial in range(trials) for tid in universe if dialogue_key(tid, trial) not in seen]
+    missing = [
+        dialogue_key(tid, trial) for trial in range(trials) for tid in universe if dialogue_key(tid, trial) not in seen
+    ]
     if missing and not partial:
         unselected = len(universe) - len(files.tasks)
         if unselected:
-            raise ClarqError(f"{files.run_dir}: the run covers {len(files.tasks)} of the {len(universe)} tasks of its "
-                             "split (--limit or --types), so it is incomplete", "pass --partial to submit it as such")
+            raise ClarqError(
+                f"{files.run_dir}: the run covers {len(files.tasks)} of the {len(universe)} tasks of its "
+                "split (--limit or --types), so it is incomplete",
+                "pass --partial to submit it as such",
+            )
         shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
-        raise ClarqError(f"{files.run_dir}: the run is incomplete: {len(missing)} dialogue(s) missing ({shown})",
-                         f"resume it with `clarq run --resume {files.run_dir}`, or pass --partial")  # fmt: skip
+        raise ClarqError(
+            f"{files.run_dir}: the run is incomplete: {len(missing)} dialogue(s) missing ({shown})",
+            f"resume it with `clarq run --resume {files.run_dir}`, or pass --partial",
+        )
     hashes = {task_id: task.content_hash() for task_id, task in universe.items()}
     digest = task_set_hash(hashes)
     recorded_digest = files.config.get("tasks_digest")
     if recorded_digest and recorded_digest != tasks_digest(files.tasks.values()):
-        raise ClarqError(f"{files.run_dir}: the task data in {files.data_root} differs from the run's (tasks_digest)",
-                         "pass the run's task data with --data DIR")  # fmt: skip
+        raise ClarqError(
+            f"{files.run_dir}: the task data in {files.data_root} differs from the run's (tasks_digest)",
+            "pass the run's task data with --data DIR",
+        )
     verdicts = verdicts_for(files)
     verdicts = sorted(verdicts, key=lambda v: (v.task_id, v.trial))
     config = redact_data(files.config)
@@ -176,8 +190,10 @@ MAX_CONTAINERS = MAX_RECORDS * 60
 
 
 def _too_many(path: Path, what: str, count: int, limit: int) -> ClarqError:
-    return ClarqError(f"{path}: {what} holds {count:,} records or more (limit {limit:,})",
-                      "a submission holds one record per dialogue; rebuild it with `clarq submit`")
+    return ClarqError(
+        f"{path}: {what} holds {count:,} records or more (limit {limit:,})",
+        "a submission holds one record per dialogue; rebuild it with `clarq submit`",
+    )
 
 
 def _jsonl(path: Path, text: str, model: type, what: str) -> list[Any]:
@@ -204,8 +220,9 @@ def _validated(path: Path, value: Any) -> Submission:
                 raise _too_many(path, name, len(item), MAX_RECORDS)
             items, prefix = item, name
         else:
-            raise ClarqError(f"{path}: the submission is malformed at {name}: must be a list",
-                             "rebuild it with `clarq submit`")
+            raise ClarqError(
+                f"{path}: the submission is malformed at {name}: must be a list", "rebuild it with `clarq submit`"
+            )
         built = []
         for index, record in enumerate(items):
             try:
@@ -214,16 +231,19 @@ def _validated(path: Path, value: Any) -> Submission:
                 where = prefix if name == "manifest" else f"{prefix}.{index}"
                 first = exc.errors()[0]
                 loc = ".".join([where, *(str(part) for part in first["loc"])])
-                raise ClarqError(f"{path}: the submission is malformed at {loc}: {first['msg']}",
-                                 "rebuild it with `clarq submit`") from None
+                raise ClarqError(
+                    f"{path}: the submission is malformed at {loc}: {first['msg']}", "rebuild it with `clarq submit`"
+                ) from None
         parts[name] = built[0] if name == "manifest" else built
         if name == "manifest":  # its declared counts bound the records before any is built
             dialogues = bounds.most_records(bounds.check_declared(path, parts[name]))
             for other in ("transcripts", "verdicts"):
                 if isinstance(value.get(other), list) and len(value[other]) > dialogues:
-                    raise ClarqError(f"{path}: unsafe submission: {other} holds {len(value[other]):,} records, more "
-                                     f"than the {dialogues:,} its manifest allows",
-                                     "rebuild it with `clarq submit`")
+                    raise ClarqError(
+                        f"{path}: unsafe submission: {other} holds {len(value[other]):,} records, more "
+                        f"than the {dialogues:,} its manifest allows",
+                        "rebuild it with `clarq submit`",
+                    )
     return Submission.model_construct(**parts)
 
 
@@ -247,15 +267,16 @@ def read_submission(path: str | Path) -> Submission:
             raise _schema_error(path, "manifest.json", exc) from None
         del raw
         dialogues = bounds.most_records(bounds.check_declared(path, manifest))
-        transcripts = bounds.records(path, members.pop("transcripts.jsonl"), "transcripts.jsonl", Transcript,
-                                     dialogues)
+        transcripts = bounds.records(path, members.pop("transcripts.jsonl"), "transcripts.jsonl", Transcript, dialogues)
         verdicts = bounds.records(path, members.pop("verdicts.jsonl"), "verdicts.jsonl", Verdict, dialogues)
         return Submission.model_construct(manifest=manifest, transcripts=transcripts, verdicts=verdicts)
     data = read_json_bytes(path)
     count = bounds.containers(data)
     if count > MAX_CONTAINERS:
-        raise ClarqError(f"{path}: the submission holds {count:,} JSON objects or more (limit {MAX_CONTAINERS:,})",
-                         "a submission holds one record per dialogue; rebuild it with `clarq submit`")
+        raise ClarqError(
+            f"{path}: the submission holds {count:,} JSON objects or more (limit {MAX_CONTAINERS:,})",
+            "a submission holds one record per dialogue; rebuild it with `clarq submit`",
+        )
     value = loads(data, str(path))  # depth-limited: a deeply nested file is one DataError line
     del data
     return _validated(path, value)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.transcript import AgentInfo, Speaker, Transcript
 from ..core.provider_names import recorded_kind
+from ..core.transcript import AgentInfo, Speaker, Transcript
 from .schema import Manifest, Submission, dialogue_key
 
 SEEKER_FIELDS = ("name", "model", "endpoint", "reported_model", "tree_access")
@@ -81,8 +81,10 @@ def _config_problems(manifest: Manifest) -> list[str]:
     access = {bool(config.get("seeker_tree_access")), manifest.tree_access, manifest.seeker.tree_access}
     builtin = _builtin_tree_access(manifest.seeker.name)
     if len(access) > 1 or (builtin is not None and access != {builtin}):
-        problems.append(f"tree access of seeker {manifest.seeker.name!r} differs between the run config, the manifest "
-                        "and what the seeker is")  # fmt: skip
+        problems.append(
+            f"tree access of seeker {manifest.seeker.name!r} differs between the run config, the manifest "
+            "and what the seeker is"
+        )
     expected = _expected_seeker_model(config)
     if expected != manifest.seeker.model:
         problems.append(f"seeker model {manifest.seeker.model!r} is not the run config's {expected!r}")
@@ -99,8 +101,8 @@ def _config_problems(manifest: Manifest) -> list[str]:
 
 
 def _config_reading(config: dict[str, Any]) -> str | None:
-    provider = config.get("provider") if isinstance(config.get("provider"), dict) else {}
-    options = provider.get("options") if isinstance(provider.get("options"), dict) else {}
+    provider = got if isinstance(got := config.get("provider"), dict) else {}
+    options = found if isinstance(found := provider.get("options"), dict) else {}
     return str(options["reading"]) if options.get("reading") else None
 
 
@@ -108,8 +110,10 @@ def check_consistency(sub: Submission) -> list[str]:
     """One line per disagreement between config, manifest and transcripts."""
     manifest = sub.manifest
     problems = _config_problems(manifest)
-    for side, speaker, listed in (("seeker", Speaker.seeker, manifest.seeker_models),
-                                  ("provider", Speaker.provider, manifest.provider_models)):  # fmt: skip
+    for side, speaker, listed in (
+        ("seeker", Speaker.seeker, manifest.seeker_models),
+        ("provider", Speaker.provider, manifest.provider_models),
+    ):
         found = recorded_models(sub.transcripts, speaker, side)
         if found != listed:
             problems.append(f"{side}_models {listed} are not the models the transcripts record ({found})")
@@ -119,13 +123,17 @@ def check_consistency(sub: Submission) -> list[str]:
         key = dialogue_key(transcript.task_id, transcript.trial)
         played = {turn.notes.get("reading") for turn in transcript.turns if turn.speaker == Speaker.provider} - {None}
         if played and played != {reading}:  # the board a row is on is earned by the turns, not by the label
-            problems.append(f"dialogue {key}: the provider played in reading {sorted(map(str, played))}, not the run "
-                            f"config's {reading!r}")  # fmt: skip
+            problems.append(
+                f"dialogue {key}: the provider played in reading {sorted(map(str, played))}, not the run "
+                f"config's {reading!r}"
+            )
         for side, fields in (("seeker", SEEKER_FIELDS), ("provider", PROVIDER_FIELDS)):
             why = _differs(getattr(transcript, side), getattr(manifest, side), fields)
             if why:
                 problems.append(f"dialogue {key}: {side} {why}")
         if isinstance(seed, int) and transcript.seed != seed + transcript.trial:
-            problems.append(f"dialogue {key}: seed {transcript.seed}, but trial {transcript.trial} of a run with seed "
-                            f"{seed} plays with {seed + transcript.trial}")  # fmt: skip
+            problems.append(
+                f"dialogue {key}: seed {transcript.seed}, but trial {transcript.trial} of a run with seed "
+                f"{seed} plays with {seed + transcript.trial}"
+            )
     return problems

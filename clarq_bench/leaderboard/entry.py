@@ -47,7 +47,9 @@ class Entry:
     def slug(self) -> str:
         """A file-name-safe, unique id: a readable stem plus a digest of the run and task set."""
         stem = re.sub(r"[^a-z0-9]+", "-", self.title.lower()).strip("-")[:40] or "submission"
-        digest = hashlib.sha256(f"{self.manifest.run_id}|{self.manifest.task_set_hash}|{self.source}".encode()).hexdigest()
+        digest = hashlib.sha256(
+            f"{self.manifest.run_id}|{self.manifest.task_set_hash}|{self.source}".encode()
+        ).hexdigest()
         return f"{stem}-{digest[:8]}"
 
     @property

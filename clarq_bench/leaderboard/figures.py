@@ -6,13 +6,13 @@ settings the submission recorded (bounded, so a submission cannot ask for a bill
 """
 
 from __future__ import annotations
-from ..core.defaults import DEFAULT_RESAMPLES
 
 import math
 from collections import defaultdict
-from typing import Any
 from collections.abc import Iterator, Sequence
+from typing import Any
 
+from ..core.defaults import DEFAULT_RESAMPLES
 from ..core.transcript import Transcript
 from ..scoring.judge import Verdict
 

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ClarqError
-from ..scoring.judge import Verdict
-from ..core.transcript import Transcript
 from ..core.redact import redact, redact_data
+from ..core.transcript import Transcript
+from ..scoring.judge import Verdict
 from .rundir import read_run, verdicts_for
 
 PARQUET = "data/train-00000-of-00001.parquet"
@@ -26,16 +26,40 @@ PARQUET = "data/train-00000-of-00001.parquet"
 
 def ROW_SCHEMA(pa: Any) -> Any:  # noqa: N802 - a constant built on first use (pyarrow is optional)
     """The column types, fixed: inferred ones would make an all-empty `revealed` list a null column."""
-    turn = pa.struct([("speaker", pa.string()), ("text", pa.string()), ("intent", pa.int64()), ("kind", pa.string()),
-                      ("revealed", pa.list_(pa.string()))])
-    fields = [("task_id", pa.string()), ("language", pa.string()), ("type_number", pa.int64()), ("split", pa.string()),
-              ("trial", pa.int64()), ("seed", pa.int64()), ("task_hash", pa.string()), ("seeker", pa.string()),
-              ("seeker_model", pa.string()), ("provider", pa.string()), ("provider_model", pa.string()),
-              ("end_reason", pa.string()), ("success", pa.bool_()), ("obtained", pa.int64()),
-              ("required", pa.int64()), ("aqd", pa.float64()), ("aql", pa.float64()), ("efficiency", pa.float64()),
-              ("judge", pa.string()),
-              ("cost_usd", pa.float64()), ("turns", pa.list_(turn)), ("transcript_json", pa.string()),
-              ("verdict_json", pa.string())]  # fmt: skip
+    turn = pa.struct(
+        [
+            ("speaker", pa.string()),
+            ("text", pa.string()),
+            ("intent", pa.int64()),
+            ("kind", pa.string()),
+            ("revealed", pa.list_(pa.string())),
+        ]
+    )
+    fields = [
+        ("task_id", pa.string()),
+        ("language", pa.string()),
+        ("type_number", pa.int64()),
+        ("split", pa.string()),
+        ("trial", pa.int64()),
+        ("seed", pa.int64()),
+        ("task_hash", pa.string()),
+        ("seeker", pa.string()),
+        ("seeker_model", pa.string()),
+        ("provider", pa.string()),
+        ("provider_model", pa.string()),
+        ("end_reason", pa.string()),
+        ("success", pa.bool_()),
+        ("obtained", pa.int64()),
+        ("required", pa.int64()),
+        ("aqd", pa.float64()),
+        ("aql", pa.float64()),
+        ("efficiency", pa.float64()),
+        ("judge", pa.string()),
+        ("cost_usd", pa.float64()),
+        ("turns", pa.list_(turn)),
+        ("transcript_json", pa.string()),
+        ("verdict_json", pa.string()),
+    ]
     return pa.schema(fields)
 
 
@@ -45,21 +69,42 @@ def dialogue_rows(transcripts: list[Transcript], verdicts: list[Verdict]) -> lis
     rows = []
     for t in transcripts:
         v = by_key[t.key]
-        rows.append({
-            "task_id": t.task_id, "language": t.language, "type_number": t.type_number, "split": t.split,
-            "trial": t.trial, "seed": t.seed, "task_hash": t.task_hash,
-            "seeker": t.seeker.name, "seeker_model": t.seeker.model or "",
-            "provider": t.provider.name, "provider_model": t.provider.model or "",
-            "end_reason": t.end_reason.value, "success": v.success, "obtained": v.obtained_count,
-            "required": v.required_count, "aqd": v.aqd, "aql": v.aql, "efficiency": v.efficiency,
-            "judge": v.judge,
-            "cost_usd": sum(u.cost_usd for u in t.usage.values()),
-            "turns": [{"speaker": turn.speaker.value, "text": turn.text,
-                       "intent": int(turn.intent) if turn.intent is not None else -1,
-                       "kind": turn.kind.value if turn.kind else "", "revealed": list(turn.revealed)}
-                      for turn in t.turns],
-            "transcript_json": t.model_dump_json(), "verdict_json": v.model_dump_json(),
-        })  # fmt: skip
+        rows.append(
+            {
+                "task_id": t.task_id,
+                "language": t.language,
+                "type_number": t.type_number,
+                "split": t.split,
+                "trial": t.trial,
+                "seed": t.seed,
+                "task_hash": t.task_hash,
+                "seeker": t.seeker.name,
+                "seeker_model": t.seeker.model or "",
+                "provider": t.provider.name,
+                "provider_model": t.provider.model or "",
+                "end_reason": t.end_reason.value,
+                "success": v.success,
+                "obtained": v.obtained_count,
+                "required": v.required_count,
+                "aqd": v.aqd,
+                "aql": v.aql,
+                "efficiency": v.efficiency,
+                "judge": v.judge,
+                "cost_usd": sum(u.cost_usd for u in t.usage.values()),
+                "turns": [
+                    {
+                        "speaker": turn.speaker.value,
+                        "text": turn.text,
+                        "intent": int(turn.intent) if turn.intent is not None else -1,
+                        "kind": turn.kind.value if turn.kind else "",
+                        "revealed": list(turn.revealed),
+                    }
+                    for turn in t.turns
+                ],
+                "transcript_json": t.model_dump_json(),
+                "verdict_json": v.model_dump_json(),
+            }
+        )
     return rows
 
 
@@ -136,8 +181,9 @@ def export_hf(run_dir: str | Path, out_dir: str | Path, *, data: str | None = No
         import pyarrow
         import pyarrow.parquet
     except ImportError:
-        raise ClarqError("exporting to Hugging Face format needs pyarrow",
-                         'pip install -e ".[hf]" (or pip install pyarrow)') from None  # fmt: skip
+        raise ClarqError(
+            "exporting to Hugging Face format needs pyarrow", 'pip install -e ".[hf]" (or pip install pyarrow)'
+        ) from None
     files = read_run(run_dir, data)
     verdicts = verdicts_for(files)
     rows = redact_data(dialogue_rows(files.transcripts, verdicts))

@@ -9,29 +9,35 @@ turn into escaped pieces and wraps only our own <mark> tags around them. No subm
 from __future__ import annotations
 
 import html
-from typing import Any
 from collections.abc import Iterable
+from typing import Any
 
-from ..scoring.judge import OBTAINED, Verdict
 from ..core.tasks import Task, node_sort_key
-from ..data.textmatch import TRAILING_PUNCTUATION
-from ..data.loader import strip_speaker
 from ..core.transcript import Intent, Speaker, Transcript
+from ..data.loader import strip_speaker
 from ..data.task_sets import BENCHMARK, describe, kind_of
+from ..data.textmatch import TRAILING_PUNCTUATION
+from ..scoring.judge import OBTAINED, Verdict
 from .boards import boards, reading_of
 from .entry import Entry
 
 CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'"
 LANGUAGE_NAMES = {"en": "English", "zh": "Chinese"}
 INTENT_NAMES = {
-    Intent.confirm_task: "confirms task", Intent.answerable: "answerable", Intent.unanswerable: "unanswerable",
-    Intent.repeat: "repeat", Intent.unrelated: "unrelated", Intent.vague: "vague",
-}  # fmt: skip
+    Intent.confirm_task: "confirms task",
+    Intent.answerable: "answerable",
+    Intent.unanswerable: "unanswerable",
+    Intent.repeat: "repeat",
+    Intent.unrelated: "unrelated",
+    Intent.vague: "vague",
+}
 
 
 #: The efficiency column's heading; the title says what the figure is (our own text, not from a submission).
-EFFICIENCY_HEADING = ('<abbr title="success weighted by what the seeker said: S x H / max(H, C), C the largest of '
-                      'its turns, its asks + 1 and its tokens over a human turn\'s">Efficiency</abbr>')
+EFFICIENCY_HEADING = (
+    '<abbr title="success weighted by what the seeker said: S x H / max(H, C), C the largest of '
+    "its turns, its asks + 1 and its tokens over a human turn's\">Efficiency</abbr>"
+)
 
 
 def esc(value: Any) -> str:
@@ -93,13 +99,17 @@ def _th(text: str, *, numeric: bool = False, nosort: bool = False, first: str | 
 
 def provenance_badge(entry: Entry) -> str:
     css = "ok" if entry.provenance == "replayed" else ""
-    title = ("every provider reply replayed through the installed deterministic provider" if css else
-             "provider replies as recorded: checked against the tree and the provider rules, not replayed")
+    title = (
+        "every provider reply replayed through the installed deterministic provider"
+        if css
+        else "provider replies as recorded: checked against the tree and the provider rules, not replayed"
+    )
     return f'<span class="badge {css}" title="{esc(title)}">{esc(entry.provenance)}</span>'
 
 
-def leaderboard_table(entries: list[Entry], language: str, *, numbered: bool = True, ident: str = "",
-                      kind: str = "") -> str:
+def leaderboard_table(
+    entries: list[Entry], language: str, *, numbered: bool = True, ident: str = "", kind: str = ""
+) -> str:
     """One language's table, rows ordered by success (highest first), partial submissions after complete ones;
     unranked (oracle-class) tables show no positions."""
     rows = []
@@ -108,7 +118,11 @@ def leaderboard_table(entries: list[Entry], language: str, *, numbered: bool = T
     for position, (entry, group) in enumerate(ranked, start=1):
         m = entry.manifest
         cost = (m.metrics.get("cost") or {}).get("by_language", {}).get(language)
-        cost_cell = f'<td class="num" data-value="{esc(cost)}">${cost:.2f}</td>' if isinstance(cost, (int, float)) and cost else '<td class="num" data-value="">–</td>'
+        cost_cell = (
+            f'<td class="num" data-value="{esc(cost)}">${cost:.2f}</td>'
+            if isinstance(cost, (int, float)) and cost
+            else '<td class="num" data-value="">–</td>'
+        )
         models = ", ".join(m.seeker_models) or (m.seeker.model or "")
         rows.append(
             "<tr>"
@@ -117,7 +131,8 @@ def leaderboard_table(entries: list[Entry], language: str, *, numbered: bool = T
             + (f'<span class="org">{esc(m.submitter.org)}</span>' if m.submitter.org else "")
             + "</td>"
             f'<td data-value="{esc(m.seeker.name)}">{esc(m.seeker.name)}'
-            + (f'<span class="org">{esc(models)}</span>' if models else "") + "</td>"
+            + (f'<span class="org">{esc(models)}</span>' if models else "")
+            + "</td>"
             f"<td>{esc(m.provider.model or m.provider.name)}</td>"
             f'<td data-value="{esc(m.label.value)}">{label_badge(m.label.value)}</td>'
             + figure_cell(group.get("success"))
@@ -126,23 +141,37 @@ def leaderboard_table(entries: list[Entry], language: str, *, numbered: bool = T
             + figure_cell(group.get("aql_tokens"), 1)
             + figure_cell(group.get("efficiency"))
             + f'<td class="num" data-value="{esc(group.get("dialogues"))}">{esc(group.get("dialogues"))}'
-            + ('<span class="org">partial</span>' if m.partial else "") + "</td>"
+            + ('<span class="org">partial</span>' if m.partial else "")
+            + "</td>"
             + cost_cell
             + f'<td data-value="{esc(entry.status)}">{status_badge(entry)}</td>'
             + f'<td data-value="{esc(entry.provenance)}">{provenance_badge(entry)}</td>'
             "</tr>"
         )
-    head = "".join([
-        _th("#", numeric=True, nosort=True), _th("Submission"), _th("Seeker"), _th("Provider"),
-        _th("Setting"), _th("Success", numeric=True), _th("AQD", numeric=True, first="ascending"),
-        _th("AQL", numeric=True, first="ascending"), _th("AQL (tokens)", numeric=True, first="ascending"),
-        _th(EFFICIENCY_HEADING, numeric=True), _th("Dialogues", numeric=True), _th("Cost", numeric=True, first="ascending"), _th("Status"),
-        _th("Provider replies"),
-    ])  # fmt: skip
+    head = "".join(
+        [
+            _th("#", numeric=True, nosort=True),
+            _th("Submission"),
+            _th("Seeker"),
+            _th("Provider"),
+            _th("Setting"),
+            _th("Success", numeric=True),
+            _th("AQD", numeric=True, first="ascending"),
+            _th("AQL", numeric=True, first="ascending"),
+            _th("AQL (tokens)", numeric=True, first="ascending"),
+            _th(EFFICIENCY_HEADING, numeric=True),
+            _th("Dialogues", numeric=True),
+            _th("Cost", numeric=True, first="ascending"),
+            _th("Status"),
+            _th("Provider replies"),
+        ]
+    )
     lang = esc(ident or language) + ("" if numbered else "-oracle")
-    return (f'<div class="wide" data-kind="{esc(kind)}"><table class="sortable leaderboard" id="board-{lang}">'
-            f"<thead><tr>{head}</tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table></div>")  # fmt: skip
+    return (
+        f'<div class="wide" data-kind="{esc(kind)}"><table class="sortable leaderboard" id="board-{lang}">'
+        f"<thead><tr>{head}</tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+    )
 
 
 def index_page(entries: list[Entry], skipped: list[tuple[str, list[str]]], extra: str = "") -> str:
@@ -176,8 +205,10 @@ def index_page(entries: list[Entry], skipped: list[tuple[str, list[str]]], extra
             parts.append(f'<h3 class="board {esc(kind)}">{esc(board.setting.title())}</h3>')
             kind = "people" if board.setting.people else kind
             if kind != BENCHMARK:
-                parts.append('<p class="warn">These rows were played on other tasks than the released benchmark: '
-                             "their figures say nothing about it and are ranked only against each other.</p>")
+                parts.append(
+                    '<p class="warn">These rows were played on other tasks than the released benchmark: '
+                    "their figures say nothing about it and are ranked only against each other.</p>"
+                )
             ranked = [e for e in board.entries if not e.oracle_class]
             if ranked:
                 parts.append(leaderboard_table(ranked, language, ident=ident, kind=kind))
@@ -188,8 +219,12 @@ def index_page(entries: list[Entry], skipped: list[tuple[str, list[str]]], extra
     if extra:
         parts.append(extra)
     if skipped:
-        items = "".join(f"<li>{esc(name)}: {esc(problems[0])}" + (f" (+{len(problems) - 1} more)" if len(problems) > 1 else "")
-                        + "</li>" for name, problems in skipped)  # fmt: skip
+        items = "".join(
+            f"<li>{esc(name)}: {esc(problems[0])}"
+            + (f" (+{len(problems) - 1} more)" if len(problems) > 1 else "")
+            + "</li>"
+            for name, problems in skipped
+        )
         parts.append(f'<h2>Rejected files</h2><ul class="problems">{items}</ul>')
     return page("clarq leaderboard", "\n".join(parts))
 
@@ -207,9 +242,12 @@ def _group_table(groups: list[dict[str, Any]], heading: str, names: dict[str, st
         rows.append(
             f'<tr><td data-value="{esc(label.zfill(3))}">{esc(label)}</td><td>{esc(name)}</td>'
             f'<td class="num">{esc(group.get("dialogues"))}</td>'
-            + figure_cell(group.get("success")) + figure_cell(group.get("aqd"), 2, signed=True)
-            + figure_cell(group.get("aql"), 1) + figure_cell(group.get("efficiency")) + "</tr>"
-        )  # fmt: skip
+            + figure_cell(group.get("success"))
+            + figure_cell(group.get("aqd"), 2, signed=True)
+            + figure_cell(group.get("aql"), 1)
+            + figure_cell(group.get("efficiency"))
+            + "</tr>"
+        )
     head = _th(esc(heading)) + _th("Name") + _th("Dialogues", numeric=True) + _th("Success", numeric=True)
     head += _th("AQD", numeric=True) + _th("AQL", numeric=True) + _th(EFFICIENCY_HEADING, numeric=True)
     return f'<table class="sortable"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
@@ -224,8 +262,12 @@ def submission_page(entry: Entry, plots: list[str]) -> str:
         ("Status", status_badge(entry) + " " + provenance_badge(entry)),
         ("Setting", label_badge(m.label.value) + esc("; ".join(m.label_reasons))),
         ("Seeker", esc(m.seeker.name) + (f" · {esc(', '.join(m.seeker_models))}" if m.seeker_models else "")),
-        ("Provider", esc(m.provider.name) + (f" · {esc(', '.join(m.provider_models))}" if m.provider_models else "")
-         + (f" · {esc(reading_of(entry))} reading" if reading_of(entry) else "")),
+        (
+            "Provider",
+            esc(m.provider.name)
+            + (f" · {esc(', '.join(m.provider_models))}" if m.provider_models else "")
+            + (f" · {esc(reading_of(entry))} reading" if reading_of(entry) else ""),
+        ),
         ("Endpoint", esc(m.seeker.endpoint or m.provider.endpoint or "the providers' default")),
         ("Tree access", "yes: the seeker read the response tree (oracle-class)" if m.tree_access else "no"),
         ("Provider fingerprint", f"<code>{esc(m.provider_fingerprint[:16])}</code>" if m.provider_fingerprint else "–"),
@@ -233,30 +275,54 @@ def submission_page(entry: Entry, plots: list[str]) -> str:
         ("Dialogues", f"{len(entry.transcripts)} ({m.trials} trial(s)" + (", partial" if m.partial else "") + ")"),
         ("Turn cap", esc(m.max_turns if m.max_turns is not None else "–")),
         ("Run", esc(m.run_id)),
-        ("Task set", f"{esc(describe(kind_of(m.task_hashes), len(m.task_hashes)))} "
-                     f"<code>{esc(m.task_set_hash[:16])}</code>"),
+        (
+            "Task set",
+            f"{esc(describe(kind_of(m.task_hashes), len(m.task_hashes)))} <code>{esc(m.task_set_hash[:16])}</code>",
+        ),
         ("clarq version", esc(m.clarq_version)),
         ("Cost", f"${(m.metrics.get('cost') or {}).get('total_usd', 0):.2f}"),
     ]
     parts = [f"<h1>{esc(entry.title)}</h1>", _facts(facts)]
     if entry.problems:
-        parts.append("<h2>Verification problems</h2><ul class=\"problems\">"
-                     + "".join(f"<li>{esc(p)}</li>" for p in entry.problems) + "</ul>")  # fmt: skip
-    parts.append(f'<p><a href="{esc(entry.slug)}-dialogues.html">Read the {len(entry.transcripts)} dialogues</a> · '
-                 f'<a href="{esc(entry.slug)}-dialogues.html#failures">failures only</a></p>')  # fmt: skip
-    overall = [{"key": "all=all", "dialogues": s.get("dialogues"), **{k: s.get(k) for k in ("success", "aqd", "aql", "efficiency")}}]
+        parts.append(
+            '<h2>Verification problems</h2><ul class="problems">'
+            + "".join(f"<li>{esc(p)}</li>" for p in entry.problems)
+            + "</ul>"
+        )
+    parts.append(
+        f'<p><a href="{esc(entry.slug)}-dialogues.html">Read the {len(entry.transcripts)} dialogues</a> · '
+        f'<a href="{esc(entry.slug)}-dialogues.html#failures">failures only</a></p>'
+    )
+    overall = [
+        {
+            "key": "all=all",
+            "dialogues": s.get("dialogues"),
+            **{k: s.get(k) for k in ("success", "aqd", "aql", "efficiency")},
+        }
+    ]
     parts.append("<h2>Headline figures</h2>" + _group_table(overall + list(s.get("by_language") or []), "Slice"))
-    extra = [("AQL (tokens)", s.get("aql_tokens"), 1), ("AQD, successful dialogues", s.get("aqd_successful"), 2),
-             ("Elicitation precision", s.get("elicitation_precision"), 3), ("Redundancy rate", s.get("redundancy_rate"), 3)]  # fmt: skip
-    parts.append('<table><tbody>' + "".join(f"<tr><td>{esc(n)}</td>{figure_cell(f, d)}</tr>" for n, f, d in extra) + "</tbody></table>")
+    extra = [
+        ("AQL (tokens)", s.get("aql_tokens"), 1),
+        ("AQD, successful dialogues", s.get("aqd_successful"), 2),
+        ("Elicitation precision", s.get("elicitation_precision"), 3),
+        ("Redundancy rate", s.get("redundancy_rate"), 3),
+    ]
+    parts.append(
+        "<table><tbody>"
+        + "".join(f"<tr><td>{esc(n)}</td>{figure_cell(f, d)}</tr>" for n, f, d in extra)
+        + "</tbody></table>"
+    )
     if plots:
         parts.append('<div class="plots">' + "".join(f'<img src="{esc(p)}" alt="{esc(p)}">' for p in plots) + "</div>")
     parts.append("<h2>By task type</h2>" + _group_table(list(s.get("by_type") or []), "Type", type_names))
     parts.append("<h2>By number of required nodes</h2>" + _group_table(list(s.get("by_required") or []), "Nodes"))
     parts.append("<h2>By tree depth</h2>" + _group_table(list(s.get("by_depth") or []), "Depth"))
     labels = s.get("turn_labels") or {}
-    parts.append("<h2>What the seeker's turns did</h2><table><tbody>" + "".join(
-        f'<tr><td>{esc(k)}</td><td class="num">{esc(v)}</td></tr>' for k, v in labels.items()) + "</tbody></table>")
+    parts.append(
+        "<h2>What the seeker's turns did</h2><table><tbody>"
+        + "".join(f'<tr><td>{esc(k)}</td><td class="num">{esc(v)}</td></tr>' for k, v in labels.items())
+        + "</tbody></table>"
+    )
     return page(entry.title, "\n".join(parts), prefix="../")
 
 
@@ -301,7 +367,7 @@ def dialogue_html(transcript: Transcript, verdict: Verdict | None, task: Task | 
     obtained = sum(n.status in OBTAINED for n in verdict.nodes) if verdict else 0
     required = verdict.required_count if verdict else 0
     first_carrier: dict[int, list[str]] = {}
-    for node in (verdict.nodes if verdict else []):
+    for node in verdict.nodes if verdict else []:
         if node.turn is not None:
             first_carrier.setdefault(node.turn, []).append(node.node_id)
     labels = {t.index: t.label.value for t in (verdict.seeker_turns if verdict else [])}
@@ -314,7 +380,9 @@ def dialogue_html(transcript: Transcript, verdict: Verdict | None, task: Task | 
             if turn.kind:
                 meta.append(f'<span class="badge">{esc(turn.kind.value)}</span>')
             if turn.intent is not None:
-                meta.append(f'<span class="badge intent">intent {int(turn.intent)} · {esc(INTENT_NAMES.get(turn.intent, ""))}</span>')
+                meta.append(
+                    f'<span class="badge intent">intent {int(turn.intent)} · {esc(INTENT_NAMES.get(turn.intent, ""))}</span>'
+                )
             meta += [f'<span class="badge node">node {esc(i)}</span>' for i in ids]
             if task is not None:
                 texts = [task.tree[i].text for i in ids if i in task.tree]
@@ -327,18 +395,36 @@ def dialogue_html(transcript: Transcript, verdict: Verdict | None, task: Task | 
                 meta.append(f'<span class="badge">{esc(labels[index])}</span>')
             body, who = esc(turn.text), "Seeker"
         meta_html = f'<span class="meta">{"".join(meta)}</span>' if meta else ""
-        turns.append(f'<div class="turn {turn.speaker.value}" data-turn="{index}"><span class="who">{who}</span>{body}{meta_html}</div>')
+        turns.append(
+            f'<div class="turn {turn.speaker.value}" data-turn="{index}"><span class="who">{who}</span>{body}{meta_html}</div>'
+        )
     nodes = ""
     if verdict:
-        nodes = "<p>" + "".join(
-            f'<span class="badge node {"ok" if n.status in OBTAINED else "bad"}" title="{esc(task.tree[n.node_id].text if task and n.node_id in task.tree else "")}">'
-            f"{esc(n.node_id)}: {esc(n.status.value)}</span>" for n in verdict.nodes) + "</p>"  # fmt: skip
-        missed = [(n.node_id, task.tree[n.node_id].text) for n in verdict.nodes
-                  if task is not None and n.status not in OBTAINED and n.node_id in task.tree]  # fmt: skip
+        nodes = (
+            "<p>"
+            + "".join(
+                f'<span class="badge node {"ok" if n.status in OBTAINED else "bad"}" title="{esc(task.tree[n.node_id].text if task and n.node_id in task.tree else "")}">'
+                f"{esc(n.node_id)}: {esc(n.status.value)}</span>"
+                for n in verdict.nodes
+            )
+            + "</p>"
+        )
+        missed = [
+            (n.node_id, task.tree[n.node_id].text)
+            for n in verdict.nodes
+            if task is not None and n.status not in OBTAINED and n.node_id in task.tree
+        ]
         if missed:
-            nodes += ('<ul class="missed"><li class="muted">never obtained:</li>'
-                      + "".join(f"<li><b>{esc(i)}</b> {esc(text)}</li>" for i, text in missed) + "</ul>")
-    brief = f'<details><summary class="muted">task brief</summary><p class="brief">{esc(task.brief.background)}</p></details>' if task else ""
+            nodes += (
+                '<ul class="missed"><li class="muted">never obtained:</li>'
+                + "".join(f"<li><b>{esc(i)}</b> {esc(text)}</li>" for i, text in missed)
+                + "</ul>"
+            )
+    brief = (
+        f'<details><summary class="muted">task brief</summary><p class="brief">{esc(task.brief.background)}</p></details>'
+        if task
+        else ""
+    )
     name = f" · {esc(task.type_name)}" if task else ""
     mark = '<span class="badge ok">success</span>' if success else '<span class="badge bad">failure</span>'
     return (
@@ -354,13 +440,17 @@ def dialogue_html(transcript: Transcript, verdict: Verdict | None, task: Task | 
 def dialogues_page(entry: Entry) -> str:
     verdicts = {(v.task_id, v.trial): v for v in entry.verdicts}
     blocks = [dialogue_html(t, verdicts.get(t.key), entry.tasks.get(t.task_id)) for t in entry.transcripts]
-    options = "".join(f'<option value="{esc(lang)}">{esc(LANGUAGE_NAMES.get(lang, lang))}</option>' for lang in entry.languages)
+    options = "".join(
+        f'<option value="{esc(lang)}">{esc(LANGUAGE_NAMES.get(lang, lang))}</option>' for lang in entry.languages
+    )
     controls = (
         '<div class="controls"><label><input type="checkbox" id="only-failures"> failures only</label>'
         f'<label>language <select id="language-filter"><option value="">all</option>{options}</select></label>'
         f'<span class="muted">showing <span id="shown-count">{len(blocks)}</span> of {len(blocks)}</span></div>'
     )
-    body = (f'<h1>Dialogues: {esc(entry.title)}</h1><p><a href="{esc(entry.slug)}.html">back to the submission</a>. '
-            "Highlighted: the provider's words that carry a required node; badges give the provider's reading of "
-            f"the seeker's intent and the node ids revealed.</p>{controls}" + "\n".join(blocks))  # fmt: skip
+    body = (
+        f'<h1>Dialogues: {esc(entry.title)}</h1><p><a href="{esc(entry.slug)}.html">back to the submission</a>. '
+        "Highlighted: the provider's words that carry a required node; badges give the provider's reading of "
+        f"the seeker's intent and the node ids revealed.</p>{controls}" + "\n".join(blocks)
+    )
     return page(f"Dialogues: {entry.title}", body, prefix="../")

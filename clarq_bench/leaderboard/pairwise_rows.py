@@ -58,24 +58,33 @@ def pairwise_html(rows: list[PairwiseRow], titles: dict[str, tuple[str, str]]) -
     shown = [r for r in rows if r.run_a in titles and r.run_b in titles]
     if not shown:
         return ""
-    head = ("<tr><th>A</th><th>B</th><th>criterion</th><th class=\"num\">A (PCC-H %)</th><th class=\"num\">B (PCC-H %)"
-            "</th><th class=\"num\">A / B (majority %)</th><th class=\"num\">items</th><th>judges</th></tr>")
+    head = (
+        '<tr><th>A</th><th>B</th><th>criterion</th><th class="num">A (PCC-H %)</th><th class="num">B (PCC-H %)'
+        '</th><th class="num">A / B (majority %)</th><th class="num">items</th><th>judges</th></tr>'
+    )
     body = []
     for row in shown:
         (name_a, link_a), (name_b, link_b) = titles[row.run_a], titles[row.run_b]
         for c in row.criteria:
             cells = []
             for s in (0, 1):
-                ci = (f' <span class="ci">[{num(c.pcch_low[s], 1)}, {num(c.pcch_high[s], 1)}]</span>'
-                      if c.pcch_low[s] is not None else "")
+                ci = (
+                    f' <span class="ci">[{num(c.pcch_low[s], 1)}, {num(c.pcch_high[s], 1)}]</span>'
+                    if c.pcch_low[s] is not None
+                    else ""
+                )
                 cells.append(f'<td class="num">{num(c.pcch[s], 1)}{ci}</td>')
-            body.append(f'<tr><td><a href="{esc(link_a)}">{esc(name_a)}</a></td><td><a href="{esc(link_b)}">'
-                        f"{esc(name_b)}</a></td><td>{esc(c.criterion)}</td>{''.join(cells)}"
-                        f'<td class="num">{num(c.majority[0], 1)} / {num(c.majority[1], 1)}</td>'
-                        f'<td class="num">{row.items}</td><td>{esc(", ".join(row.judges))} '
-                        f"({row.design}-choice)</td></tr>")
-    return ('<h2>Pairwise comparisons</h2><p class="lead">Judges compared the two dialogues of each task side by side '
-            "(positions randomised); PRV is the share of relevance value each side won, aggregated by PCC-H (judges "
-            "weighted by their agreement with the others, items by how clear their verdict was), with a bootstrap "
-            "95% interval over items. These figures are as the judging session reported them: <code>verify</code> does not "
-            f're-run judges.</p><table class="pairwise">{head}{"".join(body)}</table>')
+            body.append(
+                f'<tr><td><a href="{esc(link_a)}">{esc(name_a)}</a></td><td><a href="{esc(link_b)}">'
+                f"{esc(name_b)}</a></td><td>{esc(c.criterion)}</td>{''.join(cells)}"
+                f'<td class="num">{num(c.majority[0], 1)} / {num(c.majority[1], 1)}</td>'
+                f'<td class="num">{row.items}</td><td>{esc(", ".join(row.judges))} '
+                f"({row.design}-choice)</td></tr>"
+            )
+    return (
+        '<h2>Pairwise comparisons</h2><p class="lead">Judges compared the two dialogues of each task side by side '
+        "(positions randomised); PRV is the share of relevance value each side won, aggregated by PCC-H (judges "
+        "weighted by their agreement with the others, items by how clear their verdict was), with a bootstrap "
+        "95% interval over items. These figures are as the judging session reported them: <code>verify</code> does not "
+        f're-run judges.</p><table class="pairwise">{head}{"".join(body)}</table>'
+    )

@@ -14,8 +14,10 @@ def _bars(ax: Any, groups: list[dict[str, Any]], title: str, xlabel: str) -> Non
     values = [(g.get("success") or {}).get("value") or 0.0 for g in groups]
     lows = [(g.get("success") or {}).get("low") for g in groups]
     highs = [(g.get("success") or {}).get("high") for g in groups]
-    err = [[max(0.0, v - (lo if lo is not None else v)) for v, lo in zip(values, lows)],
-           [max(0.0, (hi if hi is not None else v) - v) for v, hi in zip(values, highs)]]  # fmt: skip
+    err = [
+        [max(0.0, v - (lo if lo is not None else v)) for v, lo in zip(values, lows)],
+        [max(0.0, (hi if hi is not None else v) - v) for v, hi in zip(values, highs)],
+    ]
     ax.bar(range(len(values)), values, color="#3f6fb5", yerr=err, capsize=2, ecolor="#777")
     ax.set_xticks(range(len(values)), labels, fontsize=8)
     ax.set_ylim(0, 1.05)
@@ -33,9 +35,10 @@ def write_plots(summary: dict[str, Any], out_dir: Path, stem: str) -> list[str]:
     import matplotlib.pyplot as plt
 
     written = []
-    charts = [("types", summary.get("by_type") or [], "Success per task type (95% CI)", "task type", (8, 3)),
-              ("required", summary.get("by_required") or [], "Success by required nodes (95% CI)", "required nodes",
-               (5, 3))]  # fmt: skip
+    charts = [
+        ("types", summary.get("by_type") or [], "Success per task type (95% CI)", "task type", (8, 3)),
+        ("required", summary.get("by_required") or [], "Success by required nodes (95% CI)", "required nodes", (5, 3)),
+    ]
     for name, groups, title, xlabel, size in charts:
         if not groups:
             continue

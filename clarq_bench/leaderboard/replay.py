@@ -35,9 +35,11 @@ def fingerprint_problem(manifest: Manifest) -> str | None:
     except ValueError:
         return f"provider mode {mode!r} is not a provider mode"
     if manifest.provider_fingerprint != installed:
-        return (f"provider fingerprint {str(manifest.provider_fingerprint)[:12]}... is not this clarq's {name} provider "
-                f"({str(installed)[:12]}...): verify with the clarq that packed it (clarq {manifest.clarq_version}) "
-                "and the same provider build")  # fmt: skip
+        return (
+            f"provider fingerprint {str(manifest.provider_fingerprint)[:12]}... is not this clarq's {name} provider "
+            f"({str(installed)[:12]}...): verify with the clarq that packed it (clarq {manifest.clarq_version}) "
+            "and the same provider build"
+        )
     return None
 
 
@@ -57,13 +59,14 @@ def replay_dialogue(transcript: Transcript, task: Task, name: str, mode: str) ->
         recorded = turns[index]
         differs = [field for field in FIELDS if getattr(expected, field) != getattr(recorded, field)]
         if differs:
-            return (f"dialogue {key} turn {index}: the {name} provider replays {_show(expected)}, the submission "
-                    f"records {_show(recorded)} ({', '.join(differs)} differ)")  # fmt: skip
+            return (
+                f"dialogue {key} turn {index}: the {name} provider replays {_show(expected)}, the submission "
+                f"records {_show(recorded)} ({', '.join(differs)} differ)"
+            )
     return None
 
 
-def replay_all(transcripts: list[Transcript], tasks: dict[str, Task], manifest: Manifest,
-               skip: set[str]) -> list[str]:
+def replay_all(transcripts: list[Transcript], tasks: dict[str, Task], manifest: Manifest, skip: set[str]) -> list[str]:
     """Replay every dialogue not in `skip` (keys already failed by other checks); one line per disagreement."""
     name, mode = manifest.provider.name, provider_mode(manifest)
     problems = []

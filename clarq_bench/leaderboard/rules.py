@@ -84,8 +84,9 @@ def _reply(index: int, turn: Turn, task: Task, revealed: list[str], root_given: 
     return None
 
 
-def check_rules(transcript: Transcript, task: Task, *, single: bool, max_turns: int | None,
-                llm: bool = False) -> str | None:
+def check_rules(
+    transcript: Transcript, task: Task, *, single: bool, max_turns: int | None, llm: bool = False
+) -> str | None:
     """The first rule the dialogue breaks, as one line naming it and the turn; None when it keeps them all.
     `llm`: played by clarq's LLM provider, which records the model version on every reply."""
     key = dialogue_key(transcript.task_id, transcript.trial)

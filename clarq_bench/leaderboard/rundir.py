@@ -8,27 +8,29 @@ $CLARQ_DATA / the download cache: the ones whose ids config.json records (older 
 
 from __future__ import annotations
 
-from pydantic import BaseModel
-
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from ..core.errors import ClarqError
 from ..core.jsonl import read_jsonl
 from ..core.run_folder import RunDir
-from ..data.selection import recorded_selection, run_selection
-from ..scoring.judge import Verdict, judge_deterministic
 from ..core.tasks import Task
 from ..core.transcript import Transcript
+from ..data.selection import recorded_selection, run_selection
+from ..scoring.judge import Verdict, judge_deterministic
 
 
 def _read_jsonl(path: Path, model: type[BaseModel], what: str) -> list[Any]:
     """A run's JSONL file read the one way (clarq_bench.core.jsonl); an unfinished last line cannot be packed."""
     records, unfinished = read_jsonl(path, model, what, within=path.parent)
     if unfinished is not None:
-        raise ClarqError(f"{path} line {unfinished} is unfinished (the run stopped mid-write)",
-                         "finish the run with `clarq run --resume` first")
+        raise ClarqError(
+            f"{path} line {unfinished} is unfinished (the run stopped mid-write)",
+            "finish the run with `clarq run --resume` first",
+        )
     return records
 
 

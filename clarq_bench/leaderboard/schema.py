@@ -64,13 +64,21 @@ class Manifest(BaseModel):
     task_set_hash: str
     transcript_count: int
     metrics: dict[str, Any] = Field(description="Figures recomputed by `clarq leaderboard verify`.")
-    provider_fingerprint: str | None = Field(default=None, description="Deterministic provider: its identity digest "
-                                             "(provider/identity.py); verify replays only with the same one installed.")
+    provider_fingerprint: str | None = Field(
+        default=None,
+        description="Deterministic provider: its identity digest "
+        "(provider/identity.py); verify replays only with the same one installed.",
+    )
     tree_access: bool = Field(default=False, description="The seeker was built with the response tree (oracle-class).")
-    dialogue_hashes: dict[str, list[str]] = Field(default_factory=dict, description="Per dialogue: the digest of its "
-                                                  "record and verdict, then one digest per turn (seal.py).")
-    content_hash: str = Field(default="", description="SHA-256 over the manifest (this field aside) and every "
-                              "dialogue digest: any edit after packing changes it.")
+    dialogue_hashes: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="Per dialogue: the digest of its record and verdict, then one digest per turn (seal.py).",
+    )
+    content_hash: str = Field(
+        default="",
+        description="SHA-256 over the manifest (this field aside) and every "
+        "dialogue digest: any edit after packing changes it.",
+    )
 
 
 class Submission(BaseModel):

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
 from collections.abc import Iterator
+from typing import Any
 
 from ..core.transcript import Transcript
 from ..scoring.judge import Verdict
@@ -57,8 +57,7 @@ def _dialogue_problems(key: str, found: list[str], sealed: list[str]) -> Iterato
             return
     if len(found) != len(sealed):
         first = min(len(found), len(sealed)) - 1
-        yield (f"dialogue {key} turn {first}: edited after packing ({len(found) - 1} turns, "
-               f"{len(sealed) - 1} sealed)")  # fmt: skip
+        yield (f"dialogue {key} turn {first}: edited after packing ({len(found) - 1} turns, {len(sealed) - 1} sealed)")
 
 
 def check_seal(sub: Submission) -> list[str]:

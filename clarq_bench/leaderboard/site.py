@@ -15,24 +15,24 @@ from datetime import datetime, timezone
 from importlib import resources
 from pathlib import Path
 
-from ..core.version import __version__
+from ..core.defaults import DEFAULT_MAX_TURNS
 from ..core.errors import ClarqError
-from ..data.task_sets import SAMPLE, kind_of, sample_tasks_dir
-from ..scoring.judge import judge_deterministic
 from ..core.redact import redact
 from ..core.tasks import Task
 from ..core.transcript import AgentInfo
+from ..core.version import __version__
+from ..data.task_sets import SAMPLE, kind_of, sample_tasks_dir
+from ..scoring.judge import judge_deterministic
 from .bounds import Refused
 from .bundle import read_submission
 from .entry import REPLAYED, SELF_REPORTED, STATUS_REFERENCE, STATUS_UNVERIFIED, STATUS_VERIFIED, Entry
 from .figures import compute_metrics, token_unit_differs, without_token_figures
-from .pairwise_rows import PairwiseRow, pairwise_html
 from .pages import dialogues_page, index_page, submission_page
-from .track_rows import TrackRow, track_html
+from .pairwise_rows import PairwiseRow, pairwise_html
 from .schema import Label, Manifest, Submitter, task_set_hash
+from .track_rows import TrackRow, track_html
 from .verify import REPLAYED as VERIFY_REPLAYED
 from .verify import load_task_data, verify_file
-from ..core.defaults import DEFAULT_MAX_TURNS
 
 ASSETS = ("style.css", "leaderboard.js")
 
@@ -65,7 +65,9 @@ def load_entries(
             except ClarqError as exc:
                 rejected.append((path.name, [Refused(str(exc))]))
                 continue
-            entries.append(Entry(read.manifest, read.transcripts, read.verdicts, {}, STATUS_UNVERIFIED, source=path.name))
+            entries.append(
+                Entry(read.manifest, read.transcripts, read.verdicts, {}, STATUS_UNVERIFIED, source=path.name)
+            )
             continue
         sub, outcome = verify_file(path, data, tasks)
         if sub is not None and samples and not outcome.ok and kind_of(sub.manifest.task_hashes) == SAMPLE:
@@ -80,8 +82,17 @@ def load_entries(
             manifest = manifest.model_copy(update={"metrics": outcome.metrics})
         if token_unit_differs(manifest.metrics) is not None:  # verify could not compare them: not shown as verified
             manifest = manifest.model_copy(update={"metrics": without_token_figures(manifest.metrics)})
-        entries.append(Entry(manifest, sub.transcripts, outcome.verdicts, used, STATUS_VERIFIED, source=path.name,
-                             provenance=provenance))  # fmt: skip
+        entries.append(
+            Entry(
+                manifest,
+                sub.transcripts,
+                outcome.verdicts,
+                used,
+                STATUS_VERIFIED,
+                source=path.name,
+                provenance=provenance,
+            )
+        )
     return entries, rejected
 
 
@@ -104,8 +115,8 @@ def _reference_title(file_name: str) -> str:
 
 def reference_entries(path: str | Path) -> list[Entry]:
     """One reference entry per released results file, rescored with the deterministic judge."""
-    from ..scoring.score_import import import_released
     from ..data.upstream import released_files
+    from ..scoring.score_import import import_released
 
     entries = []
     for file in released_files(path):
@@ -120,11 +131,17 @@ def reference_entries(path: str | Path) -> list[Entry]:
         manifest = Manifest(
             clarq_version=__version__,
             created_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            submitter=Submitter(name=_reference_title(file.name), org="ClarQ-LLM authors",
-                                notes=f"Imported from {file.name}; rescored with clarq's deterministic judge."),
+            submitter=Submitter(
+                name=_reference_title(file.name),
+                org="ClarQ-LLM authors",
+                notes=f"Imported from {file.name}; rescored with clarq's deterministic judge.",
+            ),
             run_id=file.stem,
-            run_config={"source": file.name, "provider": {"name": "gpt-4o", "mode": mode,
-                                                          "options": {"reading": "model"}}, "max_turns": DEFAULT_MAX_TURNS},
+            run_config={
+                "source": file.name,
+                "provider": {"name": "gpt-4o", "mode": mode, "options": {"reading": "model"}},
+                "max_turns": DEFAULT_MAX_TURNS,
+            },
             seeker=transcripts[0].seeker,
             seeker_models=["gpt-4o"],
             provider=transcripts[0].provider,
@@ -150,8 +167,13 @@ def copy_assets(out: Path) -> None:
 
 
 def build_site(
-    entries: list[Entry], out: str | Path, *, rejected: list[tuple[str, list[str]]] | None = None, plots: bool = True,
-    pairwise: list[PairwiseRow] | None = None, tracks: list[TrackRow] | None = None,
+    entries: list[Entry],
+    out: str | Path,
+    *,
+    rejected: list[tuple[str, list[str]]] | None = None,
+    plots: bool = True,
+    pairwise: list[PairwiseRow] | None = None,
+    tracks: list[TrackRow] | None = None,
 ) -> Path:
     """Write the whole site into `out` (its previous s/ pages are replaced); returns the index.html path. Pairwise
     results are shown for the pairs of entries (by run id) they name; offline-track rows in a table of their own."""
@@ -177,12 +199,14 @@ def build_site(
 
 
 def _plots(entry: Entry, pages: Path) -> list[str]:
-    from .plots import write_plots
-
     from ..scoring.report import type_plot
+    from .plots import write_plots
 
     names = write_plots(entry.summary, pages, entry.slug)
     if entry.verdicts and f"{entry.slug}-types.png" in names:  # each type named, each language its own bar
-        type_plot(list(entry.verdicts), {t.type_number: t.type_name for t in entry.tasks.values()},
-                   pages / f"{entry.slug}-types.png")
+        type_plot(
+            list(entry.verdicts),
+            {t.type_number: t.type_name for t in entry.tasks.values()},
+            pages / f"{entry.slug}-types.png",
+        )
     return names

@@ -20,8 +20,13 @@ from .track_summary import TRACK, Estimate, SelectSummary, read_track_summary
 TITLE = f"Offline clarification track ({TRACK}): not a dialogue result"
 MAX_NAME = 200  # characters of a system name shown
 #: The columns after system, language, states and tasks: (heading, where in the summary, digits).
-FIGURES = (("Need F1", "need_f1", 3), ("Question MRR", "mrr", 3), ("nDCG@3", "ndcg@3", 3), ("OLAR", "olar", 3),
-           ("LAR", "lar", 3))  # fmt: skip
+FIGURES = (
+    ("Need F1", "need_f1", 3),
+    ("Question MRR", "mrr", 3),
+    ("nDCG@3", "ndcg@3", 3),
+    ("OLAR", "olar", 3),
+    ("LAR", "lar", 3),
+)
 
 
 class TrackRow(NamedTuple):
@@ -90,7 +95,7 @@ def _without_path(message: str, path: Path) -> str:
     """The problem without the file's local path in front: the site names the file by its place in the folder."""
     for prefix in (f"{path}: ", f"{path} "):
         if message.startswith(prefix):
-            return message[len(prefix):]
+            return message[len(prefix) :]
     return message
 
 
@@ -99,11 +104,13 @@ def _row(row: TrackRow) -> str:
     errors = f'<span class="badge bad">{s.errors} states failed</span>' if s.errors else ""
     language = LANGUAGE_NAMES.get(s.language, s.language)
     cells = "".join(figure_cell(figure(s, key).model_dump(), digits) for _, key, digits in FIGURES)
-    return (f'<tr><td data-value="{esc(s.seeker)}"><span class="badge track">{esc(TRACK)}</span>{esc(s.seeker)}'
-            f'{errors}<span class="org">{esc(row.source)}</span></td>'
-            f'<td data-value="{esc(s.language)}">{esc(language)}</td>'
-            f'<td class="num" data-value="{s.states}">{s.states}<span class="org">{s.needed_states} need a question'
-            f'</span></td><td class="num" data-value="{s.tasks}">{s.tasks}</td>{cells}</tr>')
+    return (
+        f'<tr><td data-value="{esc(s.seeker)}"><span class="badge track">{esc(TRACK)}</span>{esc(s.seeker)}'
+        f'{errors}<span class="org">{esc(row.source)}</span></td>'
+        f'<td data-value="{esc(s.language)}">{esc(language)}</td>'
+        f'<td class="num" data-value="{s.states}">{s.states}<span class="org">{s.needed_states} need a question'
+        f'</span></td><td class="num" data-value="{s.tasks}">{s.tasks}</td>{cells}</tr>'
+    )
 
 
 def track_html(rows: list[TrackRow]) -> str:
@@ -111,15 +118,19 @@ def track_html(rows: list[TrackRow]) -> str:
     if not rows:
         return ""
     ordered = sorted(rows, key=lambda r: (r.summary.language, -(figure(r.summary, "mrr").value or 0.0), r.source))
-    head = "".join([_th("System"), _th("Language"), _th("States", numeric=True), _th("Tasks", numeric=True)]
-                   + [_th(esc(heading), numeric=True) for heading, _, _ in FIGURES])  # fmt: skip
-    return (f"<h2>{esc(TITLE)}</h2>"
-            '<p class="lead">Systems given each state of a task (the dialogue so far) decide whether a clarification '
-            "question is needed (need F1: precision and recall over the 1-4 need labels, weighted by support) and "
-            "rank a bank of questions (MRR and nDCG@3 on the full ranking; OLAR and LAR on the list of 0-5 questions "
-            "they would show, rewarding short lists), one call per state and no dialogue: these figures are not "
-            "comparable with the dialogue tables. Selection figures cover the states that need a question; intervals "
-            "are 95% bootstrap over tasks. Figures are as written by <code>clarq select</code> (not recomputed); "
-            "click a column to sort.</p>"
-            f'<div class="wide"><table class="sortable track" id="track-{esc(TRACK)}"><thead><tr>{head}</tr></thead>'
-            f"<tbody>{''.join(_row(r) for r in ordered)}</tbody></table></div>")  # fmt: skip
+    head = "".join(
+        [_th("System"), _th("Language"), _th("States", numeric=True), _th("Tasks", numeric=True)]
+        + [_th(esc(heading), numeric=True) for heading, _, _ in FIGURES]
+    )
+    return (
+        f"<h2>{esc(TITLE)}</h2>"
+        '<p class="lead">Systems given each state of a task (the dialogue so far) decide whether a clarification '
+        "question is needed (need F1: precision and recall over the 1-4 need labels, weighted by support) and "
+        "rank a bank of questions (MRR and nDCG@3 on the full ranking; OLAR and LAR on the list of 0-5 questions "
+        "they would show, rewarding short lists), one call per state and no dialogue: these figures are not "
+        "comparable with the dialogue tables. Selection figures cover the states that need a question; intervals "
+        "are 95% bootstrap over tasks. Figures are as written by <code>clarq select</code> (not recomputed); "
+        "click a column to sort.</p>"
+        f'<div class="wide"><table class="sortable track" id="track-{esc(TRACK)}"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(_row(r) for r in ordered)}</tbody></table></div>"
+    )

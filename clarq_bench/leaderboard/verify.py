@@ -19,22 +19,22 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..core.errors import ClarqError
+from ..core.provider_names import recorded_kind
+from ..core.tasks import ROOT_ID, Task
+from ..core.transcript import ReplyKind, Speaker, Transcript
 from ..data.task_sets import CUSTOM, SAMPLE, TITLES, kind_of
+from ..data.textmatch import carries_node
+from ..provider.base import ProviderMode
 from ..scoring.judge import OBTAINED, NodeStatus, Verdict, judge_deterministic
 from ..scoring.lengths import FALLBACK_UNIT, counter_for, counting_in, token_counter
-from ..core.tasks import ROOT_ID, Task
-from ..data.textmatch import carries_node
-from ..core.transcript import ReplyKind, Speaker, Transcript
-from ..provider.base import ProviderMode
-from ..core.provider_names import recorded_kind
 from . import bounds
 from .bundle import classify, read_submission
 from .consistency import check_consistency
+from .figures import RENAMED, bootstrap_settings, compute_metrics, differences, old_names
 from .replay import fingerprint_problem, provider_mode, replay_all
 from .rules import check_rules
-from .seal import check_seal
-from .figures import RENAMED, bootstrap_settings, compute_metrics, differences, old_names
 from .schema import FORMAT_VERSION, Submission, dialogue_key, task_set_hash
+from .seal import check_seal
 
 MAX_METRIC_LINES = 12
 REPLAYED, SELF_REPORTED = "replayed", "provider self-reported"
@@ -72,8 +72,10 @@ def load_task_data(data: str | Path | None, languages: set[str]) -> tuple[Path, 
 def _check_tasks(sub: Submission, data: dict[str, Task], root: Path, problems: list[str]) -> None:
     manifest = sub.manifest
     if task_set_hash(manifest.task_hashes) != manifest.task_set_hash:
-        problems.append(f"task_set_hash {manifest.task_set_hash[:12]}... does not match its task hashes "
-                        f"({task_set_hash(manifest.task_hashes)[:12]}...)")  # fmt: skip
+        problems.append(
+            f"task_set_hash {manifest.task_set_hash[:12]}... does not match its task hashes "
+            f"({task_set_hash(manifest.task_hashes)[:12]}...)"
+        )
     absent = [task_id for task_id in manifest.task_hashes if task_id not in data]
     if absent:
         problems.append(f"{len(absent)} task(s) are not in the task data at {root} (first: {', '.join(absent[:3])})")
@@ -82,12 +84,16 @@ def _check_tasks(sub: Submission, data: dict[str, Task], root: Path, problems: l
     universe = {tid for tid, task in data.items() if task.language in languages and split in ("all", task.split.value)}
     lacking = sorted(universe - set(manifest.task_hashes))
     if lacking:
-        problems.append(f"the task set lacks {len(lacking)} task(s) of its {'+'.join(languages)} {split} split "
-                        f"(first: {', '.join(lacking[:3])}): a submission covers the whole split")  # fmt: skip
+        problems.append(
+            f"the task set lacks {len(lacking)} task(s) of its {'+'.join(languages)} {split} split "
+            f"(first: {', '.join(lacking[:3])}): a submission covers the whole split"
+        )
     for task_id, digest in manifest.task_hashes.items():
         if task_id in data and data[task_id].content_hash() != digest:
-            problems.append(f"task {task_id}: hash {digest[:12]}... differs from the task data "
-                            f"({data[task_id].content_hash()[:12]}...)")  # fmt: skip
+            problems.append(
+                f"task {task_id}: hash {digest[:12]}... differs from the task data "
+                f"({data[task_id].content_hash()[:12]}...)"
+            )
 
 
 def _other_task_set(sub: Submission, data: dict[str, Task], root: Path) -> str | None:
@@ -99,8 +105,10 @@ def _other_task_set(sub: Submission, data: dict[str, Task], root: Path) -> str |
     if not differ or mine == theirs or (mine == CUSTOM and differ * 2 <= len(hashes)):
         return None  # the same set, or a few edited tasks: the detailed lines name them
     hint = " (the sample tasks: --data tasks/)" if mine == SAMPLE else ""
-    return (f"played on {TITLES[mine]} ({len(hashes)} tasks), not on the task data at {root} ({TITLES[theirs]}; "
-            f"{differ} of its tasks absent or different there): verify it against its own tasks with --data DIR{hint}")
+    return (
+        f"played on {TITLES[mine]} ({len(hashes)} tasks), not on the task data at {root} ({TITLES[theirs]}; "
+        f"{differ} of its tasks absent or different there): verify it against its own tasks with --data DIR{hint}"
+    )
 
 
 def _check_coverage(sub: Submission, problems: list[str]) -> None:
@@ -117,7 +125,9 @@ def _check_coverage(sub: Submission, problems: list[str]) -> None:
         if key in counts and key in declared:
             problems.append(f"dialogue {key} is declared missing but is present")
         elif key not in counts and not manifest.partial:
-            problems.append(f"dialogue {key} is missing (its task is in the task set and the submission is not partial)")
+            problems.append(
+                f"dialogue {key} is missing (its task is in the task set and the submission is not partial)"
+            )
         elif key not in counts and key not in declared:
             problems.append(f"dialogue {key} is missing and not declared in `missing`")
     if manifest.partial != bool(declared):
@@ -183,17 +193,22 @@ def _merge_verdict(
             merged.append(node)
         elif node.status in OBTAINED or mine.status not in OBTAINED:
             if mine.status != node.status:
-                problems.append(f"dialogue {key} node {node.node_id}: recorded {mine.status.value} "
-                                f"but the judge finds {node.status.value}")  # fmt: skip
+                problems.append(
+                    f"dialogue {key} node {node.node_id}: recorded {mine.status.value} "
+                    f"but the judge finds {node.status.value}"
+                )
             merged.append(node)
         elif mine.status == NodeStatus.llm and judge_named:
             merged.append(node.model_copy(update={"status": NodeStatus.llm}))
         elif mine.status == NodeStatus.llm:
-            problems.append(f"dialogue {key} node {node.node_id}: recorded as LLM-judged but the submission names no judge")
+            problems.append(
+                f"dialogue {key} node {node.node_id}: recorded as LLM-judged but the submission names no judge"
+            )
             merged.append(node)
         else:
-            problems.append(f"dialogue {key} node {node.node_id}: recorded {mine.status.value} but no provider turn "
-                            "carries it")  # fmt: skip
+            problems.append(
+                f"dialogue {key} node {node.node_id}: recorded {mine.status.value} but no provider turn carries it"
+            )
             merged.append(node)
     extra = set(by_id) - {node.node_id for node in recomputed.nodes}
     if extra:
@@ -220,8 +235,17 @@ def _check_figures(sub: Submission, verdicts: list[Verdict], problems: list[str]
     return again
 
 
-def _judge_all(sub: Submission, tasks: dict[str, Task], verdicts: list[Verdict], recorded: dict, judge_named: bool,
-               single: bool, llm: bool, broken: set[str], problems: list[str]) -> None:
+def _judge_all(
+    sub: Submission,
+    tasks: dict[str, Task],
+    verdicts: list[Verdict],
+    recorded: dict,
+    judge_named: bool,
+    single: bool,
+    llm: bool,
+    broken: set[str],
+    problems: list[str],
+) -> None:
     """Recompute every dialogue's verdict (into `verdicts`), checking its rules and claims on the way."""
     manifest = sub.manifest
     for transcript in sub.transcripts:
@@ -238,7 +262,9 @@ def _judge_all(sub: Submission, tasks: dict[str, Task], verdicts: list[Verdict],
         verdicts.append(_merge_verdict(key, recomputed, recorded.get(transcript.key), judge_named, problems))
 
 
-def verify_submission(sub: Submission, data: str | Path | None = None, tasks: dict[str, Task] | None = None) -> Verification:
+def verify_submission(
+    sub: Submission, data: str | Path | None = None, tasks: dict[str, Task] | None = None
+) -> Verification:
     """Check one loaded submission against the task data (`tasks` given, or loaded from `data`)."""
     problems: list[str] = []
     notes: list[str] = []
@@ -274,9 +300,13 @@ def verify_submission(sub: Submission, data: str | Path | None = None, tasks: di
     again: dict | None = None
     unit = (manifest.metrics.get("summary") or {}).get("token_unit") if isinstance(manifest.metrics, dict) else None
     counter = counter_for(unit) if isinstance(unit, str) else None
-    if counter is None and sub.transcripts:  # a unit no verifier can count in cannot be taken on trust: every figure is checked
-        problems.append(f"token figures are recorded in {unit!r}, a unit this verifier cannot count in "
-                        f"(known: {token_counter().unit}, {FALLBACK_UNIT})")
+    if (
+        counter is None and sub.transcripts
+    ):  # a unit no verifier can count in cannot be taken on trust: every figure is checked
+        problems.append(
+            f"token figures are recorded in {unit!r}, a unit this verifier cannot count in "
+            f"(known: {token_counter().unit}, {FALLBACK_UNIT})"
+        )
     with counting_in(counter or token_counter()):
         _judge_all(sub, tasks, verdicts, recorded, judge_named, single, llm, broken, problems)
         if len(verdicts) == len(sub.transcripts) and verdicts:
@@ -287,15 +317,19 @@ def verify_submission(sub: Submission, data: str | Path | None = None, tasks: di
         problems.extend([cannot] if cannot else replay_all(sub.transcripts, tasks, manifest, broken))
         provenance = SELF_REPORTED if cannot else REPLAYED
     else:
-        notes.append(f"the {manifest.provider.name} provider cannot be replayed: its replies are self-reported "
-                     "(checked against the tree and the provider rules only)")  # fmt: skip
+        notes.append(
+            f"the {manifest.provider.name} provider cannot be replayed: its replies are self-reported "
+            "(checked against the tree and the provider rules only)"
+        )
     llm_nodes = sum(node.status == NodeStatus.llm for v in verdicts for node in v.nodes)
     if llm_nodes:
         notes.append(f"{llm_nodes} node(s) accepted on the recorded LLM judge's verdict ({manifest.judge.name})")
     return Verification(problems, notes, verdicts, tasks, provenance, again)
 
 
-def verify_file(path: str | Path, data: str | Path | None = None, tasks: dict[str, Task] | None = None) -> tuple[Submission | None, Verification]:
+def verify_file(
+    path: str | Path, data: str | Path | None = None, tasks: dict[str, Task] | None = None
+) -> tuple[Submission | None, Verification]:
     """Load and verify one file; an unreadable or unsafe file is a single problem."""
     try:
         sub = read_submission(path)

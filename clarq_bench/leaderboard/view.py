@@ -26,8 +26,10 @@ HEADER = "clarq view"
 
 def _select(ident: str, attribute: str, label: str, options: list[tuple[str, str]]) -> str:
     items = "".join(f'<option value="{esc(value)}">{esc(text)}</option>' for value, text in options)
-    return (f'<label>{esc(label)} <select id="{esc(ident)}" data-filter="{esc(attribute)}">'
-            f'<option value="">all</option>{items}</select></label>')
+    return (
+        f'<label>{esc(label)} <select id="{esc(ident)}" data-filter="{esc(attribute)}">'
+        f'<option value="">all</option>{items}</select></label>'
+    )
 
 
 def viewer_page(title: str, pairs: list[tuple[Transcript, Task]], verdicts: list[Verdict], facts: list[str]) -> str:
@@ -37,27 +39,41 @@ def viewer_page(title: str, pairs: list[tuple[Transcript, Task]], verdicts: list
     types = sorted({task.type_number: task.type_name for _, task in pairs}.items())
     ends = Counter(t.end_reason.value for t, _ in pairs)
     languages = sorted({t.language for t, _ in pairs})
-    controls = '<div class="controls">' + "".join([
-        _select("outcome-filter", "data-success", "outcome", [("1", f"success ({wins})"),
-                                                               ("0", f"failure ({len(verdicts) - wins})")]),
-        _select("type-filter", "data-type", "type", [(str(n), f"{n} {name}") for n, name in types]),
-        '<label>language <select id="language-filter"><option value="">all</option>'
-        + "".join(f'<option value="{esc(lang)}">{esc(LANGUAGE_NAMES.get(lang, lang))}</option>' for lang in languages)
-        + "</select></label>",
-        _select("end-filter", "data-end", "end reason", [(e, f"{e} ({n})") for e, n in sorted(ends.items())]),
-        '<label>search <input type="search" id="dialogue-search" placeholder="task id or words"></label>',
-        '<label>sort <select id="dialogue-sort"><option value="">as played</option>'
-        '<option value="outcome">failures first</option><option value="type">type</option>'
-        '<option value="turns">most seeker turns</option></select></label>',
-        f'<span class="muted">showing <span id="shown-count">{len(blocks)}</span> of {len(blocks)}</span>',
-    ]) + "</div>"  # fmt: skip
+    controls = (
+        '<div class="controls">'
+        + "".join(
+            [
+                _select(
+                    "outcome-filter",
+                    "data-success",
+                    "outcome",
+                    [("1", f"success ({wins})"), ("0", f"failure ({len(verdicts) - wins})")],
+                ),
+                _select("type-filter", "data-type", "type", [(str(n), f"{n} {name}") for n, name in types]),
+                '<label>language <select id="language-filter"><option value="">all</option>'
+                + "".join(
+                    f'<option value="{esc(lang)}">{esc(LANGUAGE_NAMES.get(lang, lang))}</option>' for lang in languages
+                )
+                + "</select></label>",
+                _select("end-filter", "data-end", "end reason", [(e, f"{e} ({n})") for e, n in sorted(ends.items())]),
+                '<label>search <input type="search" id="dialogue-search" placeholder="task id or words"></label>',
+                '<label>sort <select id="dialogue-sort"><option value="">as played</option>'
+                '<option value="outcome">failures first</option><option value="type">type</option>'
+                '<option value="turns">most seeker turns</option></select></label>',
+                f'<span class="muted">showing <span id="shown-count">{len(blocks)}</span> of {len(blocks)}</span>',
+            ]
+        )
+        + "</div>"
+    )
     rate = f"{wins / len(verdicts):.1%}" if verdicts else "-"
     facts_html = "".join(f"<li>{esc(fact)}</li>" for fact in facts)
-    body = (f"<h1>{esc(title)}</h1><ul class=\"facts-list\">{facts_html}<li>{len(verdicts)} dialogues, success "
-            f"{esc(rate)} (deterministic judge)</li></ul><p class=\"muted\">Highlighted: the provider's words that "
-            "carry a required node; badges give the provider's reading of the seeker's intent and the node ids "
-            f"revealed. Click a dialogue to open it.</p>{controls}"
-            f'<div id="dialogue-list">{"".join(blocks)}</div>')
+    body = (
+        f'<h1>{esc(title)}</h1><ul class="facts-list">{facts_html}<li>{len(verdicts)} dialogues, success '
+        f'{esc(rate)} (deterministic judge)</li></ul><p class="muted">Highlighted: the provider\'s words that '
+        "carry a required node; badges give the provider's reading of the seeker's intent and the node ids "
+        f"revealed. Click a dialogue to open it.</p>{controls}"
+        f'<div id="dialogue-list">{"".join(blocks)}</div>'
+    )
     return page(title, body, header=HEADER)
 
 
@@ -84,8 +100,10 @@ def build_view(path: str | Path, out: str | Path, *, data: str | None = None) ->
     try:
         return _write_view(sources, out)
     except OSError as exc:  # a read-only run folder, a full disk
-        raise ClarqError(f"{out}: cannot write the viewer ({exc.strerror or exc})",
-                         "free some space, or write it elsewhere with -o DIR") from None
+        raise ClarqError(
+            f"{out}: cannot write the viewer ({exc.strerror or exc})",
+            "free some space, or write it elsewhere with -o DIR",
+        ) from None
 
 
 def check_run_view(out: Path) -> None:
@@ -96,8 +114,10 @@ def check_run_view(out: Path) -> None:
         entries += list((out / "assets").iterdir())
     for entry in entries:
         if entry.is_symlink():
-            raise ClarqError(f"{entry} is a link (to {entry.resolve()}): the viewer is not written through it",
-                             "remove it, or write the viewer elsewhere with -o DIR")
+            raise ClarqError(
+                f"{entry} is a link (to {entry.resolve()}): the viewer is not written through it",
+                "remove it, or write the viewer elsewhere with -o DIR",
+            )
     if out.exists() and not out.is_dir():
         raise ClarqError(f"{out} is not a folder", "remove it, or write the viewer elsewhere with -o DIR")
 
@@ -115,8 +135,10 @@ def _write_view(sources: list, out: Path) -> Path:
         (out / name).write_text(redact(html), encoding="utf-8")
         written.append((name, source.name, len(verdicts)))
     if len(written) > 1:
-        items = "".join(f'<li><a href="{esc(file)}">{esc(name)}</a> ({count} dialogues)</li>'
-                        for file, name, count in written)
-        index.write_text(redact(page("clarq view", f"<h1>Results files</h1><ul>{items}</ul>", header=HEADER)),
-                         encoding="utf-8")
+        items = "".join(
+            f'<li><a href="{esc(file)}">{esc(name)}</a> ({count} dialogues)</li>' for file, name, count in written
+        )
+        index.write_text(
+            redact(page("clarq view", f"<h1>Results files</h1><ul>{items}</ul>", header=HEADER)), encoding="utf-8"
+        )
     return index

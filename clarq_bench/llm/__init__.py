@@ -36,9 +36,24 @@ from .errors import (
 from .models import ALIASES, check_credentials, resolve_model
 
 __all__ = [
-    "ALIASES", "Completion", "LLMAuthError", "LLMBadRequestError", "LLMClient", "LLMConnectionRefusedError",
+    "ALIASES",
+    "Completion",
+    "LLMAuthError",
+    "LLMBadRequestError",
+    "LLMClient",
+    "LLMConnectionRefusedError",
     "LLMContextWindowError",
-    "LLMCredentialsError", "LLMError", "LLMJSONError", "LLMSettings", "LLMUnavailableError", "ResponseCache",
-    "UsageMeter", "cache_key", "call_cost", "check_credentials", "default_cache_path", "resolve_model",
+    "LLMCredentialsError",
+    "LLMError",
+    "LLMJSONError",
+    "LLMSettings",
+    "LLMUnavailableError",
+    "ResponseCache",
+    "UsageMeter",
+    "cache_key",
+    "call_cost",
+    "check_credentials",
+    "default_cache_path",
+    "resolve_model",
     "track_usage",
 ]

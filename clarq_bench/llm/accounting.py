@@ -91,8 +91,13 @@ class _Sums:
         self.cached_calls += usage.cached_calls
 
     def usage(self) -> Usage:
-        return Usage(prompt_tokens=self.prompt_tokens, completion_tokens=self.completion_tokens,
-                     cost_usd=self.cost_usd, calls=self.calls, cached_calls=self.cached_calls)
+        return Usage(
+            prompt_tokens=self.prompt_tokens,
+            completion_tokens=self.completion_tokens,
+            cost_usd=self.cost_usd,
+            calls=self.calls,
+            cached_calls=self.cached_calls,
+        )
 
 
 class UsageMeter:

@@ -22,10 +22,10 @@ import sqlite3
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
-from collections.abc import Callable
 
 from ..core.redact import redact, redact_data
 
@@ -44,8 +44,14 @@ CREATE TABLE IF NOT EXISTS responses (
 BUSY_TIMEOUT_S = 1.0
 
 
-def cache_key(model: str, messages: list[dict[str, Any]], params: dict[str, Any], seed: int | None,
-              trial: int, endpoint: str | None = None) -> str:
+def cache_key(
+    model: str,
+    messages: list[dict[str, Any]],
+    params: dict[str, Any],
+    seed: int | None,
+    trial: int,
+    endpoint: str | None = None,
+) -> str:
     """sha256 over canonical JSON of everything that changes a reply (`endpoint`: normalized api_base, or None)."""
     payload = {"model": model, "messages": messages, "params": params, "seed": seed, "trial": trial}
     if endpoint:
@@ -75,8 +81,13 @@ class ResponseCache:
 
     `fault` is the one-line reason the cache was turned off (None while it works); `on_fault` is told once."""
 
-    def __init__(self, path: Path | str, *, busy_timeout_s: float = BUSY_TIMEOUT_S,
-                 on_fault: Callable[[str], None] | None = _warn) -> None:
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        busy_timeout_s: float = BUSY_TIMEOUT_S,
+        on_fault: Callable[[str], None] | None = _warn,
+    ) -> None:
         self.path = Path(path)
         self.busy_timeout_s = busy_timeout_s
         self.on_fault = on_fault
@@ -100,8 +111,9 @@ class ResponseCache:
         if not self._opened:
             self._opened = True
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(self.path, timeout=self.busy_timeout_s, check_same_thread=False,
-                                         isolation_level=None)
+            self._conn = sqlite3.connect(
+                self.path, timeout=self.busy_timeout_s, check_same_thread=False, isolation_level=None
+            )
             self._setup(self._conn)
         return self._conn
 
@@ -171,16 +183,20 @@ class ResponseCache:
     def put_many(self, items: dict[str, tuple[str, dict[str, Any]]]) -> None:
         """Store replies (key -> (model, value)), redacted, in one transaction; blank ones are not stored."""
         now = time.time()
-        rows = [(key, redact(model), json.dumps(redact_data(value), ensure_ascii=False, sort_keys=True), now)
-                for key, (model, value) in items.items() if _storable(value)]
+        rows = [
+            (key, redact(model), json.dumps(redact_data(value), ensure_ascii=False, sort_keys=True), now)
+            for key, (model, value) in items.items()
+            if _storable(value)
+        ]
         if not rows:
             return
 
         def write(conn: sqlite3.Connection) -> None:
             conn.execute("BEGIN")
             try:
-                conn.executemany("INSERT OR REPLACE INTO responses (key, model, value, created) VALUES (?, ?, ?, ?)",
-                                 rows)
+                conn.executemany(
+                    "INSERT OR REPLACE INTO responses (key, model, value, created) VALUES (?, ?, ?, ?)", rows
+                )
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise

@@ -37,8 +37,9 @@ Messages = list[dict[str, Any]]
 class LLMClient:
     """Calls models for one run; holds its cache, limits and meters. Use one per run, share it between dialogues."""
 
-    def __init__(self, settings: LLMSettings | None = None, *,
-                 scripted: Mapping[str, ScriptedModel] | None = None) -> None:
+    def __init__(
+        self, settings: LLMSettings | None = None, *, scripted: Mapping[str, ScriptedModel] | None = None
+    ) -> None:
         self.settings = settings or LLMSettings()
         if self.settings.api_key is not None:
             register_secret(self.settings.api_key.get_secret_value())
@@ -96,8 +97,9 @@ class LLMClient:
                 continue
             missing = self.router.missing_keys(model)
             if missing:
-                raise LLMCredentialsError(f"{model}: the router file names {missing[0]}, which is not set",
-                                          f"set {missing[0]}", model=model)
+                raise LLMCredentialsError(
+                    f"{model}: the router file names {missing[0]}, which is not set", f"set {missing[0]}", model=model
+                )
         check_credentials([m for m in models if not self.pooled(m)], api_base=self.settings.api_base, api_key=key)
 
     @property
@@ -137,15 +139,30 @@ class LLMClient:
 
     # ---- calls -------------------------------------------------------------------------------------------------
 
-    async def complete(self, messages: Messages, *, model: str, role: str = "seeker",
-                       schema: type[BaseModel] | None = None, temperature: float = 0.0, seed: int | None = None,
-                       trial: int = 0, max_tokens: int | None = None) -> Completion:
+    async def complete(
+        self,
+        messages: Messages,
+        *,
+        model: str,
+        role: str = "seeker",
+        schema: type[BaseModel] | None = None,
+        temperature: float = 0.0,
+        seed: int | None = None,
+        trial: int = 0,
+        max_tokens: int | None = None,
+    ) -> Completion:
         """Ask `model`; with `schema`, the reply must be JSON valid for it (`parsed`), else LLMJSONError."""
         started = time.perf_counter()
         resolved = self.resolve_model(model)
-        json_mode = schema is not None and resolved not in self.scripted and (
-            self.router.supports_json_mode(resolved) if self.router is not None and self.pooled(resolved)
-            else supports_json_mode(resolved))
+        json_mode = (
+            schema is not None
+            and resolved not in self.scripted
+            and (
+                self.router.supports_json_mode(resolved)
+                if self.router is not None and self.pooled(resolved)
+                else supports_json_mode(resolved)
+            )
+        )
         params = request_params(temperature, seed, max_tokens, json_mode)
         total: Usage | None = None
         attempts, all_cached = 0, True
@@ -162,19 +179,32 @@ class LLMClient:
             return text
 
         def failed(asks: int, why: str, text: str) -> LLMJSONError:
-            return LLMJSONError(f"{resolved}: {why}", "try another model or raise json_retries", model=resolved,
-                                attempts=attempts, text=text)
+            return LLMJSONError(
+                f"{resolved}: {why}",
+                "try another model or raise json_retries",
+                model=resolved,
+                attempts=attempts,
+                text=text,
+            )
 
-        text, parsed, ask_count = await ask_until_valid(ask, list(messages), schema, self.settings.json_retries,
-                                                        failed)  # fmt: skip
+        text, parsed, ask_count = await ask_until_valid(ask, list(messages), schema, self.settings.json_retries, failed)
         # every field is built here from checked values: model_construct skips re-validating them on each call
         return Completion.model_construct(
-            text=text, parsed=parsed, usage=total or Usage(), model=resolved, requested_model=model, role=role,
-            latency_s=time.perf_counter() - started, cached=all_cached, attempts=attempts, asks=ask_count,
+            text=text,
+            parsed=parsed,
+            usage=total or Usage(),
+            model=resolved,
+            requested_model=model,
+            role=role,
+            latency_s=time.perf_counter() - started,
+            cached=all_cached,
+            attempts=attempts,
+            asks=ask_count,
         )
 
-    async def _ask(self, resolved: str, messages: Messages, params: dict[str, Any], seed: int | None, trial: int,
-                   role: str) -> tuple[str, Usage, int, bool]:
+    async def _ask(
+        self, resolved: str, messages: Messages, params: dict[str, Any], seed: int | None, trial: int, role: str
+    ) -> tuple[str, Usage, int, bool]:
         """(text, usage, attempts, cached) for one request, from the cache or the model; accounted here.
 
         The reply is redacted before anything uses it (an endpoint may echo the key back), so what is played, cached
@@ -182,7 +212,9 @@ class LLMClient:
         scripted = resolved in self.scripted
         cache = None if scripted else self.cache
         pool = self.router if self.pooled(resolved) else None
-        key = cache_key(resolved, messages, params, seed, trial, self.endpoint_of(resolved)) if cache is not None else ""
+        key = (
+            cache_key(resolved, messages, params, seed, trial, self.endpoint_of(resolved)) if cache is not None else ""
+        )
         if cache is not None and (hit := await cache.aget(key)) is not None:
             usage = Usage.model_construct(prompt_tokens=0, completion_tokens=0, cost_usd=0.0, calls=0, cached_calls=1)
             self._account(role, resolved, usage, str(hit.get("served_by") or ""))
@@ -197,8 +229,9 @@ class LLMClient:
                 except Exception:  # the first one failed: this one makes its own attempts
                     pass
                 else:
-                    usage = Usage.model_construct(prompt_tokens=0, completion_tokens=0, cost_usd=0.0, calls=0,
-                                                  cached_calls=1)
+                    usage = Usage.model_construct(
+                        prompt_tokens=0, completion_tokens=0, cost_usd=0.0, calls=0, cached_calls=1
+                    )
                     self._account(role, resolved, usage)
                     return text, usage, 0, True
             if key not in self._flying:
@@ -217,13 +250,24 @@ class LLMClient:
                         del self._flying[key]
         return await self._ask_model(resolved, messages, params, role, scripted, cache, pool, key)
 
-    async def _ask_model(self, resolved: str, messages: Messages, params: dict[str, Any], role: str, scripted: bool,
-                         cache: ResponseCache | None, pool: RouterPool | None, key: str
-                         ) -> tuple[str, Usage, int, bool]:
+    async def _ask_model(
+        self,
+        resolved: str,
+        messages: Messages,
+        params: dict[str, Any],
+        role: str,
+        scripted: bool,
+        cache: ResponseCache | None,
+        pool: RouterPool | None,
+        key: str,
+    ) -> tuple[str, Usage, int, bool]:
         """The model's reply to one request (the cache missed): sent, retried, accounted and cached."""
         if self.halted is not None and not scripted:
-            raise LLMHaltedError(f"{resolved}: no new call is sent: {self.halted}",
-                                 "free the space or fix the folder, then resume the run", model=resolved)
+            raise LLMHaltedError(
+                f"{resolved}: no new call is sent: {self.halted}",
+                "free the space or fix the folder, then resume the run",
+                model=resolved,
+            )
 
         def late(raw: RawReply) -> None:  # the reply to an attempt whose caller had given up: still paid, so kept
             self._late_replies += 1
@@ -245,32 +289,50 @@ class LLMClient:
 
         retries = pool.spec.router_settings.num_retries if pool is not None else None
         raw, attempts = await with_retries(
-            attempt, model=resolved, max_attempts=self.settings.max_attempts if retries is None else retries + 1,
+            attempt,
+            model=resolved,
+            max_attempts=self.settings.max_attempts if retries is None else retries + 1,
             base_wait=self.settings.retry_base_wait,
-            max_wait=self.settings.retry_max_wait, on_retry=self._count_retry,
+            max_wait=self.settings.retry_max_wait,
+            on_retry=self._count_retry,
         )
         text, usage, value = self._settle(raw, resolved, scripted, pool is not None)
         self._account(role, resolved, usage, raw.served_by)
         if not text.strip():
-            raise LLMEmptyReplyError(f"{resolved}: the model returned an empty reply",
-                                     "retry later with --resume --retry-errors, or try another model",
-                                     model=resolved, attempts=attempts)
+            raise LLMEmptyReplyError(
+                f"{resolved}: the model returned an empty reply",
+                "retry later with --resume --retry-errors, or try another model",
+                model=resolved,
+                attempts=attempts,
+            )
         if cache is not None and value is not None:
             await cache.aput(key, resolved, value)  # shielded: a turn timeout now does not drop the put
         return text, usage, attempts, False
 
-    def _settle(self, raw: RawReply, resolved: str, scripted: bool, pooled: bool
-                ) -> tuple[str, Usage, dict[str, Any] | None]:
+    def _settle(
+        self, raw: RawReply, resolved: str, scripted: bool, pooled: bool
+    ) -> tuple[str, Usage, dict[str, Any] | None]:
         """A reply's text (redacted), usage (priced) and the value the cache keeps (None for scripted models)."""
         cost = 0.0 if scripted else call_cost(raw.priced_as or resolved, raw.prompt_tokens, raw.completion_tokens)
-        usage = Usage.model_construct(prompt_tokens=raw.prompt_tokens, completion_tokens=raw.completion_tokens,
-                                      cost_usd=cost, calls=1, cached_calls=0)
+        usage = Usage.model_construct(
+            prompt_tokens=raw.prompt_tokens,
+            completion_tokens=raw.completion_tokens,
+            cost_usd=cost,
+            calls=1,
+            cached_calls=0,
+        )
         reported = "" if scripted or pooled else self._note_reported(resolved, redact(raw.model))
         text = (raw.text or "") if scripted else redact(raw.text or "")
         if scripted:
             return text, usage, None
-        value = {"text": text, "model": resolved, "prompt_tokens": raw.prompt_tokens,
-                 "completion_tokens": raw.completion_tokens, "cost_usd": cost, "reported_model": reported}
+        value = {
+            "text": text,
+            "model": resolved,
+            "prompt_tokens": raw.prompt_tokens,
+            "completion_tokens": raw.completion_tokens,
+            "cost_usd": cost,
+            "reported_model": reported,
+        }
         if raw.served_by:
             value["served_by"] = raw.served_by
         return text, usage, value
@@ -287,12 +349,14 @@ class LLMClient:
         except asyncio.CancelledError:
             if not task.done():
                 self._keep(task)
-                task.add_done_callback(lambda done: late(done.result()) if not done.cancelled()
-                                       and done.exception() is None else None)
+                task.add_done_callback(
+                    lambda done: late(done.result()) if not done.cancelled() and done.exception() is None else None
+                )
             raise
 
-    async def _in_flight(self, work: Awaitable[RawReply], resolved: str, messages: Messages,
-                         params: dict[str, Any]) -> RawReply:
+    async def _in_flight(
+        self, work: Awaitable[RawReply], resolved: str, messages: Messages, params: dict[str, Any]
+    ) -> RawReply:
         """`work`, its estimated cost counted in flight until it ends (answered, failed or cancelled): the prompt
         at 4 characters a token, the reply at the longest seen from this model (or max_tokens, else 1,000)."""
         chars = sum(len(str(message.get("content") or "")) for message in messages)
@@ -327,8 +391,11 @@ class LLMClient:
         if resolved in self.scripted:
             return await scripted_call(self.scripted[resolved], messages)
         if resolved.startswith(SCRIPTED_PREFIX):
-            raise LLMBadRequestError(f"no scripted model named {resolved!r} is registered with this client",
-                                     "pass it in LLMClient(scripted={...})", model=resolved)
+            raise LLMBadRequestError(
+                f"no scripted model named {resolved!r} is registered with this client",
+                "pass it in LLMClient(scripted={...})",
+                model=resolved,
+            )
         settings = self.settings
         direct = self._uses_direct.get(resolved)
         if direct is None:
@@ -339,8 +406,9 @@ class LLMClient:
                 self._direct = DirectOpenAI(settings.api_base or "", key)
             return await self._direct.call(resolved, messages, params, timeout_s=settings.timeout_s)
         key = settings.api_key.get_secret_value() if settings.api_key else None
-        return await litellm_call(resolved, messages, params, api_base=settings.api_base, api_key=key,
-                                  timeout_s=settings.timeout_s)
+        return await litellm_call(
+            resolved, messages, params, api_base=settings.api_base, api_key=key, timeout_s=settings.timeout_s
+        )
 
     def _account(self, role: str, resolved: str, usage: Usage, served_by: str = "") -> None:
         self.meter.add(role, resolved, usage)

@@ -25,12 +25,16 @@ def check_api_base(api_base: str | None) -> str | None:
         return api_base
     parts = urlsplit(api_base.strip())
     if parts.username is not None or parts.password is not None:
-        raise ClarqError("--api-base carries credentials (user:password@)",
-                         "remove them; clarq reads keys from the environment (e.g. OPENAI_API_KEY)")
+        raise ClarqError(
+            "--api-base carries credentials (user:password@)",
+            "remove them; clarq reads keys from the environment (e.g. OPENAI_API_KEY)",
+        )
     secret = [k for k, _ in parse_qsl(parts.query, keep_blank_values=True) if SECRET_PARAM.search(k)]
     if secret:
-        raise ClarqError(f"--api-base carries a credential in its query (?{secret[0]}=...)",
-                         "remove it; clarq reads keys from the environment (e.g. OPENAI_API_KEY)")
+        raise ClarqError(
+            f"--api-base carries a credential in its query (?{secret[0]}=...)",
+            "remove it; clarq reads keys from the environment (e.g. OPENAI_API_KEY)",
+        )
     normalize_endpoint(api_base)
     return api_base
 
@@ -47,7 +51,9 @@ def normalize_endpoint(api_base: str | None) -> str | None:
         return None
     parts = urlsplit(api_base.strip())
     if not parts.scheme or not parts.hostname:
-        raise ClarqError(f"--api-base is not a URL: {parts.scheme or 'no scheme'}", "pass e.g. http://localhost:8000/v1")
+        raise ClarqError(
+            f"--api-base is not a URL: {parts.scheme or 'no scheme'}", "pass e.g. http://localhost:8000/v1"
+        )
     scheme = parts.scheme.lower()
     host = parts.hostname.lower()
     if ":" in host:

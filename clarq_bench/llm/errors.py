@@ -41,8 +41,9 @@ class LLMUnavailableError(LLMError):
 class LLMJSONError(LLMError):
     """The reply was not valid JSON for the schema, even after the bounded re-asks. `text` is the last reply."""
 
-    def __init__(self, problem: str, fix: str | None = None, *, model: str = "", attempts: int = 0,
-                 text: str = "") -> None:
+    def __init__(
+        self, problem: str, fix: str | None = None, *, model: str = "", attempts: int = 0, text: str = ""
+    ) -> None:
         super().__init__(problem, fix, model=model, attempts=attempts)
         self.text = text
 

@@ -54,13 +54,19 @@ def reask_messages(messages: list[dict[str, Any]], bad_reply: str, problem: str)
     """The conversation extended with the rejected reply and a request to answer again in valid JSON."""
     from ..core.prompts import render
 
-    return [*messages, {"role": "assistant", "content": bad_reply},
-            {"role": "user", "content": render("llm/json_reask", "en", problem=problem)}]
+    return [
+        *messages,
+        {"role": "assistant", "content": bad_reply},
+        {"role": "user", "content": render("llm/json_reask", "en", problem=problem)},
+    ]
 
 
 async def ask_until_valid(
-    ask: Callable[[list[dict[str, Any]]], Awaitable[str]], messages: list[dict[str, Any]],
-    schema: type[BaseModel] | None, retries: int, failed: Callable[[int, str, str], Exception],
+    ask: Callable[[list[dict[str, Any]]], Awaitable[str]],
+    messages: list[dict[str, Any]],
+    schema: type[BaseModel] | None,
+    retries: int,
+    failed: Callable[[int, str, str], Exception],
 ) -> tuple[str, BaseModel | None, int]:
     """(text, parsed, asks): `ask` the conversation; with a `schema`, re-ask with the problem quoted back until the
     reply is valid JSON for it, at most 1 + `retries` asks, then raise `failed(asks, why, text)` (why: "no valid

@@ -73,6 +73,7 @@ def _skip_litellm_cost(litellm: ModuleType) -> None:
 
     logging_class = getattr(litellm_logging, "Logging", None)
     if logging_class is not None and hasattr(logging_class, "_response_cost_calculator"):
+
         def no_cost(self: object, *args: object, **kwargs: object) -> None:
             return None
 

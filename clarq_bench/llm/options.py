@@ -43,8 +43,7 @@ class ModelCallOptions(BaseModel):
         elif isinstance(source, dict):
             unknown = sorted(set(source) - set(cls.model_fields))
             if unknown:
-                raise ClarqError(f"unknown model-call option {unknown[0]!r}",
-                                 f"use {', '.join(cls.model_fields)}")
+                raise ClarqError(f"unknown model-call option {unknown[0]!r}", f"use {', '.join(cls.model_fields)}")
             values = dict(source)
         else:
             values = {name: getattr(source, name) for name in cls.model_fields if hasattr(source, name)}
@@ -53,17 +52,24 @@ class ModelCallOptions(BaseModel):
             return cls(**{name: value for name, value in values.items() if value is not None})
         except ValidationError as exc:
             first = exc.errors()[0]
-            raise ClarqError(f"bad model-call option {'.'.join(map(str, first['loc']))}: {first['msg']}",
-                             "see `clarq run --help`, model calls") from None
+            raise ClarqError(
+                f"bad model-call option {'.'.join(map(str, first['loc']))}: {first['msg']}",
+                "see `clarq run --help`, model calls",
+            ) from None
 
     def settings(self) -> Any:
         """The LLMSettings these options mean."""
         from .client import LLMSettings
 
         fields: dict[str, Any] = {
-            "use_cache": not self.no_cache, "cache_path": self.cache, "api_base": self.api_base,
-            "router_file": self.router, "max_cost": self.max_cost, "rpm": self.rpm,
-            "max_concurrency_per_model": self.model_concurrency, "transport": self.transport,
+            "use_cache": not self.no_cache,
+            "cache_path": self.cache,
+            "api_base": self.api_base,
+            "router_file": self.router,
+            "max_cost": self.max_cost,
+            "rpm": self.rpm,
+            "max_concurrency_per_model": self.model_concurrency,
+            "transport": self.transport,
         }
         if self.timeout_s is not None:  # else LLMSettings' own default
             fields["timeout_s"] = self.timeout_s

@@ -9,7 +9,8 @@ of a call is transports.litellm_call's.
 
 from __future__ import annotations
 
-from typing import Any, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import Any
 
 #: The largest reply body read, on both transports. A model reply of the longest turn clarq plays (100,000
 #: characters, play/dialogue.MAX_TURN_CHARS) is at most ~0.6 MB of JSON even with every character escaped; a body past
@@ -42,7 +43,7 @@ def _capped_stream(stream: Any, cap: int) -> Any:
     return Capped()
 
 
-def _wrap(cls: type, cap: int) -> None:
+def _wrap(cls: Any, cap: int) -> None:  # an httpx transport class, patched in place (its method replaced)
     original = cls.handle_async_request
     if getattr(original, _MARK, False):
         return

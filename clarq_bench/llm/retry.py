@@ -20,8 +20,14 @@ from typing import Any, NoReturn, TypeVar
 
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
-from .errors import (LLMAuthError, LLMBadRequestError, LLMConnectionRefusedError, LLMContextWindowError, LLMError,
-                     LLMUnavailableError)
+from .errors import (
+    LLMAuthError,
+    LLMBadRequestError,
+    LLMConnectionRefusedError,
+    LLMContextWindowError,
+    LLMError,
+    LLMUnavailableError,
+)
 
 T = TypeVar("T")
 
@@ -53,14 +59,28 @@ def _is_network_error(exc: BaseException) -> bool:
         return True
     names = {cls.__name__ for cls in type(exc).__mro__}
     # litellm.Timeout / APIConnectionError, openai.APIConnectionError, httpx.TransportError, aiohttp.ClientError
-    return bool(names & {"Timeout", "APITimeoutError", "APIConnectionError", "TransportError", "ClientError",
-                         "ServerDisconnectedError"})
+    return bool(
+        names
+        & {
+            "Timeout",
+            "APITimeoutError",
+            "APIConnectionError",
+            "TransportError",
+            "ClientError",
+            "ServerDisconnectedError",
+        }
+    )
 
 
 #: How OpenAI-compatible servers (OpenAI, vLLM, llama.cpp, ...) word a too-long prompt in a plain 400 reply; litellm
 #: maps these to its ContextWindowExceededError, the direct transport sees only the status and the message.
-CONTEXT_WINDOW_MARKERS = ("context_length_exceeded", "maximum context length", "context window", "context length",
-                          "prompt is too long")
+CONTEXT_WINDOW_MARKERS = (
+    "context_length_exceeded",
+    "maximum context length",
+    "context window",
+    "context length",
+    "prompt is too long",
+)
 
 
 def is_context_overflow(exc: BaseException) -> bool:
@@ -84,8 +104,11 @@ def _chain(exc: BaseException) -> list[BaseException]:
 
 
 #: errno values of "the host cannot be reached at all": no route, network down or unreachable, address not available.
-UNREACHABLE_ERRNOS = frozenset({errno.ENETUNREACH, errno.EHOSTUNREACH, errno.ENETDOWN, errno.EHOSTDOWN,
-                                errno.EADDRNOTAVAIL})
+UNREACHABLE_ERRNOS = frozenset(
+    {errno.ENETUNREACH, errno.EHOSTUNREACH, errno.ENETDOWN, errno.EHOSTDOWN, errno.EADDRNOTAVAIL}
+)
+
+
 def _unreachable(error: object) -> bool:
     if isinstance(error, (ConnectionRefusedError, socket.gaierror)):
         return True
@@ -109,8 +132,11 @@ def is_transient(exc: BaseException) -> bool:
 
 
 def _headers(exc: BaseException) -> Mapping[str, str]:
-    for candidate in (getattr(exc, "headers", None), getattr(exc, "litellm_response_headers", None),
-                      getattr(getattr(exc, "response", None), "headers", None)):
+    for candidate in (
+        getattr(exc, "headers", None),
+        getattr(exc, "litellm_response_headers", None),
+        getattr(getattr(exc, "response", None), "headers", None),
+    ):
         if candidate:
             return candidate
     return {}
@@ -153,28 +179,51 @@ def surface(exc: BaseException, model: str, attempts: int) -> LLMError | None:
     status = _status(exc)
     detail = short_message(exc)
     if is_context_overflow(exc):
-        return LLMContextWindowError(f"{model}: the prompt is longer than the model's context window ({detail})",
-                                     "use a model with a longer context or fewer turns", model=model, attempts=attempts)
+        return LLMContextWindowError(
+            f"{model}: the prompt is longer than the model's context window ({detail})",
+            "use a model with a longer context or fewer turns",
+            model=model,
+            attempts=attempts,
+        )
     if status in AUTH_STATUSES:
-        return LLMAuthError(f"{model}: the endpoint rejected the API key ({status}: {detail})",
-                            "check the key variable for this provider", model=model, attempts=attempts)
+        return LLMAuthError(
+            f"{model}: the endpoint rejected the API key ({status}: {detail})",
+            "check the key variable for this provider",
+            model=model,
+            attempts=attempts,
+        )
     if status in BAD_REQUEST_STATUSES:
-        return LLMBadRequestError(f"{model}: the endpoint rejected the request ({status}: {detail})",
-                                  "check the model name and --api-base", model=model, attempts=attempts)
+        return LLMBadRequestError(
+            f"{model}: the endpoint rejected the request ({status}: {detail})",
+            "check the model name and --api-base",
+            model=model,
+            attempts=attempts,
+        )
     if is_connection_refused(exc):
-        refused = any(isinstance(link, ConnectionRefusedError) or isinstance(getattr(link, "os_error", None),
-                      ConnectionRefusedError) for link in _chain(exc))
+        refused = any(
+            isinstance(link, ConnectionRefusedError)
+            or isinstance(getattr(link, "os_error", None), ConnectionRefusedError)
+            for link in _chain(exc)
+        )
         what = "connection refused" if refused else "cannot reach the host (no such name or no route)"
-        return LLMConnectionRefusedError(f"{model}: {what} ({detail})",
-                                         "check --api-base and that the server there is running", model=model,
-                                         attempts=attempts)
+        return LLMConnectionRefusedError(
+            f"{model}: {what} ({detail})",
+            "check --api-base and that the server there is running",
+            model=model,
+            attempts=attempts,
+        )
     if is_transient(exc):
         what = f"HTTP {status}" if status is not None else type(exc).__name__
-        fix = ("lower --model-concurrency / set --rpm, or retry later" if status == 429
-               else "retry later; check --api-base and the server" if status is None or status >= 500
-               else "retry later")
-        return LLMUnavailableError(f"{model}: no reply after {attempts} attempts (last: {what}: {detail})", fix,
-                                   model=model, attempts=attempts)
+        fix = (
+            "lower --model-concurrency / set --rpm, or retry later"
+            if status == 429
+            else "retry later; check --api-base and the server"
+            if status is None or status >= 500
+            else "retry later"
+        )
+        return LLMUnavailableError(
+            f"{model}: no reply after {attempts} attempts (last: {what}: {detail})", fix, model=model, attempts=attempts
+        )
     if isinstance(exc, LLMError):
         return exc
     return None
@@ -216,8 +265,13 @@ def _raise_surfaced(exc: Exception, model: str, attempts: int) -> NoReturn:
 
 
 async def with_retries(
-    call: Callable[[], Awaitable[T]], *, model: str, max_attempts: int, base_wait: float = 1.0,
-    max_wait: float = 60.0, on_retry: Callable[[BaseException], Any] | None = None,
+    call: Callable[[], Awaitable[T]],
+    *,
+    model: str,
+    max_attempts: int,
+    base_wait: float = 1.0,
+    max_wait: float = 60.0,
+    on_retry: Callable[[BaseException], Any] | None = None,
 ) -> tuple[T, int]:
     """(result, attempts made). Raises a typed LLMError when the failure is not transient or retries run out.
 
@@ -243,8 +297,12 @@ async def with_retries(
             on_retry(failure)
 
     retrying = AsyncRetrying(
-        stop=stop_after_attempt(max_attempts - 1), wait=wait, sleep=_sleep,
-        retry=retry_if_exception(is_transient), before_sleep=before_sleep, reraise=True,
+        stop=stop_after_attempt(max_attempts - 1),
+        wait=wait,
+        sleep=_sleep,
+        retry=retry_if_exception(is_transient),
+        before_sleep=before_sleep,
+        reraise=True,
     )
     try:
         async for attempt in retrying:

@@ -70,16 +70,19 @@ class DeploymentParams(BaseModel):
                 if not isinstance(inner, str) or inner.startswith(ENV_PREFIX):
                     continue
                 if SECRET_KEY.search(field.rsplit(".", 1)[-1]) or SECRET_KEY.search(name) or redact(inner) != inner:
-                    raise ValueError(f"{field} holds a literal secret: write os.environ/VARIABLE (clarq reads "
-                                     "keys from the environment, never from files)")
+                    raise ValueError(
+                        f"{field} holds a literal secret: write os.environ/VARIABLE (clarq reads "
+                        "keys from the environment, never from files)"
+                    )
         return self
 
     def extra_params(self) -> dict[str, Any]:
         """The other litellm settings, each `os.environ/VAR` (at any depth one level down) read from the
         environment now."""
+
         def value(inner: Any) -> Any:
             if isinstance(inner, str) and inner.startswith(ENV_PREFIX):
-                return _read_variable(inner[len(ENV_PREFIX):]) or ""
+                return _read_variable(inner[len(ENV_PREFIX) :]) or ""
             return inner
 
         out: dict[str, Any] = {}
@@ -89,7 +92,7 @@ class DeploymentParams(BaseModel):
 
     @property
     def key_variable(self) -> str | None:
-        return self.api_key[len(ENV_PREFIX):] if self.api_key else None
+        return self.api_key[len(ENV_PREFIX) :] if self.api_key else None
 
     def key(self) -> str | None:
         """The key, read from the environment now (None when the deployment names no variable or it is unset)."""
@@ -101,7 +104,7 @@ class DeploymentParams(BaseModel):
         for inner in (self.model_extra or {}).values():
             for value in inner.values() if isinstance(inner, dict) else [inner]:
                 if isinstance(value, str) and value.startswith(ENV_PREFIX):
-                    named.append(value[len(ENV_PREFIX):])
+                    named.append(value[len(ENV_PREFIX) :])
         return named
 
 
@@ -169,10 +172,18 @@ class RouterFile(BaseModel):
             for ident, deployment in zip(self.ids(), self.model_list):
                 if deployment.model_name == group:
                     params = deployment.litellm_params
-                    out.append({"pool": group, "id": ident, "model": params.model,
-                                "api_base": normalize_endpoint(params.api_base), "weight": params.weight,
-                                "rpm": params.rpm, "tpm": params.tpm,
-                                "max_parallel_requests": params.max_parallel_requests})
+                    out.append(
+                        {
+                            "pool": group,
+                            "id": ident,
+                            "model": params.model,
+                            "api_base": normalize_endpoint(params.api_base),
+                            "weight": params.weight,
+                            "rpm": params.rpm,
+                            "tpm": params.tpm,
+                            "max_parallel_requests": params.max_parallel_requests,
+                        }
+                    )
         return out
 
     def identity(self, name: str) -> str:
@@ -189,7 +200,9 @@ def load_router_file(path: str | Path) -> RouterFile:
     try:
         data = yaml.safe_load(where.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise ClarqError(f"--router {where}: cannot read it ({exc.strerror or exc})", "pass a readable YAML file") from None
+        raise ClarqError(
+            f"--router {where}: cannot read it ({exc.strerror or exc})", "pass a readable YAML file"
+        ) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f" line {mark.line + 1}" if mark is not None else ""
@@ -210,8 +223,10 @@ def load_router_file(path: str | Path) -> RouterFile:
         for source, targets in entry.items():
             unknown = [name for name in [source, *targets] if name not in spec.names()]
             if unknown:
-                raise ClarqError(f"--router {where}: fallback names {unknown[0]!r}, which model_list does not have",
-                                 "fallbacks name model_name entries of the same file")
+                raise ClarqError(
+                    f"--router {where}: fallback names {unknown[0]!r}, which model_list does not have",
+                    "fallbacks name model_name entries of the same file",
+                )
     for deployment in spec.model_list:  # known to the redactor before any call is sent
         for name in deployment.litellm_params.variables():
             _read_variable(name)

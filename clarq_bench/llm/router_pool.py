@@ -47,8 +47,10 @@ class RouterPool:
 
     def describe(self) -> dict[str, dict[str, Any]]:
         """Per logical model: its identity (with the deployment-list hash) and deployments, as config.json records."""
-        return {name: {"identity": self._identities[name], "deployments": self.spec.describe(name)}
-                for name in sorted(self._names)}
+        return {
+            name: {"identity": self._identities[name], "deployments": self.spec.describe(name)}
+            for name in sorted(self._names)
+        }
 
     def missing_keys(self, model: str) -> list[str]:
         """The key variables `model`'s deployments name that are not set (for a hosted deployment that names none
@@ -84,14 +86,24 @@ class RouterPool:
             from litellm import Router
 
             settings = self.spec.router_settings
-            model_list = [{
-                "model_name": deployment.model_name,
-                "litellm_params": {key: value for key, value in (
-                    ("model", deployment.litellm_params.model), ("api_base", deployment.litellm_params.api_base),
-                    ("rpm", deployment.litellm_params.rpm), ("tpm", deployment.litellm_params.tpm),
-                    ("weight", deployment.litellm_params.weight)) if value is not None},
-                "model_info": {"id": ident},
-            } for ident, deployment in self.by_id.items()]  # fmt: skip
+            model_list = [
+                {
+                    "model_name": deployment.model_name,
+                    "litellm_params": {
+                        key: value
+                        for key, value in (
+                            ("model", deployment.litellm_params.model),
+                            ("api_base", deployment.litellm_params.api_base),
+                            ("rpm", deployment.litellm_params.rpm),
+                            ("tpm", deployment.litellm_params.tpm),
+                            ("weight", deployment.litellm_params.weight),
+                        )
+                        if value is not None
+                    },
+                    "model_info": {"id": ident},
+                }
+                for ident, deployment in self.by_id.items()
+            ]
             options: dict[str, Any] = {"routing_strategy": settings.routing_strategy, "num_retries": 0}
             if settings.cooldown_time is not None:
                 options["cooldown_time"] = settings.cooldown_time
@@ -108,20 +120,21 @@ class RouterPool:
         for group in [model, *self.spec.fallbacks_of(model)]:
             try:
                 chosen = await self.router.async_get_available_deployment(
-                    model=group, request_kwargs={}, messages=messages)
+                    model=group, request_kwargs={}, messages=messages
+                )
             except Exception:  # litellm: every deployment of the group is cooling down
                 continue
             if _ident(chosen) not in tried:
                 return _ident(chosen)
-            healthy = await self.router.async_get_healthy_deployments(model=group, request_kwargs={},
-                                                                      messages=messages)
+            healthy = await self.router.async_get_healthy_deployments(model=group, request_kwargs={}, messages=messages)
             rest = [d for d in (healthy if isinstance(healthy, list) else [healthy]) if _ident(d) not in tried]
             if rest:
                 return _ident(simple_shuffle(self.router, rest, group))
         return None
 
-    async def call(self, model: str, messages: list[dict[str, Any]], params: dict[str, Any], limits: ModelLimits,
-                   timeout_s: float) -> RawReply:
+    async def call(
+        self, model: str, messages: list[dict[str, Any]], params: dict[str, Any], limits: ModelLimits, timeout_s: float
+    ) -> RawReply:
         """One attempt of the client: deployments in turn until one answers; the reply names who served it."""
         tried: set[str] = set()
         last: BaseException | None = None
@@ -130,14 +143,18 @@ class RouterPool:
             if ident is None:
                 if last is not None:
                     raise last
-                raise HTTPStatusError(429, f"every deployment of {model} is cooling down",
-                                      {"retry-after": str(self.router.cooldown_time or 1.0)})
+                raise HTTPStatusError(
+                    429,
+                    f"every deployment of {model} is cooling down",
+                    {"retry-after": str(self.router.cooldown_time or 1.0)},
+                )
             tried.add(ident)
             deployment = self.by_id[ident]
             try:
                 own = deployment.litellm_params
-                async with limits.slot(f"deployment:{ident}", own.max_parallel_requests, adaptive=False,
-                                       rpm=own.rpm):  # the deployment's own pace, else --rpm
+                async with limits.slot(
+                    f"deployment:{ident}", own.max_parallel_requests, adaptive=False, rpm=own.rpm
+                ):  # the deployment's own pace, else --rpm
                     raw = await self.send(deployment, messages, params, timeout_s)
             except Exception as exc:
                 self.failed(ident, exc)
@@ -148,8 +165,9 @@ class RouterPool:
             self.succeeded(ident)
             return raw._replace(served_by=ident, priced_as=deployment.litellm_params.model)
 
-    async def send(self, deployment: Deployment, messages: list[dict[str, Any]], params: dict[str, Any],
-                   timeout_s: float) -> RawReply:
+    async def send(
+        self, deployment: Deployment, messages: list[dict[str, Any]], params: dict[str, Any], timeout_s: float
+    ) -> RawReply:
         """One request to one deployment; its key is read from the environment now."""
         settings = deployment.litellm_params
         if uses_direct(self.transport, settings.api_base, settings.model):
@@ -159,15 +177,24 @@ class RouterPool:
                 direct = self._direct[slot] = DirectOpenAI(slot[0], settings.key())
             return await direct.call(settings.model, messages, params, timeout_s=timeout_s)
         extra = {key: value for key, value in settings.extra_params().items() if key not in OWN_PARAMS}
-        return await litellm_call(settings.model, messages, {**extra, **params}, api_base=settings.api_base,
-                                  api_key=settings.key(), timeout_s=timeout_s)
+        return await litellm_call(
+            settings.model,
+            messages,
+            {**extra, **params},
+            api_base=settings.api_base,
+            api_key=settings.key(),
+            timeout_s=timeout_s,
+        )
 
     def failed(self, ident: str, exc: BaseException) -> None:
         """Tell the Router: it counts the failure and may cool the deployment down (its policy, its clock)."""
         try:
             self.router.deployment_callback_on_failure(
                 kwargs={"exception": exc, "litellm_params": {"model_info": {"id": ident}}},
-                completion_response=None, start_time=None, end_time=None)
+                completion_response=None,
+                start_time=None,
+                end_time=None,
+            )
         except Exception:  # bookkeeping of the Router must never turn a reply into a failure
             pass
 

@@ -29,8 +29,9 @@ class LLMSettings(BaseModel):
     json_retries: int = Field(2, ge=0, description="Re-asks after an invalid JSON reply.")
     router_file: Path | None = Field(None, description="A litellm Router model_list YAML: pooled model names.")
     transport: Literal["litellm", "auto", "direct"] = Field(
-        "auto", description="auto (recommended) / direct: plain HTTP for OpenAI-compatible models at api_base, "
-                               "litellm for the rest (rule in llm/transports.py); litellm: every model via litellm."
+        "auto",
+        description="auto (recommended) / direct: plain HTTP for OpenAI-compatible models at api_base, "
+        "litellm for the rest (rule in llm/transports.py); litellm: every model via litellm.",
     )
 
     @field_validator("api_base")

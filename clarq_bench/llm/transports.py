@@ -35,8 +35,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from ..core.redact import register_secret
 from .errors import LLMReplyTooLargeError
-from .reply_cap import MAX_REPLY_BYTES
 from .models import bare_name, litellm_module, provider_of
+from .reply_cap import MAX_REPLY_BYTES
 from .retry import HTTPStatusError
 
 if TYPE_CHECKING:
@@ -94,8 +94,15 @@ def request_params(temperature: float, seed: int | None, max_tokens: int | None,
     return params
 
 
-async def litellm_call(model: str, messages: list[dict[str, Any]], params: dict[str, Any], *,
-                       api_base: str | None, api_key: str | None, timeout_s: float) -> RawReply:
+async def litellm_call(
+    model: str,
+    messages: list[dict[str, Any]],
+    params: dict[str, Any],
+    *,
+    api_base: str | None,
+    api_key: str | None,
+    timeout_s: float,
+) -> RawReply:
     """One attempt through litellm.acompletion (its retries off; unsupported parameters dropped), held to the
     direct transport's rules: one total deadline for the whole call (litellm's own timeout restarts with every
     byte that arrives), the reply-size cap (reply_cap.py), and a reply without choices is a malformed body."""
@@ -109,10 +116,19 @@ async def litellm_call(model: str, messages: list[dict[str, Any]], params: dict[
         register_secret(api_key)
         extra["api_key"] = api_key
     try:
-        response = await asyncio.wait_for(litellm.acompletion(
-            model=model, messages=messages, timeout=timeout_s, max_retries=0, num_retries=0, drop_params=True,
-            **params, **extra,
-        ), timeout_s + LITELLM_SETUP_S)
+        response = await asyncio.wait_for(
+            litellm.acompletion(
+                model=model,
+                messages=messages,
+                timeout=timeout_s,
+                max_retries=0,
+                num_retries=0,
+                drop_params=True,
+                **params,
+                **extra,
+            ),
+            timeout_s + LITELLM_SETUP_S,
+        )
     except Exception as exc:
         if too_large(exc):
             raise _too_large(model) from None
@@ -122,8 +138,12 @@ async def litellm_call(model: str, messages: list[dict[str, Any]], params: dict[
         raise HTTPStatusError(502, "malformed reply body: no choices")
     text = getattr(getattr(choices[0], "message", None), "content", None) or ""
     usage = getattr(response, "usage", None)
-    return RawReply(text, int(getattr(usage, "prompt_tokens", 0) or 0),
-                    int(getattr(usage, "completion_tokens", 0) or 0), str(getattr(response, "model", "") or ""))
+    return RawReply(
+        text,
+        int(getattr(usage, "prompt_tokens", 0) or 0),
+        int(getattr(usage, "completion_tokens", 0) or 0),
+        str(getattr(response, "model", "") or ""),
+    )
 
 
 def _error_message(raw: bytes) -> str:
@@ -184,8 +204,9 @@ class DirectOpenAI:
             timeout = self._timeouts[seconds] = aiohttp.ClientTimeout(total=seconds)
         return timeout
 
-    async def call(self, model: str, messages: list[dict[str, Any]], params: dict[str, Any], *,
-                   timeout_s: float) -> RawReply:
+    async def call(
+        self, model: str, messages: list[dict[str, Any]], params: dict[str, Any], *, timeout_s: float
+    ) -> RawReply:
         body = json.dumps({"model": bare_name(model), "messages": messages, **params}).encode()
         async with self._session().post(self.url, data=body, timeout=self._timeout(timeout_s)) as rsp:
             length = rsp.content_length
@@ -200,8 +221,12 @@ class DirectOpenAI:
             data = json.loads(raw)
             text = data["choices"][0]["message"]["content"] or ""
             usage = data.get("usage") or {}
-            return RawReply(text, int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0),
-                            str(data.get("model") or ""))
+            return RawReply(
+                text,
+                int(usage.get("prompt_tokens") or 0),
+                int(usage.get("completion_tokens") or 0),
+                str(data.get("model") or ""),
+            )
         except (ValueError, KeyError, IndexError, TypeError, AttributeError):
             raise HTTPStatusError(502, f"malformed reply body: {raw[:100]!r}") from None
 
@@ -233,7 +258,10 @@ def _too_large(model: str) -> LLMReplyTooLargeError:
     return LLMReplyTooLargeError(
         f"{model}: the reply body is larger than {MAX_REPLY_BYTES // (1024 * 1024)} MB, far more than any model "
         "reply (a broken or hostile endpoint); it was not read to the end and is not retried",
-        "check --api-base and the server", model=model, attempts=1)
+        "check --api-base and the server",
+        model=model,
+        attempts=1,
+    )
 
 
 async def scripted_call(script: ScriptedModel, messages: list[dict[str, Any]]) -> RawReply:

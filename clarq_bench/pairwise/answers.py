@@ -23,11 +23,23 @@ MAX_RAW = 500
 
 #: Accepted spellings (lower-cased, spaces/underscores/hyphens collapsed) of each choice, English and Chinese.
 _SPELLINGS: dict[str, Choice] = {
-    "a": "A", "dialoguea": "A", "对话a": "A", "b": "B", "dialogueb": "B", "对话b": "B",
-    "bothgood": "both_good", "both": "both_good", "bothequallygood": "both_good", "两者都好": "both_good",
-    "都好": "both_good", "bothbad": "both_bad", "neither": "both_bad", "bothequallybad": "both_bad",
-    "两者都不好": "both_bad", "都不好": "both_bad",
-}  # fmt: skip
+    "a": "A",
+    "dialoguea": "A",
+    "对话a": "A",
+    "b": "B",
+    "dialogueb": "B",
+    "对话b": "B",
+    "bothgood": "both_good",
+    "both": "both_good",
+    "bothequallygood": "both_good",
+    "两者都好": "both_good",
+    "都好": "both_good",
+    "bothbad": "both_bad",
+    "neither": "both_bad",
+    "bothequallybad": "both_bad",
+    "两者都不好": "both_bad",
+    "都不好": "both_bad",
+}
 
 
 class PairAnswer(BaseModel):

@@ -64,22 +64,45 @@ def _side(transcript: Transcript, success: bool, aqd: int) -> Side:
     return Side(turns=[(t.speaker.value, t.text) for t in transcript.turns], success=success, aqd=aqd)
 
 
-def build_items(pairs: list[tuple[tuple[Transcript, Task, bool, int], tuple[Transcript, Task, bool, int]]], *,
-                systems: tuple[str, str], run_ids: tuple[str, str], seed: int, design: Design,
-                criteria: list[str], paired_on: str) -> ItemSet:
+def build_items(
+    pairs: list[tuple[tuple[Transcript, Task, bool, int], tuple[Transcript, Task, bool, int]]],
+    *,
+    systems: tuple[str, str],
+    run_ids: tuple[str, str],
+    seed: int,
+    design: Design,
+    criteria: list[str],
+    paired_on: str,
+) -> ItemSet:
     """An ItemSet from matched ((transcript, task, success, aqd) of A, the same of B) pairs."""
     unknown = [c for c in criteria if c not in CRITERIA]
     if unknown or not criteria:
-        raise ClarqError(f"unknown criterion {unknown[0] if unknown else '(none)'}",
-                         f"choose from {', '.join(CRITERIA)}")
+        raise ClarqError(
+            f"unknown criterion {unknown[0] if unknown else '(none)'}", f"choose from {', '.join(CRITERIA)}"
+        )
     items = []
     for (ta, task, sa, da), (tb, _, sb, db) in pairs:
         item_id = f"{ta.task_id}#{ta.trial}"
-        items.append(PairItem(id=item_id, task_id=ta.task_id, trial=ta.trial, language=ta.language,
-                              brief=task.brief.background, sides=(_side(ta, sa, da), _side(tb, sb, db)),
-                              shown_a=position_for(seed, item_id)))
-    return ItemSet(systems=systems, run_ids=run_ids, seed=seed, design=design, criteria=list(criteria),
-                   paired_on=paired_on, items=items)
+        items.append(
+            PairItem(
+                id=item_id,
+                task_id=ta.task_id,
+                trial=ta.trial,
+                language=ta.language,
+                brief=task.brief.background,
+                sides=(_side(ta, sa, da), _side(tb, sb, db)),
+                shown_a=position_for(seed, item_id),
+            )
+        )
+    return ItemSet(
+        systems=systems,
+        run_ids=run_ids,
+        seed=seed,
+        design=design,
+        criteria=list(criteria),
+        paired_on=paired_on,
+        items=items,
+    )
 
 
 def save_items(items: ItemSet, folder: Path) -> Path:

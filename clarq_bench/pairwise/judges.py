@@ -8,18 +8,17 @@ refused connection) stop the session.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import asyncio
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
 from ..core import prompts
+from ..core.defaults import DEFAULT_SEED
 from .answers import MAX_RAW, OPTIONS, PairAnswer, now, parse_choice
 from .items import ItemSet, PairItem
-from ..core.defaults import DEFAULT_SEED
 
 if TYPE_CHECKING:
     from ..llm import LLMClient
@@ -44,34 +43,60 @@ def judge_messages(item: PairItem, criteria: list[str], design: int, shown_a: in
     lang = item.language
     first, second = item.sides[shown_a - 1], item.sides[2 - shown_a]
     example = json.dumps({c: OPTIONS[design][i % 2] for i, c in enumerate(criteria)}, ensure_ascii=False)
-    system = prompts.render("pairwise/judge_system", lang, options=prompts.load(f"pairwise/options_{design}", lang),
-                            example=example)
-    user = prompts.render("pairwise/judge_user", lang, brief=item.brief, dialogue_a=dialogue_text(first.turns, lang),
-                          dialogue_b=dialogue_text(second.turns, lang), criteria=criteria_text(criteria, lang))
+    system = prompts.render(
+        "pairwise/judge_system", lang, options=prompts.load(f"pairwise/options_{design}", lang), example=example
+    )
+    user = prompts.render(
+        "pairwise/judge_user",
+        lang,
+        brief=item.brief,
+        dialogue_a=dialogue_text(first.turns, lang),
+        dialogue_b=dialogue_text(second.turns, lang),
+        criteria=criteria_text(criteria, lang),
+    )
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
-async def ask(client: LLMClient, model: str, items: ItemSet, item: PairItem, *, swapped: bool = False,
-              seed: int = DEFAULT_SEED) -> list[PairAnswer]:
+async def ask(
+    client: LLMClient, model: str, items: ItemSet, item: PairItem, *, swapped: bool = False, seed: int = DEFAULT_SEED
+) -> list[PairAnswer]:
     """One judge's answers on one item, one per criterion (invalid ones with choice None)."""
     from ..llm import LLMJSONError
 
     shown_a = item.shown_a if not swapped else 3 - item.shown_a
     messages = judge_messages(item, items.criteria, items.design, shown_a)
     try:
-        completion = await client.complete(messages, model=model, role="judge", schema=JudgeReply, temperature=0.0,
-                                           seed=seed, trial=int(swapped))
+        completion = await client.complete(
+            messages, model=model, role="judge", schema=JudgeReply, temperature=0.0, seed=seed, trial=int(swapped)
+        )
         values, raw = dict(completion.parsed.model_extra or {}), completion.text
     except LLMJSONError as exc:
         values, raw = {}, exc.text or str(exc)
     stamp = now()
-    return [PairAnswer(judge=model, item=item.id, criterion=c, shown_a=shown_a, swapped=swapped,
-                   choice=parse_choice(values.get(c), items.design), raw=raw[:MAX_RAW], at=stamp)
-            for c in items.criteria]
+    return [
+        PairAnswer(
+            judge=model,
+            item=item.id,
+            criterion=c,
+            shown_a=shown_a,
+            swapped=swapped,
+            choice=parse_choice(values.get(c), items.design),
+            raw=raw[:MAX_RAW],
+            at=stamp,
+        )
+        for c in items.criteria
+    ]
 
 
-async def judge_all(client: LLMClient, models: list[str], items: ItemSet, todo: list[tuple[str, str, bool]], *,
-                    seed: int = DEFAULT_SEED, on_answers: Callable[[list[PairAnswer]], object] | None = None) -> list[PairAnswer]:
+async def judge_all(
+    client: LLMClient,
+    models: list[str],
+    items: ItemSet,
+    todo: list[tuple[str, str, bool]],
+    *,
+    seed: int = DEFAULT_SEED,
+    on_answers: Callable[[list[PairAnswer]], object] | None = None,
+) -> list[PairAnswer]:
     """Answers for every (model, item id, swapped) in `todo`, concurrently; `on_answers(list)` after each call.
     Once the client's --max-cost budget is spent no new call starts (the rest stay pending for a rerun)."""
     by_id = {i.id: i for i in items.items}

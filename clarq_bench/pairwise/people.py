@@ -28,8 +28,10 @@ PERSON = "person:"
 
 def _assets() -> dict[str, bytes]:
     """The leaderboard's stylesheet (read from its package, unchanged) and the people page's own."""
-    return {"/assets/style.css": (resources.files("clarq_bench.leaderboard") / "assets" / "style.css").read_bytes(),
-            "/assets/people.css": (resources.files("clarq_bench.pairwise") / "assets" / "people.css").read_bytes()}
+    return {
+        "/assets/style.css": (resources.files("clarq_bench.leaderboard") / "assets" / "style.css").read_bytes(),
+        "/assets/people.css": (resources.files("clarq_bench.pairwise") / "assets" / "people.css").read_bytes(),
+    }
 
 
 def clean_name(value: str) -> str | None:
@@ -79,8 +81,18 @@ class PeopleServer:
         if missing:
             return f"choose one option for every question (missing: {', '.join(missing)})"
         stamp = now()
-        answers = [PairAnswer(judge=PERSON + name, item=item.id, criterion=c, shown_a=item.shown_a,
-                          choice=parse_choice(v, self.items.design), raw=v, at=stamp) for c, v in given.items()]
+        answers = [
+            PairAnswer(
+                judge=PERSON + name,
+                item=item.id,
+                criterion=c,
+                shown_a=item.shown_a,
+                choice=parse_choice(v, self.items.design),
+                raw=v,
+                at=stamp,
+            )
+            for c, v in given.items()
+        ]
         with self.lock:
             append_answers(self.path, answers)
         return None
@@ -92,8 +104,9 @@ class PeopleServer:
             def log_message(self, format: str, *args: object) -> None:  # quiet: the terminal shows the summary
                 return
 
-            def _send(self, status: int, body: bytes, kind: str = "text/html; charset=utf-8",
-                      location: str | None = None) -> None:
+            def _send(
+                self, status: int, body: bytes, kind: str = "text/html; charset=utf-8", location: str | None = None
+            ) -> None:
                 self.send_response(status)
                 self.send_header("Content-Type", kind)
                 self.send_header("Content-Length", str(len(body)))
@@ -123,8 +136,9 @@ class PeopleServer:
                 elif url.path == "/judge":
                     name = clean_name((parse_qs(url.query).get("name") or [""])[0])
                     if name is None:
-                        self._page(name_page(f"a name of 1 to {MAX_NAME} printable characters, please"),
-                                   HTTPStatus.BAD_REQUEST)
+                        self._page(
+                            name_page(f"a name of 1 to {MAX_NAME} printable characters, please"), HTTPStatus.BAD_REQUEST
+                        )
                     else:
                         self._show(name)
                 else:

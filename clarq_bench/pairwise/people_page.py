@@ -34,17 +34,23 @@ def document(title: str, body: str) -> str:
 
 def name_page(problem: str = "") -> str:
     note = f'<p class="problem" id="problem">{esc(problem)}</p>' if problem else ""
-    return document("clarq pairwise judging", f"""<h1>Compare two seekers</h1>
+    return document(
+        "clarq pairwise judging",
+        f"""<h1>Compare two seekers</h1>
 <p class="lead">You will see two dialogues on the same task, side by side. In each, a seeker asks clarification
 questions of a person who knows what the task leaves open. For each question below the dialogues, pick the option
 that fits. Your answers are saved as you give them; come back with the same name to continue.</p>{note}
 <form method="get" action="/judge" class="people-name"><label>Your name <input type="text" name="name" id="name"
-maxlength="60" required></label> <button type="submit" id="start">Start</button></form>""")
+maxlength="60" required></label> <button type="submit" id="start">Start</button></form>""",
+    )
 
 
 def _dialogue(turns: list[tuple[str, str]], label: str) -> str:
-    body = "".join(f'<div class="turn {esc(speaker)}"><span class="who">{"Seeker" if speaker == "seeker" else "Person"}'
-                   f"</span>{esc(text)}</div>" for speaker, text in turns)
+    body = "".join(
+        f'<div class="turn {esc(speaker)}"><span class="who">{"Seeker" if speaker == "seeker" else "Person"}'
+        f"</span>{esc(text)}</div>"
+        for speaker, text in turns
+    )
     return f'<section class="side" id="dialogue-{label.lower()}"><h2>Dialogue {label}</h2>{body}</section>'
 
 
@@ -56,20 +62,30 @@ def item_page(items: ItemSet, item: PairItem, name: str, number: int, problem: s
     first, second = item.sides[item.shown_a - 1], item.sides[2 - item.shown_a]
     groups = []
     for criterion in items.criteria:
-        options = "".join(f'<label><input type="radio" name="{esc(criterion)}" value="{key}" required> '
-                          f"{esc(LABELS[key])}</label>" for key in OPTION_KEYS[items.design])
-        groups.append(f'<fieldset class="criterion" data-criterion="{esc(criterion)}"><legend>'
-                      f"{esc(_criterion_text(criterion, item.language))}</legend>{options}</fieldset>")
+        options = "".join(
+            f'<label><input type="radio" name="{esc(criterion)}" value="{key}" required> {esc(LABELS[key])}</label>'
+            for key in OPTION_KEYS[items.design]
+        )
+        groups.append(
+            f'<fieldset class="criterion" data-criterion="{esc(criterion)}"><legend>'
+            f"{esc(_criterion_text(criterion, item.language))}</legend>{options}</fieldset>"
+        )
     note = f'<p class="problem" id="problem">{esc(problem)}</p>' if problem else ""
-    return document(f"Item {number} of {len(items.items)}", f"""<h1>Item {number} of {len(items.items)}</h1>
+    return document(
+        f"Item {number} of {len(items.items)}",
+        f"""<h1>Item {number} of {len(items.items)}</h1>
 <p class="muted">Judging as <b id="who">{esc(name)}</b> · task <span id="item-id">{esc(item.id)}</span></p>{note}
 <details><summary class="muted">task background</summary><p class="brief">{esc(item.brief)}</p></details>
 <div class="pair">{_dialogue(first.turns, "A")}{_dialogue(second.turns, "B")}</div>
 <form method="post" action="/answer" class="people-answer"><input type="hidden" name="name" value="{esc(name)}">
 <input type="hidden" name="item" value="{esc(item.id)}">{"".join(groups)}
-<button type="submit" id="save">Save and next</button></form>""")
+<button type="submit" id="save">Save and next</button></form>""",
+    )
 
 
 def done_page(name: str, total: int) -> str:
-    return document("All done", f"""<h1 id="done">All done</h1><p>Thank you, {esc(name)}: you judged all {total}
-items. Your answers are saved. <a href="/judge?name={esc(quote(name))}">Check again</a></p>""")
+    return document(
+        "All done",
+        f"""<h1 id="done">All done</h1><p>Thank you, {esc(name)}: you judged all {total}
+items. Your answers are saved. <a href="/judge?name={esc(quote(name))}">Check again</a></p>""",
+    )

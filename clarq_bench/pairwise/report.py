@@ -31,12 +31,31 @@ def ratio(value: float | None) -> str:
 
 
 def criteria_rows(summary: PairwiseSummary) -> list[list[str]]:
-    return [[c.criterion, pct(c.pcch[0]), pct(c.pcch[1]), pct(c.majority[0]), pct(c.majority[1]), str(c.items),
-             agree(c.agreement_success), agree(c.agreement_aqd)] for c in summary.criteria]
+    return [
+        [
+            c.criterion,
+            pct(c.pcch[0]),
+            pct(c.pcch[1]),
+            pct(c.majority[0]),
+            pct(c.majority[1]),
+            str(c.items),
+            agree(c.agreement_success),
+            agree(c.agreement_aqd),
+        ]
+        for c in summary.criteria
+    ]
 
 
-CRITERIA_HEADER = ["criterion", "A PCC-H % [95% CI]", "B PCC-H % [95% CI]", "A majority %", "B majority %", "items",
-                   "agrees with success diff", "agrees with AQD diff"]
+CRITERIA_HEADER = [
+    "criterion",
+    "A PCC-H % [95% CI]",
+    "B PCC-H % [95% CI]",
+    "A majority %",
+    "B majority %",
+    "items",
+    "agrees with success diff",
+    "agrees with AQD diff",
+]
 
 
 def judge_rows(summary: PairwiseSummary) -> list[list[str]]:
@@ -49,13 +68,21 @@ def judge_rows(summary: PairwiseSummary) -> list[list[str]]:
 
 
 def judge_header(summary: PairwiseSummary) -> list[str]:
-    return ["judge", *(f"r {c.criterion}" for c in summary.criteria), "answers", "invalid", "chose A",
-            "flips when swapped"]
+    return [
+        "judge",
+        *(f"r {c.criterion}" for c in summary.criteria),
+        "answers",
+        "invalid",
+        "chose A",
+        "flips when swapped",
+    ]
 
 
 def title(summary: PairwiseSummary) -> str:
-    return (f"A = {summary.systems[0]}   B = {summary.systems[1]}   ({summary.items} items, {summary.design}-choice, "
-            f"position seed {summary.seed}, {summary.swapped_items} re-run swapped)")
+    return (
+        f"A = {summary.systems[0]}   B = {summary.systems[1]}   ({summary.items} items, {summary.design}-choice, "
+        f"position seed {summary.seed}, {summary.swapped_items} re-run swapped)"
+    )
 
 
 def print_report(summary: PairwiseSummary, console: Any = None) -> None:
@@ -63,9 +90,10 @@ def print_report(summary: PairwiseSummary, console: Any = None) -> None:
     from rich.table import Table
 
     console = console or Console()
-    for heading, header, rows in ((title(summary), CRITERIA_HEADER, criteria_rows(summary)),
-                                  ("judges: reliability r_w (Eq. 1, before clipping), position bias",
-                                   judge_header(summary), judge_rows(summary))):
+    for heading, header, rows in (
+        (title(summary), CRITERIA_HEADER, criteria_rows(summary)),
+        ("judges: reliability r_w (Eq. 1, before clipping), position bias", judge_header(summary), judge_rows(summary)),
+    ):
         table = Table(title=redact(heading))
         for column in header:
             table.add_column(column)
@@ -73,8 +101,11 @@ def print_report(summary: PairwiseSummary, console: Any = None) -> None:
             table.add_row(*(redact(cell) for cell in row))
         console.print(table)
     if summary.usage:
-        spent = ", ".join(f"{role}: {u.calls} calls ({u.cached_calls} cached), {u.prompt_tokens + u.completion_tokens} "
-                          f"tokens, ${u.cost_usd:.4f}" for role, u in summary.usage.items())
+        spent = ", ".join(
+            f"{role}: {u.calls} calls ({u.cached_calls} cached), {u.prompt_tokens + u.completion_tokens} "
+            f"tokens, ${u.cost_usd:.4f}"
+            for role, u in summary.usage.items()
+        )
         console.print(f"usage: {spent}", markup=False, highlight=False)
 
 
@@ -84,33 +115,54 @@ def _md(header: list[str], rows: list[list[str]]) -> str:
 
 
 def markdown(summary: PairwiseSummary) -> str:
-    parts = [f"# Pairwise comparison\n\n{title(summary)}\n",
-             "PRV: the percentage of relevance value each side won per criterion; PCC-H weights each judge by its "
-             "reliability (Eq. 1: the sum over the options of its Pearson correlation with the other judges, negative "
-             "values counted as 0) and each item by "
-             "1 - the normalised entropy of its weighted answers; majority vote weighs judges and items equally. "
-             "Intervals: bootstrap 95% over items. Agreement: items where both the PCC-H verdict and the run "
-             "difference (success; AQD, fewer extra questions counting as better) pick a side.\n",
-             _md(CRITERIA_HEADER, criteria_rows(summary)), "\n## Judges\n",
-             "Position bias: of the answers given on both the original and the swapped order of an item, the share "
-             "that changed side. r: reliability (Eq. 1) per criterion, before negative values are clipped to 0.\n",
-             _md(judge_header(summary), judge_rows(summary))]
+    parts = [
+        f"# Pairwise comparison\n\n{title(summary)}\n",
+        "PRV: the percentage of relevance value each side won per criterion; PCC-H weights each judge by its "
+        "reliability (Eq. 1: the sum over the options of its Pearson correlation with the other judges, negative "
+        "values counted as 0) and each item by "
+        "1 - the normalised entropy of its weighted answers; majority vote weighs judges and items equally. "
+        "Intervals: bootstrap 95% over items. Agreement: items where both the PCC-H verdict and the run "
+        "difference (success; AQD, fewer extra questions counting as better) pick a side.\n",
+        _md(CRITERIA_HEADER, criteria_rows(summary)),
+        "\n## Judges\n",
+        "Position bias: of the answers given on both the original and the swapped order of an item, the share "
+        "that changed side. r: reliability (Eq. 1) per criterion, before negative values are clipped to 0.\n",
+        _md(judge_header(summary), judge_rows(summary)),
+    ]
     if summary.usage:
-        rows = [[role, str(u.calls), str(u.cached_calls), str(u.prompt_tokens), str(u.completion_tokens),
-                 f"{u.cost_usd:.4f}"] for role, u in summary.usage.items()]
+        rows = [
+            [
+                role,
+                str(u.calls),
+                str(u.cached_calls),
+                str(u.prompt_tokens),
+                str(u.completion_tokens),
+                f"{u.cost_usd:.4f}",
+            ]
+            for role, u in summary.usage.items()
+        ]
         parts += ["\n## Usage\n", _md(["role", "calls", "cached", "prompt tokens", "completion tokens", "USD"], rows)]
     return "\n".join(parts) + "\n"
 
 
 def leaderboard_row(summary: PairwiseSummary) -> PairwiseRow:
     return PairwiseRow(
-        run_a=summary.run_ids[0], run_b=summary.run_ids[1], design=summary.design, items=summary.items,
+        run_a=summary.run_ids[0],
+        run_b=summary.run_ids[1],
+        design=summary.design,
+        items=summary.items,
         judges=[j.judge for j in summary.judges],
-        criteria=[PairwiseCriterionRow(criterion=c.criterion, pcch=(c.pcch[0].value, c.pcch[1].value),
-                                       pcch_low=(c.pcch[0].low, c.pcch[1].low),
-                                       pcch_high=(c.pcch[0].high, c.pcch[1].high),
-                                       majority=(c.majority[0].value, c.majority[1].value))
-                  for c in summary.criteria])
+        criteria=[
+            PairwiseCriterionRow(
+                criterion=c.criterion,
+                pcch=(c.pcch[0].value, c.pcch[1].value),
+                pcch_low=(c.pcch[0].low, c.pcch[1].low),
+                pcch_high=(c.pcch[0].high, c.pcch[1].high),
+                majority=(c.majority[0].value, c.majority[1].value),
+            )
+            for c in summary.criteria
+        ],
+    )
 
 
 def payload(summary: PairwiseSummary) -> dict[str, Any]:
@@ -125,9 +177,11 @@ def payload(summary: PairwiseSummary) -> dict[str, Any]:
 
 def write_report(summary: PairwiseSummary, folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
-    files = {"summary.json": json.dumps(payload(summary), indent=1, ensure_ascii=False),
-             "report.md": redact(markdown(summary)),
-             ROW_FILE: redact(leaderboard_row(summary).model_dump_json(indent=1))}
+    files = {
+        "summary.json": json.dumps(payload(summary), indent=1, ensure_ascii=False),
+        "report.md": redact(markdown(summary)),
+        ROW_FILE: redact(leaderboard_row(summary).model_dump_json(indent=1)),
+    }
     for name, text in files.items():
         (folder / name).write_text(text + ("\n" if not text.endswith("\n") else ""), encoding="utf-8")
     return [folder / name for name in files]

@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..core.defaults import DEFAULT_SEED
 from ..core.errors import ClarqError
 from ..core.jsonl import load_file, validate
 from ..core.run_folder import RunDir
@@ -20,7 +21,6 @@ from ..scoring.settings_diff import task_hashes
 from ..scoring.sources import load_sources
 from .answers import PairAnswer, append_answers, read_answers
 from .items import Design, ItemSet, build_items, load_items, save_items
-from ..core.defaults import DEFAULT_SEED
 
 if TYPE_CHECKING:
     from ..llm import LLMClient
@@ -47,8 +47,9 @@ async def _side(path: str | Path, data: str | None):  # type: ignore[no-untyped-
     return source, verdicts
 
 
-async def make_items(run_a: str | Path, run_b: str | Path, *, seed: int, design: Design, criteria: list[str],
-                     data: str | None = None) -> ItemSet:
+async def make_items(
+    run_a: str | Path, run_b: str | Path, *, seed: int, design: Design, criteria: list[str], data: str | None = None
+) -> ItemSet:
     """The items of two runs: every (task content, trial) both played, sides in a seeded random order."""
     (src_a, ver_a), (src_b, ver_b) = [await _side(p, data) for p in (run_a, run_b)]
     pairs, paired_on, _, _ = pair_verdicts(ver_a, ver_b, task_hashes(src_a), task_hashes(src_b))
@@ -59,21 +60,43 @@ async def make_items(run_a: str | Path, run_b: str | Path, *, seed: int, design:
         ta, task = lookup_a[(va.task_id, va.trial)]
         tb, task_b = lookup_b[(vb.task_id, vb.trial)]
         matched.append(((ta, task, va.success, va.aqd), (tb, task_b, vb.success, vb.aqd)))
-    return build_items(matched, systems=(src_a.name, src_b.name), run_ids=(_run_id(src_a), _run_id(src_b)),
-                       seed=seed, design=design, criteria=criteria, paired_on=paired_on)
+    return build_items(
+        matched,
+        systems=(src_a.name, src_b.name),
+        run_ids=(_run_id(src_a), _run_id(src_b)),
+        seed=seed,
+        design=design,
+        criteria=criteria,
+        paired_on=paired_on,
+    )
 
 
-async def open_session(folder: Path, run_a: str | Path, run_b: str | Path, *, seed: int, design: Design,
-                       criteria: list[str], data: str | None = None) -> ItemSet:
+async def open_session(
+    folder: Path,
+    run_a: str | Path,
+    run_b: str | Path,
+    *,
+    seed: int,
+    design: Design,
+    criteria: list[str],
+    data: str | None = None,
+) -> ItemSet:
     """The folder's items, made now or reused; a folder holding another comparison is refused."""
     fresh = await make_items(run_a, run_b, seed=seed, design=design, criteria=criteria, data=data)
     if (folder / "items.json").is_file():
         kept = load_items(folder)
         same = (kept.systems, kept.seed, kept.design, kept.criteria, [i.id for i in kept.items]) == (
-            fresh.systems, fresh.seed, fresh.design, fresh.criteria, [i.id for i in fresh.items])
+            fresh.systems,
+            fresh.seed,
+            fresh.design,
+            fresh.criteria,
+            [i.id for i in fresh.items],
+        )
         if not same:
-            raise ClarqError(f"{folder} holds another comparison (runs, seed, design, criteria or items differ)",
-                             "pass another --out folder")
+            raise ClarqError(
+                f"{folder} holds another comparison (runs, seed, design, criteria or items differ)",
+                "pass another --out folder",
+            )
         return kept
     save_items(fresh, folder)
     return fresh
@@ -95,8 +118,9 @@ def pending(items: ItemSet, answers: list[PairAnswer], judges: list[str], swappe
     return [job for job in jobs if not wanted <= done.get(job, set())]
 
 
-async def judge_session(folder: Path, items: ItemSet, client: LLMClient, judges: list[str], *,
-                        swap: int = 0, seed: int = DEFAULT_SEED) -> list[PairAnswer]:
+async def judge_session(
+    folder: Path, items: ItemSet, client: LLMClient, judges: list[str], *, swap: int = 0, seed: int = DEFAULT_SEED
+) -> list[PairAnswer]:
     """Ask every judge what it has not answered yet (and the swapped sample); returns all model answers."""
     from .judges import judge_all
 
@@ -116,8 +140,9 @@ def add_usage(folder: Path, spent: dict[str, Usage]) -> dict[str, Usage]:
     total = read_usage(folder)
     for role, usage in spent.items():
         total[role] = total[role] + usage if role in total else usage
-    (folder / USAGE).write_text(json.dumps({r: u.model_dump(mode="json") for r, u in total.items()}, indent=1),
-                                encoding="utf-8")
+    (folder / USAGE).write_text(
+        json.dumps({r: u.model_dump(mode="json") for r, u in total.items()}, indent=1), encoding="utf-8"
+    )
     return total
 
 

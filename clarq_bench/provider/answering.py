@@ -11,7 +11,8 @@ Neither bound is a detector a template can sit under: a seeker that asks fewer q
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple, Sequence
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from ..core.transcript import Speaker, Turn
 from .focus import FocusIndex
@@ -31,12 +32,16 @@ class Answer(NamedTuple):
 
     revealed: list[str]
     asked: list[str]
-    rules: dict[str, str] = {}
+    rules: dict[str, str] = {}  # noqa: RUF012 - a NamedTuple field's default (read, never mutated)
     limited: str | None = None  # the catalogue id of the limit that kept an asked node back (L201, L202)
 
 
 def answer(
-    focus: FocusIndex, turns: Sequence[Turn], candidates: Iterable[str], *, multi_info: bool,
+    focus: FocusIndex,
+    turns: Sequence[Turn],
+    candidates: Iterable[str],
+    *,
+    multi_info: bool,
     frontier: Sequence[str] = (),
 ) -> list[str]:
     """The candidate nodes the seeker's latest turn asks about, by the rule above (read_turn(...).revealed)."""
@@ -44,7 +49,11 @@ def answer(
 
 
 def read_turn(
-    focus: FocusIndex, turns: Sequence[Turn], candidates: Iterable[str], *, multi_info: bool,
+    focus: FocusIndex,
+    turns: Sequence[Turn],
+    candidates: Iterable[str],
+    *,
+    multi_info: bool,
     frontier: Sequence[str] = (),
 ) -> Answer:
     """The candidate nodes the seeker's latest turn (the last seeker turn of `turns`) asks about, by the rule above,
@@ -54,10 +63,10 @@ def read_turn(
     choice question is never refused)."""
     last = max((i for i, t in enumerate(turns) if t.speaker == Speaker.seeker), default=-1)
     turn = turns[last].text if last >= 0 else ""
-    earlier = [t for t in turns[:max(last, 0)] if t.speaker == Speaker.provider]
+    earlier = [t for t in turns[: max(last, 0)] if t.speaker == Speaker.provider]
     heard = " ".join(t.text for t in earlier)
     read = MULTI_INFO_QUESTIONS if multi_info else ANSWERED_QUESTIONS
-    answered = focus.unnamed_answers(turns[:max(last, 0)], read)
+    answered = focus.unnamed_answers(turns[: max(last, 0)], read)
     questions = focus.questions(turn, heard, read)
     proposed = set(candidates)
     offered = {node_id for node_id in frontier if any(focus.offers_options(q, node_id) for q in questions)}

@@ -18,8 +18,8 @@ a turn over it is answered "one thing at a time, please" and reveals nothing.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Iterable
 
 from .question_words import WH_JOINED
 
@@ -42,10 +42,11 @@ WH = {
 #: A piece after a joint that starts with an interrogative (possibly after a preposition or a helper word: "and
 #: from whom", "and also where") is counted once, by its interrogative.
 _OPENS_WH = {
-    "en": re.compile(rf"\s*(?:[a-z']+\s+){{0,2}}{_WH_EN}\b",
-                     re.IGNORECASE),
-    "zh": re.compile(r"\s*[\u4e00-\u9fff]{0,3}?"
-                     r"(?:哪|什么|怎么|怎样|如何|谁|多少|几|是否|为什么|为何|何时|何处|何地)"),
+    "en": re.compile(rf"\s*(?:[a-z']+\s+){{0,2}}{_WH_EN}\b", re.IGNORECASE),
+    "zh": re.compile(
+        r"\s*[\u4e00-\u9fff]{0,3}?"
+        r"(?:哪|什么|怎么|怎样|如何|谁|多少|几|是否|为什么|为何|何时|何处|何地)"
+    ),
 }
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 #: A run of a turn in the other script: Chinese characters with what punctuates and joins them (an English turn),
@@ -95,7 +96,7 @@ def _things_in(sentence: str, language: str) -> int:
     found = list(wh.finditer(sentence))
     things = max(1, len(found))
     for joint in JOINT[language].finditer(sentence, found[0].start() if found else 0):
-        after = sentence[joint.end():]
+        after = sentence[joint.end() :]
         nxt = JOINT[language].search(after)
         piece = after[: nxt.start()] if nxt else after
         if not piece.strip(" \t?？.。!！:："):
@@ -146,9 +147,14 @@ def names_with_joints(names: Iterable[str], language: str) -> tuple[str, ...]:
 
 
 #: A piece that is only an interrogative ("where", "and how"): it shares the question that follows.
-_ONLY_WH = {"en": re.compile(r"^\W*(?:(?:from|to|with|for|at|in|on|by)\s+)?(?:which|what|where|how|who|whom|when|why)"
-                             r"\W*$", re.I),
-            "zh": re.compile(r"^\W*[\u4e00-\u9fff]{0,1}(?:哪里|哪儿|什么时候|怎么|怎样|如何|谁)\W*$")}
+_ONLY_WH = {
+    "en": re.compile(
+        r"^\W*(?:(?:from|to|with|for|at|in|on|by)\s+)?(?:which|what|where|how|who|whom|when|why)"
+        r"\W*$",
+        re.I,
+    ),
+    "zh": re.compile(r"^\W*[\u4e00-\u9fff]{0,1}(?:哪里|哪儿|什么时候|怎么|怎样|如何|谁)\W*$"),
+}
 
 
 def wh_pieces(part: str, language: str) -> list[str]:

@@ -63,7 +63,7 @@ class ProviderState(BaseModel):
     frontier: list[str]
 
     @classmethod
-    def from_turns(cls, tree: ResponseTree, turns: list[Turn]) -> "ProviderState":
+    def from_turns(cls, tree: ResponseTree, turns: list[Turn]) -> ProviderState:
         """Fold the provider turns so far: a `root` turn gives the root; `revealed` ids leave the frontier."""
         root_given = False
         revealed: set[str] = set()

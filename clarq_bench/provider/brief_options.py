@@ -11,7 +11,8 @@ question is never one kind to one rule and five kinds to the other.
 from __future__ import annotations
 
 import re
-from typing import Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from ..core.tasks import Task
 from .lexical import tokens
@@ -88,13 +89,15 @@ def head_of(name: str, language: str) -> frozenset[str]:
 def brief_options(task: Task, language: str) -> list[BriefOption]:
     """Every name of the brief's items, skills and scenes (those with content terms), with its kind: kinds are
     numbered across the three lists, so an item and a skill are never one kind."""
-    brief, options = task.brief, []
+    brief = task.brief
+    options: list[BriefOption] = []
     for listed, scene in ((brief.items, False), (brief.skills, False), (brief.scenes, True)):
         names = [name for name in names_of(listed) if tokens(name, language)]
         offset = len(options)
         for name, group in zip(names, kind_groups(names, language)):
-            options.append(BriefOption(name, frozenset(tokens(name, language)), offset + group, scene,
-                                       head_of(name, language)))
+            options.append(
+                BriefOption(name, frozenset(tokens(name, language)), offset + group, scene, head_of(name, language))
+            )
     return options
 
 
@@ -103,5 +106,15 @@ def kind_of(option: BriefOption) -> int:
     return -1 if option.scene else option.group
 
 
-__all__ = ["NOTE", "PARENTHESES", "BriefOption", "brief_options", "head_of", "kind_groups", "kind_of", "names_entity",
-           "names_of", "notes_of"]
+__all__ = [
+    "NOTE",
+    "PARENTHESES",
+    "BriefOption",
+    "brief_options",
+    "head_of",
+    "kind_groups",
+    "kind_of",
+    "names_entity",
+    "names_of",
+    "notes_of",
+]

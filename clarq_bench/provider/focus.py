@@ -28,20 +28,22 @@ from functools import cached_property
 from typing import NamedTuple
 
 from ..core.tasks import ResponseNode, Task
+from .brief_options import BriefOption, brief_options, names_entity, names_of, notes_of
 from .lexical import TaskIndex, competing_options, focus_phrase, tokens
+from .offers import CHOICE_SAID, OfferReading
+from .question_lists import Question
+from .question_reading import QuestionReading
 from .question_words import (
-    FRAME_WHICH,
-    NEEDS,
-    NEEDS_WORDS,
     ALTERNATIVE,
+    ASK_PIECES,
     ASKED,
     ASKS_FOR,
     ASKS_THING,
-    ASK_PIECES,
     BOILERPLATE,
     CHOICE_OF_A_THING,
     CHOICE_WORDS,
     FIRST_SENTENCE,
+    FRAME_WHICH,
     FUNCTION_ZH,
     GAP,
     GENERIC_KIND_EN,
@@ -49,20 +51,18 @@ from .question_words import (
     GOVERNS,
     LIST_JOINT,
     MENTIONED,
+    NEEDS,
+    NEEDS_WORDS,
     NOT_A_CHOICE,
     NOT_A_THING,
     PRONOUN,
     WHICH,
     WHICH_KIND,
 )
-from .brief_options import BriefOption, brief_options, names_entity, names_of, notes_of
-from .question_lists import Question
-from .question_reading import QuestionReading
-from .offers import CHOICE_SAID, OfferReading
 from .twins import TwinReading
 
 
-def _shared_terms(members: tuple["Option", ...]) -> set[str]:
+def _shared_terms(members: tuple[Option, ...]) -> set[str]:
     """Terms that two or more options share: the heads their kind goes by ("shop", "store", "bicycle")."""
     seen: dict[str, int] = {}
     for option in members:
@@ -109,11 +109,15 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading):
         self.scene_groups: set[int] = {o.group for o in self.options if o.scene}
         self.names = sorted({o.name for o in self.options}, key=lambda n: (-len(n), n))
         #: Every word of the brief (its names and its prose): a kind taken from here may be a guess (_kind_known).
-        self.brief_terms = frozenset(tokens(" ".join((brief.background, *brief.items, *brief.skills, *brief.scenes)),
-                                            language))
+        self.brief_terms = frozenset(
+            tokens(" ".join((brief.background, *brief.items, *brief.skills, *brief.scenes)), language)
+        )
         #: Which list of the brief each name comes from (0 items, 1 skills, 2 scenes).
-        self._list_of = {name: number for number, listed in enumerate((brief.items, brief.skills, brief.scenes))
-                         for name in names_of(listed)}
+        self._list_of = {
+            name: number
+            for number, listed in enumerate((brief.items, brief.skills, brief.scenes))
+            for name in names_of(listed)
+        }
         #: Phrases of the brief a question may paste without saying anything of its own: the names, the task name
         #: and the role ("how does trading with Henry come in?" asks nothing about Henry).
         framing = {p.strip() for p in (brief.task_name, brief.role) if p.strip()}
@@ -188,10 +192,21 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading):
         key = max(anchor, key=lambda t: (self.index.weight(t), t)) if anchor else None
         if needs is None and options and all(o.group in self.scene_groups for o in options):
             needs = "place"  # a choice among the brief's scenes is a choice of where to go
-        said = tuple(piece for piece in ASK_PIECES.split(asked.group(1)) if len(piece) >= 3) \
-            if asked and language == "zh" else ()
-        return NodeFocus(node.id, options, frozenset(kind), frozenset(anchor), key, needs, said,
-                         said_kind if options or kind else frozenset())
+        said = (
+            tuple(piece for piece in ASK_PIECES.split(asked.group(1)) if len(piece) >= 3)
+            if asked and language == "zh"
+            else ()
+        )
+        return NodeFocus(
+            node.id,
+            options,
+            frozenset(kind),
+            frozenset(anchor),
+            key,
+            needs,
+            said,
+            said_kind if options or kind else frozenset(),
+        )
 
     def _content(self, text: str) -> list[str]:
         """Content terms of explanation text: no boilerplate, and (zh) no bigram with a function character."""
@@ -206,7 +221,8 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading):
         apart from the other options of its kind ("the black markets" names none of the three black markets)."""
         present = set(question.terms)
         return [
-            o for o in self.options
+            o
+            for o in self.options
             if names_entity(present, o.terms) and (not self._distinct[o] or self._distinct[o] & present)
         ]
 
@@ -227,7 +243,8 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading):
         ours = [o for o in named if o.group in groups]
         if not focus.options:  # a choice among things the brief does not list ("which route up the mountain")
             asked = bool(question.classes & self._choice_asked_by(focus)) and (
-                self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question)))
+                self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question))
+            )
             return "R104" if asked else None
         if len(ours) >= 2:
             return "R102" if self._offers_ours(question, focus, named) else None
@@ -237,8 +254,9 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading):
             return None  # names of other kinds thrown in: no question about this choice
         if not question.classes & self._choice_asked_by(focus):
             return None  # a yes/no question, or one that asks another kind of thing (how many, when, who)
-        asked = self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question),
-                                                                          least=ZH_CHOICE_ANCHOR)
+        asked = self._kind_apart(question, focus.kind) or self._overlaps(
+            focus.anchor, self._own_terms(question), least=ZH_CHOICE_ANCHOR
+        )
         return "R104" if asked else None
 
     def _choice_asked_by(self, focus: NodeFocus) -> frozenset[str]:
@@ -265,14 +283,15 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading):
             return False
         if self._governs_frame(question):
             return False  # "Which step involves the A or the B?" asks for a step, not which of A and B
-        alternatives = ALTERNATIVE[self.language].search(question.text) or \
-            CHOICE_WORDS[self.language].search(question.text)
+        alternatives = ALTERNATIVE[self.language].search(question.text) or CHOICE_WORDS[self.language].search(
+            question.text
+        )
         return bool(alternatives) and len(ours) > len(named) - len(ours) and self._lists_of(question, groups)[0]
 
     def _asks_choice_by_list(self, question: Question, focus: NodeFocus) -> bool:
         """The two ways a question that lists things may ask a choice: a which governing the kind, or the choice's
         own options offered as its alternatives."""
-        return self._kind_governed(question, focus.kind) or bool(focus.options) and self._offers_ours(question, focus)
+        return self._kind_governed(question, focus.kind) or (bool(focus.options) and self._offers_ours(question, focus))
 
     def _kind_apart(self, question: Question, kind: frozenset[str], alternative: bool = False) -> bool:
         """Does the question name the kind outside every option's name (with an alternative word, when asked:

@@ -11,7 +11,7 @@ stop the dialogue; a provider cannot end it). Input and output are injectable fo
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from ..core.errors import PlayQuit
 from ..core.tasks import ROOT_ID, Task
@@ -20,16 +20,22 @@ from ..core.transcript import Intent, ReplyKind, Speaker, Turn
 from .base import ProviderState, ProviderTurn
 
 NODE_ID = re.compile(r"^\d+(\.\d+)*$")
-LEGEND = ("Legend: FRONTIER = can be given now (type its id); locked = its parent is not given yet; given = already "
-          "told. Type 0 to give the first answer (the root), then a FRONTIER id or any text (a reply that reveals "
-          "nothing). Commands (never sent): /tree, /help, /quit or Ctrl-D stops the dialogue.")
+LEGEND = (
+    "Legend: FRONTIER = can be given now (type its id); locked = its parent is not given yet; given = already "
+    "told. Type 0 to give the first answer (the root), then a FRONTIER id or any text (a reply that reveals "
+    "nothing). Commands (never sent): /tree, /help, /quit or Ctrl-D stops the dialogue."
+)
 
 
 class HumanProvider:
     """The provider typed by a person who sees the tree, the frontier and the seeker's turns."""
 
     def __init__(
-        self, task: Task, *, ask: Callable[[str], str] | None = None, show: Callable[[str], None] | None = None,
+        self,
+        task: Task,
+        *,
+        ask: Callable[[str], str] | None = None,
+        show: Callable[[str], None] | None = None,
         in_thread: bool = True,
     ) -> None:
         from .factory import make_provider
@@ -46,8 +52,10 @@ class HumanProvider:
 
     def show_tree(self, state: ProviderState) -> None:
         tree = self.task.tree
-        marks = {node.id: ("given" if node.id in state.revealed else
-                           "FRONTIER" if node.id in state.frontier else "locked") for node in tree.required}  # fmt: skip
+        marks = {
+            node.id: ("given" if node.id in state.revealed else "FRONTIER" if node.id in state.frontier else "locked")
+            for node in tree.required
+        }
         self.show(f"\n[0] ({'given' if state.root_given else 'FIRST ANSWER'}) {tree.root.text}")
         for node in tree.required:
             self.show(f"{'  ' * node.depth}[{node.id}] ({marks[node.id]}) {node.text}")
@@ -93,8 +101,9 @@ class HumanProvider:
                 return ProviderTurn(text=self.task.tree.root.text, kind=ReplyKind.root, revealed=[ROOT_ID])
             elif line in state.frontier and state.root_given:
                 node = self.task.tree[line]
-                return ProviderTurn(text=node.text, kind=ReplyKind.response_i, intent=Intent.answerable,
-                                    revealed=[node.id])  # fmt: skip
+                return ProviderTurn(
+                    text=node.text, kind=ReplyKind.response_i, intent=Intent.answerable, revealed=[node.id]
+                )
             elif NODE_ID.match(line):
                 self.show(self.refusal(line, state))
             else:

@@ -49,12 +49,12 @@ def _imports(name: str) -> set[str]:
                 parts = package[: len(package) + 1 - node.level] + ([node.module] if node.module else [])
                 base = ".".join(parts)
             elif node.module and node.module.startswith(PACKAGE + "."):
-                base = node.module[len(PACKAGE) + 1:]
+                base = node.module[len(PACKAGE) + 1 :]
             else:
                 continue
             targets = [f"{base}.{alias.name}".strip(".") for alias in node.names] + [base]
         elif isinstance(node, ast.Import):
-            targets = [a.name[len(PACKAGE) + 1:] for a in node.names if a.name.startswith(PACKAGE + ".")]
+            targets = [a.name[len(PACKAGE) + 1 :] for a in node.names if a.name.startswith(PACKAGE + ".")]
         for target in targets:
             if target and _module_path(target) is not None:
                 found.add(target)
@@ -100,7 +100,9 @@ def provider_fingerprint(name: str, mode: str | None = None) -> str | None:
     digest = hashlib.sha256(f"{name}\n{mode}\n".encode())
     for path in offline_sources():
         inside = path.is_relative_to(PACKAGE_DIR)
-        digest.update(f"{path.relative_to(PACKAGE_DIR.parent).as_posix() if inside else path.parent.name + '/' + path.name}\n".encode())
+        digest.update(
+            f"{path.relative_to(PACKAGE_DIR.parent).as_posix() if inside else path.parent.name + '/' + path.name}\n".encode()
+        )
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     if OFFLINE.get(name) and mode == ProviderMode.single.value:  # multi-info mode never embeds
         digest.update(_embedding_record().encode())

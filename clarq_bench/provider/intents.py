@@ -20,7 +20,9 @@ _CONFIRM = {
         r"|my plan|here'?s (my|the) plan|let me (summari[sz]e|recap)|so,? (i|my plan)|sounds? (good|like a plan))",
         re.IGNORECASE,
     ),
-    "zh": re.compile(r"(对吗|对吧|是吗|正确吗|没错吧|没问题吧|确认一下|总结|是否正确|理解正确|我的计划|计划如下|步骤如下|以下步骤)"),
+    "zh": re.compile(
+        r"(对吗|对吧|是吗|正确吗|没错吧|没问题吧|确认一下|总结|是否正确|理解正确|我的计划|计划如下|步骤如下|以下步骤)"
+    ),
 }
 _VAGUE = {
     "en": re.compile(
@@ -29,7 +31,9 @@ _VAGUE = {
         r"suggestions|strategies|things))",
         re.IGNORECASE,
     ),
-    "zh": re.compile(r"(还有什么|还有其他|其他需要|其他注意|还需要注意|需要注意的|注意事项|下一步|接下来|有什么建议|其他建议)"),
+    "zh": re.compile(
+        r"(还有什么|还有其他|其他需要|其他注意|还需要注意|需要注意的|注意事项|下一步|接下来|有什么建议|其他建议)"
+    ),
 }
 _GOODBYE = {
     "en": re.compile(r"\b(goodbye|bye|farewell)\b", re.IGNORECASE),

@@ -13,7 +13,8 @@ are dropped and the rest is checked again; the provider falls back to its safe t
 from __future__ import annotations
 
 import re
-from typing import Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from ..core.tasks import ResponseTree
 

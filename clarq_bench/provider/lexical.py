@@ -96,8 +96,27 @@ _INDIRECT_QUESTION_EN = re.compile(
     r"\b(tell me|let me know|i wonder|wondering|curious (?:which|what|where|how|who|whether)|(like|need|want) to know|not sure (which|what|where|how)|advise|"
     r"unsure (which|what|where|how)|guide me|point me)\b"
 )
-QUESTION_MARKERS_ZH = ("？", "?", "吗", "呢", "哪", "什么", "如何", "怎么", "怎样", "请问", "是否", "多少", "几", "告诉我", "想知道",
-                       "不确定", "不清楚", "指点", "说明一下")  # fmt: skip
+QUESTION_MARKERS_ZH = (
+    "？",
+    "?",
+    "吗",
+    "呢",
+    "哪",
+    "什么",
+    "如何",
+    "怎么",
+    "怎样",
+    "请问",
+    "是否",
+    "多少",
+    "几",
+    "告诉我",
+    "想知道",
+    "不确定",
+    "不清楚",
+    "指点",
+    "说明一下",
+)
 
 
 #: Bounds of the memo tables below: a run reads each turn's texts several times (screen, matcher, focus rule), and
@@ -280,9 +299,7 @@ class TaskIndex:
         counts = self._counts[node_id]
         norm = k1 * (1 - b + b * self._lengths[node_id] / max(self.average_length, 1e-9))
         idf = self.idf
-        return math.fsum(
-            idf.get(t, 0.0) * counts[t] * (k1 + 1) / (counts[t] + norm) for t in set(query) if t in counts
-        )
+        return math.fsum(idf.get(t, 0.0) * counts[t] * (k1 + 1) / (counts[t] + norm) for t in set(query) if t in counts)
 
     def match(self, turn: str, frontier: list[str]) -> list[NodeMatch]:
         """Features of `turn` against each frontier node, in frontier order."""

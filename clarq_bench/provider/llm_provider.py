@@ -40,6 +40,8 @@ from .llm_schema import GateDecision, TurnDecision
 from .strict_reading import FIXED_SCREEN_REPLIES, StrictReading, TurnReading
 
 if TYPE_CHECKING:  # the LLM layer imports litellm; keep it out of import time
+    from pydantic import BaseModel
+
     from ..llm import LLMClient
 
 DEFAULT_MODEL = "gpt-4o"
@@ -84,7 +86,7 @@ class LLMProvider:
     def __init__(
         self,
         task: Task,
-        client: "LLMClient",
+        client: LLMClient,
         *,
         model: str = DEFAULT_MODEL,
         mode: ProviderMode | str = ProviderMode.single,
@@ -161,8 +163,16 @@ class LLMProvider:
         except Exception:  # resolution is best effort for turns that made no call
             return self.model
 
-    def _turn(self, text: str, kind: ReplyKind, calls: _Calls, *, intent: Intent | None = None,
-              revealed: list[str] | None = None, **notes: object) -> ProviderTurn:  # fmt: skip
+    def _turn(
+        self,
+        text: str,
+        kind: ReplyKind,
+        calls: _Calls,
+        *,
+        intent: Intent | None = None,
+        revealed: list[str] | None = None,
+        **notes: object,
+    ) -> ProviderTurn:
         return ProviderTurn(
             text=text,
             kind=kind,
@@ -176,7 +186,7 @@ class LLMProvider:
         """Turn 0: the fixed greeting, no model call."""
         return self._turn(self._text("llm_greeting"), ReplyKind.greeting, _Calls())
 
-    async def _ask(self, calls: _Calls, prompt: str, schema: type | None) -> Any:
+    async def _ask(self, calls: _Calls, prompt: str, schema: type[BaseModel] | None) -> Any:
         completion = await self.client.complete(
             [{"role": "user", "content": prompt}],
             model=self.model,
@@ -200,15 +210,23 @@ class LLMProvider:
         if not state.root_given:
             return await self._gate(state, dialogue, calls)
         screened = self._shared_reading(turns, state)
-        fixed = FIXED_SCREEN_REPLIES.get(screened.verdict) if state.frontier and screened.verdict else None
-        if fixed is not None:  # strict: a spray, an overlong or other-language turn, an instruction: no call needed
-            return self._turn(self._text(fixed), ReplyKind.response_ii, calls, intent=screened.intent,
-                              screen=screened.verdict.value)  # type: ignore[union-attr]  # fmt: skip
+        verdict = screened.verdict
+        fixed = FIXED_SCREEN_REPLIES.get(verdict) if state.frontier and verdict else None
+        if fixed is not None and verdict is not None:  # strict: a spray, an overlong or other-language turn, an
+            # instruction: no call needed
+            return self._turn(
+                self._text(fixed), ReplyKind.response_ii, calls, intent=screened.intent, screen=verdict.value
+            )
         decision: TurnDecision = await self._ask(calls, self.decision_prompt(turns), TurnDecision)
         return await self._act(decision, state, dialogue, turns, calls, screened)
 
-    def _shared_reading(self, turns: list[Turn], state: ProviderState, proposed: list[str] | None = None,
-                        before: TurnReading | None = None) -> TurnReading:
+    def _shared_reading(
+        self,
+        turns: list[Turn],
+        state: ProviderState,
+        proposed: list[str] | None = None,
+        before: TurnReading | None = None,
+    ) -> TurnReading:
         """The one door to the offline provider's reading of a turn (strict reading only; the default reads nothing
         and refuses nothing). Without `proposed`: the screen before the model; with the model's frontier ids: what the
         reading lets through of them (and what it offers that the model missed)."""
@@ -255,12 +273,17 @@ class LLMProvider:
         return kept, repeated, refused
 
     async def _act(
-        self, decision: TurnDecision, state: ProviderState, dialogue: str, turns: list[Turn], calls: _Calls,
+        self,
+        decision: TurnDecision,
+        state: ProviderState,
+        dialogue: str,
+        turns: list[Turn],
+        calls: _Calls,
         screened: TurnReading,
     ) -> ProviderTurn:
         intent = Intent(decision.intent)
         kept, repeated, refused = self._gated(decision, state)
-        facts: dict[str, object] = {
+        facts: dict[str, Any] = {  # the turn's notes (JSON values)
             "decision": decision.model_dump(mode="json"),
             "rationale": decision.rationale,
         }
@@ -336,12 +359,27 @@ class LLMProvider:
             facts["leak_fallback"] = True  # nothing to say is no leak, but the seeker still gets a reply
             facts["empty_draft"] = True
             return self._text("llm_safe")
-        hits = find_leaks(text, self.tree, state.revealed, self.language, said=said,
-                          threshold=self.leak_threshold, min_shared=self.leak_min_shared)  # fmt: skip
+        hits = find_leaks(
+            text,
+            self.tree,
+            state.revealed,
+            self.language,
+            said=said,
+            threshold=self.leak_threshold,
+            min_shared=self.leak_min_shared,
+        )
         if not hits:
             return text
-        repaired, dropped = redact_leaks(text, hits, self.tree, state.revealed, self.language, said=said,
-                                         threshold=self.leak_threshold, min_shared=self.leak_min_shared)  # fmt: skip
+        repaired, dropped = redact_leaks(
+            text,
+            hits,
+            self.tree,
+            state.revealed,
+            self.language,
+            said=said,
+            threshold=self.leak_threshold,
+            min_shared=self.leak_min_shared,
+        )
         facts["guard_hits"] = len(hits)
         facts["leak_guard"] = {
             "draft": text,

@@ -21,8 +21,11 @@ class GateDecision(BaseModel):
 class TurnDecision(BaseModel):
     """After the root: the seeker turn's intent (1-6) and the prepared answers, by id, that address it."""
 
-    intent: int = Field(ge=1, le=6, description="1 whole-task consult/confirm, 2 answerable, 3 unanswerable, "
-                        "4 repeat, 5 unrelated, 6 vague.")  # fmt: skip
+    intent: int = Field(
+        ge=1,
+        le=6,
+        description="1 whole-task consult/confirm, 2 answerable, 3 unanswerable, 4 repeat, 5 unrelated, 6 vague.",
+    )
     node_ids: list[str] = Field(default_factory=list, description="Ids of offered answers that address the turn.")
     summary_confirmation: bool = Field(
         default=False, description="The turn restates the plan and asks whether it is right."

@@ -19,11 +19,15 @@ from .question_words import ASKS, OFFERS
 #: Options of one choice an explanation may speak of by name when their names share no word.
 SPOKEN_OPTIONS = 4
 #: An explanation that says a choice is open: "both", "two", "either", "which", "or" ("两", "哪", "还是", "或").
-CHOICE_SAID = {"en": re.compile(r"\b(?:both|two|three|either|which|several|multiple|or)\b", re.I),
-               "zh": re.compile(r"两|哪|还是|或|几|多个|不止")}
+CHOICE_SAID = {
+    "en": re.compile(r"\b(?:both|two|three|either|which|several|multiple|or)\b", re.I),
+    "zh": re.compile(r"两|哪|还是|或|几|多个|不止"),
+}
 #: Where a question's alternatives part: "or", "versus", commas and slashes before the last or (zh 还是 / 或 / 、).
-ALTERNATIVE_PIECES = {"en": re.compile(r"\s*(?:,|/|\bor\b|\bversus\b|\bvs\b|:)\s*", re.I),
-                      "zh": re.compile(r"\s*(?:还是|或者|或是|或|、|，|,|/|：|:)\s*")}
+ALTERNATIVE_PIECES = {
+    "en": re.compile(r"\s*(?:,|/|\bor\b|\bversus\b|\bvs\b|:)\s*", re.I),
+    "zh": re.compile(r"\s*(?:还是|或者|或是|或|、|，|,|/|：|:)\s*"),
+}
 
 
 class OfferReading:

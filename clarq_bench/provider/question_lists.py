@@ -96,7 +96,11 @@ class ListReading:
             return None
         which = WHICH_OF_LIST[language].search(rest)
         if which:  # the frame: what precedes the which, and what follows the list it governs
-            return self._without_short_pieces(rest[: which.start()]) + " " + self._without_short_pieces(rest[which.start():])
+            return (
+                self._without_short_pieces(rest[: which.start()])
+                + " "
+                + self._without_short_pieces(rest[which.start() :])
+            )
         run = self._alternatives_run(self._without_names(question.text, f" {NAME_MARK} "))
         if run is not None:
             return run.replace(NAME_MARK, " ")
@@ -105,7 +109,7 @@ class ListReading:
             return None
         # "Is it the A or the B?", "A还是B在哪里用？", "Can I pay with coins or gems?": two things offered, the question
         # asks about one of them without knowing which; what else it asks is its frame (not the things).
-        before, after = rest[: offered.start()], rest[offered.end():]
+        before, after = rest[: offered.start()], rest[offered.end() :]
         item = LIST_JOINT[language].split(after)[0]
         if language == "en" and (CLAUSE_START.match(item) or CLAUSE_WORDS.search(item)):
             return None  # "..., or do I need to find it elsewhere?" is a second question, not an alternative
@@ -118,7 +122,7 @@ class ListReading:
         else:
             words, size = before.split(), len(item.split())
             kept = " ".join(words[: max(0, len(words) - size)])
-        return kept + " " + after[len(item):]
+        return kept + " " + after[len(item) :]
 
     def _offers_of_kind(self, question: Question, kind: frozenset[str]) -> bool:
         """Are the alternatives things of the choice's kind, each set apart by a word of its own ("the north or the
@@ -167,7 +171,7 @@ class ListReading:
                 terms = {NAME_MARK}  # a name of the brief: an item, whatever frame leads into it ("buy at the X")
             if not terms and not piece.strip(" ,，、"):
                 continue  # (an empty piece, or "..., right?" as no item)
-            if not terms or len(terms) > limit or NAME_MARK not in piece and not self._is_item(piece):
+            if not terms or len(terms) > limit or (NAME_MARK not in piece and not self._is_item(piece)):
                 if len(run) >= LISTED_THINGS and offered:
                     break
                 run, offered = [], False
@@ -189,8 +193,10 @@ class ListReading:
             words = kept[lead] if self.language == "zh" else kept[lead].split()
             trimmed = words[: max(0, len(words) - size)]
             kept[lead] = trimmed if self.language == "zh" else " ".join(trimmed)
-        return " ".join(piece if index not in run else piece.replace(NAME_MARK, " ") if NAME_MARK in piece else ""
-                        for index, piece in enumerate(kept))
+        return " ".join(
+            piece if index not in run else piece.replace(NAME_MARK, " ") if NAME_MARK in piece else ""
+            for index, piece in enumerate(kept)
+        )
 
     def lists_without_asking(self, question: Question) -> bool:
         """Does the question list three things or more and ask nothing particular of them (no where, how, who, when
@@ -204,8 +210,11 @@ class ListReading:
         it an open request over two words of Jax's at a time asks twice as much as one about one thing (three things
         or more ask nothing of any: lists_without_asking)."""
         language = self.language
-        if question.classes - {"identity", "polar"} or OFFERS[language].search(question.text) \
-                or WHICH[language].search(question.text):
+        if (
+            question.classes - {"identity", "polar"}
+            or OFFERS[language].search(question.text)
+            or WHICH[language].search(question.text)
+        ):
             return question
         first = self._before_first_joint(question.text)
         if first == question.text:
@@ -253,10 +262,16 @@ class ListReading:
         (a name, not a clause), so "Where do I go, what do I bring and who do I ask?" is three questions, not a list.
         `items_only`: the pieces after the first must be things, not clauses ("..., or asks about the lens or the
         cloth?" lists nothing), and they end the question."""
-        pieces = [piece for piece in LIST_JOINT[self.language].split(question.text)
-                  if set(tokens(piece, self.language)) - TAG_WORDS]  # ("..., right?" is no item)
-        short = [len(tokens(piece, self.language)) <= LIST_ITEM_TERMS[self.language]
-                 and (not items_only or self._is_item(piece)) for piece in pieces]
+        pieces = [
+            piece
+            for piece in LIST_JOINT[self.language].split(question.text)
+            if set(tokens(piece, self.language)) - TAG_WORDS
+        ]  # ("..., right?" is no item)
+        short = [
+            len(tokens(piece, self.language)) <= LIST_ITEM_TERMS[self.language]
+            and (not items_only or self._is_item(piece))
+            for piece in pieces
+        ]
         run = best = 0
         for index, is_short in enumerate(short[1:], start=1):
             run = run + 1 if is_short else 0
@@ -282,7 +297,7 @@ class ListReading:
             present = set(tokens(piece, self.language))
             named: set[int] = set()
             covered: set[str] = set()
-            for mark, (group, terms) in marks.items():
+            for mark, (group, _terms) in marks.items():
                 if mark in piece:
                     named.add(group)
                     covered |= {mark}

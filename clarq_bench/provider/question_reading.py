@@ -43,9 +43,11 @@ class QuestionReading(ListReading):
         after that many (the questions read at all)."""
         language = self.language
         jax = frozenset(tokens(heard, language)) if heard is not None else None
-        found = []
+        found: list[Question] = []
         context = ""
-        for sentence in sentences(DECIMAL.sub("\\1\u00b7\\2", ABBREVIATION.sub(lambda m: m.group(1) or m.group(2), turn)), language):
+        for sentence in sentences(
+            DECIMAL.sub("\\1\u00b7\\2", ABBREVIATION.sub(lambda m: m.group(1) or m.group(2), turn)), language
+        ):
             if not is_question(sentence, language) or sentence.rstrip().endswith((":", "：")):
                 context = sentence  # (a preamble such as "I have a few questions:" asks nothing itself)
                 continue
@@ -56,12 +58,17 @@ class QuestionReading(ListReading):
                 if found and REFERS_BACK[language].search(clause) and len(tokens(clause, language)) <= 2:
                     # "What about the garlic, onions and potatoes? Where can I find those?": "those" is the list
                     clause = f"{clause} ({found[-1].text})"
-                elif context and STANDS_FOR[language].search(clause) and len(tokens(clause, language)) <= 2 \
-                        and len(tokens(context, language)) <= CONTEXT_TERMS:
+                elif (
+                    context
+                    and STANDS_FOR[language].search(clause)
+                    and len(tokens(clause, language)) <= 2
+                    and len(tokens(context, language)) <= CONTEXT_TERMS
+                ):
                     # "I don't have a horse. Where can I find one?": "one" is the horse of the sentence before
                     clause = f"{clause} ({context})"
-                found.append(Question(clause, frozenset(tokens(clause, language)), frozenset(classes), context,
-                                      bare, jax))
+                found.append(
+                    Question(clause, frozenset(tokens(clause, language)), frozenset(classes), context, bare, jax)
+                )
             if limit is not None and len(found) >= limit:
                 return found[:limit]
             context = ""
@@ -82,8 +89,9 @@ class QuestionReading(ListReading):
     def _clauses(self, sentence: str) -> list[str]:
         """One question sentence cut where a second question begins ("Which gem does Henry need, and at which gate
         ...?" asks two things): at a comma or semicolon, only when both sides carry a question word of their own."""
-        pieces = [piece for part in CLAUSE_BREAK[self.language].split(sentence)
-                  for piece in wh_pieces(part, self.language)]
+        pieces = [
+            piece for part in CLAUSE_BREAK[self.language].split(sentence) for piece in wh_pieces(part, self.language)
+        ]
         clauses: list[str] = []
         for piece in pieces:
             if clauses and ASKS[self.language].search(piece) and ASKS[self.language].search(clauses[-1]):

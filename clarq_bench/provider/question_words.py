@@ -87,16 +87,24 @@ def _is_word(ch: str) -> bool:
 CLASSES: dict[str, dict[str, re.Pattern[str]]] = {
     "en": {
         "quantity": re.compile(r"\bhow\s+(many|much|long|far|often)\b", re.IGNORECASE),
-        "place": re.compile(r"\bwhere\b|\bwhich\s+(place|location|spot|area|one)\b|\bwhat\s+(place|location)\b",
-                            re.IGNORECASE),
+        "place": re.compile(
+            r"\bwhere\b|\bwhich\s+(place|location|spot|area|one)\b|\bwhat\s+(place|location)\b", re.IGNORECASE
+        ),
         "person": re.compile(r"\b(who|whom|whose)\b", re.IGNORECASE),
-        "time": re.compile(r"\bwhen\b|\b(time|times|timing|day|days|date|hour|hours|schedule|o'clock|noon|midnight|"
-                           r"morning|evening|afternoon|night)\b", re.IGNORECASE),
-        "manner": re.compile(r"\bhow\b(?!\s+(many|much|long|far|often|about)\b)|\b(way|ways|method|steps?)\b",
-                             re.IGNORECASE),
-        "identity": re.compile(r"\b(which|what|whether)\b|\b(specify|recommend|suggest|advise|tell me|let me know|"
-                               r"clarify|explain|identify|name|inform me|confirm|provide|guide me|describe)\b"
-                               r"|\bor\b[^?]*\?", re.IGNORECASE),
+        "time": re.compile(
+            r"\bwhen\b|\b(time|times|timing|day|days|date|hour|hours|schedule|o'clock|noon|midnight|"
+            r"morning|evening|afternoon|night)\b",
+            re.IGNORECASE,
+        ),
+        "manner": re.compile(
+            r"\bhow\b(?!\s+(many|much|long|far|often|about)\b)|\b(way|ways|method|steps?)\b", re.IGNORECASE
+        ),
+        "identity": re.compile(
+            r"\b(which|what|whether)\b|\b(specify|recommend|suggest|advise|tell me|let me know|"
+            r"clarify|explain|identify|name|inform me|confirm|provide|guide me|describe)\b"
+            r"|\bor\b[^?]*\?",
+            re.IGNORECASE,
+        ),
     },
     "zh": {
         "quantity": re.compile(r"多少|几[个种条家位次天点]?|多久|多长"),
@@ -104,7 +112,9 @@ CLASSES: dict[str, dict[str, re.Pattern[str]]] = {
         "person": re.compile(r"谁|哪位|什么人"),
         "time": re.compile(r"什么时候|何时|几点|时间|时候|哪天|哪一天|几号|日期|时刻|早上|晚上|中午|上午|下午"),
         "manner": re.compile(r"怎么|怎样|如何|方法|办法"),
-        "identity": re.compile(r"哪(?!里|儿)|什么(?!时候|地方|人)|是否|还是|具体|告诉|说明|建议|推荐|指点|确认|怎么办|该怎么做|如何是好|怎样的|怎么样"),
+        "identity": re.compile(
+            r"哪(?!里|儿)|什么(?!时候|地方|人)|是否|还是|具体|告诉|说明|建议|推荐|指点|确认|怎么办|该怎么做|如何是好|怎样的|怎么样"
+        ),
     },
 }
 #: The kind of thing a detail node's explanation says was missing, read from its "noticed" clause and first sentence.
@@ -112,8 +122,10 @@ NEEDS: dict[str, list[tuple[str, re.Pattern[str]]]] = {
     "en": [
         ("place", re.compile(r"\b(where|location|locations|located|place to|places to|whereabouts)\b", re.I)),
         ("person", re.compile(r"\b(who|whom|which person|which people)\b", re.I)),
-        ("time", re.compile(r"\b(when|what time|timing|(?:best|right|exact|specific|proper|meeting) time|time to)\b",
-                            re.I)),
+        (
+            "time",
+            re.compile(r"\b(when|what time|timing|(?:best|right|exact|specific|proper|meeting) time|time to)\b", re.I),
+        ),
         ("quantity", re.compile(r"\b(how many|how much|how long|amount|quantity|number of|duration)\b", re.I)),
         ("manner", re.compile(r"\b(how to|how he|how she|how they|how you|method|way to)\b", re.I)),
     ],
@@ -139,41 +151,77 @@ ASKS_FOR = {
 #: crystal" governs a step, and "what complete, exchanging, crystal or magic" governs no crystal. "The right / best
 #: screen", "合适的屏幕" pick one of a kind as a which does.
 CHOOSER = {
-    "en": Prefiltered(re.compile(r"\b(?:which|what|where|specific|particular|exact|right|correct|best)\b"
-                     r"(?:\s+(?:is|are|was|were|the|a|an|of|kind|type|sort|kinds|types|specific|particular|exact|one|ones|"
-                     r"two|three|four|several|other|this|that|these|those))*"
-                     r"\s+([\w'-]+(?:\s+[\w'-]+)?)", re.IGNORECASE),
-                      ("which", "what", "where", "specific", "particular", "exact", "right", "correct", "best")),
-    "zh": Prefiltered(re.compile(r"(?:(?:哪|什么)(?:一)?[个种家座条位所间把件只首款张部台辆本类]?(?:样的|类型的|种类的|种)?|"
-                                 r"(?:合适|特定|正确|最好|最佳)的)([\u4e00-\u9fffA-Za-z]{2})"),
-                      ("哪", "什么", "合适", "特定", "正确", "最好", "最佳")),
+    "en": Prefiltered(
+        re.compile(
+            r"\b(?:which|what|where|specific|particular|exact|right|correct|best)\b"
+            r"(?:\s+(?:is|are|was|were|the|a|an|of|kind|type|sort|kinds|types|specific|particular|exact|one|ones|"
+            r"two|three|four|several|other|this|that|these|those))*"
+            r"\s+([\w'-]+(?:\s+[\w'-]+)?)",
+            re.IGNORECASE,
+        ),
+        ("which", "what", "where", "specific", "particular", "exact", "right", "correct", "best"),
+    ),
+    "zh": Prefiltered(
+        re.compile(
+            r"(?:(?:哪|什么)(?:一)?[个种家座条位所间把件只首款张部台辆本类]?(?:样的|类型的|种类的|种)?|"
+            r"(?:合适|特定|正确|最好|最佳)的)([\u4e00-\u9fffA-Za-z]{2})"
+        ),
+        ("哪", "什么", "合适", "特定", "正确", "最好", "最佳"),
+    ),
 }
 #: A list going on right after the governed word ("what crystal, magic or release", "什么宝石、晶石还是魔法").
-LIST_FOLLOWS = {"en": re.compile(r"\s*(?:,|\bor\b|\band\b|/)\s*(?!(?:and|or|which|what|where|how|when|who|why)\b)\w", re.I),
-                 "zh": re.compile(r"\s*(?:[、，,/]|还是|或者|或|和|与)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)"
-                                  r"|[\u4e00-\u9fff]{1,2}(?:、|还是|或者|或是)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)")}
+LIST_FOLLOWS = {
+    "en": re.compile(r"\s*(?:,|\bor\b|\band\b|/)\s*(?!(?:and|or|which|what|where|how|when|who|why)\b)\w", re.I),
+    "zh": re.compile(
+        r"\s*(?:[、，,/]|还是|或者|或|和|与)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)"
+        r"|[\u4e00-\u9fff]{1,2}(?:、|还是|或者|或是)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)"
+    ),
+}
 #: ... or come before it within a few characters ("酒馆是哪一家", "castle is it, which one"; 哪里 / 哪儿 ask where, not which).
-CHOOSER_AFTER = {"en": WordsBefore(re.compile(r"((?:\w+\W+){0,8})\b(which one|which ones|which of (?:them|these|those)|"
-                                              r"which (?:type|kind|sort))\b", re.I), "which", 8),
-                  "zh": Prefiltered(re.compile(r"(.{0,6})(哪)(?!里|儿)"), ("哪",))}
+CHOOSER_AFTER = {
+    "en": WordsBefore(
+        re.compile(
+            r"((?:\w+\W+){0,8})\b(which one|which ones|which of (?:them|these|those)|"
+            r"which (?:type|kind|sort))\b",
+            re.I,
+        ),
+        "which",
+        8,
+    ),
+    "zh": Prefiltered(re.compile(r"(.{0,6})(哪)(?!里|儿)"), ("哪",)),
+}
 #: Abbreviations whose full stop ends no sentence ("A vs. B", "e.g. the X").
 ABBREVIATION = re.compile(r"\b(vs|etc|e\.g|i\.e|approx|Mr|Ms|Mrs|Dr|Prof|St)\.|\b(No)\.(?=\s*\d)", re.IGNORECASE)
 #: A which / what and the word it governs ("which movement", "what specific magic", "哪首曲子").
-GOVERNS = {"en": re.compile(r"\b(?:which|what)\s+(?:specific\s+|particular\s+|kind of\s+|type of\s+|sort of\s+)?"
-                             r"([a-z]+)", re.I),
-            "zh": re.compile(r"哪一?[个种首把条位家座件只张款]([\u4e00-\u9fff])")}
+GOVERNS = {
+    "en": re.compile(
+        r"\b(?:which|what)\s+(?:specific\s+|particular\s+|kind of\s+|type of\s+|sort of\s+)?"
+        r"([a-z]+)",
+        re.I,
+    ),
+    "zh": re.compile(r"哪一?[个种首把条位家座件只张款]([\u4e00-\u9fff])"),
+}
 #: A which / what governing a part of the job, not a thing ("which step involves the A or the B?" asks for a step).
-FRAME_WHICH = {"en": re.compile(r"\b(?:which|what)\s+(?:exact\s+|specific\s+|particular\s+)?(?:steps?|stages?|parts?|"
-                                r"phases?|points?|moments?|order|roles?|purposes?|aspects?)\b", re.I),
-               "zh": re.compile(r"(?:哪|什么)(?:一)?(?:步|个步骤|个阶段|个环节|个部分|阶段|环节|步骤)")}
+FRAME_WHICH = {
+    "en": re.compile(
+        r"\b(?:which|what)\s+(?:exact\s+|specific\s+|particular\s+)?(?:steps?|stages?|parts?|"
+        r"phases?|points?|moments?|order|roles?|purposes?|aspects?)\b",
+        re.I,
+    ),
+    "zh": re.compile(r"(?:哪|什么)(?:一)?(?:步|个步骤|个阶段|个环节|个部分|阶段|环节|步骤)"),
+}
 #: Words after a which / what that are no thing asked for ("what should I do", "what exactly", "哪个时候").
 NOT_A_THING = frozenset(
     "should do does did can could would will is are was were exactly about else i we you he she they it to if "
-    "happens happened time times day days date hour hours moment point stage o'clock 时".split())
+    "happens happened time times day days date hour hours moment point stage o'clock 时".split()
+)
 #: What Jax mentioned before the gap ("Jax mentioned the need for herbicide but did not ..."), and the pronoun in
 #: the gap that stands for it ("... where to buy it").
 MENTIONED = {"en": re.compile(r"\bmentioned\s+(.*?)\s+but\b", re.I), "zh": re.compile(r"提到(?:了)?(.+?)(?:，|,)?但")}
-PRONOUN = {"en": re.compile(r"\b(it|them|they|one|these|those|him|her)\b", re.I), "zh": re.compile(r"它|它们|他|她|这些|其")}
+PRONOUN = {
+    "en": re.compile(r"\b(it|them|they|one|these|those|him|her)\b", re.I),
+    "zh": re.compile(r"它|它们|他|她|这些|其"),
+}
 #: Missing details that no choice among the brief's options settles, when the gap does not say "which".
 NOT_A_CHOICE = frozenset({"time", "quantity", "person"})
 WHICH = {"en": re.compile(r"\bwhich\b", re.I), "zh": re.compile(r"哪")}
@@ -185,88 +233,146 @@ DECIMAL = re.compile(r"(\d)\.(\d)")
 CLAUSE_BREAK = {"en": re.compile(r"\s*[,;]\s*(?:and\s+|also\s+|plus\s+)?", re.I), "zh": re.compile(r"\s*[，；,;]\s*")}
 #: A second interrogative joined to the first by "and" / "or" / a slash or plus ("which X and which Y", "where and
 #: how", "哪个A和哪个B"): the joint starts a question of its own, however the turn is punctuated.
-WH_JOINED = {"en": re.compile(r"\s+(?:and|or|plus|&|/|\+)\s+(?=(?:(?:from|to|with|for|at|in|on|by|also|then)\s+)?"
-                              r"(?:which|what|where|how|who|whom|when|why|whether)\b)|\s*[/+&]\s*(?=(?:which|what|"
-                              r"where|how|who|whom|when|why)\b)", re.I),
-             "zh": re.compile(r"(?:和|与|及|以及|还有|、|/|＋|\+)(?=[\u4e00-\u9fff]{0,2}(?:哪|什么|怎么|怎样|如何|谁|多少|何时))")}
-ASKS = {"en": re.compile(r"\b(which|what|where|how|who|whom|when|why|whether)\b", re.I),
-         "zh": re.compile(r"哪|什么|怎么|如何|怎样|多少|谁|几|是否|为什么|何时")}
+WH_JOINED = {
+    "en": re.compile(
+        r"\s+(?:and|or|plus|&|/|\+)\s+(?=(?:(?:from|to|with|for|at|in|on|by|also|then)\s+)?"
+        r"(?:which|what|where|how|who|whom|when|why|whether)\b)|\s*[/+&]\s*(?=(?:which|what|"
+        r"where|how|who|whom|when|why)\b)",
+        re.I,
+    ),
+    "zh": re.compile(
+        r"(?:和|与|及|以及|还有|、|/|＋|\+)(?=[\u4e00-\u9fff]{0,2}(?:哪|什么|怎么|怎样|如何|谁|多少|何时))"
+    ),
+}
+ASKS = {
+    "en": re.compile(r"\b(which|what|where|how|who|whom|when|why|whether)\b", re.I),
+    "zh": re.compile(r"哪|什么|怎么|如何|怎样|多少|谁|几|是否|为什么|何时"),
+}
 #: A word that stands for a thing the turn named just before ("I have no horse. Where can I find one?").
-STANDS_FOR = {"en": re.compile(r"\b(one|ones|it|them|some|any|that|those|these|there|him|her)\b", re.I),
-              "zh": re.compile(r"它|它们|这个|那个|这些|那些|一个|一些|那里|那儿|他|她")}
+STANDS_FOR = {
+    "en": re.compile(r"\b(one|ones|it|them|some|any|that|those|these|there|him|her)\b", re.I),
+    "zh": re.compile(r"它|它们|这个|那个|这些|那些|一个|一些|那里|那儿|他|她"),
+}
 #: "which one", "which of them", "哪一个": a choice whose kind was named just before.
-ANAPHORIC = {"en": re.compile(r"\bwhich (one|ones|of them|of these|of those)\b", re.I),
-              "zh": re.compile(r"哪一?[个种家座条位所间把件只]|哪一")}
+ANAPHORIC = {
+    "en": re.compile(r"\bwhich (one|ones|of them|of these|of those)\b", re.I),
+    "zh": re.compile(r"哪一?[个种家座条位所间把件只]|哪一"),
+}
 #: Question classes that ask for a thing (a choice's option): not a yes/no, how many, when or who question.
 ASKS_THING = frozenset({"identity", "place", "manner"})
 #: What asks a choice of a thing by its kind or its thing (no kind of detail said: which gem, which line type).
 CHOICE_OF_A_THING = frozenset({"identity"})
 #: Words that join alternatives: "A or B", "A还是B", "A或B".
 ALTERNATIVE = {"en": re.compile(r"\b(or|either|versus|vs)\b", re.I), "zh": re.compile(r"还是|或者|或|哪")}
-CHOICE_WORDS = {"en": re.compile(r"\b(which|whether|among|between|choose|choosing|choice)\b", re.I),
-                 "zh": re.compile(r"哪|还是|是否|选择|之间|之中")}
+CHOICE_WORDS = {
+    "en": re.compile(r"\b(which|whether|among|between|choose|choosing|choice)\b", re.I),
+    "zh": re.compile(r"哪|还是|是否|选择|之间|之中"),
+}
 #: Generic heads that name no kind of their own ("which one", "what option").
 GENERIC_KIND_EN = frozenset({"one", "option", "choic", "choice", "thing", "way", "step", "kind", "type", "sort"})
 GENERIC_KIND_ZH = frozenset({"一个", "一种", "选择", "方式", "东西", "步骤", "种类", "类型"})
 #: "which gem Henry needs" / "哪一种宝石": a kind named right after an interrogative in the explanation.
-WHICH_KIND = {"en": re.compile(r"\bwhich\s+(?:specific\s+|particular\s+|kind of\s+|type of\s+)?([a-z][a-z-]+"
-                                r"(?:\s+[a-z][a-z-]+(?=\s+(?:to|should|would|is|are|was|were|that|for)\b))?)", re.I),
-               "zh": re.compile(r"哪(?!里|儿)(?:一)?[个种家座条位所间把件只]?(.{2})")}
+WHICH_KIND = {
+    "en": re.compile(
+        r"\bwhich\s+(?:specific\s+|particular\s+|kind of\s+|type of\s+)?([a-z][a-z-]+"
+        r"(?:\s+[a-z][a-z-]+(?=\s+(?:to|should|would|is|are|was|were|that|for)\b))?)",
+        re.I,
+    ),
+    "zh": re.compile(r"哪(?!里|儿)(?:一)?[个种家座条位所间把件只]?(.{2})"),
+}
 
 
 #: Words of the explanations' boilerplate that name no thing ("unable to", "the appropriate", "is unsure").
-BOILERPLATE = FOCUS_STOP_EN | frozenset(tokens(
-    "unable able appropriate suitable available due choose chose choosing proper correct right best exact specific "
-    "lack lacking information issue issues concern concerns problem need needs needed necessary unsure sure "
-    "explain explained specify specified mention mentioned previous previously response responses jax provide "
-    "provided detail details regarding required require requirement clarify clarified indicate indicated "
-    "whether should safely successfully first next know knowing known game scenario player location locations "
-    "located ask asks asked asking wonder wonders noticed notice notices", "en")) | frozenset(
-    "回复 之前 没有 说明 指出 明确 具体 信息 问题 不知 知道 确定 应该 需要 哪个 哪里 如何 怎么 什么 时候 选择 使用 可以".split())
+BOILERPLATE = (
+    FOCUS_STOP_EN
+    | frozenset(
+        tokens(
+            "unable able appropriate suitable available due choose chose choosing proper correct right best exact specific "
+            "lack lacking information issue issues concern concerns problem need needs needed necessary unsure sure "
+            "explain explained specify specified mention mentioned previous previously response responses jax provide "
+            "provided detail details regarding required require requirement clarify clarified indicate indicated "
+            "whether should safely successfully first next know knowing known game scenario player location locations "
+            "located ask asks asked asking wonder wonders noticed notice notices",
+            "en",
+        )
+    )
+    | frozenset(
+        "回复 之前 没有 说明 指出 明确 具体 信息 问题 不知 知道 确定 应该 需要 哪个 哪里 如何 怎么 什么 时候 选择 使用 可以".split()
+    )
+)
 #: Characters that make a Chinese bigram a piece of grammar rather than a name ("的弱", "才需", "厂且").
-FUNCTION_ZH = frozenset("的了且才需要该应在到个是有和与或及对不能会把被就也都还只而则从向给让使用于为以之其这那哪些什么怎如何吗呢吧啊")
+FUNCTION_ZH = frozenset(
+    "的了且才需要该应在到个是有和与或及对不能会把被就也都还只而则从向给让使用于为以之其这那哪些什么怎如何吗呢吧啊"
+)
 #: Where an explanation says what Jax left out: "did not specify where to buy the power supply", "没有介绍如何进入".
 GAP = {
-    "en": re.compile(r"did not (?:specify|explain|mention|clarify|say|provide|indicate|tell|state|give)\s+(.*?)(?:\.|,|$)",
-                     re.IGNORECASE),
+    "en": re.compile(
+        r"did not (?:specify|explain|mention|clarify|say|provide|indicate|tell|state|give)\s+(.*?)(?:\.|,|$)",
+        re.IGNORECASE,
+    ),
     "zh": re.compile(r"没有(?:明确)?(?:指出|给出|说明|提到|提及|解释|介绍|提供|告诉)(.+?)(?:[。，,]|$)"),
 }
 #: ... or what the seeker must ask: "only if the other party asks where to ...", "仅当对方询问...时".
-ASKED = {"en": re.compile(r"only if the other party\b[^.]*?\basks (.+?)(?:\.|$)", re.IGNORECASE),
-          "zh": re.compile(r"仅当对方[^。]*?(?:询问|问到|问)(.+?)(?:时|$)")}
+ASKED = {
+    "en": re.compile(r"only if the other party\b[^.]*?\basks (.+?)(?:\.|$)", re.IGNORECASE),
+    "zh": re.compile(r"仅当对方[^。]*?(?:询问|问到|问)(.+?)(?:时|$)"),
+}
 FIRST_SENTENCE = re.compile(r"^[^.。]*[.。]?")
 #: Words around a bare "which X" that say nothing of their own ("exactly", "do you mean", "具体是哪个", "你说的").
-BARE_FILLER_EN = frozenset(tokens("exactly precisely mean meant specifically specific particular exact kind type sort "
-                                   "please tell know refer referring talking choose chose pick select use go take need "
-                                   "get want prefer best right correct proper", "en"))
-BARE_SCAFFOLD_ZH = re.compile(r"具体|到底|究竟|你说的|你指的|指的|说的|是|哪一?[个种家座条位所间把件只]?|什么|的|吗|呢|呀|啊|请问|"
-                               r"我|应该|应当|需要|要|选择|挑选|选|使用|用|去|拿|买|最好|合适")
-BARE_WHICH_EN = re.compile(r"\b(?:which|what)\s+(?:(?:the|a|an|kind of|type of|sort of|specific|particular|exact)\s+)*"
-                            r"([\w'-]+)", re.I)
+BARE_FILLER_EN = frozenset(
+    tokens(
+        "exactly precisely mean meant specifically specific particular exact kind type sort "
+        "please tell know refer referring talking choose chose pick select use go take need "
+        "get want prefer best right correct proper",
+        "en",
+    )
+)
+BARE_SCAFFOLD_ZH = re.compile(
+    r"具体|到底|究竟|你说的|你指的|指的|说的|是|哪一?[个种家座条位所间把件只]?|什么|的|吗|呢|呀|啊|请问|"
+    r"我|应该|应当|需要|要|选择|挑选|选|使用|用|去|拿|买|最好|合适"
+)
+BARE_WHICH_EN = re.compile(
+    r"\b(?:which|what)\s+(?:(?:the|a|an|kind of|type of|sort of|specific|particular|exact)\s+)*"
+    r"([\w'-]+)",
+    re.I,
+)
 CJK_WORD = re.compile(r"[\u4e00-\u9fff]")
 #: What joins the members of one list of alternatives ("A, B or C", "A、B还是C"): a list is cut there into items.
-LIST_JOINT = {"en": re.compile(r"\s*(?:[,;/]|\b(?:or|and|either|versus|vs)\b)\s*", re.I),
-               "zh": re.compile(r"\s*(?:[，,、;；/]|还是|或者|或是|或|以及|和|与|及)\s*")}
+LIST_JOINT = {
+    "en": re.compile(r"\s*(?:[,;/]|\b(?:or|and|either|versus|vs)\b)\s*", re.I),
+    "zh": re.compile(r"\s*(?:[，,、;；/]|还是|或者|或是|或|以及|和|与|及)\s*"),
+}
 #: A which / what that governs a list of alternatives, the names of the brief masked to commas ("Which A, B or C
 #: exactly?", "哪个A、B还是C？") or a list that a which / what closes ("A、B还是C具体是哪个？"); the question offers
 #: alternatives ("or", 还是) and asks which of them.
 WHICH_OF_LIST = {
-    "en": re.compile(r"\b(?:which|what)\b(?:\s+(?:of|the|a|an|these|those|kind|type|sort|specific|particular|exact|"
-                     r"exactly|one|ones))*\s*(?:[\w'-]+\s*){0,2}?(?:,|/|\bor\b)", re.I),
-    "zh": re.compile(r"(?:哪|什么)一?[个种家座条位所间把件只首款张部台辆本类]?(?:样的|类型的|种类的|种)?"
-                     r"[\u4e00-\u9fffA-Za-z0-9]{0,3}?\s*(?:[、，,/]|还是)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)"
-                     r"|还是[^、，,/？?。！!]{0,6}?(?:具体|到底|究竟)?是?(?:哪|什么)"),
+    "en": re.compile(
+        r"\b(?:which|what)\b(?:\s+(?:of|the|a|an|these|those|kind|type|sort|specific|particular|exact|"
+        r"exactly|one|ones))*\s*(?:[\w'-]+\s*){0,2}?(?:,|/|\bor\b)",
+        re.I,
+    ),
+    "zh": re.compile(
+        r"(?:哪|什么)一?[个种家座条位所间把件只首款张部台辆本类]?(?:样的|类型的|种类的|种)?"
+        r"[\u4e00-\u9fffA-Za-z0-9]{0,3}?\s*(?:[、，,/]|还是)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)"
+        r"|还是[^、，,/？?。！!]{0,6}?(?:具体|到底|究竟)?是?(?:哪|什么)"
+    ),
 }
 OFFERS = {"en": re.compile(r"\b(?:or|versus|vs)\b", re.I), "zh": re.compile(r"还是|或者|或是|或")}
 #: The "or" that asks which (en "or"; zh 还是, where 或 / 或者 join a set: "什么型号或颜色的键帽" asks a keycap).
 ASKS_WHICH_OR = {"en": OFFERS["en"], "zh": re.compile(r"还是")}
 #: (en) An item after "or" that opens a clause of its own ("..., or do I need to find it elsewhere?"): no alternative.
-CLAUSE_START = re.compile(r"\s*(?:do|does|did|should|shall|can|could|will|would|must|may|might|is|are|was|were|have|"
-                          r"has|had|i|you|we|he|she|they|it|there|if)\b", re.I)
+CLAUSE_START = re.compile(
+    r"\s*(?:do|does|did|should|shall|can|could|will|would|must|may|might|is|are|was|were|have|"
+    r"has|had|i|you|we|he|she|they|it|there|if)\b",
+    re.I,
+)
 #: (en) Words that make a list piece a clause, not a thing ("if you rush it", "asks where to get some").
-CLAUSE_WORDS = re.compile(r"\b(?:i|you|we|he|she|they|it|me|us|him|them|do|does|did|should|shall|can|could|will|would|"
-                          r"must|may|might|is|are|was|were|have|has|had|if|where|how|who|whom|when|why|what|which|"
-                          r"whether|asks?|need|needs)\b", re.I)
+CLAUSE_WORDS = re.compile(
+    r"\b(?:i|you|we|he|she|they|it|me|us|him|them|do|does|did|should|shall|can|could|will|would|"
+    r"must|may|might|is|are|was|were|have|has|had|if|where|how|who|whom|when|why|what|which|"
+    r"whether|asks?|need|needs)\b",
+    re.I,
+)
 #: The most content terms (en) / bigrams (zh) the last alternative of "A or B?" has: a name, not a purpose after it
 #: ("... or magic to unlock the gate?" names magic and says what for).
 ALTERNATIVE_TERMS = {"en": 2, "zh": 4}
@@ -275,17 +381,28 @@ REFERS_BACK = {"en": re.compile(r"\b(those|these|them|they)\b", re.I), "zh": re.
 #: Words that name the kind of detail missing, not the thing it is missing for ("the exact time to meet Henry": the
 #: thing is the meeting): kept out of a detail node's anchor.
 NEEDS_WORDS = {
-    "en": {"time": frozenset(tokens("time times timing day days hour hours date", "en")),
-           "place": frozenset(tokens("place places location locations where whereabouts", "en")),
-           "quantity": frozenset(tokens("amount number quantity", "en")),
-           "manner": frozenset(tokens("way ways method methods", "en"))},
-    "zh": {"time": frozenset({"时间", "时候", "时刻"}), "place": frozenset({"地点", "位置", "地方"}),
-           "quantity": frozenset({"数量"}), "manner": frozenset({"方法", "办法", "方式"})},
+    "en": {
+        "time": frozenset(tokens("time times timing day days hour hours date", "en")),
+        "place": frozenset(tokens("place places location locations where whereabouts", "en")),
+        "quantity": frozenset(tokens("amount number quantity", "en")),
+        "manner": frozenset(tokens("way ways method methods", "en")),
+    },
+    "zh": {
+        "time": frozenset({"时间", "时候", "时刻"}),
+        "place": frozenset({"地点", "位置", "地方"}),
+        "quantity": frozenset({"数量"}),
+        "manner": frozenset({"方法", "办法", "方式"}),
+    },
 }
 #: Things listed in one question that make it a list of everything (lists_things), and the content terms (en) /
 #: bigrams (zh) a listed thing has at most.
 LISTED_THINGS = 3
-TAG_WORDS = frozenset(tokens("right correct ok okay true yes please thanks exactly", "en")) | {"对吧", "对吗", "是吧", "好吗"}
+TAG_WORDS = frozenset(tokens("right correct ok okay true yes please thanks exactly", "en")) | {
+    "对吧",
+    "对吗",
+    "是吧",
+    "好吗",
+}
 LIST_ITEM_TERMS = {"en": 3, "zh": 4}
 #: Words (en) / bigrams (zh) of its own a list item may carry besides its name and still be one of the list.
 LIST_ITEM_OWN = {"en": 2, "zh": 3}
@@ -293,10 +410,54 @@ LIST_ITEM_OWN = {"en": 2, "zh": 3}
 PASTED = -1
 
 __all__ = [
-    'ABBREVIATION', 'ALTERNATIVE', 'ANAPHORIC', 'ASKED', 'ASKS', 'ASKS_FOR', 'ASKS_THING', 'ASK_PIECES', 'CHOICE_OF_A_THING',
-    'BARE_FILLER_EN', 'BARE_SCAFFOLD_ZH', 'BARE_WHICH_EN', 'BOILERPLATE', 'CHOICE_WORDS', 'CHOOSER',
-    'CHOOSER_AFTER', 'CJK_WORD', 'CLASSES', 'CLAUSE_BREAK', 'WH_JOINED', 'STANDS_FOR', 'DECIMAL', 'FIRST_SENTENCE', 'FUNCTION_ZH', 'GAP',
-    'GENERIC_KIND_EN', 'GENERIC_KIND_ZH', 'GOVERNS', 'LISTED_THINGS', 'LIST_FOLLOWS', 'LIST_ITEM_OWN',
-    'LIST_ITEM_TERMS', 'LIST_JOINT', 'MENTIONED', 'NEEDS', 'NOT_A_CHOICE', 'NOT_A_THING', 'OFFERS', 'ASKS_WHICH_OR', 'CLAUSE_START', 'CLAUSE_WORDS', 'ALTERNATIVE_TERMS', 'PASTED', 'PRONOUN', 'REFERS_BACK', 'NEEDS_WORDS',
-    'TAG_WORDS', 'WHICH', 'WHICH_KIND', 'WHICH_OF_LIST',
+    "ABBREVIATION",
+    "ALTERNATIVE",
+    "ANAPHORIC",
+    "ASKED",
+    "ASKS",
+    "ASKS_FOR",
+    "ASKS_THING",
+    "ASK_PIECES",
+    "CHOICE_OF_A_THING",
+    "BARE_FILLER_EN",
+    "BARE_SCAFFOLD_ZH",
+    "BARE_WHICH_EN",
+    "BOILERPLATE",
+    "CHOICE_WORDS",
+    "CHOOSER",
+    "CHOOSER_AFTER",
+    "CJK_WORD",
+    "CLASSES",
+    "CLAUSE_BREAK",
+    "WH_JOINED",
+    "STANDS_FOR",
+    "DECIMAL",
+    "FIRST_SENTENCE",
+    "FUNCTION_ZH",
+    "GAP",
+    "GENERIC_KIND_EN",
+    "GENERIC_KIND_ZH",
+    "GOVERNS",
+    "LISTED_THINGS",
+    "LIST_FOLLOWS",
+    "LIST_ITEM_OWN",
+    "LIST_ITEM_TERMS",
+    "LIST_JOINT",
+    "MENTIONED",
+    "NEEDS",
+    "NOT_A_CHOICE",
+    "NOT_A_THING",
+    "OFFERS",
+    "ASKS_WHICH_OR",
+    "CLAUSE_START",
+    "CLAUSE_WORDS",
+    "ALTERNATIVE_TERMS",
+    "PASTED",
+    "PRONOUN",
+    "REFERS_BACK",
+    "NEEDS_WORDS",
+    "TAG_WORDS",
+    "WHICH",
+    "WHICH_KIND",
+    "WHICH_OF_LIST",
 ]

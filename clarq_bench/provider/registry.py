@@ -9,15 +9,18 @@ It decides nothing about replies: the offline provider's decision lives in offli
 
 from __future__ import annotations
 
-from typing import Any, Mapping, NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from ..core.errors import ClarqError
+from ..core.provider_names import Kind  # recorded_kind: asked here too
+from ..core.provider_names import recorded_kind as recorded_kind
 from ..core.registry import import_object, looks_like_import_path, looks_like_model
 from ..core.tasks import Task
 from .base import Provider, ProviderMode, ProviderReading
 from .identity import provider_fingerprint
-from ..core.provider_names import Kind, recorded_kind as recorded_kind  # recorded_kind: asked here too
 from .kinds import OFFLINE
+
 
 class ProviderSpec(NamedTuple):
     """A provider name, resolved: its kind, the model it calls (llm only) and whether it embeds (offline-e5)."""
@@ -42,20 +45,29 @@ class ProviderSpec(NamedTuple):
         asked = (options or {}).get("reading")
         if self.kind != "llm":
             if asked is not None:
-                raise ClarqError(f"--provider-reading applies to an LLM provider, not {self.name}",
-                                 "drop --provider-reading, or pass a model name as --provider")  # fmt: skip
+                raise ClarqError(
+                    f"--provider-reading applies to an LLM provider, not {self.name}",
+                    "drop --provider-reading, or pass a model name as --provider",
+                )
             return None
         try:
             return ProviderReading(asked or ProviderReading.model).value
         except ValueError:
             raise ClarqError(f"unknown provider reading {asked!r}", "pass --provider-reading model or strict") from None
 
-    def build(self, task: Task, mode: ProviderMode | str | None = None, *, client: Any = None, settings: Any = None,
-              **options: Any) -> Provider:
+    def build(
+        self,
+        task: Task,
+        mode: ProviderMode | str | None = None,
+        *,
+        client: Any = None,
+        settings: Any = None,
+        **options: Any,
+    ) -> Provider:
         """A provider for one dialogue: an import path is called with (task, settings); the offline provider gets
         the mode; an LLM provider gets the client (else one with default settings), seed, trial and `options`."""
         if self.kind == "import":
-            return import_object(self.name)(task, settings)  # type: ignore[operator, no-any-return]
+            return import_object(self.name)(task, settings)  # type: ignore[operator]  # checked callable when resolved
         mode = ProviderMode(mode or ProviderMode.single)
         if self.offline:
             from .offline.provider import OfflineProvider
@@ -67,6 +79,7 @@ class ProviderSpec(NamedTuple):
             from ..llm import LLMClient, LLMSettings
 
             client = LLMClient(LLMSettings())
+        assert self.model is not None, "an LLM provider spec always names its model (resolve_provider)"
         return LLMProvider(task, client, model=self.model, mode=mode, **options)
 
 
@@ -86,6 +99,7 @@ def resolve_provider(name: str, model: str | None = None, *, check_import: bool 
     if looks_like_model(name):
         return ProviderSpec("llm", name, name)
     known = ", ".join(OFFLINE.names())
-    raise ClarqError(f"unknown provider {name!r}: not {known}, a model name or package.module:Class",
-                     "check the spelling, e.g. --provider gpt-4o, --provider openai/MODEL or --provider offline")
-
+    raise ClarqError(
+        f"unknown provider {name!r}: not {known}, a model name or package.module:Class",
+        "check the spelling, e.g. --provider gpt-4o, --provider openai/MODEL or --provider offline",
+    )

@@ -46,7 +46,7 @@ SCREEN_TEMPLATES = {
 def response_ii(intent: Intent, language: str, previous: str | None = None, screen: object = None) -> str:
     """The generated reply for a turn no frontier node answers; `previous` is an already-given text (intent 4);
     `screen` is the screen verdict of a turn read before matching (screen.Verdict), if any."""
-    template = SCREEN_TEMPLATES.get(getattr(screen, "value", screen))  # type: ignore[arg-type]
+    template = SCREEN_TEMPLATES.get(str(getattr(screen, "value", screen)))
     if template:
         return prompts.render(template, language_of(language))
     if intent == Intent.repeat:

@@ -21,6 +21,7 @@ Pure functions of the task and the dialogue: the offline and the LLM provider ap
 
 from __future__ import annotations
 
+import itertools
 import re
 from enum import Enum
 from functools import lru_cache
@@ -29,8 +30,8 @@ from typing import NamedTuple
 from ..core.tasks import Task
 from ..core.transcript import Intent, ReplyKind, Speaker, Turn
 from ..data.loader import strip_speaker
-from .brief_options import brief_options, kind_of, names_entity, names_of, notes_of
 from .asks import MAX_THINGS, count_asks, names_with_joints
+from .brief_options import brief_options, kind_of, names_entity, names_of, notes_of
 from .intents import instructs_provider
 from .lexical import TEXT_CACHE, WH_EN_PATTERN, WH_ZH, is_question, sentences, tokens
 
@@ -111,8 +112,14 @@ class Screened(NamedTuple):
         """The intent a blocked turn gets without further reading (None: let the provider's rules decide)."""
         if self.verdict in (Verdict.repeat, Verdict.echo):
             return Intent.repeat
-        if self.verdict in (Verdict.too_long, Verdict.other_language, Verdict.spray, Verdict.instruction,
-                            Verdict.names_only, Verdict.one_at_a_time):
+        if self.verdict in (
+            Verdict.too_long,
+            Verdict.other_language,
+            Verdict.spray,
+            Verdict.instruction,
+            Verdict.names_only,
+            Verdict.one_at_a_time,
+        ):
             return Intent.vague
         return None
 
@@ -134,12 +141,16 @@ class EntityIndex(NamedTuple):
     names: list[str]  # each entity's name, as `terms` and `kinds`
 
     @classmethod
-    def of(cls, task: Task, language: str) -> "EntityIndex":
+    def of(cls, task: Task, language: str) -> EntityIndex:
         options = brief_options(task, language)
         brief = task.brief
         phrases = [p.strip() for p in (*entities(task), *notes_of(task), brief.task_name, brief.role) if p.strip()]
-        return cls(sorted(set(phrases), key=lambda p: (-len(p), p)), [o.terms for o in options],
-                   [kind_of(o) for o in options], [o.name for o in options])  # fmt: skip
+        return cls(
+            sorted(set(phrases), key=lambda p: (-len(p), p)),
+            [o.terms for o in options],
+            [kind_of(o) for o in options],
+            [o.name for o in options],
+        )
 
     def kinds_named(self, text: str, language: str) -> int:
         """How many kinds of entity the text names: a name written out counts (and the names inside it do not:
@@ -150,7 +161,9 @@ class EntityIndex(NamedTuple):
     def content_besides(self, text: str, language: str, vocabulary: set[str] | None = None) -> int:
         """Content terms of the text once every phrase copied from the brief's lists is taken out: what it says
         of its own (only terms of `vocabulary`, when given)."""
-        own = set(tokens(self.without_names(text, language), language))  # a kind's head used on its own ("which mine?") is the seeker's own
+        own = set(
+            tokens(self.without_names(text, language), language)
+        )  # a kind's head used on its own ("which mine?") is the seeker's own
         return len(own & vocabulary if vocabulary is not None else own)
 
     def names_only(self, asked: list[str], language: str, vocabulary: set[str] | None = None) -> bool:
@@ -190,13 +203,16 @@ class EntityIndex(NamedTuple):
         if len(thrown_in) >= SPRAY_NAME_QUESTIONS:
             return True
         joined = " ".join(asked)
-        return self.kinds_named(joined, language) >= SPRAY_KINDS and self.content_besides(joined, language) < MIN_CONTENT
+        return (
+            self.kinds_named(joined, language) >= SPRAY_KINDS and self.content_besides(joined, language) < MIN_CONTENT
+        )
 
 
 # The EntityIndex readings, memoized by the brief's lists and the text (a turn's sentences are read by several rules).
 @lru_cache(maxsize=TEXT_CACHE)
-def _kinds_named(names: tuple[str, ...], kinds: tuple[int, ...], terms: tuple[frozenset[str], ...], text: str,
-                 language: str) -> int:
+def _kinds_named(
+    names: tuple[str, ...], kinds: tuple[int, ...], terms: tuple[frozenset[str], ...], text: str, language: str
+) -> int:
     found, rest = set(), text
     for index in sorted(range(len(names)), key=lambda i: -len(names[i])):
         pattern = _phrase_pattern(names[index])
@@ -320,10 +336,11 @@ def _brief_sentences(task: Task, language: str) -> list[str]:
     entries = {_NON_TEXT.sub("", entry) for entry in (*brief.items, *brief.skills, *brief.scenes)}
     minimum = ECHO_CHARS if language == "zh" else ECHO_WORDS
     return [
-        sentence for sentence in sentences(brief.background, language)
+        sentence
+        for sentence in sentences(brief.background, language)
         if _NON_TEXT.sub("", sentence) not in entries
         and (len(_NON_TEXT.sub("", sentence)) if language == "zh" else len(_words(sentence))) >= minimum
-    ]  # fmt: skip
+    ]
 
 
 def _units(text: str, language: str) -> list[str]:
@@ -368,10 +385,14 @@ def _repeats(text: str, asked: int, turns: list[Turn], language: str) -> bool:
     if not terms:
         return False
     answered = 0
-    for seeker, reply in zip(turns[:-1], turns[1:-1]):
-        if seeker.speaker == Speaker.seeker and reply.speaker == Speaker.provider and reply.kind == ReplyKind.response_i:
-            if set(tokens(seeker.text, language)) == terms:
-                answered += len(reply.revealed)
+    for seeker, reply in itertools.pairwise(turns[:-1]):
+        if (
+            seeker.speaker == Speaker.seeker
+            and reply.speaker == Speaker.provider
+            and reply.kind == ReplyKind.response_i
+            and set(tokens(seeker.text, language)) == terms
+        ):
+            answered += len(reply.revealed)
     return answered > 0 and answered >= asked
 
 
@@ -416,9 +437,10 @@ class TurnScreen:
         asked = [s for s in sentences(raw, language) if is_question(s, language)]
         copied_grams = self.brief_grams | _grams(earlier, language)
         own_asked = [  # naming the brief's things is no copy: what is left of a sentence must be the seeker's own
-            s for s in asked
+            s
+            for s in asked
             if _copied_share(names.without_names(s, language), copied_grams, language) < MAX_COPIED_SHARE
-        ]  # fmt: skip
+        ]
         if not own_asked:
             return Screened(Verdict.no_question, 0)  # nothing asked, or only inside text copied from Jax or the brief
         if count_asks(raw, language, self.joint_names) > MAX_THINGS[language]:

@@ -21,8 +21,11 @@ from .replies import SCREEN_TEMPLATES
 from .screen import Screened, TurnScreen, Verdict
 
 #: Screened turns answered with fixed wording and no model call (screen.py): they ask no one specific question.
-FIXED_SCREEN_REPLIES = {verdict: SCREEN_TEMPLATES[verdict.value].removeprefix("provider/") for verdict in Verdict
-                        if verdict.value in SCREEN_TEMPLATES}  # fmt: skip
+FIXED_SCREEN_REPLIES = {
+    verdict: SCREEN_TEMPLATES[verdict.value].removeprefix("provider/")
+    for verdict in Verdict
+    if verdict.value in SCREEN_TEMPLATES
+}
 
 
 class TurnReading(NamedTuple):
@@ -54,8 +57,9 @@ class StrictReading:
         self.focus = FocusIndex(task)
         self.multi_info = mode == ProviderMode.multi_info
 
-    def read(self, turns: list[Turn], frontier: Sequence[str], proposed: list[str] | None,
-             before: TurnReading | None = None) -> TurnReading:
+    def read(
+        self, turns: list[Turn], frontier: Sequence[str], proposed: list[str] | None, before: TurnReading | None = None
+    ) -> TurnReading:
         """Without `proposed`: the screen (before the model is asked). With the model's frontier ids: what the focus
         rule lets through, none when `before` screened the turn out."""
         screened = before.screened if before is not None and before.screened is not None else self.screen(turns)

@@ -44,13 +44,17 @@ class TwinReading:
         for node in self.task.tree.required:
             focus = self.nodes[node.id]
             if focus.is_choice:  # siblings settling the same options of the same kind, for the same kind of detail
-                key = (node.parent, frozenset(o.name for o in focus.options), focus.said_kind or focus.kind,
-                       focus.needs)
+                key = (
+                    node.parent,
+                    frozenset(o.name for o in focus.options),
+                    focus.said_kind or focus.kind,
+                    focus.needs,
+                )
                 found.setdefault(key, []).append(node.id)
         twins = {}
         for group in (tuple(g) for g in found.values() if len(g) > 1):
             if all(self._own_words(twin, group) for twin in group):
-                twins.update({node_id: group for node_id in group})
+                twins.update(dict.fromkeys(group, group))
         return twins
 
     def _own_words(self, node_id: str, group: tuple[str, ...]) -> frozenset[str]:
@@ -91,8 +95,14 @@ class TwinReading:
                 continue
             heard = " ".join(t.text for t in turns[:index] if t.speaker == Speaker.provider)
             questions = self.questions(turn.text, heard, read)
-            found.update(node_id for node_id in given if any(
-                self._asks_uncertainty(q, node_id) and not self._names_twin(q, self.twins[node_id]) for q in questions))
+            found.update(
+                node_id
+                for node_id in given
+                if any(
+                    self._asks_uncertainty(q, node_id) and not self._names_twin(q, self.twins[node_id])
+                    for q in questions
+                )
+            )
         return frozenset(found)
 
 

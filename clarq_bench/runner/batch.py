@@ -21,16 +21,12 @@ from __future__ import annotations
 import asyncio
 import gc
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from collections.abc import Callable
 
-from .ledger import Ledger
-from .breaker import CircuitBreaker, fatal_error
-from .dialogue import play_dialogue, safe_message
 from ..core.errors import ClarqError
 from ..core.run_config import AgentSettings, RunConfig, describe_diff, diff_configs
 from ..core.run_folder import RunDir
@@ -38,19 +34,23 @@ from ..core.run_guard import file_error
 from ..core.tasks import Task
 from ..core.transcript import EndReason, Speaker, Transcript
 from ..provider.registry import ProviderSpec
+from .breaker import CircuitBreaker, fatal_error
+from .dialogue import play_dialogue, safe_message
+from .ledger import Ledger
 from .prepared import PreparedRun, ready
 from .provider_pool import ProviderPool, poolable
 from .run_identity import agent_infos, stamp_transcript
 
-
 # --- building agents --------------------------------------------------------------------------------------------
 
 
-def build_provider(spec: ProviderSpec, settings: AgentSettings, task: Task, client: Any, *, seed: int,
-                   trial: int) -> Any:
+def build_provider(
+    spec: ProviderSpec, settings: AgentSettings, task: Task, client: Any, *, seed: int, trial: int
+) -> Any:
     """A provider for one dialogue from the run's resolved spec (an import path is called with (task, settings))."""
-    return spec.build(task, settings.mode or "single", client=client, settings=settings, seed=seed, trial=trial,
-                      **settings.options)
+    return spec.build(
+        task, settings.mode or "single", client=client, settings=settings, seed=seed, trial=trial, **settings.options
+    )
 
 
 def budget_exhausted(client: Any) -> bool:
@@ -109,16 +109,29 @@ class RunStats:
         rate = f"{self.successes / self.done:.1%}" if self.done else "-"
         # A role that used tokens and cost nothing has no known price: "unknown", as the results table says.
         unpriced = any(tokens and not dollars for tokens, dollars in self.role_spend.values())
-        dollars = f"${self.cost_usd:.2f}" + (" + unknown" if unpriced else "") if self.cost_usd or not unpriced \
+        dollars = (
+            f"${self.cost_usd:.2f}" + (" + unknown" if unpriced else "")
+            if self.cost_usd or not unpriced
             else "unknown cost"
-        spent = (f"calls {self.calls:,} ({self.cached_calls:,} from cache)  tokens {self.tokens:,}  {dollars}"
-                 if self.calls else "no model calls")  # a cached call costs nothing: say so instead of "tokens 0"
+        )
+        spent = (
+            f"calls {self.calls:,} ({self.cached_calls:,} from cache)  tokens {self.tokens:,}  {dollars}"
+            if self.calls
+            else "no model calls"
+        )  # a cached call costs nothing: say so instead of "tokens 0"
         line = f"{self.done}/{self.total - self.skipped} dialogues  success {rate}  {spent}  errors {self.errors}"
         return f"{line}  {self.limits}" if self.limits else line
 
 
-def prepare_run_dir(config: RunConfig, run_dir: Path, *, resume: bool, force: bool,
-                    retry_errors: bool = False, notes: list[str] | None = None) -> list[Transcript]:
+def prepare_run_dir(
+    config: RunConfig,
+    run_dir: Path,
+    *,
+    resume: bool,
+    force: bool,
+    retry_errors: bool = False,
+    notes: list[str] | None = None,
+) -> list[Transcript]:
     """Create or check the run directory; return the records of the (task, trial) pairs that count as played.
 
     On resume, records that will be played again (budget cut-offs; errors with `retry_errors`) are removed first,
@@ -129,13 +142,17 @@ def prepare_run_dir(config: RunConfig, run_dir: Path, *, resume: bool, force: bo
     if resume:
         changes = diff_configs(folder.config(), config)
         if changes and not force:
-            raise ClarqError(f"the run's config changed: {describe_diff(changes)}", "rerun with --force to resume anyway")
+            raise ClarqError(
+                f"the run's config changed: {describe_diff(changes)}", "rerun with --force to resume anyway"
+            )
         if changes and notes is not None:  # forced: said, never silent (an endpoint change moves where calls go)
             notes.append(f"resumed with a changed config (--force): {describe_diff(changes)}")
         cut = folder.repair_tail()
         if cut and notes is not None:
-            notes.append(f"{transcripts}: cut an unfinished last line ({cut} bytes, a write interrupted mid-way); "
-                         "its dialogue is played again")
+            notes.append(
+                f"{transcripts}: cut an unfinished last line ({cut} bytes, a write interrupted mid-way); "
+                "its dialogue is played again"
+            )
     elif transcripts.exists() and transcripts.stat().st_size:
         raise ClarqError(f"{run_dir} already holds transcripts", f"resume it with --resume {run_dir}")
     folder.write_config(config)
@@ -165,13 +182,27 @@ async def run_dialogues(
     """Play a config's run: its agents resolved and its config stamped as prepare() does (prepared.ready), then
     play_run. For callers that hold a config rather than a run's options (tests, benchmarks)."""
     run = ready(config, tasks, client, run_dir)
-    return await play_run(run, resume=resume, force=force, retry_errors=retry_errors, on_update=on_update,
-                          on_ready=on_ready, provider_workers=provider_workers)
+    return await play_run(
+        run,
+        resume=resume,
+        force=force,
+        retry_errors=retry_errors,
+        on_update=on_update,
+        on_ready=on_ready,
+        provider_workers=provider_workers,
+    )
 
 
-async def play_run(run: PreparedRun, *, resume: bool = False, force: bool = False, retry_errors: bool = False,
-                   on_update: Callable[[RunStats], None] | None = None,
-                   on_ready: Callable[[], None] | None = None, provider_workers: int = 0) -> RunStats:
+async def play_run(
+    run: PreparedRun,
+    *,
+    resume: bool = False,
+    force: bool = False,
+    retry_errors: bool = False,
+    on_update: Callable[[RunStats], None] | None = None,
+    on_ready: Callable[[], None] | None = None,
+    provider_workers: int = 0,
+) -> RunStats:
     """Play every (task, trial) pair not yet in the run directory, `config.concurrency` at a time.
 
     With `retry_errors` (resume only), pairs whose dialogue ended with an error are played again, replacing the
@@ -188,13 +219,22 @@ async def play_run(run: PreparedRun, *, resume: bool = False, force: bool = Fals
         folder.require()
     folder.create()
     with folder.lock():  # one writer at a time; the kernel releases it if this process dies
-        return await _play(run, folder, resume, force, retry_errors, on_update, seeker_model, on_ready,
-                           provider_workers)
+        return await _play(
+            run, folder, resume, force, retry_errors, on_update, seeker_model, on_ready, provider_workers
+        )
 
 
-async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, retry_errors: bool,
-                on_update: Callable[[RunStats], None] | None, seeker_model: str | None,
-                on_ready: Callable[[], None] | None = None, provider_workers: int = 0) -> RunStats:
+async def _play(
+    run: PreparedRun,
+    folder: RunDir,
+    resume: bool,
+    force: bool,
+    retry_errors: bool,
+    on_update: Callable[[RunStats], None] | None,
+    seeker_model: str | None,
+    on_ready: Callable[[], None] | None = None,
+    provider_workers: int = 0,
+) -> RunStats:
     """play_run with the folder's lock held."""
     config, tasks, client = run.config, run.tasks, run.client
     run_dir = folder.path
@@ -239,8 +279,16 @@ async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, ret
     probed = asyncio.Event()
 
     def failed(task: Task, trial: int, seed: int, error: str) -> Transcript:
-        return Transcript.of_task(task, trial=trial, seed=seed, seeker=seeker_info, provider=provider_info, turns=[],
-                                  end_reason=EndReason.error, error=error)  # fmt: skip
+        return Transcript.of_task(
+            task,
+            trial=trial,
+            seed=seed,
+            seeker=seeker_info,
+            provider=provider_info,
+            turns=[],
+            end_reason=EndReason.error,
+            error=error,
+        )
 
     serial = asyncio.Lock()
 
@@ -257,8 +305,9 @@ async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, ret
         finally:
             probed.set()
 
-    async def dialogue_of(task: Task, trial: int, seed: int, on_error: Callable[[str, BaseException], None]
-                          ) -> Transcript:
+    async def dialogue_of(
+        task: Task, trial: int, seed: int, on_error: Callable[[str, BaseException], None]
+    ) -> Transcript:
         """Build the agents and play; whatever they raise outside an agent call is this dialogue's error too."""
         try:
             seeker = run.seeker.build(task)
@@ -268,19 +317,30 @@ async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, ret
             on_error("seeker", exc)
             return failed(task, trial, seed, f"seeker: {safe_message(exc)} (building it)")
         try:
-            provider = (await pool.open(task) if pool is not None else
-                        build_provider(run.provider, config.provider, task, client, seed=seed, trial=trial))
+            provider = (
+                await pool.open(task)
+                if pool is not None
+                else build_provider(run.provider, config.provider, task, client, seed=seed, trial=trial)
+            )
         except (KeyboardInterrupt, asyncio.CancelledError):
             raise
         except BaseException as exc:  # a per-task build failure is that dialogue's error
             return failed(task, trial, seed, f"build: {safe_message(exc)}")
         try:
             return await play_dialogue(
-                task, seeker, provider, max_turns=config.max_turns, trial=trial, seed=seed,
-                seeker_info=seeker_info, provider_info=provider_info,
-                budget_exhausted=lambda: budget_exhausted(client), turn_timeout=config.turn_timeout,
-                on_error=on_error, on_exchange=probed.set,
-            )  # fmt: skip
+                task,
+                seeker,
+                provider,
+                max_turns=config.max_turns,
+                trial=trial,
+                seed=seed,
+                seeker_info=seeker_info,
+                provider_info=provider_info,
+                budget_exhausted=lambda: budget_exhausted(client),
+                turn_timeout=config.turn_timeout,
+                on_error=on_error,
+                on_exchange=probed.set,
+            )
         except (KeyboardInterrupt, asyncio.CancelledError):
             raise
         except BaseException as exc:  # outside any agent call (the provider's greeting, ...)
@@ -340,8 +400,10 @@ async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, ret
         if settle is not None:  # replies to calls a turn timeout gave up on: paid, so waited for (briefly) and kept
             started, waited = time.monotonic(), await settle(SETTLE_WAIT_S)
             if waited:
-                notes.append(f"waited {time.monotonic() - started:.1f} s for {waited} model call(s) a turn timeout "
-                             "had given up on: their replies are paid, and kept in the cache for a resume")
+                notes.append(
+                    f"waited {time.monotonic() - started:.1f} s for {waited} model call(s) a turn timeout "
+                    "had given up on: their replies are paid, and kept in the cache for a resume"
+                )
     finally:
         if pool is not None:
             pool.close()
@@ -351,7 +413,9 @@ async def _play(run: PreparedRun, folder: RunDir, resume: bool, force: bool, ret
             client.on_paid = None
     if disk:
         first = disk[0]
-        raise first if isinstance(first, ClarqError) else file_error(folder.transcripts_path, first) from None
+        if isinstance(first, OSError):
+            raise file_error(folder.transcripts_path, first) from None
+        raise first
     stats.stopped = breaker.reason
     return stats
 

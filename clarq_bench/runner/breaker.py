@@ -22,8 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.redact import redact
-from ..llm.errors import (LLMAuthError, LLMBadRequestError, LLMConnectionRefusedError, LLMContextWindowError,
-                          LLMHaltedError)
+from ..llm.errors import (
+    LLMAuthError,
+    LLMBadRequestError,
+    LLMConnectionRefusedError,
+    LLMContextWindowError,
+    LLMHaltedError,
+)
 
 
 def fatal_error(exc: BaseException) -> BaseException | None:
@@ -84,8 +89,10 @@ class CircuitBreaker:
         if role == "seeker" and fatal is None and self.seeker_raised is None:
             frames = own_frames(exc)
             self.seeker_raised = f"{frames[-1].filename}:{frames[-1].lineno}" if frames else ""
-            shown = (f"clarq: the seeker raised (first failure; later ones are recorded in transcripts.jsonl):\n"
-                     f"{seeker_traceback(exc)}")
+            shown = (
+                f"clarq: the seeker raised (first failure; later ones are recorded in transcripts.jsonl):\n"
+                f"{seeker_traceback(exc)}"
+            )
             try:  # a message that is not valid Unicode, a closed stderr: showing it must not fail the dialogue
                 print(shown.encode("utf-8", "backslashreplace").decode("utf-8"), file=sys.stderr, flush=True)
             except (OSError, ValueError):
@@ -107,12 +114,16 @@ class CircuitBreaker:
         self.seeker_error, self.seeker_streak = error, self.seeker_streak + 1
         if self.seeker_streak >= SAME_SEEKER_ERRORS and self.reason is None:
             where = f" at {self.seeker_raised}" if self.seeker_raised else ""
-            self.reason = redact(f"the seeker failed on the first {self.seeker_streak} dialogues with the same error, "
-                                 f"{error.removeprefix('seeker: ')}{where}")
+            self.reason = redact(
+                f"the seeker failed on the first {self.seeker_streak} dialogues with the same error, "
+                f"{error.removeprefix('seeker: ')}{where}"
+            )
 
     def dialogue_errored(self) -> None:
         """A dialogue ended with an error (counted against max_errors)."""
         self.errors += 1
         if self.max_errors is not None and self.errors >= self.max_errors and self.reason is None:
-            self.reason = (f"{self.errors} dialogues ended with an error (--max-errors {self.max_errors}); "
-                           "see the `error` field in transcripts.jsonl")
+            self.reason = (
+                f"{self.errors} dialogues ended with an error (--max-errors {self.max_errors}); "
+                "see the `error` field in transcripts.jsonl"
+            )

@@ -21,17 +21,16 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timezone
 from typing import Any, TypeVar
-from collections.abc import Awaitable, Callable
 
+from ..core.defaults import DEFAULT_MAX_TURNS, DEFAULT_TURN_TIMEOUT
 from ..core.goodbye import is_goodbye
 from ..core.tasks import Task
 from ..core.transcript import AgentInfo, EndReason, Speaker, Transcript, Turn, Usage
 from ..provider.base import Provider
 from ..seekers.base import DialogueView, Seeker
-from ..core.defaults import DEFAULT_TURN_TIMEOUT
-from ..core.defaults import DEFAULT_MAX_TURNS
 
 #: Longest turn text accepted from an agent; no model reply comes near it, a runaway plug-in can.
 MAX_TURN_CHARS = 100_000
@@ -114,8 +113,9 @@ async def _guarded(call: Callable[[], Awaitable[R]]) -> R | _Raised:
         return _Raised(exc)
 
 
-async def _timed(call: Callable[[], Awaitable[R]], timeout: float | None = None,
-                 spent_if_failed: list[Usage] | None = None) -> tuple[R, Usage, float, list[str]]:
+async def _timed(
+    call: Callable[[], Awaitable[R]], timeout: float | None = None, spent_if_failed: list[Usage] | None = None
+) -> tuple[R, Usage, float, list[str]]:
     """Run one agent call; return its result, the model usage it caused, its wall time and the router deployments
     that served its model calls (empty when no model is pooled). When it fails, what it spent so far goes into
     `spent_if_failed`: a paid reply stays counted in its dialogue even when the turn could not be played."""
@@ -140,8 +140,9 @@ def checked_text(text: object, role: str) -> str:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise BadReply(f"{role} returned text that is not valid Unicode (a lone surrogate at position {exc.start})"
-                       ) from None
+        raise BadReply(
+            f"{role} returned text that is not valid Unicode (a lone surrogate at position {exc.start})"
+        ) from None
     return text
 
 
@@ -162,7 +163,9 @@ def _cancelled_from_outside(exc: BaseException) -> bool:
     if not isinstance(exc, asyncio.CancelledError):
         return False
     task = asyncio.current_task()
-    cancelling = getattr(task, "cancelling", None)  # Python 3.11+; on 3.10 no cancellation is known to come from outside
+    cancelling = getattr(
+        task, "cancelling", None
+    )  # Python 3.11+; on 3.10 no cancellation is known to come from outside
     return cancelling is not None and cancelling() > 0
 
 
@@ -209,8 +212,15 @@ async def play_dialogue(
             text, spent, latency, served = await _timed(lambda: seeker.respond(view), turn_timeout, lost)  # noqa: B023 - awaited within the turn
             usage["seeker"] = usage["seeker"] + spent  # paid, even if the text cannot be a turn
             text = checked_text(text, "seeker")
-            turns.append(Turn(speaker=Speaker.seeker, text=text, usage=spent, latency_s=round(latency, 4),
-                              notes={"served_by": served} if served else {}))
+            turns.append(
+                Turn(
+                    speaker=Speaker.seeker,
+                    text=text,
+                    usage=spent,
+                    latency_s=round(latency, 4),
+                    notes={"served_by": served} if served else {},
+                )
+            )
             seen.append(Turn(speaker=Speaker.seeker, text=text))
             if is_goodbye(text):
                 end = EndReason.goodbye

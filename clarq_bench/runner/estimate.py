@@ -15,13 +15,12 @@ a required node and two for the others, the judge half its range, turns and repl
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..core.tasks import Task
 from ..core.run_config import RunConfig
+from ..core.tasks import Task
 
 #: Tokens one earlier turn adds to a prompt, and tokens of one reply: (low, high).
 TURN_TOKENS = (40, 120)
@@ -30,8 +29,11 @@ REPLY_TOKENS = {"seeker": (20, 80), "provider": (40, 200), "judge": (5, 40)}
 #: length an expected dialogue is given; tests/cli/test_first_hour_more.py recomputes them from the released files.
 RELEASED_SEEKER_TURNS = {"en": 6.91, "zh": 6.63}
 #: The templates each role's prompt is built from (their size counts once per call).
-TEMPLATES = {"seeker": ("seeker/completion", "seeker/brief"), "provider": ("provider/llm_decide", "provider/llm_default_role"),
-             "judge": ("judge/node_check_system", "judge/node_check_user")}  # fmt: skip
+TEMPLATES = {
+    "seeker": ("seeker/completion", "seeker/brief"),
+    "provider": ("provider/llm_decide", "provider/llm_default_role"),
+    "judge": ("judge/node_check_system", "judge/node_check_user"),
+}
 
 
 @dataclass
@@ -76,7 +78,9 @@ def _template_tokens(role: str, language: str, count: Callable[[str], int]) -> i
     return total
 
 
-def _per_dialogue(role: str, task: Task, max_turns: int, count: Callable[[str], int], overhead: int) -> tuple[tuple[int, int], tuple[int, int]]:
+def _per_dialogue(
+    role: str, task: Task, max_turns: int, count: Callable[[str], int], overhead: int
+) -> tuple[tuple[int, int], tuple[int, int]]:
     """(calls low, high) and (tokens low, high) for one dialogue of `task`."""
     brief = count(json.dumps(task.brief.model_dump(mode="json"), ensure_ascii=False))
     tree = sum(count(node.text) + count(node.explanation or "") for node in task.tree.nodes)
@@ -93,12 +97,16 @@ def _per_dialogue(role: str, task: Task, max_turns: int, count: Callable[[str], 
         turns_high = max_turns  # the judge reads the provider's turns
     low = calls[0] * (base + reply[0])
     # the k-th call of a long dialogue carries the k earlier exchanges (two turns each)
-    high = sum(base + 2 * min(k * turns_high // max(calls[1], 1), turns_high) * TURN_TOKENS[1] + reply[1]
-               for k in range(calls[1]))
+    high = sum(
+        base + 2 * min(k * turns_high // max(calls[1], 1), turns_high) * TURN_TOKENS[1] + reply[1]
+        for k in range(calls[1])
+    )
     return calls, (low, high)
 
 
-def _expected(role: str, task: Task, max_turns: int, count, overhead: int) -> tuple[float, int, int]:
+def _expected(
+    role: str, task: Task, max_turns: int, count: Callable[[str], int], overhead: int
+) -> tuple[float, int, int]:
     """(calls, prompt tokens, reply tokens) of one dialogue as long as a released one on average."""
     turns = min(RELEASED_SEEKER_TURNS.get(task.language, max(RELEASED_SEEKER_TURNS.values())), max_turns)
     brief = count(json.dumps(task.brief.model_dump(mode="json"), ensure_ascii=False))
@@ -113,8 +121,8 @@ def _expected(role: str, task: Task, max_turns: int, count, overhead: int) -> tu
     else:
         calls, base = required / 2, overhead + max(count(node.text) for node in task.tree.nodes)
     # the k-th call of the dialogue carries the exchanges before it (two turns each)
-    prompt = sum(base + 2 * (k * turns / max(calls, 1)) * per_turn for k in range(int(round(calls))))
-    return calls, int(prompt), int(round(calls * reply))
+    prompt = sum(base + 2 * (k * turns / max(calls, 1)) * per_turn for k in range(round(calls)))
+    return calls, int(prompt), round(calls * reply)
 
 
 def estimate(config: RunConfig, tasks: list[Task], models: list[tuple[str, str]]) -> Estimate:
@@ -132,8 +140,9 @@ def estimate(config: RunConfig, tasks: list[Task], models: list[tuple[str, str]]
         expected_calls, expected_usd = 0.0, 0.0
         overheads = {language: _template_tokens(role, language, count) for language in {t.language for t in tasks}}
         for task in tasks:
-            (c_low, c_high), (t_low, t_high) = _per_dialogue(role, task, config.max_turns, count,
-                                                             overheads[task.language])
+            (c_low, c_high), (t_low, t_high) = _per_dialogue(
+                role, task, config.max_turns, count, overheads[task.language]
+            )
             reply = REPLY_TOKENS[role]
             calls[0] += c_low * config.trials
             calls[1] += c_high * config.trials
@@ -145,7 +154,11 @@ def estimate(config: RunConfig, tasks: list[Task], models: list[tuple[str, str]]
             expected_calls += e_calls * config.trials
             expected_usd += call_cost(resolved, e_prompt, e_reply) * config.trials
         priced = is_scripted(resolved) or (is_priced(resolved) and (call_cost(resolved, 1000, 1000) > 0))
-        row.calls, row.tokens, row.usd = (calls[0], calls[1]), (tokens[0], tokens[1]), (usd[0], usd[1]) if priced else None
-        row.expected_calls, row.expected_usd = int(round(expected_calls)), expected_usd if priced else None
+        row.calls, row.tokens, row.usd = (
+            (calls[0], calls[1]),
+            (tokens[0], tokens[1]),
+            (usd[0], usd[1]) if priced else None,
+        )
+        row.expected_calls, row.expected_usd = round(expected_calls), expected_usd if priced else None
         result.roles.append(row)
     return result

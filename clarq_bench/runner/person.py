@@ -13,6 +13,7 @@ import asyncio
 from pathlib import Path
 from typing import Any, NamedTuple, cast
 
+from ..core.defaults import DEFAULT_MAX_TURNS, DEFAULT_SEED
 from ..core.errors import ClarqError
 from ..core.tasks import Language, Task
 from ..core.transcript import Transcript
@@ -20,7 +21,6 @@ from ..llm.options import ModelCallOptions
 from .batch import build_provider, quick_success
 from .dialogue import play_dialogue
 from .prepare import import_seeker_modules, models_by_role, open_client
-from ..core.defaults import DEFAULT_MAX_TURNS, DEFAULT_SEED
 
 #: The provider's seed and trial in a dialogue played by hand (the run's defaults for trial 0).
 SEED, TRIAL = DEFAULT_SEED, 0
@@ -34,9 +34,17 @@ class Played(NamedTuple):
     success: bool
 
 
-def play_by_hand(task_id: str, role: str, *, seeker: str = "heuristic", provider: str = "offline",
-                 source: str | Path | None = None, max_turns: int = DEFAULT_MAX_TURNS, seeker_module: list[str] | str | None = None,
-                 options: ModelCallOptions | None = None) -> Played:
+def play_by_hand(
+    task_id: str,
+    role: str,
+    *,
+    seeker: str = "heuristic",
+    provider: str = "offline",
+    source: str | Path | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    seeker_module: list[str] | str | None = None,
+    options: ModelCallOptions | None = None,
+) -> Played:
     """Load the task, resolve the machine side, check its key, play. `source` is a task folder (else $CLARQ_DATA,
     then the cache); `options` the model-call options when the machine side is a model."""
     from ..core.run_config import AgentSettings
@@ -63,12 +71,15 @@ def play_by_hand(task_id: str, role: str, *, seeker: str = "heuristic", provider
         client = open_client(models_by_role(None, provider_spec), options or ModelCallOptions())
         from ..seekers.human import HumanSeeker
 
-        sides = (HumanSeeker(SeekerTask.of(task), in_thread=False),
-                 build_provider(provider_spec, AgentSettings(name=provider), task, client, seed=SEED, trial=TRIAL))
+        sides = (
+            HumanSeeker(SeekerTask.of(task), in_thread=False),
+            build_provider(provider_spec, AgentSettings(name=provider), task, client, seed=SEED, trial=TRIAL),
+        )
     loop = asyncio.new_event_loop()  # no asyncio.run: its Ctrl-C handler only cancels, and input() goes on waiting
     try:
-        transcript = loop.run_until_complete(play_dialogue(task, *sides, max_turns=max_turns,
-                                                           turn_timeout=None))  # a person may think for long
+        transcript = loop.run_until_complete(
+            play_dialogue(task, *sides, max_turns=max_turns, turn_timeout=None)
+        )  # a person may think for long
     finally:
         _close(loop, client)
     return Played(task, transcript, quick_success(task, transcript))

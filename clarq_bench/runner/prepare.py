@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ClarqError
+from ..core.run_config import AgentSettings, RunConfig
 from ..core.tasks import Task
 from ..data.selection import compact_ranges, no_tasks_error, parse_types, run_selection, selected_languages
-from ..core.run_config import AgentSettings, RunConfig
 from ..llm.options import ModelCallOptions
 from .prepared import PreparedRun, ready, resolve_agents
 
@@ -27,8 +27,17 @@ if TYPE_CHECKING:
     from ..seekers.registry import SeekerSpec
 
 #: Options that map one-to-one onto RunConfig fields; None means "not given" so a resume keeps the saved value.
-RUN_FIELDS = ("trials", "seed", "max_turns", "limit", "concurrency", "max_cost", "judge_model", "turn_timeout",
-              "max_errors")
+RUN_FIELDS = (
+    "trials",
+    "seed",
+    "max_turns",
+    "limit",
+    "concurrency",
+    "max_cost",
+    "judge_model",
+    "turn_timeout",
+    "max_errors",
+)
 
 #: The provider of `clarq run` when --provider is not given: GPT-4o, as in the paper (needs OPENAI_API_KEY).
 DEFAULT_PROVIDER = "gpt-4o"
@@ -70,7 +79,9 @@ class RunOptions:
     max_turns: int | None = None
     limit: int | None = None
     concurrency: int | None = None
-    provider_workers: int | None = None  # offline provider: its replies decided in N processes (runner/provider_pool.py)
+    provider_workers: int | None = (
+        None  # offline provider: its replies decided in N processes (runner/provider_pool.py)
+    )
     turn_timeout: float | None = None
     max_errors: int | None = None
     runs_dir: str | Path = "runs"
@@ -97,7 +108,9 @@ class RunOptions:
         names = [field.name for field in dataclasses.fields(cls)]
         unknown = sorted(set(changes) - set(names))
         if unknown:
-            raise ClarqError(f"unknown run option {unknown[0]!r}", "use the names of `clarq run`'s flags, e.g. seeker_model")
+            raise ClarqError(
+                f"unknown run option {unknown[0]!r}", "use the names of `clarq run`'s flags, e.g. seeker_model"
+            )
         base = {name: getattr(options, name) for name in names if hasattr(options, name)} if options is not None else {}
         return cls(**{**base, **changes})
 
@@ -129,9 +142,16 @@ def replay_languages(path: Path) -> list[str]:
 
 def build_config(args: RunOptions, base: RunConfig | None) -> RunConfig:
     """The run's config: the saved one on resume (explicit flags override), else defaults plus flags."""
-    fields: dict[str, Any] = base.model_dump() if base else {
-        "seeker": {"name": "heuristic"}, "provider": {"name": DEFAULT_PROVIDER}, "languages": ["en"], "split": "test",
-    }  # fmt: skip
+    fields: dict[str, Any] = (
+        base.model_dump()
+        if base
+        else {
+            "seeker": {"name": "heuristic"},
+            "provider": {"name": DEFAULT_PROVIDER},
+            "languages": ["en"],
+            "split": "test",
+        }
+    )
     for name in RUN_FIELDS:
         if getattr(args, name, None) is not None:
             fields[name] = getattr(args, name)
@@ -181,8 +201,11 @@ def select_tasks(config: RunConfig, args: RunOptions) -> tuple[RunConfig, list[T
     tasks = run_selection(root, config.model_dump())
     if config.limit is not None and tasks:
         types = sorted({task.type_number for task in tasks})
-        print(f"clarq: --limit {config.limit}: {len(tasks)} tasks of types {compact_ranges(types)} (seed "
-              f"{config.seed}; --types narrows the choice)", file=sys.stderr)
+        print(
+            f"clarq: --limit {config.limit}: {len(tasks)} tasks of types {compact_ranges(types)} (seed "
+            f"{config.seed}; --types narrows the choice)",
+            file=sys.stderr,
+        )
     if not tasks:
         if config.types:
             raise no_tasks_error(root, config.languages, config.split, config.types)
@@ -190,8 +213,12 @@ def select_tasks(config: RunConfig, args: RunOptions) -> tuple[RunConfig, list[T
     return config.model_copy(update={"data_dir": str(root.resolve())}), tasks
 
 
-def models_by_role(seeker: SeekerSpec | None, provider: ProviderSpec | None = None, judge_model: str | None = None,
-                   provider_mode: str | None = None) -> list[tuple[str, str]]:
+def models_by_role(
+    seeker: SeekerSpec | None,
+    provider: ProviderSpec | None = None,
+    judge_model: str | None = None,
+    provider_mode: str | None = None,
+) -> list[tuple[str, str]]:
     """(role, model) for every model a run would call, from its resolved agents; an unknown judge name fails here,
     and an offline-e5 provider loads its engine now (once; without the extra, one line here)."""
     from ..core.registry import looks_like_model
@@ -241,16 +268,19 @@ def open_client(models: list[tuple[str, str]], options: ModelCallOptions) -> Any
     settings = options.settings()
     client = LLMClient(settings)  # reads --router: a bad file is one line here
     key = settings.api_key.get_secret_value() if settings.api_key else None
-    check_keys([(role, model) for role, model in models if not client.pooled(model)], api_base=settings.api_base,
-               api_key=key)
+    check_keys(
+        [(role, model) for role, model in models if not client.pooled(model)], api_base=settings.api_base, api_key=key
+    )
     priced = []  # a pooled model is priced as its deployments' models
     for role, model in models:
         router = client.router
         if router is not None and client.pooled(model):
             missing = router.missing_keys(model)
             if missing:
-                raise ClarqError(f"the {role} model {model} needs {missing[0]} (named in --router), which is not set",
-                                 f"set {missing[0]}, or pass {OFFLINE_FIX[role]} to run without it")
+                raise ClarqError(
+                    f"the {role} model {model} needs {missing[0]} (named in --router), which is not set",
+                    f"set {missing[0]}, or pass {OFFLINE_FIX[role]} to run without it",
+                )
             priced += [(role, deployed) for deployed in router.deployment_models(model)]
         else:
             priced.append((role, model))
@@ -258,8 +288,10 @@ def open_client(models: list[tuple[str, str]], options: ModelCallOptions) -> Any
         unpriced = unpriced_models(priced)
         if unpriced and not options.allow_unpriced:
             named = ", ".join(f"the {role} model {model}" for role, model in unpriced)
-            raise ClarqError(f"--max-cost cannot work: no price is known for {named} (its calls would count as $0)",
-                             "pass --allow-unpriced to run anyway, or drop --max-cost")
+            raise ClarqError(
+                f"--max-cost cannot work: no price is known for {named} (its calls would count as $0)",
+                "pass --allow-unpriced to run anyway, or drop --max-cost",
+            )
     return client
 
 
@@ -300,11 +332,13 @@ def prepare(options: RunOptions) -> PreparedRun:
     if base is not None:
         options = resumed_call_options(options, base)
     config, tasks = select_tasks(build_config(options, base), options)
-    config = config.model_copy(update={
-        "use_cache": not options.no_cache,
-        "cache_path": str(Path(options.cache).expanduser().resolve()) if options.cache else None,
-        "router_file": str(Path(options.router).expanduser().resolve()) if options.router else None,
-    })  # fmt: skip
+    config = config.model_copy(
+        update={
+            "use_cache": not options.no_cache,
+            "cache_path": str(Path(options.cache).expanduser().resolve()) if options.cache else None,
+            "router_file": str(Path(options.router).expanduser().resolve()) if options.router else None,
+        }
+    )
     seeker, provider = resolve_agents(config)
     models = models_by_role(seeker, provider, config.judge_model, config.provider.mode)
     client = open_client(models, ModelCallOptions.of(options, max_cost=config.max_cost))

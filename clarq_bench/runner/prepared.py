@@ -63,8 +63,13 @@ def with_suggestion(exc: ClarqError, name: str) -> ClarqError:
     return ClarqError(exc.problem, f"did you mean {named}? {exc.fix}" if exc.fix else f"did you mean {named}?")
 
 
-def ready(config: RunConfig, tasks: list[Task], client: Any, run_dir: str | Path,
-          agents: tuple[SeekerSpec, ProviderSpec] | None = None) -> PreparedRun:
+def ready(
+    config: RunConfig,
+    tasks: list[Task],
+    client: Any,
+    run_dir: str | Path,
+    agents: tuple[SeekerSpec, ProviderSpec] | None = None,
+) -> PreparedRun:
     """The run with its agents (resolved now unless given) holding the client, and its config stamped once."""
     seeker, provider = agents if agents is not None else resolve_agents(config)
     seeker = seeker.with_client(client)

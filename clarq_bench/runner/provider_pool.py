@@ -30,8 +30,13 @@ _WORKER: dict[str, Any] = {}  # in a worker process: the spec, mode, the run's t
 
 
 def _start(spec: Any, mode: str, tasks: list[Task]) -> None:
-    _WORKER.update(spec=spec, mode=mode, tasks={task.id: task for task in tasks}, built=OrderedDict(),
-                   loop=asyncio.new_event_loop())  # fmt: skip
+    _WORKER.update(
+        spec=spec,
+        mode=mode,
+        tasks={task.id: task for task in tasks},
+        built=OrderedDict(),
+        loop=asyncio.new_event_loop(),
+    )
 
 
 def _provider(task_id: str) -> Any:
@@ -75,8 +80,10 @@ class ProviderPool:
             by_worker[_worker_of(task.id, workers)].append(task)
         # spawn, not fork: the run's loop, threads and open sockets must not be copied into the workers
         context = multiprocessing.get_context("spawn")
-        self._executors = [ProcessPoolExecutor(1, mp_context=context, initializer=_start, initargs=(spec, mode, own))
-                           for own in by_worker]  # fmt: skip
+        self._executors = [
+            ProcessPoolExecutor(1, mp_context=context, initializer=_start, initargs=(spec, mode, own))
+            for own in by_worker
+        ]
 
     async def open(self, task: Task) -> PooledProvider:
         """The provider of one dialogue: its greeting is asked of its worker now, its replies when they are due."""

@@ -21,20 +21,23 @@ if TYPE_CHECKING:
     from ..seekers.registry import SeekerSpec
 
 
-def stamp_config(config: RunConfig, tasks: list[Task], client: Any, seeker: SeekerSpec,
-                 provider: ProviderSpec) -> RunConfig:
+def stamp_config(
+    config: RunConfig, tasks: list[Task], client: Any, seeker: SeekerSpec, provider: ProviderSpec
+) -> RunConfig:
     """The config with what this run decided filled in: the selected tasks (ids and digest), the endpoint, the
     provider fingerprint, an LLM provider's reading (provider.options.reading) and the seeker's tree access. The one place a config is stamped, once, when a run is made
     ready (prepared.ready), before anything else reads its hash or writes it."""
     endpoint = getattr(client, "endpoint", None) if client is not None else None
-    return with_reading(config, provider).model_copy(update={
-        "task_ids": [task.id for task in tasks],
-        "tasks_digest": tasks_digest(tasks),
-        "api_base": endpoint,
-        "router": used_pools(config, client),
-        "provider_fingerprint": provider.fingerprint(config.provider.mode),
-        "seeker_tree_access": seeker.tree_access,
-    })  # fmt: skip
+    return with_reading(config, provider).model_copy(
+        update={
+            "task_ids": [task.id for task in tasks],
+            "tasks_digest": tasks_digest(tasks),
+            "api_base": endpoint,
+            "router": used_pools(config, client),
+            "provider_fingerprint": provider.fingerprint(config.provider.mode),
+            "seeker_tree_access": seeker.tree_access,
+        }
+    )
 
 
 def with_reading(config: RunConfig, provider: ProviderSpec) -> RunConfig:
@@ -62,16 +65,24 @@ def _endpoint(config: RunConfig, model: str | None) -> str | None:
     return str(pool["identity"]) if pool else config.api_base
 
 
-def agent_infos(config: RunConfig, seeker_name: str, seeker_model: str | None,
-                provider: ProviderSpec) -> tuple[AgentInfo, AgentInfo]:
+def agent_infos(
+    config: RunConfig, seeker_name: str, seeker_model: str | None, provider: ProviderSpec
+) -> tuple[AgentInfo, AgentInfo]:
     """(seeker, provider) identities as every transcript of the run records them."""
-    seeker = AgentInfo(name=seeker_name, model=seeker_model, settings=config.seeker.model_dump(mode="json"),
-                       endpoint=_endpoint(config, seeker_model) if seeker_model else None,
-                       tree_access=config.seeker_tree_access)
-    provider_info = AgentInfo(name=config.provider.name, model=config.provider.model,
-                              settings=config.provider.model_dump(mode="json"),
-                              endpoint=_endpoint(config, provider.model) if provider.kind == "llm" else None,
-                              fingerprint=config.provider_fingerprint)  # fmt: skip
+    seeker = AgentInfo(
+        name=seeker_name,
+        model=seeker_model,
+        settings=config.seeker.model_dump(mode="json"),
+        endpoint=_endpoint(config, seeker_model) if seeker_model else None,
+        tree_access=config.seeker_tree_access,
+    )
+    provider_info = AgentInfo(
+        name=config.provider.name,
+        model=config.provider.model,
+        settings=config.provider.model_dump(mode="json"),
+        endpoint=_endpoint(config, provider.model) if provider.kind == "llm" else None,
+        fingerprint=config.provider_fingerprint,
+    )
     return seeker, provider_info
 
 

@@ -19,6 +19,7 @@ from ..core.run_folder import FINISHED, RunDir
 from ..core.tasks import Task
 from ..core.transcript import EndReason
 
+
 class RunRow(BaseModel):
     """One run folder, as `clarq runs` shows it."""
 
@@ -55,8 +56,15 @@ def _selected(folder: RunDir, raw: dict[str, Any]) -> list[Task] | None:
     from ..data.selection import recorded_selection
 
     ids = raw.get("task_ids")
-    key = (folder.data_dir(raw), tuple(ids) if isinstance(ids, list) else None, tuple(raw.get("languages") or ()),
-           raw.get("split"), tuple(raw.get("types") or ()), raw.get("limit"), raw.get("seed"))
+    key = (
+        folder.data_dir(raw),
+        tuple(ids) if isinstance(ids, list) else None,
+        tuple(raw.get("languages") or ()),
+        raw.get("split"),
+        tuple(raw.get("types") or ()),
+        raw.get("limit"),
+        raw.get("seed"),
+    )
     if key not in _TASKS:
         try:
             _TASKS[key] = recorded_selection(Path(key[0] or ""), raw)
@@ -88,11 +96,21 @@ def read_run(run_dir: Path) -> RunRow | None:
         successes = sum(quick_success(by_id[t.task_id], t) for t in transcripts if t.task_id in by_id)
     errors = sum(t.end_reason == EndReason.error for t in transcripts)
     cost = folder.whole_cost(transcripts)  # every session's dialogues and every scoring's judge (spending.json)
-    return RunRow(run_dir=str(run_dir), run_id=str(raw.get("run_id") or run_dir.name),
-                  written_at=str(raw.get("written_at") or ""), seeker=agent_label(config.seeker),
-                  provider=agent_label(config.provider), languages=list(config.languages), done=len(transcripts),
-                  total=total, successes=successes, errors=errors, cost_usd=cost,
-                  state=folder.state(transcripts, total), config_hash=str(raw.get("config_hash") or ""))  # fmt: skip
+    return RunRow(
+        run_dir=str(run_dir),
+        run_id=str(raw.get("run_id") or run_dir.name),
+        written_at=str(raw.get("written_at") or ""),
+        seeker=agent_label(config.seeker),
+        provider=agent_label(config.provider),
+        languages=list(config.languages),
+        done=len(transcripts),
+        total=total,
+        successes=successes,
+        errors=errors,
+        cost_usd=cost,
+        state=folder.state(transcripts, total),
+        config_hash=str(raw.get("config_hash") or ""),
+    )
 
 
 def list_runs(root: str | Path = "runs") -> list[RunRow]:

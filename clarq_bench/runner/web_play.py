@@ -15,10 +15,10 @@ from __future__ import annotations
 import asyncio
 import html
 import json
+from collections.abc import Awaitable, Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
-from collections.abc import Awaitable, Callable
 from urllib.parse import quote
 
 from ..core.errors import ClarqError
@@ -45,30 +45,40 @@ def clean_name(value: str) -> str | None:
 
 def document(title: str, body: str, refresh: bool = False) -> str:
     again = '<meta http-equiv="refresh" content="1">' if refresh else ""
-    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-            f'<meta http-equiv="Content-Security-Policy" content="{CSP}">{again}'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f'<title>{esc(title)}</title><link rel="stylesheet" href="/assets/style.css"></head><body>'
-            '<header class="site"><a href="/">clarq play</a><span class="tag">you ask, Jax answers</span></header>'
-            f"<main>{body}</main></body></html>")  # fmt: skip
+    return (
+        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">{again}'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<title>{esc(title)}</title><link rel="stylesheet" href="/assets/style.css"></head><body>'
+        '<header class="site"><a href="/">clarq play</a><span class="tag">you ask, Jax answers</span></header>'
+        f"<main>{body}</main></body></html>"
+    )
 
 
 def name_page(problem: str = "") -> str:
     note = f'<p class="warn" id="problem">{esc(problem)}</p>' if problem else ""
-    return document("clarq play", f"""<h1>Play the seeker</h1><p class="lead">You get a task whose first answer leaves
+    return document(
+        "clarq play",
+        f"""<h1>Play the seeker</h1><p class="lead">You get a task whose first answer leaves
 things open. Ask Jax, who knows the answer, clarification questions until you know exactly what to do, then say
 goodbye. Your lines are saved as you send them; come back with the same name to continue.</p>{note}
 <form method="post" action="/start"><label>your name <input name="name" id="name" maxlength="{MAX_NAME}"
-required></label> <button type="submit" id="start">start</button></form>""")
+required></label> <button type="submit" id="start">start</button></form>""",
+    )
 
 
 def play_page(desk: Desk, total: int, problem: str = "") -> str:
     task, view = desk.task, desk.view
     assert task is not None and view is not None
-    turns = "".join(f'<div class="turn {t.speaker.value}"><span class="who">'
-                    f'{"You" if t.speaker == Speaker.seeker else "Jax"}</span>{esc(t.text)}</div>' for t in view.turns)
+    turns = "".join(
+        f'<div class="turn {t.speaker.value}"><span class="who">'
+        f"{'You' if t.speaker == Speaker.seeker else 'Jax'}</span>{esc(t.text)}</div>"
+        for t in view.turns
+    )
     note = f'<p class="warn" id="problem">{esc(problem)}</p>' if problem else ""
-    return document("clarq play", f"""<h1>Task {desk.done + 1} of {total}: {esc(task.brief.task_name)}</h1>
+    return document(
+        "clarq play",
+        f"""<h1>Task {desk.done + 1} of {total}: {esc(task.brief.task_name)}</h1>
 <p class="muted">playing as <b id="who">{esc(desk.name)}</b> · task {esc(view.task_id)} · turn {desk.turn + 1}</p>
 <details open><summary>the task</summary><p class="brief">{esc(task.brief.background)}</p></details>
 <div class="dialogue-body" id="dialogue">{turns}</div>{note}
@@ -76,20 +86,25 @@ def play_page(desk: Desk, total: int, problem: str = "") -> str:
 <input type="hidden" name="turn" value="{desk.turn}">
 <textarea name="text" id="text" rows="3" cols="80" maxlength="{MAX_LINE}"></textarea><br>
 <button type="submit" name="action" value="say" id="say">send</button>
-<button type="submit" name="action" value="goodbye" id="goodbye">I know what to do: goodbye</button></form>""")
+<button type="submit" name="action" value="goodbye" id="goodbye">I know what to do: goodbye</button></form>""",
+    )
 
 
 def wait_page(desk: Desk) -> str:
-    return document("clarq play", f'<h1>One moment</h1><p id="waiting">Jax is answering, {esc(desk.name)}...</p>',
-                    refresh=True)
+    return document(
+        "clarq play", f'<h1>One moment</h1><p id="waiting">Jax is answering, {esc(desk.name)}...</p>', refresh=True
+    )
 
 
 def done_page(desk: Desk) -> str:
     summary = desk.summary
     rate = f"{summary.success.value:.0%}" if summary is not None and summary.success.value is not None else "-"
-    return document("clarq play", f"""<h1 id="done">Thank you, {esc(desk.name)}</h1><p>You played {desk.done}
+    return document(
+        "clarq play",
+        f"""<h1 id="done">Thank you, {esc(desk.name)}</h1><p>You played {desk.done}
 dialogue(s); you obtained everything needed in {esc(rate)} of them. Your run folder: <code>{esc(desk.folder)}</code>
-</p>""")
+</p>""",
+    )
 
 
 class PlayServer:
@@ -97,8 +112,9 @@ class PlayServer:
     the API's run_async (clarq_bench.play_server passes it): each person's run is prepared, played and scored as
     `clarq run` does it."""
 
-    def __init__(self, runs_dir: str | Path, options: dict[str, Any], *, run: Callable[..., Awaitable[Any]],
-                 port: int = 0) -> None:
+    def __init__(
+        self, runs_dir: str | Path, options: dict[str, Any], *, run: Callable[..., Awaitable[Any]], port: int = 0
+    ) -> None:
         self.runs_dir, self.options, self.port, self.run = Path(runs_dir), options, port, run
         self.runs: dict[str, asyncio.Task] = {}
         self.totals: dict[str, int] = {}
@@ -129,9 +145,17 @@ class PlayServer:
         desk = DESKS[name]
         earlier = self._folders().get(name)
         resume = earlier if earlier and Path(earlier, "config.json").is_file() else None
-        options = RunOptions.of(None, **self.options, seeker="human-web", seeker_option={"person": name},
-                                concurrency=1, turn_timeout=None, runs_dir=self.runs_dir, resume=resume,
-                                no_progress=True)  # fmt: skip
+        options = RunOptions.of(
+            None,
+            **self.options,
+            seeker="human-web",
+            seeker_option={"person": name},
+            concurrency=1,
+            turn_timeout=None,
+            runs_dir=self.runs_dir,
+            resume=resume,
+            no_progress=True,
+        )
 
         def at_folder(run_dir: Path, identical: Any) -> None:
             desk.attach(Path(run_dir))
@@ -172,8 +196,12 @@ class PlayServer:
         from aiohttp import web
 
         async def page(text: str, status: int = 200) -> web.Response:
-            return web.Response(text=text, status=status, content_type="text/html",
-                                headers={"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff"})
+            return web.Response(
+                text=text,
+                status=status,
+                content_type="text/html",
+                headers={"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff"},
+            )
 
         def to_play(name: str) -> web.HTTPSeeOther:
             return web.HTTPSeeOther(f"/play?name={quote(name)}")
@@ -189,8 +217,7 @@ class PlayServer:
             if name is None:
                 return await page(name_page(f"a name is 1 to {MAX_NAME} printable characters"), 400)
             if not self.start(name):
-                return await page(name_page(f"{MAX_PLAYERS} people are playing now: please try again in a while"),
-                                  503)
+                return await page(name_page(f"{MAX_PLAYERS} people are playing now: please try again in a while"), 503)
             raise to_play(name)
 
         async def play(request: web.Request) -> web.Response:
@@ -199,8 +226,12 @@ class PlayServer:
             if desk is None or name not in self.runs:
                 raise web.HTTPSeeOther("/")
             if name in self.errors:
-                return await page(document("clarq play", f'<p class="warn" id="problem">the run stopped: '
-                                                         f"{esc(self.errors[name])}</p>"), 500)
+                return await page(
+                    document(
+                        "clarq play", f'<p class="warn" id="problem">the run stopped: {esc(self.errors[name])}</p>'
+                    ),
+                    500,
+                )
             if desk.finished:
                 return await page(done_page(desk))
             if desk.view is None:
@@ -231,8 +262,15 @@ class PlayServer:
             raise to_play(desk.name)
 
         application = web.Application(client_max_size=MAX_BODY)
-        application.add_routes([web.get("/", index), web.get("/assets/style.css", style), web.post("/start", start),
-                                web.get("/play", play), web.post("/say", say)])  # fmt: skip
+        application.add_routes(
+            [
+                web.get("/", index),
+                web.get("/assets/style.css", style),
+                web.post("/start", start),
+                web.get("/play", play),
+                web.post("/say", say),
+            ]
+        )
         return application
 
     async def serve(self) -> str:
@@ -246,7 +284,9 @@ class PlayServer:
             await site.start()
         except OSError as exc:
             await self.runner.cleanup()
-            raise ClarqError(f"cannot listen on {HOST}:{self.port} ({exc.strerror or exc})", "pass another --port") from None
+            raise ClarqError(
+                f"cannot listen on {HOST}:{self.port} ({exc.strerror or exc})", "pass another --port"
+            ) from None
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
         return f"http://{HOST}:{self.port}/"
 

@@ -29,9 +29,11 @@ import unicodedata
 #: over the released GPT-4o seeker turns (Comp files): en 8.1 x 1.252 (o200k) / 1.051 (cjk+words); zh 17.0 x 0.742
 #: / 0.842. A language of its own tasks without a figure uses English's.
 HUMAN_TURN_TOKENS: dict[tuple[str, str], float] = {
-    ("o200k_base", "en"): 10.1, ("o200k_base", "zh"): 12.6,
-    ("cjk+words", "en"): 8.5, ("cjk+words", "zh"): 14.3,
-}  # fmt: skip
+    ("o200k_base", "en"): 10.1,
+    ("o200k_base", "zh"): 12.6,
+    ("cjk+words", "en"): 8.5,
+    ("cjk+words", "zh"): 14.3,
+}
 
 #: One question word = one ask ("where and how" asks two things). Longest first: 为什么 before 什么.
 _WH = re.compile(  # (the lookahead on first letters lets the scan skip the other places fast)
@@ -44,14 +46,18 @@ _SENTENCE = re.compile(r"[^.!?;。！？；…\n]+(?:(?<=\d)\.(?=\d)[^.!?;。！
 _YES_NO = re.compile(r"[?？]|[吗呢][\s\"'”’）)]*$")
 #: List joints (commas, enumeration marks, slashes, pipes, bullets, dashes, "and"): each one inside a question, after
 #: its first question word, adds a thing asked. "or" does not: the options of one choice are one ask.
-_JOINT = re.compile(r"(?=[,，、/&+|·•—–apw以并而还和与及])(?:[,，、/&+|·•—–]|\b(?:and|plus|as well as)\b|以及|并且|而且|还有|和|与|及)")
+_JOINT = re.compile(
+    r"(?=[,，、/&+|·•—–apw以并而还和与及])(?:[,，、/&+|·•—–]|\b(?:and|plus|as well as)\b|以及|并且|而且|还有|和|与|及)"
+)
 #: The joints of a yes/no question (or one in a language without question words here): conjunctions and
 #: enumeration marks, and commas when there are two or more (a list; one comma is a pause: "Okay, do I need it?").
 _YES_NO_JOINT = re.compile(r"、|\b(?:and|plus|as well as)\b|以及|还有|和|与|及")
 _COMMA = re.compile(r"[,，]")
 _CONTENT = re.compile(r"\w")
 #: A clause opened by a connective goes on with the same ask ("..., so what should I do?"), it lists nothing.
-_CONNECTIVE = re.compile(r"\s*(?:so|but|because|since|if|as|though|although|while|thus|hence|therefore)\b|\s*(?:所以|但是|但|因为|如果|因此|那么)")
+_CONNECTIVE = re.compile(
+    r"\s*(?:so|but|because|since|if|as|though|although|while|thus|hence|therefore)\b|\s*(?:所以|但是|但|因为|如果|因此|那么)"
+)
 
 
 def _normal(text: str) -> str:
@@ -72,8 +78,11 @@ def asks(text: str) -> int:
         wh = list(_WH.finditer(sentence))
         if wh:
             rest = sentence[wh[0].end() :]
-            items = [part for part in _JOINT.split(rest)[1:]
-                     if _CONTENT.search(part) and not _WH.search(part) and not _CONNECTIVE.match(part)]
+            items = [
+                part
+                for part in _JOINT.split(rest)[1:]
+                if _CONTENT.search(part) and not _WH.search(part) and not _CONNECTIVE.match(part)
+            ]
             total += len(wh) + len(items)
         elif _YES_NO.search(sentence.strip()):
             commas = len(_COMMA.findall(sentence))
@@ -92,8 +101,9 @@ def human_turn_tokens(unit: str, language: str) -> float:
 def charge(turns: int, asked: int, tokens: int, budget: float) -> float:
     """C = max(Q, A + 1, W / B), in human-path queries; 0 when nothing was said after the root."""
     if min(turns, asked, tokens) < 0 or budget <= 0:
-        raise ValueError(f"charge of negative counts or a non-positive budget (Q={turns}, A={asked}, W={tokens}, "
-                         f"B={budget})")  # fmt: skip
+        raise ValueError(
+            f"charge of negative counts or a non-positive budget (Q={turns}, A={asked}, W={tokens}, B={budget})"
+        )
     if turns == 0:
         return 0.0
     return max(float(turns), float(asked + 1), tokens / budget)

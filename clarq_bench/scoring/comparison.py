@@ -78,8 +78,9 @@ def _check_same_tasks(a: list[Verdict], b: list[Verdict], hashes_a: Hashes, hash
         )
 
 
-def pair_verdicts(a: list[Verdict], b: list[Verdict], hashes_a: Hashes | None = None,
-                  hashes_b: Hashes | None = None) -> tuple[list[tuple[Verdict, Verdict]], str, int, int]:
+def pair_verdicts(
+    a: list[Verdict], b: list[Verdict], hashes_a: Hashes | None = None, hashes_b: Hashes | None = None
+) -> tuple[list[tuple[Verdict, Verdict]], str, int, int]:
     """Matched (A, B) verdicts in key order, what they were paired on, and how many of each side stayed unpaired.
 
     With hashes ((task id, trial) -> task content hash, for each side), pairs on (hash, trial), after refusing
@@ -87,8 +88,13 @@ def pair_verdicts(a: list[Verdict], b: list[Verdict], hashes_a: Hashes | None = 
     keys: list[tuple[str, Callable[[Verdict], tuple[str, int]], Callable[[Verdict], tuple[str, int]]]] = []
     if hashes_a is not None and hashes_b is not None:
         _check_same_tasks(a, b, hashes_a, hashes_b)
-        keys.append(("task content and trial", lambda v: (hashes_a.get(_key_by_id(v), ""), v.trial),
-                     lambda v: (hashes_b.get(_key_by_id(v), ""), v.trial)))
+        keys.append(
+            (
+                "task content and trial",
+                lambda v: (hashes_a.get(_key_by_id(v), ""), v.trial),
+                lambda v: (hashes_b.get(_key_by_id(v), ""), v.trial),
+            )
+        )
     else:
         keys.append(("task id and trial", _key_by_id, _key_by_id))
     keys.append(("type, index and trial", _key_by_position, _key_by_position))

@@ -17,11 +17,20 @@ from enum import Enum
 from pydantic import BaseModel, Field
 
 from ..core.goodbye import is_goodbye  # the one rule, shared with the dialogue loop
+from ..core.tasks import ROOT_ID, Task
+from ..core.transcript import (
+    EndReason,
+    Intent,
+    OmitsUnsetScripted,
+    ReplyKind,
+    ScriptedReplay,
+    Speaker,
+    Transcript,
+    Turn,
+)
+from ..data.textmatch import carries_node, normalise
 from .charge import asks, charge, human_turn_tokens, success_weighted
 from .lengths import detect_language, released_length, token_counter
-from ..core.tasks import ROOT_ID, Task
-from ..core.transcript import EndReason, Intent, OmitsUnsetScripted, ReplyKind, ScriptedReplay, Speaker, Transcript, Turn
-from ..data.textmatch import carries_node, normalise
 
 #: The leftover-node check: (node text, candidate provider turn texts, language) -> obtained?
 NodeCheck = Callable[[str, list[str], str], Awaitable[bool]]
@@ -73,8 +82,10 @@ class SeekerTurnVerdict(BaseModel):
     nodes: list[str] = Field(default_factory=list, description="Required nodes first obtained by the reply.")
     length: int = Field(description="Length in the released unit (spaces for English, characters for Chinese).")
     tokens: int = Field(description="Length in the cross-language unit (Verdict.token_unit).")
-    asks: int | None = Field(default=None, description="Things the turn asks (scoring/charge.py); None in verdicts "
-                             "recorded before they were counted.")  # fmt: skip
+    asks: int | None = Field(
+        default=None,
+        description="Things the turn asks (scoring/charge.py); None in verdicts recorded before they were counted.",
+    )
 
 
 class ClaimIssue(BaseModel):
@@ -267,8 +278,12 @@ def _label_turns(
         label = _label(turns, i, reply, root, new, task)
         labelled.append(
             SeekerTurnVerdict(
-                index=i, label=label, nodes=new, length=released_length(turns[i].text, aql),
-                tokens=count(turns[i].text), asks=0 if label == TurnLabel.goodbye else asks(turns[i].text),
+                index=i,
+                label=label,
+                nodes=new,
+                length=released_length(turns[i].text, aql),
+                tokens=count(turns[i].text),
+                asks=0 if label == TurnLabel.goodbye else asks(turns[i].text),
             )
         )
     return labelled

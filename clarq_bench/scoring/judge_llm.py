@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, Field
 
 from ..core import prompts
-from .judge import NodeCheck
 from ..core.defaults import DEFAULT_SEED
+from .judge import NodeCheck
 
 if TYPE_CHECKING:  # the LLM layer imports litellm; keep it out of module import time
     from ..llm import LLMClient

@@ -12,16 +12,16 @@ the efficiency figure had its name read its old one (`success_eff`).
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
 import zlib
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypedDict
 
 from pydantic import AliasChoices, BaseModel, Field
 from typing_extensions import Unpack
 
-from .judge import TurnLabel, Verdict
 from ..core.transcript import Transcript, Usage
+from .judge import TurnLabel, Verdict
 from .stats import CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, bootstrap_ratio, figure_seed, pass_hat_k
 
 #: Seeker turns that are not questions: they do not count towards precision and redundancy.
@@ -29,8 +29,10 @@ NON_QUESTIONS = frozenset({TurnLabel.opening, TurnLabel.goodbye, TurnLabel.no_re
 
 
 #: The efficiency figure's one name, and what it is.
-EFFICIENCY = ("Success weighted by what the seeker said: S x H / max(H, C), H the human path's queries, C the "
-              "dearest of the seeker's turns, asks + 1 and tokens over a human turn's (scoring/charge.py).")
+EFFICIENCY = (
+    "Success weighted by what the seeker said: S x H / max(H, C), H the human path's queries, C the "
+    "dearest of the seeker's turns, asks + 1 and tokens over a human turn's (scoring/charge.py)."
+)
 #: Files written before the figure had one name carry it as `success_eff`: read either, write `efficiency`.
 OLD_NAMES = AliasChoices("efficiency", "success_eff")
 
@@ -97,8 +99,11 @@ def run_usage(transcripts: Iterable[Transcript], judge: Usage | None = None, jud
         by_role["judge"] = by_role.get("judge", Usage()) + judge
         models.setdefault("judge", judge_model or "?")
     ordered = dict(sorted(by_role.items()))
-    unpriced = {role: models.get(role, "?") for role, u in ordered.items()
-                if u.prompt_tokens + u.completion_tokens > 0 and u.cost_usd == 0.0}  # fmt: skip
+    unpriced = {
+        role: models.get(role, "?")
+        for role, u in ordered.items()
+        if u.prompt_tokens + u.completion_tokens > 0 and u.cost_usd == 0.0
+    }
     return RunUsage(by_role=ordered, total=sum(ordered.values(), Usage()), unpriced=unpriced)
 
 
@@ -117,8 +122,11 @@ class Summary(BaseModel):
     """Every figure of a scored set of dialogues, with intervals; written as summary.json."""
 
     source: str = ""
-    task_set: str = Field(default="", description="Which tasks: the benchmark's, the sample tasks or custom ones "
-                          "(data/task_sets.py), as shown beside every figure; empty when not known.")
+    task_set: str = Field(
+        default="",
+        description="Which tasks: the benchmark's, the sample tasks or custom ones "
+        "(data/task_sets.py), as shown beside every figure; empty when not known.",
+    )
     judge: str
     dialogues: int
     tasks: int
@@ -142,7 +150,9 @@ class Summary(BaseModel):
     by_type: list[Group]
     by_depth: list[Group]
     by_required: list[Group]
-    by_split: list[Group] = Field(default_factory=list, description="One group per split when more than one is present.")
+    by_split: list[Group] = Field(
+        default_factory=list, description="One group per split when more than one is present."
+    )
     scripted: ScriptedSummary | None = Field(default=None, description="Set when the seeker was a scripted replay.")
     usage: RunUsage | None = Field(default=None, description="Calls, cache hits, tokens and dollars per role.")
     turn_labels: dict[str, int]
@@ -258,9 +268,13 @@ def _redundancy(verdicts: Sequence[Verdict], **kw: Unpack[Resampling]) -> Figure
     if unclassified:
         return not_measured(f"{unclassified} questions got a reply with no recorded intent", of="questions")
     return figure(
-        verdicts, "redundancy", lambda v: float(v.count(TurnLabel.redundant)), lambda v: float(_questions(v)),
-        of="questions", **kw,
-    )  # fmt: skip
+        verdicts,
+        "redundancy",
+        lambda v: float(v.count(TurnLabel.redundant)),
+        lambda v: float(_questions(v)),
+        of="questions",
+        **kw,
+    )
 
 
 def _scripted(verdicts: Sequence[Verdict], seed: int, resamples: int) -> ScriptedSummary | None:
@@ -320,8 +334,12 @@ def summarize(
         if successful
         else not_measured("no successful dialogue"),
         elicitation_precision=figure(
-            verdicts, "precision", lambda v: float(v.count(TurnLabel.obtained)), lambda v: float(_questions(v)),
-            of="questions", **kw,
+            verdicts,
+            "precision",
+            lambda v: float(v.count(TurnLabel.obtained)),
+            lambda v: float(_questions(v)),
+            of="questions",
+            **kw,
         ),
         redundancy_rate=_redundancy(verdicts, **kw),
         pass_k=_pass_k(verdicts, seed, resamples),

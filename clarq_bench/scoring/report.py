@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..core.run_folder import SUMMARY_FILE
 from ..core.redact import redact
+from ..core.run_folder import SUMMARY_FILE
 from ..core.run_guard import file_error, write_atomic
 from ..data.task_sets import BENCHMARK, TITLES
 from .metrics import Figure, Group, Summary
@@ -30,14 +30,23 @@ PLOTS = {"success_by_required": "success_by_required.png", "success_by_type": "s
 
 
 #: Digits per figure, the same wherever a figure is shown (headline, slices), as the published tables print them.
-DIGITS = {"success": 4, "aqd": 4, "aql": 2, "aql_tokens": 2, "efficiency": 4, "aqd_successful": 4,
-          "elicitation_precision": 4, "redundancy_rate": 4}  # fmt: skip
+DIGITS = {
+    "success": 4,
+    "aqd": 4,
+    "aql": 2,
+    "aql_tokens": 2,
+    "efficiency": 4,
+    "aqd_successful": 4,
+    "elicitation_precision": 4,
+    "redundancy_rate": 4,
+}
 EFFICIENCY_NOTE = (
     "Efficiency = mean over dialogues of S x H / max(H, C): S the dialogue's success (0/1), H the queries of the "
     "human path (tree nodes incl. the root, one thing asked a turn), C what the seeker's turns after the root cost in "
     "such queries, the largest of: its turns (Q, as AQD counts them), the things they ask + 1, and their tokens over "
     "a human seeker's turn. A success that costs no more than the human path counts 1, one that costs C > H counts "
-    "H/C, so packing many asks into one turn is charged for every ask and every word.")
+    "H/C, so packing many asks into one turn is charged for every ask and every word."
+)
 GROUP_HEADER = ["slice", "dialogues", "success", "AQD", "AQL (released units)", "AQL (tokens)", "efficiency"]
 
 
@@ -81,9 +90,11 @@ def pass_k_line(summary: Summary) -> str:
     values = [fig.value for k, fig in summary.pass_k.items() if int(k) > 1]
     if not values or summary.success.value is None or any(v != summary.success.value for v in values):
         return ""
-    return (f"pass^k = success for every k up to {summary.trials}: each task's trials all went alike (a deterministic "
-            "seeker and provider, temperature 0, play the same dialogue every trial), so more trials add no "
-            "information; they matter for sampled models")
+    return (
+        f"pass^k = success for every k up to {summary.trials}: each task's trials all went alike (a deterministic "
+        "seeker and provider, temperature 0, play the same dialogue every trial), so more trials add no "
+        "information; they matter for sampled models"
+    )
 
 
 def endings_line(summary: Summary) -> str:
@@ -93,9 +104,11 @@ def endings_line(summary: Summary) -> str:
     line = f"Dialogues ended by: {reasons}."
     errors = summary.end_reasons.get("error", 0)
     if errors:
-        line += (f" {errors} of {summary.dialogues} dialogues ended in an error and count as failures: the figures "
-                 "are not a clean measurement (each transcript's `error` says why; `clarq run --resume RUN_DIR "
-                 "--retry-errors` plays them again).")
+        line += (
+            f" {errors} of {summary.dialogues} dialogues ended in an error and count as failures: the figures "
+            "are not a clean measurement (each transcript's `error` says why; `clarq run --resume RUN_DIR "
+            "--retry-errors` plays them again)."
+        )
     return line
 
 
@@ -107,18 +120,23 @@ def scripted_line(summary: Summary) -> str:
     in_sync = scripted.in_sync.dialogues if scripted.in_sync else 0
     diverged = scripted.diverged.dialogues if scripted.diverged else 0
     at = ", ".join(f"turn {t}: {n}" for t, n in scripted.diverged_at.items())
-    return (f"Scripted replay of {', '.join(scripted.sources)}: the seeker turns are recorded, not generated (open "
-            f"loop). {in_sync} dialogues stayed in sync with the recorded provider's decisions, {diverged} diverged"
-            + (f" (diverged at {at})" if at else "") + "; after the diverging turn the recorded seeker cites answers it "
-            "never got, so the figures measure neither a seeker nor this provider.")
+    return (
+        f"Scripted replay of {', '.join(scripted.sources)}: the seeker turns are recorded, not generated (open "
+        f"loop). {in_sync} dialogues stayed in sync with the recorded provider's decisions, {diverged} diverged"
+        + (f" (diverged at {at})" if at else "")
+        + "; after the diverging turn the recorded seeker cites answers it "
+        "never got, so the figures measure neither a seeker nor this provider."
+    )
 
 
 def split_line(summary: Summary) -> str:
     if not summary.by_split:
         return ""
     parts = ", ".join(f"{g.key.split('=', 1)[1]} {g.dialogues}" for g in summary.by_split)
-    return (f"Splits pooled in the headline: {parts} dialogues; each split has its own row below (published figures "
-            "are test only).")
+    return (
+        f"Splits pooled in the headline: {parts} dialogues; each split has its own row below (published figures "
+        "are test only)."
+    )
 
 
 def usage_rows(summary: Summary) -> list[list[str]]:
@@ -129,8 +147,11 @@ def usage_rows(summary: Summary) -> list[list[str]]:
     rows = []
     for role, u in [*usage.by_role.items(), ("total", usage.total)]:
         unknown = role in usage.unpriced or (role == "total" and usage.unpriced)
-        dollars = f"${u.cost_usd:.4f}" + (" + unknown" if unknown and u.cost_usd else "") if not (
-            unknown and not u.cost_usd) else "unknown"
+        dollars = (
+            f"${u.cost_usd:.4f}" + (" + unknown" if unknown and u.cost_usd else "")
+            if not (unknown and not u.cost_usd)
+            else "unknown"
+        )
         rows.append([role, str(u.calls), str(u.cached_calls), str(u.prompt_tokens), str(u.completion_tokens), dollars])
     return rows
 
@@ -162,8 +183,10 @@ def task_set_line(summary: Summary) -> str:
     """A loud line when the figures are not on the benchmark's tasks (they rank nowhere near benchmark results)."""
     if not summary.task_set or summary.task_set.startswith(TITLES[BENCHMARK]):
         return f"tasks: {summary.task_set}" if summary.task_set else ""
-    return (f"tasks: {summary.task_set}: these figures are not comparable with results on the ClarQ-LLM benchmark "
-            "(`clarq data download`, then run without --tasks)")
+    return (
+        f"tasks: {summary.task_set}: these figures are not comparable with results on the ClarQ-LLM benchmark "
+        "(`clarq data download`, then run without --tasks)"
+    )
 
 
 def _scripted_groups(summary: Summary) -> list[Group]:
@@ -181,8 +204,13 @@ def print_table(summary: Summary, console: Any = None) -> None:
     console = console or Console()
     kind = "scripted replay, " if summary.scripted else ""
     # the title is a line of its own, never a table title: rich centres and wraps those, cutting a run id in two
-    console.print(f"clarq score: {summary.source or 'dialogues'} ({kind}{summary.dialogues} dialogues, split "
-                  f"{summary.split}, judge {summary.judge})", markup=False, highlight=False, soft_wrap=True)
+    console.print(
+        f"clarq score: {summary.source or 'dialogues'} ({kind}{summary.dialogues} dialogues, split "
+        f"{summary.split}, judge {summary.judge})",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )
     table = Table()
     table.add_column("figure")
     table.add_column("value [95% CI]", justify="right")
@@ -192,10 +220,15 @@ def print_table(summary: Summary, console: Any = None) -> None:
     console.print(table)
     if task_set_line(summary):
         benchmark = summary.task_set.startswith(TITLES[BENCHMARK])
-        console.print(("" if benchmark else "[bold yellow]") + escape(task_set_line(summary)) + ("" if benchmark else "[/]"))
+        console.print(
+            ("" if benchmark else "[bold yellow]") + escape(task_set_line(summary)) + ("" if benchmark else "[/]")
+        )
     units = ", ".join(f"{k} {v}" for k, v in summary.aql_units.items())
-    sliced = [(f"per language (released AQL: {units})", summary.by_language if len(summary.by_language) > 1 else []),
-              ("per split", summary.by_split), ("scripted replay", _scripted_groups(summary))]  # fmt: skip
+    sliced = [
+        (f"per language (released AQL: {units})", summary.by_language if len(summary.by_language) > 1 else []),
+        ("per split", summary.by_split),
+        ("scripted replay", _scripted_groups(summary)),
+    ]
     for title, groups in sliced:
         if not groups:
             continue
@@ -220,9 +253,15 @@ def print_table(summary: Summary, console: Any = None) -> None:
 
 
 def _group_cells(group: Group) -> list[str]:
-    return [group.key, str(group.dialogues), fmt(group.success, DIGITS["success"]), fmt(group.aqd, DIGITS["aqd"]),
-            fmt(group.aql, DIGITS["aql"]), fmt(group.aql_tokens, DIGITS["aql_tokens"]),
-            fmt(group.efficiency, DIGITS["efficiency"])]  # fmt: skip
+    return [
+        group.key,
+        str(group.dialogues),
+        fmt(group.success, DIGITS["success"]),
+        fmt(group.aqd, DIGITS["aqd"]),
+        fmt(group.aql, DIGITS["aql"]),
+        fmt(group.aql_tokens, DIGITS["aql_tokens"]),
+        fmt(group.efficiency, DIGITS["efficiency"]),
+    ]
 
 
 def _md_table(header: list[str], rows: list[list[str]]) -> str:
@@ -254,13 +293,23 @@ def markdown(summary: Summary, plots: list[str] = ()) -> str:  # type: ignore[as
     for line in (scripted_line(summary), split_line(summary), pass_k_line(summary)):
         if line:
             parts += ["", line]
-    parts += ["", _md_table(["figure", "value [95% CI]", "n"], [[a, b, c] for a, b, c in headline_rows(summary)]),
-              "", EFFICIENCY_NOTE]
+    parts += [
+        "",
+        _md_table(["figure", "value [95% CI]", "n"], [[a, b, c] for a, b, c in headline_rows(summary)]),
+        "",
+        EFFICIENCY_NOTE,
+    ]
     if summary.scripted:
-        parts += ["", "## Scripted replay: in sync vs diverged", "",
-                  _md_table(GROUP_HEADER, [_group_cells(g) for g in _scripted_groups(summary)]), "",
-                  _md_table(["diverged at seeker turn", "dialogues"],
-                            [[t, str(n)] for t, n in summary.scripted.diverged_at.items()])]  # fmt: skip
+        parts += [
+            "",
+            "## Scripted replay: in sync vs diverged",
+            "",
+            _md_table(GROUP_HEADER, [_group_cells(g) for g in _scripted_groups(summary)]),
+            "",
+            _md_table(
+                ["diverged at seeker turn", "dialogues"], [[t, str(n)] for t, n in summary.scripted.diverged_at.items()]
+            ),
+        ]
     for title, groups in (
         ("By split", summary.by_split),
         ("By language", summary.by_language if len(summary.by_language) > 1 else []),  # one: the headline again
@@ -333,12 +382,20 @@ def type_plot(verdicts: list, type_names: dict[int, str], path: Path) -> None:
         groups = [[v.success for v in mine if v.type_number == number] for number in types]
         rates = [sum(group) / len(group) if group else 0.0 for group in groups]
         positions = [i + offset * height for i in range(len(types))]
-        ax.barh(positions, rates, height=height, color=colors.get(language, "#55A868"),
-                label=f"{language} ({len(mine)} dialogues)")
+        ax.barh(
+            positions,
+            rates,
+            height=height,
+            color=colors.get(language, "#55A868"),
+            label=f"{language} ({len(mine)} dialogues)",
+        )
         for y, rate, group in zip(positions, rates, groups):  # a 0 and "no task of this type" must not look alike
             ax.text(min(rate, 0.9) + 0.01, y, f"{rate:.2f}" if group else "no tasks", va="center", fontsize=7)
-    ax.set_yticks([i + height * (len(languages) - 1) / 2 for i in range(len(types))],
-                  [f"{n} {type_names.get(n, '')}".strip() for n in types], fontsize=8)
+    ax.set_yticks(
+        [i + height * (len(languages) - 1) / 2 for i in range(len(types))],
+        [f"{n} {type_names.get(n, '')}".strip() for n in types],
+        fontsize=8,
+    )
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.set_xlabel("success rate")
@@ -361,8 +418,9 @@ def _save(fig: Any, path: Path) -> None:
         plt.close(fig)
 
 
-def write_plots(summary: Summary, folder: Path, verdicts: list | None = None,
-                type_names: dict[int, str] | None = None) -> list[Path]:
+def write_plots(
+    summary: Summary, folder: Path, verdicts: list | None = None, type_names: dict[int, str] | None = None
+) -> list[Path]:
     """success_by_required.png and success_by_type.png; with the verdicts, the type plot names each type and gives
     each language its own bar (never merged), else it falls back to the summary's merged groups with whiskers."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -380,8 +438,14 @@ def summary_payload(summary: Summary) -> dict[str, Any]:
     return summary.model_dump(mode="json")
 
 
-def write_report(summary: Summary, folder: str | Path, *, plots: bool = True, verdicts: list | None = None,
-                 type_names: dict[int, str] | None = None) -> list[Path]:
+def write_report(
+    summary: Summary,
+    folder: str | Path,
+    *,
+    plots: bool = True,
+    verdicts: list | None = None,
+    type_names: dict[int, str] | None = None,
+) -> list[Path]:
     """summary.json, report.md and (unless `plots` is False) the PNG plots into `folder`; returns the paths.
     Each file is written whole or not at all: a full disk is one ClarqError line (the dialogues stay saved, and
     `clarq score` writes the reports again)."""

@@ -20,8 +20,20 @@ def task_hashes(source) -> dict[tuple[str, int], str]:  # type: ignore[no-untype
 
 
 #: Recorded in config.json but not a setting of the experiment (identity, timing, display, execution limits).
-NOT_SETTINGS = ("run_id", "written_at", "config_hash", "progress", "concurrency", "max_cost", "use_cache",
-                "turn_timeout", "max_errors", "task_ids", "cache_path", "router_file")
+NOT_SETTINGS = (
+    "run_id",
+    "written_at",
+    "config_hash",
+    "progress",
+    "concurrency",
+    "max_cost",
+    "use_cache",
+    "turn_timeout",
+    "max_errors",
+    "task_ids",
+    "cache_path",
+    "router_file",
+)
 
 
 def run_settings(source) -> dict[str, object]:  # type: ignore[no-untyped-def]
@@ -41,7 +53,9 @@ def settings_differ(a, b) -> list[str]:  # type: ignore[no-untyped-def]
     left, right = run_settings(a), run_settings(b)
     keys = list(left) + [key for key in right if key not in left]
     shown = lambda value: json.dumps(value, ensure_ascii=False)  # noqa: E731
-    return [f"{key}: {shown(left.get(key))} -> {shown(right.get(key))}" for key in keys if left.get(key) != right.get(key)]
+    return [
+        f"{key}: {shown(left.get(key))} -> {shown(right.get(key))}" for key in keys if left.get(key) != right.get(key)
+    ]
 
 
 def setting_of(source) -> dict[str, object]:  # type: ignore[no-untyped-def]
@@ -52,12 +66,19 @@ def setting_of(source) -> dict[str, object]:  # type: ignore[no-untyped-def]
     provider = source.pairs[0][0].provider
     name = str(settings.get("provider.name") or provider.name)
     offline = provider.model is None and not settings.get("provider.model")
-    identity = f"{name} ({(provider.fingerprint or '')[:12]})" if offline and provider.fingerprint else (
-        name if offline else str(provider.model or settings.get("provider.model")))
+    identity = (
+        f"{name} ({(provider.fingerprint or '')[:12]})"
+        if offline and provider.fingerprint
+        else (name if offline else str(provider.model or settings.get("provider.model")))
+    )
     released = str(settings.get("provider.settings.source") or "")
     mode = settings.get("provider.mode") or ("multi" if "multi_info" in released else "single")
-    return {"provider": identity, "provider mode": str(mode).replace("multi-info", "multi"),
-            "provider reading": provider_reading(settings, name), "turn cap": settings.get("max_turns")}
+    return {
+        "provider": identity,
+        "provider mode": str(mode).replace("multi-info", "multi"),
+        "provider reading": provider_reading(settings, name),
+        "turn cap": settings.get("max_turns"),
+    }
 
 
 def provider_reading(settings: dict[str, object], name: str) -> str | None:
@@ -76,5 +97,8 @@ def setting_conflicts(a, b) -> list[str]:  # type: ignore[no-untyped-def]
     """`provider: offline (e4183259) -> gpt-4o-2024-05-13` for each setting that makes the two sides' figures
     incomparable (an unrecorded turn cap is not counted as a difference; an unrecorded provider reading is)."""
     left, right = setting_of(a), setting_of(b)
-    return [f"{key}: {left[key]} -> {right[key]}" for key in left
-            if left[key] != right[key] and left[key] is not None and right[key] is not None]
+    return [
+        f"{key}: {left[key]} -> {right[key]}"
+        for key in left
+        if left[key] != right[key] and left[key] is not None and right[key] is not None
+    ]

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
+from ..core.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 from ..core.errors import ClarqError
 from ..core.jsonl import read_jsonl
 from ..core.run_folder import RunDir
@@ -22,7 +23,6 @@ from ..core.run_guard import check_records
 from ..core.tasks import Task
 from ..core.transcript import Transcript
 from .judge import NodeCheck, Verdict, judge_all
-from ..core.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 if TYPE_CHECKING:
     from .metrics import Summary
@@ -55,15 +55,18 @@ def detect_format(path: Path) -> Literal["clarq", "upstream"]:
     raise ClarqError(f"cannot tell what {path} is", "use --format clarq or --format upstream")
 
 
-def read_transcripts(path: Path, warn: Callable[[str], None] | None = None, *,
-                     within: Path | None = None) -> list[Transcript]:
+def read_transcripts(
+    path: Path, warn: Callable[[str], None] | None = None, *, within: Path | None = None
+) -> list[Transcript]:
     """Every Transcript of a transcripts.jsonl file (clarq_bench.core.jsonl rules: a bad line is a DataError naming file
     and line). An unfinished last line (a run stopped mid-write) is not a dialogue: it is left out and `warn` is told
     which line it was (by default a one-line warning on stderr), never dropped silently."""
     records, unfinished = read_jsonl(path, Transcript, "transcript", within=within)
     if unfinished is not None:
-        message = (f"{path} line {unfinished} is unfinished (no newline at its end; a run stopped mid-write) and was "
-                   "not read; `clarq run --resume` plays that dialogue again")
+        message = (
+            f"{path} line {unfinished} is unfinished (no newline at its end; a run stopped mid-write) and was "
+            "not read; `clarq run --resume` plays that dialogue again"
+        )
         (warn or _stderr)(message)
     return records
 
@@ -90,8 +93,9 @@ def load_run(path: Path, data: str | None = None) -> Source:
     """A run directory (or a bare transcripts.jsonl) with the task of every transcript."""
     run_dir = path if path.is_dir() else path.parent
     folder = RunDir(run_dir)
-    transcripts = (read_transcripts(folder.transcripts_path, within=folder.path) if path.is_dir()
-                   else read_transcripts(path))  # a file named itself is read as named; a run's stays inside it
+    transcripts = (
+        read_transcripts(folder.transcripts_path, within=folder.path) if path.is_dir() else read_transcripts(path)
+    )  # a file named itself is read as named; a run's stays inside it
     if folder.is_run():
         folder.check_records(transcripts)  # a pair written twice or out of range is never scored
     else:
@@ -129,8 +133,10 @@ def load_sources(path: str | Path, fmt: Format = "auto", data: str | None = None
 
     files = released_files(path)
     if not files:
-        raise ClarqError(f"{path} holds no released results files (*.En.json / *.Ch.json)",
-                         "pass a results file, a folder of them, or a run directory with --format clarq")
+        raise ClarqError(
+            f"{path} holds no released results files (*.En.json / *.Ch.json)",
+            "pass a results file, a folder of them, or a run directory with --format clarq",
+        )
     return [Source(name=f.name, pairs=import_released(f), run_dir=None) for f in files]
 
 
@@ -172,8 +178,11 @@ def record_judge_spending(run_dir: Path, usd: float) -> None:
     try:
         folder.add_scoring_spending(usd)
     except ClarqError as exc:
-        print(f"clarq: warning: the judge's ${usd:.4f} is not in {run_dir}'s spending.json ({exc.problem})",
-              file=sys.stderr, flush=True)
+        print(
+            f"clarq: warning: the judge's ${usd:.4f} is not in {run_dir}'s spending.json ({exc.problem})",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 class Scored(NamedTuple):
@@ -184,8 +193,16 @@ class Scored(NamedTuple):
     verdicts: list[Verdict]
 
 
-async def score_run(source: Source, *, judge: str = "none", check: NodeCheck | None = None, client: Any = None,
-                    split: str = "auto", seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES) -> Scored:
+async def score_run(
+    source: Source,
+    *,
+    judge: str = "none",
+    check: NodeCheck | None = None,
+    client: Any = None,
+    split: str = "auto",
+    seed: int = DEFAULT_SEED,
+    resamples: int = DEFAULT_RESAMPLES,
+) -> Scored:
     """Judge a source's dialogues (the deterministic stage, then `judge`'s model check: `check` when given, else
     one through `client`), keep `split`, and summarize with the usage recorded on the transcripts (a run or a
     transcripts.jsonl: released files record none) plus what judging cost."""
@@ -204,10 +221,20 @@ async def score_run(source: Source, *, judge: str = "none", check: NodeCheck | N
                 record_judge_spending(source.run_dir, judged.cost_usd)
     chosen, chosen_split = select_split(verdicts, split)
     recorded = source.run_dir is not None or source.name.endswith(".jsonl")
-    usage = run_usage((t for t, _ in source.pairs) if recorded else (), judge=judged, judge_model=judge) \
-        if recorded or (judged is not None and judged.calls) else None
-    summary = summarize(chosen, source=source.name, split=chosen_split, seed=seed, resamples=resamples, usage=usage,
-                        task_set=task_set_label(source.pairs))
+    usage = (
+        run_usage((t for t, _ in source.pairs) if recorded else (), judge=judged, judge_model=judge)
+        if recorded or (judged is not None and judged.calls)
+        else None
+    )
+    summary = summarize(
+        chosen,
+        source=source.name,
+        split=chosen_split,
+        seed=seed,
+        resamples=resamples,
+        usage=usage,
+        task_set=task_set_label(source.pairs),
+    )
     return Scored(source, summary, chosen)
 
 
@@ -225,7 +252,8 @@ async def score_finished_run(run_dir: Path, tasks: list[Task], judge: str, split
     pairs = [(t, by_id[t.task_id]) for t in records if t.task_id in by_id]
     if not pairs:
         return None
-    scored = await score_run(Source(folder.name, pairs, run_dir), judge=judge, client=client,
-                             split="all" if split == "all" else "auto")
+    scored = await score_run(
+        Source(folder.name, pairs, run_dir), judge=judge, client=client, split="all" if split == "all" else "auto"
+    )
     write_report(scored.summary, run_dir, verdicts=scored.verdicts, type_names=type_names_of(pairs))
     return scored.summary

@@ -128,8 +128,9 @@ def spray_each(seeker: RedTeamSeeker, view: DialogueView, turn: int, language: s
     """Every term of the brief as its own short question ("What about X?"), each in a wording of its own."""
     language = language or seeker.language
     terms = rotate(brief_terms(seeker.task), turn)
-    parts = [fill(seeker.pick("keyword_each", view, turn, i, language=language), term=term)
-             for i, term in enumerate(terms)]  # fmt: skip
+    parts = [
+        fill(seeker.pick("keyword_each", view, turn, i, language=language), term=term) for i, term in enumerate(terms)
+    ]
     return (" " if language == "en" else "").join(parts)
 
 
@@ -180,8 +181,11 @@ class BriefDumpSeeker(RedTeamSeeker):
     strategy = "red-brief-dump"
 
     def attack(self, view: DialogueView, turn: int) -> str:
-        background = " ".join(self.task.brief.background.split()) if self.language == "en" else \
-            "".join(self.task.brief.background.split())  # fmt: skip
+        background = (
+            " ".join(self.task.brief.background.split())
+            if self.language == "en"
+            else "".join(self.task.brief.background.split())
+        )
         return fill(self.pick("brief_dump", view, turn), background=background)
 
 
@@ -287,9 +291,18 @@ class PairsSeeker(RedTeamSeeker):
 STRATEGIES: dict[str, type[RedTeamSeeker]] = {
     cls.strategy: cls
     for cls in (
-        KeywordEachSeeker, KeywordOneSeeker, KeywordListSeeker, OptionSpraySeeker, BriefDumpSeeker,
-        ContentFreeSeeker, InjectionSeeker, SameTurnSeeker, EchoSeeker, LongTurnSeeker, OtherLanguageSeeker,
+        KeywordEachSeeker,
+        KeywordOneSeeker,
+        KeywordListSeeker,
+        OptionSpraySeeker,
+        BriefDumpSeeker,
+        ContentFreeSeeker,
+        InjectionSeeker,
+        SameTurnSeeker,
+        EchoSeeker,
+        LongTurnSeeker,
+        OtherLanguageSeeker,
     )
-}  # fmt: skip
+}
 #: The enumeration strategies: plausible questions, no skill, the whole brief walked within the turn cap.
 ENUMERATION: dict[str, type[RedTeamSeeker]] = {cls.strategy: cls for cls in (OneEachSeeker, PairsSeeker)}

@@ -16,11 +16,23 @@ from ..core.errors import ClarqError, DataError
 from ..core.tasks import ROOT_ID, node_sort_key
 from ..core.transcript import ScriptedReplay, Speaker, Turn
 from .base import DialogueView
-from .phrasing import (EN_LEAD, PARENTHESES, answered_option, content_terms, group_kind, kind_pattern, lower_first,
-                       open_things, option_groups, plain, restrictions, task_phrase, with_article)
-from .reply_details import ENTRY, open_time, persons, placed, steps, whose_places
+from .phrasing import (
+    EN_LEAD,
+    PARENTHESES,
+    answered_option,
+    content_terms,
+    group_kind,
+    kind_pattern,
+    lower_first,
+    open_things,
+    option_groups,
+    plain,
+    restrictions,
+    task_phrase,
+    with_article,
+)
 from .registry import SeekerConfig, SeekerTask
-
+from .reply_details import ENTRY, open_time, persons, placed, steps, whose_places
 
 
 def seeker_turn_count(view: DialogueView) -> int:
@@ -34,8 +46,9 @@ def opening(brief_task: SeekerTask) -> str:
     if language != "en":
         return prompts.render("seeker/open", language, role=brief.role, task_name=brief.task_name)
     task, verb = task_phrase(brief.task_name)
-    return prompts.render("seeker/open" if verb else "seeker/open_noun", language, role=with_article(brief.role),
-                          task_name=task)  # fmt: skip
+    return prompts.render(
+        "seeker/open" if verb else "seeker/open_noun", language, role=with_article(brief.role), task_name=task
+    )
 
 
 def goodbye(language: str) -> str:
@@ -69,8 +82,10 @@ ENOUGH = {
         r"|^\W*you(?:'ve|\s+have)?\s+(?:already\s+)?(?:got\s+|collected\s+|gathered\s+)?enough\W*$",
         re.IGNORECASE,
     ),
-    "zh": re.compile(r"(?:足够|够了|足夠).{0,12}(?:信息|情报|資訊|了解)|(?:信息|情报).{0,6}(?:足够|够了)"
-                     r"|已经(?:知道|掌握|了解)了?(?:所有|全部|一切)"),
+    "zh": re.compile(
+        r"(?:足够|够了|足夠).{0,12}(?:信息|情报|資訊|了解)|(?:信息|情报).{0,6}(?:足够|够了)"
+        r"|已经(?:知道|掌握|了解)了?(?:所有|全部|一切)"
+    ),
 }
 
 
@@ -86,8 +101,17 @@ class _Question:
 
     __slots__ = ("text", "terms", "bonus", "order", "options", "kind", "mention", "asked", "at", "stock", "person")
 
-    def __init__(self, text: str, subject: str, language: str, bonus: float, order: int,
-                 options: tuple[str, ...] = (), kind: str | None = None, mention: str = "") -> None:  # fmt: skip
+    def __init__(
+        self,
+        text: str,
+        subject: str,
+        language: str,
+        bonus: float,
+        order: int,
+        options: tuple[str, ...] = (),
+        kind: str | None = None,
+        mention: str = "",
+    ) -> None:
         self.text, self.terms, self.bonus, self.order = text, content_terms(subject, language), bonus, order
         self.options, self.kind, self.asked, self.at, self.stock = list(options), kind, 0, 0, True
         self.person = ""  # a person a reply sent the seeker to: not asked once a reply says where they are
@@ -148,21 +172,34 @@ class HeuristicSeeker:
                 covered.update(group)
                 kind = None if skill else group_kind(group, language)
                 group_of.update(dict.fromkeys(group, kind))
-                self._add(prompts.render("seeker/choose", language, options=join_options(group, language)),
-                          " ".join(group), 1.5, next(order), tuple(group), kind, kind or "")  # fmt: skip
+                self._add(
+                    prompts.render("seeker/choose", language, options=join_options(group, language)),
+                    " ".join(group),
+                    1.5,
+                    next(order),
+                    tuple(group),
+                    kind,
+                    kind or "",
+                )
         for entries, skill in kinds:
             for names, note in restrictions(entries, language):
                 covered.update(names)
                 kinds_of = {group_of.get(name) for name in names}
                 kind = kinds_of.pop() if len(names) > 1 and len(kinds_of) == 1 else None
-                subject = (f"the {_plural(kind)}" if language == "en" else kind) if kind else \
-                    _subjects(names, skill, language)
+                subject = (
+                    (f"the {_plural(kind)}" if language == "en" else kind)
+                    if kind
+                    else _subjects(names, skill, language)
+                )
                 template = "seeker/enter" if ENTRY[language].search(note) and not skill else "seeker/restriction"
                 text = prompts.render(template, language, subject=subject, note=note.rstrip("。."))
                 mention = kind or ""
                 self._add(text, f"{' '.join(names)} {note}", 1.0, next(order), mention=mention)
-        for template, entries in (("seeker/use_skill", brief.skills), ("seeker/use_item", brief.items),
-                                  ("seeker/scene", brief.scenes)):  # fmt: skip
+        for template, entries in (
+            ("seeker/use_skill", brief.skills),
+            ("seeker/use_item", brief.items),
+            ("seeker/scene", brief.scenes),
+        ):
             for entry in entries:
                 name = plain(entry)
                 if name and name not in covered:
@@ -171,8 +208,10 @@ class HeuristicSeeker:
                     if template == "seeker/use_skill" and language == "en" and not task_phrase(name)[1]:
                         template = "seeker/use_skill_noun"  # "lock picking", "boat construction": no verb
                     self._add(prompts.render(template, language, subject=subject), name, 0.0, next(order))
-        listed = " ".join(plain(entry) + " " + " ".join(PARENTHESES.findall(entry))
-                          for entry in (*brief.items, *brief.skills, *brief.scenes))  # fmt: skip
+        listed = " ".join(
+            plain(entry) + " " + " ".join(PARENTHESES.findall(entry))
+            for entry in (*brief.items, *brief.skills, *brief.scenes)
+        )
         self.listed = listed
         self.brief_terms = content_terms(listed, language) - content_terms(brief.task_name, language)
         self.asked_texts: set[str] = set()
@@ -180,8 +219,17 @@ class HeuristicSeeker:
         self.task_terms = content_terms(brief.task_name, language)
         self.steps_read = False  # the instructions of Jax's first reply were read (how_step questions)
 
-    def _add(self, text: str, subject: str, bonus: float, order: int, options: tuple[str, ...] = (),
-             kind: str | None = None, mention: str = "", stock: bool = True) -> None:  # fmt: skip
+    def _add(
+        self,
+        text: str,
+        subject: str,
+        bonus: float,
+        order: int,
+        options: tuple[str, ...] = (),
+        kind: str | None = None,
+        mention: str = "",
+        stock: bool = True,
+    ) -> None:
         if all(q.text != text for q in self.pending):
             question = _Question(text, subject, self.language, bonus, order, options, kind, mention)
             question.stock = stock
@@ -205,22 +253,35 @@ class HeuristicSeeker:
             if choice is not None:
                 found.append((position, choice))
             elif how == "which" or (terms & self.brief_terms and how != "where"):
-                found.append((position, _Question(prompts.render("seeker/follow_up", language, thing=noun), noun,
-                                                  language, 0.0, -1)))  # fmt: skip
+                found.append(
+                    (
+                        position,
+                        _Question(prompts.render("seeker/follow_up", language, thing=noun), noun, language, 0.0, -1),
+                    )
+                )
             elif how == "where":  # "you will need a map": how does one get it?
-                found.append((position, _Question(prompts.render("seeker/get_thing", language, thing=noun), noun,
-                                                  language, 0.0, -1)))  # fmt: skip
+                found.append(
+                    (
+                        position,
+                        _Question(prompts.render("seeker/get_thing", language, thing=noun), noun, language, 0.0, -1),
+                    )
+                )
         for position, name in persons(reply, language, self.listed):
             known = next((q for q in self.people if q.person == name), None)
             if known is None:
-                known = _Question(prompts.render("seeker/find_person", language, person=name), name, language, 0.0,
-                                  -1, mention=name)  # fmt: skip
+                known = _Question(
+                    prompts.render("seeker/find_person", language, person=name), name, language, 0.0, -1, mention=name
+                )
                 known.person = name
                 self.people.append(known)
             found.append((position, known))
         for position, place in whose_places(reply, language):
-            found.append((position, _Question(prompts.render("seeker/where_place", language, place=place), place,
-                                              language, 0.0, -1)))  # fmt: skip
+            found.append(
+                (
+                    position,
+                    _Question(prompts.render("seeker/where_place", language, place=place), place, language, 0.0, -1),
+                )
+            )
         when = open_time(reply, language)
         if when is not None:
             found.append((when, _Question(prompts.render("seeker/ask_time", language), "", language, 0.0, -1)))
@@ -231,8 +292,13 @@ class HeuristicSeeker:
             given = steps(reply, language)
             self.steps_read = bool(given)
             end = len(reply)
-            found += [(end + position, _Question(prompts.render("seeker/how_step", language, step=step), step,
-                                                 language, 0.0, -1)) for position, step in given]  # fmt: skip
+            found += [
+                (
+                    end + position,
+                    _Question(prompts.render("seeker/how_step", language, step=step), step, language, 0.0, -1),
+                )
+                for position, step in given
+            ]
         return found
 
     def _askable(self, question: _Question, replies: list[str]) -> bool:
@@ -254,13 +320,13 @@ class HeuristicSeeker:
             return False
         if question.options and self._passed_over(question, replies):
             return False
-        return any(mention.search(r) for r in replies[question.at:])
+        return any(mention.search(r) for r in replies[question.at :])
 
     def _passed_over(self, question: _Question, replies: list[str]) -> bool:
         """Was the choice asked in Jax's words, and did his reply to it speak of its kind with no word that sets one
         option apart from the others?"""
         mention, reply = question.mention, replies[question.at]
-        if mention is None or not any(mention.search(r) for r in replies[:question.at]) or not mention.search(reply):
+        if mention is None or not any(mention.search(r) for r in replies[: question.at]) or not mention.search(reply):
             return False
         terms = [content_terms(option, self.language) for option in question.options]
         shared = set.intersection(*terms) if terms else set()
@@ -272,8 +338,9 @@ class HeuristicSeeker:
             return prompts.render("seeker/find_person_again", self.language, person=question.person)
         if question.kind and question.mention and any(question.mention.search(reply) for reply in replies):
             template = "seeker/choose_again" if question.asked else "seeker/choose_kind"  # (asked again in new words)
-            return prompts.render(template, self.language, kind=question.kind,
-                                  options=join_options(question.options, self.language))  # fmt: skip
+            return prompts.render(
+                template, self.language, kind=question.kind, options=join_options(question.options, self.language)
+            )
         return question.text
 
     def _next(self, replies: list[str]) -> str | None:
@@ -282,7 +349,7 @@ class HeuristicSeeker:
         settled = [q for q in self.pending if q.options and answered_option(q.options, replies, self.language)]
         self.settled |= {term for q in settled for term in q.terms}
         fresh: list[_Question] = []
-        for reply in replies[self.seen:]:
+        for reply in replies[self.seen :]:
             fresh = [q for _, q in self._raised(reply)] + fresh
         self.seen = len(replies)
         for question in fresh:

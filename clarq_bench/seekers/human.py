@@ -15,9 +15,11 @@ from ..core.transcript import Speaker
 from .base import DialogueView
 from .registry import SeekerConfig, SeekerTask
 
-HELP = ("Type your question to Jax and press Enter. Say goodbye when you have what you need (that ends the "
-        "dialogue). Commands (never sent): /help, /brief shows the task again, /quit or Ctrl-D says goodbye, "
-        "Ctrl-C stops without a result.")
+HELP = (
+    "Type your question to Jax and press Enter. Say goodbye when you have what you need (that ends the "
+    "dialogue). Commands (never sent): /help, /brief shows the task again, /quit or Ctrl-D says goodbye, "
+    "Ctrl-C stops without a result."
+)
 GOODBYE = {"en": "Thank you, goodbye.", "zh": "谢谢，再见。"}
 
 
@@ -45,7 +47,7 @@ class HumanSeeker:
     async def respond(self, view: DialogueView) -> str:
         if self.shown == 0:
             self.show(self._brief() + f"({HELP})\n")
-        for turn in view.turns[self.shown:]:
+        for turn in view.turns[self.shown :]:
             if turn.speaker == Speaker.provider:
                 self.show(f"Jax: {turn.text}")
         self.shown = len(view.turns) + 1  # our own line is next; no need to echo it back

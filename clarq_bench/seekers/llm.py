@@ -23,8 +23,10 @@ def render_brief(task: SeekerTask) -> str:
     """The seeker's instructions built from the brief's parts (role, task, items, skills, scenes)."""
     brief, language = task.brief, task.language
     none = prompts.load("seeker/none", language)
-    listed = {key: "\n".join(values) or none for key, values in
-              (("items", brief.items), ("skills", brief.skills), ("scenes", brief.scenes))}  # fmt: skip
+    listed = {
+        key: "\n".join(values) or none
+        for key, values in (("items", brief.items), ("skills", brief.skills), ("scenes", brief.scenes))
+    }
     return prompts.render("seeker/brief", language, role=brief.role, task_name=brief.task_name, **listed)
 
 

@@ -37,19 +37,27 @@ NOTICED = {
 }
 #: Where an explanation has no "noticed ..." clause it usually names the question the node answers.
 QUESTION_CLAUSES = {
-    "en": (re.compile(r"answers the question of (.+?)\.", re.IGNORECASE),
-           re.compile(r"addresses the question of (.+?)(?:,|\.)", re.IGNORECASE),
-           re.compile(r"did not (?:specify|explain|mention|clarify|indicate) (.+?)\.", re.IGNORECASE)),
-    "zh": (re.compile(r"关于(.+?)的(?:疑问|不确定性|问题)"),
-           re.compile(r"没有(?:明确)?(?:指出|给出|说明|提到|提及|解释|介绍)(.+?)[。，]")),
-}  # fmt: skip
+    "en": (
+        re.compile(r"answers the question of (.+?)\.", re.IGNORECASE),
+        re.compile(r"addresses the question of (.+?)(?:,|\.)", re.IGNORECASE),
+        re.compile(r"did not (?:specify|explain|mention|clarify|indicate) (.+?)\.", re.IGNORECASE),
+    ),
+    "zh": (
+        re.compile(r"关于(.+?)的(?:疑问|不确定性|问题)"),
+        re.compile(r"没有(?:明确)?(?:指出|给出|说明|提到|提及|解释|介绍)(.+?)[。，]"),
+    ),
+}
 
 
 #: Options an explanation lists: "(A, B, C)" or "...: A, B, and C." / "（A、B、C）".
-OPTION_LIST = {"en": re.compile(r"\(([^()]+,[^()]+)\)|:\s*([^.:]+,[^.:]+)\."),
-               "zh": re.compile(r"[（(]([^（）()]+[、，,][^（）()]+)[）)]|[：:]([^。：:]+[、，,][^。：:]+)。")}
+OPTION_LIST = {
+    "en": re.compile(r"\(([^()]+,[^()]+)\)|:\s*([^.:]+,[^.:]+)\."),
+    "zh": re.compile(r"[（(]([^（）()]+[、，,][^（）()]+)[）)]|[：:]([^。：:]+[、，,][^。：:]+)。"),
+}
 #: "There are multiple mountains ...": the kind of which there are several.
-MULTIPLE_KIND = re.compile(r"\b(?:multiple|several|two|three|four|different)\s+(?:types of\s+|kinds of\s+)?([a-z]+)", re.I)
+MULTIPLE_KIND = re.compile(
+    r"\b(?:multiple|several|two|three|four|different)\s+(?:types of\s+|kinds of\s+)?([a-z]+)", re.I
+)
 _LIST_SEPARATOR = {"en": re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+"), "zh": re.compile(r"[、，,]|和|以及|或")}
 
 
@@ -90,8 +98,9 @@ def oracle_candidates(task: Task, node_id: str, *, choice: bool = False) -> list
     options = listed_choice(task, explanation) if choice else []
     if len(options) >= 2:  # the options, offered as a choice ("Which of these should I pick: A, B or C?")
         joiner, last = (", ", " or ") if language == "en" else ("、", "还是")
-        found.append(prompts.render("seeker/oracle_choice", language,
-                                    options=joiner.join(options[:-1]) + last + options[-1]))  # fmt: skip
+        found.append(
+            prompts.render("seeker/oracle_choice", language, options=joiner.join(options[:-1]) + last + options[-1])
+        )
     return [q for q in dict.fromkeys(found) if not carries_node(q, node.text, language)]
 
 
@@ -101,21 +110,33 @@ CONDITION = {
     "zh": re.compile(r"仅当对方(.+?)时"),
 }
 _CONTEXT = {
-    "en": re.compile(r"^(has noticed (?:that )?|already knows (?:to )?|knows (?:that )?)(.+?)(?:,)?\s+(?:and|or)\s+"
-                     r"(?=asks|is unsure|wonders)", re.IGNORECASE),
+    "en": re.compile(
+        r"^(has noticed (?:that )?|already knows (?:to )?|knows (?:that )?)(.+?)(?:,)?\s+(?:and|or)\s+"
+        r"(?=asks|is unsure|wonders)",
+        re.IGNORECASE,
+    ),
     "zh": re.compile(r"^(已经知道要?|注意到)(.+?)[、，,]\s*(?:并|或者)?(?=询问|不确定|问)"),
 }
 _ASK = {
-    "en": re.compile(r"(?:asks|is unsure|wonders)\s+(?:about\s+)?(.+?)(?=,?\s+or\s+(?:asks|is unsure)|$)", re.IGNORECASE),
+    "en": re.compile(
+        r"(?:asks|is unsure|wonders)\s+(?:about\s+)?(.+?)(?=,?\s+or\s+(?:asks|is unsure)|$)", re.IGNORECASE
+    ),
     "zh": re.compile(r"(?:询问|不确定|问到|问)(.+?)(?=[，,、]?\s*或者(?:询问|问)|$)"),
 }
-_ALTERNATIVE_WH = {"en": re.compile(r"\s+or\s+(?=(?:which|what|where|how|who|whether)\b)", re.I),
-                   "zh": re.compile(r"[，,]?(?:或者|或是)")}
+_ALTERNATIVE_WH = {
+    "en": re.compile(r"\s+or\s+(?=(?:which|what|where|how|who|whether)\b)", re.I),
+    "zh": re.compile(r"[，,]?(?:或者|或是)"),
+}
 _TO_INFINITIVE = re.compile(r"^(which|what|where|how|who)((?:\s+(?!to\b)[a-z'-]+){0,2}?)\s+to\s+(.+)$", re.IGNORECASE)
-_THIRD_PERSON = ((re.compile(r"\bthey\b"), "I"), (re.compile(r"\btheir\b"), "my"),
-                 (re.compile(r"\bthemselves\b"), "myself"))
-_WH_START = {"en": re.compile(r"^(?:which|what|where|how|who|whom|when|why|whether)\b", re.I),
-             "zh": re.compile(r"哪|什么|怎|如何|是否|谁|多少|几")}
+_THIRD_PERSON = (
+    (re.compile(r"\bthey\b"), "I"),
+    (re.compile(r"\btheir\b"), "my"),
+    (re.compile(r"\bthemselves\b"), "myself"),
+)
+_WH_START = {
+    "en": re.compile(r"^(?:which|what|where|how|who|whom|when|why|whether)\b", re.I),
+    "zh": re.compile(r"哪|什么|怎|如何|是否|谁|多少|几"),
+}
 
 
 def _first_person(text: str, language: str) -> str:
@@ -133,7 +154,9 @@ def _direct(clause: str, language: str) -> str | None:
     if not _WH_START[language].search(clause):
         return None
     if language == "zh":
-        return prompts.render("seeker/oracle_direct", language, question=("我" + clause) if clause.startswith("该") else clause)
+        return prompts.render(
+            "seeker/oracle_direct", language, question=("我" + clause) if clause.startswith("该") else clause
+        )
     infinitive = _TO_INFINITIVE.match(clause)
     if infinitive:
         wh, kind, rest = infinitive.groups()
@@ -154,11 +177,14 @@ def asked_questions(task: Task, node_id: str) -> list[str]:
     context = _CONTEXT[language].search(text)
     lead = ""
     if context:  # what the seeker noticed, or already knows it must do, said first
-        template = "seeker/oracle_knows" if context.group(1).startswith(("already", "knows", "已经")) else \
-            "seeker/oracle_context"
+        template = (
+            "seeker/oracle_knows"
+            if context.group(1).startswith(("already", "knows", "已经"))
+            else "seeker/oracle_context"
+        )
         lead = prompts.render(template, language, context=_first_person(context.group(2), language))
     found = []
-    for ask in _ASK[language].finditer(text[context.end() if context else 0:]):
+    for ask in _ASK[language].finditer(text[context.end() if context else 0 :]):
         for clause in _ALTERNATIVE_WH[language].split(ask.group(1)):
             question = _direct(clause, language)
             if question:
@@ -179,8 +205,11 @@ def oracle_script(task: Task, source: str = "explanation") -> list[str]:
             continue
         fresh = [q for q in oracle_candidates(task, node_id) if q not in questions]
         task_name = task.brief.task_name
-        questions.append(fresh[0] if fresh else prompts.render("seeker/oracle_generic", task.language,
-                                                               task_name=task_name, number=number))  # fmt: skip
+        questions.append(
+            fresh[0]
+            if fresh
+            else prompts.render("seeker/oracle_generic", task.language, task_name=task_name, number=number)
+        )
     return questions
 
 
@@ -207,7 +236,7 @@ class OracleSeeker:
         # Where the explanation states the question it answers, that question (asked directly) comes right after the
         # script's phrasing, or first when the script had only its generic fallback.
         self.phrasings = {}
-        for number, (node_id, first) in enumerate(zip(self.path, script), start=1):
+        for node_id, first in zip(self.path, script):
             candidates = oracle_candidates(task, node_id, choice=True)
             asked = asked_questions(task, node_id)
             lead = [] if asked and first not in candidates else [first]
@@ -223,13 +252,14 @@ class OracleSeeker:
         replies = [turn.text for turn in view.turns if turn.speaker == Speaker.provider]
         asked = {turn.text for turn in view.turns if turn.speaker == Speaker.seeker}
         language = self.task.language
-        obtained = {node_id for node_id in self.path
-                    if any(carries_node(reply, self.task.tree[node_id].text, language) for reply in replies)}  # fmt: skip
+        obtained = {
+            node_id
+            for node_id in self.path
+            if any(carries_node(reply, self.task.tree[node_id].text, language) for reply in replies)
+        }
         frontier = self.task.tree.frontier(obtained)
         for node_id in (node_id for node_id in self.path if node_id in frontier):
             fresh = [question for question in self.phrasings[node_id] if question not in asked]
             if fresh:
                 return fresh[0]
         return goodbye(view.language)
-
-

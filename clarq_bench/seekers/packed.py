@@ -27,6 +27,7 @@ from ..core.errors import ClarqError
 from ..core.transcript import Speaker
 from .adversarial import RedTeamSeeker, choose, fill, listed_options, rotate
 from .base import DialogueView
+from .registry import SeekerTask
 from .templates import reply_words
 
 #: Asks a turn (the long sentence takes more).
@@ -64,14 +65,14 @@ def head_word(name: str, language: str) -> str:
     return words[-1].strip(".,;:!?").lower() if words else ""
 
 
-def heads(task) -> list[str]:
+def heads(task: SeekerTask) -> list[str]:
     """The head word of every listed name of the brief, each once, in brief order."""
     found = []
     for name in listed_options(task):
         lowered = name.lower()
         for article in _ARTICLES:
             if task.language == "en" and lowered.startswith(article):
-                name = name[len(article):]
+                name = name[len(article) :]
         found.append(head_word(name, task.language))
     return list(dict.fromkeys(h for h in found if len(h) > 1))
 
@@ -89,14 +90,16 @@ class PackedSeeker(RedTeamSeeker):
         kinds, words = self.kinds_and_words(view)
         which = [self.frame("which", language, turn, i, x=x) for i, x in enumerate(rotate(kinds, turn))]
         get = [self.frame("get", language, turn, i, x=x) for i, x in enumerate(words)]
-        merged = [ask for pair in zip(which, get) for ask in pair] + which[len(get):] + get[len(which):]
+        merged = [ask for pair in zip(which, get) for ask in pair] + which[len(get) :] + get[len(which) :]
         return merged[: self.limit]
 
     def kinds_and_words(self, view: DialogueView) -> tuple[list[str], list[str]]:
         """The brief's head words and Jax's words, and Jax's words alone: those of his first answer (the task's
         vague references) first, then those of his later replies, newest first."""
         replies = [t.text for t in view.turns[1:] if t.speaker == Speaker.provider]
-        words = list(dict.fromkeys([*reply_words(replies[:1], self.language), *reply_words(replies[1:], self.language)]))
+        words = list(
+            dict.fromkeys([*reply_words(replies[:1], self.language), *reply_words(replies[1:], self.language)])
+        )
         return list(dict.fromkeys([*heads(self.task), *words])), words
 
     def frame(self, name: str, language: str, turn: int, index: int, **values: str) -> str:
@@ -134,7 +137,7 @@ class PackAndSeeker(PackedSeeker):
 
     strategy = "pack-and"
 
-    def pack(self, asks, view, turn):
+    def pack(self, asks: list[str], view: DialogueView, turn: int) -> str:
         j = joins(self.language)
         return self.sentence(asks, j["and"] if self.language == "en" else [j["and"], j["also"]])
 
@@ -144,7 +147,7 @@ class PackCommaSeeker(PackedSeeker):
 
     strategy = "pack-comma"
 
-    def pack(self, asks, view, turn):
+    def pack(self, asks: list[str], view: DialogueView, turn: int) -> str:
         j = joins(self.language)
         return self.sentence(asks, j["comma"] if self.language == "en" else [j["comma"], j["enum"]])
 
@@ -154,7 +157,7 @@ class PackSemicolonSeeker(PackedSeeker):
 
     strategy = "pack-semicolon"
 
-    def pack(self, asks, view, turn):
+    def pack(self, asks: list[str], view: DialogueView, turn: int) -> str:
         return self.sentence(asks, joins(self.language)["semicolon"])
 
 
@@ -164,7 +167,7 @@ class PackSlashSeeker(PackedSeeker):
 
     strategy = "pack-slash"
 
-    def pack(self, asks, view, turn):
+    def pack(self, asks: list[str], view: DialogueView, turn: int) -> str:
         kinds, words = self.kinds_and_words(view)
         slash = joins(self.language)["slash"]
         mark = question_mark(self.language)
@@ -179,7 +182,7 @@ class PackLinesSeeker(PackedSeeker):
 
     strategy = "pack-lines"
 
-    def pack(self, asks, view, turn):
+    def pack(self, asks: list[str], view: DialogueView, turn: int) -> str:
         return "\n".join(capital(ask) + question_mark(self.language) for ask in asks)
 
 
@@ -189,7 +192,7 @@ class PackBulletsSeeker(PackedSeeker):
 
     strategy = "pack-bullets"
 
-    def pack(self, asks, view, turn):
+    def pack(self, asks: list[str], view: DialogueView, turn: int) -> str:
         lead = choose(pack_lines("lead", self.language), self.strategy, self.task.id, turn)
         items = [f"{i + 1}. {ask}" if turn % 2 else f"- {ask}" for i, ask in enumerate(asks)]
         return "\n".join([lead, *items])
@@ -201,12 +204,12 @@ class PackMixedSeeker(PackedSeeker):
 
     strategy = "pack-mixed"
 
-    def asks(self, view, turn, language=None):
+    def asks(self, view: DialogueView, turn: int, language: str | None = None) -> list[str]:
         other = "zh" if self.language == "en" else "en"
         own, foreign = super().asks(view, turn), super().asks(view, turn, other)
         return [own[i] if i % 2 == 0 else foreign[i] for i in range(min(len(own), len(foreign)))]
 
-    def pack(self, asks, view, turn):
+    def pack(self, asks: list[str], view: DialogueView, turn: int) -> str:
         j_en, j_zh = joins("en"), joins("zh")
         return self.sentence(asks, [j_en["and"], j_zh["and"], " " + j_zh["also"] + " "])
 
@@ -218,7 +221,7 @@ class PackLongSeeker(PackedSeeker):
     strategy = "pack-long"
     limit = LONG_ASKS
 
-    def asks(self, view, turn, language=None):
+    def asks(self, view: DialogueView, turn: int, language: str | None = None) -> list[str]:
         """The asks of every turn from this one on, until the sentence holds LONG_ASKS of them."""
         found: list[str] = []
         for later in range(turn, turn + LONG_ASKS):
@@ -227,7 +230,7 @@ class PackLongSeeker(PackedSeeker):
                 break
         return found[:LONG_ASKS]
 
-    def pack(self, asks, view, turn):
+    def pack(self, asks: list[str], view: DialogueView, turn: int) -> str:
         lead = choose(pack_lines("long_lead", self.language), self.strategy, self.task.id, turn)
         connectors = rotate(pack_lines("long_joins", self.language, strip=False), turn)
         body = self.sentence(asks, connectors)
@@ -242,13 +245,13 @@ class PackBoundedSeeker(PackedSeeker):
 
     strategy = "pack-bounded"
 
-    def pack(self, asks, view, turn):
+    def pack(self, asks: list[str], view: DialogueView, turn: int) -> str:
         kinds, words = self.kinds_and_words(view)
         kinds = rotate(kinds, turn)
         words = words or kinds
         sentences = []
         for s in range(3):
-            a, b = kinds[s * 4:(s + 1) * 4], words[s * 3:(s + 1) * 3]
+            a, b = kinds[s * 4 : (s + 1) * 4], words[s * 3 : (s + 1) * 3]
             if not a and not b:
                 break
             a, b = a or kinds[:4], b or words[:3]
@@ -263,6 +266,15 @@ class PackBoundedSeeker(PackedSeeker):
 #: Registered name -> class (seekers/registry.py registers them lazily; a test keeps the two in step).
 MEMBERS: dict[str, type[PackedSeeker]] = {
     cls.strategy: cls
-    for cls in (PackAndSeeker, PackCommaSeeker, PackSemicolonSeeker, PackSlashSeeker, PackLinesSeeker,
-                PackBulletsSeeker, PackMixedSeeker, PackLongSeeker, PackBoundedSeeker)
-}  # fmt: skip
+    for cls in (
+        PackAndSeeker,
+        PackCommaSeeker,
+        PackSemicolonSeeker,
+        PackSlashSeeker,
+        PackLinesSeeker,
+        PackBulletsSeeker,
+        PackMixedSeeker,
+        PackLongSeeker,
+        PackBoundedSeeker,
+    )
+}

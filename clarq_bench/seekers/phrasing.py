@@ -18,13 +18,17 @@ EN_LEAD = re.compile(r"^(an?|the)\s+", re.IGNORECASE)
 _EN_DETERMINER = re.compile(r"^(?:an?|the|my|your|his|her|our|their)\s", re.IGNORECASE)
 #: A parenthesised note that restricts (needs, forbids, guards) rather than describes ("50 grams", "1st movement").
 RESTRICTION = {
-    "en": re.compile(r"\b(?:requires?|required|requirement|needs?|needed|must|only|cannot|can't|can not|locked|closed|"
-                     r"guard(?:s|ed)?|forbidden|prohibited|permit|license|licence|key|access|pass\b(?!\s+through)|"
-                     r"let you in|not allowed|outsiders|not selling|not open)",
-                     re.IGNORECASE),
-    "zh": re.compile(r"需要|需|才能|才可|必须|只有|只能|无法|不能|锁|关闭|把守|守卫|禁止|许可|通行证|钥匙|不会让|不让|不许|"
-                     r"外人|看守|很难靠近|不对外"),
-}  # fmt: skip
+    "en": re.compile(
+        r"\b(?:requires?|required|requirement|needs?|needed|must|only|cannot|can't|can not|locked|closed|"
+        r"guard(?:s|ed)?|forbidden|prohibited|permit|license|licence|key|access|pass\b(?!\s+through)|"
+        r"let you in|not allowed|outsiders|not selling|not open)",
+        re.IGNORECASE,
+    ),
+    "zh": re.compile(
+        r"需要|需|才能|才可|必须|只有|只能|无法|不能|锁|关闭|把守|守卫|禁止|许可|通行证|钥匙|不会让|不让|不许|"
+        r"外人|看守|很难靠近|不对外"
+    ),
+}
 
 
 def plain(entry: str) -> str:
@@ -33,17 +37,22 @@ def plain(entry: str) -> str:
 
 
 def lower_first(phrase: str, language: str) -> str:
-    """"Unleash fire magic" -> "unleash fire magic" in an English sentence; names ("Starlight Gem") and acronyms
+    """ "Unleash fire magic" -> "unleash fire magic" in an English sentence; names ("Starlight Gem") and acronyms
     keep their capitals."""
     words = phrase.split()
-    if language != "en" or not words or len(words[0]) < 2 or not words[0][1:].islower() or \
-            any(w[0].isupper() for w in words[1:]):  # fmt: skip
+    if (
+        language != "en"
+        or not words
+        or len(words[0]) < 2
+        or not words[0][1:].islower()
+        or any(w[0].isupper() for w in words[1:])
+    ):
         return phrase
     return phrase[0].lower() + phrase[1:]
 
 
 def with_article(role: str) -> str:
-    """"adventurer" -> "an adventurer", "Adventurer" -> "an adventurer", "the messenger of King Beta" as it is."""
+    """ "adventurer" -> "an adventurer", "Adventurer" -> "an adventurer", "the messenger of King Beta" as it is."""
     role = lower_first(role.strip(), "en")
     if _EN_DETERMINER.match(role + " "):
         return role
@@ -100,15 +109,26 @@ def option_groups(entries: tuple[str, ...], language: str) -> list[list[str]]:
         if key is _tail and language == "en":  # "Tropical Rainforest" is a forest too
             for name in left:
                 found = key(name, language)
-                head = next((h for h in by_key if len(by_key[h]) > 1 and found and found != h and len(h) >= 4 and
-                             found.endswith(h)), None)  # fmt: skip
+                head = next(
+                    (
+                        h
+                        for h in by_key
+                        if len(by_key[h]) > 1 and found and found != h and len(h) >= 4 and found.endswith(h)
+                    ),
+                    None,
+                )
                 if head and found:
                     by_key[head].append(name)
                     by_key[found].remove(name)
         for group in by_key.values():
-            group = [name for name in group if not any(
-                other != name and (other.lower() in name.lower() or other.lower() in notes.get(name, ""))
-                for other in group)]  # fmt: skip
+            group = [
+                name
+                for name in group
+                if not any(
+                    other != name and (other.lower() in name.lower() or other.lower() in notes.get(name, ""))
+                    for other in group
+                )
+            ]
             if len(group) > 1:
                 groups.append(group)
         used = {name for group in groups for name in group}
@@ -128,7 +148,7 @@ def restrictions(entries: tuple[str, ...], language: str = "en") -> list[tuple[l
 
 
 def _stem(word: str) -> str:
-    """"batteries" -> "battery", "taverns" -> "tavern": enough for a reply's word to meet the brief's."""
+    """ "batteries" -> "battery", "taverns" -> "tavern": enough for a reply's word to meet the brief's."""
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     if word.endswith(("ches", "shes", "sses", "xes")):
@@ -196,20 +216,65 @@ def _named_in(group: tuple[str, ...], reply: str, language: str) -> str | None:
     return None
 
 
-_EN_OPEN = re.compile(r"\b(?:an?|some|the right|the correct|the proper|the appropriate|the required|the necessary|"
-                      r"the specific|a specific|a certain|a particular|the suitable|a suitable|one of the|[Oo]nly one|"
-                      r"(?<!\bthe )(?<!\ba )specific|(?<!\ba )certain)\s+"
-                      r"((?:[a-z-]+\s+){0,2}?[a-z-]{3,})(?=\s+(?:for|to|that|which|he|she|they|you|in|at|from|and|"
-                      r"with|of|on|is|are|was|will|can|has|so|because|but|or|as|when|before|after|if|then|by|"
-                      r"into|near|until)\b|[,.;!?]|$)")  # fmt: skip
-_ZH_OPEN = re.compile(r"(?:一|某|哪)(?:个|颗|把|张|种|些|份|位|辆|件|块|条|本|台|座|家|间|样|枚|根|只|瓶)"
-                      r"([\u4e00-\u9fff]{1,5}?)(?=[用来去到给在的，。、；,.了和与是有就都会可能被要也还]|$)")
+_EN_OPEN = re.compile(
+    r"\b(?:an?|some|the right|the correct|the proper|the appropriate|the required|the necessary|"
+    r"the specific|a specific|a certain|a particular|the suitable|a suitable|one of the|[Oo]nly one|"
+    r"(?<!\bthe )(?<!\ba )specific|(?<!\ba )certain)\s+"
+    r"((?:[a-z-]+\s+){0,2}?[a-z-]{3,})(?=\s+(?:for|to|that|which|he|she|they|you|in|at|from|and|"
+    r"with|of|on|is|are|was|will|can|has|so|because|but|or|as|when|before|after|if|then|by|"
+    r"into|near|until)\b|[,.;!?]|$)"
+)
+_ZH_OPEN = re.compile(
+    r"(?:一|某|哪)(?:个|颗|把|张|种|些|份|位|辆|件|块|条|本|台|座|家|间|样|枚|根|只|瓶)"
+    r"([\u4e00-\u9fff]{1,5}?)(?=[用来去到给在的，。、；,.了和与是有就都会可能被要也还]|$)"
+)
 _VAGUE = {"specific", "certain", "particular", "right", "suitable", "special", "new", "good", "few", "little", "lot"}
 #: Words of talk, not things of the task ("you are on the right track", "if something specific is still unclear").
-_TALK = {"track", "unclear", "question", "questions", "information", "info", "detail", "details", "thing", "things",
-         "is", "are", "was", "were", "be", "still", "way", "step", "steps", "bit", "idea", "answer", "moment", "while",
-         "that", "this", "these", "those", "which", "what", "there", "here", "first", "second", "last", "other",
-         "same", "different", "difficult", "sharp", "few", "much", "many"}
+_TALK = {
+    "track",
+    "unclear",
+    "question",
+    "questions",
+    "information",
+    "info",
+    "detail",
+    "details",
+    "thing",
+    "things",
+    "is",
+    "are",
+    "was",
+    "were",
+    "be",
+    "still",
+    "way",
+    "step",
+    "steps",
+    "bit",
+    "idea",
+    "answer",
+    "moment",
+    "while",
+    "that",
+    "this",
+    "these",
+    "those",
+    "which",
+    "what",
+    "there",
+    "here",
+    "first",
+    "second",
+    "last",
+    "other",
+    "same",
+    "different",
+    "difficult",
+    "sharp",
+    "few",
+    "much",
+    "many",
+}
 
 
 def open_nouns(reply: str, language: str) -> list[str]:
@@ -228,8 +293,8 @@ def group_kind(group: list[str], language: str) -> str | None:
         return head if all(h.endswith(head) for h in heads) and head.isalpha() and len(head) >= 3 else None
     suffix = ""  # the shared ending: two characters, longer only where every name keeps two of its own (东方山脉: 山脉)
     shortest = min(len(name) for name in group)
-    while len(suffix) < shortest and len({name[-len(suffix) - 1:] for name in group}) == 1:
-        longer = group[0][-len(suffix) - 1:]
+    while len(suffix) < shortest and len({name[-len(suffix) - 1 :] for name in group}) == 1:
+        longer = group[0][-len(suffix) - 1 :]
         if len(longer) > 2 and shortest - len(longer) < 2:
             break
         suffix = longer
@@ -246,28 +311,42 @@ def kind_pattern(kind: str, language: str) -> re.Pattern[str]:
 
 
 #: "the gem he needs", "the key you want": a thing named by what someone needs, not by which it is.
-_EN_NEEDED = re.compile(r"\bthe\s+([a-z-]{3,})\s+(?:he|she|they)\s+(?:needs?|wants?|requires?|asks? for)\b",
-                        re.IGNORECASE)
-_ZH_NEEDED = re.compile(r"(?:他|她|他们|她们|对方)(?:需要|想要|所需|要)的([\u4e00-\u9fff]{2})(?=[，。、；,.和与来去换给交]|$)")
+_EN_NEEDED = re.compile(
+    r"\bthe\s+([a-z-]{3,})\s+(?:he|she|they)\s+(?:needs?|wants?|requires?|asks? for)\b", re.IGNORECASE
+)
+_ZH_NEEDED = re.compile(
+    r"(?:他|她|他们|她们|对方)(?:需要|想要|所需|要)的([\u4e00-\u9fff]{2})(?=[，。、；,.和与来去换给交]|$)"
+)
 
 
-_QUALIFIED = re.compile(r"right|correct|proper|appropriate|required|necessary|specific|certain|particular|suitable|one of|"
-                        r"only one|某|特定|合适|适合|专门|特殊", re.IGNORECASE)
+_QUALIFIED = re.compile(
+    r"right|correct|proper|appropriate|required|necessary|specific|certain|particular|suitable|one of|"
+    r"only one|某|特定|合适|适合|专门|特殊",
+    re.IGNORECASE,
+)
 #: A modifier that sets one apart from others of its kind ("a faster mode of transportation", "the safest route").
-_COMPARING = re.compile(r"^(?:best|better|faster|stronger|safer|sturdier|cheaper|lighter|heavier|bigger|smaller|"
-                        r"[a-z]{3,}est)$")
+_COMPARING = re.compile(
+    r"^(?:best|better|faster|stronger|safer|sturdier|cheaper|lighter|heavier|bigger|smaller|"
+    r"[a-z]{3,}est)$"
+)
 #: "mode of transportation", "kind of herb": the thing is the whole phrase.
 _CLASSIFIERS = {"mode", "means", "kind", "type", "sort", "form", "method", "piece", "pair", "set", "source"}
 _EN_OF = re.compile(r"\s+of\s+([a-z-]{3,})", re.IGNORECASE)
 #: Just before a thing: a verb of getting it ("you need to buy a helmet", "找一张地图").
-_GETTING = {"en": re.compile(r"\b(?:need|get|buy|find|collect|bring|obtain|purchase|acquire|carry)\s+$",
-                             re.IGNORECASE),
-            "zh": re.compile(r"(?:买|找|拿|获得|收集|取得|购买|准备|弄|需要)到?$")}
+_GETTING = {
+    "en": re.compile(r"\b(?:need|get|buy|find|collect|bring|obtain|purchase|acquire|carry)\s+$", re.IGNORECASE),
+    "zh": re.compile(r"(?:买|找|拿|获得|收集|取得|购买|准备|弄|需要)到?$"),
+}
 #: (zh) "你需要玄幻森林的地图": a thing the seeker is told it needs, which the brief does not give it.
-_ZH_NEEDS = re.compile(r"你(?:还)?(?:需要|得)(?:先)?(?:取得|获得|拿到|弄到|买到)?(?:(?:(?!的)[\u4e00-\u9fff]){1,6}的)?"
-                       r"([\u4e00-\u9fff]{2})(?=[，。；,.！]|$)")
-_EN_TYPE_OF = re.compile(r"\bthe\s+(?:type|kind|sort)\s+of\s+([a-z-]{3,})"
-                         r"|\b(?:its|his|her|their)\s+(?:favou?rite|preferred)\s+([a-z-]{3,})", re.IGNORECASE)
+_ZH_NEEDS = re.compile(
+    r"你(?:还)?(?:需要|得)(?:先)?(?:取得|获得|拿到|弄到|买到)?(?:(?:(?!的)[\u4e00-\u9fff]){1,6}的)?"
+    r"([\u4e00-\u9fff]{2})(?=[，。；,.！]|$)"
+)
+_EN_TYPE_OF = re.compile(
+    r"\bthe\s+(?:type|kind|sort)\s+of\s+([a-z-]{3,})"
+    r"|\b(?:its|his|her|their)\s+(?:favou?rite|preferred)\s+([a-z-]{3,})",
+    re.IGNORECASE,
+)
 _ZH_VERB_AFTER = set("护送用来去到给在把让是有")
 _ZH_QUALIFIED = re.compile(r"(?:特定|合适|适合|专门|特殊|最爱吃|爱吃|最喜欢|喜欢)的([\u4e00-\u9fff]{2})")
 
@@ -285,9 +364,13 @@ def open_things(reply: str, language: str) -> list[tuple[int, str, str]]:
                 lead = match.group(0)[: match.start(1) - match.start()]
                 modifiers = match.group(1).lower().split()[:-1]
                 compared = any(_VAGUE.__contains__(w) or _COMPARING.match(w) for w in modifiers)
-                how = "which" if _QUALIFIED.search(lead) or compared else \
-                    "where" if _GETTING["en"].search(reply[: match.start()]) and not words[-1].endswith(("ing", "ed")) \
+                how = (
+                    "which"
+                    if _QUALIFIED.search(lead) or compared
+                    else "where"
+                    if _GETTING["en"].search(reply[: match.start()]) and not words[-1].endswith(("ing", "ed"))
                     else ""
+                )
                 of = _EN_OF.match(reply, match.end(1))
                 head = _stem(words[-1]) if "one of" in lead else words[-1]  # "one of the safer coastlines"
                 noun = f"{head} of {of.group(1).lower()}" if of and head in _CLASSIFIERS else head
@@ -297,8 +380,13 @@ def open_things(reply: str, language: str) -> list[tuple[int, str, str]]:
     else:
         for match in _ZH_OPEN.finditer(reply):
             if len(match.group(1)) >= 2:
-                how = "which" if match.group(0).startswith("某") or reply[: match.start()].endswith("只有") else \
-                    "where" if _GETTING["zh"].search(reply[: match.start()]) else ""
+                how = (
+                    "which"
+                    if match.group(0).startswith("某") or reply[: match.start()].endswith("只有")
+                    else "where"
+                    if _GETTING["zh"].search(reply[: match.start()])
+                    else ""
+                )
                 found.append((match.start(), match.group(1), how))
         for match in _ZH_QUALIFIED.finditer(reply):
             if match.group(1)[1] not in _ZH_VERB_AFTER:  # "适合的车护送伤员" names a 车, no 车护

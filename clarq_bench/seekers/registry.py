@@ -94,10 +94,12 @@ PACKED = {
     "pack-long": "PackLongSeeker",
     "pack-bounded": "PackBoundedSeeker",
 }
-for _name, _spec in [*BUILTIN.items(),
-                     *((n, f"clarq_bench.seekers.packed:{c}") for n, c in PACKED.items()),
-                     *((n, f"clarq_bench.seekers.adversarial:{c}") for n, c in {**REDTEAM, **ENUMERATION}.items()),
-                     *((n, f"clarq_bench.seekers.templates:{c}") for n, c in TEMPLATES.items())]:
+for _name, _spec in [
+    *BUILTIN.items(),
+    *((n, f"clarq_bench.seekers.packed:{c}") for n, c in PACKED.items()),
+    *((n, f"clarq_bench.seekers.adversarial:{c}") for n, c in {**REDTEAM, **ENUMERATION}.items()),
+    *((n, f"clarq_bench.seekers.templates:{c}") for n, c in TEMPLATES.items()),
+]:
     seekers.add_lazy(_name, _spec)
 
 
@@ -169,8 +171,9 @@ class SeekerSpec(NamedTuple):
         given: Task | SeekerTask = task if self.tree_access else SeekerTask.of(task)
         seeker = _call_factory(self.factory, given, self.config)
         if not callable(getattr(seeker, "respond", None)):
-            raise ClarqError(f"seeker {self.config.name!r} built an object without `async respond(view)`",
-                             "see the Seeker protocol")
+            raise ClarqError(
+                f"seeker {self.config.name!r} built an object without `async respond(view)`", "see the Seeker protocol"
+            )
         return seeker
 
 
@@ -253,8 +256,18 @@ def seeker_config(seeker: SeekerConfig | AgentSettings | str, client: Any = None
 
 
 #: Model names offered as suggestions for a mistyped --seeker (besides the short names of llm/models.py).
-COMMON_MODELS = ("gpt-4o", "gpt-4o-mini", "gpt-4.1", "gpt-4.1-mini", "o3-mini", "claude-3-5-sonnet-20240620",
-                 "gemini-1.5-pro", "llama3.1-405b", "qwen2.5-72b-instruct", "deepseek-chat")
+COMMON_MODELS = (
+    "gpt-4o",
+    "gpt-4o-mini",
+    "gpt-4.1",
+    "gpt-4.1-mini",
+    "o3-mini",
+    "claude-3-5-sonnet-20240620",
+    "gemini-1.5-pro",
+    "llama3.1-405b",
+    "qwen2.5-72b-instruct",
+    "deepseek-chat",
+)
 
 
 def unknown_seeker(name: str) -> ClarqError:
@@ -268,8 +281,11 @@ def unknown_seeker(name: str) -> ClarqError:
     close = difflib.get_close_matches(name, [*known, *models], n=3, cutoff=0.6)
     named = [f"the model {c}" if c in models and c not in known else c for c in close]
     hint = f"did you mean {' or '.join(named)}? " if named else ""
-    return ClarqError(f"unknown seeker {name!r}", f"{hint}known: {', '.join(known)}; or a model name "
-                      "such as gpt-4o or provider/model; a seeker of your own file: --seeker-module FILE.py")
+    return ClarqError(
+        f"unknown seeker {name!r}",
+        f"{hint}known: {', '.join(known)}; or a model name "
+        "such as gpt-4o or provider/model; a seeker of your own file: --seeker-module FILE.py",
+    )
 
 
 def describe(config: SeekerConfig) -> tuple[str, str | None]:

@@ -9,21 +9,54 @@ import re
 
 from .phrasing import lower_first
 
-
 #: A person named in an English reply: capitalised words inside a sentence ("find Henry", "Professor Henry").
-_EN_PERSON = re.compile(r"(?<=[a-z,] )(?<!\bthe )(?<!\ban )(?<!\ba )"
-                        r"((?:(?:Professor|Prof|Mr|Mrs|Ms|Dr|Captain|Chief|Uncle|Aunt|Sir|Lady|Master|Wizard|Father|Mother|"
-                        r"Brother|Sister|Elder|Priest|General|Officer|Doctor|Miss|Madam|Prince|Princess|King|Queen)\.? )?"
-                        r"[A-Z][a-z]+)\b(?!\s+[A-Z]|-)")
-_EN_PLACED = re.compile(r"^\W*(?:is|are|was|works?|lives?|stays?|waits?|will be)?\s*(?:at|in|inside|on|near)\b"
-                        r"(?!\s+(?:the\s+|an?\s+)?(?:[a-z]+\s+)?(?:time|moment|hour|noon|night|dawn|dusk|o'clock)\b)",
-                        re.I)  # ("at the agreed time" says when, not where)
+_EN_PERSON = re.compile(
+    r"(?<=[a-z,] )(?<!\bthe )(?<!\ban )(?<!\ba )"
+    r"((?:(?:Professor|Prof|Mr|Mrs|Ms|Dr|Captain|Chief|Uncle|Aunt|Sir|Lady|Master|Wizard|Father|Mother|"
+    r"Brother|Sister|Elder|Priest|General|Officer|Doctor|Miss|Madam|Prince|Princess|King|Queen)\.? )?"
+    r"[A-Z][a-z]+)\b(?!\s+[A-Z]|-)"
+)
+_EN_PLACED = re.compile(
+    r"^\W*(?:is|are|was|works?|lives?|stays?|waits?|will be)?\s*(?:at|in|inside|on|near)\b"
+    r"(?!\s+(?:the\s+|an?\s+)?(?:[a-z]+\s+)?(?:time|moment|hour|noon|night|dawn|dusk|o'clock)\b)",
+    re.I,
+)  # ("at the agreed time" says when, not where)
 #: (zh) someone to find or meet: 找到亨利, 见露西, 把宝石交给乔治.
-_ZH_PERSON = re.compile(r"(?<![在到里])(?:找到|找|见到|拜访|交给|遇到)(?![到回他她它])([\u4e00-\u9fff]{2,3}?)"
-                        r"(?=[，。；,.！]|$|[他她拿买要报购交换学借领])")
-_TITLES = {"Professor", "Prof", "Mr", "Mrs", "Ms", "Dr", "Captain", "Chief", "Uncle", "Aunt", "Sir", "Lady", "Master",
-           "Wizard", "Father", "Mother", "Brother", "Sister", "Elder", "Priest", "General", "Officer", "Doctor", "Miss",
-           "Madam", "Prince", "Princess", "King", "Queen"}
+_ZH_PERSON = re.compile(
+    r"(?<![在到里])(?:找到|找|见到|拜访|交给|遇到)(?![到回他她它])([\u4e00-\u9fff]{2,3}?)"
+    r"(?=[，。；,.！]|$|[他她拿买要报购交换学借领])"
+)
+_TITLES = {
+    "Professor",
+    "Prof",
+    "Mr",
+    "Mrs",
+    "Ms",
+    "Dr",
+    "Captain",
+    "Chief",
+    "Uncle",
+    "Aunt",
+    "Sir",
+    "Lady",
+    "Master",
+    "Wizard",
+    "Father",
+    "Mother",
+    "Brother",
+    "Sister",
+    "Elder",
+    "Priest",
+    "General",
+    "Officer",
+    "Doctor",
+    "Miss",
+    "Madam",
+    "Prince",
+    "Princess",
+    "King",
+    "Queen",
+}
 _ZH_PLACED = re.compile(r"^[^，。；,.]{0,3}(?:在|位于)")
 
 
@@ -31,10 +64,11 @@ def placed(reply: str, name: str, language: str) -> bool:
     """Does the reply say where `name` is ("Henry is at the Mystic Tavern", "find Henry at the tavern",
     "在旅行者酒馆找到士兵")?"""
     for match in re.finditer(re.escape(name), reply):
-        if language == "en" and _EN_PLACED.match(reply[match.end():]):
+        if language == "en" and _EN_PLACED.match(reply[match.end() :]):
             return True
-        if language != "en" and (_ZH_PLACED.match(reply[match.end():]) or
-                                 "在" in re.split(r"[，。；,.！？]", reply[: match.start()])[-1]):  # fmt: skip
+        if language != "en" and (
+            _ZH_PLACED.match(reply[match.end() :]) or "在" in re.split(r"[，。；,.！？]", reply[: match.start()])[-1]
+        ):
             return True
     return False
 
@@ -54,15 +88,21 @@ def persons(reply: str, language: str, known: str) -> list[tuple[int, str]]:
 
 
 #: An agreed time the reply leaves open ("at the agreed time", "约定的时间").
-_TIME = {"en": re.compile(r"\b(?:agreed|appointed|arranged|specified|certain|specific|set)\s+(?:trading\s+)?time\b",
-                          re.IGNORECASE),
-         "zh": re.compile(r"(?:约定|约好|指定|特定|规定)的?(?:交易)?时间")}
+_TIME = {
+    "en": re.compile(
+        r"\b(?:agreed|appointed|arranged|specified|certain|specific|set)\s+(?:trading\s+)?time\b", re.IGNORECASE
+    ),
+    "zh": re.compile(r"(?:约定|约好|指定|特定|规定)的?(?:交易)?时间"),
+}
 
 
 #: A place the reply names by whose it is, not where ("find it at its habitat", "去它的栖息地找到它").
-_WHOSE_PLACE = {"en": re.compile(r"\b(?:its|his|her|their)\s+(habitat|lair|nest|den|hideout|home|base|camp|hiding place)\b",
-                                 re.IGNORECASE),
-                "zh": re.compile(r"(?:它|他|她|它们|他们)的(栖息地|巢穴|住处|老巢|藏身处|据点|营地|家)")}
+_WHOSE_PLACE = {
+    "en": re.compile(
+        r"\b(?:its|his|her|their)\s+(habitat|lair|nest|den|hideout|home|base|camp|hiding place)\b", re.IGNORECASE
+    ),
+    "zh": re.compile(r"(?:它|他|她|它们|他们)的(栖息地|巢穴|住处|老巢|藏身处|据点|营地|家)"),
+}
 
 
 def whose_places(reply: str, language: str) -> list[tuple[int, str]]:
@@ -78,8 +118,10 @@ def open_time(reply: str, language: str) -> int | None:
 
 #: A note that keeps you out of a place ("entry requires a permit", "won't let you in", "No Outsiders Allowed"): what
 #: a person asks about it is how to get in.
-ENTRY = {"en": re.compile(r"\b(?:entry|enter|entering|let you in|outsiders|locked|closed|access|admission)\b", re.I),
-         "zh": re.compile(r"进入|进去|入内|让你进|外人|靠近|锁")}
+ENTRY = {
+    "en": re.compile(r"\b(?:entry|enter|entering|let you in|outsiders|locked|closed|access|admission)\b", re.I),
+    "zh": re.compile(r"进入|进去|入内|让你进|外人|靠近|锁"),
+}
 
 
 #: A clause of an English reply that opens with one of these is no instruction ("it burns", "you will need").
@@ -96,8 +138,9 @@ _STEP_VERBS = frozenset(
 #: A step is asked in a few words of its own ("find Henry", not "find Henry at the tavern at the agreed time"): a
 #: person asks what to do, and never quotes Jax's sentence back.
 STEP_WORDS = 4
-_STEP_END = re.compile(r"\s+(?:to|in|at|with|before|after|onto|into|from|on|by|until|so|because|which|that|where|when)\s+",
-                       re.IGNORECASE)
+_STEP_END = re.compile(
+    r"\s+(?:to|in|at|with|before|after|onto|into|from|on|by|until|so|because|which|that|where|when)\s+", re.IGNORECASE
+)
 _CLAUSE_CUT = re.compile(r"\s*(?:[,;:]|\band then\b|\bthen\b|\band\b)\s*", re.IGNORECASE)
 _EN_SENTENCE = re.compile(r"[^.!?]+")
 

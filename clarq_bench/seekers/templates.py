@@ -32,17 +32,20 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..core import prompts
 from ..core.errors import ClarqError
-from .adversarial import brief_terms, choose, fill, listed_options, scrub_goodbye, wordings as redteam_wordings
+from ..core.transcript import Speaker
+from .adversarial import brief_terms, choose, fill, listed_options, scrub_goodbye
+from .adversarial import wordings as redteam_wordings
 from .base import DialogueView
 from .baselines import PARENTHESES, goodbye, join_options, opening, seeker_turn_count, told_enough
 from .registry import TEMPLATE_PREFIX, SeekerConfig, SeekerTask
-from ..core.transcript import Speaker
 
 Form = Literal["wh", "exactly", "sentence", "one-each", "choice", "list"]
 Source = Literal["brief", "options", "replies", "both"]
 #: The families of the search: one per question form, each in its own wording file.
 FAMILIES: tuple[str, ...] = ("wh", "exactly", "sentence", "one-each", "choice", "list")
-_SPEC_TOKEN = re.compile(r"^(?:q(?P<q>\d+)|n(?P<n>\d+)|g(?P<g>\d+)|(?P<source>brief|options|replies|both)|(?P<flag>suffix|pad|stop))$")
+_SPEC_TOKEN = re.compile(
+    r"^(?:q(?P<q>\d+)|n(?P<n>\d+)|g(?P<g>\d+)|(?P<source>brief|options|replies|both)|(?P<flag>suffix|pad|stop))$"
+)
 
 
 class TemplateParams(BaseModel):
@@ -87,9 +90,11 @@ def parse_spec(name: str) -> TemplateParams:
     if name in MEMBERS:
         return MEMBERS[name]
     head, *tokens = name.split("+")
-    form = head[len(TEMPLATE_PREFIX):] if head.startswith(TEMPLATE_PREFIX) else ""
-    hint = ("write tpl-<form>+q<1-8>+n<1-4>+<brief|options|replies|both>[+g<0-5>][+suffix][+pad][+stop], forms: "
-            + ", ".join(FAMILIES))
+    form = head[len(TEMPLATE_PREFIX) :] if head.startswith(TEMPLATE_PREFIX) else ""
+    hint = (
+        "write tpl-<form>+q<1-8>+n<1-4>+<brief|options|replies|both>[+g<0-5>][+suffix][+pad][+stop], forms: "
+        + ", ".join(FAMILIES)
+    )
     if form not in FAMILIES:
         raise ClarqError(f"bad template seeker {name!r}: unknown form {form!r}", hint)
     values: dict[str, object] = {"form": form}
@@ -103,7 +108,8 @@ def parse_spec(name: str) -> TemplateParams:
             values[value] = True
         else:
             values[{"q": "questions", "n": "names", "g": "generic", "source": "source"}[key]] = (
-                value if key == "source" else int(value))  # fmt: skip
+                value if key == "source" else int(value)
+            )
     try:
         return TemplateParams(**values)
     except ValidationError as exc:
@@ -144,7 +150,7 @@ def reply_words(replies: list[str], language: str) -> list[str]:
             if 2 <= len(run) <= 4:
                 found.append(run)
             elif len(run) > 4:
-                found += [run[i:i + 2] for i in range(0, len(run) - 1, 2)]
+                found += [run[i : i + 2] for i in range(0, len(run) - 1, 2)]
     seen: set[str] = set()
     unique = []
     for word in found:
@@ -172,7 +178,7 @@ def option_combinations(task: SeekerTask, size: int) -> list[tuple[str, ...]]:
     for names in kind_groups(task):
         k = min(size, len(names))
         combos = list(combinations(names, k))
-        combos.sort(key=lambda combo: (max(names.index(c) for c in combo) - min(names.index(c) for c in combo)))
+        combos.sort(key=lambda combo: max(names.index(c) for c in combo) - min(names.index(c) for c in combo))
         found += combos
     return found
 
@@ -252,7 +258,7 @@ class TemplateSeeker:
         fresh = [w for w in words if w.lower() not in asked]
         pool = fresh or words
         if p.source == "both":
-            pool = [w for pair in zip(pool, brief) for w in pair] + pool[len(brief):] + brief[len(pool):]
+            pool = [w for pair in zip(pool, brief) for w in pair] + pool[len(brief) :] + brief[len(pool) :]
         if not pool:
             return _window(brief, start, p.names)
         offset = 0 if fresh else start
@@ -310,8 +316,10 @@ MEMBER_WORDS = {
 
 
 def _member(name: str, params: TemplateParams) -> type[TemplateSeeker]:
-    doc = (f"Template attacker: {MEMBER_WORDS[name]}. Asks with no skill and never reads the tree; tests whether a "
-           f"provider can be gamed (the spec {params.spec}).")  # fmt: skip
+    doc = (
+        f"Template attacker: {MEMBER_WORDS[name]}. Asks with no skill and never reads the tree; tests whether a "
+        f"provider can be gamed (the spec {params.spec})."
+    )
     cls_name = "".join(part.title() for part in name.split("-")) + "Seeker"
     return type(cls_name, (TemplateSeeker,), {"PARAMS": params, "__doc__": doc, "__module__": __name__})
 

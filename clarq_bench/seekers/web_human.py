@@ -73,7 +73,9 @@ class WebHumanSeeker:
     def __init__(self, task: SeekerTask, config: SeekerConfig | None = None) -> None:
         person = str((config.options if config else {}).get("person", ""))
         if person not in DESKS:
-            raise RuntimeError(f"no desk for person {person!r}: the human-web seeker is played through clarq play --web")
+            raise RuntimeError(
+                f"no desk for person {person!r}: the human-web seeker is played through clarq play --web"
+            )
         self.desk, self.task = DESKS[person], task
 
     async def respond(self, view: DialogueView) -> str:

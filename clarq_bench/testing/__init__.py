@@ -7,5 +7,13 @@ Standard library only, so importing them costs nothing; later issues' tests use 
 from .fake_openai import Behaviour, FakeOpenAIServer, error, estimate_tokens, garbage, reply
 from .scripted import ScriptedModel, ScriptExhausted
 
-__all__ = ["Behaviour", "FakeOpenAIServer", "ScriptExhausted", "ScriptedModel", "error", "estimate_tokens",
-           "garbage", "reply"]
+__all__ = [
+    "Behaviour",
+    "FakeOpenAIServer",
+    "ScriptExhausted",
+    "ScriptedModel",
+    "error",
+    "estimate_tokens",
+    "garbage",
+    "reply",
+]

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
-from collections.abc import Callable, Iterable
 
 from ..core import prompts
 from ..core.tasks import Task
@@ -33,13 +33,19 @@ def both_agents_one_model() -> Callable[[dict[str, Any]], str]:
 
 
 #: "Note: ... only if the other party has noticed X." / "注：只有在对方注意到X才使用": what a node's question is about.
-NOTICED = {"en": re.compile(r"noticed (?:that )?(.+?)\s*\.?\s*$", re.IGNORECASE),
-           "zh": re.compile(r"注意到了?(.+?)(?:才|时|$)")}  # fmt: skip
+NOTICED = {
+    "en": re.compile(r"noticed (?:that )?(.+?)\s*\.?\s*$", re.IGNORECASE),
+    "zh": re.compile(r"注意到了?(.+?)(?:才|时|$)"),
+}
 #: "... only if the other party asks where to build the stage" / "仅当对方询问地图集在哪里时".
-ASKS = {"en": re.compile(r"\basks (?:about )?(.+?)(?:\.|$)", re.IGNORECASE),
-        "zh": re.compile(r"(?:询问|问到)(.+?)(?:时|，|。|$)")}  # fmt: skip
-GAP = {"en": re.compile(r"did not (?:specify|explain|mention|clarify|say|provide) (.+?)\.", re.IGNORECASE),
-       "zh": re.compile(r"没有(?:明确)?(?:指出|给出|说明|提到|介绍|解释)(.+?)[。，]")}  # fmt: skip
+ASKS = {
+    "en": re.compile(r"\basks (?:about )?(.+?)(?:\.|$)", re.IGNORECASE),
+    "zh": re.compile(r"(?:询问|问到)(.+?)(?:时|，|。|$)"),
+}
+GAP = {
+    "en": re.compile(r"did not (?:specify|explain|mention|clarify|say|provide) (.+?)\.", re.IGNORECASE),
+    "zh": re.compile(r"没有(?:明确)?(?:指出|给出|说明|提到|介绍|解释)(.+?)[。，]"),
+}
 
 
 @lru_cache(maxsize=1)
@@ -90,7 +96,11 @@ def question_for(task: Task, prompt: str) -> str | None:
     match = NOTICED[language].search(explanation)
     if match:
         concern = match.group(1).strip().rstrip("。.")
-        return f"我注意到{concern}，这该怎么办？" if language == "zh" else f"I have noticed {concern}, so what should I do?"
+        return (
+            f"我注意到{concern}，这该怎么办？"
+            if language == "zh"
+            else f"I have noticed {concern}, so what should I do?"
+        )
     for pattern in (ASKS[language], GAP[language]):
         match = pattern.search(explanation)
         if match:
@@ -100,9 +110,16 @@ def question_for(task: Task, prompt: str) -> str | None:
         choice = _choice_in(task, node.text)
         if choice:
             first, second = choice
-            return f"应该选{first}还是{second}？" if language == "zh" else f"Which one is right: the {first} or the {second}?"
-        return f"关于这一点：{node.text.rstrip('。')}，能详细说说吗？" if language == "zh" else \
-            f"Could you tell me more about this: {node.text.rstrip('.')}?"
+            return (
+                f"应该选{first}还是{second}？"
+                if language == "zh"
+                else f"Which one is right: the {first} or the {second}?"
+            )
+        return (
+            f"关于这一点：{node.text.rstrip('。')}，能详细说说吗？"
+            if language == "zh"
+            else f"Could you tell me more about this: {node.text.rstrip('.')}?"
+        )
     return None
 
 

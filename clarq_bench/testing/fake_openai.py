@@ -72,8 +72,16 @@ def _default_responder(body: dict[str, Any]) -> str:
     return f"echo: {last}" if isinstance(last, str) else "echo"
 
 
-_REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 429: "Too Many Requests",
-            500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"}
+_REASONS = {
+    200: "OK",
+    400: "Bad Request",
+    401: "Unauthorized",
+    404: "Not Found",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+}
 
 
 @dataclass
@@ -187,7 +195,8 @@ class FakeOpenAIServer:
             loop = asyncio.new_event_loop()
             self._loop = loop
             self._server = loop.run_until_complete(
-                loop.create_server(lambda: _Connection(self), "127.0.0.1", self.port, backlog=512))
+                loop.create_server(lambda: _Connection(self), "127.0.0.1", self.port, backlog=512)
+            )
             self.port = self._server.sockets[0].getsockname()[1]
             ready.set()
             loop.run_forever()
@@ -220,8 +229,9 @@ class FakeOpenAIServer:
 
     # ---- HTTP --------------------------------------------------------------------------------------------------
 
-    def _begin(self, method: str, path: str, raw: bytes,
-               headers: dict[str, str] | None = None) -> tuple[Behaviour | None, Any]:
+    def _begin(
+        self, method: str, path: str, raw: bytes, headers: dict[str, str] | None = None
+    ) -> tuple[Behaviour | None, Any]:
         """Route and record one request: (behaviour, body), or (None, (status, headers, payload)) when refused."""
         if method != "POST" or not path.rstrip("/").endswith("/chat/completions"):
             return None, (404, {}, json.dumps({"error": {"message": f"no route {method} {path}"}}).encode())
@@ -235,8 +245,9 @@ class FakeOpenAIServer:
             full = self.max_concurrent is not None and stats.in_flight >= self.max_concurrent
             if full or (self.failure_rate and self._random.random() < self.failure_rate):
                 stats.throttled += 1
-                return None, self._respond(error(429, self.throttle_retry_after, "fake server: too many requests"),
-                                           body)
+                return None, self._respond(
+                    error(429, self.throttle_retry_after, "fake server: too many requests"), body
+                )
             behaviour = self._script.pop(0) if self._script else self._fault() or _DEFAULT
             stats.in_flight += 1
             if stats.in_flight > stats.max_in_flight:
@@ -295,23 +306,31 @@ class FakeOpenAIServer:
             "created": int(time.time()),
             "model": self.report_model or body.get("model", "fake"),
             "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                      "total_tokens": prompt_tokens + completion_tokens},
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
         }
         return 200, {}, json.dumps(payload).encode()
 
 
 _DEFAULT = Behaviour("reply")
-_FAULTS = {"error500": Behaviour("error", status=500, message="fake server: internal error"),
-           "garbage": Behaviour("garbage"), "empty": Behaviour("reply", text=""),
-           "null": Behaviour("null"),
-           "hang": Behaviour("error", status=504, message="fake server: gateway timeout", delay_s=30.0),
-           "slow": Behaviour("reply", delay_s=8.0)}  # a usable reply, later than a 5 s turn timeout waits
+_FAULTS = {
+    "error500": Behaviour("error", status=500, message="fake server: internal error"),
+    "garbage": Behaviour("garbage"),
+    "empty": Behaviour("reply", text=""),
+    "null": Behaviour("null"),
+    "hang": Behaviour("error", status=504, message="fake server: gateway timeout", delay_s=30.0),
+    "slow": Behaviour("reply", delay_s=8.0),
+}  # a usable reply, later than a 5 s turn timeout waits
 
 
 def _http_response(status: int, extra: dict[str, str], payload: bytes) -> bytes:
-    head = (f"HTTP/1.1 {status} {_REASONS.get(status, 'Status')}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(payload)}\r\nConnection: keep-alive\r\n")
+    head = (
+        f"HTTP/1.1 {status} {_REASONS.get(status, 'Status')}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(payload)}\r\nConnection: keep-alive\r\n"
+    )
     for key, value in extra.items():
         head += f"{key}: {value}\r\n"
     return (head + "\r\n").encode("latin-1") + payload
@@ -358,8 +377,8 @@ class _Connection(asyncio.Protocol):
                 return
             if len(self.buffer) < end + 4 + length:
                 return
-            raw = self.buffer[end + 4:end + 4 + length]
-            self.buffer = self.buffer[end + 4 + length:]
+            raw = self.buffer[end + 4 : end + 4 + length]
+            self.buffer = self.buffer[end + 4 + length :]
             self._request(method, path, raw, headers.get("connection", "").lower() == "close", headers)
 
     def _request(self, method: str, path: str, raw: bytes, close: bool, headers: dict[str, str]) -> None:
@@ -419,8 +438,14 @@ def main(argv: list[str] | None = None) -> None:
 
         module, _, name = args.responder.partition(":")
         responder = getattr(importlib.import_module(module), name)()
-    with FakeOpenAIServer(latency_s=args.latency, max_concurrent=args.max_concurrent, failure_rate=args.failure_rate,
-                          faults=faults, responder=responder, seed=args.seed) as server:
+    with FakeOpenAIServer(
+        latency_s=args.latency,
+        max_concurrent=args.max_concurrent,
+        failure_rate=args.failure_rate,
+        faults=faults,
+        responder=responder,
+        seed=args.seed,
+    ) as server:
         print(server.port, flush=True)
         sys.stdin.read()
 

@@ -47,7 +47,7 @@ def decision(text: str) -> dict[str, Any]:
         "reason": "scripted by clarq fake-server",
     }
     if all(f'"{key}"' in text for key in PAIRWISE_KEYS):
-        answer.update({key: "A" for key in PAIRWISE_KEYS})
+        answer.update(dict.fromkeys(PAIRWISE_KEYS, "A"))
     return answer
 
 

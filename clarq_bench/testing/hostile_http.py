@@ -30,7 +30,7 @@ class HostileServer:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
 
-    def __enter__(self) -> "HostileServer":
+    def __enter__(self) -> HostileServer:
         self._thread.start()
         self._ready.wait(10)
         return self
@@ -58,8 +58,14 @@ class HostileServer:
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             head = await reader.readuntil(b"\r\n\r\n")
-            length = next((int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
-                           if line.lower().startswith(b"content-length:")), 0)
+            length = next(
+                (
+                    int(line.split(b":", 1)[1])
+                    for line in head.split(b"\r\n")
+                    if line.lower().startswith(b"content-length:")
+                ),
+                0,
+            )
             await reader.readexactly(length)
             self.hits += 1
             await getattr(self, "_" + self.mode.replace("-", "_"))(writer)
@@ -71,8 +77,10 @@ class HostileServer:
     async def _big(self, writer: asyncio.StreamWriter) -> None:
         prefix = b'{"choices":[{"message":{"role":"assistant","content":"'
         suffix = b'"}}],"usage":{"prompt_tokens":1,"completion_tokens":1}}'
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
-                     % (len(prefix) + BIG_BYTES + len(suffix)))
+        writer.write(
+            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
+            % (len(prefix) + BIG_BYTES + len(suffix))
+        )
         writer.write(prefix)
         block = b"x" * (1 << 20)
         for _ in range(BIG_BYTES >> 20):
@@ -98,8 +106,17 @@ class HostileServer:
         await self._chunked(writer, b"x", 1.0)
 
     async def _no_choices(self, writer: asyncio.StreamWriter) -> None:
-        body = json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": "m", "choices": [],
-                           "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}).encode()
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
-                     % (len(body), body))
+        body = json.dumps(
+            {
+                "id": "x",
+                "object": "chat.completion",
+                "created": 0,
+                "model": "m",
+                "choices": [],
+                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+            }
+        ).encode()
+        writer.write(
+            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+        )
         await writer.drain()

@@ -7,19 +7,42 @@ import math
 import pytest
 
 from clarq_bench.clarify.metrics import (
-    binary_need_scores, lar, ndcg_at, need_scores, olar, precision_at_1, ranking_metrics, recall_at, reciprocal_rank,
+    binary_need_scores,
+    lar,
+    ndcg_at,
+    need_scores,
+    olar,
+    precision_at_1,
+    ranking_metrics,
+    recall_at,
+    reciprocal_rank,
     round_half_up,
-)  # fmt: skip
+)
 
 #: Table 1 of Atanasova et al. (2019), "Evaluating Variable-Length Multiple-Option Lists": list, LAR, OLAR as printed
 #: (c = correct, w = wrong).
 TABLE_1 = [
-    ("c", 1.00, 1.000), ("cw", 0.75, 0.756), ("wc", 0.75, 0.744), ("cww", 0.67, 0.675), ("wcw", 0.67, 0.663),
-    ("wwc", 0.67, 0.659), ("cwww", 0.63, 0.634), ("wcww", 0.63, 0.622), ("wwcw", 0.63, 0.618),
-    ("wwwc", 0.63, 0.616), ("cwwww", 0.60, 0.610), ("wcwww", 0.60, 0.598), ("wwcww", 0.60, 0.594),
-    ("wwwcw", 0.60, 0.591), ("wwwwc", 0.60, 0.590), ("w", 0.50, 0.488), ("ww", 0.25, 0.244), ("www", 0.17, 0.163),
-    ("wwww", 0.13, 0.122), ("wwwww", 0.10, 0.098),
-]  # fmt: skip
+    ("c", 1.00, 1.000),
+    ("cw", 0.75, 0.756),
+    ("wc", 0.75, 0.744),
+    ("cww", 0.67, 0.675),
+    ("wcw", 0.67, 0.663),
+    ("wwc", 0.67, 0.659),
+    ("cwww", 0.63, 0.634),
+    ("wcww", 0.63, 0.622),
+    ("wwcw", 0.63, 0.618),
+    ("wwwc", 0.63, 0.616),
+    ("cwwww", 0.60, 0.610),
+    ("wcwww", 0.60, 0.598),
+    ("wwcww", 0.60, 0.594),
+    ("wwwcw", 0.60, 0.591),
+    ("wwwwc", 0.60, 0.590),
+    ("w", 0.50, 0.488),
+    ("ww", 0.25, 0.244),
+    ("www", 0.17, 0.163),
+    ("wwww", 0.13, 0.122),
+    ("wwwww", 0.10, 0.098),
+]
 
 
 @pytest.mark.parametrize(("listing", "lar_printed", "olar_printed"), TABLE_1)
@@ -98,7 +121,7 @@ def test_need_intervals_recompute_the_weighted_figures_over_resampled_tasks() ->
     rng = random.Random(3)
     gold = [rng.randint(1, 4) for _ in range(60)]
     predicted = [rng.randint(1, 4) for _ in range(60)]
-    tasks = [(gold[i:i + 6], predicted[i:i + 6]) for i in range(0, 60, 6)]
+    tasks = [(gold[i : i + 6], predicted[i : i + 6]) for i in range(0, 60, 6)]
     point = {name: value for name, (value, _, _) in need_intervals(tasks, resamples=10).items()}
     assert point == pytest.approx({k: v for k, v in need_scores(gold, predicted).items() if k != "mse"})
     assert need_intervals([]) == {}

@@ -13,44 +13,79 @@ from clarq_bench.clarify.bm25 import bm25_scores, tokens
 from clarq_bench.clarify.coefficients import average_ranks, kendall_tau_b, pearson, spearman
 from clarq_bench.clarify.pool import pool_for, relevant_ids
 from clarq_bench.clarify.random_baseline import random_expectation
-from clarq_bench.clarify.rankers import BestQuestion, BM25Ranker, Item, NoQuestion, RandomRanker, Selection, WorstQuestion
 from clarq_bench.clarify.rank_states import run_states
+from clarq_bench.clarify.rankers import (
+    BestQuestion,
+    BM25Ranker,
+    Item,
+    NoQuestion,
+    RandomRanker,
+    Selection,
+    WorstQuestion,
+)
 from clarq_bench.clarify.states import need_grade, task_states, view_of
 from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
 from clarq_bench.core.transcript import Speaker
 
 
 def make_task(type_number: int = 1, index: int = 0) -> Task:
-    tree = ResponseTree.build([
-        ("0", "Go to the mine and dig.", None),
-        ("1", "Take the west mine.", "The user has noticed that there are two mines."),
-        ("1.1", "Carry a lamp inside.", "The user has noticed that the mine is dark."),
-        ("2", "Sell the ore at the market.", "The user has noticed that the ore must be sold."),
-    ])  # fmt: skip
-    brief = TaskBrief(role="miner", task_name="collect ore", items=("lamp",), scenes=("west mine", "east mine"),
-                      background="A miner must collect ore.")  # fmt: skip
-    return Task(id=f"en/{type_number:02d}/{index}", language="en", type_number=type_number, type_name="Gather",
-                index=index, split=Split.test, brief=brief, tree=tree)  # fmt: skip
+    tree = ResponseTree.build(
+        [
+            ("0", "Go to the mine and dig.", None),
+            ("1", "Take the west mine.", "The user has noticed that there are two mines."),
+            ("1.1", "Carry a lamp inside.", "The user has noticed that the mine is dark."),
+            ("2", "Sell the ore at the market.", "The user has noticed that the ore must be sold."),
+        ]
+    )
+    brief = TaskBrief(
+        role="miner",
+        task_name="collect ore",
+        items=("lamp",),
+        scenes=("west mine", "east mine"),
+        background="A miner must collect ore.",
+    )
+    return Task(
+        id=f"en/{type_number:02d}/{index}",
+        language="en",
+        type_number=type_number,
+        type_name="Gather",
+        index=index,
+        split=Split.test,
+        brief=brief,
+        tree=tree,
+    )
 
 
 def entry(number: int, task_id: str, text: str, nodes: tuple[str, ...], origin: str = "released") -> BankEntry:
     type_number = int(task_id.split("/")[1]) if task_id else 0
-    return BankEntry(id=f"en-{number:05d}", language="en", task_id=task_id, type_number=type_number, text=text,
-                     origin=origin, nodes=nodes)  # fmt: skip
+    return BankEntry(
+        id=f"en-{number:05d}",
+        language="en",
+        task_id=task_id,
+        type_number=type_number,
+        text=text,
+        origin=origin,
+        nodes=nodes,
+    )
 
 
-BANK = Bank(language="en", entries=(
-    entry(1, "", "Anything else?", (), "content_free"),
-    entry(2, "en/01/0", "Which mine should I use, west or east?", ("1",)),
-    entry(3, "en/01/0", "What do I need inside the dark mine?", ("1.1",)),
-    entry(4, "en/01/0", "Where do I sell the ore?", ("2",)),
-    entry(5, "en/01/1", "Which mine has the most gold?", ("1",)),
-    entry(6, "en/02/0", "How do I bake bread?", ("1",)),
-))  # fmt: skip
+BANK = Bank(
+    language="en",
+    entries=(
+        entry(1, "", "Anything else?", (), "content_free"),
+        entry(2, "en/01/0", "Which mine should I use, west or east?", ("1",)),
+        entry(3, "en/01/0", "What do I need inside the dark mine?", ("1.1",)),
+        entry(4, "en/01/0", "Where do I sell the ore?", ("2",)),
+        entry(5, "en/01/1", "Which mine has the most gold?", ("1",)),
+        entry(6, "en/02/0", "How do I bake bread?", ("1",)),
+    ),
+)
 
 
-@pytest.mark.parametrize(("unrevealed", "required", "grade"),
-                         [(0, 5, 1), (1, 3, 2), (2, 6, 2), (2, 3, 3), (3, 5, 3), (3, 4, 4), (5, 5, 4), (1, 0, 1)])
+@pytest.mark.parametrize(
+    ("unrevealed", "required", "grade"),
+    [(0, 5, 1), (1, 3, 2), (2, 6, 2), (2, 3, 3), (3, 5, 3), (3, 4, 4), (5, 5, 4), (1, 0, 1)],
+)
 def test_need_grade_by_share_missing(unrevealed: int, required: int, grade: int) -> None:
     assert need_grade(unrevealed, required) == grade
 
@@ -108,8 +143,13 @@ def test_baselines_named_after_clariqs() -> None:
     assert set(best.ranking[:2]) == {"en-00003", "en-00004"} and best.returned == best.ranking[:1] and best.need == 3
     worst = asyncio.run(WorstQuestion().select(item))
     assert set(worst.ranking[-2:]) == {"en-00003", "en-00004"} and worst.need == 1 and len(worst.returned) == 1
-    assert asyncio.run(NoQuestion().select(item)).model_dump() == {"need": 1, "ranking": [], "returned": [],
-                                                                  "error": None, "note": None}  # fmt: skip
+    assert asyncio.run(NoQuestion().select(item)).model_dump() == {
+        "need": 1,
+        "ranking": [],
+        "returned": [],
+        "error": None,
+        "note": None,
+    }
     first, again = (asyncio.run(RandomRanker(7).select(item)) for _ in range(2))
     assert first == again and 1 <= len(first.returned) <= 5 and sorted(first.ranking) == sorted(e.id for e in item.pool)
 

@@ -50,7 +50,9 @@ def test_bank_matches_its_manifest_with_counts_per_origin() -> None:
     assert shipped == [] and "text" not in bank_module.MANIFEST.read_text(encoding="utf-8")
 
 
-def test_a_tampered_cache_is_rebuilt_and_other_files_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_tampered_cache_is_rebuilt_and_other_files_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = bank_module.cache_path("zh")
     question_bank("zh", UPSTREAM_RESULTS)
     path.write_text('{"not": "a bank"}\n', encoding="utf-8")
@@ -120,7 +122,9 @@ def test_llm_seeker_through_the_fake_server(tmp_path: Path, monkeypatch: pytest.
         assert server.hits == paid  # every state answered from the cache
     states = result.summary.states
     assert paid == states + 1 and result.summary.usage["calls"] == states + 1 and again.summary.usage["calls"] == 0
-    assert [(r.need_pred, len(r.returned), r.note) for r in result.results] == [(3, 2, "1 chosen numbers were not on the list")] * states
+    assert [(r.need_pred, len(r.returned), r.note) for r in result.results] == [
+        (3, 2, "1 chosen numbers were not on the list")
+    ] * states
     assert result.summary.errors == 0 and result.summary.notes == states
     assert seen[0] == result.results[0].pool  # the whole pool is offered, numbered
     assert [r.model_dump() for r in again.results] == [r.model_dump() for r in result.results]
@@ -159,8 +163,23 @@ def test_custom_seeker_select_questions() -> None:
 
 def test_cli_select_writes_the_report_and_refuses_bad_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "bm25"
-    argv = ["select", "--seeker", "bm25", "--lang", "en", "--limit", "4", "--data", str(UPSTREAM_DATA),
-            "--results", str(UPSTREAM_RESULTS), "--out", str(out), "--resamples", "100"]  # fmt: skip
+    argv = [
+        "select",
+        "--seeker",
+        "bm25",
+        "--lang",
+        "en",
+        "--limit",
+        "4",
+        "--data",
+        str(UPSTREAM_DATA),
+        "--results",
+        str(UPSTREAM_RESULTS),
+        "--out",
+        str(out),
+        "--resamples",
+        "100",
+    ]
     assert main(argv) == 0
     assert {p.name for p in out.iterdir()} == {"summary.json", "report.md", "selections.jsonl", "selection.png"}
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
@@ -185,8 +204,27 @@ def test_cli_select_writes_the_report_and_refuses_bad_names(tmp_path: Path, caps
 def test_offline_vs_online_on_shipped_seekers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     runs = tmp_path / "runs"
     for seeker in ("oracle", "heuristic", "no-question"):
-        assert main(["run", "--seeker", seeker, "--provider", "offline", "--lang", "en", "--data", str(UPSTREAM_DATA),
-                     "--limit", "8", "--runs-dir", str(runs), "--no-progress"]) == 0  # fmt: skip
+        assert (
+            main(
+                [
+                    "run",
+                    "--seeker",
+                    seeker,
+                    "--provider",
+                    "offline",
+                    "--lang",
+                    "en",
+                    "--data",
+                    str(UPSTREAM_DATA),
+                    "--limit",
+                    "8",
+                    "--runs-dir",
+                    str(runs),
+                    "--no-progress",
+                ]
+            )
+            == 0
+        )
     capsys.readouterr()
     report = select_online_offline(sorted(runs.iterdir()), results=UPSTREAM_RESULTS, out=tmp_path / "corr")
     assert sorted(t.seeker for t in report.seekers) == ["heuristic", "no-question", "oracle"]

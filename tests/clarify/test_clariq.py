@@ -14,29 +14,50 @@ from pathlib import Path
 
 import pytest
 
-from clarq_bench.cli.main import main
 from clarq_bench.clarify.clariq_bm25 import OkapiIndex, bm25_rankings, tokenize
 from clarq_bench.clarify.clariq_data import load_question_bank, load_topics
-from clarq_bench.clarify.clariq_score import (clarification_need, means, official_lists, question_relevance,
-                                              read_need_run, read_ranking_run, write_ranking_run)
+from clarq_bench.clarify.clariq_score import (
+    clarification_need,
+    means,
+    official_lists,
+    question_relevance,
+    read_need_run,
+    read_ranking_run,
+    write_ranking_run,
+)
+from clarq_bench.cli.main import main
 from clarq_bench.core.errors import ClarqError, DataError
 from clarq_bench.data import companion
 
-HEADER = "topic_id\tinitial_request\ttopic_desc\tclarification_need\tfacet_id\tfacet_desc\tquestion_id\tquestion\tanswer\n"
+HEADER = (
+    "topic_id\tinitial_request\ttopic_desc\tclarification_need\tfacet_id\tfacet_desc\tquestion_id\tquestion\tanswer\n"
+)
 
 
 def write_clariq(folder: Path) -> Path:
     """Three topics: 7 has relevant Q2, Q3, Q4 (need 3); 8 has Q00001 only (need 1); 9 has Q5 (need 2)."""
     folder.mkdir(parents=True, exist_ok=True)
-    rows = [("7", "Tell me about dog food", "3", "F1", "Q2"), ("7", "Tell me about dog food", "3", "F1", "Q3"),
-            ("7", "Tell me about dog food", "3", "F2", "Q4"), ("8", "What is a cat", "1", "F3", "Q00001"),
-            ("9", '"Who said ""hello""?"', "2", "F4", "Q5")]
-    (folder / "dev.tsv").write_text(HEADER + "".join(f"{t}\t{r}\tdesc\t{n}\t{f}\tfd\t{q}\tq\ta\n"
-                                                     for t, r, n, f, q in rows), encoding="utf-8")
-    bank = {"Q00001": "", "Q1": "are you looking for cat food", "Q2": "do you want dry dog food",
-            "Q3": "do you want wet dog food", "Q4": "is the dog a puppy", "Q5": "who said hello"}
-    (folder / "question_bank.tsv").write_text("question_id\tquestion\n" + "".join(f"{k}\t{v}\n" for k, v in bank.items()),
-                                              encoding="utf-8")
+    rows = [
+        ("7", "Tell me about dog food", "3", "F1", "Q2"),
+        ("7", "Tell me about dog food", "3", "F1", "Q3"),
+        ("7", "Tell me about dog food", "3", "F2", "Q4"),
+        ("8", "What is a cat", "1", "F3", "Q00001"),
+        ("9", '"Who said ""hello""?"', "2", "F4", "Q5"),
+    ]
+    (folder / "dev.tsv").write_text(
+        HEADER + "".join(f"{t}\t{r}\tdesc\t{n}\t{f}\tfd\t{q}\tq\ta\n" for t, r, n, f, q in rows), encoding="utf-8"
+    )
+    bank = {
+        "Q00001": "",
+        "Q1": "are you looking for cat food",
+        "Q2": "do you want dry dog food",
+        "Q3": "do you want wet dog food",
+        "Q4": "is the dog a puppy",
+        "Q5": "who said hello",
+    }
+    (folder / "question_bank.tsv").write_text(
+        "question_id\tquestion\n" + "".join(f"{k}\t{v}\n" for k, v in bank.items()), encoding="utf-8"
+    )
     return folder
 
 
@@ -60,12 +81,20 @@ def test_topics_and_bank_are_read_as_the_tool_reads_them(clariq: Path) -> None:
 
 def test_recall_keeps_one_question_per_score_counts_ids_once_and_zero_for_missing_topics(clariq, tmp_path) -> None:
     topics = load_topics(clariq, "dev")
-    lines = read_ranking_run(run_file(tmp_path, [
-        "7 0 Q1 0 9 r", "7 0 Q2 1 9 r",  # a tie: only Q1, the first in the file, is kept
-        "7 0 Q3 2 8 r", "7 0 Q3 3 7 r",  # a repeated id counts once
-        "7 0 Q4 4 1.0 r", "7 0 Q1 5 1 r",  # 1.0 and 1 are one score
-        "0008 0 Q00001 0 5 r",  # "0008" is topic 8, as in the tool (numbers)
-    ]))
+    lines = read_ranking_run(
+        run_file(
+            tmp_path,
+            [
+                "7 0 Q1 0 9 r",
+                "7 0 Q2 1 9 r",  # a tie: only Q1, the first in the file, is kept
+                "7 0 Q3 2 8 r",
+                "7 0 Q3 3 7 r",  # a repeated id counts once
+                "7 0 Q4 4 1.0 r",
+                "7 0 Q1 5 1 r",  # 1.0 and 1 are one score
+                "0008 0 Q00001 0 5 r",  # "0008" is topic 8, as in the tool (numbers)
+            ],
+        )
+    )
     assert official_lists(lines)["7"] == ["Q1", "Q3", "Q3", "Q4"]
     recall = question_relevance(topics, lines)
     # topic 7: first 5 = {Q1, Q3, Q4}, 2 of its 3 relevant; topic 8: 1 of 1; topic 9 is not in the run: 0
@@ -89,8 +118,15 @@ def test_need_counts_every_topic_a_missing_one_as_zero_and_the_last_line_wins(cl
         clarification_need(unlabelled, {})
 
 
-@pytest.mark.parametrize("line, problem", [("7 0 Q1 0", "4 fields"), ("7 0 Q1 0 high", "not a number"),
-                                           ("7 0 Q1 0 nan", "not finite"), ("7 0 Q1 0 inf r", "not finite")])
+@pytest.mark.parametrize(
+    "line, problem",
+    [
+        ("7 0 Q1 0", "4 fields"),
+        ("7 0 Q1 0 high", "not a number"),
+        ("7 0 Q1 0 nan", "not finite"),
+        ("7 0 Q1 0 inf r", "not finite"),
+    ],
+)
 def test_hostile_run_lines_are_one_line_errors(clariq, tmp_path, line, problem, capsys, monkeypatch) -> None:
     path = run_file(tmp_path, ["7 0 Q1 0 3 r", line])
     with pytest.raises(DataError, match=problem):
@@ -110,11 +146,14 @@ def test_hostile_need_run_and_binary_run_are_errors(tmp_path) -> None:
         read_ranking_run(path)
 
 
-@pytest.mark.parametrize("edit, problem", [
-    (lambda t: t.replace("\t3\tF1", "\t5\tF1", 1), "is not 1-4"),
-    (lambda t: t.replace("clarification_need", "need"), "no column 'clarification_need'"),
-    (lambda t: t.replace("\tQ5\t", "\t\t"), "empty topic_id or question_id"),
-])
+@pytest.mark.parametrize(
+    "edit, problem",
+    [
+        (lambda t: t.replace("\t3\tF1", "\t5\tF1", 1), "is not 1-4"),
+        (lambda t: t.replace("clarification_need", "need"), "no column 'clarification_need'"),
+        (lambda t: t.replace("\tQ5\t", "\t\t"), "empty topic_id or question_id"),
+    ],
+)
 def test_malformed_split_files_are_one_line_errors(clariq, edit, problem) -> None:
     path = clariq / "dev.tsv"
     path.write_text(edit(path.read_text(encoding="utf-8")), encoding="utf-8")
@@ -143,7 +182,14 @@ def test_exported_runs_refuse_repeats_and_score_as_written(clariq, tmp_path) -> 
 def test_stemmed_tokenization_is_the_notebooks() -> None:
     # stop words are removed as written, before the stemmer lower-cases: "I" stays, "the" and "about" go
     assert tokenize("I want information about the Dogs.", "stemmed") == ["i", "want", "inform", "dog", "."]
-    assert tokenize("I want information about the Dogs.", "clarq") == ["i", "want", "information", "about", "the", "dogs"]
+    assert tokenize("I want information about the Dogs.", "clarq") == [
+        "i",
+        "want",
+        "information",
+        "about",
+        "the",
+        "dogs",
+    ]
     with pytest.raises(ClarqError, match="unknown tokenization"):
         tokenize("x", "porter")
 
@@ -158,8 +204,9 @@ def test_okapi_by_hand_with_the_negative_idf_floor() -> None:
     def term(idf: float, tf: int, length: int) -> float:
         return idf * tf * 2.5 / (tf + 1.5 * (0.25 + 0.75 * length / 2))
 
-    assert index.scores(["c", "a", "a"]) == pytest.approx([2 * term(floor, 1, 2), 2 * term(floor, 1, 1),
-                                                           term(idf_b, 2, 3) + 2 * term(floor, 1, 3)])
+    assert index.scores(["c", "a", "a"]) == pytest.approx(
+        [2 * term(floor, 1, 2), 2 * term(floor, 1, 1), term(idf_b, 2, 3) + 2 * term(floor, 1, 3)]
+    )
 
 
 def test_bm25_ranks_the_bank_and_breaks_ties_towards_the_later_question() -> None:
@@ -229,8 +276,11 @@ def real_clariq() -> Path | None:
 
 
 REAL = real_clariq()
-needs_clariq = pytest.mark.skipif(REAL is None, reason="no verified ClariQ copy: `clarq data download --dataset "
-                                  "clariq` or $CLARQ_CLARIQ_DIR (ClariQ states no licence, so it is not shipped)")
+needs_clariq = pytest.mark.skipif(
+    REAL is None,
+    reason="no verified ClariQ copy: `clarq data download --dataset "
+    "clariq` or $CLARQ_CLARIQ_DIR (ClariQ states no licence, so it is not shipped)",
+)
 
 
 @needs_clariq
@@ -239,18 +289,23 @@ def test_bm25_with_the_notebooks_tokenization_reproduces_the_papers_dev_row() ->
     rankings = bm25_rankings({t.id: t.request for t in topics}, load_question_bank(REAL), "stemmed")
     from clarq_bench.clarify.clariq_score import RunLine
 
-    lines = [RunLine(topic=t, question=q, rank=str(i), score=len(r) - i, line=0)
-             for t, r in rankings.items() for i, q in enumerate(r)]
+    lines = [
+        RunLine(topic=t, question=q, rank=str(i), score=len(r) - i, line=0)
+        for t, r in rankings.items()
+        for i, q in enumerate(r)
+    ]
     recall = means(question_relevance(topics, lines))
     paper = {"Recall5": 0.3245, "Recall10": 0.5638, "Recall20": 0.6675, "Recall30": 0.6913}
     assert recall == pytest.approx(paper, abs=0.01)
     # measured: 0.3246 / 0.5649 / 0.6725 / 0.6975
-    assert recall == pytest.approx({"Recall5": 0.3246, "Recall10": 0.5649, "Recall20": 0.6725, "Recall30": 0.6975},
-                                   abs=5e-5)
+    assert recall == pytest.approx(
+        {"Recall5": 0.3246, "Recall10": 0.5649, "Recall20": 0.6725, "Recall30": 0.6975}, abs=5e-5
+    )
 
 
-def test_a_model_ranks_the_bm25_prefilter_and_predicts_the_need_through_the_fake_server(clariq, tmp_path, capsys,
-                                                                                         monkeypatch) -> None:
+def test_a_model_ranks_the_bm25_prefilter_and_predicts_the_need_through_the_fake_server(
+    clariq, tmp_path, capsys, monkeypatch
+) -> None:
     import re
 
     from clarq_bench.testing.fake_openai import FakeOpenAIServer
@@ -266,8 +321,21 @@ def test_a_model_ranks_the_bm25_prefilter_and_predicts_the_need_through_the_fake
 
     out = tmp_path / "m"
     with FakeOpenAIServer(responder=responder) as server:
-        argv = ["clariq", "run", "--ranker", "openai/fake-asker", "--depth", "4", "--out", str(out), "--json",
-                "--api-base", server.base_url, "--cache", str(tmp_path / "cache.sqlite3")]
+        argv = [
+            "clariq",
+            "run",
+            "--ranker",
+            "openai/fake-asker",
+            "--depth",
+            "4",
+            "--out",
+            str(out),
+            "--json",
+            "--api-base",
+            server.base_url,
+            "--cache",
+            str(tmp_path / "cache.sqlite3"),
+        ]
         assert main(argv) == 0
         shown = json.loads(capsys.readouterr().out)
         paid = server.hits
@@ -287,8 +355,9 @@ def test_a_model_ranks_the_bm25_prefilter_and_predicts_the_need_through_the_fake
     assert not any(b"sk-clarq-test-secret-30" in p.read_bytes() for p in written)
 
 
-def test_document_relevance_only_from_a_supplied_pickle_read_as_the_tool_reads_it(clariq, tmp_path, capsys,
-                                                                                   monkeypatch) -> None:
+def test_document_relevance_only_from_a_supplied_pickle_read_as_the_tool_reads_it(
+    clariq, tmp_path, capsys, monkeypatch
+) -> None:
     import pickle
 
     import numpy as np
@@ -296,11 +365,15 @@ def test_document_relevance_only_from_a_supplied_pickle_read_as_the_tool_reads_i
     from clarq_bench.clarify.clariq_docs import document_relevance, load_figures
 
     # facets: F1, F2 (topic 7), F3 (topic 8), F4 (topic 9); F9 is no facet of the split and is left out
-    figures = {"MRR100": {"F1": {"Q2": {"with_answer": np.float64(0.8)}, "MIN": {"with_answer": 0.1}},
-                          "F2": {"Q3": {"with_answer": 0.6}, "MIN": {"with_answer": 0.2}},
-                          "F3": {"MIN": {"with_answer": 0.3}, "Q00001": {"with_answer": 0.9}},
-                          "F4": {"Q5": {"with_answer": 1.0}, "MIN": {"with_answer": 0.0}},
-                          "F9": {"MIN": {"with_answer": 1.0}}}}
+    figures = {
+        "MRR100": {
+            "F1": {"Q2": {"with_answer": np.float64(0.8)}, "MIN": {"with_answer": 0.1}},
+            "F2": {"Q3": {"with_answer": 0.6}, "MIN": {"with_answer": 0.2}},
+            "F3": {"MIN": {"with_answer": 0.3}, "Q00001": {"with_answer": 0.9}},
+            "F4": {"Q5": {"with_answer": 1.0}, "MIN": {"with_answer": 0.0}},
+            "F9": {"MIN": {"with_answer": 1.0}},
+        }
+    }
     path = tmp_path / "eval.pkl"
     path.write_bytes(pickle.dumps(figures))
     # topic 7: Q1 and Q2 tie on the top score, the later line (Q2) is chosen; topic 8 picks MAX, read as MIN;
@@ -334,5 +407,8 @@ def test_a_pickle_that_would_run_code_is_refused(tmp_path, capsys, clariq, monke
     assert not (tmp_path / "pwned").exists()
     (tmp_path / "text.pkl").write_text("hello")
     monkeypatch.setenv(companion.DATASETS["clariq"], str(clariq))
-    assert main(["clariq", "score", str(run_file(tmp_path, ["7 0 Q1 0 1 r"])), "--doc-eval", str(tmp_path / "text.pkl")]) == 2
+    assert (
+        main(["clariq", "score", str(run_file(tmp_path, ["7 0 Q1 0 1 r"])), "--doc-eval", str(tmp_path / "text.pkl")])
+        == 2
+    )
     assert capsys.readouterr().err.count("\n") == 1

@@ -6,16 +6,21 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_clariq import run_file, write_clariq
 
-from clarq_bench.cli.main import main
 from clarq_bench.clarify.clariq_data import load_topics
 from clarq_bench.clarify.clariq_docs import top_questions
-from clarq_bench.clarify.clariq_score import (clarification_need, means, official_lists, question_relevance,
-                                              read_need_run, read_ranking_run)
+from clarq_bench.clarify.clariq_score import (
+    clarification_need,
+    means,
+    official_lists,
+    question_relevance,
+    read_need_run,
+    read_ranking_run,
+)
+from clarq_bench.cli.main import main
 from clarq_bench.core.errors import DataError
 from clarq_bench.data import companion
-
-from test_clariq import run_file, write_clariq
 
 
 @pytest.fixture
@@ -64,15 +69,20 @@ def test_a_need_label_that_is_not_an_integer_refuses_the_need_run(tmp_path, labe
 def test_tied_top_scores_choose_the_last_question_in_file_order_for_document_relevance(tmp_path) -> None:
     # the tool takes the last after pandas' default sort, which is not stable: among tied top questions its choice
     # depends on the sort; clarq takes the last in file order
-    lines = read_ranking_run(run_file(tmp_path, ["7 0 Q2 0 5 r", "7 0 Q3 1 5 r", "7 0 Q4 2 1 r", "7 0 Q9 3 5 r",
-                                                 "8 0 Q1 0 1 r", "8 0 Q00001 1 1 r"]))  # fmt: skip
+    lines = read_ranking_run(
+        run_file(
+            tmp_path,
+            ["7 0 Q2 0 5 r", "7 0 Q3 1 5 r", "7 0 Q4 2 1 r", "7 0 Q9 3 5 r", "8 0 Q1 0 1 r", "8 0 Q00001 1 1 r"],
+        )
+    )
     assert top_questions(lines) == {"7": "Q9", "8": "Q00001"}
 
 
 def test_an_all_tied_run_keeps_the_first_question_of_each_topic_as_the_tool_does(clariq, tmp_path) -> None:
     # agreement, pinned: of the questions sharing a score only the first in file order is kept, in both
-    lines = read_ranking_run(run_file(tmp_path, ["7 0 Q1 0 1 r", "7 0 Q2 1 1 r", "7 0 Q3 2 1 r", "9 0 Q5 0 1 r",
-                                                 "9 0 Q1 1 1 r"]))  # fmt: skip
+    lines = read_ranking_run(
+        run_file(tmp_path, ["7 0 Q1 0 1 r", "7 0 Q2 1 1 r", "7 0 Q3 2 1 r", "9 0 Q5 0 1 r", "9 0 Q1 1 1 r"])
+    )
     assert official_lists(lines) == {"7": ["Q1"], "9": ["Q5"]}
     recall = question_relevance(load_topics(clariq, "dev"), lines)["Recall30"]
     assert recall == {"7": 0.0, "8": 0.0, "9": 1.0}

@@ -9,26 +9,43 @@ from pathlib import Path
 from statistics import correlation
 
 import pytest
+from upstream_paths import REPO
 
-from clarq_bench.cli.main import main
-from clarq_bench.clarify.mimics_duo import (FILES, by_query, load_panes, mrr_bounds, rank_figures, table10, untied,
-                                           worst_dense_mrr)
+from clarq_bench.clarify.mimics_duo import (
+    FILES,
+    by_query,
+    load_panes,
+    mrr_bounds,
+    rank_figures,
+    table10,
+    untied,
+    worst_dense_mrr,
+)
 from clarq_bench.clarify.mimics_duo_report import ONLINE, PAPER_TABLE11, analyse, markdown
+from clarq_bench.cli.main import main
 from clarq_bench.core.errors import ClarqError, DataError
 from clarq_bench.data import companion
 
-from upstream_paths import REPO
-
 OPTIONS = "\toption_1\toption_2\toption_3\toption_4\toption_5"
 # query, options used, engagement, offline rating, quality, coverage, diversity, understandability, order
-PANES = [("q1", 2, 5, 3, 4, 4, 2, 5, 3), ("q1", 3, 0, 5, 4, 3, 3, 4, 3), ("q1", 4, 1, 2, 2, 2, 4, 3, 1),
-         ("q2", 5, 0, 4, 5, 5, 5, 5, 5), ("q2", 2, 7, 4, 3, 1, 1, 2, 2), ("q2", 3, 2, 1, 1, 4, 2, 3, 4)]
+PANES = [
+    ("q1", 2, 5, 3, 4, 4, 2, 5, 3),
+    ("q1", 3, 0, 5, 4, 3, 3, 4, 3),
+    ("q1", 4, 1, 2, 2, 2, 4, 3, 1),
+    ("q2", 5, 0, 4, 5, 5, 5, 5, 5),
+    ("q2", 2, 7, 4, 3, 1, 1, 2, 2),
+    ("q2", 3, 2, 1, 1, 4, 2, 3, 4),
+]
 
 
 def write_release(folder: Path, panes: list[tuple] = PANES) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
-    heads = {"online": "impression_level\tengagement_level", "rating": "offline rating",
-             "quality": "OverallClarificationPaneQuality", "aspects": "Coverage\tDiversity\tUnderstandability\tImportance Order"}
+    heads = {
+        "online": "impression_level\tengagement_level",
+        "rating": "offline rating",
+        "quality": "OverallClarificationPaneQuality",
+        "aspects": "Coverage\tDiversity\tUnderstandability\tImportance Order",
+    }
     text = {name: f"query\tquestion{OPTIONS}\t{head}\n" for name, head in heads.items()}
     for n, (query, used, eng, rating, quality, cov, div, und, order) in enumerate(panes):
         options = "\t".join(f"{query} o{n}{i}" if i < used else "" for i in range(5))
@@ -109,8 +126,9 @@ def test_one_relevant_pane_per_query_is_drawn_among_the_tied_top_panes(release: 
 
 def test_a_release_whose_every_top_pane_is_tied_reports_empty_non_tied_sets_as_misses(tmp_path: Path) -> None:
     # every query ties its top offline rating and its top quality label: the non-tied sets keep nothing
-    tied = [(q, 2 + n, n, (4, 4, 1)[n], (5, 5, 2)[n], 1 + n, 3 - n, 2 + n, 1 + n) for q in ("q1", "q2")
-            for n in range(3)]  # fmt: skip
+    tied = [
+        (q, 2 + n, n, (4, 4, 1)[n], (5, 5, 2)[n], 1 + n, 3 - n, 2 + n, 1 + n) for q in ("q1", "q2") for n in range(3)
+    ]
     report = analyse(write_release(tmp_path / "Data", tied), runs=20)
     for row in (r for r in report.table7 if r.variant != "ties"):
         assert (row.queries, row.pairs) == (0, 0) and "P@1" in row.misses and row.why
@@ -141,8 +159,10 @@ def test_cli_writes_the_report_and_refuses_a_missing_folder(release, tmp_path, c
     assert "Table 10" in (tmp_path / "o" / "report.md").read_text(encoding="utf-8")
     assert main(["mimics-duo", "--data", str(tmp_path / "nowhere")]) == 2
     assert capsys.readouterr().err.count("\n") == 1
-    assert main(["mimics-duo", "--data", str(release), "--runs", "5", "--untied", "label", "--relevant", "tied",
-                 "--json"]) == 0  # fmt: skip
+    assert (
+        main(["mimics-duo", "--data", str(release), "--runs", "5", "--untied", "label", "--relevant", "tied", "--json"])
+        == 0
+    )
     shown = json.loads(capsys.readouterr().out)
     assert (shown["untied"], shown["relevant"]) == ("label", "tied")
     with pytest.raises(SystemExit) as exited:
@@ -163,8 +183,11 @@ def real_release() -> Path | None:
 REAL = real_release()
 
 
-@pytest.mark.skipif(REAL is None, reason="no MIMICS-Duo release: ../shared/mimics-duo, $CLARQ_MIMICS_DUO_DIR or "
-                    "`clarq data download --dataset mimics-duo`")
+@pytest.mark.skipif(
+    REAL is None,
+    reason="no MIMICS-Duo release: ../shared/mimics-duo, $CLARQ_MIMICS_DUO_DIR or "
+    "`clarq data download --dataset mimics-duo`",
+)
 def test_table10_offline_cells_reproduce_to_three_decimals_from_the_release() -> None:
     assert companion.verify_dataset("mimics-duo", REAL) == {}  # the pinned files, byte for byte
     report = analyse(REAL, runs=50)

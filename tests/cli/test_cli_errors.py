@@ -6,10 +6,9 @@ import io
 from pathlib import Path
 
 import pytest
+from upstream_paths import SAMPLE_TASKS
 
 from clarq_bench.cli.main import build_parser, main
-
-from upstream_paths import SAMPLE_TASKS
 
 
 def one_line_error(capsys, argv: list[str]) -> str:
@@ -23,8 +22,10 @@ def one_line_error(capsys, argv: list[str]) -> str:
 
 def test_argparse_errors_are_one_line_with_the_help_command(capsys) -> None:
     err = one_line_error(capsys, ["run", "--lang", "fr"])
-    assert err == ("clarq: error: run: argument --lang: invalid choice: 'fr' (choose from 'en', 'zh', 'all') "
-                   "(see `clarq run --help`)\n")
+    assert err == (
+        "clarq: error: run: argument --lang: invalid choice: 'fr' (choose from 'en', 'zh', 'all') "
+        "(see `clarq run --help`)\n"
+    )
     err = one_line_error(capsys, ["leaderboard", "build"])
     assert err.startswith("clarq: error: leaderboard build: the following arguments are required")
     assert "(see `clarq leaderboard build --help`)" in err
@@ -35,8 +36,10 @@ def test_argparse_errors_are_one_line_with_the_help_command(capsys) -> None:
 def test_types_outside_the_data_name_the_valid_range(capsys) -> None:
     assert main(["run", "--tasks", str(SAMPLE_TASKS), "--types", "99", "--provider", "offline"]) == 2
     err = capsys.readouterr().err
-    assert err == ("clarq: error: no tasks selected: no task of types 99 (en, split test); the valid types here are "
-                   "1-5 (pass --types within 1-5)\n")
+    assert err == (
+        "clarq: error: no tasks selected: no task of types 99 (en, split test); the valid types here are "
+        "1-5 (pass --types within 1-5)\n"
+    )
     assert main(["tasks", "list", "--tasks", str(SAMPLE_TASKS), "--types", "7-9,12", "--lang", "zh"]) == 2
     assert "no task of types 7-9,12 (zh, split all); the valid types here are 1-5" in capsys.readouterr().err
 
@@ -73,11 +76,10 @@ def test_run_help_shows_the_provider_default_and_its_key(capsys) -> None:
 
 def test_score_title_never_wraps_inside_the_run_id() -> None:
     from rich.console import Console
+    from scoring_helpers import make_task, make_transcript, perfect_turns
 
     from clarq_bench.scoring.judge import judge_deterministic
     from clarq_bench.scoring.metrics import summarize
-
-    from scoring_helpers import make_task, make_transcript, perfect_turns
 
     run_id = "20260101-120000-heuristic-offline-en+zh-1a2b3c"
     task = make_task()
@@ -93,8 +95,18 @@ def test_score_title_never_wraps_inside_the_run_id() -> None:
 def test_compare_names_both_runs_whole_at_any_width(tmp_path: Path, capsys, monkeypatch) -> None:
     monkeypatch.setenv("COLUMNS", "40")
     runs = tmp_path / "runs"
-    base = ["run", "--provider", "offline", "--tasks", str(SAMPLE_TASKS), "--runs-dir", str(runs), "--no-progress",
-            "--limit", "2"]
+    base = [
+        "run",
+        "--provider",
+        "offline",
+        "--tasks",
+        str(SAMPLE_TASKS),
+        "--runs-dir",
+        str(runs),
+        "--no-progress",
+        "--limit",
+        "2",
+    ]
     assert main([*base, "--seeker", "heuristic"]) == 0
     assert main([*base, "--seeker", "no-question"]) == 0
     a, b = sorted(runs.iterdir())

@@ -1,13 +1,13 @@
 """`clarq tasks ...` in-process, and the start-up cost of the CLI."""
 
 import json
+import shutil
 import subprocess
 import sys
-import shutil
-
-from clarq_bench.cli.main import main
 
 from upstream_paths import REPO, UPSTREAM_DATA, needs_upstream
+
+from clarq_bench.cli.main import main
 
 
 @needs_upstream
@@ -53,8 +53,13 @@ HEAVY = ("pydantic", "numpy", "litellm", "openai", "httpx", "matplotlib", "rich"
 
 def test_help_does_not_import_heavy_modules():
     """`python -m clarq_bench --help`, as a user starts it, imports none of HEAVY (read from -X importtime)."""
-    run = subprocess.run([sys.executable, "-X", "importtime", "-m", "clarq_bench", "--help"], capture_output=True,
-                         text=True, cwd=REPO, check=True)  # fmt: skip
+    run = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "clarq_bench", "--help"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=True,
+    )
     assert "COMMAND" in run.stdout
     imported = {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if line.startswith("import time:")}
     assert "clarq_bench.cli.main" in imported  # the trace is real, so an empty intersection means something

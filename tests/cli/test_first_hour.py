@@ -18,17 +18,36 @@ import time
 from pathlib import Path
 
 import pytest
+from upstream_paths import SAMPLE_TASKS
 
 from clarq_bench.cli.main import main
-from upstream_paths import REPO, SAMPLE_TASKS
 
 CLARQ = str(Path(sys.executable).with_name("clarq"))
 from doc_text import DOCS as README  # noqa: E402  README.md and docs/
 
 
 def sample_run(runs: Path, seeker: str = "heuristic") -> Path:
-    assert main(["run", "--seeker", seeker, "--provider", "offline", "--tasks", str(SAMPLE_TASKS), "--lang", "en",
-                 "--limit", "3", "--runs-dir", str(runs), "--no-progress"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "run",
+                "--seeker",
+                seeker,
+                "--provider",
+                "offline",
+                "--tasks",
+                str(SAMPLE_TASKS),
+                "--lang",
+                "en",
+                "--limit",
+                "3",
+                "--runs-dir",
+                str(runs),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     return max(runs.iterdir(), key=lambda run: (run / "transcripts.jsonl").stat().st_mtime)
 
 
@@ -115,8 +134,9 @@ def start_fake_server(argv: list[str]) -> subprocess.Popen:
 
 
 def judge_pairs_line(port: int) -> list[str]:
-    block = re.search(r"<!-- example:fake-judge -->\n```bash\n(clarq fake-server[^\n]*)\n(clarq judge-pairs[^\n]*)\n```",
-                      README)  # fmt: skip
+    block = re.search(
+        r"<!-- example:fake-judge -->\n```bash\n(clarq fake-server[^\n]*)\n(clarq judge-pairs[^\n]*)\n```", README
+    )
     assert block, "README shows no fake-server judge-pairs example"
     import shlex
 
@@ -132,8 +152,13 @@ def test_the_readme_fake_server_judging_example_works_and_an_echo_judge_fails_lo
     server = start_fake_server(server_argv)
     try:
         argv = [a.replace("runs/<a>", str(run_a)).replace("runs/<b>", str(run_b)) for a in judge_argv]
-        done = subprocess.run([CLARQ, *argv, "--out", str(tmp_path / "pairs"), "--no-cache"], capture_output=True,
-                              text=True, timeout=120, cwd=tmp_path)  # fmt: skip
+        done = subprocess.run(
+            [CLARQ, *argv, "--out", str(tmp_path / "pairs"), "--no-cache"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+        )
         assert done.returncode == 0, done.stderr
         assert "not one of the options" not in done.stderr
         summary = json.loads((tmp_path / "pairs" / "summary.json").read_text(encoding="utf-8"))
@@ -144,8 +169,13 @@ def test_the_readme_fake_server_judging_example_works_and_an_echo_judge_fails_lo
     echo = start_fake_server(["fake-server", "--port", str(port), "--reply", "I would say the first one."])  # no answer
     try:
         argv = [a.replace("runs/<a>", str(run_a)).replace("runs/<b>", str(run_b)) for a in judge_argv]
-        done = subprocess.run([CLARQ, *argv, "--out", str(tmp_path / "echo"), "--no-cache"], capture_output=True,
-                              text=True, timeout=120, cwd=tmp_path)  # fmt: skip
+        done = subprocess.run(
+            [CLARQ, *argv, "--out", str(tmp_path / "echo"), "--no-cache"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+        )
         assert done.returncode == 1
         assert "9 of 9 answers were not one of the options" in done.stderr
         assert "no valid answer came back" in done.stderr
@@ -165,34 +195,109 @@ def test_fake_server_refuses_a_port_in_use_in_one_line(capsys) -> None:
 
 def test_piped_tables_are_not_cut_at_80_columns(tmp_path) -> None:
     run = sample_run(tmp_path / "runs")
-    done = subprocess.run([CLARQ, "runs", "--dir", str(tmp_path / "runs")], capture_output=True, text=True,
-                          timeout=60, env={k: v for k, v in os.environ.items() if k != "COLUMNS"})  # fmt: skip
+    done = subprocess.run(
+        [CLARQ, "runs", "--dir", str(tmp_path / "runs")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={k: v for k, v in os.environ.items() if k != "COLUMNS"},
+    )
     assert done.returncode == 0, done.stderr
     assert run.name in done.stdout and "…" not in done.stdout
 
 
 def test_pass_k_with_deterministic_agents_says_more_trials_tell_nothing(tmp_path, capsys) -> None:
-    assert main(["run", "--seeker", "heuristic", "--provider", "offline", "--tasks", str(SAMPLE_TASKS), "--lang",
-                 "en", "--limit", "2", "--trials", "3", "--runs-dir", str(tmp_path), "--no-progress"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "run",
+                "--seeker",
+                "heuristic",
+                "--provider",
+                "offline",
+                "--tasks",
+                str(SAMPLE_TASKS),
+                "--lang",
+                "en",
+                "--limit",
+                "2",
+                "--trials",
+                "3",
+                "--runs-dir",
+                str(tmp_path),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     out = " ".join(capsys.readouterr().out.split())
     assert "pass^k = success for every k up to 3: each task's trials all went alike" in out
     (run,) = tmp_path.iterdir()
     assert "pass^k = success for every k up to 3" in (run / "report.md").read_text(encoding="utf-8")
-    assert main(["run", "--seeker", "heuristic", "--provider", "offline", "--tasks", str(SAMPLE_TASKS), "--lang",
-                 "en", "--limit", "2", "--runs-dir", str(tmp_path / "one"), "--no-progress"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "run",
+                "--seeker",
+                "heuristic",
+                "--provider",
+                "offline",
+                "--tasks",
+                str(SAMPLE_TASKS),
+                "--lang",
+                "en",
+                "--limit",
+                "2",
+                "--runs-dir",
+                str(tmp_path / "one"),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     assert "pass^k" not in capsys.readouterr().out  # one trial: no pass^k, no note
 
 
 def test_dry_run_says_which_key_is_missing(monkeypatch, capsys) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    assert main(["run", "--seeker", "gpt-4o", "--provider", "offline", "--tasks", str(SAMPLE_TASKS), "--lang", "en",
-                 "--dry-run"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "run",
+                "--seeker",
+                "gpt-4o",
+                "--provider",
+                "offline",
+                "--tasks",
+                str(SAMPLE_TASKS),
+                "--lang",
+                "en",
+                "--dry-run",
+            ]
+        )
+        == 0
+    )
     out = " ".join(capsys.readouterr().out.split())
     assert "missing key: the seeker model" in out and "needs OPENAI_API_KEY" in out
     assert "the run itself would stop here" in out and "provider model" not in out
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-key")
-    assert main(["run", "--seeker", "gpt-4o", "--provider", "offline", "--tasks", str(SAMPLE_TASKS), "--lang", "en",
-                 "--dry-run"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "run",
+                "--seeker",
+                "gpt-4o",
+                "--provider",
+                "offline",
+                "--tasks",
+                str(SAMPLE_TASKS),
+                "--lang",
+                "en",
+                "--dry-run",
+            ]
+        )
+        == 0
+    )
     assert "missing key" not in capsys.readouterr().out
 
 
@@ -201,8 +306,24 @@ def test_the_type_plot_names_types_and_gives_each_language_its_bars(tmp_path, mo
 
     drawn: list[tuple[list, dict]] = []
     monkeypatch.setattr(report, "type_plot", lambda verdicts, names, path: drawn.append((verdicts, names)))
-    assert main(["run", "--seeker", "heuristic", "--provider", "offline", "--tasks", str(SAMPLE_TASKS), "--lang",
-                 "all", "--runs-dir", str(tmp_path), "--no-progress"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "run",
+                "--seeker",
+                "heuristic",
+                "--provider",
+                "offline",
+                "--tasks",
+                str(SAMPLE_TASKS),
+                "--lang",
+                "all",
+                "--runs-dir",
+                str(tmp_path),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     ((verdicts, names),) = drawn
     assert {v.language for v in verdicts} == {"en", "zh"} and names[1] == "Lighthouse Repair"
-

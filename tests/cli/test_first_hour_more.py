@@ -24,13 +24,20 @@ def test_the_dry_run_expects_a_cost_between_its_floor_and_its_ceiling(tmp_path, 
     # the provider: two calls for each turn that reveals nothing, one for each that reveals a required node
     required = sum(min(len(task.tree.required), RELEASED_SEEKER_TURNS["en"]) for task in tasks)
     assert roles["provider"].expected_calls == round(2 * len(tasks) * RELEASED_SEEKER_TURNS["en"] - required)
-    _, _, capped = estimate_run(seeker="gpt-4o", tasks=str(SAMPLE_TASKS), lang="en", max_turns=3, runs_dir=str(tmp_path))
+    _, _, capped = estimate_run(
+        seeker="gpt-4o", tasks=str(SAMPLE_TASKS), lang="en", max_turns=3, runs_dir=str(tmp_path)
+    )
     assert {row.role: row for row in capped.roles}["seeker"].expected_calls == 3 * len(tasks)  # never past the cap
     assert main(["run", "--seeker", "gpt-4o", "--tasks", str(SAMPLE_TASKS), "--dry-run"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert f"total: expected ${plan.expected_usd:,.2f}" in out and f"ceiling ${high:,.2f}" in out
-    _, _, unpriced = estimate_run(seeker="openai/no-such-model-xyz", provider="offline", tasks=str(SAMPLE_TASKS),
-                                  lang="en", runs_dir=str(tmp_path))  # fmt: skip
+    _, _, unpriced = estimate_run(
+        seeker="openai/no-such-model-xyz",
+        provider="offline",
+        tasks=str(SAMPLE_TASKS),
+        lang="en",
+        runs_dir=str(tmp_path),
+    )
     assert unpriced.expected_usd is None
 
 
@@ -38,8 +45,10 @@ def test_the_dry_run_expects_a_cost_between_its_floor_and_its_ceiling(tmp_path, 
 def test_the_expected_length_is_the_released_dialogues_mean() -> None:
     from clarq_bench.data.upstream import load_released_dialogues
 
-    files = {"en": "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json",
-             "zh": "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.Ch.json"}  # fmt: skip
+    files = {
+        "en": "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json",
+        "zh": "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.Ch.json",
+    }
     for language, name in files.items():
         turns = [len(d.seeker_lines) for d in load_released_dialogues(UPSTREAM_RESULTS / name)]
         assert round(statistics.mean(turns), 2) == RELEASED_SEEKER_TURNS[language]

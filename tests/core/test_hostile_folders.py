@@ -29,8 +29,13 @@ print(done.stderr, end="")
 
 
 def clarq(*argv: str) -> tuple[int, int, list[str]]:
-    done = subprocess.run([sys.executable, "-c", PEAK, sys.executable, "-m", "clarq_bench", *argv], cwd=REPO,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", PEAK, sys.executable, "-m", "clarq_bench", *argv],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     head, _, err = done.stdout.partition("\n")
     code, peak = map(int, head.split())
     return code, peak, [line for line in err.splitlines() if line.strip()]
@@ -39,9 +44,27 @@ def clarq(*argv: str) -> tuple[int, int, list[str]]:
 @pytest.fixture(scope="module")
 def finished_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     runs = tmp_path_factory.mktemp("runs")
-    done = subprocess.run([sys.executable, "-m", "clarq_bench", "run", "--seeker", "heuristic", "--provider",
-                           "offline", "--tasks", str(REPO / "tasks"), "--runs-dir", str(runs), "--no-progress"],
-                          cwd=REPO, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "clarq_bench",
+            "run",
+            "--seeker",
+            "heuristic",
+            "--provider",
+            "offline",
+            "--tasks",
+            str(REPO / "tasks"),
+            "--runs-dir",
+            str(runs),
+            "--no-progress",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     return next(runs.iterdir())
 
@@ -85,8 +108,18 @@ def test_a_task_file_of_empty_objects_or_a_fifo_is_one_line(tmp_path: Path) -> N
     shutil.copytree(REPO / "tasks", tasks)
     victim = sorted((tasks / "English").glob("*.json"))[0]
     victim.write_text("[" + "{}," * 10_000_000 + "{}]", encoding="utf-8")
-    argv = ["run", "--seeker", "heuristic", "--provider", "offline", "--tasks", str(tasks), "--runs-dir",
-            str(tmp_path / "runs"), "--no-progress"]
+    argv = [
+        "run",
+        "--seeker",
+        "heuristic",
+        "--provider",
+        "offline",
+        "--tasks",
+        str(tasks),
+        "--runs-dir",
+        str(tmp_path / "runs"),
+        "--no-progress",
+    ]
     code, peak, lines = clarq(*argv)
     assert code == 2 and len(lines) == 1 and "JSON objects" in lines[0] and peak < LIMIT_MB, (code, peak, lines)
     victim.unlink()
@@ -149,8 +182,13 @@ def test_view_serve_holds_a_flood_of_idle_connections_to_its_cap(finished_run: P
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "clarq_bench", "view", str(run), "--serve", "--port", str(port)],
-                              cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "clarq_bench", "view", str(run), "--serve", "--port", str(port)],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     idle = []
     try:
         assert "serving" in server.stdout.readline()

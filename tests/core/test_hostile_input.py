@@ -13,17 +13,16 @@ import os
 from pathlib import Path
 
 import pytest
+from leaderboard_runs import sample_tasks, scripted_transcript, write_run
+from runner_helpers import write_task_folder
+from upstream_paths import SAMPLE_TASKS
 
 from clarq_bench.cli.main import main
 from clarq_bench.core.errors import DataError
 from clarq_bench.core.jsonl import dumps_line, loads, parse_jsonl, read_jsonl
+from clarq_bench.core.transcript import Transcript
 from clarq_bench.leaderboard import build_submission, read_submission, verify_file, write_submission
 from clarq_bench.leaderboard.schema import Submitter
-from clarq_bench.core.transcript import Transcript
-
-from leaderboard_runs import sample_tasks, scripted_transcript, write_run
-from runner_helpers import write_task_folder
-from upstream_paths import SAMPLE_TASKS
 
 LINE_BREAKS = "a\u2028b\u2029c\u0085d\x1ce\x1df\x1eg\x0bh\x0ci"
 
@@ -96,8 +95,23 @@ def test_oversized_notes_are_refused(tmp_path, capsys):
 def make_run_dir(tmp_path: Path, count: int = 3) -> Path:
     """A finished offline run of `count` small tasks; its directory."""
     data = write_task_folder(tmp_path / "data", count)
-    assert main(["run", "--tasks", str(data), "--provider", "offline", "--seeker", "heuristic",
-                 "--runs-dir", str(tmp_path / "runs"), "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "run",
+                "--tasks",
+                str(data),
+                "--provider",
+                "offline",
+                "--seeker",
+                "heuristic",
+                "--runs-dir",
+                str(tmp_path / "runs"),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     (run,) = (tmp_path / "runs").iterdir()
     return run
 

@@ -18,8 +18,10 @@ def _value(rng: random.Random, depth: int, deepest: int):
         return rng.choice(LEAVES)
     if roll < 0.6:
         return [_value(rng, depth + 1, deepest) for _ in range(rng.randint(0, 3))]
-    return {rng.choice(["k", "\udc00", "[{", '}\\"']) + str(i): _value(rng, depth + 1, deepest)
-            for i in range(rng.randint(0, 3))}  # fmt: skip
+    return {
+        rng.choice(["k", "\udc00", "[{", '}\\"']) + str(i): _value(rng, depth + 1, deepest)
+        for i in range(rng.randint(0, 3))
+    }
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -93,9 +93,15 @@ def test_one_provider_rule_names_every_kind_and_refuses_the_rest() -> None:
     assert resolve_provider("gpt-4o")[:3] == ("llm", "gpt-4o", "gpt-4o")
     assert resolve_provider("runner_helpers:TreeWalkingProvider").kind == "import"
     assert resolve_provider("nowhere.at_all:Thing", check_import=False).kind == "import"
-    assert resolve_provider("offline").fingerprint("single") and resolve_provider("gpt-4o").fingerprint("single") is None
-    for bad, message in (("gtp-4o", "unknown provider 'gtp-4o'"), ("llm", "needs a model"),
-                         ("offline-e6", "unknown provider"), ("", "unknown provider")):
+    assert (
+        resolve_provider("offline").fingerprint("single") and resolve_provider("gpt-4o").fingerprint("single") is None
+    )
+    for bad, message in (
+        ("gtp-4o", "unknown provider 'gtp-4o'"),
+        ("llm", "needs a model"),
+        ("offline-e6", "unknown provider"),
+        ("", "unknown provider"),
+    ):
         with pytest.raises(ClarqError, match=message):
             resolve_provider(bad)
     with pytest.raises(ClarqError, match="cannot import module"):

@@ -23,19 +23,24 @@ TASKS = Path(__file__).resolve().parents[2] / "tasks"
 
 
 def play(tmp_path: Path, **options) -> Path:
-    result = clarq.run(seeker="heuristic", provider="offline", tasks=TASKS, runs_dir=tmp_path / "runs",
-                       no_progress=True, **options)
+    result = clarq.run(
+        seeker="heuristic", provider="offline", tasks=TASKS, runs_dir=tmp_path / "runs", no_progress=True, **options
+    )
     assert result.summary is not None and result.stats.errors == 0
     return result.run_dir
 
 
-@pytest.mark.parametrize("options", [
-    {"limit": 3},
-    {"types": "3,5"},
-    {"trials": 2, "lang": "zh"},
-    {"split": "all", "limit": 5},
-    {"split": "all", "lang": "all", "types": "1,27", "trials": 2},
-], ids=["limit", "types", "trials", "split-all", "everything"])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"limit": 3},
+        {"types": "3,5"},
+        {"trials": 2, "lang": "zh"},
+        {"split": "all", "limit": 5},
+        {"split": "all", "lang": "all", "types": "1,27", "trials": 2},
+    ],
+    ids=["limit", "types", "trials", "split-all", "everything"],
+)
 def test_submit_packs_what_the_runner_played(tmp_path: Path, options: dict) -> None:
     run_dir = play(tmp_path, **options)
     config = RunDir(run_dir).raw_config()
@@ -76,8 +81,10 @@ def test_recorded_ids_missing_from_the_data_are_one_line(tmp_path: Path) -> None
     config = {"languages": ["en"], "task_ids": ["en/01/0", "en/99/7", "en/98/1"]}
     with pytest.raises(ClarqError, match=r"task en/99/7 of the run is not in .* \(nor 1 more\)"):
         recorded_selection(TASKS, config)
-    assert [t.id for t in recorded_selection(TASKS, {**config, "task_ids": ["en/03/1", "en/01/0"]})] == \
-        ["en/03/1", "en/01/0"]  # the recorded order, not the folder's
+    assert [t.id for t in recorded_selection(TASKS, {**config, "task_ids": ["en/03/1", "en/01/0"]})] == [
+        "en/03/1",
+        "en/01/0",
+    ]  # the recorded order, not the folder's
 
 
 def test_runs_tells_scoring_unfinished_from_finished(tmp_path: Path, capsys) -> None:
@@ -97,8 +104,9 @@ def test_runs_tells_scoring_unfinished_from_finished(tmp_path: Path, capsys) -> 
 def test_runs_counts_the_total_from_the_recorded_ids_when_the_data_moved(tmp_path: Path) -> None:
     run_dir = play(tmp_path, limit=3, trials=2)
     folder = RunDir(run_dir)
-    folder.config_path.write_text(json.dumps({**folder.raw_config(), "data_dir": str(tmp_path / "gone")}),
-                                  encoding="utf-8")
+    folder.config_path.write_text(
+        json.dumps({**folder.raw_config(), "data_dir": str(tmp_path / "gone")}), encoding="utf-8"
+    )
     [row] = clarq.list_runs(tmp_path / "runs")
     assert (row.total, row.successes, row.state) == (6, None, "finished")
 
@@ -110,4 +118,6 @@ def test_hostile_run_folders_are_one_line(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="expected a JSON object"):
         RunDir(tmp_path).raw_config()
     assert main(["submit", str(tmp_path), "-o", str(tmp_path / "x.json")]) == 2
-    assert clarq.list_runs(tmp_path.parent) == [] or all(r.run_dir != str(tmp_path) for r in clarq.list_runs(tmp_path.parent))
+    assert clarq.list_runs(tmp_path.parent) == [] or all(
+        r.run_dir != str(tmp_path) for r in clarq.list_runs(tmp_path.parent)
+    )

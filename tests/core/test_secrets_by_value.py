@@ -21,8 +21,9 @@ KEY = "plainKeyNoShape20261126abc"  # ordinary text to every pattern: only its v
 
 
 def clarq(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "clarq_bench", *args], env=env, cwd=cwd, capture_output=True,
-                          text=True, timeout=240)
+    return subprocess.run(
+        [sys.executable, "-m", "clarq_bench", *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=240
+    )
 
 
 def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
@@ -31,9 +32,16 @@ def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-@pytest.mark.parametrize(("source", "transport"), [("router-key", "auto"), ("router-key", "litellm"),
-                                                   ("router-header", "litellm"),  # headers go through litellm
-                                                   ("environment", "auto"), ("environment", "litellm")])
+@pytest.mark.parametrize(
+    ("source", "transport"),
+    [
+        ("router-key", "auto"),
+        ("router-key", "litellm"),
+        ("router-header", "litellm"),  # headers go through litellm
+        ("environment", "auto"),
+        ("environment", "litellm"),
+    ],
+)
 def test_an_echoed_bare_key_reaches_no_file(tmp_path: Path, transport: str, source: str) -> None:
     agents = both_agents("openai/fake-seeker", "openai/fake-provider")
     header = "X-Api-Token" if source == "router-header" else "Authorization"
@@ -42,30 +50,71 @@ def test_an_echoed_bare_key_reaches_no_file(tmp_path: Path, transport: str, sour
             env = _env(tmp_path, OPENAI_API_KEY=KEY)
             where = ["--api-base", server.base_url]
         else:  # names a router file gives its variables: nothing in them says "key"
-            params = {"api_key": "os.environ/OPENAI_KEY_A"} if source == "router-key" else \
-                {"api_key": "os.environ/OTHER_KEY_B", "extra_headers": {"X-Api-Token": "os.environ/AZURE_KEY"}}
-            deployments = [{"model_name": name, "litellm_params": {"model": name, "api_base": server.base_url,
-                                                                   **params}}
-                           for name in ("openai/fake-seeker", "openai/fake-provider")]
+            params = (
+                {"api_key": "os.environ/OPENAI_KEY_A"}
+                if source == "router-key"
+                else {"api_key": "os.environ/OTHER_KEY_B", "extra_headers": {"X-Api-Token": "os.environ/AZURE_KEY"}}
+            )
+            deployments = [
+                {"model_name": name, "litellm_params": {"model": name, "api_base": server.base_url, **params}}
+                for name in ("openai/fake-seeker", "openai/fake-provider")
+            ]
             router = tmp_path / "router.yaml"
             router.write_text(json.dumps({"model_list": deployments}), encoding="utf-8")
             env = _env(tmp_path, OPENAI_KEY_A=KEY, AZURE_KEY=KEY, OTHER_KEY_B="not-the-echoed-one")
             where = ["--router", str(router)]
         runs = tmp_path / "runs"
-        done = clarq("run", "--seeker", "openai/fake-seeker", "--provider", "openai/fake-provider", *where,
-                     "--transport", transport, "--tasks", str(REPO / "tasks"), "--limit", "3", "--runs-dir",
-                     str(runs), "--cache", str(tmp_path / "cache.sqlite3"), "--no-progress", env=env, cwd=tmp_path)
+        done = clarq(
+            "run",
+            "--seeker",
+            "openai/fake-seeker",
+            "--provider",
+            "openai/fake-provider",
+            *where,
+            "--transport",
+            transport,
+            "--tasks",
+            str(REPO / "tasks"),
+            "--limit",
+            "3",
+            "--runs-dir",
+            str(runs),
+            "--cache",
+            str(tmp_path / "cache.sqlite3"),
+            "--no-progress",
+            env=env,
+            cwd=tmp_path,
+        )
         assert done.returncode == 0, done.stderr[-2000:]
         assert server.served >= 6  # the key really was echoed, many times
     run = next(runs.iterdir())
     outputs = [
-        clarq("submit", str(run), "-o", str(tmp_path / "sub" / "s.zip"), "--partial", "--name", "Echo",
-              env=env, cwd=tmp_path),
+        clarq(
+            "submit",
+            str(run),
+            "-o",
+            str(tmp_path / "sub" / "s.zip"),
+            "--partial",
+            "--name",
+            "Echo",
+            env=env,
+            cwd=tmp_path,
+        ),
         clarq("submit", str(run), "-o", str(tmp_path / "sub2.json"), "--partial", env=env, cwd=tmp_path),
         clarq("export", str(run), str(tmp_path / "export"), env=env, cwd=tmp_path),
         clarq("view", str(run), "--no-open", env=env, cwd=tmp_path),
-        clarq("leaderboard", "build", str(tmp_path / "sub"), "-o", str(tmp_path / "site"), "--data",
-              str(REPO / "tasks"), "--no-plots", env=env, cwd=tmp_path),
+        clarq(
+            "leaderboard",
+            "build",
+            str(tmp_path / "sub"),
+            "-o",
+            str(tmp_path / "site"),
+            "--data",
+            str(REPO / "tasks"),
+            "--no-plots",
+            env=env,
+            cwd=tmp_path,
+        ),
     ]
     assert [o.returncode for o in outputs] == [0] * len(outputs), [o.stderr[-500:] for o in outputs]
     written = [path for path in tmp_path.rglob("*") if path.is_file() and path.name != "router.yaml"]

@@ -6,7 +6,9 @@ from clarq_bench.core.tasks import ResponseTree, node_sort_key, parent_id, split
 
 
 def tree(*ids: str) -> ResponseTree:
-    return ResponseTree.build((node_id, f"text {node_id}", None if node_id == "0" else f"why {node_id}") for node_id in ids)
+    return ResponseTree.build(
+        (node_id, f"text {node_id}", None if node_id == "0" else f"why {node_id}") for node_id in ids
+    )
 
 
 def test_parent_and_depth():

@@ -6,21 +6,25 @@ import shutil
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from upstream_paths import UPSTREAM_DATA, needs_upstream
 
-from clarq_bench.data.loader import load_task_file, load_tasks, parse_record, strip_speaker
 from clarq_bench.core.errors import DataError
+from clarq_bench.data.loader import load_task_file, load_tasks, parse_record, strip_speaker
 from clarq_bench.data.task_stats import task_stats
 from clarq_bench.data.validate import validate_folder
-
-from upstream_paths import UPSTREAM_DATA, needs_upstream
 
 GOOD = {
     "all_response": "Jax: Go to the mill.\nJax: Take the red key.\nJax: The mill is north.\n0\n1\n2",
     "all_response_exaplain": ["which key", "where the mill is"],
     "background_splitted": ["miller", "grind grain", "red key\nblue key", "walk", "mill\nfarm"],
     "background": "You are a miller.",
-    "h2h": [], "h2h_check": 1, "h2l": [], "h2l_check": 1, "l2l": [], "l2l_check": 1,
-}  # fmt: skip
+    "h2h": [],
+    "h2h_check": 1,
+    "h2l": [],
+    "h2l_check": 1,
+    "l2l": [],
+    "l2l_check": 1,
+}
 
 
 def parse(record, index=0):

@@ -6,13 +6,12 @@ import shutil
 import threading
 
 import pytest
-
-from clarq_bench.data import download as dl
-from clarq_bench.cli.main import main
-from clarq_bench.data.loader import resolve_data_dir
-from clarq_bench.core.errors import ClarqError
-
 from upstream_paths import UPSTREAM, needs_upstream
+
+from clarq_bench.cli.main import main
+from clarq_bench.core.errors import ClarqError
+from clarq_bench.data import download as dl
+from clarq_bench.data.loader import resolve_data_dir
 
 pytestmark = needs_upstream
 

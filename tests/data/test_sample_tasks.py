@@ -9,17 +9,25 @@ import re
 from collections import Counter
 
 import pytest
+from upstream_paths import SAMPLE_TASKS
 
-from clarq_bench.data.loader import LANGUAGE_FOLDERS, load_task_file, load_tasks, parse_file_name, strip_speaker
 from clarq_bench.core.tasks import FIRST_DEV_TYPE, Split
+from clarq_bench.data.loader import LANGUAGE_FOLDERS, load_task_file, load_tasks, parse_file_name, strip_speaker
 from clarq_bench.data.textmatch import carries_node
 from clarq_bench.data.validate import validate_folder
 
-from upstream_paths import SAMPLE_TASKS
-
 #: The keys every upstream record has; `all_response_exaplain` (sic) only in test-split files.
-RECORD_KEYS = {"all_response", "background_splitted", "background", "h2h", "h2h_check", "h2l", "h2l_check", "l2l",
-               "l2l_check"}  # fmt: skip
+RECORD_KEYS = {
+    "all_response",
+    "background_splitted",
+    "background",
+    "h2h",
+    "h2h_check",
+    "h2l",
+    "h2l_check",
+    "l2l",
+    "l2l_check",
+}
 EXPLAIN_KEY = "all_response_exaplain"
 
 

@@ -41,12 +41,24 @@ def test_suite_fits_its_tasks(language):
 
 
 def tiny_task() -> Task:
-    tree = ResponseTree.build([("0", "Go to the market and buy fruit.", None), ("1", "The West Market.", "which"),
-                               ("1.1", "The stall by the well.", "where"), ("2", "Buy apples.", "what")])
-    brief = TaskBrief(role="cook", task_name="buy fruit", items=("Coins",), scenes=("East Market", "West Market"),
-                      background="You play a cook.")
-    return Task(id="en/01/0", language="en", type_number=1, type_name="T", index=0, split=Split.test, brief=brief,
-                tree=tree)
+    tree = ResponseTree.build(
+        [
+            ("0", "Go to the market and buy fruit.", None),
+            ("1", "The West Market.", "which"),
+            ("1.1", "The stall by the well.", "where"),
+            ("2", "Buy apples.", "what"),
+        ]
+    )
+    brief = TaskBrief(
+        role="cook",
+        task_name="buy fruit",
+        items=("Coins",),
+        scenes=("East Market", "West Market"),
+        background="You play a cook.",
+    )
+    return Task(
+        id="en/01/0", language="en", type_number=1, type_name="T", index=0, split=Split.test, brief=brief, tree=tree
+    )
 
 
 def w(node: str, text: str) -> Wording:
@@ -66,8 +78,9 @@ class ScriptedProvider:
         self.seen.append(turns)
         ids = turns[-1].text.partition("->")[2].split(",")
         revealed = [i.strip() for i in ids if i.strip()]
-        return ProviderTurn(text="...", kind=ReplyKind.response_i if revealed else ReplyKind.response_ii,
-                            revealed=revealed)
+        return ProviderTurn(
+            text="...", kind=ReplyKind.response_i if revealed else ReplyKind.response_ii, revealed=revealed
+        )
 
 
 def test_pass_rule_single_and_multi():
@@ -84,9 +97,14 @@ def test_pass_rule_single_and_multi():
 
 def test_play_reports_and_builds_the_prefix():
     task = tiny_task()
-    suite = [w("1", "Which market? ->1"), w("1", "Where is he? ->2"), w("1", "Which one? ->"),
-             w("1.1", "Where at the market? ->1.1"), w("1.1", "Where at the West Market? ->1.1,2"),
-             w("2", "What fruit? ->2")]
+    suite = [
+        w("1", "Which market? ->1"),
+        w("1", "Where is he? ->2"),
+        w("1", "Which one? ->"),
+        w("1.1", "Where at the market? ->1.1"),
+        w("1.1", "Where at the West Market? ->1.1,2"),
+        w("2", "What fruit? ->2"),
+    ]
     built: list[ScriptedProvider] = []
 
     def factory(t, mode):
@@ -109,8 +127,14 @@ def test_play_reports_and_builds_the_prefix():
     # answered by its node text (revealed), then the question
     assert sorted(p.mode for p in built) == ["multi-info", "single"]
     prefix = next(turns for p in built for turns in p.seen if turns[-1].text.startswith("Where at the market"))
-    assert [t.speaker for t in prefix] == [Speaker.provider, Speaker.seeker, Speaker.provider, Speaker.seeker,
-                                           Speaker.provider, Speaker.seeker]
+    assert [t.speaker for t in prefix] == [
+        Speaker.provider,
+        Speaker.seeker,
+        Speaker.provider,
+        Speaker.seeker,
+        Speaker.provider,
+        Speaker.seeker,
+    ]
     assert prefix[2].kind == ReplyKind.root and prefix[2].revealed == ["0"]
     assert prefix[3].text == "Which market? ->1"
     assert prefix[4].text == "The West Market." and prefix[4].revealed == ["1"]
@@ -135,10 +159,10 @@ def test_validate_names_each_problem():
 def test_load_suite_rejects_a_bad_line(tmp_path):
     row = {"task": "en/01/0", "source": "sample", "node": "1", "path": [], "style": "which", "text": "Which?"}
     (tmp_path / "en.jsonl").write_text(json.dumps(row) + "\n{not json\n", encoding="utf-8")
-    with pytest.raises(ClarqError, match="en.jsonl:2"):
+    with pytest.raises(ClarqError, match=r"en\.jsonl:2"):
         load_suite(["en"], tmp_path)
     (tmp_path / "en.jsonl").write_text(json.dumps({**row, "source": "mine"}) + "\n", encoding="utf-8")
-    with pytest.raises(ClarqError, match="en.jsonl:1"):
+    with pytest.raises(ClarqError, match=r"en\.jsonl:1"):
         load_suite(["en"], tmp_path)
     (tmp_path / "en.jsonl").write_text(json.dumps({**row, "task": "zh/01/0"}) + "\n", encoding="utf-8")
     with pytest.raises(ClarqError, match="not a en task"):
@@ -164,11 +188,26 @@ class SilentProvider:
 def test_cli_json_and_errors(capsys):
     from clarq_bench.cli.main import main
 
-    code = main(["natural-eval", "--provider", "test_natural_suite:SilentProvider", "--lang", "en",
-                 "--provider-mode", "single", "--data", str(UPSTREAM_DATA), "--json"])
+    code = main(
+        [
+            "natural-eval",
+            "--provider",
+            "test_natural_suite:SilentProvider",
+            "--lang",
+            "en",
+            "--provider-mode",
+            "single",
+            "--data",
+            str(UPSTREAM_DATA),
+            "--json",
+        ]
+    )
     out = json.loads(capsys.readouterr().out)
     assert code == 0
     assert [(r["mode"], r["source"], r["passed"]) for r in out["rows"]] == [
-        ("single", "sample", 0), ("single", "released", 0), ("single", "all", 0)]
+        ("single", "sample", 0),
+        ("single", "released", 0),
+        ("single", "all", 0),
+    ]
     assert len(out["failures"]) == out["rows"][-1]["wordings"] == len(load_suite(["en"]))
     assert main(["natural-eval", "--data", str(SAMPLE_TASKS / "English")]) == 2  # not a data folder: one line

@@ -26,14 +26,25 @@ MULTI = "l2l_GPT-4o_seeker_vs_GPT-4o_multi_info_provider.Comp.En.json"
 
 
 def _step(reference: list[str], reply: str, given: list[str]) -> ReplayStep:
-    prefix = [Turn(speaker=Speaker.provider, text="hi", kind=ReplyKind.greeting),
-              Turn(speaker=Speaker.seeker, text="help?"),
-              Turn(speaker=Speaker.provider, text="root", kind=ReplyKind.root, revealed=[ROOT_ID]),
-              Turn(speaker=Speaker.seeker, text="Which mine?"),
-              Turn(speaker=Speaker.provider, text="Dig in the Copper Mine.", revealed=given),
-              Turn(speaker=Speaker.seeker, text="And then?")]  # fmt: skip
-    return ReplayStep(task_id="en/01/0", language="en", type_number=1, source=SINGLE, turn_index=5, prefix=prefix,
-                      frontier=["1", "2.1"], reference=reference, reference_text=reply)  # fmt: skip
+    prefix = [
+        Turn(speaker=Speaker.provider, text="hi", kind=ReplyKind.greeting),
+        Turn(speaker=Speaker.seeker, text="help?"),
+        Turn(speaker=Speaker.provider, text="root", kind=ReplyKind.root, revealed=[ROOT_ID]),
+        Turn(speaker=Speaker.seeker, text="Which mine?"),
+        Turn(speaker=Speaker.provider, text="Dig in the Copper Mine.", revealed=given),
+        Turn(speaker=Speaker.seeker, text="And then?"),
+    ]
+    return ReplayStep(
+        task_id="en/01/0",
+        language="en",
+        type_number=1,
+        source=SINGLE,
+        turn_index=5,
+        prefix=prefix,
+        frontier=["1", "2.1"],
+        reference=reference,
+        reference_text=reply,
+    )
 
 
 def test_the_scripted_decision_is_the_released_providers_whatever_the_tree_says() -> None:
@@ -42,7 +53,10 @@ def test_the_scripted_decision_is_the_released_providers_whatever_the_tree_says(
     assert reference_decision(_step(["3.4"], "x", ["2"]), texts)["node_ids"] == ["3.4"]
     assert reference_decision(_step([], "As I said, dig in the Copper Mine.", ["2"]), texts)["intent"] == 4
     assert reference_decision(_step([], "Don't worry about it.", ["2"]), texts) == {
-        "intent": 3, "node_ids": [], "rationale": "released"}
+        "intent": 3,
+        "node_ids": [],
+        "rationale": "released",
+    }
     script = _Script()
     script.step, script.texts = _step(["1"], "Stun the guards.", ["2"]), texts
     assert json.loads(script([]))["node_ids"] == ["1"] and script([]) == "Stun the guards."  # then Response II text
@@ -67,14 +81,32 @@ def test_the_default_reading_keeps_the_released_providers_reveals(name: str) -> 
 def test_cli_prints_both_readings_and_the_targets(capsys: pytest.CaptureFixture[str]) -> None:
     from clarq_bench.cli.main import main
 
-    assert main(["provider-eval", "--teacher-forced", "--dialogues", str(UPSTREAM_RESULTS / MULTI), "--types", "1-2",
-                 "--json"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "provider-eval",
+                "--teacher-forced",
+                "--dialogues",
+                str(UPSTREAM_RESULTS / MULTI),
+                "--types",
+                "1-2",
+                "--json",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert [r["reading"] for r in out["readings"]] == ["model", "strict"] and out["targets"]["multi-info"] == 0.95
     model = out["readings"][0]["modes"]["multi-info"]
     assert model["reveals"] > 0 and model["kept"] == model["reveals"]
-    assert main(["provider-eval", "--teacher-forced", "--dialogues", str(UPSTREAM_RESULTS / MULTI), "--types", "1"]) == 0
+    assert (
+        main(["provider-eval", "--teacher-forced", "--dialogues", str(UPSTREAM_RESULTS / MULTI), "--types", "1"]) == 0
+    )
     table = capsys.readouterr().out
     assert "all multi-info" in table and ">= 95.0%" in table and "strict" in table
-    assert main(["provider-eval", "--teacher-forced", "--provider", "offline", "--dialogues",
-                 str(UPSTREAM_RESULTS / MULTI)]) == 2  # fmt: skip
+    assert (
+        main(
+            ["provider-eval", "--teacher-forced", "--provider", "offline", "--dialogues", str(UPSTREAM_RESULTS / MULTI)]
+        )
+        == 2
+    )

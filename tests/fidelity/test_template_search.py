@@ -36,13 +36,23 @@ def test_template_roles_and_targets():
     assert role_of("tpl-choice-pairs") == "enumeration" and target_of("tpl-choice+q1+n3+brief") is None
 
 
-def row(strategy: str, language: str, successes: int, dialogues: int = 10, questions: int = 100,
-        efficiency: float = 0.1) -> StrategyResult:
+def row(
+    strategy: str, language: str, successes: int, dialogues: int = 10, questions: int = 100, efficiency: float = 0.1
+) -> StrategyResult:
     rate = successes / dialogues
-    return StrategyResult(strategy=strategy, role=role_of(strategy), language=language, dialogues=dialogues,
-                          successes=successes, success=Figure(value=rate, low=rate, high=rate),
-                          nodes_per_question=Figure(value=0.1, low=0.1, high=0.1), questions=questions, errors=0,
-                          efficiency=Figure(value=efficiency, low=efficiency, high=efficiency), target=target_of(strategy))  # fmt: skip
+    return StrategyResult(
+        strategy=strategy,
+        role=role_of(strategy),
+        language=language,
+        dialogues=dialogues,
+        successes=successes,
+        success=Figure(value=rate, low=rate, high=rate),
+        nodes_per_question=Figure(value=0.1, low=0.1, high=0.1),
+        questions=questions,
+        errors=0,
+        efficiency=Figure(value=efficiency, low=efficiency, high=efficiency),
+        target=target_of(strategy),
+    )
 
 
 class FakeAudit:
@@ -67,9 +77,18 @@ class FakeAudit:
                 first, _ = family not in seen, seen.add(family)
                 good = first if tune else not first
                 rows.append(row(name, language, 8 if good else 2 + (family == "wh"), efficiency=0.2 if good else 0.1))
-        return AuditReport(provider="offline", provider_mode=mode, languages=["en"], types=sorted(types),
-                           tasks={"en": len(tasks)}, max_turns=12, strategies=list(strategies), rows=rows,
-                           wall_seconds=0.0, workers=1)  # fmt: skip
+        return AuditReport(
+            provider="offline",
+            provider_mode=mode,
+            languages=["en"],
+            types=sorted(types),
+            tasks={"en": len(tasks)},
+            max_turns=12,
+            strategies=list(strategies),
+            rows=rows,
+            wall_seconds=0.0,
+            workers=1,
+        )
 
 
 def test_each_family_keeps_its_tune_best_and_is_measured_on_the_report_types(monkeypatch):
@@ -95,7 +114,7 @@ def test_each_family_keeps_its_tune_best_and_is_measured_on_the_report_types(mon
 
 
 def test_a_pair_walker_is_of_the_choice_family_whatever_its_wording():
-    """"Do I need the X or the Y?" over the listed options (one-each, two names or more) walks the option lists as
+    """ "Do I need the X or the Y?" over the listed options (one-each, two names or more) walks the option lists as
     choice questions: it is judged with the choice family (against the heuristic's efficiency), not as a held-out family."""
     assert parse_spec("tpl-one-each+q4+n2+brief+pad").family == "choice"
     assert parse_spec("tpl-exactly+q2+n2+options+g3+suffix").family == "choice"
@@ -107,9 +126,15 @@ def test_a_pair_walker_is_of_the_choice_family_whatever_its_wording():
 
 def test_a_walker_that_does_not_pay_is_flagged():
     figure = lambda v: Figure(value=v, low=v, high=v)  # noqa: E731
-    verdict = search_module.WalkerVerdict(language="en", mode="single", strategy="tpl-choice+q4+n2+brief",
-                                          success=figure(0.3), efficiency=figure(0.12),
-                                          heuristic_success=figure(0.12), heuristic_efficiency=figure(0.085))  # fmt: skip
+    verdict = search_module.WalkerVerdict(
+        language="en",
+        mode="single",
+        strategy="tpl-choice+q4+n2+brief",
+        success=figure(0.3),
+        efficiency=figure(0.12),
+        heuristic_success=figure(0.12),
+        heuristic_efficiency=figure(0.085),
+    )
     assert not verdict.pays
     assert verdict.model_copy(update={"efficiency": figure(0.05)}).pays
     assert not verdict.model_copy(update={"heuristic_efficiency": None}).pays  # no baseline measured: no pass
@@ -124,8 +149,24 @@ def test_the_search_refuses_overlapping_splits_and_unknown_families():
 
 
 def test_cli_search_end_to_end_on_the_sample_tasks(capsys):
-    args = ["provider-audit", "--search", "--tasks", "tasks", "--lang", "en", "--tune-types", "1-3",
-            "--types", "27-28", "--search-points", str(len(FAMILIES)), "--provider-mode", "single", "--workers", "1"]
+    args = [
+        "provider-audit",
+        "--search",
+        "--tasks",
+        "tasks",
+        "--lang",
+        "en",
+        "--tune-types",
+        "1-3",
+        "--types",
+        "27-28",
+        "--search-points",
+        str(len(FAMILIES)),
+        "--provider-mode",
+        "single",
+        "--workers",
+        "1",
+    ]
     assert main([*args, "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["tune_types"] == [1, 2, 3] and report["report_types"] == [27, 28]
@@ -140,8 +181,23 @@ def test_cli_search_end_to_end_on_the_sample_tasks(capsys):
 
 
 def test_cli_search_with_overlapping_types_is_one_line(capsys):
-    assert main(["provider-audit", "--search", "--tasks", "tasks", "--tune-types", "1-3", "--types", "3-4",
-                 "--search-points", "5"]) == 2  # fmt: skip
+    assert (
+        main(
+            [
+                "provider-audit",
+                "--search",
+                "--tasks",
+                "tasks",
+                "--tune-types",
+                "1-3",
+                "--types",
+                "3-4",
+                "--search-points",
+                "5",
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "overlap" in err[0]
 
@@ -150,7 +206,15 @@ def test_reports_written_with_the_old_figure_names_still_load():
     """A saved `--json` search report from before the rename names the figure success_eff / heuristic_eff."""
     figure = {"value": 0.1, "low": 0.1, "high": 0.1}
     old = search_module.WalkerVerdict.model_validate(
-        {"language": "en", "mode": "single", "strategy": "tpl-choice-pairs", "success": figure,
-         "success_eff": figure, "heuristic_success": figure, "heuristic_eff": {**figure, "value": 0.3}})  # fmt: skip
+        {
+            "language": "en",
+            "mode": "single",
+            "strategy": "tpl-choice-pairs",
+            "success": figure,
+            "success_eff": figure,
+            "heuristic_success": figure,
+            "heuristic_eff": {**figure, "value": 0.3},
+        }
+    )
     assert old.efficiency.value == 0.1 and old.heuristic_efficiency.value == 0.3 and old.pays
     assert "success_eff" not in old.model_dump() and "efficiency" in old.model_dump()

@@ -12,17 +12,18 @@ import pytest
 
 pytest.importorskip("inspect_ai", reason="inspect_ai is not installed (pip install 'clarq-bench[inspect]')")
 
+from inspect_helpers import PROVIDER, SEEKER, TASKS, inspect_model, run_inspect
+from upstream_paths import UPSTREAM_DATA, needs_upstream
+
 import clarq_bench as clarq
 from clarq_bench.cli.main import main
 from clarq_bench.core.errors import ClarqError
+from clarq_bench.core.run_folder import read_transcripts
 from clarq_bench.inspect_task.task import clarq_task
 from clarq_bench.leaderboard import build_submission, verify_file, write_submission
 from clarq_bench.leaderboard.verify import REPLAYED
-from clarq_bench.core.run_folder import read_transcripts
 from clarq_bench.testing.fake_agents import both_agents
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
-from inspect_helpers import PROVIDER, SEEKER, TASKS, inspect_model, run_inspect
-from upstream_paths import UPSTREAM_DATA, needs_upstream
 
 pytestmark = pytest.mark.timeout(600)
 FIGURES = ("success", "aqd", "aql", "aql_tokens", "efficiency")
@@ -62,23 +63,47 @@ def test_mockllm_plays_every_sample_task_to_the_turn_cap(tmp_path: Path) -> None
         assert sample.metadata["language"] in ("en", "zh") and sample.metadata["task_id"] in sample.id
     metrics = metrics_of(log)
     assert set(FIGURES) <= set(metrics)
-    assert {"mean", "stderr", "clarq_bench/by_language_en", "clarq_bench/by_language_zh",
-            "clarq_bench/by_type_1"} <= set(metrics["success"])  # fmt: skip
+    assert {
+        "mean",
+        "stderr",
+        "clarq_bench/by_language_en",
+        "clarq_bench/by_language_zh",
+        "clarq_bench/by_type_1",
+    } <= set(metrics["success"])
 
 
-@pytest.mark.parametrize("provider,mode,selection", [
-    ("offline", "completion", {"lang": "all"}), ("llm", "chat", {"lang": "en", "limit": 3}),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "provider,mode,selection",
+    [
+        ("offline", "completion", {"lang": "all"}),
+        ("llm", "chat", {"lang": "en", "limit": 3}),
+    ],
+)
 def test_a_scripted_seeker_gives_the_same_dialogues_and_figures_both_ways(
-    provider: str, mode: str, selection: dict[str, Any], fake_env: FakeOpenAIServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    provider: str,
+    mode: str,
+    selection: dict[str, Any],
+    fake_env: FakeOpenAIServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """The same scripted models on the same server: clarq run and inspect eval must say the same words."""
     clarq_provider = "offline" if provider == "offline" else PROVIDER
-    ran = clarq.run(seeker=SEEKER, seeker_mode=mode, provider=clarq_provider, tasks=TASKS, **selection,
-                    api_base=fake_env.base_url, runs_dir=tmp_path / "runs", no_cache=True, no_progress=True)
+    ran = clarq.run(
+        seeker=SEEKER,
+        seeker_mode=mode,
+        provider=clarq_provider,
+        tasks=TASKS,
+        **selection,
+        api_base=fake_env.base_url,
+        runs_dir=tmp_path / "runs",
+        no_cache=True,
+        no_progress=True,
+    )
     roles = {"provider": inspect_model(PROVIDER)} if provider == "llm" else None
-    log = run_inspect(tmp_path / "logs", model=inspect_model(SEEKER), model_roles=roles, provider=provider,
-                      mode=mode, **selection)
+    log = run_inspect(
+        tmp_path / "logs", model=inspect_model(SEEKER), model_roles=roles, provider=provider, mode=mode, **selection
+    )
     assert log.status == "success"
     assert main(["import-inspect", str(log.location), "-o", str(tmp_path / "imported"), "--no-plots"]) == 0
     assert "dialogues written to" in capsys.readouterr().err
@@ -89,14 +114,33 @@ def test_a_scripted_seeker_gives_the_same_dialogues_and_figures_both_ways(
     fields = {"speaker", "text", "kind", "intent", "revealed"}
     for key, transcript in played.items():
         other = imported[key]
-        assert [t.model_dump(include=fields) for t in other.turns] == [t.model_dump(include=fields) for t in transcript.turns]
-        assert (other.end_reason, other.seed, other.task_hash) == (transcript.end_reason, transcript.seed, transcript.task_hash)
+        assert [t.model_dump(include=fields) for t in other.turns] == [
+            t.model_dump(include=fields) for t in transcript.turns
+        ]
+        assert (other.end_reason, other.seed, other.task_hash) == (
+            transcript.end_reason,
+            transcript.seed,
+            transcript.task_hash,
+        )
     assert any(turn.revealed for t in played.values() for turn in t.turns)  # the dialogues reached the tree
 
     def figures(run_dir: Path) -> dict[str, Any]:
         summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
-        return {key: summary[key] for key in ("success", "aqd", "aql", "aql_tokens", "efficiency", "by_language", "by_type",
-                                               "turn_labels", "node_status", "end_reasons")}  # fmt: skip
+        return {
+            key: summary[key]
+            for key in (
+                "success",
+                "aqd",
+                "aql",
+                "aql_tokens",
+                "efficiency",
+                "by_language",
+                "by_type",
+                "turn_labels",
+                "node_status",
+                "end_reasons",
+            )
+        }
 
     assert figures(tmp_path / "imported") == figures(ran.run_dir)
     # inspect's own metrics are the same verdicts' means
@@ -109,9 +153,7 @@ def test_a_scripted_seeker_gives_the_same_dialogues_and_figures_both_ways(
     assert config["seeker"]["model"] == inspect_model(SEEKER) and config["provider"]["name"] == provider
 
 
-def test_the_imported_run_verifies_by_replay_and_an_edit_does_not(
-    fake_env: FakeOpenAIServer, tmp_path: Path
-) -> None:
+def test_the_imported_run_verifies_by_replay_and_an_edit_does_not(fake_env: FakeOpenAIServer, tmp_path: Path) -> None:
     log = run_inspect(tmp_path / "logs", model=inspect_model(SEEKER), lang="en", provider="offline")
     imported, scored = clarq.import_inspect(log.location, tmp_path / "run", plots=False)
     assert scored.summary.dialogues == 8 and imported.skipped == []
@@ -154,8 +196,11 @@ def test_an_inspect_solver_speaks_for_the_seeker(tmp_path: Path) -> None:
     sample = log.samples[0]
     transcript = sample.store["clarq_transcript"]
     seeker = [turn["text"] for turn in transcript["turns"] if turn["speaker"] == "seeker"]
-    assert seeker == ["Question 0: where exactly should I go?", "Question 2: where exactly should I go?",
-                      "Thanks, goodbye!"] and transcript["end_reason"] == "goodbye"
+    assert (
+        seeker
+        == ["Question 0: where exactly should I go?", "Question 2: where exactly should I go?", "Thanks, goodbye!"]
+        and transcript["end_reason"] == "goodbye"
+    )
     # the agent saw the brief as system message and each provider reply as a new user message
     assert seen[0] == ["system", "user"]
     assert seen[1] == ["system", "user", "assistant", "assistant", "user"]
@@ -167,8 +212,13 @@ def test_a_replaced_solver_is_explained_not_scored(tmp_path: Path, capsys: pytes
     from inspect_ai import eval as inspect_eval
     from inspect_ai.solver import generate
 
-    log = inspect_eval(clarq_task(tasks=TASKS, types="1"), model="mockllm/model", solver=generate(),
-                       log_dir=str(tmp_path / "logs"), display="none")[0]
+    log = inspect_eval(
+        clarq_task(tasks=TASKS, types="1"),
+        model="mockllm/model",
+        solver=generate(),
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )[0]
     assert log.status == "error" or log.samples[0].error is not None
     text = log.error.message if log.error else log.samples[0].error.message
     assert "-T solver=" in text
@@ -176,12 +226,20 @@ def test_a_replaced_solver_is_explained_not_scored(tmp_path: Path, capsys: pytes
     assert "no sample holds a played dialogue" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("options,problem", [
-    ({"lang": "fr"}, "-T lang=fr is not one of en, zh, all"),
-    ({"max_turns": 0}, "at least 1"), ({"max_turns": -2}, "at least 1"), ({"trials": "1.5"}, "whole number"),
-    ({"limit": "many"}, "whole number"), ({"mode": "agent"}, "-T mode=agent"), ({"provider": "gpt-4o"}, "-T provider"),
-    ({"judge": "gpt-4o"}, "-T judge"), ({"seed": "x"}, "-T seed=x"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "options,problem",
+    [
+        ({"lang": "fr"}, "-T lang=fr is not one of en, zh, all"),
+        ({"max_turns": 0}, "at least 1"),
+        ({"max_turns": -2}, "at least 1"),
+        ({"trials": "1.5"}, "whole number"),
+        ({"limit": "many"}, "whole number"),
+        ({"mode": "agent"}, "-T mode=agent"),
+        ({"provider": "gpt-4o"}, "-T provider"),
+        ({"judge": "gpt-4o"}, "-T judge"),
+        ({"seed": "x"}, "-T seed=x"),
+    ],
+)
 def test_bad_task_options_fail_with_one_line(options: dict[str, Any], problem: str) -> None:
     with pytest.raises(ClarqError, match=problem.replace("(", r"\(")):
         clarq_task(tasks=TASKS, **options)
@@ -196,7 +254,8 @@ def test_task_options_select_as_clarq_run_does() -> None:
 
 
 def test_import_inspect_refuses_what_is_not_a_clarq_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from inspect_ai import Task, eval as inspect_eval
+    from inspect_ai import Task
+    from inspect_ai import eval as inspect_eval
     from inspect_ai.dataset import Sample
 
     assert main(["import-inspect", str(tmp_path / "missing.eval")]) == 2
@@ -205,8 +264,12 @@ def test_import_inspect_refuses_what_is_not_a_clarq_log(tmp_path: Path, capsys: 
     junk.write_bytes(b"PK\x03\x04 not really a zip")
     assert main(["import-inspect", str(junk)]) == 2
     assert "not a readable inspect eval log" in capsys.readouterr().err
-    other = inspect_eval(Task(dataset=[Sample(input="hi", target="x")]), model="mockllm/model",
-                         log_dir=str(tmp_path / "logs"), display="none")[0]
+    other = inspect_eval(
+        Task(dataset=[Sample(input="hi", target="x")]),
+        model="mockllm/model",
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )[0]
     assert main(["import-inspect", str(other.location), "--runs-dir", str(tmp_path / "runs")]) == 2
     err = capsys.readouterr().err
     assert "not a log of the clarq_bench/clarq task" in err and err.count("\n") == 1

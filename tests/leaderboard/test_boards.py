@@ -12,22 +12,52 @@ import re
 from pathlib import Path
 
 import pytest
+from upstream_paths import SAMPLE_TASKS, UPSTREAM_DATA, UPSTREAM_RESULTS, needs_upstream
 
 from clarq_bench.cli.main import main
-from clarq_bench.data.task_sets import BENCHMARK, CUSTOM, SAMPLE, kind_of, known_sets
 from clarq_bench.data.loader import load_tasks
-from upstream_paths import SAMPLE_TASKS, UPSTREAM_DATA, UPSTREAM_RESULTS, needs_upstream
+from clarq_bench.data.task_sets import BENCHMARK, CUSTOM, SAMPLE, kind_of, known_sets
 
 
 def run_and_submit(tmp_path: Path, name: str, data: Path, *flags: str, partial: bool = False) -> Path:
     runs = tmp_path / f"runs-{name}"
     source = "--tasks" if data == SAMPLE_TASKS else "--data"
-    assert main(["run", "--provider", "offline", source, str(data), "--lang", "en", "--runs-dir", str(runs),
-                 "--no-progress", *flags]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "run",
+                "--provider",
+                "offline",
+                source,
+                str(data),
+                "--lang",
+                "en",
+                "--runs-dir",
+                str(runs),
+                "--no-progress",
+                *flags,
+            ]
+        )
+        == 0
+    )
     (run_dir,) = runs.iterdir()
     out = tmp_path / "subs" / f"{name}.zip"
-    assert main(["submit", str(run_dir), "-o", str(out), "--name", name, "--data", str(data),
-                 *(["--partial"] if partial else [])]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "submit",
+                str(run_dir),
+                "-o",
+                str(out),
+                "--name",
+                name,
+                "--data",
+                str(data),
+                *(["--partial"] if partial else []),
+            ]
+        )
+        == 0
+    )
     return out
 
 
@@ -35,8 +65,12 @@ def tables(index: str) -> list[tuple[str, str, str, list[str]]]:
     """(heading, table id, data-kind, submission names) of every leaderboard table, in page order."""
     found = []
     for match in re.finditer(r'<h3 class="board [a-z]+">(.*?)</h3>(.*?)(?=<h3 class="board|<h2|</main>)', index, re.S):
-        for table in re.finditer(r'<div class="wide" data-kind="([^"]*)"><table class="sortable leaderboard" '
-                                 r'id="([^"]+)">(.*?)</table>', match.group(2), re.S):  # fmt: skip
+        for table in re.finditer(
+            r'<div class="wide" data-kind="([^"]*)"><table class="sortable leaderboard" '
+            r'id="([^"]+)">(.*?)</table>',
+            match.group(2),
+            re.S,
+        ):
             names = re.findall(r'<a href="s/[^"]+">([^<]+)</a>', table.group(3))
             found.append((html.unescape(match.group(1)), table.group(2), table.group(1), names))
     return found
@@ -65,12 +99,27 @@ def test_sample_runs_of_two_turn_caps_get_two_boards_titled_not_the_benchmark(tm
     out = capsys.readouterr()
     assert "on sample tasks, not the benchmark (8)" in out.out and "never ranked with benchmark rows" in out.err
     assert "tasks: sample tasks, not the benchmark (8): these figures are not comparable" in out.out
-    assert main(["leaderboard", "build", str(tmp_path / "subs"), "-o", str(tmp_path / "site"), "--tasks",
-                 str(SAMPLE_TASKS), "--no-plots"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "leaderboard",
+                "build",
+                str(tmp_path / "subs"),
+                "-o",
+                str(tmp_path / "site"),
+                "--tasks",
+                str(SAMPLE_TASKS),
+                "--no-plots",
+            ]
+        )
+        == 0
+    )
     index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     boards = tables(index)
-    assert [(kind, names) for _, _, kind, names in boards] == [("sample", ["Six turns"]), ("sample", ["Twelve turns"])] \
-        or [(kind, names) for _, _, kind, names in boards] == [("sample", ["Twelve turns"]), ("sample", ["Six turns"])]
+    assert [(kind, names) for _, _, kind, names in boards] == [
+        ("sample", ["Six turns"]),
+        ("sample", ["Twelve turns"]),
+    ] or [(kind, names) for _, _, kind, names in boards] == [("sample", ["Twelve turns"]), ("sample", ["Six turns"])]
     titles = {names[0]: title for title, _, _, names in boards}
     assert titles["Twelve turns"].startswith("Not the benchmark: sample tasks, not the benchmark (8), test split")
     assert "provider offline, single-info · 12-turn cap" in titles["Twelve turns"]
@@ -89,8 +138,16 @@ def test_a_site_from_sample_and_benchmark_runs_never_ranks_them_together(tmp_pat
     sample = run_and_submit(tmp_path, "Sample heuristic", SAMPLE_TASKS)
     run_and_submit(tmp_path, "Benchmark heuristic", UPSTREAM_DATA, "--types", "1", partial=True)
     capsys.readouterr()
-    argv = ["leaderboard", "build", str(tmp_path / "subs"), "-o", str(tmp_path / "site"), "--data", str(UPSTREAM_DATA),
-            "--no-plots"]  # fmt: skip
+    argv = [
+        "leaderboard",
+        "build",
+        str(tmp_path / "subs"),
+        "-o",
+        str(tmp_path / "site"),
+        "--data",
+        str(UPSTREAM_DATA),
+        "--no-plots",
+    ]
     reference = UPSTREAM_RESULTS / "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json"
     if reference.is_file():
         argv += ["--reference", str(reference)]
@@ -104,14 +161,18 @@ def test_a_site_from_sample_and_benchmark_runs_never_ranks_them_together(tmp_pat
         assert len({kinds[name] for name in names}) == 1
     order = [names for _, _, _, names in boards]
     if reference.is_file():
-        assert boards[0][0].startswith("Standard setting: ClarQ-LLM benchmark tasks (260), test split · provider "
-                                       "gpt-4o-2024-05-13, single-info · 12-turn cap")  # fmt: skip
+        assert boards[0][0].startswith(
+            "Standard setting: ClarQ-LLM benchmark tasks (260), test split · provider "
+            "gpt-4o-2024-05-13, single-info · 12-turn cap"
+        )
         assert order[0] == ["Released GPT-4o (Comp)"]
     assert order[-1] == ["Sample heuristic"]  # benchmark boards first, the sample board last
     # verifying the sample submission against the released data: one line saying so, not a cascade
     assert main(["leaderboard", "verify", str(sample), "--data", str(UPSTREAM_DATA)]) == 1
     lines = capsys.readouterr().out.strip().splitlines()
-    assert len(lines) == 1 and re.search(r": played on sample tasks, not the benchmark \(\d+ tasks\), not on the task data", lines[0])
+    assert len(lines) == 1 and re.search(
+        r": played on sample tasks, not the benchmark \(\d+ tasks\), not on the task data", lines[0]
+    )
     assert "--data tasks/" in lines[0]
     assert main(["leaderboard", "verify", str(sample), "--tasks", str(SAMPLE_TASKS)]) == 0  # the hint works
 
@@ -123,7 +184,7 @@ def test_a_phone_width_screen_hides_only_columns_other_than_rank_submission_and_
     from clarq_bench.leaderboard.pages import leaderboard_table
 
     css = (resources.files("clarq_bench.leaderboard") / "assets" / "style.css").read_text(encoding="utf-8")
-    narrow = css[css.index("@media (max-width: 700px)"):]
+    narrow = css[css.index("@media (max-width: 700px)") :]
     hidden = {int(n) for n in re.findall(r"table\.leaderboard th:nth-child\((\d+)\)", narrow)}
     head = [re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r"<th[^>]*>(.*?)</th>", leaderboard_table([], "en"))]
     shown = [name for position, name in enumerate(head, start=1) if position not in hidden]

@@ -6,10 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from leaderboard_runs import make_run
 
 from clarq_bench.cli.main import main
-
-from leaderboard_runs import make_run
 
 datasets = pytest.importorskip("datasets", reason="`datasets` (the optional extra clarq-bench[hf]) is not installed")
 
@@ -51,8 +50,10 @@ def test_export_needs_no_datasets_and_the_card_has_no_local_paths(tmp_path: Path
     if config.get("data_dir"):
         assert f'"data_dir": "{Path(config["data_dir"]).name}"' in card
     table = pyarrow.parquet.read_table(out / "data" / "train-00000-of-00001.parquet")
-    assert str(table.schema.field("turns").type) == ("list<element: struct<speaker: string, text: string, intent: "
-                                                     "int64, kind: string, revealed: list<element: string>>>")
+    assert str(table.schema.field("turns").type) == (
+        "list<element: struct<speaker: string, text: string, intent: "
+        "int64, kind: string, revealed: list<element: string>>>"
+    )
     data = datasets.Dataset.from_parquet(str(out / "data" / "train-00000-of-00001.parquet"))
     assert data.num_rows == 16 and data[0]["turns"][0]["revealed"] == []
 
@@ -60,5 +61,6 @@ def test_export_needs_no_datasets_and_the_card_has_no_local_paths(tmp_path: Path
 def test_portable_cuts_absolute_paths_only() -> None:
     from clarq_bench.leaderboard.hf import portable
 
-    assert portable({"a": "/home/me/data/ClarQ", "b": ["C:\\\\runs\\\\x", "tasks", "~/x/y/"], "c": 3, "d": "en/01/0"}) == \
-        {"a": "ClarQ", "b": ["x", "tasks", "y"], "c": 3, "d": "en/01/0"}
+    assert portable(
+        {"a": "/home/me/data/ClarQ", "b": ["C:\\\\runs\\\\x", "tasks", "~/x/y/"], "c": 3, "d": "en/01/0"}
+    ) == {"a": "ClarQ", "b": ["x", "tasks", "y"], "c": 3, "d": "en/01/0"}

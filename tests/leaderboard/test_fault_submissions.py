@@ -12,16 +12,15 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
-from clarq_bench.core.errors import ClarqError
-from clarq_bench.leaderboard import build_submission, verify_file, write_submission
-from clarq_bench.leaderboard.bundle import MAX_RECORDS, read_submission
-from clarq_bench.core.run_config import AgentSettings, RunConfig
-from clarq_bench.runner.batch import run_dialogues
-from clarq_bench.scoring.lengths import FALLBACK_UNIT, token_counter
-
 from leaderboard_runs import edit_submission, sample_tasks
 from upstream_paths import SAMPLE_TASKS
+
+from clarq_bench.core.errors import ClarqError
+from clarq_bench.core.run_config import AgentSettings, RunConfig
+from clarq_bench.leaderboard import build_submission, verify_file, write_submission
+from clarq_bench.leaderboard.bundle import MAX_RECORDS, read_submission
+from clarq_bench.runner.batch import run_dialogues
+from clarq_bench.scoring.lengths import FALLBACK_UNIT, token_counter
 
 DATA = str(SAMPLE_TASKS)
 TESTS = Path(__file__).resolve().parents[1]  # tests/, where the helper modules are
@@ -35,8 +34,13 @@ def helpers_importable(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(scope="module")
 def honest(tmp_path_factory: pytest.TempPathFactory) -> Path:
     run_dir = tmp_path_factory.mktemp("units") / "run"
-    config = RunConfig(data_dir=DATA, languages=["en", "zh"], seeker=AgentSettings(name="heuristic"),
-                       provider=AgentSettings(name="offline"), progress=False)
+    config = RunConfig(
+        data_dir=DATA,
+        languages=["en", "zh"],
+        seeker=AgentSettings(name="heuristic"),
+        provider=AgentSettings(name="offline"),
+        progress=False,
+    )
     asyncio.run(run_dialogues(config, sample_tasks(), run_dir))
     return write_submission(build_submission(run_dir), run_dir.parent / "honest.json")
 
@@ -66,8 +70,24 @@ def test_forty_million_empty_records_are_refused_quickly_in_bounded_memory(hones
             handle.write(block)
         handle.write("{}]}")
     assert bomb.stat().st_size > 120_000_000
-    done = subprocess.run([sys.executable, "-c", PEAK, sys.executable, "-m", "clarq_bench.cli.main", "leaderboard",
-                           "verify", str(bomb), "--data", DATA], capture_output=True, text=True, timeout=200)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            PEAK,
+            sys.executable,
+            "-m",
+            "clarq_bench.cli.main",
+            "leaderboard",
+            "verify",
+            str(bomb),
+            "--data",
+            DATA,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=200,
+    )
     code, seconds, peak_mb = done.stdout.split("\n", 1)[0].split()
     assert int(code) != 0 and "40,000," in done.stdout and "limit" in done.stdout, done.stdout
     assert float(seconds) < 30 and int(peak_mb) < 700, (seconds, peak_mb)  # was: 10.9 GB and an abort
@@ -105,6 +125,7 @@ def _claim_unit(unit: str, aql: float):
         summary["aql_tokens"]["low"], summary["aql_tokens"]["high"] = -5.0, 0.0
         for verdict in payload["verdicts"]:
             verdict["token_unit"] = unit
+
     return edit
 
 

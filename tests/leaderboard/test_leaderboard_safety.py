@@ -21,9 +21,15 @@ def zip_with(path: Path, members: dict[str, bytes]) -> Path:
 
 @pytest.mark.parametrize(
     "name, why",
-    [("../evil.py", "path traversal"), ("a/../../evil", "path traversal"), ("/etc/passwd", "absolute path"),
-     ("C:/evil", "absolute path"), ("a\\..\\evil", "backslash"), ("dir/", "directory entry")],
-)  # fmt: skip
+    [
+        ("../evil.py", "path traversal"),
+        ("a/../../evil", "path traversal"),
+        ("/etc/passwd", "absolute path"),
+        ("C:/evil", "absolute path"),
+        ("a\\..\\evil", "backslash"),
+        ("dir/", "directory entry"),
+    ],
+)
 def test_unsafe_names(name: str, why: str) -> None:
     assert why in unsafe_member_name(name)
     assert unsafe_member_name("manifest.json") is None

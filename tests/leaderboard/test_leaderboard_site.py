@@ -6,6 +6,8 @@ import re
 from pathlib import Path
 
 import pytest
+from leaderboard_runs import make_run, sample_tasks, scripted_transcript, write_run
+from upstream_paths import SAMPLE_TASKS, UPSTREAM_RESULTS, needs_upstream
 
 from clarq_bench.cli.main import main
 from clarq_bench.leaderboard import build_submission, write_submission
@@ -13,17 +15,16 @@ from clarq_bench.leaderboard.pages import highlight
 from clarq_bench.leaderboard.schema import Submitter
 from clarq_bench.leaderboard.site import build_site, load_entries, reference_entries
 
-from leaderboard_runs import make_run, sample_tasks, scripted_transcript, write_run
-from upstream_paths import SAMPLE_TASKS, UPSTREAM_RESULTS, needs_upstream
-
 HOSTILE = '<script>document.title="pwned"</script><img src=x onerror="document.body.dataset.pwned=1">'
 
 
 def hostile_submissions(folder: Path, runs: Path) -> Path:
     """Two submissions in `folder`: a plain one and one whose seeker turns, name and notes carry markup."""
     folder.mkdir(parents=True, exist_ok=True)
-    write_submission(build_submission(make_run(runs / "plain", drop_every=4), submitter=Submitter(name="Plain seeker")),
-                     folder / "plain.json")  # fmt: skip
+    write_submission(
+        build_submission(make_run(runs / "plain", drop_every=4), submitter=Submitter(name="Plain seeker")),
+        folder / "plain.json",
+    )
     tasks = sample_tasks()
     transcripts = [scripted_transcript(t, seeker="hostile", drop=i % 2, opening=HOSTILE) for i, t in enumerate(tasks)]
     run = write_run(runs / "hostile", transcripts, tasks)
@@ -42,8 +43,9 @@ def test_site_escapes_untrusted_text(tmp_path: Path) -> None:
     for page in pages:
         text = page.read_text(encoding="utf-8")
         assert "<script>document" not in text and "<img src=x" not in text and "<b>org" not in text
-        assert re.findall(r"<script[^>]*>", text) == ['<script src="../assets/leaderboard.js">'] or \
-            re.findall(r"<script[^>]*>", text) == ['<script src="assets/leaderboard.js">']
+        assert re.findall(r"<script[^>]*>", text) == ['<script src="../assets/leaderboard.js">'] or re.findall(
+            r"<script[^>]*>", text
+        ) == ['<script src="assets/leaderboard.js">']
     viewer = next(p for p in pages if p.name.startswith("hostile") and p.name.endswith("-dialogues.html"))
     assert "&lt;script&gt;document.title=&quot;pwned&quot;&lt;/script&gt;" in viewer.read_text(encoding="utf-8")
 
@@ -55,10 +57,25 @@ def test_highlight_marks_node_words_and_escapes() -> None:
 
 def test_rejected_submission_listed_not_ranked(tmp_path: Path) -> None:
     folder = hostile_submissions(tmp_path / "subs", tmp_path / "runs")
-    text = (folder / "plain.json").read_text(encoding="utf-8").replace('"name":"Plain seeker"', '"name":"Plain seeker!"')
+    text = (
+        (folder / "plain.json").read_text(encoding="utf-8").replace('"name":"Plain seeker"', '"name":"Plain seeker!"')
+    )
     (folder / "plain.json").write_text(text.replace('"trials":1', '"trials":2'), encoding="utf-8")
-    assert main(["leaderboard", "build", str(folder), "-o", str(tmp_path / "site"), "--data", str(SAMPLE_TASKS),
-                 "--no-plots"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "leaderboard",
+                "build",
+                str(folder),
+                "-o",
+                str(tmp_path / "site"),
+                "--data",
+                str(SAMPLE_TASKS),
+                "--no-plots",
+            ]
+        )
+        == 0
+    )
     index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert "Rejected files" in index and "plain.json: the manifest was edited after packing" in index
     assert "Plain seeker!" not in index
@@ -80,15 +97,18 @@ def test_partial_submission_is_marked_and_ranked_after_complete_ones(tmp_path: P
     tasks = sample_tasks(("en",))
     folder = tmp_path / "subs"
     folder.mkdir()
-    complete = write_run(tmp_path / "complete", [scripted_transcript(t, drop=i % 2) for i, t in enumerate(tasks)], tasks)
+    complete = write_run(
+        tmp_path / "complete", [scripted_transcript(t, drop=i % 2) for i, t in enumerate(tasks)], tasks
+    )
     write_submission(build_submission(complete, submitter=Submitter(name="Complete run")), folder / "complete.json")
     subset = write_run(tmp_path / "subset", [scripted_transcript(t) for t in tasks[:3]], tasks[:3], extra={"limit": 3})
-    write_submission(build_submission(subset, submitter=Submitter(name="Subset run"), partial=True),
-                     folder / "subset.json")  # fmt: skip
+    write_submission(
+        build_submission(subset, submitter=Submitter(name="Subset run"), partial=True), folder / "subset.json"
+    )
     entries, rejected = load_entries(folder, data=str(SAMPLE_TASKS))
     assert rejected == []
     index = build_site(entries, tmp_path / "site", plots=False).read_text(encoding="utf-8")
-    board = index[index.index('id="board-en"'):]
+    board = index[index.index('id="board-en"') :]
     assert board.index("Complete run") < board.index("Subset run")
-    row = board[board.index("Subset run"):]
+    row = board[board.index("Subset run") :]
     assert '3<span class="org">partial</span>' in row[: row.index("</tr>")]

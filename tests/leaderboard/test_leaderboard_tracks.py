@@ -12,15 +12,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from track_helpers import HOSTILE_NAME, track_summary, write_json
+from upstream_paths import UPSTREAM_DATA, UPSTREAM_RESULTS, WHERE
 
 import clarq_bench as clarq
 from clarq_bench.cli.main import main
 from clarq_bench.core.errors import ClarqError
 from clarq_bench.leaderboard.track_rows import TITLE, TrackRow, load_track_rows, track_html
 from clarq_bench.leaderboard.track_summary import MAX_SUMMARY_BYTES, read_track_summary
-
-from track_helpers import HOSTILE_NAME, track_summary, write_json
-from upstream_paths import UPSTREAM_DATA, UPSTREAM_RESULTS, WHERE
 
 SYSTEMS = (("best-question", "en"), ("bm25", "en"), ("worst-question", "en"), ("bm25", "zh"))
 
@@ -30,8 +29,10 @@ def table_rows(page: str) -> list[list[str]]:
     table = re.search(r'<table class="sortable track" id="track-clarify-offline">(.*?)</table>', page, re.S)
     assert table, "no track table"
     body = table.group(1).split("<tbody>", 1)[1]
-    return [[html.unescape(v) for v in re.findall(r'<td[^>]*data-value="([^"]*)"', row)]
-            for row in re.findall(r"<tr>(.*?)</tr>", body, re.S)]  # fmt: skip
+    return [
+        [html.unescape(v) for v in re.findall(r'<td[^>]*data-value="([^"]*)"', row)]
+        for row in re.findall(r"<tr>(.*?)</tr>", body, re.S)
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -43,8 +44,16 @@ def real_tracks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("CLARQ_CACHE_DIR", str(tmp_path_factory.mktemp("clarq-cache")))
         for seeker, language in SYSTEMS:
-            clarq.select(seeker, lang=language, limit=4, data=UPSTREAM_DATA, results=UPSTREAM_RESULTS, resamples=200,
-                         out=folder / f"{seeker}-{language}", plots=False)  # fmt: skip
+            clarq.select(
+                seeker,
+                lang=language,
+                limit=4,
+                data=UPSTREAM_DATA,
+                results=UPSTREAM_RESULTS,
+                resamples=200,
+                out=folder / f"{seeker}-{language}",
+                plots=False,
+            )
         yield folder
 
 
@@ -57,13 +66,19 @@ def test_real_select_summaries_load_as_rows_in_their_own_table(real_tracks: Path
     assert f"<h2>{html.escape(TITLE)}</h2>" in page and "not a dialogue result" in page
     cells = table_rows(page)
     # rows by language, then MRR: best > bm25 > worst in English, then the Chinese row
-    assert [(c[0], c[1]) for c in cells] == [("best-question", "en"), ("bm25", "en"), ("worst-question", "en"),
-                                             ("bm25", "zh")]  # fmt: skip
+    assert [(c[0], c[1]) for c in cells] == [
+        ("best-question", "en"),
+        ("bm25", "en"),
+        ("worst-question", "en"),
+        ("bm25", "zh"),
+    ]
     for cell in cells:
         summary = written[f"{cell[0]}-{cell[1]}/summary.json"]
         assert cell[2:4] == [str(summary["states"]), str(summary["tasks"])]
         assert float(cell[4]) == summary["need_intervals"]["f1"]["value"] == summary["need"]["f1"]
-        assert [float(v) for v in cell[5:]] == [summary["selection"][k]["value"] for k in ("mrr", "ndcg@3", "olar", "lar")]
+        assert [float(v) for v in cell[5:]] == [
+            summary["selection"][k]["value"] for k in ("mrr", "ndcg@3", "olar", "lar")
+        ]
     assert cells[0][5] == "1.0" and float(cells[2][5]) < 0.1 < float(cells[1][5])
     best = written["best-question-en/summary.json"]["selection"]["olar"]
     assert f'{best["value"]:.3f} <span class="ci">[{best["low"]:.3f}, {best["high"]:.3f}]</span>' in page
@@ -87,8 +102,21 @@ def test_build_shows_tracks_beside_the_submissions_and_rejects_a_dialogue_summar
     assert "<h2>Rejected files</h2>" in page and "<li>tracks/run/summary.json: is not a clarify-offline" in page
     assert str(tmp_path) not in page  # files are named by their place in the folder, never the local path
     # --tracks names another folder (searched at any depth) and wins over tracks/ beside the submissions
-    assert main(["leaderboard", "build", str(subs), "-o", str(tmp_path / "site2"), "--no-plots",
-                 "--tracks", str(real_tracks)]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "leaderboard",
+                "build",
+                str(subs),
+                "-o",
+                str(tmp_path / "site2"),
+                "--no-plots",
+                "--tracks",
+                str(real_tracks),
+            ]
+        )
+        == 0
+    )
     assert len(table_rows((tmp_path / "site2" / "index.html").read_text(encoding="utf-8"))) == 4
     assert "0 rejected" in capsys.readouterr().out
 
@@ -116,9 +144,16 @@ def test_hand_written_rows_format_and_order(tmp_path: Path) -> None:
     [
         ("broken.json", "{not json", "not JSON (line 1 column 2"),
         ("list.json", "[1, 2]", "is not a clarify-offline summary"),
-        ("other-track.json", json.dumps({**track_summary("x"), "track": "dialogue"}), "is not a clarify-offline summary"),
-        ("missing.json", json.dumps({k: v for k, v in track_summary("x").items() if k != "states"}),
-         "malformed clarify-offline summary: states: Field required"),
+        (
+            "other-track.json",
+            json.dumps({**track_summary("x"), "track": "dialogue"}),
+            "is not a clarify-offline summary",
+        ),
+        (
+            "missing.json",
+            json.dumps({k: v for k, v in track_summary("x").items() if k != "states"}),
+            "malformed clarify-offline summary: states: Field required",
+        ),
         ("typed.json", json.dumps({**track_summary("x"), "tasks": "many"}), "malformed clarify-offline summary: tasks"),
         ("deep.json", '{"track": "clarify-offline", "a": ' + "[" * 100 + "]" * 100 + "}", "nested deeper than 64"),
         ("mrr.json", json.dumps(track_summary("x", mrr=7.0)), "implausible clarify-offline summary: mrr 7.0"),
@@ -130,8 +165,9 @@ def test_hand_written_rows_format_and_order(tmp_path: Path) -> None:
         ("long-name.json", json.dumps(track_summary("x" * 201)), "longer than 200 characters"),
     ],
 )
-def test_a_file_that_is_not_a_track_summary_is_one_rejected_line(tmp_path: Path, name: str, content: str,
-                                                                  problem: str) -> None:
+def test_a_file_that_is_not_a_track_summary_is_one_rejected_line(
+    tmp_path: Path, name: str, content: str, problem: str
+) -> None:
     folder = tmp_path / "tracks"
     folder.mkdir()
     (folder / name).write_text(content, encoding="utf-8")
@@ -155,8 +191,20 @@ def test_size_cap_bytes_and_folders_named_json(tmp_path: Path) -> None:
     assert "more than the limit" in dict(problems)["huge.json"] and "not UTF-8" in dict(problems)["latin1.json"]
     with pytest.raises(ClarqError, match="is not a folder"):
         load_track_rows(tmp_path / "missing")
-    assert main(["leaderboard", "build", str(tmp_path / "subs-missing"), "-o", str(tmp_path / "s"),
-                 "--tracks", str(tmp_path / "nothing")]) == 2  # fmt: skip
+    assert (
+        main(
+            [
+                "leaderboard",
+                "build",
+                str(tmp_path / "subs-missing"),
+                "-o",
+                str(tmp_path / "s"),
+                "--tracks",
+                str(tmp_path / "nothing"),
+            ]
+        )
+        == 2
+    )
 
 
 def test_hostile_strings_are_escaped_everywhere(tmp_path: Path) -> None:

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from runner_helpers import make_task
 
+from clarq_bench.core.transcript import AgentInfo, EndReason, Intent, ReplyKind, Speaker, Transcript, Turn
 from clarq_bench.leaderboard.figures import differences
 from clarq_bench.leaderboard.rules import check_rules
-from clarq_bench.scoring.lengths import detect_language
 from clarq_bench.provider.leakage import find_leaks, redact_leaks
-from clarq_bench.core.transcript import AgentInfo, EndReason, Intent, ReplyKind, Speaker, Transcript, Turn
+from clarq_bench.scoring.lengths import detect_language
 
 
 def provider(text: str, kind: ReplyKind, revealed: list[str] = (), intent: Intent | None = None) -> Turn:
@@ -30,14 +30,26 @@ def seeker(text: str) -> Turn:
 def dialogue(*reveals: str) -> Transcript:
     """Greeting, root, then one Response I per id in `reveals`, then the seeker's goodbye."""
     task = make_task()
-    turns = [provider("what can help you?", ReplyKind.greeting), seeker("How do I get rubies?"),
-             provider(task.tree.root.text, ReplyKind.root, ["0"])]  # fmt: skip
+    turns = [
+        provider("what can help you?", ReplyKind.greeting),
+        seeker("How do I get rubies?"),
+        provider(task.tree.root.text, ReplyKind.root, ["0"]),
+    ]
     for node_id in reveals:
-        turns += [seeker("What about that?"),
-                  provider(task.tree[node_id].text, ReplyKind.response_i, [node_id], Intent.answerable)]  # fmt: skip
+        turns += [
+            seeker("What about that?"),
+            provider(task.tree[node_id].text, ReplyKind.response_i, [node_id], Intent.answerable),
+        ]
     turns.append(seeker("Thanks. Goodbye!"))
-    return Transcript.of_task(task, trial=0, seed=1, turns=turns, end_reason=EndReason.goodbye,
-                              seeker=AgentInfo(name="scripted"), provider=AgentInfo(name="llm", model="m"))
+    return Transcript.of_task(
+        task,
+        trial=0,
+        seed=1,
+        turns=turns,
+        end_reason=EndReason.goodbye,
+        seeker=AgentInfo(name="scripted"),
+        provider=AgentInfo(name="llm", model="m"),
+    )
 
 
 def test_rules_accept_parent_then_child() -> None:
@@ -186,7 +198,6 @@ def test_bootstrap_settings_keep_their_bounds() -> None:
     assert of(True, 7) == (DEFAULT_SEED, 7) and bootstrap_settings({}) == (DEFAULT_SEED, DEFAULT_RESAMPLES)
 
 
-
 def test_long_figures_are_cut_at_eighty_characters_in_messages() -> None:
     from clarq_bench.leaderboard.figures import _short
 
@@ -195,7 +206,7 @@ def test_long_figures_are_cut_at_eighty_characters_in_messages() -> None:
 
 
 def test_means_of_no_verdicts_are_zero() -> None:
-    from clarq_bench.scoring.metrics import mean_aql, mean_aqd, success_rate
+    from clarq_bench.scoring.metrics import mean_aqd, mean_aql, success_rate
 
     assert success_rate([]) == 0.0 and mean_aqd([]) == 0.0 and mean_aql([]) == 0.0
 
@@ -244,12 +255,20 @@ def test_hash_and_fingerprint_problems_show_twelve_hex_digits(tmp_path) -> None:
     sub = build_submission(make_run(tmp_path / "run"))
     forged = sub.model_copy(update={"manifest": sub.manifest.model_copy(update={"task_set_hash": "f" * 64})})
     problems = verify_submission(forged, tasks={task.id: task for task in sample_tasks()}).problems
-    assert any(re.fullmatch(r"task_set_hash f{12}\.\.\. does not match its task hashes \([0-9a-f]{12}\.\.\.\)", p)
-               for p in problems), problems
-    offline = sub.manifest.model_copy(update={"provider": sub.manifest.provider.model_copy(update={"name": "offline"}),
-                                              "provider_fingerprint": "e" * 64})  # fmt: skip
+    assert any(
+        re.fullmatch(r"task_set_hash f{12}\.\.\. does not match its task hashes \([0-9a-f]{12}\.\.\.\)", p)
+        for p in problems
+    ), problems
+    offline = sub.manifest.model_copy(
+        update={
+            "provider": sub.manifest.provider.model_copy(update={"name": "offline"}),
+            "provider_fingerprint": "e" * 64,
+        }
+    )
     problem = fingerprint_problem(offline)
-    assert problem is not None and re.search(r"fingerprint e{12}\.\.\. is not this clarq's .* \([0-9a-f]{12}\.\.\.\)", problem)
+    assert problem is not None and re.search(
+        r"fingerprint e{12}\.\.\. is not this clarq's .* \([0-9a-f]{12}\.\.\.\)", problem
+    )
 
 
 def test_a_leak_of_exactly_min_shared_grams_counts_whatever_its_share() -> None:

@@ -51,6 +51,7 @@ def test_token_figures_in_a_unit_no_verifier_counts_are_a_problem(honest: Path, 
     """Issue 28: a figure in a unit that cannot be recounted is not taken on trust (a re-sealed bundle naming another
     unit used to skip the AQL-token check and be published as verified); units clarq counts in are recounted in the
     unit claimed (tests/leaderboard/test_fault_submissions.py)."""
+
     def edit(payload):
         summary = payload["manifest"]["metrics"]["summary"]
         summary["token_unit"] = "some-other-tokenizer"
@@ -65,8 +66,10 @@ def test_a_recorded_figure_the_transcripts_do_not_give_is_flagged(honest: Path, 
         payload["manifest"]["metrics"]["summary"]["success_adjusted"] = {"value": 0.99, "low": 0.9, "high": 1.0}
 
     problems = verified(honest, tmp_path, edit).problems
-    assert problems == ["metrics.summary.success_adjusted is not a recognised figure (recorded "
-                        "{'value': 0.99, 'low': 0.9, 'high': 1.0})"]  # fmt: skip
+    assert problems == [
+        "metrics.summary.success_adjusted is not a recognised figure (recorded "
+        "{'value': 0.99, 'low': 0.9, 'high': 1.0})"
+    ]
 
 
 def test_a_figure_the_submission_left_out_is_flagged(honest: Path, tmp_path: Path) -> None:
@@ -139,8 +142,8 @@ def site_row_cells(honest: Path, tmp_path: Path, edit) -> list[str]:
     entries, rejected = load_entries(folder, data=str(SAMPLE_TASKS))
     assert rejected == [] and [e.status for e in entries] == ["verified"]
     index = build_site(entries, tmp_path / "site", plots=False).read_text(encoding="utf-8")
-    table = index[index.index('id="board-en"'):]
-    body = table[table.index("<tbody><tr>"):]
+    table = index[index.index('id="board-en"') :]
+    body = table[table.index("<tbody><tr>") :]
     row = body[: body.index("</tr>")]
     return re.findall(r"<td[^>]*>(.*?)</td>", row)
 
@@ -170,8 +173,9 @@ def test_a_verified_row_shows_token_figures_only_in_the_boards_unit(honest: Path
             verdicts = [judge_deterministic(t, tasks[t.task_id]) for t in transcripts]
             payload["manifest"]["metrics"] = _json.loads(_json.dumps(compute_metrics(transcripts, verdicts)))
         recorded = {(v["task_id"], v["trial"]): v for v in payload["verdicts"]}
-        payload["verdicts"] = [{**_json.loads(v.model_dump_json()), "judge": recorded[(v.task_id, v.trial)]["judge"]}
-                               for v in verdicts]
+        payload["verdicts"] = [
+            {**_json.loads(v.model_dump_json()), "judge": recorded[(v.task_id, v.trial)]["judge"]} for v in verdicts
+        ]
 
     def unknown_unit(payload):
         summary = payload["manifest"]["metrics"]["summary"]

@@ -11,13 +11,12 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
-from clarq_bench.api import view
-from clarq_bench.cli.main import main
-
 from leaderboard_runs import sample_tasks, scripted_transcript, write_run
 from test_leaderboard_site import HOSTILE
 from upstream_paths import UPSTREAM_RESULTS
+
+from clarq_bench.api import view
+from clarq_bench.cli.main import main
 
 REPO = Path(__file__).resolve().parents[2]
 RELEASED = UPSTREAM_RESULTS / "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json"
@@ -45,7 +44,9 @@ def test_view_of_a_run_escapes_and_carries_the_filters(tmp_path: Path) -> None:
     for attribute in ("data-success", "data-type", "data-end"):
         assert f'data-filter="{attribute}"' in text
     types = sorted({t.type_number for t in tasks})
-    assert re.findall(r'data-type="(\d+)"', text) and {int(v) for v in re.findall(r'data-type="(\d+)"', text)} == set(types)
+    assert re.findall(r'data-type="(\d+)"', text) and {int(v) for v in re.findall(r'data-type="(\d+)"', text)} == set(
+        types
+    )
     assert f"run folder: {run}" in text
 
 
@@ -69,9 +70,14 @@ def test_view_cli_no_open_prints_the_path_and_bad_path_is_one_line(tmp_path: Pat
 
 def test_view_serve_answers_on_localhost_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     run = hostile_run(tmp_path / "run")
-    proc = subprocess.Popen([sys.executable, "-m", "clarq_bench", "view", str(run), "--serve"], cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**__import__("os").environ, "PYTHONPATH": str(REPO)})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "clarq_bench", "view", str(run), "--serve"],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**__import__("os").environ, "PYTHONPATH": str(REPO)},
+    )
     try:
         line = proc.stdout.readline()
         match = re.match(r"serving (http://127\.0\.0\.1:(\d+)/) \(Ctrl-C to stop\)", line)

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-
-from clarq_bench.api import view
-
+from leaderboard_runs import sample_tasks
 from test_leaderboard_browser import assert_inert, browser, pytestmark, screenshot  # noqa: F401 - the fixture, and its skip without chromium
 from test_leaderboard_site import HOSTILE
 from test_view import hostile_run
 
-from leaderboard_runs import sample_tasks
+from clarq_bench.api import view
 
 
 def shown(driver) -> list:

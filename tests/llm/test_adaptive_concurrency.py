@@ -95,13 +95,23 @@ async def test_the_cap_settles_at_a_servers_hard_limit_with_no_failed_call(monke
     monkeypatch.setattr(retry, "sleep", asyncio.sleep)  # real (short) backoff, as in a run
     limit, workers, per_worker = 6, 32, 12
     with FakeOpenAIServer(max_concurrent=limit, latency_s=0.01) as server:
-        client = LLMClient(LLMSettings(api_base=server.base_url, api_key="sk-test", use_cache=False,
-                                       max_concurrency_per_model=32, retry_base_wait=0.02, retry_max_wait=0.1,
-                                       max_attempts=8))  # fmt: skip
+        client = LLMClient(
+            LLMSettings(
+                api_base=server.base_url,
+                api_key="sk-test",
+                use_cache=False,
+                max_concurrency_per_model=32,
+                retry_base_wait=0.02,
+                retry_max_wait=0.1,
+                max_attempts=8,
+            )
+        )
 
         async def worker(w: int) -> list[str]:
-            return [(await client.complete([{"role": "user", "content": f"{w}/{i}"}], model=MODEL)).text
-                    for i in range(per_worker)]
+            return [
+                (await client.complete([{"role": "user", "content": f"{w}/{i}"}], model=MODEL)).text
+                for i in range(per_worker)
+            ]
 
         first = await asyncio.gather(*(worker(w) for w in range(workers)))
         refused_first = server.throttled
@@ -134,8 +144,8 @@ def test_fixed_caps_of_deployments_are_not_on_the_progress_line() -> None:
 async def test_the_progress_line_shows_each_models_current_cap(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     from pathlib import Path
 
-    from clarq_bench.data.loader import load_tasks
     from clarq_bench.core.run_config import AgentSettings, RunConfig
+    from clarq_bench.data.loader import load_tasks
     from clarq_bench.runner.batch import run_dialogues
     from clarq_bench.testing.fake_agents import both_agents
 
@@ -144,14 +154,27 @@ async def test_the_progress_line_shows_each_models_current_cap(tmp_path, monkeyp
     tasks = load_tasks(Path(__file__).resolve().parents[2] / "tasks", ["en"])
     lines: list[str] = []
     with FakeOpenAIServer(responder=both_agents(seeker, provider), max_concurrent=2, latency_s=0.01) as server:
-        client = LLMClient(LLMSettings(api_base=server.base_url, api_key="sk-test", use_cache=False,
-                                       max_concurrency_per_model=8, retry_base_wait=0.02, retry_max_wait=0.1,
-                                       max_attempts=10))  # fmt: skip
-        config = RunConfig(seeker=AgentSettings(name="llm", model=seeker), provider=AgentSettings(name=provider),
-                           concurrency=len(tasks), progress=False)  # fmt: skip
+        client = LLMClient(
+            LLMSettings(
+                api_base=server.base_url,
+                api_key="sk-test",
+                use_cache=False,
+                max_concurrency_per_model=8,
+                retry_base_wait=0.02,
+                retry_max_wait=0.1,
+                max_attempts=10,
+            )
+        )
+        config = RunConfig(
+            seeker=AgentSettings(name="llm", model=seeker),
+            provider=AgentSettings(name=provider),
+            concurrency=len(tasks),
+            progress=False,
+        )
         try:
-            stats = await run_dialogues(config, tasks, tmp_path / "run", client=client,
-                                        on_update=lambda s: lines.append(s.line()))
+            stats = await run_dialogues(
+                config, tasks, tmp_path / "run", client=client, on_update=lambda s: lines.append(s.line())
+            )
         finally:
             await client.aclose()
     assert stats.errors == 0 and stats.done == len(tasks) and server.throttled > 0

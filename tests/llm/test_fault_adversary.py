@@ -35,8 +35,23 @@ def environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def run_argv(tmp_path: Path, base_url: str, *extra: str) -> list[str]:
-    return ["run", "--seeker", SEEKER, "--provider", "offline", "--api-base", base_url, "--tasks", str(REPO / "tasks"),
-            "--runs-dir", str(tmp_path / "runs"), "--cache", str(tmp_path / "cache.sqlite"), "--no-progress", *extra]
+    return [
+        "run",
+        "--seeker",
+        SEEKER,
+        "--provider",
+        "offline",
+        "--api-base",
+        base_url,
+        "--tasks",
+        str(REPO / "tasks"),
+        "--runs-dir",
+        str(tmp_path / "runs"),
+        "--cache",
+        str(tmp_path / "cache.sqlite"),
+        "--no-progress",
+        *extra,
+    ]
 
 
 def records(tmp_path: Path) -> list:
@@ -98,9 +113,19 @@ def test_an_endless_chunked_body_is_cut_at_the_cap_in_a_memory_bound_process(tmp
             resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
 
         started = time.monotonic()
-        done = subprocess.run([sys.executable, "-m", "clarq_bench.cli.main",
-                               *run_argv(tmp_path, f"http://127.0.0.1:{port}/v1", "--limit", "1", "--max-turns", "2")],
-                              env=env, capture_output=True, text=True, timeout=240, preexec_fn=cap)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "clarq_bench.cli.main",
+                *run_argv(tmp_path, f"http://127.0.0.1:{port}/v1", "--limit", "1", "--max-turns", "2"),
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=240,
+            preexec_fn=cap,
+        )
         seconds = time.monotonic() - started
     finally:
         server.kill()
@@ -127,8 +152,20 @@ def test_a_reply_after_the_turn_timeout_is_kept_so_retry_errors_does_not_pay_it_
     reply (sent and billed anyway) lands in the cache while the run goes on (4 more dialogues, one at a time, of
     0.15 s calls); --retry-errors finds it there."""
     with FakeOpenAIServer([reply(delay_s=1.2)], responder=both_agents(SEEKER, None), latency_s=0.15) as server:
-        main(run_argv(tmp_path, server.base_url, "--limit", "5", "--concurrency", "1", "--max-turns", "4",
-                      "--turn-timeout", "0.7"))
+        main(
+            run_argv(
+                tmp_path,
+                server.base_url,
+                "--limit",
+                "5",
+                "--concurrency",
+                "1",
+                "--max-turns",
+                "4",
+                "--turn-timeout",
+                "0.7",
+            )
+        )
         timed_out = [r for r in records(tmp_path) if r.end_reason == "error"]
         assert len(timed_out) == 1 and "turn timeout" in (timed_out[0].error or "")
         first = json.dumps(server.requests[0]["messages"], sort_keys=True)
@@ -153,18 +190,55 @@ def test_sigterm_during_scoring_stops_like_ctrl_c_and_keeps_what_the_judge_was_p
 
     assert call_cost(resolve_model("gpt-4o-mini"), 1000, 1000) > 0
     runs = tmp_path / "runs"
-    assert main(["run", "--seeker", "heuristic", "--provider", "offline", "--tasks", str(REPO / "tasks"), "--lang",
-                 "en", "--limit", "6", "--runs-dir", str(runs), "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "run",
+                "--seeker",
+                "heuristic",
+                "--provider",
+                "offline",
+                "--tasks",
+                str(REPO / "tasks"),
+                "--lang",
+                "en",
+                "--limit",
+                "6",
+                "--runs-dir",
+                str(runs),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     (run_dir,) = runs.iterdir()
     for name in ("summary.json", "report.md"):
         (run_dir / name).unlink()
     verdict = json.dumps({"carried": False, "turn": None, "reason": "not said"})
-    env = {**os.environ, "PYTHONPATH": str(REPO), "XDG_CACHE_HOME": str(tmp_path / "xdg"),
-           "OPENAI_API_KEY": "sk-adversary-test-0123456789"}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO),
+        "XDG_CACHE_HOME": str(tmp_path / "xdg"),
+        "OPENAI_API_KEY": "sk-adversary-test-0123456789",
+    }
     with FakeOpenAIServer([reply(delay_s=0.05)], responder=lambda body: verdict, latency_s=20.0) as server:
-        process = subprocess.Popen([sys.executable, "-m", "clarq_bench.cli.main", "score", str(run_dir), "--judge",
-                                    "gpt-4o-mini", "--api-base", server.base_url], env=env,
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "clarq_bench.cli.main",
+                "score",
+                str(run_dir),
+                "--judge",
+                "gpt-4o-mini",
+                "--api-base",
+                server.base_url,
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         deadline = time.monotonic() + 60
         while server.served < 1 and time.monotonic() < deadline and process.poll() is None:
             time.sleep(0.05)

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 from clarq_bench.cli.main import main
+from clarq_bench.core.run_folder import read_transcripts
 from clarq_bench.core.transcript import EndReason, Speaker
 from clarq_bench.llm.endpoint import chat_url
 from clarq_bench.llm.errors import LLMConnectionRefusedError
 from clarq_bench.llm.retry import is_connection_refused, surface
-from clarq_bench.core.run_folder import read_transcripts
 from clarq_bench.testing.fake_agents import both_agents
 from clarq_bench.testing.fake_openai import Behaviour, FakeOpenAIServer, reply
 
@@ -37,8 +37,21 @@ def environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def run_argv(tmp_path: Path, server: FakeOpenAIServer, *extra: str, provider: str = PROVIDER) -> list[str]:
-    return ["run", "--seeker", SEEKER, "--provider", provider, "--api-base", server.base_url, "--tasks",
-            str(REPO / "tasks"), "--runs-dir", str(tmp_path / "runs"), "--no-progress", *extra]
+    return [
+        "run",
+        "--seeker",
+        SEEKER,
+        "--provider",
+        provider,
+        "--api-base",
+        server.base_url,
+        "--tasks",
+        str(REPO / "tasks"),
+        "--runs-dir",
+        str(tmp_path / "runs"),
+        "--no-progress",
+        *extra,
+    ]
 
 
 def records(tmp_path: Path) -> list:
@@ -80,8 +93,9 @@ sys.stdin.read()
 
 def test_a_cache_locked_by_another_process_costs_one_warning_not_the_run(tmp_path: Path, capsys) -> None:
     cache = tmp_path / "cache.sqlite"
-    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(cache)], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(cache)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
     try:
         assert holder.stdout.readline().strip() == "locked"
         with FakeOpenAIServer(responder=both_agents(SEEKER, PROVIDER)) as server:
@@ -168,8 +182,20 @@ def test_the_turn_timeout_does_not_count_time_queued_in_clarqs_own_limiter(tmp_p
     # 8 dialogues share one slot: a turn waits up to 7 x 0.2 s for it, more than the 1 s the call may take (the
     # 0.8 s to spare keep a loaded machine from timing the call itself out)
     with FakeOpenAIServer(responder=both_agents(SEEKER, None), latency_s=0.2) as server:
-        code = main(run_argv(tmp_path, server, "--no-cache", "--model-concurrency", "1", "--max-turns", "4",
-                             "--turn-timeout", "1", provider="offline"))
+        code = main(
+            run_argv(
+                tmp_path,
+                server,
+                "--no-cache",
+                "--model-concurrency",
+                "1",
+                "--max-turns",
+                "4",
+                "--turn-timeout",
+                "1",
+                provider="offline",
+            )
+        )
     transcripts = records(tmp_path)
     assert code == 0, [t.error for t in transcripts if t.error]
     assert len(transcripts) == 8 and not any(t.end_reason == EndReason.error for t in transcripts)
@@ -194,9 +220,25 @@ def test_a_host_that_does_not_resolve_stops_the_run_after_one_call(transport, tm
 
     monkeypatch.setattr(socket, "getaddrinfo", no_dns)
     started = time.perf_counter()
-    code = main(["run", "--seeker", SEEKER, "--provider", "offline", "--api-base", "http://no-such-host.invalid/v1",
-                 "--transport", transport, "--tasks", str(REPO / "tasks"), "--runs-dir", str(tmp_path / "runs"),
-                 "--no-progress", "--no-cache"])
+    code = main(
+        [
+            "run",
+            "--seeker",
+            SEEKER,
+            "--provider",
+            "offline",
+            "--api-base",
+            "http://no-such-host.invalid/v1",
+            "--transport",
+            transport,
+            "--tasks",
+            str(REPO / "tasks"),
+            "--runs-dir",
+            str(tmp_path / "runs"),
+            "--no-progress",
+            "--no-cache",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 1 and "run stopped" in err and "cannot reach the host" in err
     assert time.perf_counter() - started < 15
@@ -217,27 +259,62 @@ def test_no_route_to_the_host_is_not_retried(number: int) -> None:
 # ---- (10) credentials where they do not belong ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("url", ["http://bob:hunter22@127.0.0.1:9/v1", "http://127.0.0.1:9/v1?key=abc123456",
-                                 "http://127.0.0.1:9/v1?api_key=abc123456&x=1"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://bob:hunter22@127.0.0.1:9/v1",
+        "http://127.0.0.1:9/v1?key=abc123456",
+        "http://127.0.0.1:9/v1?api_key=abc123456&x=1",
+    ],
+)
 def test_credentials_in_the_api_base_are_refused_before_anything_runs(url, tmp_path, capsys) -> None:
     with pytest.raises(SystemExit) as stopped:
-        main(["run", "--seeker", SEEKER, "--provider", "offline", "--api-base", url, "--tasks", str(REPO / "tasks"),
-              "--runs-dir", str(tmp_path / "runs")])
+        main(
+            [
+                "run",
+                "--seeker",
+                SEEKER,
+                "--provider",
+                "offline",
+                "--api-base",
+                url,
+                "--tasks",
+                str(REPO / "tasks"),
+                "--runs-dir",
+                str(tmp_path / "runs"),
+            ]
+        )
     err = capsys.readouterr().err
     assert stopped.value.code == 2 and len(err.strip().splitlines()) == 1 and "credential" in err
     assert "hunter22" not in err and "abc123456" not in err and not (tmp_path / "runs").exists()
 
 
 def test_a_query_string_stays_after_the_path() -> None:
-    assert chat_url("https://h.example/v1/?api-version=2024-02") == "https://h.example/v1/chat/completions?api-version=2024-02"
+    assert (
+        chat_url("https://h.example/v1/?api-version=2024-02")
+        == "https://h.example/v1/chat/completions?api-version=2024-02"
+    )
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-nan"])
 @pytest.mark.parametrize("flag", ["--turn-timeout", "--max-cost"])
 def test_non_finite_numbers_are_usage_errors(flag, value, tmp_path, capsys) -> None:
     with pytest.raises(SystemExit) as stopped:
-        main(["run", "--seeker", "heuristic", "--provider", "offline", "--tasks", str(REPO / "tasks"),
-              "--runs-dir", str(tmp_path / "runs"), flag, value])
+        main(
+            [
+                "run",
+                "--seeker",
+                "heuristic",
+                "--provider",
+                "offline",
+                "--tasks",
+                str(REPO / "tasks"),
+                "--runs-dir",
+                str(tmp_path / "runs"),
+                flag,
+                value,
+            ]
+        )
     assert stopped.value.code == 2 and "Traceback" not in capsys.readouterr().err
 
 
@@ -252,16 +329,33 @@ model_list:
 """
 
 
-@pytest.mark.parametrize("extra", [
-    "      aws_secret_access_key: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY1",
-    "      extra_headers:\n        Authorization: Bearer abcdef123456789",
-    "      extra_headers:\n        X-Custom: sk-abcdefghijk123456",
-])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        "      aws_secret_access_key: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY1",
+        "      extra_headers:\n        Authorization: Bearer abcdef123456789",
+        "      extra_headers:\n        X-Custom: sk-abcdefghijk123456",
+    ],
+)
 def test_literal_secrets_in_a_router_file_are_refused(extra, tmp_path, capsys) -> None:
     router = tmp_path / "router.yaml"
     router.write_text(ROUTER.format(extra=extra), encoding="utf-8")
-    code = main(["run", "--seeker", "pool/seeker", "--provider", "offline", "--router", str(router), "--tasks",
-                 str(REPO / "tasks"), "--runs-dir", str(tmp_path / "runs"), "--no-progress"])
+    code = main(
+        [
+            "run",
+            "--seeker",
+            "pool/seeker",
+            "--provider",
+            "offline",
+            "--router",
+            str(router),
+            "--tasks",
+            str(REPO / "tasks"),
+            "--runs-dir",
+            str(tmp_path / "runs"),
+            "--no-progress",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2 and "literal secret" in err and "os.environ/" in err
     assert "abcdef123456789" not in err and "EXAMPLEKEY1" not in err
@@ -272,7 +366,8 @@ def test_a_router_header_naming_a_variable_is_read_from_the_environment(tmp_path
 
     monkeypatch.setenv("MY_HEADER_TOKEN", "Bearer from-the-environment-123")
     router = tmp_path / "router.yaml"
-    router.write_text(ROUTER.format(extra="      extra_headers:\n        Authorization: os.environ/MY_HEADER_TOKEN"),
-                      encoding="utf-8")
+    router.write_text(
+        ROUTER.format(extra="      extra_headers:\n        Authorization: os.environ/MY_HEADER_TOKEN"), encoding="utf-8"
+    )
     params = load_router_file(router).model_list[0].litellm_params
     assert params.extra_params()["extra_headers"] == {"Authorization": "Bearer from-the-environment-123"}

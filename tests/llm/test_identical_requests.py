@@ -13,8 +13,15 @@ HELLO = [{"role": "user", "content": "Say hello."}]
 
 
 def client_for(server: FakeOpenAIServer, tmp_path: Path) -> LLMClient:
-    return LLMClient(LLMSettings(api_base=server.base_url, api_key="sk-merge-test-000000", retry_base_wait=0,
-                                 retry_max_wait=0, cache_path=tmp_path / "cache.sqlite3"))
+    return LLMClient(
+        LLMSettings(
+            api_base=server.base_url,
+            api_key="sk-merge-test-000000",
+            retry_base_wait=0,
+            retry_max_wait=0,
+            cache_path=tmp_path / "cache.sqlite3",
+        )
+    )
 
 
 async def test_identical_requests_in_flight_are_paid_once(tmp_path: Path) -> None:
@@ -22,8 +29,9 @@ async def test_identical_requests_in_flight_are_paid_once(tmp_path: Path) -> Non
         client = client_for(server, tmp_path)
         try:
             same = await asyncio.gather(*(client.complete(HELLO, model="openai/m", seed=1) for _ in range(5)))
-            other = await asyncio.gather(*(client.complete([{"role": "user", "content": f"{i}"}], model="openai/m",
-                                                           seed=1) for i in range(3)))
+            other = await asyncio.gather(
+                *(client.complete([{"role": "user", "content": f"{i}"}], model="openai/m", seed=1) for i in range(3))
+            )
         finally:
             await client.aclose()
         assert server.hits == 1 + 3
@@ -36,8 +44,9 @@ async def test_a_failed_first_request_leaves_the_others_their_own_attempts(tmp_p
     with FakeOpenAIServer([error(400, message="bad parameter")], latency_s=0.2) as server:
         client = client_for(server, tmp_path)
         try:
-            results = await asyncio.gather(*(client.complete(HELLO, model="openai/m", seed=2) for _ in range(3)),
-                                           return_exceptions=True)
+            results = await asyncio.gather(
+                *(client.complete(HELLO, model="openai/m", seed=2) for _ in range(3)), return_exceptions=True
+            )
         finally:
             await client.aclose()
     failures = [r for r in results if isinstance(r, Exception)]

@@ -33,8 +33,13 @@ class Answer(BaseModel):
 
 
 def make_client(server, tmp_path, **overrides) -> LLMClient:
-    settings = {"api_base": server.base_url, "api_key": KEY, "cache_path": tmp_path / "cache.sqlite3",
-                "use_cache": False, **overrides}
+    settings = {
+        "api_base": server.base_url,
+        "api_key": KEY,
+        "cache_path": tmp_path / "cache.sqlite3",
+        "use_cache": False,
+        **overrides,
+    }
     return LLMClient(LLMSettings(**settings))
 
 
@@ -122,7 +127,8 @@ async def test_second_identical_call_is_a_cache_hit(fake_openai, tmp_path, trans
     again = await make_client(fake_openai, tmp_path, use_cache=True).complete(HELLO, model=MODEL, seed=8848)
     assert again.cached and fake_openai.hits == 1
     stored = (tmp_path / "cache.sqlite3").read_bytes() + b"".join(
-        p.read_bytes() for p in tmp_path.glob("cache.sqlite3-*"))
+        p.read_bytes() for p in tmp_path.glob("cache.sqlite3-*")
+    )
     assert KEY.encode() not in stored and b"Authorization" not in stored
 
 
@@ -146,16 +152,18 @@ async def test_cost_is_the_sum_of_per_call_costs_from_the_price_table(fake_opena
     prompts = ["short", "a somewhat longer question about the task " * 5, "x" * 999]
     with track_usage() as meter:
         for i, prompt in enumerate(prompts):
-            await client.complete([{"role": "user", "content": prompt}], model=MODEL,
-                                  role="seeker" if i else "provider")
+            await client.complete(
+                [{"role": "user", "content": prompt}], model=MODEL, role="seeker" if i else "provider"
+            )
     prices = litellm_module().model_cost["gpt-4o-2024-05-13"]
     bodies = fake_openai.requests
     expected = []
     for body in bodies:
         prompt_tokens = estimate_tokens("".join(m["content"] for m in body["messages"]))
         completion_tokens = estimate_tokens("echo: " + body["messages"][-1]["content"])
-        expected.append(prompt_tokens * prices["input_cost_per_token"]
-                        + completion_tokens * prices["output_cost_per_token"])
+        expected.append(
+            prompt_tokens * prices["input_cost_per_token"] + completion_tokens * prices["output_cost_per_token"]
+        )
     assert expected[0] > 0
     assert client.usage.cost_usd == pytest.approx(sum(expected), rel=1e-9)
     assert client.usage_by_role["provider"].cost_usd == pytest.approx(expected[0], rel=1e-9)
@@ -213,11 +221,16 @@ def test_call_cost_matches_litellm_and_keeps_tiered_models_on_litellm():
     litellm = litellm_module()
 
     def litellm_cost(model, prompt_tokens, completion_tokens):
-        return sum(litellm.cost_per_token(model=model, prompt_tokens=prompt_tokens,
-                                          completion_tokens=completion_tokens))
+        return sum(
+            litellm.cost_per_token(model=model, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+        )
 
-    for model, tokens in [(MODEL, (1234, 56)), ("anthropic/claude-3-5-sonnet-20240620", (10, 2000)),
-                          ("gemini/gemini-1.5-pro", (1000, 10)), ("gemini/gemini-1.5-pro", (200_000, 10))]:
+    for model, tokens in [
+        (MODEL, (1234, 56)),
+        ("anthropic/claude-3-5-sonnet-20240620", (10, 2000)),
+        ("gemini/gemini-1.5-pro", (1000, 10)),
+        ("gemini/gemini-1.5-pro", (200_000, 10)),
+    ]:
         assert accounting.call_cost(model, *tokens) == pytest.approx(litellm_cost(model, *tokens), rel=1e-12)
     assert MODEL in accounting._RATES and "gemini/gemini-1.5-pro" in accounting._TIERED
     assert accounting.call_cost("openai/no-such-model-anywhere", 10, 10) == 0.0
@@ -259,8 +272,9 @@ async def test_backoff_doubles_after_the_first_attempt_outside_tenacity(retry_wa
         raise retry.HTTPStatusError(500, "down")
 
     with pytest.raises(LLMUnavailableError) as caught:
-        await retry.with_retries(always_500, model=MODEL, max_attempts=4, base_wait=0.5, max_wait=1.5,
-                                 on_retry=failures.append)
+        await retry.with_retries(
+            always_500, model=MODEL, max_attempts=4, base_wait=0.5, max_wait=1.5, on_retry=failures.append
+        )
     assert retry_waits == [0.5, 1.0, 1.5] and len(failures) == 3 and caught.value.attempts == 4
 
     calls = 0

@@ -48,8 +48,9 @@ async def test_scripted_callable_with_schema_and_reask():
         return "maybe?" if len(messages) == 1 else '{"obtained": true, "node": "1.2"}'
 
     client = client_with(judge=ScriptedModel(judge))
-    completion = await client.complete([{"role": "user", "content": "Obtained?"}], model="scripted/judge",
-                                       role="judge", schema=Verdict)
+    completion = await client.complete(
+        [{"role": "user", "content": "Obtained?"}], model="scripted/judge", role="judge", schema=Verdict
+    )
     assert completion.parsed == Verdict(obtained=True, node="1.2") and completion.asks == 2
     assert client.usage_by_role["judge"].calls == 2
 
@@ -123,8 +124,13 @@ def test_missing_key_is_caught_before_the_run(monkeypatch):
 
 
 def test_missing_aws_credentials_for_the_bedrock_alias(monkeypatch):
-    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_PROFILE", "AWS_WEB_IDENTITY_TOKEN_FILE",
-                 "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI"):
+    for name in (
+        "AWS_ACCESS_KEY_ID",
+        "AWS_SECRET_ACCESS_KEY",
+        "AWS_PROFILE",
+        "AWS_WEB_IDENTITY_TOKEN_FILE",
+        "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+    ):
         monkeypatch.delenv(name, raising=False)
     with pytest.raises(LLMCredentialsError, match="AWS_ACCESS_KEY_ID"):
         check_credentials(["llama3.1-405b"])
@@ -148,8 +154,21 @@ def test_cli_flags_become_settings_and_the_key_never_serialises(tmp_path):
 
     parser = argparse.ArgumentParser()
     add_llm_arguments(parser)
-    args = parser.parse_args(["--no-cache", "--cache", str(tmp_path / "c.db"), "--api-base", "http://h/v1",
-                              "--max-cost", "2.5", "--rpm", "60", "--model-concurrency", "4"])
+    args = parser.parse_args(
+        [
+            "--no-cache",
+            "--cache",
+            str(tmp_path / "c.db"),
+            "--api-base",
+            "http://h/v1",
+            "--max-cost",
+            "2.5",
+            "--rpm",
+            "60",
+            "--model-concurrency",
+            "4",
+        ]
+    )
     settings = settings_from_args(args)
     assert (settings.use_cache, settings.cache_path, settings.api_base) == (False, tmp_path / "c.db", "http://h/v1")
     assert (settings.max_cost, settings.rpm, settings.max_concurrency_per_model) == (2.5, 60, 4)
@@ -185,9 +204,11 @@ def test_model_call_options_are_one_record_and_a_typo_is_one_line():
     assert ModelCallOptions.of(options) == options and options.settings().rpm == 5
     assert ModelCallOptions.of({"timeout_s": 7}).settings().timeout_s == 7
     assert ModelCallOptions.of(None).settings().transport == "auto"
-    for bad, message in (({"api_bse": "x"}, "unknown model-call option 'api_bse'"),
-                         ({"max_cost": float("nan")}, "bad model-call option max_cost"),
-                         ({"model_concurrency": 0}, "bad model-call option model_concurrency"),
-                         ({"transport": "carrier-pigeon"}, "bad model-call option transport")):
+    for bad, message in (
+        ({"api_bse": "x"}, "unknown model-call option 'api_bse'"),
+        ({"max_cost": float("nan")}, "bad model-call option max_cost"),
+        ({"model_concurrency": 0}, "bad model-call option model_concurrency"),
+        ({"transport": "carrier-pigeon"}, "bad model-call option transport"),
+    ):
         with pytest.raises(ClarqError, match=message):
             ModelCallOptions.of(bad)

@@ -48,8 +48,13 @@ asyncio.run(main(sys.argv[1], sys.argv[2], float(sys.argv[3])))
 
 
 def _call(server: HostileServer, transport: str, timeout_s: float) -> dict:
-    done = subprocess.run([sys.executable, "-c", CALL, server.base_url, transport, str(timeout_s)], cwd=REPO,
-                          capture_output=True, text=True, timeout=180)
+    done = subprocess.run(
+        [sys.executable, "-c", CALL, server.base_url, transport, str(timeout_s)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 

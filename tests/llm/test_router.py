@@ -18,10 +18,10 @@ import pytest
 
 from clarq_bench.cli.main import main
 from clarq_bench.core.errors import ClarqError
+from clarq_bench.core.run_folder import read_transcripts
 from clarq_bench.core.transcript import EndReason
 from clarq_bench.llm import LLMClient, LLMSettings
 from clarq_bench.llm.router_file import load_router_file
-from clarq_bench.core.run_folder import read_transcripts
 from clarq_bench.testing.fake_agents import both_agents
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
 
@@ -37,8 +37,11 @@ def write_router(path: Path, deployments: list[dict], **settings: object) -> Pat
 
 
 def deployment(name: str, server: FakeOpenAIServer, ident: str, model: str = "openai/m", **params: object) -> dict:
-    return {"model_name": name, "litellm_params": {"model": model, "api_base": server.base_url, **params},
-            "model_info": {"id": ident}}
+    return {
+        "model_name": name,
+        "litellm_params": {"model": model, "api_base": server.base_url, **params},
+        "model_info": {"id": ident},
+    }
 
 
 def servers(stack: ExitStack, count: int, **options: object) -> list[FakeOpenAIServer]:
@@ -65,23 +68,40 @@ async def many(client: LLMClient, model: str, count: int, width: int = 24) -> li
 # ---- the file ----------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("content, expected", [
-    ("model_list: [", "is not valid YAML"),
-    ("- just a list", "expected a mapping with model_list"),
-    ("model_list: []", "model_list: List should have at least 1 item"),
-    ('model_list: [{model_name: a, litellm_params: {model: openai/m, api_key: "sk-literal-123"}}]',
-     "model_list.0.litellm_params.api_key: Value error, must be os.environ/VARIABLE"),
-    ("model_list: [{model_name: a, litellm_params: {model: openai/m, api_base: 'not a url'}}]",
-     "model_list.0.litellm_params.api_base: Value error, not a URL"),
-    ("model_list: [{model_name: a, litellm_params: {model: openai/m}}]\nrouter_settings: {routing_strategy: "
-     "least-busy}", "router_settings.routing_strategy: Input should be 'simple-shuffle'"),
-    ("model_list: [{model_name: a, litellm_params: {model: openai/m}, model_info: {id: x}},"
-     " {model_name: b, litellm_params: {model: openai/m}, model_info: {id: x}}]", "deployment id 'x' is used twice"),
-    ("model_list: [{model_name: a, litellm_params: {model: openai/m}}]\nrouter_settings: {fallbacks: [{a: [zz]}]}",
-     "fallback names 'zz'"),
-    ("model_list: [{model_name: a, litellm_params: {model: openai/m}}]\nrouter_settings: {retries: 3}",
-     "router_settings.retries: Extra inputs are not permitted"),
-])
+@pytest.mark.parametrize(
+    "content, expected",
+    [
+        ("model_list: [", "is not valid YAML"),
+        ("- just a list", "expected a mapping with model_list"),
+        ("model_list: []", "model_list: List should have at least 1 item"),
+        (
+            'model_list: [{model_name: a, litellm_params: {model: openai/m, api_key: "sk-literal-123"}}]',
+            "model_list.0.litellm_params.api_key: Value error, must be os.environ/VARIABLE",
+        ),
+        (
+            "model_list: [{model_name: a, litellm_params: {model: openai/m, api_base: 'not a url'}}]",
+            "model_list.0.litellm_params.api_base: Value error, not a URL",
+        ),
+        (
+            "model_list: [{model_name: a, litellm_params: {model: openai/m}}]\nrouter_settings: {routing_strategy: "
+            "least-busy}",
+            "router_settings.routing_strategy: Input should be 'simple-shuffle'",
+        ),
+        (
+            "model_list: [{model_name: a, litellm_params: {model: openai/m}, model_info: {id: x}},"
+            " {model_name: b, litellm_params: {model: openai/m}, model_info: {id: x}}]",
+            "deployment id 'x' is used twice",
+        ),
+        (
+            "model_list: [{model_name: a, litellm_params: {model: openai/m}}]\nrouter_settings: {fallbacks: [{a: [zz]}]}",
+            "fallback names 'zz'",
+        ),
+        (
+            "model_list: [{model_name: a, litellm_params: {model: openai/m}}]\nrouter_settings: {retries: 3}",
+            "router_settings.retries: Extra inputs are not permitted",
+        ),
+    ],
+)
 def test_a_bad_router_file_is_one_line_naming_the_file_and_field(tmp_path: Path, content: str, expected: str) -> None:
     path = tmp_path / "router.yaml"
     path.write_text(content, encoding="utf-8")
@@ -92,18 +112,44 @@ def test_a_bad_router_file_is_one_line_naming_the_file_and_field(tmp_path: Path,
 
 
 def test_a_missing_router_file_is_a_usage_error_from_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    code = main(["run", "--seeker", "llm", "--seeker-model", "pool", "--provider", "offline", "--router",
-                 str(tmp_path / "nope.yaml"), "--tasks", str(REPO / "tasks"), "--runs-dir", str(tmp_path),
-                 "--no-progress"])  # fmt: skip
+    code = main(
+        [
+            "run",
+            "--seeker",
+            "llm",
+            "--seeker-model",
+            "pool",
+            "--provider",
+            "offline",
+            "--router",
+            str(tmp_path / "nope.yaml"),
+            "--tasks",
+            str(REPO / "tasks"),
+            "--runs-dir",
+            str(tmp_path),
+            "--no-progress",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2 and "nope.yaml: cannot read it" in err and "Traceback" not in err
 
 
 def test_identity_hashes_the_deployment_list_not_keys_or_spellings(tmp_path: Path) -> None:
     def identity(base: str, weight: float, key: str) -> str:
-        path = write_router(tmp_path / "r.yaml", [
-            {"model_name": "pool", "litellm_params": {"model": "openai/m", "api_base": base, "weight": weight,
-                                                      "api_key": f"os.environ/{key}"}}])  # fmt: skip
+        path = write_router(
+            tmp_path / "r.yaml",
+            [
+                {
+                    "model_name": "pool",
+                    "litellm_params": {
+                        "model": "openai/m",
+                        "api_base": base,
+                        "weight": weight,
+                        "api_key": f"os.environ/{key}",
+                    },
+                }
+            ],
+        )
         return load_router_file(path).identity("pool")
 
     same = identity("http://h:8000/v1", 1, "KEY_A")
@@ -123,8 +169,10 @@ async def test_load_follows_the_weights_within_ten_percent(tmp_path: Path) -> No
     random.seed(7)  # litellm's weighted shuffle draws from `random`
     with ExitStack() as stack:
         pool = servers(stack, 3)
-        router = write_router(tmp_path / "r.yaml", [deployment("pool", s, f"d{i}", weight=w)
-                                                    for i, (s, w) in enumerate(zip(pool, (1, 2, 3)))])
+        router = write_router(
+            tmp_path / "r.yaml",
+            [deployment("pool", s, f"d{i}", weight=w) for i, (s, w) in enumerate(zip(pool, (1, 2, 3)))],
+        )
         client = client_for(router, tmp_path)
         with_usage = client.meter
         done = await many(client, "pool", CALLS, width=64)
@@ -141,8 +189,9 @@ async def test_a_failing_deployment_is_cooled_down_and_its_calls_served_elsewher
     with ExitStack() as stack:
         good = servers(stack, 2)
         bad = stack.enter_context(FakeOpenAIServer(failure_rate=1.0))  # every call 429
-        router = write_router(tmp_path / "r.yaml", [deployment("pool", s, f"d{i}") for i, s in enumerate([*good, bad])],
-                              cooldown_time=60)
+        router = write_router(
+            tmp_path / "r.yaml", [deployment("pool", s, f"d{i}") for i, s in enumerate([*good, bad])], cooldown_time=60
+        )
         client = client_for(router, tmp_path)
         done = await many(client, "pool", 90, width=1)
         meter_calls = client.meter.total.calls
@@ -156,9 +205,11 @@ async def test_calls_retried_at_once_on_another_deployment_without_backoff(tmp_p
     with ExitStack() as stack:
         good = stack.enter_context(FakeOpenAIServer())
         flaky = stack.enter_context(FakeOpenAIServer(failure_rate=1.0))
-        router = write_router(tmp_path / "r.yaml", [deployment("pool", flaky, "flaky", weight=1000),
-                                                    deployment("pool", good, "good", weight=1)],
-                              allowed_fails=1000)  # never cooled down: every call meets it first
+        router = write_router(
+            tmp_path / "r.yaml",
+            [deployment("pool", flaky, "flaky", weight=1000), deployment("pool", good, "good", weight=1)],
+            allowed_fails=1000,
+        )  # never cooled down: every call meets it first
         client = client_for(router, tmp_path)
         with_usage = await many(client, "pool", 20, width=1)
     assert [c.text for c in with_usage] == [f"echo: call {i}" for i in range(20)]
@@ -170,9 +221,12 @@ async def test_fallback_pool_serves_when_the_pool_has_nothing_left(tmp_path: Pat
     with ExitStack() as stack:
         dead = stack.enter_context(FakeOpenAIServer(failure_rate=1.0))
         backup = stack.enter_context(FakeOpenAIServer())
-        router = write_router(tmp_path / "r.yaml", [deployment("main", dead, "dead"),
-                                                    deployment("backup", backup, "spare")],
-                              fallbacks=[{"main": ["backup"]}], cooldown_time=60)
+        router = write_router(
+            tmp_path / "r.yaml",
+            [deployment("main", dead, "dead"), deployment("backup", backup, "spare")],
+            fallbacks=[{"main": ["backup"]}],
+            cooldown_time=60,
+        )
         client = client_for(router, tmp_path)
         seen = []
         from clarq_bench.llm import track_usage
@@ -205,19 +259,36 @@ async def test_a_bad_request_is_not_sent_to_other_deployments(tmp_path: Path) ->
 
 
 def test_run_records_deployments_per_turn_pools_per_role_and_keeps_keys_off_disk(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("POOL_KEY", SECRET)
     agents = both_agents("openai/fake-seeker", "openai/fake-provider")
     with ExitStack() as stack:
         seeker_servers = [stack.enter_context(FakeOpenAIServer(responder=agents)) for _ in range(2)]
         provider_server = stack.enter_context(FakeOpenAIServer(responder=agents))
-        deployments = [deployment("pool/seeker", s, f"seek{i}", model="openai/fake-seeker", api_key="os.environ/POOL_KEY")
-                       for i, s in enumerate(seeker_servers)]
+        deployments = [
+            deployment("pool/seeker", s, f"seek{i}", model="openai/fake-seeker", api_key="os.environ/POOL_KEY")
+            for i, s in enumerate(seeker_servers)
+        ]
         deployments.append(deployment("pool/provider", provider_server, "prov", model="openai/fake-provider"))
         router = write_router(tmp_path / "router.yaml", deployments)
         runs, cache = tmp_path / "runs", tmp_path / "cache.sqlite3"
-        argv = ["run", "--seeker", "pool/seeker", "--provider", "pool/provider", "--router", str(router),
-                "--tasks", str(REPO / "tasks"), "--runs-dir", str(runs), "--cache", str(cache), "--no-progress"]
+        argv = [
+            "run",
+            "--seeker",
+            "pool/seeker",
+            "--provider",
+            "pool/provider",
+            "--router",
+            str(router),
+            "--tasks",
+            str(REPO / "tasks"),
+            "--runs-dir",
+            str(runs),
+            "--cache",
+            str(cache),
+            "--no-progress",
+        ]
         assert main(argv) == 0
         paid = sum(s.hits for s in [*seeker_servers, provider_server])
         assert main(argv) == 0  # again: every reply from the cache, each still naming its deployment
@@ -245,12 +316,38 @@ def test_run_records_deployments_per_turn_pools_per_role_and_keeps_keys_off_disk
 
 
 def test_a_pool_key_variable_that_is_not_set_stops_the_run_before_it_starts(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
     monkeypatch.delenv("POOL_KEY_UNSET", raising=False)
-    router = write_router(tmp_path / "router.yaml", [{"model_name": "pool/seeker", "litellm_params": {
-        "model": "openai/x", "api_base": "http://127.0.0.1:9/v1", "api_key": "os.environ/POOL_KEY_UNSET"}}])
-    code = main(["run", "--seeker", "pool/seeker", "--provider", "offline", "--router", str(router), "--tasks",
-                 str(REPO / "tasks"), "--runs-dir", str(tmp_path / "runs"), "--no-progress"])
+    router = write_router(
+        tmp_path / "router.yaml",
+        [
+            {
+                "model_name": "pool/seeker",
+                "litellm_params": {
+                    "model": "openai/x",
+                    "api_base": "http://127.0.0.1:9/v1",
+                    "api_key": "os.environ/POOL_KEY_UNSET",
+                },
+            }
+        ],
+    )
+    code = main(
+        [
+            "run",
+            "--seeker",
+            "pool/seeker",
+            "--provider",
+            "offline",
+            "--router",
+            str(router),
+            "--tasks",
+            str(REPO / "tasks"),
+            "--runs-dir",
+            str(tmp_path / "runs"),
+            "--no-progress",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2 and "POOL_KEY_UNSET" in err and "Traceback" not in err
     assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
@@ -258,6 +355,7 @@ def test_a_pool_key_variable_that_is_not_set_stops_the_run_before_it_starts(
 
 async def test_cache_key_changes_with_the_deployment_list(tmp_path: Path) -> None:
     with FakeOpenAIServer() as server:
+
         def client(weight: float) -> LLMClient:
             router = write_router(tmp_path / f"r{weight}.yaml", [deployment("pool", server, "d", weight=weight)])
             return LLMClient(LLMSettings(router_file=router, cache_path=tmp_path / "c.sqlite3"))
@@ -279,8 +377,9 @@ LOCAL_SHAPES = [
 
 
 @pytest.mark.parametrize("model, asked", LOCAL_SHAPES)
-async def test_local_servers_are_called_at_their_v1_shapes_directly_and_pooled(tmp_path: Path, model: str,
-                                                                              asked: str) -> None:
+async def test_local_servers_are_called_at_their_v1_shapes_directly_and_pooled(
+    tmp_path: Path, model: str, asked: str
+) -> None:
     with FakeOpenAIServer() as server:
         direct = LLMClient(LLMSettings(api_base=server.base_url, use_cache=False))
         direct.check_credentials([model])  # a local server needs no key
@@ -298,6 +397,7 @@ def test_the_readme_router_example_is_a_valid_file(tmp_path: Path, monkeypatch: 
     import re
 
     from doc_text import DOCS as readme  # README.md and docs/
+
     block = re.search(r"<!-- example:router -->\n```yaml\n(.*?)\n```", readme, re.S)
     assert block, "README has no router example"
     path = tmp_path / "pools.yaml"
@@ -333,14 +433,19 @@ async def test_json_mode_is_asked_of_a_pool_only_when_all_its_deployments_suppor
         ok: bool
 
     with FakeOpenAIServer() as server:
-        router = write_router(tmp_path / "r.yaml", [
-            deployment("json-pool", server, "a", model="openai/gpt-4o-2024-05-13"),
-            deployment("mixed-pool", server, "b", model="openai/gpt-4o-2024-05-13"),
-            deployment("mixed-pool", server, "c", model="openai/gpt-4-0613")])  # older than JSON mode
+        router = write_router(
+            tmp_path / "r.yaml",
+            [
+                deployment("json-pool", server, "a", model="openai/gpt-4o-2024-05-13"),
+                deployment("mixed-pool", server, "b", model="openai/gpt-4o-2024-05-13"),
+                deployment("mixed-pool", server, "c", model="openai/gpt-4-0613"),
+            ],
+        )  # older than JSON mode
         client = client_for(router, tmp_path)
         assert (await client.complete(HELLO, model="json-pool", schema=Answer)).parsed == Answer(ok=True)
-        await client.complete([{"role": "user", "content": "{\"ok\": true} please"}], model="mixed-pool",
-                              schema=Answer)  # the fake echoes: the reply still parses as JSON
+        await client.complete(
+            [{"role": "user", "content": '{"ok": true} please'}], model="mixed-pool", schema=Answer
+        )  # the fake echoes: the reply still parses as JSON
         await client.aclose()
     formats = [body.get("response_format") for body in server.requests]
     assert formats == [{"type": "json_object"}, None]
@@ -353,8 +458,9 @@ async def test_a_refusal_of_the_whole_pool_halves_the_models_cap(tmp_path: Path,
         first, second = servers(stack, 2)
         first.push(error(429))
         second.push(error(429))
-        router = write_router(tmp_path / "r.yaml", [deployment("pool", first, "a"), deployment("pool", second, "b")],
-                              allowed_fails=100)  # fmt: skip
+        router = write_router(
+            tmp_path / "r.yaml", [deployment("pool", first, "a"), deployment("pool", second, "b")], allowed_fails=100
+        )
         client = client_for(router, tmp_path)
         completion = await client.complete(HELLO, model="pool")
         await client.aclose()

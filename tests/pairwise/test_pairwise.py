@@ -10,6 +10,8 @@ import math
 from pathlib import Path
 
 import pytest
+from pairwise_helpers import always_a, content_judge, make_runs, random_judge
+from upstream_paths import needs_upstream
 
 import clarq_bench as clarq
 from clarq_bench.core.errors import ClarqError
@@ -17,9 +19,6 @@ from clarq_bench.llm import LLMClient, LLMSettings
 from clarq_bench.pairwise.answers import PairAnswer, parse_choice, read_answers, system_option
 from clarq_bench.pairwise.items import load_items, position_for
 from clarq_bench.testing.scripted import ScriptedModel
-
-from pairwise_helpers import always_a, content_judge, make_runs, random_judge
-from upstream_paths import needs_upstream
 
 pytestmark = needs_upstream  # 80 released tasks: enough distinct items to tell a judge's reliability from noise
 
@@ -30,10 +29,14 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 
 def scripted_panel() -> dict[str, ScriptedModel]:
-    return {"scripted/content-1": ScriptedModel(content_judge(0)), "scripted/content-2": ScriptedModel(content_judge(10)),
-            "scripted/content-3": ScriptedModel(content_judge(20)), "scripted/content-4": ScriptedModel(content_judge(30)),
-            "scripted/random": ScriptedModel(random_judge(7)),
-            "scripted/always-a": ScriptedModel(always_a)}  # fmt: skip
+    return {
+        "scripted/content-1": ScriptedModel(content_judge(0)),
+        "scripted/content-2": ScriptedModel(content_judge(10)),
+        "scripted/content-3": ScriptedModel(content_judge(20)),
+        "scripted/content-4": ScriptedModel(content_judge(30)),
+        "scripted/random": ScriptedModel(random_judge(7)),
+        "scripted/always-a": ScriptedModel(always_a),
+    }
 
 
 def judge(runs, out: Path, models: dict, **options):  # type: ignore[no-untyped-def]
@@ -101,8 +104,11 @@ def test_position_bias_of_the_always_a_judge_is_measured_on_the_swapped_sample(p
 def test_pcch_follows_the_content_judges(panel) -> None:
     result, _ = panel
     items = load_items(result.folder)
-    answers = [a for a in read_answers(result.folder / "answers.jsonl")
-               if a.judge == "scripted/content-1" and not a.swapped and a.criterion == "questions"]
+    answers = [
+        a
+        for a in read_answers(result.folder / "answers.jsonl")
+        if a.judge == "scripted/content-1" and not a.swapped and a.criterion == "questions"
+    ]
     content_share = 100 * sum(system_option(a) == 0 for a in answers) / len(answers)
     assert len(answers) == len(items.items)
     for criterion in result.summary.criteria:

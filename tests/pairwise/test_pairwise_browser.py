@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 
 import pytest
+from pairwise_helpers import content_judge, make_runs
+from test_leaderboard_browser import CHROMEDRIVER, CHROMIUM, browser  # noqa: F401 - browser is a fixture
 
 import clarq_bench as clarq
 from clarq_bench.llm import LLMClient, LLMSettings
@@ -20,12 +22,9 @@ from clarq_bench.pairwise.answers import read_answers
 from clarq_bench.pairwise.items import load_items
 from clarq_bench.testing.scripted import ScriptedModel
 
-from pairwise_helpers import content_judge, make_runs
-
-from test_leaderboard_browser import CHROMEDRIVER, CHROMIUM, browser  # noqa: F401 - browser is a fixture
-
 pytestmark = pytest.mark.skipif(
-    not (CHROMIUM and CHROMEDRIVER), reason="chromium / chromedriver not installed (apt-get install chromium chromium-driver)"
+    not (CHROMIUM and CHROMEDRIVER),
+    reason="chromium / chromedriver not installed (apt-get install chromium chromium-driver)",
 )
 
 
@@ -34,8 +33,16 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("pairwise-browser")
     runs = make_runs(root / "runs")
     client = LLMClient(LLMSettings(use_cache=False), scripted={"scripted/content": ScriptedModel(content_judge(0))})
-    result = asyncio.run(clarq.judge_pairs_async(*runs, judges=["scripted/content"], out=root / "session",
-                                                 client=client, design=4, criteria="questions,naturalness"))
+    result = asyncio.run(
+        clarq.judge_pairs_async(
+            *runs,
+            judges=["scripted/content"],
+            out=root / "session",
+            client=client,
+            design=4,
+            criteria="questions,naturalness",
+        )
+    )
     return result.folder
 
 
@@ -55,10 +62,9 @@ def choose(driver, criterion: str, value: str) -> None:
 
 def save(driver) -> None:
     """Click "Save and next" and wait for the next page to replace this one."""
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
-
-    from selenium.common.exceptions import WebDriverException
 
     old = driver.find_element(By.ID, "item-id").text
 
@@ -109,7 +115,9 @@ def test_first_item_to_saved_answers_and_a_reload_resumes(session: Path, browser
         assert browser.find_element(By.TAG_NAME, "h1").text == f"Item 2 of {len(items.items)}"
         saved = read_answers(session / "people.jsonl")
         assert [(a.judge, a.item, a.criterion, a.choice) for a in saved] == [
-            ("person:Ada <b>", first.id, "questions", "B"), ("person:Ada <b>", first.id, "naturalness", "both_good")]
+            ("person:Ada <b>", first.id, "questions", "B"),
+            ("person:Ada <b>", first.id, "naturalness", "both_good"),
+        ]
         # a reload (and a fresh visit under the same name) comes back to item 2, not item 1
         browser.refresh()
         assert browser.find_element(By.TAG_NAME, "h1").text == f"Item 2 of {len(items.items)}"

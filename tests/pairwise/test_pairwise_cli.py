@@ -11,14 +11,13 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from pairwise_helpers import always_a, content_judge, make_runs
 
 import clarq_bench as clarq
 from clarq_bench.cli.main import main
 from clarq_bench.pairwise.answers import read_answers
 from clarq_bench.pairwise.items import load_items
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
-
-from pairwise_helpers import always_a, content_judge, make_runs
 
 SECRET = "sk-pairwise-test-0123456789abcdef"
 
@@ -39,9 +38,25 @@ def test_two_fake_server_judges_give_a_full_report(runs, tmp_path, monkeypatch, 
     monkeypatch.setenv("COLUMNS", "250")  # rich: a wide terminal, so names are not cut
     out = tmp_path / "session"
     with FakeOpenAIServer(responder=responder) as server:
-        argv = ["judge-pairs", str(runs[0]), str(runs[1]), "--judges", "openai/judge-one,openai/judge-two",
-                "--design", "4", "--swap-sample", "4", "--api-base", server.base_url, "--cache",
-                str(tmp_path / "cache.sqlite3"), "--out", str(out), "--resamples", "500"]
+        argv = [
+            "judge-pairs",
+            str(runs[0]),
+            str(runs[1]),
+            "--judges",
+            "openai/judge-one,openai/judge-two",
+            "--design",
+            "4",
+            "--swap-sample",
+            "4",
+            "--api-base",
+            server.base_url,
+            "--cache",
+            str(tmp_path / "cache.sqlite3"),
+            "--out",
+            str(out),
+            "--resamples",
+            "500",
+        ]
         assert main(argv) == 0
         assert server.hits == 2 * 16 + 2 * 4  # every item once per judge, and the 4 swapped ones again
         languages = {"zh" if "对话 A" in r["messages"][1]["content"] else "en" for r in server.requests}
@@ -82,8 +97,9 @@ def _session(runs, folder: Path):  # type: ignore[no-untyped-def]
 
     models = {"scripted/content": ScriptedModel(content_judge(0)), "scripted/always-a": ScriptedModel(always_a)}
     client = LLMClient(LLMSettings(use_cache=False), scripted=models)
-    return asyncio.run(clarq.judge_pairs_async(*runs, judges=list(models), out=folder, client=client,
-                                               criteria="questions,economy"))
+    return asyncio.run(
+        clarq.judge_pairs_async(*runs, judges=list(models), out=folder, client=client, criteria="questions,economy")
+    )
 
 
 def _get(url: str) -> tuple[int, str]:
@@ -117,12 +133,13 @@ def test_people_page_saves_answers_as_given_and_resumes_per_person(runs, tmp_pat
         # an incomplete form is refused and nothing is written
         status, page = _post(server.url + "answer", {"name": "Ann", "item": first.id, "questions": "A"})
         assert status == 400 and "missing: economy" in page and not (folder / "people.jsonl").exists()
-        status, page = _post(server.url + "answer", {"name": "Ann", "item": first.id, "questions": "A",
-                                                     "economy": "B"})
+        status, page = _post(server.url + "answer", {"name": "Ann", "item": first.id, "questions": "A", "economy": "B"})
         assert status == 200 and "Item 2 of 16" in page
         saved = read_answers(folder / "people.jsonl")
         assert [(a.judge, a.item, a.criterion, a.choice, a.raw) for a in saved] == [
-            ("person:Ann", first.id, "questions", "A", "A"), ("person:Ann", first.id, "economy", "B", "B")]
+            ("person:Ann", first.id, "questions", "A", "A"),
+            ("person:Ann", first.id, "economy", "B", "B"),
+        ]
         assert all(a.shown_a == first.shown_a for a in saved)
         # another person starts at item 1; Ann, coming back, at item 2
         assert "Item 1 of 16" in _get(server.url + "judge?name=Bo%20Li")[1]
@@ -158,8 +175,9 @@ def test_leaderboard_shows_the_pairwise_table_for_runs_on_the_board(runs, tmp_pa
     # a row naming a run that is not on the board is not shown
     lone = tmp_path / "lone"
     clarq.submit(runs[0], lone / "a.json")
-    index, _, _ = clarq.build_leaderboard(lone, tmp_path / "site2", verify=False, plots=False,
-                                          pairwise=subs / "pairwise")
+    index, _, _ = clarq.build_leaderboard(
+        lone, tmp_path / "site2", verify=False, plots=False, pairwise=subs / "pairwise"
+    )
     assert "Pairwise comparisons" not in index.read_text()
 
 
@@ -172,9 +190,28 @@ def test_cli_people_mode_serves_until_ctrl_c_then_reports(runs, tmp_path) -> Non
     repo = Path(__file__).resolve().parents[2]
     env = {**__import__("os").environ, "PYTHONPATH": str(repo), "COLUMNS": "200"}
     process = subprocess.Popen(
-        [sys.executable, "-m", "clarq_bench", "judge-pairs", str(runs[0]), str(runs[1]), "--people", "--port", "0",
-         "--criteria", "economy", "--out", str(out), "--resamples", "200"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        [
+            sys.executable,
+            "-m",
+            "clarq_bench",
+            "judge-pairs",
+            str(runs[0]),
+            str(runs[1]),
+            "--people",
+            "--port",
+            "0",
+            "--criteria",
+            "economy",
+            "--out",
+            str(out),
+            "--resamples",
+            "200",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     try:
         line = process.stdout.readline()
         assert line.startswith("people page: http://127.0.0.1:"), line + process.stderr.read()
@@ -190,15 +227,28 @@ def test_cli_people_mode_serves_until_ctrl_c_then_reports(runs, tmp_path) -> Non
     assert [j["judge"] for j in summary["judges"]] == ["person:Cy"] and summary["judges"][0]["answers"] == 1
 
 
-def test_a_rejected_key_stops_with_one_line_and_a_tampered_session_is_refused(runs, tmp_path, monkeypatch,
-                                                                            capsys) -> None:
+def test_a_rejected_key_stops_with_one_line_and_a_tampered_session_is_refused(
+    runs, tmp_path, monkeypatch, capsys
+) -> None:
     from clarq_bench.testing.fake_openai import error
 
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     out = tmp_path / "s"
     with FakeOpenAIServer([error(401, message=f"Incorrect API key provided: {SECRET}")] * 64) as server:
-        code = main(["judge-pairs", str(runs[0]), str(runs[1]), "--judges", "openai/judge-one", "--api-base",
-                     server.base_url, "--no-cache", "--out", str(out)])
+        code = main(
+            [
+                "judge-pairs",
+                str(runs[0]),
+                str(runs[1]),
+                "--judges",
+                "openai/judge-one",
+                "--api-base",
+                server.base_url,
+                "--no-cache",
+                "--out",
+                str(out),
+            ]
+        )
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "rejected the API key (401" in err and SECRET not in err
     assert not any(SECRET in p.read_text(encoding="utf-8") for p in out.iterdir())

@@ -22,10 +22,14 @@ def h(*p: float) -> float:
 
 
 def test_two_choice_by_hand() -> None:
-    choices = np.array([[0, 0, 0, 1],   # J1
-                        [0, 0, 0, 1],   # J2
-                        [0, 0, 1, 1],   # J3
-                        [1, 0, 1, 0]])  # J4
+    choices = np.array(
+        [
+            [0, 0, 0, 1],  # J1
+            [0, 0, 0, 1],  # J2
+            [0, 0, 1, 1],  # J3
+            [1, 0, 1, 0],
+        ]
+    )  # J4
     # Eq. 1, option 0 (option 1 is its complement: the same r, so Eq. 1's sum over the two options is 2 r).
     # J1: X = (1,1,1,0); others J2,J3,J4 chose option 0 on q1..q4: (1,1,0) (1,1,1) (1,0,0) (0,0,1) -> Y below.
     # centred X = (1/4,1/4,1/4,-3/4), centred Y = (1,5,-3,-3)/12: sum of products 1/4, |X|^2 = 3/4, |Y|^2 = 44/144,
@@ -57,34 +61,48 @@ def test_two_choice_by_hand() -> None:
 
 
 def test_four_choice_by_hand() -> None:
-    choices = np.array([[0, 0, 2, 1],   # J1
-                        [0, 0, 3, 1],   # J2
-                        [0, 2, 2, 1],   # J3
-                        [1, 1, 0, 0]])  # J4
+    choices = np.array(
+        [
+            [0, 0, 2, 1],  # J1
+            [0, 0, 3, 1],  # J2
+            [0, 2, 2, 1],  # J3
+            [1, 1, 0, 0],
+        ]
+    )  # J4
     # Eq. 1: r_w is the sum over the options; a term whose X or Y does not vary is 0 (its covariance).
     # J1 (others J2, J3, J4): option 0 X=(1,1,0,0) Y=(2/3,1/3,1/3,1/3); option 1 X=(0,0,0,1) Y=(1/3,1/3,0,2/3);
     # option 2 X=(0,0,1,0) Y=(0,1/3,1/3,0); option 3 X never chosen: 0.
-    r1 = (correlation([1, 1, 0, 0], [2 / 3, 1 / 3, 1 / 3, 1 / 3]) + correlation([0, 0, 0, 1], [1 / 3, 1 / 3, 0, 2 / 3])
-          + correlation([0, 0, 1, 0], [0, 1 / 3, 1 / 3, 0]))
+    r1 = (
+        correlation([1, 1, 0, 0], [2 / 3, 1 / 3, 1 / 3, 1 / 3])
+        + correlation([0, 0, 0, 1], [1 / 3, 1 / 3, 0, 2 / 3])
+        + correlation([0, 0, 1, 0], [0, 1 / 3, 1 / 3, 0])
+    )
     # J2 (others J1, J3, J4): option 0 X=(1,1,0,0) Y=(2/3,1/3,1/3,1/3); option 1 X=(0,0,0,1) Y=(1/3,1/3,0,2/3);
     # option 2 X never chosen; option 3 X=(0,0,1,0) Y=(0,0,0,0) has no variance: both 0.
-    r2 = (correlation([1, 1, 0, 0], [2 / 3, 1 / 3, 1 / 3, 1 / 3]) + correlation([0, 0, 0, 1], [1 / 3, 1 / 3, 0, 2 / 3]))
+    r2 = correlation([1, 1, 0, 0], [2 / 3, 1 / 3, 1 / 3, 1 / 3]) + correlation([0, 0, 0, 1], [1 / 3, 1 / 3, 0, 2 / 3])
     # J3 (others J1, J2, J4): option 0 X=(1,0,0,0) Y=(2/3,2/3,1/3,1/3); option 1 X=(0,0,0,1) Y=(1/3,1/3,0,2/3);
     # option 2 X=(0,1,1,0) Y=(0,0,1/3,0); option 3 X never chosen.
-    r3 = (correlation([1, 0, 0, 0], [2 / 3, 2 / 3, 1 / 3, 1 / 3]) + correlation([0, 0, 0, 1], [1 / 3, 1 / 3, 0, 2 / 3])
-          + correlation([0, 1, 1, 0], [0, 0, 1 / 3, 0]))
+    r3 = (
+        correlation([1, 0, 0, 0], [2 / 3, 2 / 3, 1 / 3, 1 / 3])
+        + correlation([0, 0, 0, 1], [1 / 3, 1 / 3, 0, 2 / 3])
+        + correlation([0, 1, 1, 0], [0, 0, 1 / 3, 0])
+    )
     # J4 (others J1, J2, J3): option 0 X=(0,0,1,1) Y=(1,2/3,0,0); option 1 X=(1,1,0,0) Y=(0,0,0,1); 2 and 3 unused.
-    r4 = (correlation([0, 0, 1, 1], [1, 2 / 3, 0, 0]) + correlation([1, 1, 0, 0], [0, 0, 0, 1]))
+    r4 = correlation([0, 0, 1, 1], [1, 2 / 3, 0, 0]) + correlation([1, 1, 0, 0], [0, 0, 0, 1])
     assert r1 == pytest.approx(1.971197, abs=1e-6) and r2 == pytest.approx(1.393847, abs=1e-6)
     assert r3 == pytest.approx(r1) and r4 < 0
     result = pcch(choices, 4)
     assert result.reliability == pytest.approx([r1, r2, r3, r4])
     # Eq. 2 with weights (r1, r2, r3, 0), s = r1 + r2 + r3:
     s = r1 + r2 + r3
-    rv = np.array([[1, 0, 0, 0],                      # q1: J1-J3 system 1 (J4 weighs 0)
-                   [(r1 + r2) / s, 0, r3 / s, 0],      # q2: J1, J2 system 1; J3 both good
-                   [0, 0, (r1 + r3) / s, r2 / s],      # q3: J1, J3 both good; J2 both bad
-                   [0, 1, 0, 0]])                      # q4: J1-J3 system 2
+    rv = np.array(
+        [
+            [1, 0, 0, 0],  # q1: J1-J3 system 1 (J4 weighs 0)
+            [(r1 + r2) / s, 0, r3 / s, 0],  # q2: J1, J2 system 1; J3 both good
+            [0, 0, (r1 + r3) / s, r2 / s],  # q3: J1, J3 both good; J2 both bad
+            [0, 1, 0, 0],
+        ]
+    )  # q4: J1-J3 system 2
     assert result.rv == pytest.approx(rv)
     # Eq. 3: RV'_1 = RV_1 + RV_good/2 - RV_bad/2 (and the same for system 2).
     q2_1 = (r1 + r2) / s + r3 / s / 2
@@ -123,8 +141,7 @@ def test_judges_without_variance_or_answers_and_all_zero_weights() -> None:
 def eq1_by_the_formula(choices: list[list[int]], w: int, options: int) -> float:
     """Eq. 1 as printed, in plain Python: sum_a sum_q (X - mean X)(Y - mean Y) / ((Q - 1) S_X S_Y), a 0/0 term = 0."""
     others = [v for v in range(len(choices)) if v != w]
-    items = [q for q in range(len(choices[w]))
-             if choices[w][q] >= 0 and any(choices[v][q] >= 0 for v in others)]
+    items = [q for q in range(len(choices[w])) if choices[w][q] >= 0 and any(choices[v][q] >= 0 for v in others)]
     total = 0.0
     for a in range(options):
         x = [float(choices[w][q] == a) for q in items]
@@ -141,11 +158,7 @@ def eq1_by_the_formula(choices: list[list[int]], w: int, options: int) -> float:
 
 
 # 5 judges x 6 items, 4 options; J1 never uses "both bad", J4 never "both good", J5 only the two systems.
-FIVE_BY_SIX = [[0, 0, 2, 1, 2, 0],
-               [0, 2, 2, 1, 3, 0],
-               [0, 0, 3, 1, 2, 1],
-               [1, 0, 3, 0, 3, 0],
-               [0, 1, 0, 1, 1, 0]]
+FIVE_BY_SIX = [[0, 0, 2, 1, 2, 0], [0, 2, 2, 1, 3, 0], [0, 0, 3, 1, 2, 1], [1, 0, 3, 0, 3, 0], [0, 1, 0, 1, 1, 0]]
 
 
 def test_four_choice_matches_an_independent_computation_of_eq1_with_judges_using_different_options() -> None:

@@ -6,25 +6,33 @@ import json
 
 import pytest
 
+from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
+from clarq_bench.core.transcript import Intent, ReplyKind, Speaker, Turn
+from clarq_bench.llm import LLMClient, LLMSettings
 from clarq_bench.provider.factory import ProviderMode, make_provider
 from clarq_bench.provider.llm_provider import DEFAULT_SEED, LLMProvider
-from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
-
-from clarq_bench.llm import LLMClient, LLMSettings
 from clarq_bench.testing import ScriptedModel
-from clarq_bench.core.transcript import Intent, ReplyKind, Speaker, Turn
 
 MODEL = "scripted/jax"
 
 NODES_EN = [
     ("0", "Please bring me rubies from the mine.", None),
-    ("1", "Stun the guards with sleeping fog, then you can get into the mine.",
-     "Use only if the other party noticed the guards block the mine entrance."),
-    ("1.1", "The sleeping fog drifts over the Lantern Marsh at dawn.",
-     "Use only if the other party asked where the fog can be collected."),
-    ("2", "Dig in the Copper Mine, since the Salt Mine holds no rubies.",
-     "Use only if the other party noticed there are two mines."),
-]  # fmt: skip
+    (
+        "1",
+        "Stun the guards with sleeping fog, then you can get into the mine.",
+        "Use only if the other party noticed the guards block the mine entrance.",
+    ),
+    (
+        "1.1",
+        "The sleeping fog drifts over the Lantern Marsh at dawn.",
+        "Use only if the other party asked where the fog can be collected.",
+    ),
+    (
+        "2",
+        "Dig in the Copper Mine, since the Salt Mine holds no rubies.",
+        "Use only if the other party noticed there are two mines.",
+    ),
+]
 NODES_ZH = [
     ("0", "请帮我从矿井里取回红宝石。", None),
     ("1", "先用安眠雾迷晕守卫，你就能进入矿井。", "仅当对方注意到守卫挡住矿井入口时使用。"),
@@ -35,10 +43,22 @@ NODES_ZH = [
 
 def make_task(language: str = "en") -> Task:
     nodes = NODES_EN if language == "en" else NODES_ZH
-    brief = TaskBrief(role="adventurer" if language == "en" else "冒险者", task_name="Fetch rubies",
-                      items=("air sucker",), background="Rubies are in one of the mines.")  # fmt: skip
-    return Task(id=f"{language}/01/0", language=language, type_number=1, type_name="Gather Resources", index=0,
-                split=Split.test, brief=brief, tree=ResponseTree.build(nodes))  # fmt: skip
+    brief = TaskBrief(
+        role="adventurer" if language == "en" else "冒险者",
+        task_name="Fetch rubies",
+        items=("air sucker",),
+        background="Rubies are in one of the mines.",
+    )
+    return Task(
+        id=f"{language}/01/0",
+        language=language,
+        type_number=1,
+        type_name="Gather Resources",
+        index=0,
+        split=Split.test,
+        brief=brief,
+        tree=ResponseTree.build(nodes),
+    )
 
 
 class Recorder:
@@ -63,12 +83,15 @@ def dialogue(*seeker: str, revealed: tuple[str, ...] = (), root: bool = True, la
     tree = make_task(language).tree
     turns = [Turn(speaker=Speaker.provider, text="Hi", kind=ReplyKind.greeting)]
     if root:
-        turns += [Turn(speaker=Speaker.seeker, text="I can help. What is the job?"),
-                  Turn(speaker=Speaker.provider, text=tree.root.text, kind=ReplyKind.root, revealed=["0"])]  # fmt: skip
+        turns += [
+            Turn(speaker=Speaker.seeker, text="I can help. What is the job?"),
+            Turn(speaker=Speaker.provider, text=tree.root.text, kind=ReplyKind.root, revealed=["0"]),
+        ]
     for node_id in revealed:
-        turns += [Turn(speaker=Speaker.seeker, text="question"),
-                  Turn(speaker=Speaker.provider, text=tree[node_id].text, kind=ReplyKind.response_i,
-                       revealed=[node_id])]  # fmt: skip
+        turns += [
+            Turn(speaker=Speaker.seeker, text="question"),
+            Turn(speaker=Speaker.provider, text=tree[node_id].text, kind=ReplyKind.response_i, revealed=[node_id]),
+        ]
     for i, text in enumerate(seeker):
         turns.append(Turn(speaker=Speaker.seeker, text=text))
         if i < len(seeker) - 1:
@@ -171,9 +194,14 @@ async def test_multi_info_zh_joins_without_spaces_and_gates_children():
 
 @pytest.mark.parametrize(
     ("intent", "summary", "instruction"),
-    [(1, False, "llm_reply_positive"), (1, True, "llm_reply_summary"), (3, False, "llm_reply_reassure"),
-     (4, False, "llm_reply_repeat"), (6, False, "llm_reply_reassure")],
-)  # fmt: skip
+    [
+        (1, False, "llm_reply_positive"),
+        (1, True, "llm_reply_summary"),
+        (3, False, "llm_reply_reassure"),
+        (4, False, "llm_reply_repeat"),
+        (6, False, "llm_reply_reassure"),
+    ],
+)
 async def test_generated_response_ii_paths(intent, summary, instruction):
     reply = "Sounds good to me."
     recorder = Recorder(decision(intent, summary=summary), reply)
@@ -184,7 +212,7 @@ async def test_generated_response_ii_paths(intent, summary, instruction):
     assert_recorded(turn, 2)
     generation = recorder.prompts[1]
     # the generation prompt lists every unrevealed node as forbidden and carries the intent's instruction
-    for node_id, text, _ in NODES_EN[1:]:
+    for _, text, _ in NODES_EN[1:]:
         assert text in generation
     from clarq_bench.core import prompts
 
@@ -276,7 +304,7 @@ LEAKY = "Get sleeping fog over the Lantern Marsh at dawn and dig in the Copper M
         ([decision(3)], "More?", ("1", "1.1", "2"), True),
         (["not json", decision(6), LEAKY], "Anything else?", (), True),
     ],
-)  # fmt: skip
+)
 @pytest.mark.parametrize("mode", ["single", "multi-info"])
 async def test_never_more_than_two_sequential_calls(script, seeker, revealed, root, mode):
     """Every path, leak or not, makes at most MAX_SEQUENTIAL_CALLS model calls (JSON re-asks aside)."""
@@ -355,8 +383,14 @@ async def test_every_prompt_renders_completely_in_both_languages(language, mode)
     a Chinese task gets Chinese wording throughout."""
     cjk = lambda text: sum("\u4e00" <= ch <= "\u9fff" for ch in text)  # noqa: E731
     seeker = "还有别的吗？" if language == "zh" else "Anything else?"
-    cases = [([{"related": True}], False), ([decision(1), "ok"], True), ([decision(1, summary=True), "ok"], True),
-             ([decision(3), "ok"], True), ([decision(4), "ok"], True), ([decision(6), "ok"], True)]  # fmt: skip
+    cases = [
+        ([{"related": True}], False),
+        ([decision(1), "ok"], True),
+        ([decision(1, summary=True), "ok"], True),
+        ([decision(3), "ok"], True),
+        ([decision(4), "ok"], True),
+        ([decision(6), "ok"], True),
+    ]
     for script, root in cases:
         recorder = Recorder(*script)
         turn = await provider_with(recorder, language=language, mode=mode).respond(
@@ -365,8 +399,10 @@ async def test_every_prompt_renders_completely_in_both_languages(language, mode)
         assert recorder.replies == [] and turn.text
         for prompt in recorder.prompts:
             body = prompt.replace('{"intent"', "").replace('{"related"', "")
-            assert not any("{" + name + "}" in body for name in ("role", "task_name", "dialogue", "said", "frontier",
-                                                                 "hidden", "instruction", "mode_rule"))  # fmt: skip
+            assert not any(
+                "{" + name + "}" in body
+                for name in ("role", "task_name", "dialogue", "said", "frontier", "hidden", "instruction", "mode_rule")
+            )
             if language == "zh":
                 assert cjk(prompt) > 40 and "Use only if" not in prompt and "Conversation so far" not in prompt
             else:

@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
-from clarq_bench.provider.leakage import find_leaks, leak_score, ngrams, units
+from upstream_paths import UPSTREAM_RESULTS, needs_upstream
+
 from clarq_bench.core.tasks import ResponseTree
 from clarq_bench.data.textmatch import carries_node
 from clarq_bench.data.upstream import load_released_dialogues
+from clarq_bench.provider.leakage import find_leaks, leak_score, ngrams, units
 
-from upstream_paths import UPSTREAM_RESULTS, needs_upstream
-
-TREE_EN = ResponseTree.build([
-    ("0", "Please bring me rubies from the mine.", None),
-    ("1", "Dig in the Copper Mine, since the Salt Mine holds no rubies.", None),
-    ("2", "Your emissary token is the white jade token.", None),
-])  # fmt: skip
-TREE_ZH = ResponseTree.build([
-    ("0", "请帮我从矿井里取回红宝石。", None),
-    ("1", "去铜矿挖，盐矿里没有红宝石。", None),
-])  # fmt: skip
+TREE_EN = ResponseTree.build(
+    [
+        ("0", "Please bring me rubies from the mine.", None),
+        ("1", "Dig in the Copper Mine, since the Salt Mine holds no rubies.", None),
+        ("2", "Your emissary token is the white jade token.", None),
+    ]
+)
+TREE_ZH = ResponseTree.build(
+    [
+        ("0", "请帮我从矿井里取回红宝石。", None),
+        ("1", "去铜矿挖，盐矿里没有红宝石。", None),
+    ]
+)
 
 
 def test_units_and_ngrams():

@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from test_llm_provider import NODES_EN, decision, dialogue, make_task
 from upstream_paths import UPSTREAM_RESULTS, needs_upstream
 
-from clarq_bench.provider.factory import make_provider
-
-from clarq_bench.llm import LLMClient, LLMSettings
-from test_llm_provider import NODES_EN, decision, dialogue, make_task  # noqa: E402
-from clarq_bench.testing.fake_openai import FakeOpenAIServer
 from clarq_bench.core.transcript import ReplyKind
+from clarq_bench.llm import LLMClient, LLMSettings
+from clarq_bench.provider.factory import make_provider
+from clarq_bench.testing.fake_openai import FakeOpenAIServer
 
 
 def responder(decide: dict[str, object], text: str = "Don't worry about that, just go on."):
@@ -80,8 +79,23 @@ def test_cli_provider_eval_runs_against_the_fake_server(transport, keyed, litell
         monkeypatch.delenv(name, raising=False)
     with FakeOpenAIServer(responder=responder(decision(2, "1"))) as server:
         path = UPSTREAM_RESULTS / "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json"
-        code = main(["provider-eval", "--provider", "openai/fake-jax", "--dialogues", str(path), "--types", "1",
-                     "--api-base", server.base_url, "--transport", transport, "--no-cache", "--json"])  # fmt: skip
+        code = main(
+            [
+                "provider-eval",
+                "--provider",
+                "openai/fake-jax",
+                "--dialogues",
+                str(path),
+                "--types",
+                "1",
+                "--api-base",
+                server.base_url,
+                "--transport",
+                transport,
+                "--no-cache",
+                "--json",
+            ]
+        )
         bodies = server.requests
     assert server.base_url.startswith("http://127.0.0.1:")
     assert code == 0 and len(bodies) > 10

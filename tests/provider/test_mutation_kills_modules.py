@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
+from doc_text import DOCS as README  # README.md and docs/: the figure lives on the Providers page
 from upstream_paths import UPSTREAM_RESULTS, needs_upstream
 
 from clarq_bench.cli.main import main
@@ -22,7 +23,6 @@ from clarq_bench.provider.offline.embeddings import EMBEDDING_FEATURES
 from clarq_bench.provider.offline.linear_model import FEATURES
 from clarq_bench.provider.offline.weights import MODELS
 
-from doc_text import DOCS as README  # README.md and docs/: the figure lives on the Providers page
 FILES = {
     "Comp.En": "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json",
     "Chat.En": "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Chat.En.json",
@@ -50,8 +50,20 @@ def test_every_model_the_matcher_loads_is_shipped_with_every_feature() -> None:
 
 
 def held_out(capsys: pytest.CaptureFixture[str], path: Path, mode: str) -> dict:
-    code = main(["provider-eval", "--provider", "offline", "--provider-mode", mode, "--dialogues", str(path),
-                 "--types", "14-26", "--json"])  # fmt: skip
+    code = main(
+        [
+            "provider-eval",
+            "--provider",
+            "offline",
+            "--provider-mode",
+            mode,
+            "--dialogues",
+            str(path),
+            "--types",
+            "14-26",
+            "--json",
+        ]
+    )
     assert code == 0
     return json.loads(capsys.readouterr().out)["groups"]
 

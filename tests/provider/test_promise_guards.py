@@ -19,9 +19,9 @@ import pytest
 from test_provider_screen import PADDED, REAL, after_root, make_task
 
 from clarq_bench.core.transcript import AgentInfo, EndReason, ReplyKind, Speaker, Transcript, Turn
+from clarq_bench.provider.asks import MAX_THINGS, count_asks
 from clarq_bench.provider.leakage import find_leaks, leak_score, ngrams
 from clarq_bench.provider.offline.provider import OfflineProvider
-from clarq_bench.provider.asks import MAX_THINGS, count_asks
 from clarq_bench.provider.screen import Verdict, screen
 from clarq_bench.scoring.judge import NodeStatus, judge, judge_deterministic
 
@@ -43,12 +43,35 @@ def test_a_real_question_of_exactly_the_readme_length_passes_and_one_more_charac
 
 
 SMALL_QUESTIONS = {
-    "en": ["Is it far from here?", "How long does that take?", "Is it dangerous at night?", "Do I need help with it?",
-           "Can I do it alone?", "Should I hurry?", "Is there a cost?", "Will it rain there?", "Is the road open?",
-           "Do I need a map?", "Can I rest first?", "Is it hard to do?"],
-    "zh": ["离这里远吗？", "需要多久？", "晚上危险吗？", "我需要帮手吗？", "我能一个人做吗？", "我要赶时间吗？", "要花钱吗？",
-           "那里会下雨吗？", "路通吗？", "我需要地图吗？", "我能先休息吗？", "难做吗？"],
-}  # fmt: skip
+    "en": [
+        "Is it far from here?",
+        "How long does that take?",
+        "Is it dangerous at night?",
+        "Do I need help with it?",
+        "Can I do it alone?",
+        "Should I hurry?",
+        "Is there a cost?",
+        "Will it rain there?",
+        "Is the road open?",
+        "Do I need a map?",
+        "Can I rest first?",
+        "Is it hard to do?",
+    ],
+    "zh": [
+        "离这里远吗？",
+        "需要多久？",
+        "晚上危险吗？",
+        "我需要帮手吗？",
+        "我能一个人做吗？",
+        "我要赶时间吗？",
+        "要花钱吗？",
+        "那里会下雨吗？",
+        "路通吗？",
+        "我需要地图吗？",
+        "我能先休息吗？",
+        "难做吗？",
+    ],
+}
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
@@ -120,10 +143,12 @@ def test_two_short_questions_throwing_in_a_name_pass_and_three_are_a_spray() -> 
 
 
 MULTI = {  # (one thing asked though both frontier nodes match it, two things asked)
-    "en": ("Which gem does Henry need to unleash the fire magic at the gate?",
-           "Which gem does Henry need, and at which gate do I unleash the fire magic?"),
+    "en": (
+        "Which gem does Henry need to unleash the fire magic at the gate?",
+        "Which gem does Henry need, and at which gate do I unleash the fire magic?",
+    ),
     "zh": ("亨利需要的宝石和释放火魔法的城门是哪个？", "亨利需要哪种宝石，我应该在哪个城门释放火魔法？"),
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
@@ -167,14 +192,23 @@ def root_carrying_node_1() -> tuple[Transcript, object]:
 
     task = small_task()
     root = f"{task.tree.root.text} {task.tree['1'].text}"
-    turns = [Turn(speaker=Speaker.provider, text="what can help you?", kind=ReplyKind.greeting),
-             Turn(speaker=Speaker.seeker, text="How do I get rubies?"),
-             Turn(speaker=Speaker.provider, text=root, kind=ReplyKind.root, revealed=["0"]),
-             Turn(speaker=Speaker.seeker, text="Where are the monsters?"),
-             Turn(speaker=Speaker.provider, text="Sorry, I cannot say more.", kind=ReplyKind.response_ii),
-             Turn(speaker=Speaker.seeker, text="Thanks. Goodbye!")]  # fmt: skip
-    transcript = Transcript.of_task(task, trial=0, seed=1, turns=turns, end_reason=EndReason.goodbye,
-                                    seeker=AgentInfo(name="scripted"), provider=AgentInfo(name="offline"))  # fmt: skip
+    turns = [
+        Turn(speaker=Speaker.provider, text="what can help you?", kind=ReplyKind.greeting),
+        Turn(speaker=Speaker.seeker, text="How do I get rubies?"),
+        Turn(speaker=Speaker.provider, text=root, kind=ReplyKind.root, revealed=["0"]),
+        Turn(speaker=Speaker.seeker, text="Where are the monsters?"),
+        Turn(speaker=Speaker.provider, text="Sorry, I cannot say more.", kind=ReplyKind.response_ii),
+        Turn(speaker=Speaker.seeker, text="Thanks. Goodbye!"),
+    ]
+    transcript = Transcript.of_task(
+        task,
+        trial=0,
+        seed=1,
+        turns=turns,
+        end_reason=EndReason.goodbye,
+        seeker=AgentInfo(name="scripted"),
+        provider=AgentInfo(name="offline"),
+    )
     return transcript, task
 
 

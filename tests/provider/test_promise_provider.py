@@ -16,9 +16,9 @@ from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
 from clarq_bench.core.transcript import Intent, ReplyKind, Speaker, Turn
 from clarq_bench.provider.answering import answer
 from clarq_bench.provider.focus import FocusIndex
+from clarq_bench.provider.lexical import TaskIndex, tokens
 from clarq_bench.provider.offline import embeddings
 from clarq_bench.provider.offline.embeddings import Embedder
-from clarq_bench.provider.lexical import TaskIndex, tokens
 from clarq_bench.provider.offline.linear_model import node_features, select
 from clarq_bench.provider.offline.provider import OfflineProvider
 from clarq_bench.provider.screen import Verdict, screen
@@ -137,6 +137,7 @@ def test_offline_e5_in_multi_info_mode_keeps_the_lexical_model(engine: HashEngin
     assert e5.notes["scores"] == OfflineProvider(task, multi_info=True).decide(turns).notes["scores"]
     assert engine.calls == []
 
+
 # --- the focus rule (README "What a provider reveals, and to what"; DESIGN.md "What the provider answers") -------
 # One tree in two languages: a choice of gem (node 1), of tavern (1.1, under 1), of divine beast (2), and an open
 # detail, how to carry the fire crystal (3), and where to buy the gloves to hold it (3.1). The brief lists three gems,
@@ -145,48 +146,86 @@ def test_offline_e5_in_multi_info_mode_keeps_the_lexical_model(engine: HashEngin
 FOCUS_NODES = {
     "en": [
         ("0", "You need to trade a gem with Henry for a fire crystal, then summon a divine beast.", None),
-        ("1", "Henry needs the Starlight Gem.",
-         "The previous responses did not say which gem Henry needs. Note: Use this response only if the other party "
-         "has noticed the issue of not knowing which gem Henry needs."),
-        ("1.1", "You can find Henry at the Forest Tavern.",
-         "There are multiple taverns in the game scenario. This response addresses which tavern to go to. Note: Use "
-         "this response only if the other party has noticed that there are multiple taverns and is unsure which one "
-         "to go to."),
-        ("2", "Summon the divine horse: only the horse can carry the crystal.",
-         "There are three divine beasts to summon. This response addresses which beast to summon. Note: Use this "
-         "response only if the other party has noticed that there are multiple divine beasts and is unsure which one "
-         "to summon."),
-        ("3", "The fire crystal must be kept in a lead box on the way back.",
-         "Jax mentioned the fire crystal but did not explain how to carry it safely. Note: Use this response only if "
-         "the other party has noticed the lack of information on how to carry the fire crystal."),
-        ("3.1", "You can buy fireproof gloves at the blacksmith by the bridge.",
-         "Jax said to wear fireproof gloves but did not say where to buy them. Note: Use this response only if the "
-         "other party has noticed the lack of information on where to buy fireproof gloves."),
+        (
+            "1",
+            "Henry needs the Starlight Gem.",
+            "The previous responses did not say which gem Henry needs. Note: Use this response only if the other party "
+            "has noticed the issue of not knowing which gem Henry needs.",
+        ),
+        (
+            "1.1",
+            "You can find Henry at the Forest Tavern.",
+            "There are multiple taverns in the game scenario. This response addresses which tavern to go to. Note: Use "
+            "this response only if the other party has noticed that there are multiple taverns and is unsure which one "
+            "to go to.",
+        ),
+        (
+            "2",
+            "Summon the divine horse: only the horse can carry the crystal.",
+            "There are three divine beasts to summon. This response addresses which beast to summon. Note: Use this "
+            "response only if the other party has noticed that there are multiple divine beasts and is unsure which one "
+            "to summon.",
+        ),
+        (
+            "3",
+            "The fire crystal must be kept in a lead box on the way back.",
+            "Jax mentioned the fire crystal but did not explain how to carry it safely. Note: Use this response only if "
+            "the other party has noticed the lack of information on how to carry the fire crystal.",
+        ),
+        (
+            "3.1",
+            "You can buy fireproof gloves at the blacksmith by the bridge.",
+            "Jax said to wear fireproof gloves but did not say where to buy them. Note: Use this response only if the "
+            "other party has noticed the lack of information on where to buy fireproof gloves.",
+        ),
     ],
     "zh": [
         ("0", "你需要用宝石和亨利交换火晶石，然后召唤神兽。", None),
-        ("1", "亨利需要的是星光宝石。",
-         "前面的回复没有说亨利需要哪种宝石。注：只有在对方注意到了不知道亨利需要哪种宝石才使用这个回复。"),
-        ("1.1", "你可以在森林酒馆找到亨利。",
-         "游戏中存在多个酒馆。注：只有在对方注意到存在多个酒馆且不确定去哪一个才使用这个回复。"),
-        ("2", "召唤神马：只有马能驮火晶石。",
-         "游戏中有三种神兽可以召唤。注：只有在对方注意到存在多种神兽且不确定召唤哪一种才使用这个回复。"),
-        ("3", "回来的路上火晶石必须放在铅盒里。",
-         "Jax提到了火晶石但没有说明如何安全携带。注：只有在对方注意到了缺少如何携带火晶石的信息才使用这个回复。"),
-        ("3.1", "你可以在桥边的铁匠铺买到防火手套。",
-         "Jax提到了防火手套但没有说明在哪里买。注：只有在对方注意到了不知道在哪里买防火手套才使用这个回复。"),
+        (
+            "1",
+            "亨利需要的是星光宝石。",
+            "前面的回复没有说亨利需要哪种宝石。注：只有在对方注意到了不知道亨利需要哪种宝石才使用这个回复。",
+        ),
+        (
+            "1.1",
+            "你可以在森林酒馆找到亨利。",
+            "游戏中存在多个酒馆。注：只有在对方注意到存在多个酒馆且不确定去哪一个才使用这个回复。",
+        ),
+        (
+            "2",
+            "召唤神马：只有马能驮火晶石。",
+            "游戏中有三种神兽可以召唤。注：只有在对方注意到存在多种神兽且不确定召唤哪一种才使用这个回复。",
+        ),
+        (
+            "3",
+            "回来的路上火晶石必须放在铅盒里。",
+            "Jax提到了火晶石但没有说明如何安全携带。注：只有在对方注意到了缺少如何携带火晶石的信息才使用这个回复。",
+        ),
+        (
+            "3.1",
+            "你可以在桥边的铁匠铺买到防火手套。",
+            "Jax提到了防火手套但没有说明在哪里买。注：只有在对方注意到了不知道在哪里买防火手套才使用这个回复。",
+        ),
     ],
-}  # fmt: skip
+}
 FOCUS_BRIEFS = {
-    "en": TaskBrief(role="adventurer", task_name="trade with Henry",
-                    items=("Starlight Gem", "Moonlight Gem", "Sun Gem", "Lead box"),
-                    skills=("Summon the divine tiger", "Summon the divine horse", "Summon the divine turtle"),
-                    scenes=("Mystery Tavern", "Forest Tavern", "Riverside Tavern", "Town Hall"),
-                    background="You are an adventurer. Ask Jax how to trade with Henry."),
-    "zh": TaskBrief(role="冒险者", task_name="和亨利交易", items=("星光宝石", "月光宝石", "太阳宝石", "铅盒"),
-                    skills=("召唤神虎", "召唤神马", "召唤神龟"), scenes=("神秘酒馆", "森林酒馆", "河边酒馆", "市政厅"),
-                    background="你是冒险者。去和亨利交易。"),
-}  # fmt: skip
+    "en": TaskBrief(
+        role="adventurer",
+        task_name="trade with Henry",
+        items=("Starlight Gem", "Moonlight Gem", "Sun Gem", "Lead box"),
+        skills=("Summon the divine tiger", "Summon the divine horse", "Summon the divine turtle"),
+        scenes=("Mystery Tavern", "Forest Tavern", "Riverside Tavern", "Town Hall"),
+        background="You are an adventurer. Ask Jax how to trade with Henry.",
+    ),
+    "zh": TaskBrief(
+        role="冒险者",
+        task_name="和亨利交易",
+        items=("星光宝石", "月光宝石", "太阳宝石", "铅盒"),
+        skills=("召唤神虎", "召唤神马", "召唤神龟"),
+        scenes=("神秘酒馆", "森林酒馆", "河边酒馆", "市政厅"),
+        background="你是冒险者。去和亨利交易。",
+    ),
+}
 
 
 @pytest.fixture(scope="module", params=["en", "zh"])
@@ -195,8 +234,16 @@ def focus(request: pytest.FixtureRequest) -> FocusIndex:
 
 
 def focus_task(language: str) -> Task:
-    return Task(id=f"{language}/01/0", language=language, type_number=1, type_name="Trade", index=0,
-                split=Split.test, brief=FOCUS_BRIEFS[language], tree=ResponseTree.build(FOCUS_NODES[language]))
+    return Task(
+        id=f"{language}/01/0",
+        language=language,
+        type_number=1,
+        type_name="Trade",
+        index=0,
+        split=Split.test,
+        brief=FOCUS_BRIEFS[language],
+        tree=ResponseTree.build(FOCUS_NODES[language]),
+    )
 
 
 def asked(focus: FocusIndex, text: str, node_id: str) -> bool:
@@ -216,30 +263,55 @@ def test_a_choice_is_asked_when_a_question_word_governs_its_kind(focus: FocusInd
 def test_a_question_word_that_governs_something_else_asks_no_choice(focus: FocusIndex) -> None:
     # "which" / 哪 here asks which step, not which gem: the gem is only named (one option of it, a bet)
     assert not asked(focus, say(focus, "Which step needs the Starlight Gem?", "哪一步需要星光宝石？"), "1")
-    assert not asked(focus, say(focus, "Which gate do I take to see Henry with the Starlight Gem?",
-                                "我带着星光宝石该走哪个城门去见亨利？"), "1")  # fmt: skip
+    assert not asked(
+        focus,
+        say(focus, "Which gate do I take to see Henry with the Starlight Gem?", "我带着星光宝石该走哪个城门去见亨利？"),
+        "1",
+    )
 
 
 def test_one_option_alone_is_a_bet_and_two_offered_as_alternatives_ask_the_choice(focus: FocusIndex) -> None:
     assert not asked(focus, say(focus, "Should I give Henry the Starlight Gem?", "我应该给亨利星光宝石吗？"), "1")
     assert not asked(focus, say(focus, "Should I summon the divine horse?", "我应该召唤神马吗？"), "2")
-    assert asked(focus, say(focus, "Should I give Henry the Starlight Gem or the Moonlight Gem?",
-                            "我应该给亨利星光宝石还是月光宝石？"), "1")  # fmt: skip
-    assert asked(focus, say(focus, "Should I summon the divine tiger or the divine horse?", "我应该召唤神虎还是神马？"), "2")
+    assert asked(
+        focus,
+        say(focus, "Should I give Henry the Starlight Gem or the Moonlight Gem?", "我应该给亨利星光宝石还是月光宝石？"),
+        "1",
+    )
+    assert asked(
+        focus, say(focus, "Should I summon the divine tiger or the divine horse?", "我应该召唤神虎还是神马？"), "2"
+    )
 
 
 def test_the_alternatives_must_be_most_of_the_names_a_question_lists(focus: FocusIndex) -> None:
     # two gems and one name of another kind: the gems are most of it; two gems and two others: a list, no choice
-    assert asked(focus, say(focus, "Should I give Henry the Starlight Gem or the Moonlight Gem at the Town Hall?",
-                            "我应该在市政厅给亨利星光宝石还是月光宝石？"), "1")  # fmt: skip
-    assert not asked(focus, say(focus, "Should I give Henry the Starlight Gem or the Moonlight Gem, in the Lead box at "
-                                "the Town Hall?", "我应该在市政厅用铅盒给亨利星光宝石还是月光宝石？"), "1")  # fmt: skip
+    assert asked(
+        focus,
+        say(
+            focus,
+            "Should I give Henry the Starlight Gem or the Moonlight Gem at the Town Hall?",
+            "我应该在市政厅给亨利星光宝石还是月光宝石？",
+        ),
+        "1",
+    )
+    assert not asked(
+        focus,
+        say(
+            focus,
+            "Should I give Henry the Starlight Gem or the Moonlight Gem, in the Lead box at the Town Hall?",
+            "我应该在市政厅用铅盒给亨利星光宝石还是月光宝石？",
+        ),
+        "1",
+    )
 
 
 def test_a_list_of_names_of_other_kinds_asks_no_choice(focus: FocusIndex) -> None:
     # README: "neither is a list of names of several kinds" (here no gem at all, three names of other kinds)
-    text = say(focus, "What do I do for Henry at the Town Hall, the Mystery Tavern and with the Lead box?",
-               "我在市政厅、神秘酒馆和用铅盒要为亨利做什么？")
+    text = say(
+        focus,
+        "What do I do for Henry at the Town Hall, the Mystery Tavern and with the Lead box?",
+        "我在市政厅、神秘酒馆和用铅盒要为亨利做什么？",
+    )
     assert not asked(focus, text, "1")
 
 
@@ -269,10 +341,12 @@ def turn(focus: FocusIndex, *questions: str) -> str:
 def said(focus: FocusIndex, text: str) -> list[Turn]:
     """The dialogue answer() reads: greeting, opening, Jax's root (which raises every kind these questions name),
     then the seeker's turn."""
-    return [Turn(speaker=Speaker.provider, text="hi", kind=ReplyKind.greeting),
-            Turn(speaker=Speaker.seeker, text="How do I trade with Henry?"),
-            Turn(speaker=Speaker.provider, text=focus.task.tree.root.text, kind=ReplyKind.root, revealed=["0"]),
-            Turn(speaker=Speaker.seeker, text=text)]  # fmt: skip
+    return [
+        Turn(speaker=Speaker.provider, text="hi", kind=ReplyKind.greeting),
+        Turn(speaker=Speaker.seeker, text="How do I trade with Henry?"),
+        Turn(speaker=Speaker.provider, text=focus.task.tree.root.text, kind=ReplyKind.root, revealed=["0"]),
+        Turn(speaker=Speaker.seeker, text=text),
+    ]
 
 
 def test_only_the_first_three_questions_of_a_turn_are_read(focus: FocusIndex) -> None:
@@ -284,7 +358,9 @@ def test_only_the_first_three_questions_of_a_turn_are_read(focus: FocusIndex) ->
 def test_a_preamble_ending_in_a_colon_is_no_question(focus: FocusIndex) -> None:
     preamble = say(focus, "What I would like to know:", "我想问几个问题：")
     text = "\n".join([preamble, *PADDING[focus.language][:2], GEM[focus.language]])
-    assert answer(focus, said(focus, text), ["1", "2"], multi_info=False) == ["1"]  # the gem question is the third question
+    assert answer(focus, said(focus, text), ["1", "2"], multi_info=False) == [
+        "1"
+    ]  # the gem question is the third question
 
 
 def test_multi_info_reads_the_first_four_questions(focus: FocusIndex) -> None:
@@ -335,12 +411,21 @@ def test_repeats_count_per_question_the_unanswered_one_is_still_answered(languag
 #: Options of one kind chained by shared words with no word common to all ("Dragon Bone Shield" shares "dragon bone"
 #: with the sword and "shield" with the iron one), and an explanation that names no kind: a bet is still a bet.
 CHAINED = {
-    "en": (("Dragon Bone Sword", "Dragon Bone Shield", "Iron Shield"), "You need to bring the Dragon Bone Shield.",
-           "The previous responses did not say what to bring.", "Should I bring the Dragon Bone Shield?",
-           "Should I bring the Dragon Bone Shield or the Iron Shield?"),
-    "zh": (("龙骨剑", "龙骨盾牌", "铁盾牌"), "你需要带上龙骨盾牌。", "前面的回复没有说明要带什么。", "我应该带龙骨盾牌吗？",
-           "我应该带龙骨盾牌还是铁盾牌？"),
-}  # fmt: skip
+    "en": (
+        ("Dragon Bone Sword", "Dragon Bone Shield", "Iron Shield"),
+        "You need to bring the Dragon Bone Shield.",
+        "The previous responses did not say what to bring.",
+        "Should I bring the Dragon Bone Shield?",
+        "Should I bring the Dragon Bone Shield or the Iron Shield?",
+    ),
+    "zh": (
+        ("龙骨剑", "龙骨盾牌", "铁盾牌"),
+        "你需要带上龙骨盾牌。",
+        "前面的回复没有说明要带什么。",
+        "我应该带龙骨盾牌吗？",
+        "我应该带龙骨盾牌还是铁盾牌？",
+    ),
+}
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
@@ -348,8 +433,18 @@ def test_a_bet_on_one_option_is_no_question_even_when_the_explanation_names_no_k
     names, text, explanation, bet, choice = CHAINED[language]
     brief = TaskBrief(role="knight", task_name="guard the gate", items=names, skills=(), scenes=(), background=".")
     tree = ResponseTree.build([("0", "Guard the gate.", None), ("1", text, explanation)])
-    focus = FocusIndex(Task(id=f"{language}/02/0", language=language, type_number=2, type_name="Guard", index=0,
-                            split=Split.test, brief=brief, tree=tree))  # fmt: skip
+    focus = FocusIndex(
+        Task(
+            id=f"{language}/02/0",
+            language=language,
+            type_number=2,
+            type_name="Guard",
+            index=0,
+            split=Split.test,
+            brief=brief,
+            tree=tree,
+        )
+    )
     assert focus.nodes["1"].options  # a choice among the three
     assert not asked(focus, bet, "1")
     assert asked(focus, choice, "1")

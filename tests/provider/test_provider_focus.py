@@ -13,32 +13,53 @@ from clarq_bench.provider.offline.provider import OfflineProvider
 
 NODES = [
     ("0", "You need to trade a gem with Henry for a fire crystal, then summon a beast.", None),
-    ("1", "Henry needs the starlight gem.",
-     "The previous responses did not say which gem Henry needs. Note: Use this response only if the other party has "
-     "noticed the issue of not knowing which gem Henry needs."),
-    ("1.1", "You can find Henry at the Forest Tavern.",
-     "There are multiple taverns in the game scenario. This response addresses which tavern to go to. Note: Use this "
-     "response only if the other party has noticed that there are multiple taverns and is unsure which one to go to."),
-    ("2", "Summon the divine horse: only the horse can carry the crystal.",
-     "There are three divine beasts to summon. This response addresses which beast to summon. Note: Use this "
-     "response only if the other party has noticed that there are multiple divine beasts and is unsure which one to "
-     "summon."),
-    ("3", "The fire crystal must be kept in a lead box on the way back.",
-     "Jax mentioned the fire crystal but did not explain how to carry it safely. Note: Use this response only if the "
-     "other party has noticed the lack of information on how to carry the fire crystal."),
-]  # fmt: skip
+    (
+        "1",
+        "Henry needs the starlight gem.",
+        "The previous responses did not say which gem Henry needs. Note: Use this response only if the other party has "
+        "noticed the issue of not knowing which gem Henry needs.",
+    ),
+    (
+        "1.1",
+        "You can find Henry at the Forest Tavern.",
+        "There are multiple taverns in the game scenario. This response addresses which tavern to go to. Note: Use this "
+        "response only if the other party has noticed that there are multiple taverns and is unsure which one to go to.",
+    ),
+    (
+        "2",
+        "Summon the divine horse: only the horse can carry the crystal.",
+        "There are three divine beasts to summon. This response addresses which beast to summon. Note: Use this "
+        "response only if the other party has noticed that there are multiple divine beasts and is unsure which one to "
+        "summon.",
+    ),
+    (
+        "3",
+        "The fire crystal must be kept in a lead box on the way back.",
+        "Jax mentioned the fire crystal but did not explain how to carry it safely. Note: Use this response only if the "
+        "other party has noticed the lack of information on how to carry the fire crystal.",
+    ),
+]
 BRIEF = TaskBrief(
-    role="adventurer", task_name="trade with Henry",
+    role="adventurer",
+    task_name="trade with Henry",
     items=("Starlight Gem", "Moonlight Gem", "Sun Gem", "Lead box"),
     skills=("Summon the divine tiger", "Summon the divine horse", "Summon the divine turtle"),
     scenes=("Mystery Tavern", "Forest Tavern", "Riverside Tavern", "Town Hall"),
     background="You are an adventurer. Ask Jax how to trade with Henry.",
-)  # fmt: skip
+)
 
 
 def task() -> Task:
-    return Task(id="en/01/0", language="en", type_number=1, type_name="Trade", index=0, split=Split.test,
-                brief=BRIEF, tree=ResponseTree.build(NODES))  # fmt: skip
+    return Task(
+        id="en/01/0",
+        language="en",
+        type_number=1,
+        type_name="Trade",
+        index=0,
+        split=Split.test,
+        brief=BRIEF,
+        tree=ResponseTree.build(NODES),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -50,23 +71,29 @@ def asks(focus: FocusIndex, text: str, node_id: str) -> bool:
     return any(focus.focuses(question, node_id) for question in focus.questions(text))
 
 
-@pytest.mark.parametrize("text", [
-    "Which gem does Henry need?",
-    "What kind of gem should I bring to Henry?",
-    "Should I give Henry the Starlight Gem, the Moonlight Gem or the Sun Gem?",
-    "Does Henry want the Starlight Gem or the Moonlight Gem?",
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Which gem does Henry need?",
+        "What kind of gem should I bring to Henry?",
+        "Should I give Henry the Starlight Gem, the Moonlight Gem or the Sun Gem?",
+        "Does Henry want the Starlight Gem or the Moonlight Gem?",
+    ],
+)
 def test_a_choice_is_asked_by_its_kind_or_by_two_of_its_options(focus: FocusIndex, text: str) -> None:
     assert asks(focus, text, "1")
 
 
-@pytest.mark.parametrize("text", [
-    "Should I give Henry the Starlight Gem?",  # one option alone: a bet on the answer
-    "Which step needs the Starlight Gem, and where exactly?",  # "which" governs "step", not the kind
-    "How do I use the Starlight Gem, and at which step?",
-    "Which step involves the Starlight Gem, the Moonlight Gem, the Town Hall or the Lead box?",  # names of 3 kinds
-    "When does it happen? Who do I talk to?",  # content-free
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Should I give Henry the Starlight Gem?",  # one option alone: a bet on the answer
+        "Which step needs the Starlight Gem, and where exactly?",  # "which" governs "step", not the kind
+        "How do I use the Starlight Gem, and at which step?",
+        "Which step involves the Starlight Gem, the Moonlight Gem, the Town Hall or the Lead box?",  # names of 3 kinds
+        "When does it happen? Who do I talk to?",  # content-free
+    ],
+)
 def test_a_bet_a_spray_or_a_content_free_question_does_not_ask_the_choice(focus: FocusIndex, text: str) -> None:
     assert not asks(focus, text, "1")
 
@@ -84,9 +111,11 @@ def test_a_detail_is_asked_by_naming_its_thing_and_asking_the_right_kind_of_thin
 
 
 def _turns(*texts: str) -> list[Turn]:
-    turns = [Turn(speaker=Speaker.provider, text="what can help you?", kind=ReplyKind.greeting),
-             Turn(speaker=Speaker.seeker, text="I need help trading with Henry."),
-             Turn(speaker=Speaker.provider, text=NODES[0][1], kind=ReplyKind.root, revealed=["0"])]  # fmt: skip
+    turns = [
+        Turn(speaker=Speaker.provider, text="what can help you?", kind=ReplyKind.greeting),
+        Turn(speaker=Speaker.seeker, text="I need help trading with Henry."),
+        Turn(speaker=Speaker.provider, text=NODES[0][1], kind=ReplyKind.root, revealed=["0"]),
+    ]
     for text in texts:
         turns.append(Turn(speaker=Speaker.seeker, text=text))
     return turns
@@ -117,19 +146,39 @@ def test_the_offline_provider_never_reveals_a_choice_to_a_bet() -> None:
 
 ZH_NODES = [
     ("0", "你需要去山脉挖胡萝卜。", None),
-    ("1", "北方山脉才有很多胡萝卜。",
-     "这个回复用于解答应该去哪个山脉挖胡萝卜的疑问。注：只有在对方注意到存在多个山脉且不确定应该去哪一个挖胡萝卜才使用。"),
-]  # fmt: skip
-ZH_BRIEF = TaskBrief(role="冒险者", task_name="挖胡萝卜", items=("铲子",), skills=("挖掘",),
-                     scenes=("北方山脉", "东方山脉", "西方山脉"), background="你是冒险者。")  # fmt: skip
+    (
+        "1",
+        "北方山脉才有很多胡萝卜。",
+        "这个回复用于解答应该去哪个山脉挖胡萝卜的疑问。注：只有在对方注意到存在多个山脉且不确定应该去哪一个挖胡萝卜才使用。",
+    ),
+]
+ZH_BRIEF = TaskBrief(
+    role="冒险者",
+    task_name="挖胡萝卜",
+    items=("铲子",),
+    skills=("挖掘",),
+    scenes=("北方山脉", "东方山脉", "西方山脉"),
+    background="你是冒险者。",
+)
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("我应该去哪个山脉挖胡萝卜？", True),
-    ("我应该去北方山脉还是东方山脉？", True),
-    ("我应该去北方山脉吗？", False),  # one option alone
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("我应该去哪个山脉挖胡萝卜？", True),
+        ("我应该去北方山脉还是东方山脉？", True),
+        ("我应该去北方山脉吗？", False),  # one option alone
+    ],
+)
 def test_chinese_choices_follow_the_same_rule(text: str, expected: bool) -> None:
-    zh = Task(id="zh/01/0", language="zh", type_number=1, type_name="Gather", index=0, split=Split.test,
-              brief=ZH_BRIEF, tree=ResponseTree.build(ZH_NODES))  # fmt: skip
+    zh = Task(
+        id="zh/01/0",
+        language="zh",
+        type_number=1,
+        type_name="Gather",
+        index=0,
+        split=Split.test,
+        brief=ZH_BRIEF,
+        tree=ResponseTree.build(ZH_NODES),
+    )
     assert asks(FocusIndex(zh), text, "1") is expected

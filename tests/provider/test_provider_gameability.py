@@ -5,11 +5,10 @@ oracle and the honest heuristic still get theirs. Types 14, 18, 22 and 26 (40 ta
 from __future__ import annotations
 
 import pytest
-
-from clarq_bench.fidelity.audit import audit, enumeration, red_team
-from clarq_bench.data.loader import load_tasks
-
 from upstream_paths import UPSTREAM_DATA, needs_upstream
+
+from clarq_bench.data.loader import load_tasks
+from clarq_bench.fidelity.audit import audit, enumeration, red_team
 
 TYPES = (14, 18, 22, 26)
 

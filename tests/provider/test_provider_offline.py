@@ -6,38 +6,67 @@ import pytest
 
 from clarq_bench.core import prompts
 from clarq_bench.core.errors import ClarqError
+from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
+from clarq_bench.core.transcript import Intent, ReplyKind, Speaker, Turn
+from clarq_bench.data.textmatch import carries_node
 from clarq_bench.provider.factory import make_provider
 from clarq_bench.provider.lexical import TaskIndex, tokens
 from clarq_bench.provider.offline.linear_model import select
 from clarq_bench.provider.offline.provider import OfflineProvider
-from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
-from clarq_bench.data.textmatch import carries_node
-from clarq_bench.core.transcript import Intent, ReplyKind, Speaker, Turn
 
 EN_NODES = [
     ("0", "You can go to the mine to dig for rubies.", None),
-    ("1", "If you stun the monsters, then you can enter the mine.",
-     "This response addresses how to enter the mine guarded by monsters. Use it only if the other party noticed "
-     "they cannot enter the mine."),
-    ("1.1", "You can release fog from the swamp into the mine to stun the monsters.",
-     "This response addresses how to stun the monsters. Use it only if the other party asks how to stun them."),
-    ("2", "You should go to the North Mine, as only the North Mine has rubies.",
-     "There are two mines, North Mine and West Mine. This response addresses which mine to go to."),
-]  # fmt: skip
+    (
+        "1",
+        "If you stun the monsters, then you can enter the mine.",
+        "This response addresses how to enter the mine guarded by monsters. Use it only if the other party noticed "
+        "they cannot enter the mine.",
+    ),
+    (
+        "1.1",
+        "You can release fog from the swamp into the mine to stun the monsters.",
+        "This response addresses how to stun the monsters. Use it only if the other party asks how to stun them.",
+    ),
+    (
+        "2",
+        "You should go to the North Mine, as only the North Mine has rubies.",
+        "There are two mines, North Mine and West Mine. This response addresses which mine to go to.",
+    ),
+]
 ZH_NODES = [
     ("0", "你可以去山脉挖胡萝卜，然后去山脉高处制造烟雾。", None),
-    ("1", "北方山脉才有很多胡萝卜。", "这个回复用于解答应该去哪个山脉挖胡萝卜的疑问。注：只有在对方注意到存在多个山脉且不确定应该去哪一个挖胡萝卜才使用。"),
-    ("2", "你应该前往东方山脉的高处，因为只有东方山脉附近存在村庄。",
-     "这个回复用于解答应该去哪个山脉的高处制造烟雾的疑问。"),
-]  # fmt: skip
+    (
+        "1",
+        "北方山脉才有很多胡萝卜。",
+        "这个回复用于解答应该去哪个山脉挖胡萝卜的疑问。注：只有在对方注意到存在多个山脉且不确定应该去哪一个挖胡萝卜才使用。",
+    ),
+    (
+        "2",
+        "你应该前往东方山脉的高处，因为只有东方山脉附近存在村庄。",
+        "这个回复用于解答应该去哪个山脉的高处制造烟雾的疑问。",
+    ),
+]
 
 
 def make_task(language: str, nodes) -> Task:
-    brief = TaskBrief(role="adventurer", task_name="rubies" if language == "en" else "生存",
-                      items=("air sucker",), skills=("dig",), scenes=("North Mine", "West Mine", "Swamp"),
-                      background="Collect rubies from a mine." if language == "en" else "在山脉中生存。")  # fmt: skip
-    return Task(id=f"{language}/01/0", language=language, type_number=1, type_name="Gather Resources", index=0,
-                split=Split.test, brief=brief, tree=ResponseTree.build(nodes))  # fmt: skip
+    brief = TaskBrief(
+        role="adventurer",
+        task_name="rubies" if language == "en" else "生存",
+        items=("air sucker",),
+        skills=("dig",),
+        scenes=("North Mine", "West Mine", "Swamp"),
+        background="Collect rubies from a mine." if language == "en" else "在山脉中生存。",
+    )
+    return Task(
+        id=f"{language}/01/0",
+        language=language,
+        type_number=1,
+        type_name="Gather Resources",
+        index=0,
+        split=Split.test,
+        brief=brief,
+        tree=ResponseTree.build(nodes),
+    )
 
 
 def dialogue(*exchanges: tuple[str, object]) -> list[Turn]:
@@ -69,8 +98,13 @@ def unrevealed_leak(task: Task, text: str, revealed: set[str]) -> list[str]:
 async def test_root_gate_then_verbatim_response_i_en():
     task = make_task("en", EN_NODES)
     provider = OfflineProvider(task)
-    first, second = await play(provider, ["Hi, I need help collecting rubies for my quest.",
-                                          "Which mine should I go to, the North Mine or the West Mine?"])  # fmt: skip
+    first, second = await play(
+        provider,
+        [
+            "Hi, I need help collecting rubies for my quest.",
+            "Which mine should I go to, the North Mine or the West Mine?",
+        ],
+    )
     assert first.kind == ReplyKind.root and first.text == task.tree.root.text and first.revealed == ["0"]
     assert second.kind == ReplyKind.response_i and second.intent == Intent.answerable
     assert second.revealed == ["2"] and second.text == task.tree["2"].text
@@ -87,9 +121,16 @@ async def test_child_never_before_parent():
     task = make_task("en", EN_NODES)
     stun = "How do I stun the monsters? Should I release fog from the swamp into the mine?"
     enter = "How can I enter the mine past the monsters?"
-    for script in (["I need help collecting rubies.", stun, enter, stun],
-                   ["I need help collecting rubies.", "Which mine, North or West?", stun,
-                    "How can I enter the mine past the monsters?", stun]):  # fmt: skip
+    for script in (
+        ["I need help collecting rubies.", stun, enter, stun],
+        [
+            "I need help collecting rubies.",
+            "Which mine, North or West?",
+            stun,
+            "How can I enter the mine past the monsters?",
+            stun,
+        ],
+    ):
         replies = await play(OfflineProvider(task), script)
         seen: set[str] = {"0"}
         for reply in replies[1:]:
@@ -105,9 +146,15 @@ async def test_child_never_before_parent():
 async def test_response_ii_never_leaks_unrevealed_text():
     task = make_task("en", EN_NODES)
     provider = OfflineProvider(task)
-    turns = ["I need help collecting rubies.", "Thanks. So my plan is fine, is that correct?",
-             "Is there anything else I should know?", "Do you like pizza?", "How long will the whole quest take?",
-             "Which mine should I go to, North or West?", "Sorry, tell me again: which one is it, North or West?"]
+    turns = [
+        "I need help collecting rubies.",
+        "Thanks. So my plan is fine, is that correct?",
+        "Is there anything else I should know?",
+        "Do you like pizza?",
+        "How long will the whole quest take?",
+        "Which mine should I go to, North or West?",
+        "Sorry, tell me again: which one is it, North or West?",
+    ]
     replies = await play(provider, turns)
     revealed: set[str] = set()
     kinds = set()
@@ -125,9 +172,14 @@ async def test_enough_when_frontier_empty():
     task = make_task("zh", ZH_NODES)
     provider = OfflineProvider(task)
     turns = dialogue(("我需要在这里生存，请帮帮我。", None))
-    turns += [task_turn(task, "0", ReplyKind.root), Turn(speaker=Speaker.seeker, text="哪个山脉有胡萝卜？"),
-              task_turn(task, "1"), Turn(speaker=Speaker.seeker, text="哪个山脉的高处可以制造烟雾？"),
-              task_turn(task, "2"), Turn(speaker=Speaker.seeker, text="还有什么我需要知道的吗？")]  # fmt: skip
+    turns += [
+        task_turn(task, "0", ReplyKind.root),
+        Turn(speaker=Speaker.seeker, text="哪个山脉有胡萝卜？"),
+        task_turn(task, "1"),
+        Turn(speaker=Speaker.seeker, text="哪个山脉的高处可以制造烟雾？"),
+        task_turn(task, "2"),
+        Turn(speaker=Speaker.seeker, text="还有什么我需要知道的吗？"),
+    ]
     reply = await provider.respond(turns)
     assert reply.kind == ReplyKind.enough and reply.revealed == []
     assert reply.text == prompts.render("provider/offline_enough", "zh")
@@ -139,8 +191,9 @@ def task_turn(task: Task, node_id: str, kind: ReplyKind = ReplyKind.response_i) 
 
 async def test_chinese_selects_by_character_bigrams():
     task = make_task("zh", ZH_NODES)
-    replies = await play(OfflineProvider(task), ["我需要在这里生存，请帮帮我。",
-                                                 "请问我应该去哪个山脉的高处制造烟雾？东方还是西方？"])  # fmt: skip
+    replies = await play(
+        OfflineProvider(task), ["我需要在这里生存，请帮帮我。", "请问我应该去哪个山脉的高处制造烟雾？东方还是西方？"]
+    )
     assert replies[0].kind == ReplyKind.root
     assert replies[1].revealed == ["2"] and replies[1].text == task.tree["2"].text
 
@@ -157,8 +210,13 @@ def test_lexical_matcher_alone_ranks_the_asked_node():
 async def test_multi_info_reveals_all_asked_nodes_intact():
     task = make_task("en", EN_NODES)
     provider = OfflineProvider(task, multi_info=True)
-    replies = await play(provider, ["I need help collecting rubies.",
-                                    "How can I enter the mine past the monsters? And which mine, North or West?"])
+    replies = await play(
+        provider,
+        [
+            "I need help collecting rubies.",
+            "How can I enter the mine past the monsters? And which mine, North or West?",
+        ],
+    )
     reply = replies[1]
     assert reply.revealed == ["1", "2"]
     assert all(carries_node(reply.text, task.tree[i].text, "en") for i in reply.revealed)
@@ -171,8 +229,15 @@ def test_factory():
 
 
 def test_templates_exist_for_both_languages_and_hold_no_braces_but_previous():
-    for name in ("offline_off_topic", "offline_positive", "offline_reassure", "offline_repeat",
-                 "offline_repeat_generic", "offline_unrelated", "offline_enough"):  # fmt: skip
+    for name in (
+        "offline_off_topic",
+        "offline_positive",
+        "offline_reassure",
+        "offline_repeat",
+        "offline_repeat_generic",
+        "offline_unrelated",
+        "offline_enough",
+    ):
         for language in ("en", "zh"):
             text = prompts.load(f"provider/{name}", language)
             assert text and text.replace("{previous}", "").count("{") == 0
@@ -184,13 +249,19 @@ def test_templates_exist_for_both_languages_and_hold_no_braces_but_previous():
 
 NOTICED_NODES = [
     ("0", "Get the priest in a castle to bless your pure water.", None),
-    ("1", "The pass to enter the castle can only be requested from Henry's office.",
-     "Note: Use this response only if the other party has noticed the need for a pass and is unsure where to "
-     "obtain it."),
-    ("2", "Currently only Dusk Castle has a priest.",
-     "Note: Use this response only if the other party has noticed that there are multiple castles and is unsure "
-     "which one has a priest."),
-]  # fmt: skip
+    (
+        "1",
+        "The pass to enter the castle can only be requested from Henry's office.",
+        "Note: Use this response only if the other party has noticed the need for a pass and is unsure where to "
+        "obtain it.",
+    ),
+    (
+        "2",
+        "Currently only Dusk Castle has a priest.",
+        "Note: Use this response only if the other party has noticed that there are multiple castles and is unsure "
+        "which one has a priest.",
+    ),
+]
 
 
 def test_focus_phrase_reads_the_note_clause_in_both_languages():
@@ -205,7 +276,9 @@ def test_focus_phrase_reads_the_note_clause_in_both_languages():
     assert {"工作", "作室"} <= focus and not focus & {"去哪", "哪一", "不确", "应该"}
     assert competing_options(zh, "zh") == ["工作室"]
     # No note: the first sentence (the gap the node fills) stands in; nothing at all gives "".
-    assert focus_phrase("There are multiple rivers. This response addresses which.", "en") == "There are multiple rivers."
+    assert (
+        focus_phrase("There are multiple rivers. This response addresses which.", "en") == "There are multiple rivers."
+    )
     assert focus_phrase(None, "en") == "" and competing_options(None, "en") == []
 
 
@@ -241,8 +314,9 @@ def test_specific_questions_exclude_open_and_confirmation_sentences():
     from clarq_bench.provider.offline.linear_model import node_features
 
     index = TaskIndex(make_task("en", NOTICED_NODES).tree, "en")
-    rows = node_features(index, "I will bless the water in a castle, is that correct? Anything else I should know?",
-                         ["1", "2"])  # fmt: skip
+    rows = node_features(
+        index, "I will bless the water in a castle, is that correct? Anything else I should know?", ["1", "2"]
+    )
     assert all(row["nspec"] == 0.0 and row["sf"] == 0.0 for row in rows)
     assert select(index, "Is there anything else I should know?", ["1", "2"]).chosen == []
 
@@ -250,9 +324,11 @@ def test_specific_questions_exclude_open_and_confirmation_sentences():
 def context_dialogue(task: Task, *exchanges: tuple[str, str | None]) -> list[Turn]:
     """Greeting, an opening answered by the root, then (seeker text, revealed node id or None) exchanges; the
     last seeker text gets no reply."""
-    turns = [Turn(speaker=Speaker.provider, text="what can help you?", kind=ReplyKind.greeting),
-             Turn(speaker=Speaker.seeker, text="I need help collecting rubies."),
-             task_turn(task, "0", ReplyKind.root)]  # fmt: skip
+    turns = [
+        Turn(speaker=Speaker.provider, text="what can help you?", kind=ReplyKind.greeting),
+        Turn(speaker=Speaker.seeker, text="I need help collecting rubies."),
+        task_turn(task, "0", ReplyKind.root),
+    ]
     for seeker, node_id in exchanges:
         turns.append(Turn(speaker=Speaker.seeker, text=seeker))
         if node_id is not None:
@@ -261,8 +337,8 @@ def context_dialogue(task: Task, *exchanges: tuple[str, str | None]) -> list[Tur
 
 
 def test_context_features_read_the_dialogue_so_far():
-    from clarq_bench.provider.offline.linear_model import node_features
     from clarq_bench.provider.offline.context import CONTEXT_FEATURES, context_features
+    from clarq_bench.provider.offline.linear_model import node_features
 
     task = make_task("en", EN_NODES)
     index = TaskIndex(task.tree, "en")
@@ -275,8 +351,12 @@ def test_context_features_read_the_dialogue_so_far():
 
     # Later: node 1 was revealed, the seeker now recaps it; node 1.1 is its child, node 2 was asked about before.
     recap_turn = "So I stun the monsters and then enter the mine, right?"
-    later = context_dialogue(task, ("Which one of the two mines, North or West?", None),
-                             ("How do I get into the mine?", "1"), (recap_turn, None))  # fmt: skip
+    later = context_dialogue(
+        task,
+        ("Which one of the two mines, North or West?", None),
+        ("How do I get into the mine?", "1"),
+        (recap_turn, None),
+    )
     frontier = task.tree.frontier(["1"])
     assert frontier == ["1.1", "2"]
     rows = dict(zip(frontier, context_features(index, later, frontier, node_features(index, recap_turn, frontier))))
@@ -287,8 +367,9 @@ def test_context_features_read_the_dialogue_so_far():
     # Every word of the turn is in the revealed texts; some only there (not in any frontier node's document).
     assert rows["2"]["fresh"] == 0.0 < rows["2"]["recap"]
     ask = "Which mine has rubies, North or West?"
-    fresh = context_features(index, context_dialogue(task, (ask, None)), ["1", "2"],
-                             node_features(index, ask, ["1", "2"]))  # fmt: skip
+    fresh = context_features(
+        index, context_dialogue(task, (ask, None)), ["1", "2"], node_features(index, ask, ["1", "2"])
+    )
     assert fresh[0]["fresh"] > 0.0
 
 
@@ -332,10 +413,9 @@ def test_option_miss_flags_nodes_whose_multiple_x_is_never_named():
 
 
 def test_generated_weights_cover_exactly_the_features():
+    from clarq_bench.provider.offline.embeddings import EMBEDDING_FEATURES
     from clarq_bench.provider.offline.linear_model import FEATURES
     from clarq_bench.provider.offline.weights import MODELS
-
-    from clarq_bench.provider.offline.embeddings import EMBEDDING_FEATURES
 
     assert set(MODELS) == {"single", "multi", "single-e5"}
     for key, model in MODELS.items():

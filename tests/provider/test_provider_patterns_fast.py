@@ -9,9 +9,45 @@ import pytest
 from clarq_bench.provider.lexical import tokens
 from clarq_bench.provider.question_words import CHOOSER, CHOOSER_AFTER
 
-WORDS = ["which", "Which", "WHICH", "whıch", "one", "ones", "of", "them", "these", "those", "kind", "type", "sort",
-         "what", "where", "best", "right", "exact", "the", "mine", "x_y", "42", ",", ".", "?", " ", "-", "'",
-         "whichone", "which-one", "哪", "哪个", "什么", "最好的", "矿山", "里", "é"]
+WORDS = [
+    "which",
+    "Which",
+    "WHICH",
+    "whıch",
+    "one",
+    "ones",
+    "of",
+    "them",
+    "these",
+    "those",
+    "kind",
+    "type",
+    "sort",
+    "what",
+    "where",
+    "best",
+    "right",
+    "exact",
+    "the",
+    "mine",
+    "x_y",
+    "42",
+    ",",
+    ".",
+    "?",
+    " ",
+    "-",
+    "'",
+    "whichone",
+    "which-one",
+    "哪",
+    "哪个",
+    "什么",
+    "最好的",
+    "矿山",
+    "里",
+    "é",
+]
 
 
 def _texts(seed: int, count: int) -> list[str]:
@@ -46,8 +82,24 @@ def test_names_taken_out_as_by_each_case_blind_pattern():
 
     phrases = ("North Mine", "mine", "Salt and Pepper Shop", "ſalt", "K", "哪个矿", "Mine (old)")
     rng = random.Random(3)
-    pieces = ["the", "north", "NORTH", "Mine", "mine", "salt", "and", "pepper", "shop", "SALT", "k", "K", "哪个矿",
-              "(old)", ",", "?"]
+    pieces = [
+        "the",
+        "north",
+        "NORTH",
+        "Mine",
+        "mine",
+        "salt",
+        "and",
+        "pepper",
+        "shop",
+        "SALT",
+        "k",
+        "K",
+        "哪个矿",
+        "(old)",
+        ",",
+        "?",
+    ]
     for _ in range(2000):
         text = " ".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
         for language in ("en", "zh"):

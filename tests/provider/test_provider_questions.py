@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from upstream_paths import UPSTREAM_DATA, needs_upstream
 
 from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
 from clarq_bench.core.transcript import ReplyKind, Speaker, Turn
@@ -30,67 +31,113 @@ from clarq_bench.provider.lexical import tokens
 from clarq_bench.provider.llm_provider import LLMProvider
 from clarq_bench.provider.offline.provider import OfflineProvider
 from clarq_bench.testing import ScriptedModel
-from upstream_paths import UPSTREAM_DATA, needs_upstream
 
 ROOT = {"en": "Trade a gem with Henry, then meet him at the castle.", "zh": "和亨利交易一颗宝石，然后去城堡见他。"}
 NODES = {
     "en": [
         ("0", ROOT["en"], None),
-        ("1", "Henry needs the starlight gem.",
-         "The previous responses did not say which gem Henry needs. Note: Use this response only if the other party "
-         "has noticed the issue of not knowing which gem Henry needs."),
-        ("2", "Henry will appear at the castle at noon every day.",
-         "There are multiple castles in the game scenario, and the previous response did not specify when Henry will "
-         "appear. Note: Use this response only if the other party has noticed that there are multiple castles and "
-         "is unsure when Henry will appear."),
-        ("2.1", "You can find Henry at Frost Castle.",
-         "There are multiple castles in the game scenario, and the previous response did not specify which castle "
-         "Henry will be at. Note: Use this response only if the other party has noticed that there are multiple "
-         "castles and is unsure which one to go to."),
-        ("3", "Pay for the trade with the 500 gold coins you carry.",
-         "Jax mentioned the trade but did not explain how to pay for it. Note: Use this response only if the other "
-         "party has noticed the lack of information on how to pay for the trade."),
+        (
+            "1",
+            "Henry needs the starlight gem.",
+            "The previous responses did not say which gem Henry needs. Note: Use this response only if the other party "
+            "has noticed the issue of not knowing which gem Henry needs.",
+        ),
+        (
+            "2",
+            "Henry will appear at the castle at noon every day.",
+            "There are multiple castles in the game scenario, and the previous response did not specify when Henry will "
+            "appear. Note: Use this response only if the other party has noticed that there are multiple castles and "
+            "is unsure when Henry will appear.",
+        ),
+        (
+            "2.1",
+            "You can find Henry at Frost Castle.",
+            "There are multiple castles in the game scenario, and the previous response did not specify which castle "
+            "Henry will be at. Note: Use this response only if the other party has noticed that there are multiple "
+            "castles and is unsure which one to go to.",
+        ),
+        (
+            "3",
+            "Pay for the trade with the 500 gold coins you carry.",
+            "Jax mentioned the trade but did not explain how to pay for it. Note: Use this response only if the other "
+            "party has noticed the lack of information on how to pay for the trade.",
+        ),
     ],
     "zh": [
         ("0", ROOT["zh"], None),
-        ("1", "亨利需要星光宝石。", "这个回复用于解答亨利需要哪一种宝石的疑问。注：只有在对方注意到不确定亨利需要哪一种宝石才使用。"),
-        ("2", "亨利每天中午出现在城堡。",
-         "游戏场景中有多座城堡，之前的回复没有说明亨利什么时候出现。注：只有在对方注意到存在多座城堡且不确定亨利什么时候出现才使用。"),
-        ("2.1", "你可以在冰霜城堡找到亨利。",
-         "游戏场景中有多座城堡，之前的回复没有说明亨利在哪座城堡。注：只有在对方注意到存在多座城堡且不确定应该去哪一座才使用。"),
-        ("3", "用你随身带的500金币支付这笔交易。", "Jax提到了交易但没有说明如何支付。注：只有在对方注意到不知道如何支付交易才使用。"),
+        (
+            "1",
+            "亨利需要星光宝石。",
+            "这个回复用于解答亨利需要哪一种宝石的疑问。注：只有在对方注意到不确定亨利需要哪一种宝石才使用。",
+        ),
+        (
+            "2",
+            "亨利每天中午出现在城堡。",
+            "游戏场景中有多座城堡，之前的回复没有说明亨利什么时候出现。注：只有在对方注意到存在多座城堡且不确定亨利什么时候出现才使用。",
+        ),
+        (
+            "2.1",
+            "你可以在冰霜城堡找到亨利。",
+            "游戏场景中有多座城堡，之前的回复没有说明亨利在哪座城堡。注：只有在对方注意到存在多座城堡且不确定应该去哪一座才使用。",
+        ),
+        (
+            "3",
+            "用你随身带的500金币支付这笔交易。",
+            "Jax提到了交易但没有说明如何支付。注：只有在对方注意到不知道如何支付交易才使用。",
+        ),
     ],
-}  # fmt: skip
+}
 BRIEFS = {
-    "en": TaskBrief(role="adventurer", task_name="trading with Henry",
-                    items=("Starlight Gem", "Moonlight Gem", "Sun Gem", "500 gold coins"),
-                    skills=("Unleash fire magic (requires a fire crystal)", "Unleash water magic"),
-                    scenes=("Frost Castle", "Twilight Castle", "Gloomy Castle", "Town Hall"),
-                    background="Trade with Henry."),
-    "zh": TaskBrief(role="冒险者", task_name="和亨利交易", items=("星光宝石", "月光宝石", "太阳宝石", "500金币"),
-                    skills=("释放火魔法（需要火晶石）", "释放水魔法"), scenes=("冰霜城堡", "暮光城堡", "幽暗城堡", "市政厅"),
-                    background="和亨利交易。"),
-}  # fmt: skip
+    "en": TaskBrief(
+        role="adventurer",
+        task_name="trading with Henry",
+        items=("Starlight Gem", "Moonlight Gem", "Sun Gem", "500 gold coins"),
+        skills=("Unleash fire magic (requires a fire crystal)", "Unleash water magic"),
+        scenes=("Frost Castle", "Twilight Castle", "Gloomy Castle", "Town Hall"),
+        background="Trade with Henry.",
+    ),
+    "zh": TaskBrief(
+        role="冒险者",
+        task_name="和亨利交易",
+        items=("星光宝石", "月光宝石", "太阳宝石", "500金币"),
+        skills=("释放火魔法（需要火晶石）", "释放水魔法"),
+        scenes=("冰霜城堡", "暮光城堡", "幽暗城堡", "市政厅"),
+        background="和亨利交易。",
+    ),
+}
 
 
 def make_task(language: str) -> Task:
-    return Task(id=f"{language}/14/0", language=language, type_number=14, type_name="Trade Task", index=0,
-                split=Split.test, brief=BRIEFS[language], tree=ResponseTree.build(NODES[language]))  # fmt: skip
+    return Task(
+        id=f"{language}/14/0",
+        language=language,
+        type_number=14,
+        type_name="Trade Task",
+        index=0,
+        split=Split.test,
+        brief=BRIEFS[language],
+        tree=ResponseTree.build(NODES[language]),
+    )
 
 
 def dialogue(language: str, *exchanges: tuple[str, str], last: str) -> list[Turn]:
     """Greeting, opening, root, then (seeker, Jax) exchanges, ending on the seeker's `last`."""
-    turns = [Turn(speaker=Speaker.provider, text="hi", kind=ReplyKind.greeting),
-             Turn(speaker=Speaker.seeker, text="How do I trade with Henry?"),
-             Turn(speaker=Speaker.provider, text=ROOT[language], kind=ReplyKind.root, revealed=["0"])]  # fmt: skip
+    turns = [
+        Turn(speaker=Speaker.provider, text="hi", kind=ReplyKind.greeting),
+        Turn(speaker=Speaker.seeker, text="How do I trade with Henry?"),
+        Turn(speaker=Speaker.provider, text=ROOT[language], kind=ReplyKind.root, revealed=["0"]),
+    ]
     for seeker, jax in exchanges:
-        turns += [Turn(speaker=Speaker.seeker, text=seeker),
-                  Turn(speaker=Speaker.provider, text=jax, kind=ReplyKind.response_ii)]  # fmt: skip
+        turns += [
+            Turn(speaker=Speaker.seeker, text=seeker),
+            Turn(speaker=Speaker.provider, text=jax, kind=ReplyKind.response_ii),
+        ]
     return turns + [Turn(speaker=Speaker.seeker, text=last)]
 
 
-def revealed(language: str, last: str, frontier: list[str], candidates: list[str] | None = None,
-             *exchanges: tuple[str, str]) -> list[str]:
+def revealed(
+    language: str, last: str, frontier: list[str], candidates: list[str] | None = None, *exchanges: tuple[str, str]
+) -> list[str]:
     """What the shared rule answers, with the matcher or model proposing `candidates` (default: the frontier)."""
     focus = FocusIndex(make_task(language))
     proposed = frontier if candidates is None else candidates
@@ -100,14 +147,18 @@ def revealed(language: str, last: str, frontier: list[str], candidates: list[str
 # --- a list of alternatives holds one kind of option ---------------------------------------------------------------
 
 LISTS = {
-    "en": ("Should I give Henry the Starlight Gem, the Moonlight Gem or the Sun Gem?",
-           "I wonder how trading with Henry, the Starlight Gem, the Moonlight Gem or the Sun Gem come in, and which "
-           "one of them I should take care of first?",
-           "Which step involves the Starlight Gem, the Moonlight Gem, requires a fire crystal or the Sun Gem?"),
-    "zh": ("我应该给亨利星光宝石、月光宝石还是太阳宝石？",
-           "和亨利交易、星光宝石、月光宝石或太阳宝石，这些和任务有什么关系，我应该先处理哪一个？",
-           "星光宝石、月光宝石、需要火晶石还是太阳宝石，哪一步会用到？"),
-}  # fmt: skip
+    "en": (
+        "Should I give Henry the Starlight Gem, the Moonlight Gem or the Sun Gem?",
+        "I wonder how trading with Henry, the Starlight Gem, the Moonlight Gem or the Sun Gem come in, and which "
+        "one of them I should take care of first?",
+        "Which step involves the Starlight Gem, the Moonlight Gem, requires a fire crystal or the Sun Gem?",
+    ),
+    "zh": (
+        "我应该给亨利星光宝石、月光宝石还是太阳宝石？",
+        "和亨利交易、星光宝石、月光宝石或太阳宝石，这些和任务有什么关系，我应该先处理哪一个？",
+        "星光宝石、月光宝石、需要火晶石还是太阳宝石，哪一步会用到？",
+    ),
+}
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
@@ -119,9 +170,11 @@ def test_a_list_of_our_options_asks_the_choice_and_a_pasted_phrase_in_it_makes_a
 
 
 def test_a_name_with_a_clause_of_its_own_ends_the_list() -> None:
-    """"Which castle, Frost or Twilight Castle, has the Town Hall's keys?": the last piece says what the castle must
+    """ "Which castle, Frost or Twilight Castle, has the Town Hall's keys?": the last piece says what the castle must
     have; it is no third option, so the list is pure."""
-    text = "Could you tell me which castle, the Frost Castle or the Twilight Castle, has Henry waiting in its great hall?"
+    text = (
+        "Could you tell me which castle, the Frost Castle or the Twilight Castle, has Henry waiting in its great hall?"
+    )
     assert revealed("en", text, ["2.1"], [], ("Where do I go?", "Go to the castle.")) == ["2.1"]
 
 
@@ -161,8 +214,11 @@ def test_a_bare_which_x_asks_its_choice_only_once_jax_has_spoken_of_x(language: 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_a_node_about_when_is_asked_by_when_not_by_which_castle(language: str) -> None:
-    which, when = (("Which castle should I choose?", "When will Henry appear at the castle?") if language == "en"
-                   else ("我应该选哪座城堡？", "亨利什么时候出现在城堡？"))  # fmt: skip
+    which, when = (
+        ("Which castle should I choose?", "When will Henry appear at the castle?")
+        if language == "en"
+        else ("我应该选哪座城堡？", "亨利什么时候出现在城堡？")
+    )
     assert revealed(language, which, ["2"]) == []
     assert revealed(language, when, ["2"]) == ["2"]
 
@@ -183,10 +239,11 @@ def test_the_offline_provider_answers_offered_options_on_the_frontier_only() -> 
     castles = "Should I go to the Frost Castle, the Twilight Castle or the Gloomy Castle?"
     assert provider.decide(dialogue("en", last=castles)).revealed == []  # 2.1 is locked behind 2
     turns = dialogue("en", last=castles)
-    turns[-2:-1] = [Turn(speaker=Speaker.provider, text=ROOT["en"], kind=ReplyKind.root, revealed=["0"]),
-                    Turn(speaker=Speaker.seeker, text="When does Henry appear?"),
-                    Turn(speaker=Speaker.provider, text=NODES["en"][2][1], kind=ReplyKind.response_i,
-                         revealed=["2"])]  # fmt: skip
+    turns[-2:-1] = [
+        Turn(speaker=Speaker.provider, text=ROOT["en"], kind=ReplyKind.root, revealed=["0"]),
+        Turn(speaker=Speaker.seeker, text="When does Henry appear?"),
+        Turn(speaker=Speaker.provider, text=NODES["en"][2][1], kind=ReplyKind.response_i, revealed=["2"]),
+    ]
     assert provider.decide(turns).revealed == ["2.1"]
 
 
@@ -236,8 +293,11 @@ def test_which_gem_is_a_choice_of_gems_not_of_gem_stores(language: str) -> None:
     focus = FocusIndex(task_with_stores(language))
     gems = BRIEFS[language].items[:3]
     assert [o.name for o in focus.nodes["1"].options] == list(gems)
-    stores = ("Should I go to the Shining Gem Store or the Night Sky Gem Store?" if language == "en"
-              else "我应该去闪耀宝石店还是星辉宝石店？")  # fmt: skip
+    stores = (
+        "Should I go to the Shining Gem Store or the Night Sky Gem Store?"
+        if language == "en"
+        else "我应该去闪耀宝石店还是星辉宝石店？"
+    )
     turns = dialogue(language, last=stores)
     assert answer(focus, turns, ["1"], multi_info=False, frontier=["1"]) == []  # stores offered: no gem asked
     assert answer(focus, dialogue(language, last=LISTS[language][0]), ["1"], multi_info=False, frontier=["1"]) == ["1"]
@@ -246,15 +306,21 @@ def test_which_gem_is_a_choice_of_gems_not_of_gem_stores(language: str) -> None:
 # --- a which that governs a list, or a list of three alternatives, asks a choice among them ----------------------------
 
 WHICH_OF = {
-    "en": ("Which trade, castle, coins or payment exactly?", "What trade, castle or payment do you mean?",
-           "How do I use the trade, the castle, the coins or the payment, and when?",
-           "Which gem: the Starlight Gem, the Moonlight Gem or the Sun Gem?",
-           "How do I pay for the trade, the gem and the coins?"),
-    "zh": ("具体是哪个交易、城堡、金币还是支付？", "交易、城堡、金币还是支付具体是哪个？",
-           "交易、城堡、金币还是支付怎么用，什么时候用？",
-           "哪种宝石，星光宝石、月光宝石还是太阳宝石？",
-           "我该怎么支付交易、宝石和金币？"),
-}  # fmt: skip
+    "en": (
+        "Which trade, castle, coins or payment exactly?",
+        "What trade, castle or payment do you mean?",
+        "How do I use the trade, the castle, the coins or the payment, and when?",
+        "Which gem: the Starlight Gem, the Moonlight Gem or the Sun Gem?",
+        "How do I pay for the trade, the gem and the coins?",
+    ),
+    "zh": (
+        "具体是哪个交易、城堡、金币还是支付？",
+        "交易、城堡、金币还是支付具体是哪个？",
+        "交易、城堡、金币还是支付怎么用，什么时候用？",
+        "哪种宝石，星光宝石、月光宝石还是太阳宝石？",
+        "我该怎么支付交易、宝石和金币？",
+    ),
+}
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
@@ -269,7 +335,7 @@ def test_a_which_over_a_list_of_alternatives_asks_a_choice_among_them_only(langu
 
 
 def test_an_or_inside_a_question_about_one_thing_is_no_list_of_alternatives() -> None:
-    """"..., or do I need ...?" opens a clause of its own: no alternatives, the question keeps its own reading."""
+    """ "..., or do I need ...?" opens a clause of its own: no alternatives, the question keeps its own reading."""
     focus = FocusIndex(make_task("en"))
     text = "How should I pay for the trade, or do I need to bring something else?"
     (question,) = focus.questions(text)
@@ -279,11 +345,14 @@ def test_an_or_inside_a_question_about_one_thing_is_no_list_of_alternatives() ->
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_a_yes_no_question_between_two_things_asks_what_its_frame_asks(language: str) -> None:
-    """"Is it the A or the B?" asks which of them and nothing else: it gets a node only as a choice among its options
+    """ "Is it the A or the B?" asks which of them and nothing else: it gets a node only as a choice among its options
     or through its frame ("Can I pay for the trade with coins or gems?" asks how to pay)."""
     focus = FocusIndex(make_task(language))
-    bare, framed = (("Is it the trade or the castle?", "Can I pay for the trade with coins or gems?") if language == "en"
-                    else ("是交易还是城堡？", "这笔交易我能付金币还是宝石？"))  # fmt: skip
+    bare, framed = (
+        ("Is it the trade or the castle?", "Can I pay for the trade with coins or gems?")
+        if language == "en"
+        else ("是交易还是城堡？", "这笔交易我能付金币还是宝石？")
+    )
     (question,) = focus.questions(bare)
     anchors = set().union(*(node.anchor for node in focus.nodes.values()))
     assert focus.asks_which_of(question) and not set(tokens(focus.alternatives_frame(question), language)) & anchors
@@ -313,18 +382,25 @@ async def test_the_llm_provider_keeps_listed_words_from_revealing_a_node_its_mod
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_a_list_that_asks_nothing_of_its_things_takes_no_detail(language: str) -> None:
     vague, pointed, back = (
-        ("What do I need to know about the trade, the castle and the coins?",
-         "How do I pay for the trade, the gem and the coins?",
-         "What about the trade, the gem and the coins? How do I pay for those?")
-        if language == "en" else
-        ("关于交易、城堡和金币，我需要知道什么？", "我该怎么支付交易、宝石和金币？", "那交易、宝石和金币呢？这些我该怎么支付？"))  # fmt: skip
+        (
+            "What do I need to know about the trade, the castle and the coins?",
+            "How do I pay for the trade, the gem and the coins?",
+            "What about the trade, the gem and the coins? How do I pay for those?",
+        )
+        if language == "en"
+        else (
+            "关于交易、城堡和金币，我需要知道什么？",
+            "我该怎么支付交易、宝石和金币？",
+            "那交易、宝石和金币呢？这些我该怎么支付？",
+        )
+    )
     assert revealed(language, vague, ["3"]) == []  # "trade" is one of three things, nothing is asked of it
     assert revealed(language, pointed, ["3"]) == ["3"]  # how to pay for them
     assert revealed(language, back, ["3"]) == ["3"]  # "those" are the things of the question before
 
 
 def test_names_of_the_brief_listed_after_a_frame_leave_the_frame_asking() -> None:
-    """"Where should I meet Henry: the Frost Castle, the Twilight Castle or the Gloomy Castle?" lists names (each an item,
+    """ "Where should I meet Henry: the Frost Castle, the Twilight Castle or the Gloomy Castle?" lists names (each an item,
     whatever words lead into it) and its frame asks where to meet Henry: the castle choice is offered, and answered."""
     text = "When will Henry appear: at the Frost Castle, the Twilight Castle or the Gloomy Castle?"
     focus = FocusIndex(make_task("en"))
@@ -339,8 +415,11 @@ def test_the_kind_of_detail_missing_is_no_anchor(language: str) -> None:
     question that only says "time" asks nothing of Henry's appearance."""
     focus = FocusIndex(make_task(language))
     assert not focus.nodes["2"].anchor & {"time", "时间", "时候"}
-    filler = ("How much time do I have, since I would hate to waste time?" if language == "en"
-              else "我有多少时间？我可不想浪费时间。")  # fmt: skip
+    filler = (
+        "How much time do I have, since I would hate to waste time?"
+        if language == "en"
+        else "我有多少时间？我可不想浪费时间。"
+    )
     assert revealed(language, filler, ["2"]) == []
     when = "When will Henry appear at the castle?" if language == "en" else "亨利什么时候出现在城堡？"
     assert revealed(language, when, ["2"]) == ["2"]
@@ -348,11 +427,14 @@ def test_the_kind_of_detail_missing_is_no_anchor(language: str) -> None:
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_two_things_joined_by_an_or_are_asked_about_without_knowing_which(language: str) -> None:
-    """"Where do I use the trade or the gem?" asks where one of two things goes without knowing which: it gets no
+    """ "Where do I use the trade or the gem?" asks where one of two things goes without knowing which: it gets no
     detail its listed words touch, while "Where can I find Henry: at the Frost Castle or the Town Hall?" asks where
     Henry is in its frame."""
-    listed, framed = (("Where do I use the trade or the coins, and how?", "When will Henry appear, at noon or at night?")
-                      if language == "en" else ("交易还是金币在哪里用，怎么用？", "亨利什么时候出现，中午还是晚上？"))  # fmt: skip
+    listed, framed = (
+        ("Where do I use the trade or the coins, and how?", "When will Henry appear, at noon or at night?")
+        if language == "en"
+        else ("交易还是金币在哪里用，怎么用？", "亨利什么时候出现，中午还是晚上？")
+    )
     assert revealed(language, listed, ["3"]) == []  # "trade" is one of the two things, not asked about
     assert revealed(language, framed, ["2"]) == ["2"]  # the frame asks when Henry appears
 
@@ -361,8 +443,11 @@ def test_two_things_joined_by_an_or_are_asked_about_without_knowing_which(langua
 def test_a_word_of_its_own_between_our_options_spoils_the_list(language: str) -> None:
     """Names taken from Jax's replies count like the brief's: "the Starlight Gem, the castle or the Moonlight Gem"
     lists a castle among the gems, so it is no choice among gems (the plain list of gems is)."""
-    mixed = ("Should I give Henry the Starlight Gem, the castle or the Moonlight Gem?" if language == "en"
-             else "我应该给亨利星光宝石、城堡还是月光宝石？")  # fmt: skip
+    mixed = (
+        "Should I give Henry the Starlight Gem, the castle or the Moonlight Gem?"
+        if language == "en"
+        else "我应该给亨利星光宝石、城堡还是月光宝石？"
+    )
     assert revealed(language, mixed, ["1"]) == []
     assert revealed(language, LISTS[language][0], ["1"]) == ["1"]
 
@@ -380,10 +465,12 @@ def test_one_chinese_bigram_is_a_fragment_not_the_thing_a_choice_is_for() -> Non
 # --- a which governing a part of the job asks for that part, not which option ----------------------------------------
 
 FRAMES = {
-    "en": ("Which step involves the Starlight Gem or the Moonlight Gem?",
-           "Which one should I give Henry, the Starlight Gem or the Moonlight Gem?"),
+    "en": (
+        "Which step involves the Starlight Gem or the Moonlight Gem?",
+        "Which one should I give Henry, the Starlight Gem or the Moonlight Gem?",
+    ),
     "zh": ("星光宝石还是月光宝石，哪一步会用到？", "我应该给亨利哪一个，星光宝石还是月光宝石？"),
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
@@ -397,12 +484,16 @@ def test_a_which_governing_a_step_over_offered_options_asks_for_the_step(languag
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_a_which_governing_a_list_of_things_governs_no_kind_in_it(language: str) -> None:
-    """"Which gem, magic or castle ...?" governs a list of everything, not the gem: no choice of gem is asked."""
-    spray = ("Which gem, fire magic or castle should I deal with first?" if language == "en"
-             else "哪个宝石、火魔法还是城堡我应该先处理？")
+    """ "Which gem, magic or castle ...?" governs a list of everything, not the gem: no choice of gem is asked."""
+    spray = (
+        "Which gem, fire magic or castle should I deal with first?"
+        if language == "en"
+        else "哪个宝石、火魔法还是城堡我应该先处理？"
+    )
     assert revealed(language, spray, ["1", "3"]) == []
-    assert revealed(language, "Which gem should I deal with first?" if language == "en" else "我应该先处理哪个宝石？",
-                    ["1", "3"]) == ["1"]
+    assert revealed(
+        language, "Which gem should I deal with first?" if language == "en" else "我应该先处理哪个宝石？", ["1", "3"]
+    ) == ["1"]
 
 
 def test_a_chinese_list_of_three_things_asks_a_detail_only_with_two_bigrams_of_its_thing() -> None:
@@ -418,17 +509,25 @@ def test_a_chinese_list_of_three_things_asks_a_detail_only_with_two_bigrams_of_i
 # --- a choice of a thing is asked by what it is, not by where / how / when over its words ---------------------------
 
 THING_CHOICE = {
-    "en": (("Where do I find the gem?", "When do I need the gem and the trade?", "How does the gem come into the trade?",
-            "How do I use the gem?"),
-           ("What gem does Henry need?", "What does Henry need for the trade?", "Which gem does Henry need?")),
-    "zh": (("我在哪里能找到宝石？", "什么时候需要宝石和交易？", "宝石在交易里怎么用？", "亨利需要的宝石在哪里？"),
-           ("亨利需要什么宝石？", "亨利需要哪种宝石？", "我去哪里找合适的宝石？")),
-}  # fmt: skip
+    "en": (
+        (
+            "Where do I find the gem?",
+            "When do I need the gem and the trade?",
+            "How does the gem come into the trade?",
+            "How do I use the gem?",
+        ),
+        ("What gem does Henry need?", "What does Henry need for the trade?", "Which gem does Henry need?"),
+    ),
+    "zh": (
+        ("我在哪里能找到宝石？", "什么时候需要宝石和交易？", "宝石在交易里怎么用？", "亨利需要的宝石在哪里？"),
+        ("亨利需要什么宝石？", "亨利需要哪种宝石？", "我去哪里找合适的宝石？"),
+    ),
+}
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_a_choice_of_a_thing_is_asked_by_what_it_is_not_by_where_how_or_when_over_its_words(language: str) -> None:
-    """"Which gem Henry needs" is a choice of a thing: "What (gem) does Henry need?" asks it; "Where do I find the
+    """ "Which gem Henry needs" is a choice of a thing: "What (gem) does Henry need?" asks it; "Where do I find the
     gem?", "When do I need the gem?" ask where or when of a gem, and a template that puts every word Jax said under
     a rotating where / how / when would otherwise take every such choice (issue 26's list spray)."""
     others, asked = THING_CHOICE[language]
@@ -453,10 +552,12 @@ def _released_answer(task_id: str, text: str, frontier: list[str]) -> list[str]:
     from clarq_bench.data.loader import load_tasks
 
     task = next(t for t in load_tasks(UPSTREAM_DATA, (task_id[:2],)) if t.id == task_id)
-    turns = [Turn(speaker=Speaker.provider, text="hi", kind=ReplyKind.greeting),
-             Turn(speaker=Speaker.seeker, text="How do I get this done?"),
-             Turn(speaker=Speaker.provider, text=task.tree.root.text, kind=ReplyKind.root, revealed=["0"]),
-             Turn(speaker=Speaker.seeker, text=text)]  # fmt: skip
+    turns = [
+        Turn(speaker=Speaker.provider, text="hi", kind=ReplyKind.greeting),
+        Turn(speaker=Speaker.seeker, text="How do I get this done?"),
+        Turn(speaker=Speaker.provider, text=task.tree.root.text, kind=ReplyKind.root, revealed=["0"]),
+        Turn(speaker=Speaker.seeker, text=text),
+    ]
     return answer(FocusIndex(task), turns, frontier, multi_info=False, frontier=frontier)
 
 
@@ -477,12 +578,23 @@ def test_released_choices_of_a_thing_and_of_a_place() -> None:
 # --- an open request about two things asks about the first ----------------------------------------------------------
 
 OPEN_TWO = {
-    "en": ("Could you tell me more about the trade and the castle?", "Could you tell me more about the castle and the trade?",
-           "What do I need to know about the castle and the trade?", "How do I handle the castle and the trade?",
-           "Could you tell me more about the gem and the castle?", "Could you tell me more about the castle and the gem?"),
-    "zh": ("能具体说说交易和城堡吗？", "能具体说说城堡和交易吗？", "关于城堡和交易，我需要知道什么？", "城堡和交易怎么处理？",
-           "能具体说说宝石和城堡吗？", "能具体说说城堡和宝石吗？"),
-}  # fmt: skip
+    "en": (
+        "Could you tell me more about the trade and the castle?",
+        "Could you tell me more about the castle and the trade?",
+        "What do I need to know about the castle and the trade?",
+        "How do I handle the castle and the trade?",
+        "Could you tell me more about the gem and the castle?",
+        "Could you tell me more about the castle and the gem?",
+    ),
+    "zh": (
+        "能具体说说交易和城堡吗？",
+        "能具体说说城堡和交易吗？",
+        "关于城堡和交易，我需要知道什么？",
+        "城堡和交易怎么处理？",
+        "能具体说说宝石和城堡吗？",
+        "能具体说说城堡和宝石吗？",
+    ),
+}
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
@@ -510,30 +622,42 @@ def test_a_chinese_which_after_its_kind_governs_it_and_where_does_not() -> None:
 
 
 def test_a_name_of_the_brief_with_an_and_in_it_is_one_thing() -> None:
-    """"The Salt and Pepper Shop" is one thing of the brief, not two: an open request about it is read whole, and one
+    """ "The Salt and Pepper Shop" is one thing of the brief, not two: an open request about it is read whole, and one
     about it and another thing keeps its whole name."""
     task = make_task("en")
-    task = task.model_copy(update={"brief": task.brief.model_copy(
-        update={"scenes": (*task.brief.scenes, "Salt and Pepper Shop")})})
+    task = task.model_copy(
+        update={"brief": task.brief.model_copy(update={"scenes": (*task.brief.scenes, "Salt and Pepper Shop")})}
+    )
     focus = FocusIndex(task)
 
     def read(text: str) -> str:
         return focus.first_thing_only(focus.questions(text)[0]).text
 
-    assert read("Could you tell me more about the Salt and Pepper Shop?") == \
-        "Could you tell me more about the Salt and Pepper Shop?"
-    assert read("Could you tell me more about the Salt and Pepper Shop and the castle?") == \
-        "Could you tell me more about the Salt and Pepper Shop"
-    assert read("Could you tell me more about the trade and the Salt and Pepper Shop?") == \
-        "Could you tell me more about the trade"
+    assert (
+        read("Could you tell me more about the Salt and Pepper Shop?")
+        == "Could you tell me more about the Salt and Pepper Shop?"
+    )
+    assert (
+        read("Could you tell me more about the Salt and Pepper Shop and the castle?")
+        == "Could you tell me more about the Salt and Pepper Shop"
+    )
+    assert (
+        read("Could you tell me more about the trade and the Salt and Pepper Shop?")
+        == "Could you tell me more about the trade"
+    )
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_a_joint_before_the_list_cuts_nothing(language: str) -> None:
-    """"Also, could you tell me more about the A and the B?" opens with a comma that is no list: the request still
+    """ "Also, could you tell me more about the A and the B?" opens with a comma that is no list: the request still
     asks about the A (and only the A), so neither an honest "Also, ..." nor a template's loses or gains by it."""
-    trade_first, castle_first = (("Also, could you tell me more about the trade and the castle?",
-                                  "Also, could you tell me more about the castle and the trade?") if language == "en"
-                                 else ("另外，能具体说说交易和城堡吗？", "另外，能具体说说城堡和交易吗？"))
+    trade_first, castle_first = (
+        (
+            "Also, could you tell me more about the trade and the castle?",
+            "Also, could you tell me more about the castle and the trade?",
+        )
+        if language == "en"
+        else ("另外，能具体说说交易和城堡吗？", "另外，能具体说说城堡和交易吗？")
+    )
     assert revealed(language, trade_first, ["1", "3"]) == ["3"]
     assert revealed(language, castle_first, ["1", "3"]) == []

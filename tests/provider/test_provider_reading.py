@@ -28,8 +28,9 @@ def provider(recorder: Recorder, reading: str | None = None, mode: str = "single
     return LLMProvider(make_task("en"), client, model=MODEL, mode=mode, **options)
 
 
-def screen_provider(language: str, recorder: screen_cases.Recorder, reading: str | None,
-                    mode: str = "single") -> LLMProvider:
+def screen_provider(
+    language: str, recorder: screen_cases.Recorder, reading: str | None, mode: str = "single"
+) -> LLMProvider:
     client = LLMClient(LLMSettings(use_cache=False), scripted={MODEL: ScriptedModel(recorder)})
     options = {} if reading is None else {"reading": reading}
     return LLMProvider(screen_cases.make_task(language), client, model=MODEL, mode=mode, **options)
@@ -77,7 +78,8 @@ async def test_the_tree_still_binds_the_default_reading() -> None:
     turn = await provider(Recorder(decision(2, "2", "1"))).respond(dialogue("Which mine, and how past the guards?"))
     assert turn.revealed == ["1"] and turn.notes["dropped_ids"] == ["2"]  # the first in the frontier's order
     turn = await provider(Recorder(decision(2, "1.1", "9"), "Just focus on the mine.")).respond(
-        dialogue("Where is the fog?"))  # fmt: skip
+        dialogue("Where is the fog?")
+    )
     assert turn.revealed == [] and turn.notes["refused_ids"] == ["1.1", "9"]
     turn = await provider(Recorder(decision(6, "2"), "Just focus on the mine.")).respond(dialogue("Anything else?"))
     assert turn.revealed == [] and turn.intent == Intent.vague  # only intents 2 and 3 release a node
@@ -103,8 +105,10 @@ def _side(settings: dict, name: str = "gpt-4o") -> SimpleNamespace:
 
 
 def test_compare_refuses_sides_played_in_different_readings() -> None:
-    model, strict = _side({"name": "gpt-4o", "options": {"reading": "model"}}), _side(
-        {"name": "gpt-4o", "options": {"reading": "strict"}})
+    model, strict = (
+        _side({"name": "gpt-4o", "options": {"reading": "model"}}),
+        _side({"name": "gpt-4o", "options": {"reading": "strict"}}),
+    )
     unrecorded = _side({"name": "gpt-4o"})
     released = _side({"source": "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json"}, "released-gpt-4o")
     assert setting_conflicts(model, strict) == ["provider reading: model -> strict"]
@@ -118,12 +122,24 @@ def _entry(run_config: dict) -> SimpleNamespace:
 
 
 def test_the_leaderboard_gives_each_reading_its_own_board() -> None:
-    readings = [reading_of(_entry({"provider": {"name": "gpt-4o", "options": {"reading": r}}})) for r in
-                ("model", "strict")] + [reading_of(_entry({"provider": {"name": "gpt-4o"}}))]  # fmt: skip
+    readings = [
+        reading_of(_entry({"provider": {"name": "gpt-4o", "options": {"reading": r}}})) for r in ("model", "strict")
+    ] + [reading_of(_entry({"provider": {"name": "gpt-4o"}}))]
     assert readings == ["model", "strict", "unrecorded"]
     assert reading_of(_entry({"provider": {"name": "offline"}})) is None
-    settings = [Setting(kind="benchmark", digest="d", tasks=130, split="test", provider="gpt-4o-2024-05-13",
-                        mode="single", max_turns=12, reading=r) for r in readings]  # fmt: skip
+    settings = [
+        Setting(
+            kind="benchmark",
+            digest="d",
+            tasks=130,
+            split="test",
+            provider="gpt-4o-2024-05-13",
+            mode="single",
+            max_turns=12,
+            reading=r,
+        )
+        for r in readings
+    ]
     assert [s.standard for s in settings] == [True, False, False]
     assert len(set(settings)) == 3  # three boards
     assert "strict reading" in settings[1].title() and "reading unrecorded" in settings[2].title()
@@ -165,9 +181,10 @@ def test_a_strict_run_is_not_the_standard_setting_and_a_relabelled_one_is_caught
 def test_clarq_run_shows_and_records_the_reading(tmp_path, monkeypatch, capsys, flag, reading) -> None:
     import json as jsonlib
 
+    from upstream_paths import SAMPLE_TASKS
+
     from clarq_bench.cli.main import main
     from clarq_bench.testing.fake_openai import FakeOpenAIServer
-    from upstream_paths import SAMPLE_TASKS
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
@@ -181,9 +198,28 @@ def test_clarq_run_shows_and_records_the_reading(tmp_path, monkeypatch, capsys, 
         return "Just keep going."
 
     with FakeOpenAIServer(responder=answer) as server:
-        code = main(["run", "--provider", "openai/fake-jax", "--api-base", server.base_url, "--tasks",
-                     str(SAMPLE_TASKS), "--lang", "en", "--limit", "1", "--max-turns", "2", "--runs-dir",
-                     str(tmp_path / "runs"), "--no-progress", "--no-cache", *flag])  # fmt: skip
+        code = main(
+            [
+                "run",
+                "--provider",
+                "openai/fake-jax",
+                "--api-base",
+                server.base_url,
+                "--tasks",
+                str(SAMPLE_TASKS),
+                "--lang",
+                "en",
+                "--limit",
+                "1",
+                "--max-turns",
+                "2",
+                "--runs-dir",
+                str(tmp_path / "runs"),
+                "--no-progress",
+                "--no-cache",
+                *flag,
+            ]
+        )
     err = capsys.readouterr().err
     assert code == 0, err
     assert f"provider: openai/fake-jax, single-info, {reading} reading" in err

@@ -5,18 +5,28 @@ from __future__ import annotations
 import pytest
 from runner_helpers import TreeWalkingProvider, make_task
 
+from clarq_bench.core.run_config import AgentSettings
 from clarq_bench.core.transcript import EndReason, ReplyKind, Speaker
 from clarq_bench.runner.dialogue import is_goodbye, play_dialogue
-from clarq_bench.core.run_config import AgentSettings
 from clarq_bench.seekers.base import DialogueView
 
 
 @pytest.mark.parametrize(
     "text",
     # what the released rule (case-sensitive "Goodbye", 再见 only) missed
-    ["ok, goodbye", "GOODBYE!", "good-bye, Jax", "Good Bye.", "Good - bye", "谢谢goodbye", "好的Goodbye！", "谢谢，再見！",
-     "那我们再会了", "thanks.goodbye"],
-)  # fmt: skip
+    [
+        "ok, goodbye",
+        "GOODBYE!",
+        "good-bye, Jax",
+        "Good Bye.",
+        "Good - bye",
+        "谢谢goodbye",
+        "好的Goodbye！",
+        "谢谢，再見！",
+        "那我们再会了",
+        "thanks.goodbye",
+    ],
+)
 def test_goodbyes_the_released_rule_missed(text: str) -> None:
     assert is_goodbye(text)
 
@@ -30,19 +40,43 @@ def test_judge_and_dialogue_share_one_goodbye_rule() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["goodbye", "Goodbye!", "GOODBYE.", "Thanks Jax, goodbye.", "good-bye then", "Good bye!", "ok... goodbye",
-     "谢谢你，再见！", "好的，再见", "再會", "Thanks! Goodbye, Jax"],
-)  # fmt: skip
+    [
+        "goodbye",
+        "Goodbye!",
+        "GOODBYE.",
+        "Thanks Jax, goodbye.",
+        "good-bye then",
+        "Good bye!",
+        "ok... goodbye",
+        "谢谢你，再见！",
+        "好的，再见",
+        "再會",
+        "Thanks! Goodbye, Jax",
+    ],
+)
 def test_goodbye_is_seen_in_any_case_and_both_languages(text: str) -> None:
     assert is_goodbye(text)
 
 
 @pytest.mark.parametrize(
     "text",
-    ["Goodbyes are hard, but which mine?", "a goodbye-party", "bye", "goodbyeing", "Is the good byelaw relevant?",
-     "我想再见到他一次，该去哪里？", "我们还会再见面吗？", "what can help you?", "", "say-goodbye", "goodbye_note",
-     "goodbye2", "我们再見面吧", "再见过他吗？"],
-)  # fmt: skip
+    [
+        "Goodbyes are hard, but which mine?",
+        "a goodbye-party",
+        "bye",
+        "goodbyeing",
+        "Is the good byelaw relevant?",
+        "我想再见到他一次，该去哪里？",
+        "我们还会再见面吗？",
+        "what can help you?",
+        "",
+        "say-goodbye",
+        "goodbye_note",
+        "goodbye2",
+        "我们再見面吧",
+        "再见过他吗？",
+    ],
+)
 def test_no_false_goodbye(text: str) -> None:
     assert not is_goodbye(text)
 

@@ -60,9 +60,24 @@ class SlowSeeker:
 def start(tmp_path: Path, seeker: str, *extra: str) -> subprocess.Popen:
     (tmp_path / "hostile_seekers.py").write_text(SEEKERS, encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(REPO)])}
-    argv = [sys.executable, "-m", "clarq_bench.cli.main", "run", "--seeker", f"hostile_seekers:{seeker}",
-            "--provider", "offline", "--tasks", str(REPO / "tasks"), "--lang", "all", "--runs-dir",
-            str(tmp_path / "runs"), "--no-progress", *extra]
+    argv = [
+        sys.executable,
+        "-m",
+        "clarq_bench.cli.main",
+        "run",
+        "--seeker",
+        f"hostile_seekers:{seeker}",
+        "--provider",
+        "offline",
+        "--tasks",
+        str(REPO / "tasks"),
+        "--lang",
+        "all",
+        "--runs-dir",
+        str(tmp_path / "runs"),
+        "--no-progress",
+        *extra,
+    ]
     return subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 

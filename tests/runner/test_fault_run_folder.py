@@ -23,7 +23,7 @@ from clarq_bench.testing.fake_openai import FakeOpenAIServer
 REPO = Path(__file__).resolve().parents[2]
 TASKS = str(REPO / "tasks")
 
-SLOW_SEEKER = '''
+SLOW_SEEKER = """
 import asyncio
 
 
@@ -34,7 +34,7 @@ class SlowSeeker:
     async def respond(self, view):
         await asyncio.sleep(0.3)
         return "Thanks, goodbye!" if len(view.turns) > 4 else "What should I do next?"
-'''
+"""
 
 
 @pytest.fixture
@@ -51,8 +51,21 @@ def clarq(*argv: str) -> list[str]:
 
 
 def new_run(tmp_path: Path, *extra: str) -> list[str]:
-    return clarq("run", "--seeker", "slow_seekers:SlowSeeker", "--provider", "offline", "--tasks", TASKS,
-                 "--lang", "all", "--runs-dir", str(tmp_path / "runs"), "--no-progress", *extra)
+    return clarq(
+        "run",
+        "--seeker",
+        "slow_seekers:SlowSeeker",
+        "--provider",
+        "offline",
+        "--tasks",
+        TASKS,
+        "--lang",
+        "all",
+        "--runs-dir",
+        str(tmp_path / "runs"),
+        "--no-progress",
+        *extra,
+    )
 
 
 def start_then_kill(argv: list[str], env: dict, tmp_path: Path, lines: int = 1) -> Path:
@@ -78,8 +91,16 @@ def count(run_dir: Path) -> int:
 
 def test_two_resumes_racing_play_each_dialogue_once(tmp_path: Path, env: dict) -> None:
     run_dir = start_then_kill(new_run(tmp_path), env, tmp_path)  # leaves run.lock naming a dead pid
-    racers = [subprocess.Popen(clarq("run", "--resume", str(run_dir), "--concurrency", "4", "--no-progress"), env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    racers = [
+        subprocess.Popen(
+            clarq("run", "--resume", str(run_dir), "--concurrency", "4", "--no-progress"),
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
     results = [(racer.wait(120), racer.stderr.read()) for racer in racers]
     codes = sorted(code for code, _ in results)
     assert codes == [0, 2], results
@@ -92,14 +113,24 @@ def test_two_resumes_racing_play_each_dialogue_once(tmp_path: Path, env: dict) -
 
 def test_a_lock_held_by_another_process_is_named(tmp_path: Path, env: dict) -> None:
     run_dir = start_then_kill(new_run(tmp_path), env, tmp_path)
-    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, os, sys\nfd = os.open(sys.argv[1], os.O_RDWR)\n"
-                               "fcntl.flock(fd, fcntl.LOCK_EX)\nprint('held', flush=True)\nsys.stdin.read()",
-                               str(run_dir / "run.lock")], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import fcntl, os, sys\nfd = os.open(sys.argv[1], os.O_RDWR)\n"
+            "fcntl.flock(fd, fcntl.LOCK_EX)\nprint('held', flush=True)\nsys.stdin.read()",
+            str(run_dir / "run.lock"),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout.readline().strip() == "held"
         before = count(run_dir)
-        done = subprocess.run(clarq("run", "--resume", str(run_dir), "--no-progress"), env=env, capture_output=True,
-                              text=True, timeout=60)
+        done = subprocess.run(
+            clarq("run", "--resume", str(run_dir), "--no-progress"), env=env, capture_output=True, text=True, timeout=60
+        )
     finally:
         holder.stdin.close()
         holder.wait(10)
@@ -109,8 +140,23 @@ def test_a_lock_held_by_another_process_is_named(tmp_path: Path, env: dict) -> N
 
 @pytest.fixture
 def finished_run(tmp_path: Path) -> Path:
-    assert main(["run", "--seeker", "heuristic", "--provider", "offline", "--tasks", TASKS, "--runs-dir",
-                 str(tmp_path / "runs"), "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "run",
+                "--seeker",
+                "heuristic",
+                "--provider",
+                "offline",
+                "--tasks",
+                TASKS,
+                "--runs-dir",
+                str(tmp_path / "runs"),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     (run_dir,) = (tmp_path / "runs").iterdir()
     return run_dir
 
@@ -144,9 +190,29 @@ def test_max_cost_caps_the_total_over_resumes(tmp_path: Path, monkeypatch, capsy
     monkeypatch.setenv("OPENAI_API_KEY", "sk-budget-test-0123456789")
     model = resolve_model("gpt-4o-mini")
     with FakeOpenAIServer() as server:
-        argv = ["run", "--seeker", "gpt-4o-mini", "--provider", "offline", "--api-base", server.base_url, "--tasks",
-                TASKS, "--lang", "all", "--concurrency", "1", "--max-turns", "3", "--max-cost", "0.002",
-                "--no-cache", "--runs-dir", str(tmp_path / "runs"), "--no-progress"]
+        argv = [
+            "run",
+            "--seeker",
+            "gpt-4o-mini",
+            "--provider",
+            "offline",
+            "--api-base",
+            server.base_url,
+            "--tasks",
+            TASKS,
+            "--lang",
+            "all",
+            "--concurrency",
+            "1",
+            "--max-turns",
+            "3",
+            "--max-cost",
+            "0.002",
+            "--no-cache",
+            "--runs-dir",
+            str(tmp_path / "runs"),
+            "--no-progress",
+        ]
         main(argv)
         (run_dir,) = (tmp_path / "runs").iterdir()
         first = server.hits
@@ -169,9 +235,28 @@ def test_the_printed_resume_command_keeps_endpoint_and_cache(tmp_path: Path, env
     env = {**env, "OPENAI_API_KEY": "sk-resume-test-0123456789"}
     cache = tmp_path / "cache.sqlite"
     with FakeOpenAIServer(latency_s=0.05) as server:
-        argv = clarq("run", "--seeker", "openai/fake-seeker", "--provider", "offline", "--api-base",
-                     server.base_url, "--cache", str(cache), "--tasks", TASKS, "--lang", "all", "--max-turns", "4",
-                     "--concurrency", "2", "--runs-dir", str(tmp_path / "runs"), "--no-progress")
+        argv = clarq(
+            "run",
+            "--seeker",
+            "openai/fake-seeker",
+            "--provider",
+            "offline",
+            "--api-base",
+            server.base_url,
+            "--cache",
+            str(cache),
+            "--tasks",
+            TASKS,
+            "--lang",
+            "all",
+            "--max-turns",
+            "4",
+            "--concurrency",
+            "2",
+            "--runs-dir",
+            str(tmp_path / "runs"),
+            "--no-progress",
+        )
         process = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         line = process.stderr.readline()
         command = line.split("continue with: ", 1)[1].rstrip(")\n").split()
@@ -181,9 +266,14 @@ def test_the_printed_resume_command_keeps_endpoint_and_cache(tmp_path: Path, env
         process.send_signal(signal.SIGKILL)
         process.wait(10)
         paid = {json.dumps(b, sort_keys=True) for b in server.requests}
-        done = subprocess.run([sys.executable, "-m", "clarq_bench.cli.main", *command[1:], "--no-progress"],
-                              env=env, capture_output=True, text=True, timeout=120)
-        again = [json.dumps(b, sort_keys=True) for b in server.requests[len(paid):]]
+        done = subprocess.run(
+            [sys.executable, "-m", "clarq_bench.cli.main", *command[1:], "--no-progress"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        again = [json.dumps(b, sort_keys=True) for b in server.requests[len(paid) :]]
     assert command[:3] == ["clarq", "run", "--resume"]
     assert done.returncode == 0, done.stderr
     assert count(run_dir) == 16
@@ -196,8 +286,18 @@ def test_the_printed_resume_command_keeps_endpoint_and_cache(tmp_path: Path, env
 def test_force_does_not_move_calls_to_the_default_endpoint(tmp_path: Path, monkeypatch, capsys) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-force-test-0123456789")
     with FakeOpenAIServer() as server:
-        base = ["--seeker", "openai/fake-seeker", "--provider", "offline", "--tasks", TASKS, "--no-progress",
-                "--no-cache", "--max-turns", "2"]
+        base = [
+            "--seeker",
+            "openai/fake-seeker",
+            "--provider",
+            "offline",
+            "--tasks",
+            TASKS,
+            "--no-progress",
+            "--no-cache",
+            "--max-turns",
+            "2",
+        ]
         assert main(["run", *base, "--api-base", server.base_url, "--limit", "2", "--runs-dir", str(tmp_path)]) == 0
         (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
         hits = server.hits
@@ -230,8 +330,21 @@ def mount(tmp_path: Path):
 
 
 def heuristic_run(runs: Path, *extra: str) -> list[str]:
-    return ["run", "--seeker", "heuristic", "--provider", "offline", "--tasks", TASKS, "--lang", "all",
-            "--runs-dir", str(runs), "--no-progress", *extra]
+    return [
+        "run",
+        "--seeker",
+        "heuristic",
+        "--provider",
+        "offline",
+        "--tasks",
+        TASKS,
+        "--lang",
+        "all",
+        "--runs-dir",
+        str(runs),
+        "--no-progress",
+        *extra,
+    ]
 
 
 def test_a_disk_that_fills_during_the_run_is_one_line_and_no_partial_line(mount, capsys) -> None:

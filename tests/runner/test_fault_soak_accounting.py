@@ -38,8 +38,10 @@ def post(port: int, body: dict, *, hang_up: bool = False) -> bytes:
     """One raw HTTP request; with hang_up, close the connection at once instead of reading the answer."""
     payload = json.dumps(body).encode()
     with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
-        sock.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                     b"Content-Length: %d\r\n\r\n" % len(payload) + payload)
+        sock.sendall(
+            b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\n\r\n" % len(payload) + payload
+        )
         if hang_up:
             return b""
         return sock.recv(65536)
@@ -49,8 +51,9 @@ def test_the_fake_server_tells_each_answer_its_kind_and_whether_the_client_got_i
     told: list[tuple[str, str, bool, float]] = []
     script = [reply("hi"), Behaviour("null"), reply(""), error(500), garbage(), reply("late", delay_s=0.3)]
     message = [{"role": "user", "content": "x"}]
-    with FakeOpenAIServer(script, on_answer=lambda body, kind, got, asked: told.append((body["n"], kind, got, asked))
-                          ) as server:
+    with FakeOpenAIServer(
+        script, on_answer=lambda body, kind, got, asked: told.append((body["n"], kind, got, asked))
+    ) as server:
         started = time.monotonic()
         for n in range(5):
             assert post(server.port, {"n": str(n), "messages": message}).startswith(b"HTTP/1.1")
@@ -58,8 +61,14 @@ def test_the_fake_server_tells_each_answer_its_kind_and_whether_the_client_got_i
         deadline = time.monotonic() + 5
         while len(told) < 6 and time.monotonic() < deadline:
             time.sleep(0.02)
-    assert [entry[:3] for entry in told] == [("0", "reply", True), ("1", "null", True), ("2", "empty", True),
-                                             ("3", "error500", True), ("4", "garbage", True), ("5", "reply", False)]
+    assert [entry[:3] for entry in told] == [
+        ("0", "reply", True),
+        ("1", "null", True),
+        ("2", "empty", True),
+        ("3", "error500", True),
+        ("4", "garbage", True),
+        ("5", "reply", False),
+    ]
     assert all(started <= entry[3] <= time.monotonic() for entry in told)
 
 
@@ -75,19 +84,24 @@ def test_a_blank_reply_asked_again_is_not_a_re_pay_but_a_usable_one_is() -> None
         "empty then reply": answered((1, 1.1, "empty", True), (2, 2.1, "reply", True)),
         "500 then reply": answered((1, 1.1, "error500", True), (2, 2.1, "reply", True)),
         "reply kept": answered((1, 1.1, "reply", True)),
-        "in flight at the kill": answered((kill - 0.1, kill - 0.02, "reply", True),
-                                          (kill + 5, kill + 5.1, "reply", True)),
-        "due to a dead process": answered((kill - 0.5, kill + 0.5, "reply", False),
-                                          (kill + 5, kill + 5.1, "reply", True)),
+        "in flight at the kill": answered(
+            (kill - 0.1, kill - 0.02, "reply", True), (kill + 5, kill + 5.1, "reply", True)
+        ),
+        "due to a dead process": answered(
+            (kill - 0.5, kill + 0.5, "reply", False), (kill + 5, kill + 5.1, "reply", True)
+        ),
         # a slow reply to the killed session lands after the next session asked and got it: still the kill's
-        "slow, answered after the resume asked": answered((kill + 3, kill + 3.1, "reply", True),
-                                                          (kill - 0.5, kill + 7.5, "reply", False)),
+        "slow, answered after the resume asked": answered(
+            (kill + 3, kill + 3.1, "reply", True), (kill - 0.5, kill + 7.5, "reply", False)
+        ),
         # written by the process just before it died, arriving a moment after the signal was sent
-        "sent as the kill came": answered((kill + 0.01, kill + 0.03, "reply", True),
-                                          (kill + 5, kill + 5.1, "reply", True)),
+        "sent as the kill came": answered(
+            (kill + 0.01, kill + 0.03, "reply", True), (kill + 5, kill + 5.1, "reply", True)
+        ),
         "abandoned": answered((3, 3.5, "reply", False), (4, 4.1, "reply", True)),
-        "received long before the kill, asked again": answered((kill - 30, kill - 29.9, "reply", True),
-                                                               (kill + 5, kill + 5.1, "reply", True)),
+        "received long before the kill, asked again": answered(
+            (kill - 30, kill - 29.9, "reply", True), (kill + 5, kill + 5.1, "reply", True)
+        ),
         "received, then a blank to the same request": answered((1, 1.1, "reply", True), (2, 2.1, "null", True)),
     }
     found = classify(answers, [(0.0, kill)])
@@ -103,9 +117,24 @@ def test_a_run_resumed_with_retry_errors_pays_no_usable_reply_twice(tmp_path: Pa
     answers, respond, observe = soak.paid_counter()
     seeker = soak.SEEKER
     with FakeOpenAIServer([reply(), Behaviour("null")], responder=respond, on_answer=observe) as server:
-        argv = ["run", "--seeker", seeker, "--provider", "offline", "--api-base", server.base_url, "--tasks",
-                str(REPO / "tasks"), "--limit", "1", "--runs-dir", str(tmp_path / "runs"), "--cache",
-                str(tmp_path / "cache.sqlite"), "--no-progress"]
+        argv = [
+            "run",
+            "--seeker",
+            seeker,
+            "--provider",
+            "offline",
+            "--api-base",
+            server.base_url,
+            "--tasks",
+            str(REPO / "tasks"),
+            "--limit",
+            "1",
+            "--runs-dir",
+            str(tmp_path / "runs"),
+            "--cache",
+            str(tmp_path / "cache.sqlite"),
+            "--no-progress",
+        ]
         main(argv)
         (run_dir,) = (tmp_path / "runs").iterdir()
         (first,) = read_transcripts(run_dir / "transcripts.jsonl")

@@ -44,9 +44,32 @@ class Bill:
 
 
 def argv(server: FakeOpenAIServer, runs: Path, cache: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "clarq_bench", "run", "--seeker", "gpt-4o", "--provider", "offline", "--api-base",
-            server.base_url, "--tasks", str(REPO / "tasks"), "--lang", "all", "--max-turns", "12", "--concurrency",
-            str(CONCURRENCY), "--runs-dir", str(runs), "--cache", str(cache), "--no-progress", *extra]
+    return [
+        sys.executable,
+        "-m",
+        "clarq_bench",
+        "run",
+        "--seeker",
+        "gpt-4o",
+        "--provider",
+        "offline",
+        "--api-base",
+        server.base_url,
+        "--tasks",
+        str(REPO / "tasks"),
+        "--lang",
+        "all",
+        "--max-turns",
+        "12",
+        "--concurrency",
+        str(CONCURRENCY),
+        "--runs-dir",
+        str(runs),
+        "--cache",
+        str(cache),
+        "--no-progress",
+        *extra,
+    ]
 
 
 ENV = {**os.environ, "PYTHONPATH": str(REPO), "OPENAI_API_KEY": "sk-ledger-test-000000000"}
@@ -55,8 +78,13 @@ ENV = {**os.environ, "PYTHONPATH": str(REPO), "OPENAI_API_KEY": "sk-ledger-test-
 def test_kill_9_loses_no_dollar_from_spending_json(tmp_path: Path) -> None:
     bill = Bill()
     with FakeOpenAIServer(responder=lambda body: REPLY, latency_s=0.1, on_answer=bill) as server:
-        process = subprocess.Popen(argv(server, tmp_path / "runs", tmp_path / "c.sqlite3", "--trials", "20"), env=ENV,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        process = subprocess.Popen(
+            argv(server, tmp_path / "runs", tmp_path / "c.sqlite3", "--trials", "20"),
+            env=ENV,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         deadline = time.monotonic() + 120
         while bill.calls < 60 and process.poll() is None and time.monotonic() < deadline:
             time.sleep(0.02)
@@ -87,16 +115,23 @@ def test_a_full_disk_stops_calls_at_once_and_the_resume_repays_nothing(tmpfs: Pa
     filler.write_bytes(b"\0" * 1900 * 1024)  # about 150 kB left: the run fills it mid-way
     with FakeOpenAIServer(responder=lambda body: REPLY, latency_s=0.05, on_answer=bill) as server:
         cache = tmp_path / "cache.sqlite3"  # the cache on another disk: what was paid is kept
-        first = subprocess.run(argv(server, tmpfs / "runs", cache, "--trials", "8"), env=ENV, capture_output=True,
-                               text=True, timeout=300)
-        assert first.returncode == 2 and "No space left" in first.stderr and "Traceback" not in first.stderr, \
+        first = subprocess.run(
+            argv(server, tmpfs / "runs", cache, "--trials", "8"), env=ENV, capture_output=True, text=True, timeout=300
+        )
+        assert first.returncode == 2 and "No space left" in first.stderr and "Traceback" not in first.stderr, (
             first.stderr[-2000:]
+        )
         paid = set(bill.prompts)
         calls = bill.calls
         filler.unlink()
         (run_dir,) = (tmpfs / "runs").iterdir()
-        second = subprocess.run([sys.executable, "-m", "clarq_bench", "run", "--resume", str(run_dir),
-                                 "--no-progress"], env=ENV, capture_output=True, text=True, timeout=300)
+        second = subprocess.run(
+            [sys.executable, "-m", "clarq_bench", "run", "--resume", str(run_dir), "--no-progress"],
+            env=ENV,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert second.returncode == 0, second.stderr[-2000:]
     repaid = [prompt for prompt in bill.prompts[calls:] if prompt in paid]
     assert calls > 0 and bill.calls > calls

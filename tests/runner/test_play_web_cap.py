@@ -18,8 +18,9 @@ async def test_new_names_past_the_cap_are_told_to_come_back(tmp_path: Path) -> N
         started.append(options.seeker_option["person"])
         await asyncio.Event().wait()
 
-    server = PlayServer(tmp_path / "runs", {"tasks": str(Path(__file__).resolve().parents[2] / "tasks"), "provider": "offline"},
-                        run=run)
+    server = PlayServer(
+        tmp_path / "runs", {"tasks": str(Path(__file__).resolve().parents[2] / "tasks"), "provider": "offline"}, run=run
+    )
     async with TestClient(TestServer(server.app())) as client:
         for index in range(MAX_PLAYERS):
             reply = await client.post("/start", data={"name": f"person {index}"}, allow_redirects=False)

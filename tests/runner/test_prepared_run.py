@@ -18,8 +18,10 @@ from clarq_bench.core.errors import ClarqError
 
 
 def counting(monkeypatch: pytest.MonkeyPatch, calls: list[str]) -> None:
-    for name, modules in (("resolve_seeker", (seeker_registry, prepared)),
-                          ("resolve_provider", (provider_registry, prepared))):
+    for name, modules in (
+        ("resolve_seeker", (seeker_registry, prepared)),
+        ("resolve_provider", (provider_registry, prepared)),
+    ):
         real = getattr(seeker_registry if name == "resolve_seeker" else provider_registry, name)
 
         def wrapped(*args: object, _real=real, _name=name, **kwargs: object) -> object:
@@ -41,18 +43,34 @@ def test_a_run_resolves_each_side_once_and_stamps_once(tmp_path: Path, monkeypat
     calls: list[str] = []
     counting(monkeypatch, calls)
     seen: list[int] = []
-    result = clarq.run(seeker="heuristic", provider="offline", tasks=str(SAMPLE_TASKS), lang="en", limit=3, trials=2,
-                       runs_dir=tmp_path / "runs", no_progress=True,
-                       on_run_dir=lambda folder, identical: seen.append(len(identical)))
+    result = clarq.run(
+        seeker="heuristic",
+        provider="offline",
+        tasks=str(SAMPLE_TASKS),
+        lang="en",
+        limit=3,
+        trials=2,
+        runs_dir=tmp_path / "runs",
+        no_progress=True,
+        on_run_dir=lambda folder, identical: seen.append(len(identical)),
+    )
     assert result.stats.done == 6 and seen == [0]
     assert calls == ["resolve_seeker", "resolve_provider", "stamp"]
     assert result.summary is not None
 
 
-def test_resume_resolves_once_too_and_a_bad_name_stops_before_the_folder(tmp_path: Path,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    first = clarq.run(seeker="oracle", provider="offline", tasks=str(SAMPLE_TASKS), lang="en", limit=2,
-                      runs_dir=tmp_path / "runs", no_progress=True)
+def test_resume_resolves_once_too_and_a_bad_name_stops_before_the_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = clarq.run(
+        seeker="oracle",
+        provider="offline",
+        tasks=str(SAMPLE_TASKS),
+        lang="en",
+        limit=2,
+        runs_dir=tmp_path / "runs",
+        no_progress=True,
+    )
     calls: list[str] = []
     counting(monkeypatch, calls)
     again = clarq.run(resume=first.run_dir, no_progress=True)

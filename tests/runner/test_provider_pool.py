@@ -17,8 +17,12 @@ from clarq_bench.runner.provider_pool import ProviderPool, poolable
 
 def _play(run_dir: Path, workers: int, mode: str) -> list:
     tasks = load_tasks(REPO / "tasks", ["en", "zh"])
-    config = RunConfig(seeker=AgentSettings(name="heuristic"), provider=AgentSettings(name="offline", mode=mode),
-                       concurrency=16, progress=False)  # fmt: skip
+    config = RunConfig(
+        seeker=AgentSettings(name="heuristic"),
+        provider=AgentSettings(name="offline", mode=mode),
+        concurrency=16,
+        progress=False,
+    )
     asyncio.run(run_dialogues(config, tasks, run_dir, provider_workers=workers))
     records = sorted(read_transcripts(run_dir / "transcripts.jsonl"), key=lambda r: r.key)
     assert len(records) == len(tasks) > 10 and not any(r.error for r in records)

@@ -12,13 +12,12 @@ import time
 from pathlib import Path
 
 import pytest
+from runner_helpers import HOSTILE_SEEKERS, write_task_folder
 
 from clarq_bench.cli.main import main
 from clarq_bench.core.run_folder import read_transcripts
-from clarq_bench.testing.fake_openai import FakeOpenAIServer, error
 from clarq_bench.core.transcript import EndReason
-
-from runner_helpers import HOSTILE_SEEKERS, write_task_folder
+from clarq_bench.testing.fake_openai import FakeOpenAIServer, error
 
 TESTS = Path(__file__).resolve().parents[1]  # tests/, where the helper modules are
 
@@ -49,15 +48,21 @@ def test_a_hostile_seeker_ends_its_dialogues_not_the_run(seeker, tmp_path, capsy
     assert all(r.error and r.error.startswith("seeker: ") and "\n" not in r.error for r in records)
     err = capsys.readouterr().err
     # the same error in each: the run stops on it after the third (tests/runner/test_seeker_failures.py), saying so
-    assert ("3 dialogues ended with an error" in err or "failed on the first 3 dialogues" in err)
+    assert "3 dialogues ended with an error" in err or "failed on the first 3 dialogues" in err
     assert "Traceback" not in err
 
 
 def test_hostile_errors_say_what_happened(tmp_path):
-    expected = {"SurrogateSeeker": "not valid Unicode", "CancellingSeeker": "CancelledError",
-                "ExitingSeeker": "SystemExit: 3", "UnprintableSeeker": "UnprintableError: (unprintable)",
-                "SurrogateErrorSeeker": "ValueError: bad \\udcff news", "BytesSeeker": "returned bytes, not str",
-                "HugeSeeker": "5,000,000 characters", "make_sync_seeker": "TypeError"}  # fmt: skip
+    expected = {
+        "SurrogateSeeker": "not valid Unicode",
+        "CancellingSeeker": "CancelledError",
+        "ExitingSeeker": "SystemExit: 3",
+        "UnprintableSeeker": "UnprintableError: (unprintable)",
+        "SurrogateErrorSeeker": "ValueError: bad \\udcff news",
+        "BytesSeeker": "returned bytes, not str",
+        "HugeSeeker": "5,000,000 characters",
+        "make_sync_seeker": "TypeError",
+    }
     for seeker, words in expected.items():
         root = tmp_path / seeker
         main(run_argv(root, "--seeker", f"runner_helpers:{seeker}", "--provider", "offline", count=1))
@@ -67,8 +72,18 @@ def test_hostile_errors_say_what_happened(tmp_path):
 
 def test_a_hanging_seeker_costs_one_turn_timeout(tmp_path, capsys):
     started = time.perf_counter()
-    code = main(run_argv(tmp_path, "--seeker", "runner_helpers:HangingSeeker", "--provider", "offline",
-                         "--turn-timeout", "0.5", count=4))
+    code = main(
+        run_argv(
+            tmp_path,
+            "--seeker",
+            "runner_helpers:HangingSeeker",
+            "--provider",
+            "offline",
+            "--turn-timeout",
+            "0.5",
+            count=4,
+        )
+    )
     elapsed = time.perf_counter() - started
     assert code == 1 and elapsed < 10
     records = read_transcripts(the_run(tmp_path) / "transcripts.jsonl")
@@ -89,8 +104,19 @@ def test_a_401_endpoint_stops_the_run_within_a_few_calls(tmp_path, capsys, monke
     monkeypatch.setenv("OPENAI_API_KEY", "sk-bogus")
     with FakeOpenAIServer() as server:
         server.push(*[error(401, message="Incorrect API key provided")] * 200)
-        code = main(run_argv(tmp_path, "--seeker", "openai/gpt-4o", "--provider", "offline", "--api-base",
-                             server.base_url, "--no-cache", count=40))  # 32 dialogues in flight at once
+        code = main(
+            run_argv(
+                tmp_path,
+                "--seeker",
+                "openai/gpt-4o",
+                "--provider",
+                "offline",
+                "--api-base",
+                server.base_url,
+                "--no-cache",
+                count=40,
+            )
+        )  # 32 dialogues in flight at once
         calls = server.hits
     assert code == 1 and calls == 1
     err = capsys.readouterr().err
@@ -105,32 +131,58 @@ def test_a_refused_connection_stops_the_run_and_points_at_api_base(tmp_path, cap
     with socket.socket() as probe:  # a port nothing listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    code = main(run_argv(tmp_path, "--seeker", "heuristic", "--provider", "openai/gpt-4o", "--api-base",
-                         f"http://127.0.0.1:{port}/v1", "--no-cache", count=20))
+    code = main(
+        run_argv(
+            tmp_path,
+            "--seeker",
+            "heuristic",
+            "--provider",
+            "openai/gpt-4o",
+            "--api-base",
+            f"http://127.0.0.1:{port}/v1",
+            "--no-cache",
+            count=20,
+        )
+    )
     err = capsys.readouterr().err
     assert code == 1 and "the provider failed" in err and "connection refused" in err and "0 dialogues written" in err
     assert "check --api-base and that the server there is running" in err and "--model-concurrency" not in err
 
 
 def test_max_errors_stops_after_n_errored_dialogues(tmp_path, capsys):
-    code = main(run_argv(tmp_path, "--seeker", "runner_helpers:ExitingSeeker", "--provider", "offline",
-                         "--max-errors", "2", "--concurrency", "1", count=10))
+    code = main(
+        run_argv(
+            tmp_path,
+            "--seeker",
+            "runner_helpers:ExitingSeeker",
+            "--provider",
+            "offline",
+            "--max-errors",
+            "2",
+            "--concurrency",
+            "1",
+            count=10,
+        )
+    )
     assert code == 1
     assert len(read_transcripts(the_run(tmp_path) / "transcripts.jsonl")) == 2
     assert "run stopped: 2 dialogues ended with an error (--max-errors 2)" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("flags, words", [
-    (["--provider", "gtp-4o"], "unknown provider 'gtp-4o'"),
-    (["--provider", "runner_helpers:NoSuchProvider"], "NoSuchProvider"),
-    (["--limit", "-3"], "--limit: must be at least 1"),
-    (["--limit", "0"], "--limit: must be at least 1"),
-    (["--trials", "0"], "--trials: must be at least 1"),
-    (["--max-turns", "-1"], "--max-turns: must be at least 1"),
-    (["--concurrency", "0"], "--concurrency: must be at least 1"),
-    (["--turn-timeout", "0"], "--turn-timeout: must be positive"),
-    (["--max-errors", "x"], "--max-errors: not a whole number"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "flags, words",
+    [
+        (["--provider", "gtp-4o"], "unknown provider 'gtp-4o'"),
+        (["--provider", "runner_helpers:NoSuchProvider"], "NoSuchProvider"),
+        (["--limit", "-3"], "--limit: must be at least 1"),
+        (["--limit", "0"], "--limit: must be at least 1"),
+        (["--trials", "0"], "--trials: must be at least 1"),
+        (["--max-turns", "-1"], "--max-turns: must be at least 1"),
+        (["--concurrency", "0"], "--concurrency: must be at least 1"),
+        (["--turn-timeout", "0"], "--turn-timeout: must be positive"),
+        (["--max-errors", "x"], "--max-errors: not a whole number"),
+    ],
+)
 def test_bad_names_and_numbers_are_usage_errors_before_anything_runs(flags, words, tmp_path, capsys):
     provider = [] if "--provider" in flags else ["--provider", "offline"]
     argv = run_argv(tmp_path, "--seeker", "heuristic", *provider, *flags)
@@ -152,15 +204,21 @@ def test_exit_codes_of_the_console_script(tmp_path):
     env = {"PYTHONPATH": f"{TESTS.parent}:{TESTS}", "PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin"}
     ok = subprocess.run(base + ["--provider", "offline"], capture_output=True, text=True, env=env)
     bad = subprocess.run(base + ["--provider", "offline", "--limit", "-3"], capture_output=True, text=True, env=env)
-    errored = subprocess.run(base + ["--provider", "offline", "--seeker", "runner_helpers:ExitingSeeker"],
-                             capture_output=True, text=True, env=env)
+    errored = subprocess.run(
+        base + ["--provider", "offline", "--seeker", "runner_helpers:ExitingSeeker"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert (ok.returncode, bad.returncode, errored.returncode) == (0, 2, 1), (ok.stderr, bad.stderr, errored.stderr)
 
 
 def played(tmp_path: Path, name: str, data: Path, *flags: str) -> Path:
     runs = tmp_path / name
-    assert main(["run", "--tasks", str(data), "--runs-dir", str(runs), "--no-progress", "--seeker", "heuristic",
-                 *flags]) == 0
+    assert (
+        main(["run", "--tasks", str(data), "--runs-dir", str(runs), "--no-progress", "--seeker", "heuristic", *flags])
+        == 0
+    )
     (run_dir,) = runs.iterdir()
     return run_dir
 
@@ -185,7 +243,10 @@ def test_compare_names_the_settings_that_differ(tmp_path, capsys):
     assert "turn cap: 12 -> 8" in err and "--across-settings" in err
     assert main(["compare", str(a), str(b), "--resamples", "50", "--across-settings"]) == 0
     out = " ".join(capsys.readouterr().out.split())
-    assert out.startswith("ACROSS SETTINGS: the two sides were played in different settings") and out.count("ACROSS SETTINGS") == 2
+    assert (
+        out.startswith("ACROSS SETTINGS: the two sides were played in different settings")
+        and out.count("ACROSS SETTINGS") == 2
+    )
     assert "3 pairs on task content and trial" in out
     assert 'settings that differ (A -> B): max_turns: 12 -> 8; provider.name: "offline" -> ' in out
     assert main(["compare", str(a), str(a), "--resamples", "50"]) == 0
@@ -194,8 +255,10 @@ def test_compare_names_the_settings_that_differ(tmp_path, capsys):
 
 def test_score_output_and_report_show_errored_dialogues(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("RUNNER_HELPERS_FAIL_TASKS", "0,2")
-    assert main(run_argv(tmp_path, "--seeker", "heuristic", "--provider", "runner_helpers:TreeWalkingProvider",
-                         count=4)) == 1
+    assert (
+        main(run_argv(tmp_path, "--seeker", "heuristic", "--provider", "runner_helpers:TreeWalkingProvider", count=4))
+        == 1
+    )
     run_dir = the_run(tmp_path)
     printed = " ".join(capsys.readouterr().out.split())
     assert "Dialogues ended by: error 2, goodbye 2." in printed and "2 of 4 dialogues ended in an error" in printed
@@ -210,23 +273,52 @@ def test_a_401_provider_endpoint_stops_the_run_after_one_call(transport, tmp_pat
     monkeypatch.setenv("OPENAI_API_KEY", "sk-bogus")
     with FakeOpenAIServer() as server:
         server.push(*[error(401, message="Incorrect API key provided")] * 200)
-        code = main(run_argv(tmp_path, "--seeker", "heuristic", "--provider", "openai/gpt-4o", "--api-base",
-                             server.base_url, "--no-cache", "--transport", transport, count=40))
+        code = main(
+            run_argv(
+                tmp_path,
+                "--seeker",
+                "heuristic",
+                "--provider",
+                "openai/gpt-4o",
+                "--api-base",
+                server.base_url,
+                "--no-cache",
+                "--transport",
+                transport,
+                count=40,
+            )
+        )
         calls = server.hits
     err = capsys.readouterr().err
     assert (code, calls) == (1, 1), err
     assert "run stopped: the provider failed with an error no retry can fix" in err
 
 
-@pytest.mark.parametrize("status, words", [
-    (403, "rejected the API key (403"), (404, "rejected the request (404"), (400, "rejected the request (400"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "status, words",
+    [
+        (403, "rejected the API key (403"),
+        (404, "rejected the request (404"),
+        (400, "rejected the request (400"),
+    ],
+)
 def test_other_errors_no_retry_can_fix_stop_the_run(status, words, tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-bogus")
     with FakeOpenAIServer() as server:
         server.push(*[error(status, message="nope")] * 200)
-        code = main(run_argv(tmp_path, "--seeker", "openai/gpt-4o", "--provider", "offline", "--api-base",
-                             server.base_url, "--no-cache", count=40))
+        code = main(
+            run_argv(
+                tmp_path,
+                "--seeker",
+                "openai/gpt-4o",
+                "--provider",
+                "offline",
+                "--api-base",
+                server.base_url,
+                "--no-cache",
+                count=40,
+            )
+        )
         calls = server.hits
     err = capsys.readouterr().err
     assert (code, calls) == (1, 1) and words in err
@@ -239,8 +331,19 @@ def test_transient_errors_are_not_fatal(tmp_path, capsys, monkeypatch):
 
     with FakeOpenAIServer(responder=both_agents("openai/s", "openai/p")) as server:
         server.push(*[error(500, message="overloaded")] * 6)  # the first call's six attempts
-        code = main(run_argv(tmp_path, "--seeker", "openai/s", "--provider", "offline", "--api-base",
-                             server.base_url, "--no-cache", count=3))
+        code = main(
+            run_argv(
+                tmp_path,
+                "--seeker",
+                "openai/s",
+                "--provider",
+                "offline",
+                "--api-base",
+                server.base_url,
+                "--no-cache",
+                count=3,
+            )
+        )
     records = read_transcripts(the_run(tmp_path) / "transcripts.jsonl")
     assert code == 1 and len(records) == 3
     assert [r.end_reason == EndReason.error for r in records].count(True) == 1

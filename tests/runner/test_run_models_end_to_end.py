@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from clarq_bench.cli.main import main
-from clarq_bench.core.transcript import EndReason
 from clarq_bench.core.run_folder import read_transcripts
+from clarq_bench.core.transcript import EndReason
 from clarq_bench.testing.fake_agents import both_agents
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
 
@@ -28,9 +28,26 @@ def test_model_run_finishes_caches_and_keeps_the_key_off_disk(
         monkeypatch.delenv(name, raising=False)
     runs, cache = tmp_path / "runs", tmp_path / "cache" / "responses.sqlite3"
     with FakeOpenAIServer(responder=both_agents(SEEKER, PROVIDER)) as server:
-        argv = ["run", "--seeker", SEEKER, "--provider", PROVIDER, "--api-base", server.base_url,
-                "--transport", transport, "--tasks", str(REPO / "tasks"), "--lang", "all", "--cache", str(cache),
-                "--runs-dir", str(runs), "--no-progress"]  # fmt: skip
+        argv = [
+            "run",
+            "--seeker",
+            SEEKER,
+            "--provider",
+            PROVIDER,
+            "--api-base",
+            server.base_url,
+            "--transport",
+            transport,
+            "--tasks",
+            str(REPO / "tasks"),
+            "--lang",
+            "all",
+            "--cache",
+            str(cache),
+            "--runs-dir",
+            str(runs),
+            "--no-progress",
+        ]
         assert main(argv) == 0
         paid = server.hits
         assert main(argv) == 0  # the same run again: every reply comes from the cache
@@ -55,8 +72,12 @@ def test_run_ids_are_one_path_component_and_never_collide(tmp_path: Path) -> Non
     from clarq_bench.core.run_config import AgentSettings, RunConfig
     from clarq_bench.runner.prepare import run_dir_for
 
-    config = RunConfig(data_dir=str(tmp_path), languages=["en"], seeker=AgentSettings(name="llm", model=SEEKER),
-                       provider=AgentSettings(name=PROVIDER))  # fmt: skip
+    config = RunConfig(
+        data_dir=str(tmp_path),
+        languages=["en"],
+        seeker=AgentSettings(name="llm", model=SEEKER),
+        provider=AgentSettings(name=PROVIDER),
+    )
     first = run_dir_for(config, tmp_path, None)
     assert first.parent == tmp_path and "openai_fake-seeker-openai_fake-provider" in first.name
     first.mkdir()

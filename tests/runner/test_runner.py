@@ -17,11 +17,11 @@ from runner_helpers import make_task, write_task_folder
 
 from clarq_bench.cli.main import main
 from clarq_bench.core.errors import ClarqError
-from clarq_bench.core.transcript import EndReason
 from clarq_bench.core.run_config import AgentSettings, RunConfig, describe_diff, diff_configs
-from clarq_bench.scoring.sources import score_finished_run as score_finished
 from clarq_bench.core.run_folder import RunDir, read_transcripts, repair_tail, tasks_digest
+from clarq_bench.core.transcript import EndReason
 from clarq_bench.runner.batch import run_dialogues
+from clarq_bench.scoring.sources import score_finished_run as score_finished
 
 TESTS = Path(__file__).resolve().parents[1]  # tests/, where the helper modules are
 REPO = TESTS.parent
@@ -116,8 +116,10 @@ async def _one_transcript() -> Any:
 
 
 async def test_concurrency_is_real_and_bounded(tmp_path: Path) -> None:
-    cfg = config(concurrency=5, seeker=AgentSettings(name="runner_helpers:ScriptedSeeker",
-                                                     options={"lines": "a|b", "delay": 0.02}))  # fmt: skip
+    cfg = config(
+        concurrency=5,
+        seeker=AgentSettings(name="runner_helpers:ScriptedSeeker", options={"lines": "a|b", "delay": 0.02}),
+    )
     started = time.perf_counter()
     stats = await run_dialogues(cfg, tasks(20), tmp_path / "run")
     elapsed = time.perf_counter() - started
@@ -186,14 +188,29 @@ async def test_budget_cuts_a_dialogue_in_flight_with_end_reason_budget_and_resum
     assert all(r.end_reason == EndReason.goodbye for r in records)
 
 
-def test_cli_max_cost_stops_starting_dialogues(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_max_cost_stops_starting_dialogues(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     import clarq_bench.runner.prepare as run_progress
 
     monkeypatch.setattr(run_progress, "open_client", lambda models, options: PollBudget(4))
     data = write_task_folder(tmp_path / "data", 4)
-    argv = ["run", "--tasks", str(data), "--seeker", "heuristic", "--provider", "runner_helpers:TreeWalkingProvider",
-            "--runs-dir", str(tmp_path / "runs"), "--no-progress", "--concurrency", "1", "--max-cost", "0.01"]  # fmt: skip
+    argv = [
+        "run",
+        "--tasks",
+        str(data),
+        "--seeker",
+        "heuristic",
+        "--provider",
+        "runner_helpers:TreeWalkingProvider",
+        "--runs-dir",
+        str(tmp_path / "runs"),
+        "--no-progress",
+        "--concurrency",
+        "1",
+        "--max-cost",
+        "0.01",
+    ]
     assert main(argv) == 0
     assert "budget reached: stopped starting dialogues" in capsys.readouterr().err
     [run_dir] = list((tmp_path / "runs").iterdir())
@@ -224,8 +241,18 @@ async def test_resume_keeps_error_records_unless_retry_errors(tmp_path: Path, mo
 def test_cli_retry_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     data = write_task_folder(tmp_path / "data", 3)
     monkeypatch.setenv("RUNNER_HELPERS_FAIL_TASKS", "0")
-    argv = ["run", "--tasks", str(data), "--seeker", "heuristic", "--provider", "runner_helpers:TreeWalkingProvider",
-            "--runs-dir", str(tmp_path / "runs"), "--no-progress"]  # fmt: skip
+    argv = [
+        "run",
+        "--tasks",
+        str(data),
+        "--seeker",
+        "heuristic",
+        "--provider",
+        "runner_helpers:TreeWalkingProvider",
+        "--runs-dir",
+        str(tmp_path / "runs"),
+        "--no-progress",
+    ]
     assert main(argv) == 1  # written and scored, but a run with an errored dialogue is not a clean result
     [run_dir] = list((tmp_path / "runs").iterdir())
     assert "clarq: 1 dialogues ended with an error (played this session: error 1, goodbye 2)" in capsys.readouterr().err
@@ -258,9 +285,7 @@ def test_default_provider_is_gpt4o_and_a_missing_key_is_one_line(
     assert main(argv + ["--provider", "offline"]) == 0
 
 
-def test_api_base_lets_the_default_provider_run_without_a_key(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_api_base_lets_the_default_provider_run_without_a_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from clarq_bench.runner.prepare import check_keys
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
@@ -271,8 +296,18 @@ def test_api_base_lets_the_default_provider_run_without_a_key(
 
 def test_cli_run_end_to_end_and_resume(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = write_task_folder(tmp_path / "data", 4)
-    argv = ["run", "--tasks", str(data), "--seeker", "heuristic", "--provider", "runner_helpers:TreeWalkingProvider",
-            "--runs-dir", str(tmp_path / "runs"), "--no-progress"]  # fmt: skip
+    argv = [
+        "run",
+        "--tasks",
+        str(data),
+        "--seeker",
+        "heuristic",
+        "--provider",
+        "runner_helpers:TreeWalkingProvider",
+        "--runs-dir",
+        str(tmp_path / "runs"),
+        "--no-progress",
+    ]
     assert main(argv) == 0
     [run_dir] = list((tmp_path / "runs").iterdir())
     assert len(read_transcripts(run_dir / "transcripts.jsonl")) == 4
@@ -289,12 +324,31 @@ def test_sigkill_mid_run_then_resume_loses_nothing_and_repeats_nothing(tmp_path:
     data = write_task_folder(tmp_path / "data", 24)
     run_dir = tmp_path / "runs" / "killed"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
-    base = [sys.executable, "-m", "clarq_bench", "run", "--tasks", str(data), "--no-progress", "--concurrency", "3",
-            "--seeker", "runner_helpers:SlowSeeker", "--seeker-option", "delay=0.04",
-            "--provider", "runner_helpers:TreeWalkingProvider"]  # fmt: skip
+    base = [
+        sys.executable,
+        "-m",
+        "clarq_bench",
+        "run",
+        "--tasks",
+        str(data),
+        "--no-progress",
+        "--concurrency",
+        "3",
+        "--seeker",
+        "runner_helpers:SlowSeeker",
+        "--seeker-option",
+        "delay=0.04",
+        "--provider",
+        "runner_helpers:TreeWalkingProvider",
+    ]
     # a fixed run dir through --resume needs a config first: start fresh into runs/, then find the folder
-    process = subprocess.Popen([*base, "--runs-dir", str(tmp_path / "runs")], cwd=REPO, env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
+    process = subprocess.Popen(
+        [*base, "--runs-dir", str(tmp_path / "runs")],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.monotonic() + 20
     written: list[Path] = []
     while time.monotonic() < deadline:

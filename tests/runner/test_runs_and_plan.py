@@ -12,13 +12,12 @@ import time
 from pathlib import Path
 
 import pytest
+from upstream_paths import SAMPLE_TASKS
 
 from clarq_bench.api import estimate_run, list_runs
 from clarq_bench.cli.main import main
 from clarq_bench.data.loader import load_tasks
 from clarq_bench.runner.estimate import REPLY_TOKENS
-
-from upstream_paths import SAMPLE_TASKS
 
 REPO = Path(__file__).resolve().parents[2]
 OFFLINE = ["run", "--seeker", "heuristic", "--provider", "offline", "--tasks", str(SAMPLE_TASKS), "--no-progress"]
@@ -67,8 +66,15 @@ def test_runs_skips_folders_that_are_not_runs(tmp_path: Path, capsys) -> None:
 def test_dry_run_counts_calls_and_prices_them_without_playing(tmp_path: Path, capsys, monkeypatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)  # no key needed to estimate
     tasks = load_tasks(SAMPLE_TASKS, ["en"], split="test")
-    _config, chosen, plan = estimate_run(seeker="gpt-4o", tasks=str(SAMPLE_TASKS), lang="en", max_turns=5, trials=2,
-                                        judge_model="gpt-4o-mini", runs_dir=str(tmp_path / "runs"))
+    _config, chosen, plan = estimate_run(
+        seeker="gpt-4o",
+        tasks=str(SAMPLE_TASKS),
+        lang="en",
+        max_turns=5,
+        trials=2,
+        judge_model="gpt-4o-mini",
+        runs_dir=str(tmp_path / "runs"),
+    )
     assert len(chosen) == len(tasks) == 8 and plan.dialogues == 16
     roles = {row.role: row for row in plan.roles}
     assert roles["seeker"].calls == (16, 16 * 5)  # 1 to max_turns calls per dialogue
@@ -82,8 +88,21 @@ def test_dry_run_counts_calls_and_prices_them_without_playing(tmp_path: Path, ca
     replies = seeker.calls[0] * REPLY_TOKENS["seeker"][0]
     assert seeker.usd[0] == pytest.approx((seeker.tokens[0] - replies) * 5e-6 + replies * 15e-6, rel=1e-6)
     assert not (tmp_path / "runs").exists()  # nothing played, no folder made
-    assert main(["run", "--seeker", "gpt-4o", "--tasks", str(SAMPLE_TASKS), "--dry-run",
-                 "--runs-dir", str(tmp_path / "runs")]) == 0
+    assert (
+        main(
+            [
+                "run",
+                "--seeker",
+                "gpt-4o",
+                "--tasks",
+                str(SAMPLE_TASKS),
+                "--dry-run",
+                "--runs-dir",
+                str(tmp_path / "runs"),
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "dry run: 8 tasks (en, split test" in out and "gpt-4o-2024-05-13" in out and "total: expected $" in out
     assert not (tmp_path / "runs").exists()
@@ -95,8 +114,21 @@ def test_dry_run_of_an_offline_run_says_nothing_to_pay(capsys) -> None:
 
 
 def test_dry_run_names_unpriced_models(tmp_path: Path, capsys) -> None:
-    assert main(["run", "--seeker", "openai/no-such-model-xyz", "--provider", "offline", "--tasks", str(SAMPLE_TASKS),
-                 "--dry-run"]) == 0
+    assert (
+        main(
+            [
+                "run",
+                "--seeker",
+                "openai/no-such-model-xyz",
+                "--provider",
+                "offline",
+                "--tasks",
+                str(SAMPLE_TASKS),
+                "--dry-run",
+            ]
+        )
+        == 0
+    )
     assert "unknown (no price known)" in capsys.readouterr().out
 
 
@@ -118,8 +150,20 @@ def test_ctrl_c_prints_the_run_folder_and_resume_command_and_resume_finishes(tmp
     (tmp_path / "slow_seeker.py").write_text(SLOW_SEEKER, encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{tmp_path}"}
     runs = tmp_path / "runs"
-    command = [sys.executable, "-m", "clarq_bench", *OFFLINE, "--seeker", "slow_seeker:Slow", "--lang", "all",
-               "--concurrency", "1", "--runs-dir", str(runs)]
+    command = [
+        sys.executable,
+        "-m",
+        "clarq_bench",
+        *OFFLINE,
+        "--seeker",
+        "slow_seeker:Slow",
+        "--lang",
+        "all",
+        "--concurrency",
+        "1",
+        "--runs-dir",
+        str(runs),
+    ]
     proc = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -134,11 +178,18 @@ def test_ctrl_c_prints_the_run_folder_and_resume_command_and_resume_finishes(tmp
     saved = (folder / "transcripts.jsonl").read_bytes().count(b"\n")
     assert 2 <= saved < 16
     assert f"run folder: {folder}" in err  # printed at the start
-    assert err.strip().splitlines()[-1] == (f"clarq: interrupted; {saved} dialogues are saved in {folder}; "
-                                            f"continue with: clarq run --resume {folder}")
+    assert err.strip().splitlines()[-1] == (
+        f"clarq: interrupted; {saved} dialogues are saved in {folder}; continue with: clarq run --resume {folder}"
+    )
     assert "Traceback" not in err
-    done = subprocess.run([sys.executable, "-m", "clarq_bench", "run", "--resume", str(folder), "--no-progress"],
-                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "clarq_bench", "run", "--resume", str(folder), "--no-progress"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert re.search(rf"{16 - saved}/{16 - saved} dialogues .*\({saved} already done\)", done.stderr)
     assert (folder / "transcripts.jsonl").read_bytes().count(b"\n") == 16

@@ -13,7 +13,7 @@ from upstream_paths import SAMPLE_TASKS
 from clarq_bench.cli.main import main
 from clarq_bench.runner.breaker import SAME_SEEKER_ERRORS
 
-SEEKERS = '''
+SEEKERS = """
 class Raises:
     def __init__(self, task):
         self.task = task
@@ -59,7 +59,7 @@ class NoRespond:
 class SyncRespond:
     def respond(self, view):
         return "goodbye"
-'''
+"""
 
 
 @pytest.fixture
@@ -71,8 +71,22 @@ def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def run(seeker: str) -> int:
-    return main(["run", "--seeker", f"failing:{seeker}", "--provider", "offline", "--tasks", str(SAMPLE_TASKS),
-                 "--lang", "all", "--no-progress", "--runs-dir", "runs"])  # fmt: skip
+    return main(
+        [
+            "run",
+            "--seeker",
+            f"failing:{seeker}",
+            "--provider",
+            "offline",
+            "--tasks",
+            str(SAMPLE_TASKS),
+            "--lang",
+            "all",
+            "--no-progress",
+            "--runs-dir",
+            "runs",
+        ]
+    )
 
 
 def transcripts(workdir: Path) -> list[dict]:
@@ -116,8 +130,9 @@ def test_different_errors_are_not_one_bug(workdir: Path, capsys) -> None:
 
 
 @pytest.mark.parametrize("seeker, why", [("NoRespond", "has no respond method"), ("SyncRespond", "is not async")])
-def test_a_class_that_is_not_a_seeker_is_refused_before_any_dialogue(workdir: Path, capsys, seeker: str,
-                                                                      why: str) -> None:
+def test_a_class_that_is_not_a_seeker_is_refused_before_any_dialogue(
+    workdir: Path, capsys, seeker: str, why: str
+) -> None:
     assert run(seeker) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and why in err and "async def respond" in err

@@ -10,10 +10,10 @@ from test_score import needs_results, run_transcripts, write_run, write_task_dat
 from upstream_paths import UPSTREAM_RESULTS
 
 from clarq_bench.cli.main import main
-from clarq_bench.scoring.comparison import compare, pair_verdicts
 from clarq_bench.core.errors import ClarqError
-from clarq_bench.scoring.judge import judge_deterministic
 from clarq_bench.core.transcript import ReplyKind
+from clarq_bench.scoring.comparison import compare, pair_verdicts
+from clarq_bench.scoring.judge import judge_deterministic
 
 
 def verdicts(language="en", outcomes=(True, False, True)):

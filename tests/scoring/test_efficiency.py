@@ -14,7 +14,18 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scoring_helpers import CAVE, GREETING, ROOT, SILK, TORCH, make_task, make_transcript, perfect_turns, provider, seeker
+from scoring_helpers import (
+    CAVE,
+    GREETING,
+    ROOT,
+    SILK,
+    TORCH,
+    make_task,
+    make_transcript,
+    perfect_turns,
+    provider,
+    seeker,
+)
 from test_score import RELEASED, needs_results, write_task_data
 from test_score import write_run as write_score_run
 from upstream_paths import UPSTREAM_RESULTS
@@ -31,10 +42,15 @@ from clarq_bench.scoring.score_import import import_released
 
 EN = make_task()
 ZH = make_task("zh", texts={"0": "神器在山洞里。", "1": "山洞是清风洞。", "1.1": "需要钥匙。", "2": "穿耐磨鞋。"})
-VAGUE = [seeker("What else should I know?"), provider("Jax: could you be more specific?", ReplyKind.response_ii,
-                                                       Intent.vague)]  # fmt: skip
-OPENING = [provider(GREETING, ReplyKind.greeting), seeker("Hi Jax, I need to collect the gem."),
-           provider(f"Jax: {ROOT}", ReplyKind.root)]  # fmt: skip
+VAGUE = [
+    seeker("What else should I know?"),
+    provider("Jax: could you be more specific?", ReplyKind.response_ii, Intent.vague),
+]
+OPENING = [
+    provider(GREETING, ReplyKind.greeting),
+    seeker("Hi Jax, I need to collect the gem."),
+    provider(f"Jax: {ROOT}", ReplyKind.root),
+]
 
 
 def padded() -> list:
@@ -51,18 +67,23 @@ def failed() -> list:
 def two_at_once() -> list:
     """A multi-info reply carries two nodes: Q = 3 < H = 4 (AQD -1), but the turn asks two things: A = 2 + 1."""
     return [
-        *OPENING, seeker("Where is the cave, and is it dark?"),
+        *OPENING,
+        seeker("Where is the cave, and is it dark?"),
         provider(f"{CAVE} {TORCH}", ReplyKind.response_i, Intent.answerable, ["1", "1.1"]),
-        seeker("How do I carry the gem?"), provider(SILK, ReplyKind.response_i, Intent.answerable, ["2"]),
+        seeker("How do I carry the gem?"),
+        provider(SILK, ReplyKind.response_i, Intent.answerable, ["2"]),
         seeker("Goodbye"),
-    ]  # fmt: skip
+    ]
 
 
 def packed(question: str) -> list:
     """Everything asked in one turn, and a provider that lets it through with all three nodes: Q = 2."""
-    return [*OPENING, seeker(question),
-            provider(f"{CAVE} {TORCH} {SILK}", ReplyKind.response_i, Intent.answerable, ["1", "1.1", "2"]),
-            seeker("Goodbye")]  # fmt: skip
+    return [
+        *OPENING,
+        seeker(question),
+        provider(f"{CAVE} {TORCH} {SILK}", ReplyKind.response_i, Intent.answerable, ["1", "1.1", "2"]),
+        seeker("Goodbye"),
+    ]
 
 
 #: Six question words, nothing listed after them: A = 6.
@@ -75,21 +96,31 @@ def zh_turns() -> list:
     """Chinese: three questions that obtain a node, one vague one, goodbye: Q = 5, A = 4."""
     answer = lambda text, node: provider(f"Jax: {text}", ReplyKind.response_i, Intent.answerable, [node])  # noqa: E731
     return [
-        provider("Jax: 有什么可以帮助你？", ReplyKind.greeting), seeker("你好，我要找神器"),
-        provider("Jax: 神器在山洞里。", ReplyKind.root), seeker("哪个山洞？"), answer("山洞是清风洞。", "1"),
-        seeker("要带什么？"), answer("需要钥匙。", "1.1"), seeker("还有什么？"),
-        provider("Jax: 请问得具体一点。", ReplyKind.response_ii, Intent.vague), seeker("穿什么鞋？"),
-        answer("穿耐磨鞋。", "2"), seeker("再见"),
-    ]  # fmt: skip
+        provider("Jax: 有什么可以帮助你？", ReplyKind.greeting),
+        seeker("你好，我要找神器"),
+        provider("Jax: 神器在山洞里。", ReplyKind.root),
+        seeker("哪个山洞？"),
+        answer("山洞是清风洞。", "1"),
+        seeker("要带什么？"),
+        answer("需要钥匙。", "1.1"),
+        seeker("还有什么？"),
+        provider("Jax: 请问得具体一点。", ReplyKind.response_ii, Intent.vague),
+        seeker("穿什么鞋？"),
+        answer("穿耐磨鞋。", "2"),
+        seeker("再见"),
+    ]
 
 
 def zh_packed() -> list:
     """一轮问完: 哪里, 怎么, 哪 x 3 and the A-not-A 黑不黑 listed after the first: A = 6, Q = 2."""
-    return [provider("Jax: 有什么可以帮助你？", ReplyKind.greeting), seeker("你好，我要找神器"),
-            provider("Jax: 神器在山洞里。", ReplyKind.root),
-            seeker("山洞在哪里、黑不黑、宝石怎么带、要哪张地图、哪根绳子和哪双鞋？"),
-            provider("Jax: 山洞是清风洞。需要钥匙。穿耐磨鞋。", ReplyKind.response_i, Intent.answerable, ["1", "1.1", "2"]),
-            seeker("再见")]  # fmt: skip
+    return [
+        provider("Jax: 有什么可以帮助你？", ReplyKind.greeting),
+        seeker("你好，我要找神器"),
+        provider("Jax: 神器在山洞里。", ReplyKind.root),
+        seeker("山洞在哪里、黑不黑、宝石怎么带、要哪张地图、哪根绳子和哪双鞋？"),
+        provider("Jax: 山洞是清风洞。需要钥匙。穿耐磨鞋。", ReplyKind.response_i, Intent.answerable, ["1", "1.1", "2"]),
+        seeker("再见"),
+    ]
 
 
 def judged(task, turns, **kw):
@@ -129,8 +160,10 @@ def test_per_dialogue_value_and_agreement_with_aqd(name: str) -> None:
 def test_a_packing_seeker_scores_below_an_honest_one_with_the_same_success() -> None:
     """Both succeed; one thing a turn costs the human path (1.0), asking about everything in one turn does not pay,
     in English and in Chinese, whatever the turn count says (the packer's Q = 2 is under H)."""
-    for task, honest, packers in ((EN, perfect_turns(), [packed(PACK_SIX), packed(PACK_SPRAY)]),
-                                  (ZH, zh_turns()[:7] + zh_turns()[9:], [zh_packed()])):  # fmt: skip
+    for task, honest, packers in (
+        (EN, perfect_turns(), [packed(PACK_SIX), packed(PACK_SPRAY)]),
+        (ZH, zh_turns()[:7] + zh_turns()[9:], [zh_packed()]),
+    ):
         fair = judged(task, honest)
         assert fair.success and fair.efficiency == 1.0
         for turns in packers:
@@ -202,8 +235,14 @@ def test_more_words_for_the_same_success_never_raise_it(padding: list[str], wher
     assert judged(EN, turns).efficiency <= before
 
 
-QUESTIONS = ["Where is the cave?", "Is it dark inside?", "How do I carry the gem?", "Which rope?",
-             "What about the map?", "Do I need boots?"]  # fmt: skip
+QUESTIONS = [
+    "Where is the cave?",
+    "Is it dark inside?",
+    "How do I carry the gem?",
+    "Which rope?",
+    "What about the map?",
+    "Do I need boots?",
+]
 
 
 @settings(max_examples=40, deadline=None)
@@ -215,11 +254,20 @@ def test_fewer_but_longer_turns_never_raise_it(questions: list[str], joint: str)
     one_each = list(OPENING)
     for i, question in enumerate(questions):
         got = nodes[i : i + 1] if i < len(questions) - 1 else nodes[i:]
-        one_each += [seeker(question), provider(" ".join(texts[n] for n in got) or "Jax: not the focus.",
-                                                ReplyKind.response_i if got else ReplyKind.response_ii,
-                                                Intent.answerable if got else Intent.vague, got)]  # fmt: skip
-    together = [*OPENING, seeker(joint.join(questions)),
-                provider(" ".join(texts.values()), ReplyKind.response_i, Intent.answerable, nodes)]  # fmt: skip
+        one_each += [
+            seeker(question),
+            provider(
+                " ".join(texts[n] for n in got) or "Jax: not the focus.",
+                ReplyKind.response_i if got else ReplyKind.response_ii,
+                Intent.answerable if got else Intent.vague,
+                got,
+            ),
+        ]
+    together = [
+        *OPENING,
+        seeker(joint.join(questions)),
+        provider(" ".join(texts.values()), ReplyKind.response_i, Intent.answerable, nodes),
+    ]
     split, joined = judged(EN, one_each + [seeker("Goodbye")]), judged(EN, together + [seeker("Goodbye")])
     assert split.success and joined.success
     assert joined.efficiency <= split.efficiency + 1e-12
@@ -297,7 +345,9 @@ def test_old_names_load_and_the_new_one_is_written() -> None:
     for group in old["by_language"] + old["by_type"]:
         group["success_eff"] = group.pop("efficiency")
     again = Summary.model_validate(old)
-    assert again.efficiency == summary.efficiency and again.by_language[1].efficiency == summary.by_language[1].efficiency
+    assert (
+        again.efficiency == summary.efficiency and again.by_language[1].efficiency == summary.by_language[1].efficiency
+    )
     assert again.model_dump(mode="json") == summary.model_dump(mode="json")
     assert Group.model_validate(old["by_type"][0]).efficiency.value == pytest.approx(0.9)
 
@@ -322,8 +372,9 @@ def test_score_and_compare_commands_show_it(tmp_path: Path, capsys: pytest.Captu
     write_task_data(tmp_path / "data")
     task = load_tasks(tmp_path / "data", ("en",))[0]  # the task of scoring_helpers, as data: H = 4
     run = tmp_path / "run"
-    write_score_run(run, tmp_path / "data", [make_transcript(task, padded(), trial=0),
-                                             make_transcript(task, failed(), trial=1)])  # fmt: skip
+    write_score_run(
+        run, tmp_path / "data", [make_transcript(task, padded(), trial=0), make_transcript(task, failed(), trial=1)]
+    )
     assert main(["score", str(run), "--json", "--resamples", "50", "--no-plots"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["efficiency"]["value"] == pytest.approx((4 / 6 + 0) / 2) and "success_eff" not in summary
@@ -367,10 +418,17 @@ def test_the_human_turn_budget_is_the_papers_human_aql_in_the_token_unit() -> No
     """B = human AQL x tokens per released unit over the released GPT-4o seeker turns (Comp files, both units)."""
     from clarq_bench.scoring.lengths import counter_for
 
-    files = {"en": "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json", "zh": "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.Ch.json"}
+    files = {
+        "en": "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json",
+        "zh": "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.Ch.json",
+    }
     for language, name in files.items():
-        texts = [turn.text for t, _ in import_released(UPSTREAM_RESULTS / name) for turn in t.turns
-                 if turn.speaker == Speaker.seeker]  # fmt: skip
+        texts = [
+            turn.text
+            for t, _ in import_released(UPSTREAM_RESULTS / name)
+            for turn in t.turns
+            if turn.speaker == Speaker.seeker
+        ]
         released = sum(released_length(text, language) for text in texts)
         for unit in ("o200k_base", "cjk+words"):
             counter = counter_for(unit)
@@ -384,19 +442,25 @@ def test_the_human_turn_budget_is_the_papers_human_aql_in_the_token_unit() -> No
 def test_the_human_path_of_every_sample_task_scores_its_success(language: str) -> None:
     """Every sample task walked as a person would: one short question a node, the node as the reply, goodbye. The
     charge is H whatever the tree's size, so the figure is the success: 1, and 0 when the last node is missing."""
-    from clarq_bench.data.loader import load_tasks
     from upstream_paths import SAMPLE_TASKS
+
+    from clarq_bench.data.loader import load_tasks
 
     question = {"en": "What about step {}?", "zh": "第{}步呢？"}[language]
     goodbye = {"en": "Goodbye", "zh": "再见"}[language]
     tasks = load_tasks(SAMPLE_TASKS, (language,))
     assert tasks and len({len(t.tree.required) for t in tasks}) > 1  # trees of several sizes
     for task in tasks:
-        turns = [provider(GREETING, ReplyKind.greeting), seeker(task.brief.task_name),
-                 provider(task.tree.root.text, ReplyKind.root)]  # fmt: skip
+        turns = [
+            provider(GREETING, ReplyKind.greeting),
+            seeker(task.brief.task_name),
+            provider(task.tree.root.text, ReplyKind.root),
+        ]
         for node in task.tree.required:
-            turns += [seeker(question.format(node.id)),
-                      provider(node.text, ReplyKind.response_i, Intent.answerable, [node.id])]  # fmt: skip
+            turns += [
+                seeker(question.format(node.id)),
+                provider(node.text, ReplyKind.response_i, Intent.answerable, [node.id]),
+            ]
         whole = judged(task, turns + [seeker(goodbye)])
         assert whole.success and whole.charge == whole.human_queries and whole.efficiency == 1.0
         short = judged(task, turns[:-2] + [seeker(goodbye)])

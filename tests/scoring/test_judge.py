@@ -16,8 +16,8 @@ from scoring_helpers import (
     seeker,
 )
 
-from clarq_bench.scoring.judge import NodeStatus, TurnLabel, is_goodbye, judge, judge_deterministic
 from clarq_bench.core.transcript import EndReason, Intent, ReplyKind
+from clarq_bench.scoring.judge import NodeStatus, TurnLabel, is_goodbye, judge, judge_deterministic
 
 
 def test_perfect_dialogue_obtains_every_node_and_says_how():
@@ -32,8 +32,12 @@ def test_perfect_dialogue_obtains_every_node_and_says_how():
     assert [n.turn for n in verdict.nodes] == [4, 6, 8]
     assert verdict.root_turn == 2
     assert [t.label for t in verdict.seeker_turns] == [
-        TurnLabel.opening, TurnLabel.obtained, TurnLabel.obtained, TurnLabel.obtained, TurnLabel.goodbye,
-    ]  # fmt: skip
+        TurnLabel.opening,
+        TurnLabel.obtained,
+        TurnLabel.obtained,
+        TurnLabel.obtained,
+        TurnLabel.goodbye,
+    ]
     assert [t.nodes for t in verdict.seeker_turns] == [[], ["1"], ["1.1"], ["2"], []]
     assert verdict.unverified_claims == []
 
@@ -99,9 +103,15 @@ def test_labels_from_intents_and_from_text():
     ]
     verdict = judge_deterministic(make_transcript(task, turns, end=EndReason.turn_cap), task)
     assert [t.label for t in verdict.seeker_turns] == [
-        TurnLabel.opening, TurnLabel.obtained, TurnLabel.redundant, TurnLabel.vague, TurnLabel.unrelated,
-        TurnLabel.summary, TurnLabel.redundant, TurnLabel.unclassified,
-    ]  # fmt: skip
+        TurnLabel.opening,
+        TurnLabel.obtained,
+        TurnLabel.redundant,
+        TurnLabel.vague,
+        TurnLabel.unrelated,
+        TurnLabel.summary,
+        TurnLabel.redundant,
+        TurnLabel.unclassified,
+    ]
 
 
 def test_goodbye_is_case_insensitive_and_word_bounded():

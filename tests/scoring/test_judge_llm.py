@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from scoring_helpers import SILK, make_task, make_transcript, perfect_turns, provider
 
+from clarq_bench.core.transcript import Intent, ReplyKind
 from clarq_bench.scoring.judge import NodeStatus, judge
 from clarq_bench.scoring.judge_llm import NodeCheckReply, node_check_messages
-from clarq_bench.core.transcript import Intent, ReplyKind
-
-from scoring_helpers import SILK, make_task, make_transcript, perfect_turns, provider
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
@@ -30,7 +29,6 @@ def test_reply_schema():
 
 async def test_scripted_model_marks_the_leftover_node(tmp_path):
     from clarq_bench import llm, testing
-
     from clarq_bench.scoring.judge_llm import llm_node_check
 
     seen = []

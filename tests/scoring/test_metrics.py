@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from scoring_helpers import CAVE, GREETING, ROOT, make_task, make_transcript, perfect_turns, provider, seeker
 
+from clarq_bench.core.transcript import EndReason, Intent, ReplyKind
 from clarq_bench.scoring.judge import TurnLabel, judge_deterministic
 from clarq_bench.scoring.lengths import detect_language, fallback_length, released_length, token_counter
 from clarq_bench.scoring.metrics import mean_aqd, mean_aql, success_rate, summarize
-from clarq_bench.core.transcript import EndReason, Intent, ReplyKind
 
 TASK = make_task()  # 3 required nodes: 4 nodes with the root
 

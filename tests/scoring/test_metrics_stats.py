@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from clarq_bench.scoring.stats import bootstrap_mean, bootstrap_ratio, figure_seed, mcnemar_exact, paired_bootstrap, pass_hat_k
+from clarq_bench.scoring.stats import (
+    bootstrap_mean,
+    bootstrap_ratio,
+    figure_seed,
+    mcnemar_exact,
+    paired_bootstrap,
+    pass_hat_k,
+)
 
 
 def test_bootstrap_is_seeded_and_brackets_the_value():

@@ -24,8 +24,8 @@ from leaderboard_runs import make_run, sample_tasks, scripted_transcript
 from runner_helpers import make_task
 
 from clarq_bench.core.errors import ClarqError
-from clarq_bench.core.transcript import Usage
 from clarq_bench.core.run_config import AgentSettings
+from clarq_bench.core.transcript import Usage
 
 
 def test_an_llm_provider_without_a_model_is_refused_when_the_run_is_made_ready(tmp_path: Path) -> None:
@@ -43,7 +43,9 @@ def test_replay_leaves_out_dialogues_already_failed_and_tasks_not_in_the_data(tm
     from clarq_bench.leaderboard.schema import dialogue_key
 
     sub = build_submission(make_run(tmp_path / "run"))
-    manifest = sub.manifest.model_copy(update={"provider": sub.manifest.provider.model_copy(update={"name": "offline"})})
+    manifest = sub.manifest.model_copy(
+        update={"provider": sub.manifest.provider.model_copy(update={"name": "offline"})}
+    )
     tasks = {task.id: task for task in sample_tasks()}
     first = sub.transcripts[0]
     transcripts = [first]  # a scripted provider's dialogue: the offline provider replies otherwise
@@ -105,8 +107,8 @@ def test_a_turn_of_exactly_the_readme_limit_is_taken_and_one_more_character_is_n
 def test_a_run_config_records_the_cache_setting_the_llm_client_uses_by_default() -> None:
     """RunConfig.use_cache is only recorded (config.json); the client decides. The two defaults must agree, or an
     API-built run would record "no cache" for calls the client answered from its cache."""
-    from clarq_bench.llm import LLMSettings
     from clarq_bench.core.run_config import RunConfig
+    from clarq_bench.llm import LLMSettings
 
     config = RunConfig(seeker=AgentSettings(name="heuristic"), provider=AgentSettings(name="offline"))
     assert config.use_cache is LLMSettings().use_cache is True
@@ -159,8 +161,10 @@ def test_released_aql_over_english_and_chinese_dialogues_together_is_not_measure
 
     by_language = {task.language: task for task in sample_tasks()}
     openings = {"en": "Hello, how do I do this?", "zh": "你好，我该怎么完成这个任务？"}
-    verdicts = [judge_deterministic(scripted_transcript(task, opening=openings[task.language]), task)
-                for task in by_language.values()]  # fmt: skip
+    verdicts = [
+        judge_deterministic(scripted_transcript(task, opening=openings[task.language]), task)
+        for task in by_language.values()
+    ]
     assert sorted(v.aql_language for v in verdicts) == ["en", "zh"]
     mixed = aql_figure(verdicts, resamples=20)
     assert mixed.value is None and "released units differ" in (mixed.note or "")
@@ -215,8 +219,14 @@ def test_a_released_dialogue_becomes_one_turn_per_line_alternating_from_the_prov
     from clarq_bench.scoring.score_import import transcript_from_released
 
     task = make_task()
-    lines = ["what can help you?", "How do I get rubies?", task.tree.root.text, "Any monsters?",
-             task.tree["1"].text, "Thanks, goodbye!"]  # fmt: skip
+    lines = [
+        "what can help you?",
+        "How do I get rubies?",
+        task.tree.root.text,
+        "Any monsters?",
+        task.tree["1"].text,
+        "Thanks, goodbye!",
+    ]
     transcript = transcript_from_released(ReleasedDialogue(task=task, lines=lines, source="x/Comp.En.json"))
     assert [turn.text for turn in transcript.turns] == lines
     assert [turn.speaker for turn in transcript.turns] == [Speaker.provider, Speaker.seeker] * 3
@@ -323,7 +333,9 @@ def test_the_same_agent_options_in_another_order_are_the_same_configuration() ->
     from clarq_bench.core.run_config import RunConfig, diff_configs
 
     def run(options: dict) -> RunConfig:
-        return RunConfig(seeker=AgentSettings(name="heuristic", options=options), provider=AgentSettings(name="offline"))
+        return RunConfig(
+            seeker=AgentSettings(name="heuristic", options=options), provider=AgentSettings(name="offline")
+        )
 
     first, second = run({"lines": "How?", "style": "terse"}), run({"style": "terse", "lines": "How?"})
     assert diff_configs(first, second) == [] and first.config_hash() == second.config_hash()

@@ -8,19 +8,19 @@ what cannot be measured says n/a, `--split all` reports each split, `--limit` sp
 from __future__ import annotations
 
 import io
-from pathlib import Path
 import json
+from pathlib import Path
 
 import pytest
 from scoring_helpers import make_task, make_transcript, perfect_turns
 from upstream_paths import UPSTREAM_DATA, UPSTREAM_RESULTS, needs_results, needs_upstream
 
+from clarq_bench.core.transcript import Transcript
 from clarq_bench.scoring.judge import judge_deterministic
 from clarq_bench.scoring.lengths import released_length
 from clarq_bench.scoring.metrics import summarize
 from clarq_bench.scoring.report import headline_rows, markdown, print_table
 from clarq_bench.scoring.score_import import import_released
-from clarq_bench.core.transcript import Transcript
 
 needs_data = needs_upstream
 COMP_EN = "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json"
@@ -129,13 +129,30 @@ def test_replay_run_records_divergence_and_reports_it(tmp_path, capsys):
     """All 260 English replays (~8 s of CPU): the README's "N of 260 English replays ... diverge" is pinned exactly."""
     import re
 
+    from doc_text import DOCS as readme  # README.md and docs/
+
     from clarq_bench.cli.main import main
 
-    from doc_text import DOCS as readme  # README.md and docs/
     promised = re.search(r"(\d+) of (\d+) English replays of the released Comp\.En file diverge", readme)
     assert promised is not None, "README no longer states how many English replays diverge"
-    code = main(["run", "--seeker", "replay", "--replay", str(UPSTREAM_RESULTS / COMP_EN), "--provider", "offline",
-                 "--data", str(UPSTREAM_DATA), "--lang", "en", "--runs-dir", str(tmp_path), "--no-progress"])  # fmt: skip
+    code = main(
+        [
+            "run",
+            "--seeker",
+            "replay",
+            "--replay",
+            str(UPSTREAM_RESULTS / COMP_EN),
+            "--provider",
+            "offline",
+            "--data",
+            str(UPSTREAM_DATA),
+            "--lang",
+            "en",
+            "--runs-dir",
+            str(tmp_path),
+            "--no-progress",
+        ]
+    )
     assert code == 0
     (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
     lines = (run_dir / "transcripts.jsonl").read_text(encoding="utf-8").splitlines()
@@ -167,8 +184,8 @@ def test_limit_spreads_over_the_selected_types():
 @needs_data
 def test_oracle_questions_never_carry_node_text_and_are_distinct():
     from clarq_bench.data.loader import load_tasks
-    from clarq_bench.seekers.oracle import oracle_path, oracle_script
     from clarq_bench.data.textmatch import carries_node
+    from clarq_bench.seekers.oracle import oracle_path, oracle_script
 
     for language in ("en", "zh"):
         for task in load_tasks(UPSTREAM_DATA, (language,)):
@@ -179,14 +196,16 @@ def test_oracle_questions_never_carry_node_text_and_are_distinct():
 
 
 def test_usage_per_role_in_summary_and_report():
-    from clarq_bench.scoring.metrics import run_usage
     from clarq_bench.core.transcript import AgentInfo, Usage
+    from clarq_bench.scoring.metrics import run_usage
 
     task = make_task()
     transcript = make_transcript(task, perfect_turns())
     transcript.seeker = AgentInfo(name="llm", model="openai/no-price-model")
-    transcript.usage = {"seeker": Usage(prompt_tokens=100, completion_tokens=20, calls=3, cached_calls=2),
-                        "provider": Usage(prompt_tokens=50, completion_tokens=5, cost_usd=0.25, calls=4)}
+    transcript.usage = {
+        "seeker": Usage(prompt_tokens=100, completion_tokens=20, calls=3, cached_calls=2),
+        "provider": Usage(prompt_tokens=50, completion_tokens=5, cost_usd=0.25, calls=4),
+    }
     usage = run_usage([transcript, transcript])
     assert usage.by_role["seeker"].calls == 6 and usage.by_role["seeker"].cached_calls == 4
     assert usage.total.cost_usd == 0.5 and usage.unpriced == {"seeker": "openai/no-price-model"}
@@ -202,11 +221,26 @@ def test_max_cost_refuses_a_model_without_a_price(tmp_path, monkeypatch, capsys)
     from clarq_bench.runner.prepare import unpriced_models
 
     assert unpriced_models([("seeker", "openai/no-such-model-anywhere"), ("provider", "gpt-4o")]) == [
-        ("seeker", "openai/no-such-model-anywhere")]
+        ("seeker", "openai/no-such-model-anywhere")
+    ]
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-key")
     tasks = Path(__file__).resolve().parents[2] / "tasks"
-    argv = ["run", "--tasks", str(tasks), "--seeker", "openai/no-such-model-anywhere", "--provider", "offline",
-            "--max-cost", "1", "--runs-dir", str(tmp_path), "--no-progress", "--limit", "1"]  # fmt: skip
+    argv = [
+        "run",
+        "--tasks",
+        str(tasks),
+        "--seeker",
+        "openai/no-such-model-anywhere",
+        "--provider",
+        "offline",
+        "--max-cost",
+        "1",
+        "--runs-dir",
+        str(tmp_path),
+        "--no-progress",
+        "--limit",
+        "1",
+    ]
     assert main(argv) == 2
     *notes, error = capsys.readouterr().err.strip().splitlines()
     assert error.startswith("clarq: error: --max-cost cannot work") and "--allow-unpriced" in error
@@ -229,8 +263,24 @@ def test_provider_eval_table_fits_80_columns_without_collapsing(capsys, monkeypa
 def test_run_of_split_all_reports_dev_and_test_apart(tmp_path, capsys):
     from clarq_bench.cli.main import main
 
-    code = main(["run", "--data", str(UPSTREAM_DATA), "--split", "all", "--types", "26-27", "--seeker", "heuristic",
-                 "--provider", "offline", "--runs-dir", str(tmp_path), "--no-progress"])  # fmt: skip
+    code = main(
+        [
+            "run",
+            "--data",
+            str(UPSTREAM_DATA),
+            "--split",
+            "all",
+            "--types",
+            "26-27",
+            "--seeker",
+            "heuristic",
+            "--provider",
+            "offline",
+            "--runs-dir",
+            str(tmp_path),
+            "--no-progress",
+        ]
+    )
     assert code == 0
     (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
     summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))

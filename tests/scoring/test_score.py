@@ -10,11 +10,10 @@ from scoring_helpers import CAVE, GREETING, ROOT, SILK, TORCH, make_transcript, 
 from upstream_paths import UPSTREAM_RESULTS, needs_results
 
 from clarq_bench.cli.main import main
+from clarq_bench.core.transcript import EndReason, ReplyKind
 from clarq_bench.scoring.judge import judge_all, judge_deterministic
 from clarq_bench.scoring.metrics import summarize
 from clarq_bench.scoring.score_import import import_released
-from clarq_bench.core.transcript import EndReason, ReplyKind
-
 
 #: REFERENCE.md: success (deterministic stage), AQD, AQL of the released dialogues, 260 test dialogues each.
 RELEASED = {
@@ -28,8 +27,19 @@ RELEASED = {
 @needs_results
 @pytest.mark.parametrize("name", sorted(RELEASED))
 def test_released_figures_to_four_decimals(name, capsys):
-    code = main(["score", str(UPSTREAM_RESULTS / name), "--format", "upstream", "--judge", "none", "--json",
-                 "--resamples", "100"])  # fmt: skip
+    code = main(
+        [
+            "score",
+            str(UPSTREAM_RESULTS / name),
+            "--format",
+            "upstream",
+            "--judge",
+            "none",
+            "--json",
+            "--resamples",
+            "100",
+        ]
+    )
     assert code == 0
     summary = json.loads(capsys.readouterr().out)
     success, aqd, aql = RELEASED[name]
@@ -84,8 +94,12 @@ def write_run(run: Path, data: Path, transcripts: list) -> None:
 
 
 def run_transcripts(task):
-    failed = [provider(GREETING, ReplyKind.greeting), seeker("Hello, I need the gem."), provider(ROOT, ReplyKind.root),
-              seeker("Goodbye")]  # fmt: skip
+    failed = [
+        provider(GREETING, ReplyKind.greeting),
+        seeker("Hello, I need the gem."),
+        provider(ROOT, ReplyKind.root),
+        seeker("Goodbye"),
+    ]
     return [make_transcript(task, perfect_turns(), trial=0), make_transcript(task, failed, trial=1)]
 
 

@@ -19,9 +19,9 @@ from upstream_paths import UPSTREAM_DATA, needs_upstream
 from clarq_bench.core.goodbye import is_goodbye
 from clarq_bench.core.transcript import ReplyKind, Speaker
 from clarq_bench.fidelity.audit import play_all
-from clarq_bench.runner.dialogue import play_dialogue
 from clarq_bench.provider.base import ProviderTurn
 from clarq_bench.provider.factory import make_provider
+from clarq_bench.runner.dialogue import play_dialogue
 from clarq_bench.seekers.baselines import EN_LEAD, PARENTHESES, told_enough
 from clarq_bench.seekers.registry import build_seeker
 
@@ -40,10 +40,10 @@ def runs(text: str, language: str, names: tuple[str, ...] = ()) -> set[str]:
     for segment in segments:
         if language == "en":
             words = [word for word in re.findall(r"[a-z0-9']+", segment.lower()) if word not in ARTICLES]
-            found |= {" ".join(words[i:i + EN_RUN]) for i in range(len(words) - EN_RUN + 1)}
+            found |= {" ".join(words[i : i + EN_RUN]) for i in range(len(words) - EN_RUN + 1)}
         else:
             for stretch in re.findall(r"[\u4e00-\u9fff]+", segment):
-                found |= {stretch[i:i + ZH_RUN] for i in range(len(stretch) - ZH_RUN + 1)}
+                found |= {stretch[i : i + ZH_RUN] for i in range(len(stretch) - ZH_RUN + 1)}
     return found
 
 
@@ -52,7 +52,9 @@ def brief_names(task) -> tuple[str, ...]:
     names = [brief.task_name]
     for entry in (*brief.items, *brief.skills, *brief.scenes):
         names += [PARENTHESES.sub(" ", entry).strip(), *PARENTHESES.findall(entry)]
-    return tuple(EN_LEAD.sub("", name.strip()) for name in names if name.strip())  # "A Blue Sky-brand ..." -> "Blue ..."
+    return tuple(
+        EN_LEAD.sub("", name.strip()) for name in names if name.strip()
+    )  # "A Blue Sky-brand ..." -> "Blue ..."
 
 
 def quotes(transcript, task) -> list[str]:
@@ -71,26 +73,42 @@ def quotes(transcript, task) -> list[str]:
 
 def test_the_quote_check_catches_the_old_echo():
     assert runs("How exactly should I handle this: you need to go to the Mystic Tavern?", "en") & runs(
-        "You need to go to the Mystic Tavern.", "en")  # fmt: skip
+        "You need to go to the Mystic Tavern.", "en"
+    )
     assert not runs("Which one should I choose: West Mine or North Mine?", "en") & runs(
-        "Only the North Mine has rubies, not the West Mine.", "en")  # fmt: skip
+        "Only the North Mine has rubies, not the West Mine.", "en"
+    )
     assert runs("这一点具体该怎么做：你需要从亨利手上拿到火晶石？", "zh") & runs("你需要从亨利手上拿到火晶石。", "zh")
 
 
-@pytest.mark.parametrize("text", [
-    "You have already collected enough information to complete the task.",
-    "You already have enough information to finish the task.", "You have enough.", "You've got enough details now.",
-    "That's everything you need: go ahead.", "你已经收集到足够完成任务的信息了。", "你已经掌握了完成任务所需的足够信息。",
-    "信息已经足够了。", "你已经知道了全部。",
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You have already collected enough information to complete the task.",
+        "You already have enough information to finish the task.",
+        "You have enough.",
+        "You've got enough details now.",
+        "That's everything you need: go ahead.",
+        "你已经收集到足够完成任务的信息了。",
+        "你已经掌握了完成任务所需的足够信息。",
+        "信息已经足够了。",
+        "你已经知道了全部。",
+    ],
+)
 def test_enough_is_recognised(text):
     assert told_enough(text)
 
 
-@pytest.mark.parametrize("text", [
-    "You have enough funding to buy the painting bag.", "Go to the North Mine.", "Do you have enough money?",
-    "你需要画一幅油画。", "你有足够的资金购买材料。",
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You have enough funding to buy the painting bag.",
+        "Go to the North Mine.",
+        "Do you have enough money?",
+        "你需要画一幅油画。",
+        "你有足够的资金购买材料。",
+    ],
+)
 def test_ordinary_replies_are_not_enough(text):
     assert not told_enough(text)
 
@@ -123,10 +141,26 @@ async def test_heuristic_questions_come_from_the_brief():
     assert len(set(lines)) == len(lines) and is_goodbye(lines[-1])
     assert transcript.turns[-2].text == "You have enough."  # it stopped when told so
     assert not quotes(transcript, task)
-    zh = build_seeker("heuristic", make_task(language="zh").model_copy(update={"brief": task.brief.model_copy(
-        update={"items": ("吸气器",), "skills": ("释放火魔法（需要火晶石）",), "scenes": ("西矿山", "北矿山", "码头")})}))
+    zh = build_seeker(
+        "heuristic",
+        make_task(language="zh").model_copy(
+            update={
+                "brief": task.brief.model_copy(
+                    update={
+                        "items": ("吸气器",),
+                        "skills": ("释放火魔法（需要火晶石）",),
+                        "scenes": ("西矿山", "北矿山", "码头"),
+                    }
+                )
+            }
+        ),
+    )
     planned = [question.text for question in zh.pending]  # type: ignore[attr-defined]
-    assert planned[0].startswith("西矿山还是北矿山") and "吸气器要用在什么地方？" in planned and "在码头需要做什么？" in planned
+    assert (
+        planned[0].startswith("西矿山还是北矿山")
+        and "吸气器要用在什么地方？" in planned
+        and "在码头需要做什么？" in planned
+    )
     assert any("需要火晶石" in line for line in planned)
 
 
@@ -147,8 +181,14 @@ async def test_a_full_heuristic_run_never_quotes_the_provider(mode, monkeypatch)
         return real(transcript, task)
 
     monkeypatch.setattr(audit, "judge_deterministic", keep)
-    verdicts = await play_all(tasks, ["heuristic"], lambda task: make_provider("offline", task, mode),
-                              provider_name="offline", max_turns=12, concurrency=8)  # fmt: skip
+    verdicts = await play_all(
+        tasks,
+        ["heuristic"],
+        lambda task: make_provider("offline", task, mode),
+        provider_name="offline",
+        max_turns=12,
+        concurrency=8,
+    )
     assert len(verdicts) == 260 and all(v.end_reason.value == "goodbye" for v in verdicts)
     found = {t.task_id: quotes(t, by_id[t.task_id]) for t in transcripts}
     assert not {task_id: runs for task_id, runs in found.items() if runs}

@@ -18,23 +18,31 @@ from clarq_bench.provider.base import ProviderTurn
 from clarq_bench.runner.dialogue import play_dialogue
 from clarq_bench.seekers.baselines import join_options
 from clarq_bench.seekers.phrasing import group_kind, open_things, option_groups
-from clarq_bench.seekers.reply_details import persons, placed
 from clarq_bench.seekers.registry import SeekerTask, build_seeker
+from clarq_bench.seekers.reply_details import persons, placed
 
 SEEKERS = Path(__file__).resolve().parents[2] / "clarq_bench" / "seekers"
 
 BRIEFS = {
-    "en": {"items": ("Starlight Gem", "Agate"), "skills": ("Unleash fire magic (requires a fire crystal)",),
-               "scenes": ("Mystic Tavern", "Forest Tavern", "Riverside Tavern", "Town Hall")},
-    "zh": {"items": ("星光宝石", "玛瑙"), "skills": ("释放火魔法（需要火晶石）",), "scenes": ("神秘酒馆", "森林酒馆", "河边酒馆", "市政厅")},
-}  # fmt: skip
+    "en": {
+        "items": ("Starlight Gem", "Agate"),
+        "skills": ("Unleash fire magic (requires a fire crystal)",),
+        "scenes": ("Mystic Tavern", "Forest Tavern", "Riverside Tavern", "Town Hall"),
+    },
+    "zh": {
+        "items": ("星光宝石", "玛瑙"),
+        "skills": ("释放火魔法（需要火晶石）",),
+        "scenes": ("神秘酒馆", "森林酒馆", "河边酒馆", "市政厅"),
+    },
+}
 TAVERNS = {"en": ["Mystic Tavern", "Forest Tavern", "Riverside Tavern"], "zh": ["神秘酒馆", "森林酒馆", "河边酒馆"]}
 
 
 def tavern_task(language: str):
     task = make_task(language=language)
-    brief = task.brief.model_copy(update={**BRIEFS[language], "task_name": "trade with Henry" if language == "en"
-                                          else "和亨利交易"})  # fmt: skip
+    brief = task.brief.model_copy(
+        update={**BRIEFS[language], "task_name": "trade with Henry" if language == "en" else "和亨利交易"}
+    )
     return task.model_copy(update={"brief": brief})
 
 
@@ -60,8 +68,11 @@ async def dialogue(task, lines: list[str]) -> list[tuple[str, str]]:
     """(seeker line, the reply it got) for every question after the opening."""
     transcript = await play_dialogue(task, build_seeker("heuristic", task), Scripted(task, lines), max_turns=12)
     turns = transcript.turns
-    return [(turns[i].text, turns[i + 1].text if i + 1 < len(turns) else "")
-            for i in range(len(turns)) if turns[i].speaker == Speaker.seeker][1:]  # fmt: skip
+    return [
+        (turns[i].text, turns[i + 1].text if i + 1 < len(turns) else "")
+        for i in range(len(turns))
+        if turns[i].speaker == Speaker.seeker
+    ][1:]
 
 
 def tavern_asks(pairs, language: str) -> list[int]:
@@ -119,10 +130,14 @@ async def test_a_choice_raised_before_it_was_asked_names_the_kind(language):
 
 
 LATER = {
-    "en": ["Make the deal.", "Don't worry.", "Exchange the gem he needs for a fire crystal.", "Meet George at the agreed "
-           "time."],
+    "en": [
+        "Make the deal.",
+        "Don't worry.",
+        "Exchange the gem he needs for a fire crystal.",
+        "Meet George at the agreed time.",
+    ],
     "zh": ["完成交易。", "别担心。", "用他需要的宝石交换火晶石。", "你需要找乔治。约定的时间不能错过。"],
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
@@ -135,11 +150,11 @@ async def test_it_follows_up_on_what_a_later_reply_leaves_open(language):
     if language == "en":
         assert after[gem] == "Which gem do you mean?"
         assert after[meet] == "Where do I find George?"
-        assert "What time should I be there?" in lines[lines.index(after[meet]):]
+        assert "What time should I be there?" in lines[lines.index(after[meet]) :]
     else:
         assert after[gem] == "你说的宝石具体是哪一个？"
         assert after[meet] == "我去哪里能找到乔治？"
-        assert "具体是什么时间？" in lines[lines.index(after[meet]):]
+        assert "具体是什么时间？" in lines[lines.index(after[meet]) :]
     assert len(set(lines)) == len(lines)  # each once
 
 
@@ -152,19 +167,22 @@ async def test_it_asks_how_to_get_what_it_is_told_it_needs(language):
     assert after == ("How do I get the map?" if language == "en" else "我要怎么获得地图？")
 
 
-@pytest.mark.parametrize("language, reply, expected", [
-    ("en", "Exchange the gem he needs for a crystal.", [(9, "gem", "which"), (30, "crystal", "")]),
-    ("en", "Build it on one of the safer coastlines.", [(12, "coastline", "which")]),
-    ("en", "Then switch to a faster mode of transportation.", [(15, "mode of transportation", "which")]),
-    ("en", "But only one city gate is open.", [(4, "gate", "which")]),
-    ("en", "Don't worry, you are on the right track. If something specific is still unclear, ask.", []),
-    ("zh", "用他需要的宝石交换一颗晶石。", [(1, "宝石", "which"), (9, "晶石", "")]),
-    ("zh", "目前只有一个城门是开的。", [(4, "城门", "which")]),
-    ("zh", "选用适合的车护送伤员。", []),
-    ("en", "Before you go in, you will need a map so that you can find your way.", [(32, "map", "where")]),
-    ("zh", "首先，你需要玄幻森林的地图，其次你需要学会追踪魔法。", [(3, "地图", "where")]),
-    ("zh", "首先，你需要收买的办公楼的守卫。", []),  # no thing to get: a verb before the 的
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "language, reply, expected",
+    [
+        ("en", "Exchange the gem he needs for a crystal.", [(9, "gem", "which"), (30, "crystal", "")]),
+        ("en", "Build it on one of the safer coastlines.", [(12, "coastline", "which")]),
+        ("en", "Then switch to a faster mode of transportation.", [(15, "mode of transportation", "which")]),
+        ("en", "But only one city gate is open.", [(4, "gate", "which")]),
+        ("en", "Don't worry, you are on the right track. If something specific is still unclear, ask.", []),
+        ("zh", "用他需要的宝石交换一颗晶石。", [(1, "宝石", "which"), (9, "晶石", "")]),
+        ("zh", "目前只有一个城门是开的。", [(4, "城门", "which")]),
+        ("zh", "选用适合的车护送伤员。", []),
+        ("en", "Before you go in, you will need a map so that you can find your way.", [(32, "map", "where")]),
+        ("zh", "首先，你需要玄幻森林的地图，其次你需要学会追踪魔法。", [(3, "地图", "where")]),
+        ("zh", "首先，你需要收买的办公楼的守卫。", []),  # no thing to get: a verb before the 的
+    ],
+)
 def test_open_things(language, reply, expected):
     assert open_things(reply, language) == expected
 
@@ -187,7 +205,8 @@ def test_kinds_of_alternatives():
     assert group_kind(["西矿山", "北矿山"], "zh") == "矿山"
     assert group_kind(["国王魔法学校", "女王魔法学校", "安琪拉魔法学校"], "zh") == "魔法学校"
     assert option_groups(("Primeval Forest", "Tropical Rainforest", "Mystical Forest", "Town Hall"), "en") == [
-        ["Primeval Forest", "Mystical Forest", "Tropical Rainforest"]]  # a rainforest is a forest
+        ["Primeval Forest", "Mystical Forest", "Tropical Rainforest"]
+    ]  # a rainforest is a forest
     assert group_kind(["Primeval Forest", "Tropical Rainforest"], "en") == "forest"
 
 
@@ -196,12 +215,23 @@ async def test_it_never_reads_the_tree():
     seeker = build_seeker("heuristic", task)
     assert isinstance(seeker.task, SeekerTask) and not hasattr(seeker.task, "tree")  # type: ignore[attr-defined]
     # another tree under the same brief: the same questions, word for word
-    other = task.model_copy(update={"tree": ResponseTree.build([
-        ("0", "Go to the Riverside Tavern and ask for Henry.", None),
-        ("1", "Henry needs the agate.", "Jax did not say which gem Henry needs.")])})  # fmt: skip
+    other = task.model_copy(
+        update={
+            "tree": ResponseTree.build(
+                [
+                    ("0", "Go to the Riverside Tavern and ask for Henry.", None),
+                    ("1", "Henry needs the agate.", "Jax did not say which gem Henry needs."),
+                ]
+            )
+        }
+    )
     lines = [await dialogue(t, LATER["en"]) for t in (task, other)]
     assert lines[0] == lines[1]
-    for module in ("baselines.py", "phrasing.py", "reply_details.py"):  # and the code never touches a tree or the provider
+    for module in (
+        "baselines.py",
+        "phrasing.py",
+        "reply_details.py",
+    ):  # and the code never touches a tree or the provider
         source = (SEEKERS / module).read_text(encoding="utf-8")
         tree = ast.parse(source)
         assert not [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr in ("tree", "nodes")]

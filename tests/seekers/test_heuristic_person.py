@@ -13,12 +13,18 @@ from upstream_paths import UPSTREAM_DATA, needs_upstream
 
 from clarq_bench.core.transcript import ReplyKind, Speaker
 from clarq_bench.data.loader import load_tasks
-from clarq_bench.runner.dialogue import play_dialogue
 from clarq_bench.provider.base import ProviderTurn
 from clarq_bench.provider.factory import make_provider
+from clarq_bench.runner.dialogue import play_dialogue
 from clarq_bench.seekers.baselines import join_options, opening
-from clarq_bench.seekers.phrasing import (answered_option, open_nouns, option_groups, restrictions, task_phrase,
-                                          with_article)
+from clarq_bench.seekers.phrasing import (
+    answered_option,
+    open_nouns,
+    option_groups,
+    restrictions,
+    task_phrase,
+    with_article,
+)
 from clarq_bench.seekers.registry import SeekerTask, build_seeker
 
 SAMPLES = Path(__file__).resolve().parents[2] / "tasks"
@@ -64,22 +70,40 @@ def test_the_opening_is_grammatical_on_every_sample_task():
         assert task.brief.role in text and task.brief.task_name in text and text.endswith("？")
 
 
-@pytest.mark.parametrize("role, task_name, expected", [
-    ("Adventurer", "Train your subordinates to master basic first aid skills",
-     "Hello Jax. I am an adventurer and I have to train my subordinates to master basic first aid skills. "
-     "How can I get it done?"),
-    ("adventurer", "making a shady deal with Henry",
-     "Hello Jax. I am an adventurer and my task is making a shady deal with Henry. How can I get it done?"),
-    ("environmental scientist", "air monitoring",
-     "Hello Jax. I am an environmental scientist and my task is air monitoring. How can I get it done?"),
-    ("the messenger of King Beta", "forming an alliance with King Alpha",
-     "Hello Jax. I am the messenger of King Beta and my task is forming an alliance with King Alpha. "
-     "How can I get it done?"),
-    ("photographer", "taking a video of the customer riding a horse on the beach against the backlight.",
-     "Hello Jax. I am a photographer and my task is taking a video of the customer riding a horse on the beach "
-     "against the backlight. How can I get it done?"),
-    ("chef", "Create a video", "Hello Jax. I am a chef and I have to create a video. How can I get it done?"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "role, task_name, expected",
+    [
+        (
+            "Adventurer",
+            "Train your subordinates to master basic first aid skills",
+            "Hello Jax. I am an adventurer and I have to train my subordinates to master basic first aid skills. "
+            "How can I get it done?",
+        ),
+        (
+            "adventurer",
+            "making a shady deal with Henry",
+            "Hello Jax. I am an adventurer and my task is making a shady deal with Henry. How can I get it done?",
+        ),
+        (
+            "environmental scientist",
+            "air monitoring",
+            "Hello Jax. I am an environmental scientist and my task is air monitoring. How can I get it done?",
+        ),
+        (
+            "the messenger of King Beta",
+            "forming an alliance with King Alpha",
+            "Hello Jax. I am the messenger of King Beta and my task is forming an alliance with King Alpha. "
+            "How can I get it done?",
+        ),
+        (
+            "photographer",
+            "taking a video of the customer riding a horse on the beach against the backlight.",
+            "Hello Jax. I am a photographer and my task is taking a video of the customer riding a horse on the beach "
+            "against the backlight. How can I get it done?",
+        ),
+        ("chef", "Create a video", "Hello Jax. I am a chef and I have to create a video. How can I get it done?"),
+    ],
+)
 def test_opening_examples(role, task_name, expected):
     task = make_task()
     brief = task.brief.model_copy(update={"role": role, "task_name": task_name})
@@ -104,27 +128,42 @@ def test_articles_and_task_forms():
 def test_choices_are_only_among_real_alternatives():
     # a seed and the fruit it grows are no alternatives; a route through a hall is no alternative to it
     assert option_groups(("锄头", "能量果实种子", "能量果实"), "zh") == []
-    assert option_groups(("Entrance Hall (The first room upon entering the castle)",
-                          "Great Hall (to reach, pass through the entrance hall)"), "en") == []  # fmt: skip
+    assert (
+        option_groups(
+            (
+                "Entrance Hall (The first room upon entering the castle)",
+                "Great Hall (to reach, pass through the entrance hall)",
+            ),
+            "en",
+        )
+        == []
+    )
     # one shared verb is no shared kind; two shared leading words are
     assert option_groups(("Use a camera to shoot video", "Use the mystic flute to play"), "en") == []
-    assert option_groups(("Cook with high heat", "Cook with low heat"), "en") == [["Cook with high heat",
-                                                                                   "Cook with low heat"]]
+    assert option_groups(("Cook with high heat", "Cook with low heat"), "en") == [
+        ["Cook with high heat", "Cook with low heat"]
+    ]
     # a number is no head noun; trailing full stops go
     assert option_groups(("Garden District No. 101", "Happy District No. 101"), "en") == []
     assert option_groups(("Play Spring on the flute.", "Play Autumn on the flute."), "en") == [
-        ["Play Spring on the flute", "Play Autumn on the flute"]]
-    assert option_groups(("Mystic Tavern", "Forest Tavern", "Town Hall"), "en") == [["Mystic Tavern",
-                                                                                     "Forest Tavern"]]
+        ["Play Spring on the flute", "Play Autumn on the flute"]
+    ]
+    assert option_groups(("Mystic Tavern", "Forest Tavern", "Town Hall"), "en") == [["Mystic Tavern", "Forest Tavern"]]
 
 
 def test_only_notes_that_restrict_are_asked_about():
     assert restrictions(("Garlic (50 grams)", "Onion (50 grams)", "Potato (200 grams)"), "en") == []
-    assert restrictions(("Castle (entry requires an exclusive license)", "Castle Gate (locked, cannot enter)",
-                         "Hall (to reach, pass through the gate)"), "en") == [
-        (["Castle"], "entry requires an exclusive license"), (["Castle Gate"], "locked, cannot enter")]  # fmt: skip
+    assert restrictions(
+        (
+            "Castle (entry requires an exclusive license)",
+            "Castle Gate (locked, cannot enter)",
+            "Hall (to reach, pass through the gate)",
+        ),
+        "en",
+    ) == [(["Castle"], "entry requires an exclusive license"), (["Castle Gate"], "locked, cannot enter")]
     assert restrictions(("盐碱地（目前出租用于种植植物）", "城堡（需要城堡进出许可证才能进入）"), "zh") == [
-        (["城堡"], "需要城堡进出许可证才能进入")]
+        (["城堡"], "需要城堡进出许可证才能进入")
+    ]
     task = make_task()
     planned = [q.text for q in build_seeker("heuristic", task).pending]  # type: ignore[attr-defined]
     assert 'What do I do about the mines, where the note says "monsters guard it"?' in planned  # one kind: named by it

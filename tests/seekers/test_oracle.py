@@ -15,22 +15,41 @@ from clarq_bench.seekers.oracle import OracleSeeker, listed_choice, oracle_candi
 
 NODES = [
     ("0", "Meet Henry at the castle and give him a gem.", None),
-    ("1", "Henry wants the starlight gem.",
-     "There are three gems in the backpack (Starlight Gem, Moon Gem, Sun Gem). The previous response did not specify "
-     "which gem to give. This response addresses the question of which gem Henry wants. Note: Use this response only "
-     "if the other party has noticed the lack of information on which gem to give."),
-    ("2", "Henry waits at the Frost Castle.",
-     "There are multiple castles in the game scenario, and the previous response did not specify which castle to go "
-     "to. Note: Use this response only if the other party has noticed that there are multiple castles and is unsure "
-     "which one to go to."),
-]  # fmt: skip
-BRIEF = TaskBrief(role="adventurer", task_name="trading with Henry", items=("Starlight Gem", "Moon Gem", "Sun Gem"),
-                  scenes=("Frost Castle", "Dawn Castle"), background="Trade with Henry.")  # fmt: skip
+    (
+        "1",
+        "Henry wants the starlight gem.",
+        "There are three gems in the backpack (Starlight Gem, Moon Gem, Sun Gem). The previous response did not specify "
+        "which gem to give. This response addresses the question of which gem Henry wants. Note: Use this response only "
+        "if the other party has noticed the lack of information on which gem to give.",
+    ),
+    (
+        "2",
+        "Henry waits at the Frost Castle.",
+        "There are multiple castles in the game scenario, and the previous response did not specify which castle to go "
+        "to. Note: Use this response only if the other party has noticed that there are multiple castles and is unsure "
+        "which one to go to.",
+    ),
+]
+BRIEF = TaskBrief(
+    role="adventurer",
+    task_name="trading with Henry",
+    items=("Starlight Gem", "Moon Gem", "Sun Gem"),
+    scenes=("Frost Castle", "Dawn Castle"),
+    background="Trade with Henry.",
+)
 
 
 def task() -> Task:
-    return Task(id="en/14/0", language="en", type_number=14, type_name="Trade", index=0, split=Split.test,
-                brief=BRIEF, tree=ResponseTree.build(NODES))  # fmt: skip
+    return Task(
+        id="en/14/0",
+        language="en",
+        type_number=14,
+        type_name="Trade",
+        index=0,
+        split=Split.test,
+        brief=BRIEF,
+        tree=ResponseTree.build(NODES),
+    )
 
 
 def view(*exchanges: tuple[str, str | None]) -> DialogueView:
@@ -38,8 +57,13 @@ def view(*exchanges: tuple[str, str | None]) -> DialogueView:
     turns = [Turn(speaker=Speaker.provider, text="what can help you?", kind=ReplyKind.greeting)]
     for seeker, jax in exchanges:
         turns.append(Turn(speaker=Speaker.seeker, text=seeker))
-        turns.append(Turn(speaker=Speaker.provider, text=jax or "Ask me something specific.",
-                          kind=ReplyKind.response_i if jax else ReplyKind.response_ii))  # fmt: skip
+        turns.append(
+            Turn(
+                speaker=Speaker.provider,
+                text=jax or "Ask me something specific.",
+                kind=ReplyKind.response_i if jax else ReplyKind.response_ii,
+            )
+        )
     return DialogueView(task_id="en/14/0", language="en", brief=BRIEF, turns=tuple(turns))
 
 

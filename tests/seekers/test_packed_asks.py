@@ -28,8 +28,9 @@ ROOT_WORDS = {"en": "lantern", "zh": "灯笼"}
 
 
 async def play(name, task):
-    return await play_dialogue(task, build_seeker(name, task, SeekerConfig(name=name)), QuietProvider(task),
-                               max_turns=6)
+    return await play_dialogue(
+        task, build_seeker(name, task, SeekerConfig(name=name)), QuietProvider(task), max_turns=6
+    )
 
 
 def test_registry_and_audit_role(capsys):

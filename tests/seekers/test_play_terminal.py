@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from upstream_paths import SAMPLE_TASKS
 
 pexpect = pytest.importorskip("pexpect", reason="pexpect is not installed (pip install -e '.[test]')")
@@ -20,8 +19,15 @@ TASK = "en/01/0"
 def spawn(*args: str, tmp_path: Path):
     env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "200"}
     env.pop("OPENAI_API_KEY", None)
-    child = pexpect.spawn(sys.executable, ["-m", "clarq_bench", "play", TASK, "--tasks", str(SAMPLE_TASKS), *args],
-                          cwd=str(tmp_path), env=env, encoding="utf-8", timeout=30, dimensions=(50, 200))
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "clarq_bench", "play", TASK, "--tasks", str(SAMPLE_TASKS), *args],
+        cwd=str(tmp_path),
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(50, 200),
+    )
     return child
 
 
@@ -114,8 +120,23 @@ def test_play_against_a_model_behind_api_base(tmp_path: Path, monkeypatch: pytes
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
     saved = tmp_path / "played.jsonl"
     with FakeOpenAIServer(responder=both_agents("openai/fake-seeker", "openai/fake-provider")) as server:
-        code = main(["play", TASK, "--role", "provider", "--seeker", "openai/fake-seeker", "--api-base",
-                     server.base_url, "--tasks", str(SAMPLE_TASKS), "--no-cache", "--save", str(saved)])
+        code = main(
+            [
+                "play",
+                TASK,
+                "--role",
+                "provider",
+                "--seeker",
+                "openai/fake-seeker",
+                "--api-base",
+                server.base_url,
+                "--tasks",
+                str(SAMPLE_TASKS),
+                "--no-cache",
+                "--save",
+                str(saved),
+            ]
+        )
         hits = server.hits
     assert code == 0, capsys.readouterr().err
     assert hits >= 2  # every seeker turn was a call to the server

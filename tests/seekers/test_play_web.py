@@ -18,11 +18,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-
-from clarq_bench.cli.main import main
-from clarq_bench.api import play_server
-from clarq_bench.seekers.web_human import DESKS, LINES_FILE
 from upstream_paths import SAMPLE_TASKS
+
+from clarq_bench.api import play_server
+from clarq_bench.cli.main import main
+from clarq_bench.seekers.web_human import DESKS, LINES_FILE
 
 OPTIONS = {"tasks": str(SAMPLE_TASKS), "lang": "en", "types": "1", "provider": "offline"}  # two tasks
 HOSTILE = '<script>document.title="pwned"</script><img src=x onerror="document.body.dataset.pwned=1">'
@@ -111,8 +111,21 @@ def test_people_play_resume_after_a_restart_and_get_a_run_that_scores_and_submit
     assert main(["score", str(run)]) == 0
     out = tmp_path / "subs" / "ada.zip"
     assert main(["submit", str(run), "-o", str(out), "--name", "Ada", "--partial", "--data", str(SAMPLE_TASKS)]) == 0
-    assert main(["leaderboard", "build", str(out.parent), "-o", str(tmp_path / "site"), "--tasks", str(SAMPLE_TASKS),
-                 "--no-plots"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "leaderboard",
+                "build",
+                str(out.parent),
+                "-o",
+                str(tmp_path / "site"),
+                "--tasks",
+                str(SAMPLE_TASKS),
+                "--no-plots",
+            ]
+        )
+        == 0
+    )
     index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert "People as seekers" in index and 'data-kind="people"' in index
 
@@ -156,6 +169,7 @@ def test_people_play_in_chromium_with_reload_and_hostile_text(tmp_path: Path) ->
                         return check(d)
                     except (StaleElementReferenceException, IndexError):
                         return False
+
                 return WebDriverWait(driver, 60, ignored_exceptions=(StaleElementReferenceException,)).until(safe)
 
             def find(ident: str):

@@ -8,15 +8,15 @@ import pytest
 from runner_helpers import make_task
 from upstream_paths import UPSTREAM_DATA, needs_upstream
 
-from clarq_bench.runner.dialogue import play_dialogue
 from clarq_bench.core.goodbye import is_goodbye
+from clarq_bench.core.tasks import Task
+from clarq_bench.core.transcript import Intent, ReplyKind, Speaker, Turn
+from clarq_bench.provider.base import ProviderState, ProviderTurn
 from clarq_bench.provider.factory import make_provider
+from clarq_bench.runner.dialogue import play_dialogue
 from clarq_bench.seekers import adversarial
 from clarq_bench.seekers.base import DialogueView
 from clarq_bench.seekers.registry import ENUMERATION, REDTEAM, SeekerConfig, SeekerTask, build_seeker, seekers
-from clarq_bench.core.tasks import Task
-from clarq_bench.provider.base import ProviderState, ProviderTurn
-from clarq_bench.core.transcript import Intent, ReplyKind, Speaker, Turn
 
 NAMES = list(REDTEAM)
 #: Red team and enumeration: every strategy of seekers/adversarial.py.
@@ -26,11 +26,16 @@ CLASSES = {**adversarial.STRATEGIES, **adversarial.ENUMERATION}
 
 def zh_task(index: int = 0) -> Task:
     task = make_task(index, language="zh")
-    brief = task.brief.model_copy(update={
-        "role": "冒险者", "task_name": "收集红宝石", "items": ("吸气器",), "skills": ("召唤挖掘机挖掘", "召唤小铲子挖掘"),
-        "scenes": ("西矿（有怪物把守）", "北矿（有怪物把守）", "迷雾森林", "幻想森林"),
-        "background": "你是冒险者。问Jax怎么收集红宝石。结束时对Jax说“再见”。",
-    })  # fmt: skip
+    brief = task.brief.model_copy(
+        update={
+            "role": "冒险者",
+            "task_name": "收集红宝石",
+            "items": ("吸气器",),
+            "skills": ("召唤挖掘机挖掘", "召唤小铲子挖掘"),
+            "scenes": ("西矿（有怪物把守）", "北矿（有怪物把守）", "迷雾森林", "幻想森林"),
+            "background": "你是冒险者。问Jax怎么收集红宝石。结束时对Jax说“再见”。",
+        }
+    )
     return task.model_copy(update={"brief": brief})
 
 
@@ -159,8 +164,17 @@ async def test_strategies_do_what_they_say():
 
 
 def test_every_wording_file_renders_in_both_languages():
-    for name in ("keyword_each", "keyword_one", "keyword_list", "option_spray", "brief_dump", "content_free",
-                 "injection", "echo", "long"):  # fmt: skip
+    for name in (
+        "keyword_each",
+        "keyword_one",
+        "keyword_list",
+        "option_spray",
+        "brief_dump",
+        "content_free",
+        "injection",
+        "echo",
+        "long",
+    ):
         for language in ("en", "zh"):
             lines = adversarial.wordings(name, language)
             assert len(lines) >= 4, (name, language)

@@ -11,15 +11,15 @@ import pytest
 from runner_helpers import TreeWalkingProvider, make_task
 from upstream_paths import UPSTREAM_RESULTS, needs_upstream
 
-from clarq_bench.runner.dialogue import is_goodbye, play_dialogue
 from clarq_bench.core.errors import ClarqError
 from clarq_bench.core.prompts import PROMPT_ROOT
+from clarq_bench.core.tasks import Task
+from clarq_bench.core.transcript import Speaker
+from clarq_bench.runner.dialogue import is_goodbye, play_dialogue
 from clarq_bench.seekers import SeekerConfig, SeekerTask, build_seeker, register_seeker, seekers
 from clarq_bench.seekers.baselines import option_groups, restrictions
 from clarq_bench.seekers.oracle import oracle_path
 from clarq_bench.seekers.registry import describe, looks_like_model, resolve_seeker
-from clarq_bench.core.tasks import Task
-from clarq_bench.core.transcript import Speaker
 
 COMP_EN = UPSTREAM_RESULTS / "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json"
 
@@ -38,8 +38,19 @@ def test_shipped_seekers_are_registered() -> None:
     assert {"llm", "no-question", "oracle", "heuristic", "replay", "human"} <= set(seekers.names())
 
 
-@pytest.mark.parametrize("name", ["gpt-4o", "gpt-4o-2024-05-13", "openai/gpt-4o", "claude-3-5-sonnet", "o3-mini",
-                                  "bedrock/meta.llama3-1-405b-instruct-v1:0", "scripted/echo", "qwen2.5-72b"])  # fmt: skip
+@pytest.mark.parametrize(
+    "name",
+    [
+        "gpt-4o",
+        "gpt-4o-2024-05-13",
+        "openai/gpt-4o",
+        "claude-3-5-sonnet",
+        "o3-mini",
+        "bedrock/meta.llama3-1-405b-instruct-v1:0",
+        "scripted/echo",
+        "qwen2.5-72b",
+    ],
+)
 def test_model_like_names_mean_the_llm_seeker(name: str) -> None:
     assert looks_like_model(name)
     spec = resolve_seeker(SeekerConfig(name=name))
@@ -109,7 +120,9 @@ def test_heuristic_reads_options_and_restrictions_from_the_brief() -> None:
     assert option_groups(task.brief.skills, "en") == [["Summon the excavator to dig", "Summon the small shovel to dig"]]
     assert restrictions(task.brief.scenes) == [(["West Mine", "North Mine"], "monsters guard it")]
     assert option_groups(("西矿山（有怪物）", "北矿山", "迷雾森林", "玄幻森林", "码头"), "zh") == [
-        ["西矿山", "北矿山"], ["迷雾森林", "玄幻森林"]]  # fmt: skip
+        ["西矿山", "北矿山"],
+        ["迷雾森林", "玄幻森林"],
+    ]
 
 
 async def test_heuristic_follows_answers_asks_choices_and_stops() -> None:
@@ -130,7 +143,9 @@ async def test_replay_from_our_transcripts_picks_task_and_trial(tmp_path: Path) 
     recorded = tmp_path / "transcripts.jsonl"
     with recorded.open("w", encoding="utf-8") as out:
         for trial, lines in ((0, "How?|Which mine?"), (1, "What now?")):
-            seeker = build_seeker("runner_helpers:ScriptedSeeker", task, SeekerConfig(name="x", options={"lines": lines}))
+            seeker = build_seeker(
+                "runner_helpers:ScriptedSeeker", task, SeekerConfig(name="x", options={"lines": lines})
+            )
             played = await play_dialogue(task, seeker, TreeWalkingProvider(task), trial=trial)
             out.write(played.model_dump_json() + "\n")
         out.write('{"task_id": "en/01/0", "tri')  # partial line of an interrupted run
@@ -151,7 +166,9 @@ async def test_replay_of_a_released_results_file_says_the_released_seeker_lines(
     released = load_released_dialogues(COMP_EN)[0]
     seeker = build_seeker("replay", released.task, SeekerConfig(name="replay", replay=str(COMP_EN)))
     transcript = await play_dialogue(released.task, seeker, TreeWalkingProvider(released.task), max_turns=30)
-    assert seeker_lines(transcript)[: len(released.seeker_lines)] == released.seeker_lines[: len(transcript.seeker_turns)]
+    assert (
+        seeker_lines(transcript)[: len(released.seeker_lines)] == released.seeker_lines[: len(transcript.seeker_turns)]
+    )
     assert seeker_lines(transcript)[0] == released.seeker_lines[0]
 
 
@@ -225,8 +242,14 @@ def test_every_seeker_template_exists_in_both_languages() -> None:
 
 
 def test_replay_reads_only_seeker_turns(tmp_path: Path) -> None:
-    line = json.dumps({"task_id": "en/01/0", "trial": 0, "language": "en", "turns": [
-        {"speaker": "provider", "text": "hi"}, {"speaker": "seeker", "text": "q1"}]})  # fmt: skip
+    line = json.dumps(
+        {
+            "task_id": "en/01/0",
+            "trial": 0,
+            "language": "en",
+            "turns": [{"speaker": "provider", "text": "hi"}, {"speaker": "seeker", "text": "q1"}],
+        }
+    )
     path = tmp_path / "transcripts.jsonl"
     path.write_text(line + "\n" + "not json\n", encoding="utf-8")
     from clarq_bench.core.errors import DataError

@@ -9,8 +9,8 @@ import pytest
 from runner_helpers import make_task, write_task_folder
 
 from clarq_bench.cli.main import main
-from clarq_bench.runner.dialogue import play_dialogue
 from clarq_bench.provider.human import HumanProvider
+from clarq_bench.runner.dialogue import play_dialogue
 from clarq_bench.seekers import SeekerConfig, build_seeker
 
 
@@ -26,8 +26,9 @@ async def test_human_provider_gives_nodes_by_id_and_refuses_gated_ones() -> None
     typed = iter(["1", "0", "0", "9", "1.1", "/help", "1", "1", "I would not worry about that", "1.1", "2"])
     shown: list[str] = []
     provider = HumanProvider(task, ask=lambda prompt: next(typed), show=shown.append)
-    seeker = build_seeker("runner_helpers:ScriptedSeeker", task,
-                          SeekerConfig(name="x", options={"lines": "How?|a|b|c|d"}))  # fmt: skip
+    seeker = build_seeker(
+        "runner_helpers:ScriptedSeeker", task, SeekerConfig(name="x", options={"lines": "How?|a|b|c|d"})
+    )
     transcript = await play_dialogue(task, seeker, provider)
     replies = transcript.provider_turns
     assert [turn.revealed for turn in replies[1:]] == [["0"], ["1"], [], ["1.1"], ["2"]]
@@ -49,8 +50,9 @@ def test_play_as_provider_from_the_command_line(
     answers = iter(["0", "1", "1.1", "2", "Nothing more."] + ["ok"] * 20)
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
     saved = tmp_path / "played.jsonl"
-    code = main(["play", "en/01/0", "--role", "provider", "--seeker", "oracle", "--tasks", str(data),
-                 "--save", str(saved)])  # fmt: skip
+    code = main(
+        ["play", "en/01/0", "--role", "provider", "--seeker", "oracle", "--tasks", str(data), "--save", str(saved)]
+    )
     assert code == 0
     assert "all required nodes obtained: True" in capsys.readouterr().out
     assert json.loads(saved.read_text())["end_reason"] == "goodbye"

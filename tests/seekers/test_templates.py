@@ -22,8 +22,14 @@ from clarq_bench.seekers.adversarial import brief_terms
 from clarq_bench.seekers.base import DialogueView
 from clarq_bench.seekers.registry import TEMPLATES, SeekerConfig, SeekerTask, build_seeker, seekers
 
-SPECS = ["tpl-wh+q3+n2+both+g2+suffix", "tpl-wh+q2+n1+options+pad", "tpl-exactly+q4+n1+replies+stop", "tpl-sentence+q2+n3+brief",
-         "tpl-one-each+q2+n1+brief+suffix", "tpl-choice+q2+n3+brief"]  # fmt: skip
+SPECS = [
+    "tpl-wh+q3+n2+both+g2+suffix",
+    "tpl-wh+q2+n1+options+pad",
+    "tpl-exactly+q4+n1+replies+stop",
+    "tpl-sentence+q2+n3+brief",
+    "tpl-one-each+q2+n1+brief+suffix",
+    "tpl-choice+q2+n3+brief",
+]
 EVERY = list(TEMPLATES) + SPECS
 
 
@@ -81,10 +87,17 @@ def test_wordings_are_in_the_task_language(name):
     for task in (make_task(), zh_task()):
         seeker = build_seeker(name, task)
         for turn in range(1, 6):
-            text = seeker.turn_text(view_of(task, turn, reply="You need the North Mine at dawn." if task.language ==
-                                            "en" else "你需要在黎明时去北矿。"), turn)  # type: ignore[attr-defined]
-            words = re.sub(r"|".join(map(re.escape, sorted(brief_terms(SeekerTask.of(task)), key=len, reverse=True))),
-                           "", text)  # fmt: skip
+            text = seeker.turn_text(
+                view_of(
+                    task,
+                    turn,
+                    reply="You need the North Mine at dawn." if task.language == "en" else "你需要在黎明时去北矿。",
+                ),
+                turn,
+            )  # type: ignore[attr-defined]
+            words = re.sub(
+                r"|".join(map(re.escape, sorted(brief_terms(SeekerTask.of(task)), key=len, reverse=True))), "", text
+            )
             if task.language == "zh":
                 assert CJK.search(text) and not re.search(r"\b(?:which|where|how|what|step)\b", words, re.I), text
             else:
@@ -95,8 +108,11 @@ def test_wordings_are_in_the_task_language(name):
 def test_every_wording_file_exists_in_both_languages_with_the_slot(form):
     for language in ("en", "zh"):
         name = "one_each" if form == "one-each" else form
-        lines = (templates.redteam_wordings(name, language) if form == "one-each"
-                 else templates.template_wordings(name, language))  # fmt: skip
+        lines = (
+            templates.redteam_wordings(name, language)
+            if form == "one-each"
+            else templates.template_wordings(name, language)
+        )
         slot = "{option}" if form == "one-each" else "{x}"
         assert len(lines) >= 3 and all(slot in line for line in lines)
     for extra in ("generic", "suffix", "pad"):
@@ -130,7 +146,8 @@ def test_issue_26_attacks_are_members_as_described():
     six = build_seeker("tpl-wh-six", task).turn_text(view, 1)  # type: ignore[attr-defined]
     assert six.count("?") == 6 and sum(term in six for term in terms) >= 6 - 1  # rotating through brief names
     assert "Which step needs the" in "".join(
-        build_seeker("tpl-wh-six", task).turn_text(view_of(task, t), t) for t in range(1, 8))  # type: ignore[attr-defined]
+        build_seeker("tpl-wh-six", task).turn_text(view_of(task, t), t) for t in range(1, 8)
+    )  # type: ignore[attr-defined]
     generic = build_seeker("tpl-wh-six-generic", task).turn_text(view, 1)  # type: ignore[attr-defined]
     assert generic.count("?") == 11 and [t for t in terms if t in six] == [t for t in terms if t in generic]
     assert sum(line in generic for line in templates.template_wordings("generic", "en")) == 5
@@ -143,33 +160,57 @@ def test_issue_26_attacks_are_members_as_described():
     assert any(step.endswith(s) for s in templates.template_wordings("suffix", "en"))
     choice = build_seeker("tpl-choice-pairs", task).turn_text(view, 1)  # type: ignore[attr-defined]
     assert " or " in choice  # two options of one kind
-    pair = [t for t in ("West Mine", "North Mine", "Mist Forest", "Fantasy Forest", "Summon the excavator to dig",
-                        "Summon the small shovel to dig") if t in choice]  # fmt: skip
-    kinds = [{"West Mine", "North Mine", "Mist Forest", "Fantasy Forest"},
-             {"Summon the excavator to dig", "Summon the small shovel to dig"}]
+    pair = [
+        t
+        for t in (
+            "West Mine",
+            "North Mine",
+            "Mist Forest",
+            "Fantasy Forest",
+            "Summon the excavator to dig",
+            "Summon the small shovel to dig",
+        )
+        if t in choice
+    ]
+    kinds = [
+        {"West Mine", "North Mine", "Mist Forest", "Fantasy Forest"},
+        {"Summon the excavator to dig", "Summon the small shovel to dig"},
+    ]
     assert len(pair) == 2 and any(set(pair) <= kind for kind in kinds)
 
 
 async def test_stop_says_goodbye_only_after_enough():
     task = make_task()
     seeker = build_seeker("tpl-wh+q2+n1+brief+stop", task)
-    history = (Turn(speaker=Speaker.provider, text="what can help you?"), Turn(speaker=Speaker.seeker, text="hi"),
-               Turn(speaker=Speaker.provider, text="You already have enough information."))  # fmt: skip
+    history = (
+        Turn(speaker=Speaker.provider, text="what can help you?"),
+        Turn(speaker=Speaker.seeker, text="hi"),
+        Turn(speaker=Speaker.provider, text="You already have enough information."),
+    )
     view = DialogueView(task_id=task.id, language="en", brief=task.brief, turns=history)
     assert is_goodbye(await seeker.respond(view))
     keeps = build_seeker("tpl-wh+q2+n1+brief", task)
     assert not is_goodbye(await keeps.respond(view))
 
 
-@pytest.mark.parametrize("spec", ["tpl-wh+q6+n1+brief+g5", "tpl-choice+q8+n4+brief+suffix+stop",
-                                  "tpl-wh+q6+n1+options+g5+pad", "tpl-sentence+q1+n2+options+suffix+pad+stop",
-                                  "tpl-exactly+q1+n1+replies"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "tpl-wh+q6+n1+brief+g5",
+        "tpl-choice+q8+n4+brief+suffix+stop",
+        "tpl-wh+q6+n1+options+g5+pad",
+        "tpl-sentence+q1+n2+options+suffix+pad+stop",
+        "tpl-exactly+q1+n1+replies",
+    ],
+)
 def test_specs_round_trip(spec):
     assert templates.parse_spec(spec).spec == spec
 
 
-@pytest.mark.parametrize("spec", ["tpl-wh+q0", "tpl-wh+q9", "tpl-wh+n5", "tpl-wh+g6", "tpl-nothing+q1",
-                                  "tpl-wh+q2+loud", "tpl-wh+q2+n1+sometimes"])
+@pytest.mark.parametrize(
+    "spec",
+    ["tpl-wh+q0", "tpl-wh+q9", "tpl-wh+n5", "tpl-wh+g6", "tpl-nothing+q1", "tpl-wh+q2+loud", "tpl-wh+q2+n1+sometimes"],
+)
 def test_bad_specs_are_one_error(spec, capsys):
     with pytest.raises(ClarqError):
         templates.parse_spec(spec)
@@ -196,8 +237,24 @@ def test_clarq_run_refuses_a_bad_spec_in_one_line_before_playing(tmp_path, monke
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "bad template seeker 'tpl-wh+q9'" in err[0]
     assert not (tmp_path / "runs").exists()
-    assert main(["run", "--seeker", "tpl-wh+q2+n1+options+pad", "--provider", "offline", "--tasks", tasks,
-                 "--lang", "en", "--types", "1"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "run",
+                "--seeker",
+                "tpl-wh+q2+n1+options+pad",
+                "--provider",
+                "offline",
+                "--tasks",
+                tasks,
+                "--lang",
+                "en",
+                "--types",
+                "1",
+            ]
+        )
+        == 0
+    )
     (transcripts,) = list((tmp_path / "runs").glob("*/transcripts.jsonl"))
     lines = [json.loads(line) for line in transcripts.read_text(encoding="utf-8").splitlines()]
     assert lines and all(row.get("error") is None for row in lines)

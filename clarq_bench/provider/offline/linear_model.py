@@ -21,7 +21,8 @@ Checked with `provider_tune.py --cv` (leave-one-task-type-out over types 1-13) b
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Collection, NamedTuple
+from collections.abc import Collection
+from typing import TYPE_CHECKING, NamedTuple, TypedDict, cast
 
 from ...core.transcript import Speaker, Turn
 from ..intents import asks_confirmation, is_vague
@@ -32,15 +33,61 @@ from .weights import MODELS
 if TYPE_CHECKING:
     from .embeddings import Embedder
 
-LEXICAL_FEATURES = ("bq", "ba", "bs", "qc", "xc", "tc", "rel", "ismax", "hasq", "conf", "vague", "ntok", "pos",
-                    "nfr", "fq", "ft", "fx", "fs", "fo", "hasf", "win", "wfirst", "fkey", "fall", "sx", "sf",
-                    "nspec", "hasopt", "omiss", "fot", "gtq", "gfq", "gta", "gfa", "geq")  # fmt: skip
+LEXICAL_FEATURES = (
+    "bq",
+    "ba",
+    "bs",
+    "qc",
+    "xc",
+    "tc",
+    "rel",
+    "ismax",
+    "hasq",
+    "conf",
+    "vague",
+    "ntok",
+    "pos",
+    "nfr",
+    "fq",
+    "ft",
+    "fx",
+    "fs",
+    "fo",
+    "hasf",
+    "win",
+    "wfirst",
+    "fkey",
+    "fall",
+    "sx",
+    "sf",
+    "nspec",
+    "hasopt",
+    "omiss",
+    "fot",
+    "gtq",
+    "gfq",
+    "gta",
+    "gfa",
+    "geq",
+)
 #: Lexical features of the latest turn, then dialogue-context features (context.py).
 FEATURES = LEXICAL_FEATURES + CONTEXT_FEATURES
 
 
 #: BM25 below this never counts as a strong relative match (a lone weak hit is not "the best of the frontier").
 REL_FLOOR = 6.0
+
+
+class _Fitted(TypedDict):
+    """One model as weights.py stores it."""
+
+    weights: dict[str, float]
+    bias: float
+    threshold: float
+
+
+#: weights.py's models, typed: the generated file holds exactly these keys.
+_FITTED = cast("dict[str, _Fitted]", MODELS)
 
 
 class LinearModel(NamedTuple):
@@ -52,14 +99,17 @@ class LinearModel(NamedTuple):
 #: Both models are fitted by benchmarks/provider_tune.py on released dialogues of types 1-13 only and stored in
 #: weights.py (generated, never edited by hand): single-info on the three single-info files (en + zh
 #: pooled), multi-info on the multi-info file (English; used for both languages).
-SINGLE_INFO = LinearModel(**MODELS["single"])
-MULTI_INFO = LinearModel(**MODELS["multi"])
+SINGLE_INFO = LinearModel(**_FITTED["single"])
+MULTI_INFO = LinearModel(**_FITTED["multi"])
 #: Single-info with embedding features too (provider offline-e5; fitted with `provider_tune.py --embeddings`).
-SINGLE_INFO_E5 = LinearModel(**MODELS["single-e5"])
+SINGLE_INFO_E5 = LinearModel(**_FITTED["single-e5"])
 
 
 def all_features(
-    index: TaskIndex, turn: str, frontier: list[str], history: list[Turn] | None = None,
+    index: TaskIndex,
+    turn: str,
+    frontier: list[str],
+    history: list[Turn] | None = None,
     embedder: Embedder | None = None,
 ) -> list[dict[str, float]]:
     """Lexical plus context features per frontier node, plus EMBEDDING_FEATURES when an embedder is given.
@@ -89,9 +139,7 @@ def node_features(index: TaskIndex, turn: str, frontier: list[str]) -> list[dict
     confirm, vague = float(asks_confirmation(turn, language)), float(is_vague(turn, language))
     asked_set, turn_set = set(asked_terms), set(turn_terms)
     # Specific questions: asked sentences that are neither an open "anything else?" nor a "correct?" check.
-    specific = [
-        s for s in asked if not is_vague(s, language) and not asks_confirmation(s, language)
-    ]
+    specific = [s for s in asked if not is_vague(s, language) and not asks_confirmation(s, language)]
     specific_set = set(tokens(" ".join(specific), language))
     # Which node each question sentence is most about (by BM25 + focus cover); its order among the questions.
     winners: list[str] = []
@@ -174,12 +222,18 @@ def score(features: dict[str, float], model: LinearModel) -> float:
 class Selection(NamedTuple):
     chosen: list[str]
     scores: dict[str, float]
-    passed: list[str] = []  # every frontier node over the threshold, in frontier order (chosen is a prefix of it)
+    passed: list[str] = []  # noqa: RUF012 - a NamedTuple field's default (never mutated); every frontier node over the threshold, in frontier order (chosen is a prefix of it)
 
 
 def select(
-    index: TaskIndex, turn: str, frontier: list[str], *, multi_info: bool = False, history: list[Turn] | None = None,
-    embedder: Embedder | None = None, exclude: Collection[str] = (),
+    index: TaskIndex,
+    turn: str,
+    frontier: list[str],
+    *,
+    multi_info: bool = False,
+    history: list[Turn] | None = None,
+    embedder: Embedder | None = None,
+    exclude: Collection[str] = (),
 ) -> Selection:
     """Frontier nodes the turn asks about: the first one (single-info) or all of them (multi-info). `history`:
     the dialogue so far, ending with `turn` (see all_features); `exclude`: nodes never chosen. With an embedder, single-info mode uses the model

@@ -17,14 +17,14 @@ import asyncio
 from ...core.tasks import ROOT_ID, Task
 from ...core.transcript import Intent, ReplyKind, Speaker, Turn
 from .. import replies
+from ..answering import read_turn
 from ..base import ProviderState, ProviderTurn
+from ..catalogue import NOTHING_ASKED, SCREEN_RULES
+from ..focus import FocusIndex
 from ..intents import classify_unmatched, is_related
 from ..lexical import TaskIndex, question_text, tokens
-from ..answering import read_turn
-from ..focus import FocusIndex
-from .linear_model import select
-from ..catalogue import NOTHING_ASKED, SCREEN_RULES
 from ..screen import TurnScreen
+from .linear_model import select
 
 #: A question whose BM25 against an already-given node reaches this is read as asking it again (intent 4).
 REPEAT_MIN_BM25 = 2.5
@@ -78,17 +78,23 @@ class OfflineProvider:
                 return ProviderTurn(text=tree.root.text, kind=ReplyKind.root, revealed=[ROOT_ID])
             return ProviderTurn(text=replies.off_topic(self.language), kind=ReplyKind.off_topic)
         screened = self.screen(turns)
-        notes: dict[str, object] = {"screen": screened.verdict.value, "rule": SCREEN_RULES[screened.verdict]} \
-            if screened.verdict else {}
+        notes: dict[str, object] = (
+            {"screen": screened.verdict.value, "rule": SCREEN_RULES[screened.verdict]} if screened.verdict else {}
+        )
         if state.frontier and not screened.blocks_reveal:
             self.warm()
             selection = select(
-                self.index, seeker, state.frontier, multi_info=self.multi_info, history=turns,
+                self.index,
+                seeker,
+                state.frontier,
+                multi_info=self.multi_info,
+                history=turns,
                 embedder=self.embedder,
-            )  # fmt: skip
+            )
             notes["scores"] = {k: round(v, 3) for k, v in selection.scores.items()}
-            reading = read_turn(self.focus, turns, selection.passed, multi_info=self.multi_info,
-                                frontier=state.frontier)
+            reading = read_turn(
+                self.focus, turns, selection.passed, multi_info=self.multi_info, frontier=state.frontier
+            )
             chosen = reading.revealed
             if set(selection.chosen) - set(chosen):
                 notes["unfocused"] = sorted(set(selection.chosen) - set(chosen))
