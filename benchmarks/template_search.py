@@ -1,16 +1,15 @@
-"""How far does a no-skill template seeker get against the offline provider? The template search of issue 26, with
+"""How far does a no-skill template seeker get against the offline provider? The template search, with
 the honest heuristic beside it.
 
 Usage: python benchmarks/template_search.py [--points N] [--seed S] [--tune-types 1-13] [--types 14-26]
        [--provider offline] [--workers N] [--json]
 Runs `clarq provider-audit --search` in both provider modes (single, multi-info; 12-turn cap; en and zh): every
 sampled point of the template family (seekers/templates.py) on the tune types, each family's best point on the
-report types, and issue 26's attacks (the named members) as they are; then the heuristic and the oracle on the
+report types, and the known attacks (the named members) as they are; then the heuristic and the oracle on the
 report types. Prints the search tables and one line per language and mode: the best held-out template, the best
 known attack, the heuristic and the oracle. Needs the released task data ($CLARQ_DATA or the download cache).
 
-The figures of the provider before issue 26's new decision are in the closing note of issue 26
-(notes/issue-26.md), measured with this script; re-run it against a new provider to compare.
+Re-run it against a new provider, and against the old one on the same machine, to compare.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The tables of `clarq provider-audit --search`: the headline per language and mode, each family's held-out figure,
-and the named members (issue 26's attacks) as they are."""
+and the named members (the known attacks) as they are."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def print_search(report: SearchReport) -> None:
         f"({counts} tasks), {report.points} points per language and mode (seed {report.seed})",
         caption="best no-skill success on the report types over the families the provider was not tuned on "
         f"(tuned on: {', '.join(report.tuned_on) or 'none'}; the choice family is apart). "
-        "Issue 26's bar: at most 15%.",
+        "The bar for a provider that cannot be gamed: at most 15%.",
     )
     for name, justify in (
         ("lang", "left"),

@@ -37,11 +37,11 @@ REFERENCE = "heuristic"
 
 Role = Literal["floor", "red-team", "template", "enumeration", "reference", "ceiling", "other"]
 
-#: Issue 13's bar for a provider that cannot be gamed: a red-team strategy succeeds on at most this share of tasks
+#: The bar for a provider that cannot be gamed: a red-team strategy succeeds on at most this share of tasks
 #: (echo is allowed more: a quoted reply can still carry a real question's words).
 RED_TEAM_TARGET = 0.10
 TARGETS = {"red-echo": 0.20}
-#: Issue 26's bar for the template family (seekers/templates.py): no member succeeds on more than this share.
+#: The bar for the template family (seekers/templates.py): no member succeeds on more than this share.
 TEMPLATE_TARGET = 0.15
 
 

@@ -2,7 +2,7 @@
 
 Why: a provider can be tuned until every strategy of a fixed list fails and still give its tree to the strategy one
 step beside them. `clarq provider-audit --search` samples points of the template space (seekers/templates.py: a
-bounded, seeded sample, the named members of issue 26 always in), and for each language and provider mode:
+bounded, seeded sample, the named members always in), and for each language and provider mode:
 
 1. tune: plays every point on the tune types (1-13 by default) and keeps, per family (question form), the point
    that succeeded most there (ties: fewer questions, then name);
@@ -11,7 +11,7 @@ bounded, seeded sample, the named members of issue 26 always in), and for each l
 3. leave one family out: `--tuned-on` names the families the provider's author tuned against; the headline is the
    best figure over the other families (the provider against a template it was not tuned on). The choice family
    (points whose every question offers listed options as alternatives, "the X or the Y?", which the reference
-   answers too) is reported apart: issue 26 lets it keep its success if it pays for it in questions, that is if its
+   answers too) is reported apart: it may keep its success if it pays for it in questions, that is if its
    efficiency (success weighted by what it said) stays below the honest heuristic's, which the search plays beside it.
 
 The named members are also played on the report types as they are, so the known attacks have a figure of their own.
@@ -35,7 +35,7 @@ MAX_POINTS = 60
 DEFAULT_POINTS = 60
 #: The family whose questions are real choices: reported, never the headline.
 CHOICE_FAMILY = "choice"
-#: The honest baseline the choice family's efficiency is read against (issue 26).
+#: The honest baseline the choice family's efficiency is read against.
 BASELINE = "heuristic"
 
 

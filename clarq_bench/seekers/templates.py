@@ -68,7 +68,7 @@ class TemplateParams(BaseModel):
         """The point's family: its form, except that a point whose every question offers two names of the brief's
         lists as alternatives ("Do I need the X or the Y?", "Which X or Y exactly?": two names or more from the brief,
         or one-each's options) walks the option lists as choice questions, whatever its wording, and so belongs to
-        the choice family: the rule answers such a question when its names are options of one kind, and issue 26
+        the choice family: the rule answers such a question when its names are options of one kind, and the search
         judges that family by what its success costs (its efficiency against the heuristic's), not by the 15% bar."""
         offers = self.form != "list"  # (the list form names its things together: "the A, B and C")
         walks = self.names >= 2 and offers and (self.form == "one-each" or self.source in ("brief", "options"))
