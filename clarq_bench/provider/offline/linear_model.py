@@ -3,7 +3,7 @@
 Decision rule (it mirrors how the reference provider selects: the first frontier node judged answerable):
 single-info mode reveals the first frontier node, in numeric order, whose score reaches the threshold;
 multi-info mode reveals every such node. Weights and thresholds were fitted (logistic regression, then a
-threshold sweep) on released dialogues of task types 1-13 only (benchmarks/provider_tune.py); types 14-26 stay
+threshold sweep) on released dialogues of task types 1-13 only (tools/provider_weights.py); types 14-26 stay
 held out for `clarq provider-eval`. Features are scale-sensitive, so any change to provider/lexical.py (the text
 matcher: tokens, BM25, n-grams) means refitting.
 
@@ -15,7 +15,7 @@ wfirst); terms only this node has, over the specific (not open / not confirmatio
 cover of the node text, focus phrase and explanation by the question / the turn (gtq gfq gta gfa geq: robust to
 inflection and Chinese segmentation); and the dialogue context (context.py: recap share, first turn after the
 root, earlier mentions, depth, rank among the frontier).
-Checked with `provider_tune.py --cv` (leave-one-task-type-out over types 1-13) before adoption.
+Checked with `tools/provider_weights.py --cv` (leave-one-task-type-out over types 1-13) before adoption.
 """
 
 from __future__ import annotations
@@ -96,12 +96,12 @@ class LinearModel(NamedTuple):
     threshold: float
 
 
-#: Both models are fitted by benchmarks/provider_tune.py on released dialogues of types 1-13 only and stored in
+#: Both models are fitted by tools/provider_weights.py on released dialogues of types 1-13 only and stored in
 #: weights.py (generated, never edited by hand): single-info on the three single-info files (en + zh
 #: pooled), multi-info on the multi-info file (English; used for both languages).
 SINGLE_INFO = LinearModel(**_FITTED["single"])
 MULTI_INFO = LinearModel(**_FITTED["multi"])
-#: Single-info with embedding features too (provider offline-e5; fitted with `provider_tune.py --embeddings`).
+#: Single-info with embedding features too (provider offline-e5; fitted with `tools/provider_weights.py --embeddings`).
 SINGLE_INFO_E5 = LinearModel(**_FITTED["single-e5"])
 
 
