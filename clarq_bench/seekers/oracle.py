@@ -139,6 +139,9 @@ _WH_START = {
 }
 
 
+_ONE_OF_TWO = re.compile(r"\b([a-z]+) or [a-z]+\b")
+
+
 def _first_person(text: str, language: str) -> str:
     if language == "zh":
         return text.replace("自己", "我")
@@ -182,7 +185,10 @@ def asked_questions(task: Task, node_id: str) -> list[str]:
             if context.group(1).startswith(("already", "knows", "已经"))
             else "seeker/oracle_context"
         )
-        lead = prompts.render(template, language, context=_first_person(context.group(2), language))
+        said = _first_person(context.group(2), language)
+        if language == "en":  # "no paper or slips" -> "no paper": the thing named once, not offered as alternatives
+            said = _ONE_OF_TWO.sub(r"\1", said)
+        lead = prompts.render(template, language, context=said)
     found = []
     for ask in _ASK[language].finditer(text[context.end() if context else 0 :]):
         for clause in _ALTERNATIVE_WH[language].split(ask.group(1)):
