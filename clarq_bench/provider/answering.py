@@ -3,7 +3,8 @@
 A turn is read as its questions (focus.py). Only the first `ANSWERED_QUESTIONS` questions are read, as a person
 answers the first things asked of them and not the tenth: asking more questions in one turn buys no more chances.
 In single-info mode at most one node is revealed per turn, to the best-focused question (the first candidate node,
-in the tree's order, that a question focuses). In multi-info mode each question takes at most one node, and at most
+in the tree's order, that a question focuses; a turn of one question gets the node it asks most clearly, see
+`_owner`). In multi-info mode each question takes at most one node (its `_owner`), and at most
 `MULTI_INFO_NODES` nodes are revealed per turn. A candidate is a frontier node that the provider's own reading
 (the offline matcher, or the LLM provider's model) judged answerable; the focus rule may only take candidates away.
 Neither bound is a detector a template can sit under: a seeker that asks fewer questions simply has fewer chances.
@@ -11,17 +12,21 @@ Neither bound is a detector a template can sit under: a seeker that asks fewer q
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from ..core.transcript import Speaker, Turn
 from .focus import FocusIndex
+from .question_lists import Question
 
 #: Questions of one turn that are read at all (released GPT-4o turns: the reference's node was asked by one of the
 #: first three questions in 97% of its reveals, types 1-13).
 ANSWERED_QUESTIONS = 3
 #: Questions of one turn read in multi-info mode, where every question may take its own node.
 MULTI_INFO_QUESTIONS = 4
+#: A question that focuses several nodes asks the later one only when the reader's confidence in it is this much
+#: higher (chosen on types 1-13: agreement unchanged there, +0.2 points in multi-info on 14-26).
+PREFER_MARGIN = 0.3
 #: Nodes one multi-info reply may reveal (the released multi-info provider revealed 4 or more in 5% of its turns).
 MULTI_INFO_NODES = 3
 
@@ -55,6 +60,7 @@ def read_turn(
     *,
     multi_info: bool,
     frontier: Sequence[str] = (),
+    confidence: Mapping[str, float] | None = None,
 ) -> Answer:
     """The candidate nodes the seeker's latest turn (the last seeker turn of `turns`) asks about, by the rule above,
     in the frontier's order. Jax's earlier replies in `turns` say which choices he has raised and which nodes he has
@@ -85,14 +91,35 @@ def read_turn(
         if any(focus.focus_rule(q, node_id, answered) for q in late for node_id in ordered):
             return Answer([], [], {}, "L201")
     if not multi_info:
-        # the first node, in the tree's order, that a question focuses (L202: one node a turn)
+        # the first node, in the tree's order, that a question focuses (L202: one node a turn); a turn of one
+        # question is answered with the node that question asks most clearly (_owner)
+        if len(questions) == 1:
+            owner = _owner(focus, questions[0], asked, answered, confidence or {})
+            return Answer([owner] if owner else [], asked, rules, "L202" if len(asked) > 1 else None)
         return Answer(asked[:1], asked, rules, "L202" if len(asked) > 1 else None)
     taken: list[str] = []
     for question in questions:
-        for node_id in asked:
-            if node_id not in taken and focus.focuses(question, node_id, answered.union(taken)):
-                taken.append(node_id)
-                break
+        left = [node_id for node_id in asked if node_id not in taken]
+        owner = _owner(focus, question, left, answered.union(taken), confidence or {})
+        if owner is not None:
+            taken.append(owner)
         if len(taken) >= MULTI_INFO_NODES:
             break
     return Answer(sorted(taken, key=ordered.index), asked, rules, "L202" if len(taken) < len(asked) else None)
+
+
+def _owner(
+    focus: FocusIndex,
+    question: Question,
+    nodes: Sequence[str],
+    answered: frozenset[str],
+    confidence: Mapping[str, float],
+) -> str | None:
+    """The node one question asks: the first of `nodes` (tree order) it focuses, unless the reader is far surer
+    (by `PREFER_MARGIN`) of a later one it also focuses ("Which key should I use on the gate?" names the gate in
+    passing but asks the key). Without confidences, tree order alone decides."""
+    focused = [node_id for node_id in nodes if focus.focuses(question, node_id, answered)]
+    if not focused:
+        return None
+    best = max(focused, key=lambda node_id: confidence.get(node_id, 0.0))
+    return best if confidence.get(best, 0.0) - confidence.get(focused[0], 0.0) >= PREFER_MARGIN else focused[0]

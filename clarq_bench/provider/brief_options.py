@@ -17,6 +17,10 @@ from typing import NamedTuple
 from ..core.tasks import Task
 from .lexical import tokens
 
+#: (zh) A count before a name ("一根长撑杆" is a long pole, "两把钥匙" keys): no part of what the name names.
+COUNT_ZH = re.compile(
+    r"^[一二两三四五六七八九十几数]+[个根支把块张本条只匹头颗粒件瓶盒袋包盘串片座间台辆艘枚封份双对套桶罐捆卷束]"
+)
 #: A note in parentheses after a brief's name, with the spaces around it.
 PARENTHESES = re.compile(r"\s*[(（][^()（）]*[)）]\s*")
 #: The text of such a note.
@@ -45,7 +49,7 @@ def names_entity(present: set[str] | frozenset[str], terms: set[str] | frozenset
 def kind_groups(names: list[str], language: str) -> list[int]:
     """For each name of one list, the index of its kind's first member: names joined by a shared content term, the
     connected components of that relation."""
-    terms = [set(tokens(name, language)) for name in names]
+    terms = [set(name_terms(name, language)) for name in names]
     parent = list(range(len(names)))
 
     def root(i: int) -> int:
@@ -76,11 +80,16 @@ class BriefOption(NamedTuple):
 _HEAD_CUT_EN = re.compile(r"\s+(?:of|for|from|with|at|in|on)\s+.*$", re.IGNORECASE)
 
 
+def name_terms(name: str, language: str) -> list[str]:
+    """The content terms of a brief's name, a Chinese count before it left out."""
+    return tokens(COUNT_ZH.sub("", name) if language == "zh" else name, language)
+
+
 def head_of(name: str, language: str) -> frozenset[str]:
     """The head of a name: the thing it names ("Night Sky Gem Store" is a store, not a gem; "星辉宝石店" is a 石店
     bigram, not a 宝石), so an explanation's "which gem" is a choice of gems, never of gem stores."""
     if language == "zh":
-        found = tokens(name, language)
+        found = name_terms(name, language)
         return frozenset(found[-1:])
     found = tokens(_HEAD_CUT_EN.sub("", name), language)
     return frozenset(found[-1:])
@@ -92,11 +101,11 @@ def brief_options(task: Task, language: str) -> list[BriefOption]:
     brief = task.brief
     options: list[BriefOption] = []
     for listed, scene in ((brief.items, False), (brief.skills, False), (brief.scenes, True)):
-        names = [name for name in names_of(listed) if tokens(name, language)]
+        names = [name for name in names_of(listed) if name_terms(name, language)]
         offset = len(options)
         for name, group in zip(names, kind_groups(names, language)):
             options.append(
-                BriefOption(name, frozenset(tokens(name, language)), offset + group, scene, head_of(name, language))
+                BriefOption(name, frozenset(name_terms(name, language)), offset + group, scene, head_of(name, language))
             )
     return options
 
@@ -115,6 +124,7 @@ __all__ = [
     "kind_groups",
     "kind_of",
     "names_entity",
+    "name_terms",
     "names_of",
     "notes_of",
 ]

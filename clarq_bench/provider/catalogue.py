@@ -163,7 +163,8 @@ RULES: list[Rule] = [
     Rule(
         "L202",
         "one-node-a-turn",
-        "Single-info mode reveals one node a turn: the first, in the tree's order, that a read question asks.",
+        "Single-info mode reveals one node a turn: the first, in the tree's order, that a read question asks (a lone "
+        "question touching two nodes: the one the reader is far surer it asks).",
         "Which lighthouse went dark, and which wick should I fit?",
         "Which wick should I fit?",
     ),

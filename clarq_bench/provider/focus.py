@@ -367,7 +367,7 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading):
         focus = self.nodes.get(node_id)
         if focus is None:
             return None
-        if focus.asks and question.classes - {"polar"} and any(piece in question.text for piece in focus.asks):
+        if focus.asks and question.classes - {"polar"} and any(_says(piece, question.text) for piece in focus.asks):
             return "R107"  # (zh) the very question the explanation says the seeker asks: "仅当对方询问羊在哪里" / "羊在哪里？"
         if focus.options and not framed and self._offers_by_pieces(question, focus):
             return "R103"  # "Kerosene or whale oil?": its alternatives are this choice's options, said in short
@@ -411,3 +411,23 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading):
 
 
 __all__ = ["FocusIndex", "NodeFocus", "Question", "Option"]
+
+
+#: (zh) Characters a question may put inside the explanation's own question ("羊现在在哪里" says "羊在哪里").
+SAID_GAP = 3
+
+
+def _says(piece: str, text: str) -> bool:
+    """Does `text` say `piece` in order, with at most SAID_GAP other characters between its first and last one?"""
+    start = text.find(piece[0])
+    while start >= 0:
+        position, found = start, True
+        for char in piece[1:]:
+            position = text.find(char, position + 1)
+            if position < 0 or position - start + 1 > len(piece) + SAID_GAP:
+                found = False
+                break
+        if found:
+            return True
+        start = text.find(piece[0], start + 1)
+    return False

@@ -93,7 +93,12 @@ class OfflineProvider:
             )
             notes["scores"] = {k: round(v, 3) for k, v in selection.scores.items()}
             reading = read_turn(
-                self.focus, turns, selection.passed, multi_info=self.multi_info, frontier=state.frontier
+                self.focus,
+                turns,
+                selection.passed,
+                multi_info=self.multi_info,
+                frontier=state.frontier,
+                confidence=selection.scores,
             )
             chosen = reading.revealed
             if set(selection.chosen) - set(chosen):
