@@ -27,6 +27,14 @@ MULTI_INFO_QUESTIONS = 4
 #: A question that focuses several nodes asks the later one only when the reader's confidence in it is this much
 #: higher (chosen on types 1-13: agreement unchanged there, +0.2 points in multi-info on 14-26).
 PREFER_MARGIN = 0.3
+#: (zh) A lone question the reader is this sure asks a node (CLEAR_FLOOR), far surer than of any other frontier node
+#: (by CLEAR_GAP), asks it even where no lexical rule names how (R108): Chinese terms are character pairs, so a
+#: question naming "桨" or "羊" by one character escapes the rules a person reads through. English keeps the rules
+#: alone: there the same reading let walkers of the brief's options past the honest heuristic (0.85 / 0.4 chosen on
+#: types 1-13; see docs/providers.md for the figures).
+CLEAR_FLOOR = 0.85
+CLEAR_GAP = 0.4
+CLEAR_LANGUAGES = frozenset({"zh"})
 #: Nodes one multi-info reply may reveal (the released multi-info provider revealed 4 or more in 5% of its turns).
 MULTI_INFO_NODES = 3
 
@@ -85,6 +93,10 @@ def read_turn(
         rule = next((r for r in (focus.focus_rule(q, node_id, answered) for q in questions) if r is not None), None)
         if rule is not None:
             rules[node_id] = rule
+    clear = _clearly_asked(focus.language, questions, ordered, proposed, confidence or {}, set(rules))
+    if clear:
+        rules.update(dict.fromkeys(clear, "R108"))
+        rules = {node_id: rules[node_id] for node_id in ordered if node_id in rules}
     asked = list(rules)
     if not asked and ordered:
         late = focus.questions(turn, heard)[read:]  # asked past the questions read at all (L201)
@@ -94,13 +106,13 @@ def read_turn(
         # the first node, in the tree's order, that a question focuses (L202: one node a turn); a turn of one
         # question is answered with the node that question asks most clearly (_owner)
         if len(questions) == 1:
-            owner = _owner(focus, questions[0], asked, answered, confidence or {})
+            owner = _owner(focus, questions[0], asked, answered, confidence or {}, clear)
             return Answer([owner] if owner else [], asked, rules, "L202" if len(asked) > 1 else None)
         return Answer(asked[:1], asked, rules, "L202" if len(asked) > 1 else None)
     taken: list[str] = []
     for question in questions:
         left = [node_id for node_id in asked if node_id not in taken]
-        owner = _owner(focus, question, left, answered.union(taken), confidence or {})
+        owner = _owner(focus, question, left, answered.union(taken), confidence or {}, clear)
         if owner is not None:
             taken.append(owner)
         if len(taken) >= MULTI_INFO_NODES:
@@ -114,12 +126,33 @@ def _owner(
     nodes: Sequence[str],
     answered: frozenset[str],
     confidence: Mapping[str, float],
+    clear: frozenset[str] = frozenset(),
 ) -> str | None:
     """The node one question asks: the first of `nodes` (tree order) it focuses, unless the reader is far surer
     (by `PREFER_MARGIN`) of a later one it also focuses ("Which key should I use on the gate?" names the gate in
-    passing but asks the key). Without confidences, tree order alone decides."""
-    focused = [node_id for node_id in nodes if focus.focuses(question, node_id, answered)]
+    passing but asks the key). Without confidences, tree order alone decides. `clear`: nodes asked by R108."""
+    focused = [node_id for node_id in nodes if node_id in clear or focus.focuses(question, node_id, answered)]
     if not focused:
         return None
     best = max(focused, key=lambda node_id: confidence.get(node_id, 0.0))
     return best if confidence.get(best, 0.0) - confidence.get(focused[0], 0.0) >= PREFER_MARGIN else focused[0]
+
+
+def _clearly_asked(
+    language: str,
+    questions: Sequence[Question],
+    ordered: Sequence[str],
+    proposed: set[str],
+    confidence: Mapping[str, float],
+    ruled: set[str],
+) -> frozenset[str]:
+    """The proposed nodes a lone real question asks by the reader's confidence alone (R108, `CLEAR_LANGUAGES`)."""
+    if language not in CLEAR_LANGUAGES or len(questions) != 1 or not questions[0].classes or not confidence:
+        return frozenset()
+    clear = []
+    for node_id in ordered:
+        value = confidence.get(node_id, 0.0)
+        rest = max((v for other, v in confidence.items() if other != node_id), default=0.0)
+        if node_id in proposed and node_id not in ruled and value >= CLEAR_FLOOR and value - rest >= CLEAR_GAP:
+            clear.append(node_id)
+    return frozenset(clear)

@@ -153,6 +153,15 @@ RULES: list[Rule] = [
         history=("该从哪一处浅滩过河？", "该用撑杆还是桨？"),
     ),
     Rule(
+        "R108",
+        "clear-match",
+        "(Chinese) A lone question the reader is far surer asks this node than any other (0.85, by 0.4): Chinese "
+        "terms are character pairs, so a word of one character escapes the rules above.",
+        "用长撑杆还是短桨？",
+        "撑木筏用哪一样？",
+        task="zh/04/0",
+    ),
+    Rule(
         "L201",
         "read-window",
         "Only the first three questions of a turn are read (four in multi-info mode): a person answers the first "
