@@ -1,6 +1,6 @@
 """`clarq run`: play a seeker against a provider on the selected tasks into a run directory, then score it.
 
-Thin: flags -> RunOptions -> `clarq_bench.api.run` (runner/prepare.py builds the config; the runner plays and scores),
+Thin: flags -> one RunOptions -> `clarq_bench.api.run` (runner/prepare.py builds the config; the runner plays and scores),
 with a live progress line, then the results. On --resume the run's own config.json is the base and only flags given
 explicitly change it (a change to a hashed field needs --force).
 """
@@ -112,17 +112,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from ..api.support import RunOptions
+
     if getattr(args, "judge_model", None) == "none":
         args.judge_model = None
-    if args.dry_run:
+    request = RunOptions.of(args)  # the run's one request, handed as it is to the API
+    if request.dry_run:
         from .run_plan import print_estimate
 
-        return print_estimate(args)
+        return print_estimate(request)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from ..api import run
-    from ..api.support import RunOptions
 
     console = Console(stderr=True)
     progress = Progress(
@@ -147,10 +149,10 @@ def _run(args: argparse.Namespace) -> int:
     def update(stats: Any) -> None:
         progress.update(bar, completed=stats.done + stats.skipped, line=stats.line())
 
-    folder: list[Path] = [Path(args.resume)] if args.resume else []  # a new run's once config.json is written
+    folder: list[Path] = [Path(request.resume)] if request.resume else []  # a new run's once config.json is written
 
     def announce(run_dir: Path, twins: list) -> None:
-        if not args.resume:
+        if not request.resume:
             folder.append(run_dir)  # a resumed run's folder and command are the ones just typed
             console.print(run_folder_line(run_dir), markup=False, highlight=False, soft_wrap=True)
         if started:
@@ -159,7 +161,7 @@ def _run(args: argparse.Namespace) -> int:
             console.print(twin_warning(twin), markup=False, highlight=False, soft_wrap=True)
 
     try:
-        result = run(RunOptions.of(args), on_start=start, on_update=update, on_run_dir=announce)
+        result = run(request, on_start=start, on_update=update, on_run_dir=announce)
     except KeyboardInterrupt:
         progress.stop()
         if not folder:

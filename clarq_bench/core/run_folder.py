@@ -14,11 +14,13 @@ the selected task ids, so no reader recomputes a selection. Files only: no task 
 
 from __future__ import annotations
 
+import copy
 import errno
 import hashlib
 import json
 import os
 import threading
+import time
 from collections.abc import Iterable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -97,18 +99,14 @@ class RunDir:
 
     def raw_config(self) -> dict[str, Any]:
         """config.json as recorded (read leniently: older or hand-written runs still pack and compare)."""
-        self.require()
-        config = load_file(self.config_path, max_bytes=MAX_CONFIG_BYTES, within=self.path)
+        config = read_config_file(self.require().config_path, self.path)
         if not isinstance(config, dict):
             raise DataError(str(self.config_path), "expected a JSON object")
         return config
 
     def config(self) -> RunConfig:
         return validate(
-            RunConfig,
-            load_file(self.require().config_path, max_bytes=MAX_CONFIG_BYTES, within=self.path),
-            str(self.config_path),
-            what="run config",
+            RunConfig, read_config_file(self.require().config_path, self.path), str(self.config_path), what="run config"
         )
 
     def write_config(self, config: RunConfig) -> None:
@@ -248,6 +246,40 @@ def repair_tail(path: Path) -> int:
 
 #: Largest config.json read (a run's records its task ids: a few hundred kilobytes at most).
 MAX_CONFIG_BYTES = 64 * 1024 * 1024
+#: config.json files kept parsed, by path, with the file's identity (inode, size, change time) when it was read.
+_CONFIGS: dict[Path, tuple[tuple[int, ...], Any]] = {}
+CONFIGS_KEPT = 256
+#: A file changed this recently may change again within the clock's resolution without its identity changing (a
+#: digit rewritten in place): it is read again rather than trusted (git's "racy clean" rule).
+RACY_NS = 2_000_000_000
+
+
+def read_config_file(path: Path, within: Path) -> Any:
+    """config.json parsed, read from disk once per process while the file stays the same: preparing a run, resuming
+    it and scoring it read it several times (prepare, batch, api). A changed or replaced file (other inode, size or
+    modification time, followed link or not), or one changed in the last two seconds, is read again; each caller
+    gets its own copy to change."""
+    followed: os.stat_result | None
+    link: os.stat_result | None
+    try:
+        followed, link = os.stat(path), os.lstat(path)
+    except OSError:
+        followed = link = None
+    identity = (
+        ()
+        if followed is None or link is None or time.time_ns() - max(followed.st_mtime_ns, link.st_mtime_ns) < RACY_NS
+        else (followed.st_ino, followed.st_size, followed.st_mtime_ns, link.st_ino, link.st_mtime_ns)
+    )
+    key = Path(os.path.abspath(path))
+    cached = _CONFIGS.get(key)
+    if identity and cached is not None and cached[0] == identity:
+        return copy.deepcopy(cached[1])
+    value = load_file(path, max_bytes=MAX_CONFIG_BYTES, within=within)
+    if identity:
+        if len(_CONFIGS) >= CONFIGS_KEPT:
+            _CONFIGS.pop(next(iter(_CONFIGS)))
+        _CONFIGS[key] = (identity, value)
+    return copy.deepcopy(value)
 
 
 def read_transcripts(path: Path) -> list[Transcript]:

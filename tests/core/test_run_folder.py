@@ -121,3 +121,36 @@ def test_hostile_run_folders_are_one_line(tmp_path: Path) -> None:
     assert clarq.list_runs(tmp_path.parent) == [] or all(
         r.run_dir != str(tmp_path) for r in clarq.list_runs(tmp_path.parent)
     )
+
+
+def test_config_json_is_read_once_while_it_stays_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Preparing, resuming and scoring a run read config.json from one loader: parsed once per process, read again
+    when the file changes (in place or replaced) or changed too recently to be told apart by its times."""
+    import os
+
+    from clarq_bench.core import run_folder
+
+    folder = tmp_path / "run"
+    folder.mkdir()
+    path = folder / "config.json"
+    path.write_text(json.dumps({"seeker": {"name": "heuristic"}, "provider": {"name": "offline"}, "trials": 2}))
+    reads: list[Path] = []
+    real = run_folder.load_file
+    monkeypatch.setattr(run_folder, "load_file", lambda p, **kw: reads.append(p) or real(p, **kw))
+    assert RunDir(folder).config().trials == 2 and len(reads) == 1  # written just now: read again, not trusted
+    assert RunDir(folder).config().trials == 2 and len(reads) == 2
+    old = 1_000_000_000_000_000_000
+    os.utime(path, ns=(old, old))
+    RunDir(folder).config()
+    raw = RunDir(folder).raw_config()
+    assert RunDir(folder).config().trials == 2 and len(reads) == 3  # settled: one read for every reader
+    raw["trials"] = 9  # a reader's copy is its own
+    assert RunDir(folder).raw_config()["trials"] == 2 and len(reads) == 3
+    path.write_text(path.read_text().replace('"trials": 2', '"trials": 3'))  # same size, changed in place
+    os.utime(path, ns=(old, old + 1))
+    assert RunDir(folder).config().trials == 3 and len(reads) == 4
+    replaced = folder / "other.json"
+    replaced.write_text(path.read_text().replace('"trials": 3', '"trials": 4'))
+    os.utime(replaced, ns=(old, old + 1))
+    os.replace(replaced, path)  # same times and size, another file
+    assert RunDir(folder).config().trials == 4 and len(reads) == 5
