@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..core.defaults import DEFAULT_MAX_TURNS, DEFAULT_SEED
+from ..core.defaults import DEFAULT_CONCURRENCY, DEFAULT_MAX_TURNS, DEFAULT_SEED, DEFAULT_TURN_TIMEOUT
 from .common import add_data_arguments, positive_float, positive_int
 from .llm_args import add_llm_arguments
 
@@ -73,7 +73,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     plan.add_argument(
         "--limit", type=positive_int, help="only N of the selected tasks, spread over their types (--seed)"
     )
-    plan.add_argument("--concurrency", type=positive_int, help="dialogues in flight at once (default: 32)")
+    plan.add_argument(
+        "--concurrency", type=positive_int, help=f"dialogues in flight at once (default: {DEFAULT_CONCURRENCY})"
+    )
     plan.add_argument(
         "--provider-workers",
         type=positive_int,
@@ -85,7 +87,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--turn-timeout",
         type=positive_float,
         metavar="SECONDS",
-        help="longest one seeker or provider call may take before its dialogue ends with an error (default: 600)",
+        help=f"longest one seeker or provider call may take before its dialogue ends with an error (default: {DEFAULT_TURN_TIMEOUT:g})",
     )
     plan.add_argument(
         "--max-errors",

@@ -15,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..core.defaults import DEFAULT_MODEL_CONCURRENCY
 from ..core.errors import ClarqError
 from ..core.run_config import AgentSettings, RunConfig
 from ..core.tasks import Task
@@ -99,7 +100,7 @@ class RunOptions:
     max_cost: float | None = None
     allow_unpriced: bool = False  # with max_cost: run even when a model has no known price
     rpm: float | None = None
-    model_concurrency: int = 32
+    model_concurrency: int = DEFAULT_MODEL_CONCURRENCY
 
     @classmethod
     def of(cls, options: RunOptions | Any | None = None, **changes: Any) -> RunOptions:
