@@ -2,8 +2,11 @@
 the selected tasks, both agents resolved, the LLM client (every role's credentials checked before anything starts),
 the run folder and the stamped config, as one PreparedRun (prepared.py).
 
-The Python API (`clarq_bench.run`) and `clarq run` both start here; it prints only the one line saying which
-tasks `limit` took (stderr).
+One request, one step: the command line builds the RunOptions once and the API hands that object on; `configure`
+(config and tasks) is the step `run`, `estimate_run` (`clarq run --dry-run`) and the inspect task all take, `plan`
+adds the agents and the models they call. RunConfig is the one record of the run, its model-call settings included:
+the client's ModelCallOptions are derived from it (call_options). It prints only the one line saying which tasks
+`limit` took (stderr).
 """
 
 from __future__ import annotations
