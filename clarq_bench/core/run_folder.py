@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ClarqError, DataError
-from .jsonl import dumps_line, load_file, read_jsonl, validate
+from .jsonl import dumps_line, parse_text, read_jsonl, read_text, validate
 from .redact import redact
 from .run_config import RunConfig
 from .run_guard import (
@@ -38,7 +38,6 @@ from .run_guard import (
     save_spending,
     scoring_spent,
     spent_before,
-    trials_of,
     write_atomic,
 )
 from .safe_read import check_inside
@@ -119,7 +118,9 @@ class RunDir:
             "clarq_version": __version__,
             "written_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         }
-        write_atomic(self.config_path, redact(json.dumps(payload, ensure_ascii=False, indent=2)) + "\n")
+        text = redact(json.dumps(payload, ensure_ascii=False, indent=2)) + "\n"
+        write_atomic(self.config_path, text)
+        remember_config(self.config_path, text)  # what this process wrote, it need not read back
 
     def create(self) -> None:
         """The folder (and its parents); a read-only or full runs folder is one ClarqError line."""
@@ -156,7 +157,15 @@ class RunDir:
 
     def check_records(self, records: list[Transcript], trials: int | None = None) -> None:
         """ClarqError at a (task, trial) written twice or a trial outside the run's range (its config's trials)."""
-        check_records(records, self.transcripts_path, trials if trials is not None else trials_of(self.path))
+        check_records(records, self.transcripts_path, trials if trials is not None else self.recorded_trials())
+
+    def recorded_trials(self) -> int | None:
+        """The run's trial count as its config.json records it; None when unknown (no file, not JSON, no count)."""
+        try:
+            value = self.raw_config().get("trials")
+        except (OSError, ValueError, ClarqError):
+            return None
+        return value if isinstance(value, int) and value >= 1 else None
 
     def data_dir(self, config: dict[str, Any] | None = None) -> str | None:
         """The task folder the run recorded (`data_dir`, or an older key, at the top or one level down)."""
@@ -246,40 +255,52 @@ def repair_tail(path: Path) -> int:
 
 #: Largest config.json read (a run's records its task ids: a few hundred kilobytes at most).
 MAX_CONFIG_BYTES = 64 * 1024 * 1024
-#: config.json files kept parsed, by path, with the file's identity (inode, size, change time) when it was read.
-_CONFIGS: dict[Path, tuple[tuple[int, ...], Any]] = {}
+#: config.json files kept parsed, by path: (the file's identity when read, whether it may be trusted, text, value).
+_CONFIGS: dict[Path, tuple[tuple[int, ...], bool, str, Any]] = {}
 CONFIGS_KEPT = 256
-#: A file changed this recently may change again within the clock's resolution without its identity changing (a
-#: digit rewritten in place): it is read again rather than trusted (git's "racy clean" rule).
+#: A file changed this shortly before it was read may change again within the clock's resolution without its
+#: identity changing (a digit rewritten in place): its identity is not trusted, its text is compared (git's "racy
+#: clean" rule). A file this process wrote itself (under the run's lock) is trusted.
 RACY_NS = 2_000_000_000
 
 
 def read_config_file(path: Path, within: Path) -> Any:
-    """config.json parsed, read from disk once per process while the file stays the same: preparing a run, resuming
-    it and scoring it read it several times (prepare, batch, api). A changed or replaced file (other inode, size or
-    modification time, followed link or not), or one changed in the last two seconds, is read again; each caller
-    gets its own copy to change."""
-    followed: os.stat_result | None
-    link: os.stat_result | None
+    """config.json parsed once per process while it stays the same: preparing a run, resuming it and scoring it read
+    it several times (prepare, batch, the records' check). A file whose identity (inode, size, modification time,
+    followed link or not) is unchanged since this process wrote it, or read it when it had been still for two
+    seconds, is not read again; any other is read (the safe reader, as before) and parsed only when its text
+    changed. Each caller gets its own copy."""
+    key = Path(os.path.abspath(path))
+    cached = _CONFIGS.get(key)
+    identity = _identity(path)
+    if cached is not None and identity and cached[0] == identity and cached[1]:
+        return copy.deepcopy(cached[3])
+    text = read_text(path, max_bytes=MAX_CONFIG_BYTES, within=within)
+    value = cached[3] if cached is not None and cached[2] == text else parse_text(text, str(path))
+    _keep(key, identity, bool(identity) and time.time_ns() - identity[2] >= RACY_NS, text, value)
+    return copy.deepcopy(value)
+
+
+def remember_config(path: Path, text: str) -> None:
+    """A config.json this process has just written (RunDir.write_config), kept as read."""
+    identity = _identity(path)
+    if identity:
+        _keep(Path(os.path.abspath(path)), identity, True, text, parse_text(text, str(path)))
+
+
+def _keep(key: Path, identity: tuple[int, ...], trusted: bool, text: str, value: Any) -> None:
+    if len(_CONFIGS) >= CONFIGS_KEPT and key not in _CONFIGS:
+        _CONFIGS.pop(next(iter(_CONFIGS)))
+    _CONFIGS[key] = (identity, trusted, text, value)
+
+
+def _identity(path: Path) -> tuple[int, ...]:
+    """(inode, size, modification time, the link's inode and time): () when the file cannot be looked at."""
     try:
         followed, link = os.stat(path), os.lstat(path)
     except OSError:
-        followed = link = None
-    identity = (
-        ()
-        if followed is None or link is None or time.time_ns() - max(followed.st_mtime_ns, link.st_mtime_ns) < RACY_NS
-        else (followed.st_ino, followed.st_size, followed.st_mtime_ns, link.st_ino, link.st_mtime_ns)
-    )
-    key = Path(os.path.abspath(path))
-    cached = _CONFIGS.get(key)
-    if identity and cached is not None and cached[0] == identity:
-        return copy.deepcopy(cached[1])
-    value = load_file(path, max_bytes=MAX_CONFIG_BYTES, within=within)
-    if identity:
-        if len(_CONFIGS) >= CONFIGS_KEPT:
-            _CONFIGS.pop(next(iter(_CONFIGS)))
-        _CONFIGS[key] = (identity, value)
-    return copy.deepcopy(value)
+        return ()
+    return (followed.st_ino, followed.st_size, max(followed.st_mtime_ns, link.st_mtime_ns), link.st_ino)
 
 
 def read_transcripts(path: Path) -> list[Transcript]:

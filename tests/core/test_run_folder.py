@@ -124,8 +124,9 @@ def test_hostile_run_folders_are_one_line(tmp_path: Path) -> None:
 
 
 def test_config_json_is_read_once_while_it_stays_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Preparing, resuming and scoring a run read config.json from one loader: parsed once per process, read again
-    when the file changes (in place or replaced) or changed too recently to be told apart by its times."""
+    """Preparing, resuming and scoring a run read config.json through one loader: read and parsed once per process
+    while the file stays the same; a file changed in place or replaced is parsed again, and one changed too recently
+    for its times to tell (a digit rewritten within the clock's tick) is read again, parsed only if its text moved."""
     import os
 
     from clarq_bench.core import run_folder
@@ -135,22 +136,30 @@ def test_config_json_is_read_once_while_it_stays_the_same(tmp_path: Path, monkey
     path = folder / "config.json"
     path.write_text(json.dumps({"seeker": {"name": "heuristic"}, "provider": {"name": "offline"}, "trials": 2}))
     reads: list[Path] = []
-    real = run_folder.load_file
-    monkeypatch.setattr(run_folder, "load_file", lambda p, **kw: reads.append(p) or real(p, **kw))
-    assert RunDir(folder).config().trials == 2 and len(reads) == 1  # written just now: read again, not trusted
-    assert RunDir(folder).config().trials == 2 and len(reads) == 2
+    parses: list[str] = []
+    read_text, parse_text = run_folder.read_text, run_folder.parse_text
+    monkeypatch.setattr(run_folder, "read_text", lambda p, **kw: reads.append(p) or read_text(p, **kw))
+    monkeypatch.setattr(run_folder, "parse_text", lambda t, s, **kw: parses.append(s) or parse_text(t, s, **kw))
+
+    def trials() -> int:
+        return RunDir(folder).config().trials
+
+    assert (trials(), trials(), len(reads), len(parses)) == (2, 2, 2, 1)  # just written: read again, parsed once
+    path.write_text(path.read_text().replace('"trials": 2', '"trials": 3'))  # same size, within the same tick
+    assert (trials(), len(reads), len(parses)) == (3, 3, 2)
     old = 1_000_000_000_000_000_000
     os.utime(path, ns=(old, old))
-    RunDir(folder).config()
+    assert (trials(), len(reads), len(parses)) == (3, 4, 2)  # still for long: trusted from now on
     raw = RunDir(folder).raw_config()
-    assert RunDir(folder).config().trials == 2 and len(reads) == 3  # settled: one read for every reader
     raw["trials"] = 9  # a reader's copy is its own
-    assert RunDir(folder).raw_config()["trials"] == 2 and len(reads) == 3
-    path.write_text(path.read_text().replace('"trials": 2', '"trials": 3'))  # same size, changed in place
+    assert (trials(), RunDir(folder).raw_config()["trials"], len(reads), len(parses)) == (3, 3, 4, 2)
+    path.write_text(path.read_text().replace('"trials": 3', '"trials": 4'))  # changed in place, same size
     os.utime(path, ns=(old, old + 1))
-    assert RunDir(folder).config().trials == 3 and len(reads) == 4
+    assert (trials(), len(reads), len(parses)) == (4, 5, 3)
     replaced = folder / "other.json"
-    replaced.write_text(path.read_text().replace('"trials": 3', '"trials": 4'))
+    replaced.write_text(path.read_text().replace('"trials": 4', '"trials": 5'))
     os.utime(replaced, ns=(old, old + 1))
     os.replace(replaced, path)  # same times and size, another file
-    assert RunDir(folder).config().trials == 4 and len(reads) == 5
+    assert (trials(), len(reads), len(parses)) == (5, 6, 4)
+    RunDir(folder).write_config(RunDir(folder).config().model_copy(update={"trials": 6}))
+    assert (trials(), len(reads)) == (6, 6)  # what this process wrote it does not read back
