@@ -36,6 +36,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from clarq_bench.core.defaults import DEFAULT_SEED
+
 MODEL = "openai/gpt-4o-2024-05-13"
 CLIENTS = ("raw", "direct", "litellm")
 
@@ -60,7 +62,7 @@ async def _raw_client(base_url: str) -> tuple[Any, Any]:
                 "model": "gpt-4o-2024-05-13",
                 "messages": [{"role": "user", "content": f"question {i}"}],
                 "temperature": 0.0,
-                "seed": 8848,
+                "seed": DEFAULT_SEED,
             }
         ).encode()
         async with session.post(url, data=body, timeout=timeout) as rsp:
@@ -89,7 +91,9 @@ async def _clarq_client(base_url: str, transport: str, concurrency: int, cache_f
     )
 
     async def call(i: int) -> str:
-        completion = await client.complete([{"role": "user", "content": f"question {i}"}], model=MODEL, seed=8848)
+        completion = await client.complete(
+            [{"role": "user", "content": f"question {i}"}], model=MODEL, seed=DEFAULT_SEED
+        )
         return completion.text
 
     async def close() -> None:

@@ -15,6 +15,8 @@ import argparse
 import json
 import sys
 
+from clarq_bench.core.defaults import DEFAULT_MAX_TURNS
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -23,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lang", default="all", choices=["en", "zh", "all"])
     parser.add_argument("--mode", default="both", choices=["single", "multi-info", "both"])
     parser.add_argument("--references", action="store_true", help="also play the heuristic and the oracle")
-    parser.add_argument("--max-turns", type=int, default=12)
+    parser.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--json", action="store_true", help="print the audit rows as JSON")
     args = parser.parse_args(argv)

@@ -205,19 +205,19 @@ def main(argv: list[str] | None = None) -> int:
             f"{s['max_sequential']:7.0f} | {100 * s['response_i_share']:5.1f}% | "
             f"{s['guard_hits']:4.0f}/{s['generated']:<5.0f} | {100 * s['agreement']:.1f}%"
         )
-    pooled = table["all files"]
+    overall = table["all files"]
     print(
-        f"ours, all files: max calls in one turn {pooled['max_calls']:.0f}, max sequential calls in one turn "
-        f"{pooled['max_sequential']:.0f} (bound {MAX_SEQUENTIAL_CALLS}); leakage guard hit on "
-        f"{pooled['guard_hits']:.0f} of {pooled['generated']:.0f} generated replies (the released replies), "
-        f"{pooled['fallbacks']:.0f} replaced by the safe template"
+        f"ours, all files: max calls in one turn {overall['max_calls']:.0f}, max sequential calls in one turn "
+        f"{overall['max_sequential']:.0f} (bound {MAX_SEQUENTIAL_CALLS}); leakage guard hit on "
+        f"{overall['guard_hits']:.0f} of {overall['generated']:.0f} generated replies (the released replies), "
+        f"{overall['fallbacks']:.0f} replaced by the safe template"
     )
     print(
         "measured: calls, tokens, sequential calls, guard hits. * structural, by construction: the scripted model "
         "is fed the released decisions, so 'agree' checks our plumbing (decision -> revealed ids), not a model; "
         "a real model's agreement is measured by `clarq provider-eval`."
     )
-    return 0 if pooled["max_sequential"] <= MAX_SEQUENTIAL_CALLS else 1
+    return 0 if overall["max_sequential"] <= MAX_SEQUENTIAL_CALLS else 1
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from clarq_bench.core.run_config import AgentSettings, RunConfig
 from clarq_bench.core.run_folder import read_transcripts
@@ -149,7 +149,9 @@ async def router_case(tasks: list[Task], urls: list[str], folder: Path) -> tuple
         await client.aclose()
     wall, cpu = time.perf_counter() - started, time.process_time() - cpu
     records = read_transcripts(folder / "run" / "transcripts.jsonl")
-    served = Counter(name for r in records for turn in r.turns for name in turn.notes.get("served_by", []))
+    served = Counter(
+        name for r in records for turn in r.turns for name in cast("list[str]", turn.notes.get("served_by", []))
+    )
     return wall, records, cpu, dict(sorted(served.items()))
 
 

@@ -26,7 +26,9 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from clarq_bench.testing.fake_agents import both_agents
 from clarq_bench.testing.fake_openai import FakeOpenAIServer
@@ -37,7 +39,7 @@ PAID = {"reply", "empty", "null"}  # answers with usage: a real provider bills t
 FAULTS = {"error500": 0.02, "garbage": 0.01, "empty": 0.003, "null": 0.003, "hang": 0.002}
 
 
-def paid_counter() -> tuple[dict, object, object]:
+def paid_counter() -> tuple[dict, Callable[[dict[str, Any]], str], Callable[[dict, str, bool, float], None]]:
     """A responder that answers like both agents, and an observer that notes every answer the server gives to each
     distinct request: (asked at, answered at, kind, delivered)."""
     answer = both_agents(SEEKER, PROVIDER)
@@ -73,11 +75,13 @@ def session(argv: list[str], run_dir_box: list[Path], kill_at: int | None, env: 
     STARTED.append(time.monotonic())
     process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
     if not run_dir_box:  # a new run: its folder is on the first stderr line
+        assert process.stderr is not None  # stderr=PIPE
         first = process.stderr.readline()
         run_dir_box.append(Path(first.split("run folder: ", 1)[1].split("  (", 1)[0].strip()))
     log = run_dir_box[0].parent.parent / f"session-{len(KILLED)}-{time.monotonic():.0f}.err"
 
     def keep() -> None:  # each session's own lines (warnings, the closing lines), for a look afterwards
+        assert process.stderr is not None  # stderr=PIPE
         log.write_text(process.stderr.read(), encoding="utf-8")
 
     drain = threading.Thread(target=keep, daemon=True)
@@ -111,7 +115,7 @@ def classify(answers: dict[str, list[tuple[float, float, str, bool]]], killed: l
     plays or caches one, so the same request is asked again (a schema call at once, a dialogue on --retry-errors).
     (The first soak counted a null reply as an answer: its "5 unexplained re-pays" were these.)"""
     in_flight = abandoned = blank_reasked = 0
-    others: list[tuple[float, float]] = []
+    others: list[tuple[float, float, float]] = []
     for history in answers.values():
         usable: tuple[float, float, bool] | None = None
         blank_seen = False

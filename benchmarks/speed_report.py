@@ -96,15 +96,23 @@ def offline_figure(data: Path) -> tuple[str, str, bool]:
     return f"{wall:.2f} s wall, {cpu:.2f} s CPU", "<= 3 s", wall <= 3.0
 
 
+def _found(pattern: str, text: str, flags: int = 0) -> re.Match[str]:
+    """The figure's line in a benchmark's output; its absence is an AttributeError as before (the output changed)."""
+    match = re.search(pattern, text, flags)
+    if match is None:
+        raise AttributeError(f"no line matching {pattern!r} in the benchmark's output")
+    return match
+
+
 def verify_figure(data: Path) -> tuple[str, str, bool]:
     out, _, _ = _run([sys.executable, str(REPO / "benchmarks/verify_replay.py")])
-    total = float(re.search(r"verify by replay \(\w+\): ([\d.]+) s total", out).group(1))
+    total = float(_found(r"verify by replay \(\w+\): ([\d.]+) s total", out).group(1))
     return out.strip().splitlines()[-1].split(": ", 1)[1], "<= 2.5 s", total <= 2.5
 
 
 def latency_figure(data: Path) -> tuple[str, str, bool]:
     out, _, _ = _run([sys.executable, str(REPO / "benchmarks/provider_latency.py")])
-    mean = float(re.search(r"mean ([\d.]+) ms", out).group(1))
+    mean = float(_found(r"mean ([\d.]+) ms", out).group(1))
     return out.strip().splitlines()[-1].removeprefix("per turn: "), "<= 1 ms mean", mean <= 1.0
 
 
@@ -121,9 +129,9 @@ def _scaling(transport: str, goal: float, data: Path) -> tuple[str, str, bool]:
             str(data),
         ]
     )
-    critical = float(re.search(r"critical path ([\d.]+) s", out).group(1))
+    critical = float(_found(r"critical path ([\d.]+) s", out).group(1))
     wall, ratio, cpu = (
-        float(x) for x in re.search(r"^\s*260\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", out, re.MULTILINE).groups()
+        float(x) for x in _found(r"^\s*260\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", out, re.MULTILINE).groups()
     )
     return (
         f"{ratio:.2f} x ({wall:.2f} s vs {critical:.2f} s; client CPU {cpu:.2f} s)",

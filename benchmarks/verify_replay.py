@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from clarq_bench.cli.main import main as clarq
 
@@ -61,7 +62,7 @@ def main() -> None:
         spent = [0.0]
         original = replay_module.replay_all
 
-        def timed(*a, **k):
+        def timed(*a: Any, **k: Any) -> Any:
             t = time.perf_counter()
             try:
                 return original(*a, **k)

@@ -7,59 +7,29 @@ loads on first use, and heavy modules (litellm, numpy, matplotlib) load only whe
 
 from __future__ import annotations
 
+import importlib as _importlib
+from pathlib import Path as _Path
 from typing import Any as _Any
 
-from .core.version import __version__
-
-#: Names of the Python API (clarq_bench/api/), loaded on first access.
-API = (
-    "DialogueView",
-    "RunResult",
-    "Scored",
-    "Seeker",
-    "SeekerConfig",
-    "SeekerTask",
-    "audit_provider",
-    "compare",
-    "evaluate_provider",
-    "load_tasks",
-    "register_seeker",
-    "run",
-    "run_async",
-    "score",
-    "submit",
-    "task_stats",
-    "validate_tasks",
-    "verify_submissions",
-    "build_leaderboard",
-    "judge_pairs",
-    "judge_pairs_async",
-    "pairwise_report",
-    "people_server",
-    "PairwiseResult",
-    "select",
-    "select_online_offline",
-    "question_bank",
-    "view",
-    "list_runs",
-    "estimate_run",
-    "import_inspect",
-    "search_provider",
-    "play",
-    "play_server",
-)
-
-__all__ = ["__version__", *API]
+from .core.version import __version__ as __version__
 
 
 def __getattr__(name: str) -> _Any:
-    if name in API:
-        from . import api
+    """The names of the Python API, as clarq_bench/api/ lists them (its `__all__`, the one list), loaded on first
+    access; `__all__` too, so that `import clarq_bench` loads nothing of the API until one of them is used. Other
+    dunders and the subpackages' own names (`from clarq_bench import cli` asks here first) load nothing."""
+    here = _Path(__file__).parent
+    if (name.startswith("__") and name != "__all__") or (here / name).is_dir() or (here / f"{name}.py").is_file():
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    api = _importlib.import_module(f"{__name__}.api")
 
+    if name == "__all__":
+        return ["__version__", *api.__all__]
+    if name in api.__all__:
         return getattr(api, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
     """Tab completion (`clarq_bench.<TAB>`, `dir(clarq_bench)`) shows the public API, not this module's helpers."""
-    return sorted(__all__)
+    return sorted(__getattr__("__all__"))

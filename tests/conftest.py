@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +20,35 @@ def fake_openai() -> Iterator[FakeOpenAIServer]:
     """A running fake server; script it with `fake_openai.push(reply(...), error(429, retry_after=1), ...)`."""
     with FakeOpenAIServer() as server:
         yield server
+
+
+#: The OpenAI key the fault tests set: the fake server takes any key, so no real one is ever needed.
+FAKE_KEY = "sk-fake-test-0123456789"
+
+
+@pytest.fixture
+def openai_key(monkeypatch: pytest.MonkeyPatch) -> str:
+    """OPENAI_API_KEY set to FAKE_KEY for the test (the models of `--api-base <fake server>` need a key)."""
+    monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
+    return FAKE_KEY
+
+
+@pytest.fixture
+def keyed_openai(openai_key: str, fake_openai: FakeOpenAIServer) -> FakeOpenAIServer:
+    """The running fake server, with a key set for the models it serves: a `clarq run --api-base` test's setup."""
+    return fake_openai
+
+
+@pytest.fixture
+def the_run(tmp_path: Path) -> Callable[..., Path]:
+    """`the_run(base=tmp_path)`: the one run folder under base/runs, where the test's `clarq run` wrote it (a second
+    folder there is a failure: the test played more runs than it meant to)."""
+
+    def find(base: Path | None = None) -> Path:
+        (run_dir,) = ((base or tmp_path) / "runs").iterdir()
+        return run_dir
+
+    return find
 
 
 @pytest.fixture(autouse=True)

@@ -39,6 +39,28 @@ def test_an_unknown_option_is_one_clear_error() -> None:
         clarq_bench.run(seekr="heuristic")
 
 
+@pytest.mark.parametrize("dry_run", [True, False], ids=["estimate", "run"])
+def test_the_cli_builds_one_request_and_run_and_estimate_take_one_step(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, dry_run: bool
+) -> None:
+    """`clarq run` builds its RunOptions once; the API hands that object on (never rebuilt) to the one step that
+    turns it into a config and tasks (runner.prepare.configure), for a run as for its estimate."""
+    from clarq_bench.runner import prepare
+
+    built: list[RunOptions] = []
+    real_of = RunOptions.of.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(
+        RunOptions, "of", classmethod(lambda cls, *a, **k: built.append(real_of(cls, *a, **k)) or built[-1])
+    )
+    seen: list[RunOptions] = []
+    real_configure = prepare.configure
+    monkeypatch.setattr(prepare, "configure", lambda options, **k: seen.append(options) or real_configure(options, **k))
+    flags = ["run", "--tasks", str(TASKS), "--lang", "en", "--limit", "2", "--provider", "offline"]
+    flags += ["--dry-run"] if dry_run else ["--runs-dir", str(tmp_path), "--no-progress"]
+    assert main(flags) == 0
+    assert len(built) == 1 and len(seen) == 1 and seen[0] is built[0]
+
+
 def test_load_tasks_selects_as_the_data_flags_do() -> None:
     tasks = clarq_bench.load_tasks(TASKS, lang="en", types="1-3")
     assert tasks and {t.language for t in tasks} == {"en"} and {t.type_number for t in tasks} <= {1, 2, 3}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 from clarq_bench.clarify.bank import BANK_VERSION, MANIFEST, build_bank, manifest_record, resolve_results_dir
 
@@ -22,9 +23,10 @@ def main() -> None:
     parser.add_argument("--write-manifest", action="store_true", help="write bank_manifest.json")
     args = parser.parse_args()
     folder = resolve_results_dir(args.results)
-    manifest = {"version": BANK_VERSION, "languages": {}}
+    languages: dict[str, Any] = {}
+    manifest = {"version": BANK_VERSION, "languages": languages}
     for language in ("en", "zh"):
-        manifest["languages"][language] = manifest_record(build_bank(folder, language))
+        languages[language] = manifest_record(build_bank(folder, language))
     print(json.dumps(manifest, indent=1, ensure_ascii=False))
     if args.write_manifest:
         MANIFEST.write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

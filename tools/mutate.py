@@ -37,8 +37,10 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / ".mutants"
@@ -346,7 +348,7 @@ def sites_and_apply(source: str, module: str, apply: int | None = None) -> tuple
     sites: list[Site] = []
     mutated: str | None = None
 
-    def site(node: ast.AST, change: str, do) -> None:
+    def site(node: ast.AST, change: str, do: Callable[..., object]) -> None:
         nonlocal mutated
         if id(node) in skip:
             return
@@ -359,21 +361,25 @@ def sites_and_apply(source: str, module: str, apply: int | None = None) -> tuple
     for node in list(ast.walk(tree)):
         if isinstance(node, ast.Compare):
             for i, op in enumerate(list(node.ops)):
-                new = _FLIP[type(op)]
+                flipped = _FLIP[type(op)]
                 site(
                     node,
-                    f"{_SYMBOL[type(op)]} -> {_SYMBOL[new]}",
-                    lambda n=node, i=i, new=new: n.ops.__setitem__(i, new()),
+                    f"{_SYMBOL[type(op)]} -> {_SYMBOL[flipped]}",
+                    lambda n=node, i=i, new=flipped: n.ops.__setitem__(i, new()),
                 )
         elif isinstance(node, ast.Constant) and type(node.value) in (int, float) and not isinstance(node.value, bool):
-            value = node.value
+            value = cast("int | float", node.value)
             bumped = value + 1 if isinstance(value, int) or value == 0 or abs(value) >= 1 else value * 10
             site(node, f"{value!r} -> {bumped!r}", lambda n=node, b=bumped: setattr(n, "value", b))
         elif isinstance(node, ast.Constant) and isinstance(node.value, bool):
             site(node, f"{node.value} -> {not node.value}", lambda n=node: setattr(n, "value", not n.value))
         elif isinstance(node, ast.BoolOp):
-            new = ast.Or if isinstance(node.op, ast.And) else ast.And
-            site(node, f"{_SYMBOL[type(node.op)]} -> {_SYMBOL[new]}", lambda n=node, new=new: setattr(n, "op", new()))
+            joined: type[ast.boolop] = ast.Or if isinstance(node.op, ast.And) else ast.And
+            site(
+                node,
+                f"{_SYMBOL[type(node.op)]} -> {_SYMBOL[joined]}",
+                lambda n=node, new=joined: setattr(n, "op", new()),
+            )
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             site(
                 node, "not x -> x", lambda n=node: setattr(n, "operand", ast.UnaryOp(ast.Not(), n.operand))
@@ -383,8 +389,12 @@ def sites_and_apply(source: str, module: str, apply: int | None = None) -> tuple
             and type(node.op) in _ARITH
             and not isinstance(node.left, (ast.Constant, ast.JoinedStr))
         ):
-            new = _ARITH[type(node.op)]
-            site(node, f"{_SYMBOL[type(node.op)]} -> {_SYMBOL[new]}", lambda n=node, new=new: setattr(n, "op", new()))
+            swapped = _ARITH[type(node.op)]
+            site(
+                node,
+                f"{_SYMBOL[type(node.op)]} -> {_SYMBOL[swapped]}",
+                lambda n=node, new=swapped: setattr(n, "op", new()),
+            )
         for field in ("body", "orelse", "finalbody"):
             block = getattr(node, field, None)
             if isinstance(block, list):

@@ -43,13 +43,15 @@ import numpy as np  # noqa: E402
 
 from clarq_bench.fidelity.provider_eval import load_dialogues, replay_steps  # noqa: E402
 from clarq_bench.provider.lexical import TaskIndex  # noqa: E402
-from clarq_bench.provider.offline.embeddings import EMBEDDING_FEATURES  # noqa: E402
+from clarq_bench.provider.offline.embeddings import EMBEDDING_FEATURES, Embedder  # noqa: E402
 from clarq_bench.provider.offline.linear_model import FEATURES, all_features  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = ROOT.parent / "shared" / "clarq-llm-upstream" / "results"
 WEIGHTS_FILE = ROOT / "clarq_bench" / "provider" / "offline" / "weights.py"
 TUNING_TYPES = range(1, 14)
+#: One teacher-forced step: (frontier, reference ids, feature matrix, file name, task type).
+Step = tuple[list[str], list[str], np.ndarray, str, int]
 #: Features each model uses (the others get weight 0). Both use everything: with the L2 below, the context features
 #: also help multi-info under leave-one-type-out (73.6 -> 74.3); with the old near-zero L2 they did not.
 USED = {False: FEATURES, True: FEATURES}
@@ -64,10 +66,10 @@ def feature_names(embeddings: bool) -> tuple[str, ...]:
     return FEATURES + EMBEDDING_FEATURES if embeddings else FEATURES
 
 
-def collect(files: list[Path], embedder=None) -> list[tuple[list[str], list[str], np.ndarray, str, int]]:
+def collect(files: list[Path], embedder: Embedder | None = None) -> list[Step]:
     """(frontier, reference ids, feature matrix, file name, task type) per teacher-forced step of types 1-13."""
     names = feature_names(embedder is not None)
-    steps = []
+    steps: list[Step] = []
     for file in files:
         for dialogue in load_dialogues(file, types=TUNING_TYPES):
             index = TaskIndex(dialogue.task.tree, dialogue.task.language)
@@ -78,7 +80,7 @@ def collect(files: list[Path], embedder=None) -> list[tuple[list[str], list[str]
     return steps
 
 
-def examples(steps, multi: bool):
+def examples(steps: list[Step], multi: bool) -> tuple[np.ndarray, np.ndarray]:
     xs, ys = [], []
     for frontier, reference, matrix, *_ in steps:
         for node_id, row in zip(frontier, matrix):
@@ -101,7 +103,7 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = L2, iterations: int = 3000) ->
     return raw, float(w[-1] - np.sum(w[:-1] * mean / std))
 
 
-def decisions(steps, weights, bias, threshold, multi: bool) -> list[bool]:
+def decisions(steps: list[Step], weights: np.ndarray, bias: float, threshold: float, multi: bool) -> list[bool]:
     """Per step: does matcher.select's rule with these coefficients decide what the reference decided?"""
     out = []
     evidence_column = FEATURES.index("ba")
@@ -116,11 +118,11 @@ def decisions(steps, weights, bias, threshold, multi: bool) -> list[bool]:
     return out
 
 
-def agreement(steps, weights, bias, threshold, multi: bool) -> float:
+def agreement(steps: list[Step], weights: np.ndarray, bias: float, threshold: float, multi: bool) -> float:
     return float(np.mean(decisions(steps, weights, bias, threshold, multi))) if steps else 0.0
 
 
-def tune(steps, multi: bool) -> tuple[np.ndarray, float, float]:
+def tune(steps: list[Step], multi: bool) -> tuple[np.ndarray, float, float]:
     """Logistic fit, then the threshold that maximises decision agreement on the same steps."""
     x, y = examples(steps, multi)
     width = x.shape[1]  # FEATURES, plus the embedding features when collected with them (never dropped by USED)
@@ -130,7 +132,7 @@ def tune(steps, multi: bool) -> tuple[np.ndarray, float, float]:
     return weights, bias, max(THRESHOLDS, key=lambda t: agreement(steps, weights, bias, t, multi))
 
 
-def cross_validate(steps, multi: bool) -> dict[str, tuple[float, int]]:
+def cross_validate(steps: list[Step], multi: bool) -> dict[str, tuple[float, int]]:
     """Leave-one-task-type-out over the types present: per file, (agreement over all held-out folds, steps)."""
     outcomes: dict[str, list[bool]] = {}
     for held in sorted({s[4] for s in steps}):
@@ -141,7 +143,7 @@ def cross_validate(steps, multi: bool) -> dict[str, tuple[float, int]]:
     return {name: (float(np.mean(v)), len(v)) for name, v in sorted(outcomes.items())}
 
 
-def check(steps, multi: bool) -> dict[str, float]:
+def check(steps: list[Step], multi: bool) -> dict[str, float]:
     """Odd/even generalisation check: mean over the two folds of each file's agreement on the unseen types."""
     scores: dict[str, list[float]] = {}
     for parity in (1, 0):
@@ -203,7 +205,7 @@ def main() -> None:
         except ClarqError as error:
             sys.exit(f"error: {error}" + (" (--write writes single-e5 too)" if writing else ""))
     models: dict[str, tuple[np.ndarray, float, float]] = {}
-    plan = [("single", False, None), ("multi", True, None)]
+    plan: list[tuple[str, bool, Embedder | None]] = [("single", False, None), ("multi", True, None)]
     if with_embeddings:  # evaluate (and fit) both with embeddings; only single-e5 is written (multi: no gain)
         plan = [("single-e5", False, embedder), ("multi-e5", True, embedder)]
     if writing:  # every model the matcher loads, whatever else was asked

@@ -146,10 +146,10 @@ async def run_async(
     import asyncio
 
     from ..runner.batch import play_run
-    from ..runner.prepare import RunOptions, prepare
+    from ..runner.prepare import prepare
     from ..scoring.sources import score_finished_run
 
-    options = RunOptions.of(options, **fields)
+    options = _request_of(options, fields)
     run = await asyncio.to_thread(prepare, options)  # loading tasks must not stall the loop (the people page)
     ready = None
     if on_run_dir is not None:  # the folder (for the resume command) and the identical runs that already exist,
@@ -239,20 +239,23 @@ def play_server(runs_dir: str | Path = "runs", *, port: int = 0, **options: Any)
 def estimate_run(options: RunOptions | None = None, /, **fields: Any) -> tuple[RunConfig, list[Task], Estimate]:
     """What `run` with these options would play and call, and a dollar range (`clarq run --dry-run`): nothing is
     played, no key is needed, nothing touches the network."""
-    from ..core.run_folder import RunDir
     from ..runner.estimate import estimate
-    from ..runner.prepare import RunOptions, build_config, import_seeker_modules, models_by_role, select_tasks
-    from ..runner.prepared import resolve_agents
+    from ..runner.prepare import plan
     from ..runner.run_identity import with_reading
 
-    options = RunOptions.of(options, **fields)
-    import_seeker_modules(options.seeker_module)
-    base = RunDir(options.resume).config() if options.resume else None
-    config, tasks = select_tasks(build_config(options, base), options)
-    agents = resolve_agents(config)
-    config = with_reading(config, agents[1])
-    models = models_by_role(*agents, config.judge_model, config.provider.mode)
+    config, tasks, (_, provider), models = plan(_request_of(options, fields))
+    config = with_reading(config, provider)
     return config, tasks, estimate(config, tasks, models)
+
+
+def _request_of(options: RunOptions | None, fields: dict[str, Any]) -> RunOptions:
+    """The run's one request: the RunOptions the caller built (the command line builds it once from its flags), or
+    one built here, once, from keyword arguments (an unknown name is a ClarqError naming it)."""
+    from ..runner.prepare import RunOptions
+
+    if isinstance(options, RunOptions) and not fields:
+        return options
+    return RunOptions.of(options, **fields)
 
 
 def list_runs(root: str | Path = "runs") -> list[RunRow]:

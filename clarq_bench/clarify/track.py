@@ -11,7 +11,7 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, Field, field_validator
 
-from ..core.defaults import DEFAULT_SEED
+from ..core.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 from ..core.errors import ClarqError
 from ..core.tasks import Task
 from ..llm.options import ModelCallOptions
@@ -35,7 +35,7 @@ class SelectOptions(BaseModel):
     limit: int | None = Field(default=None, ge=1)
     task_ids: list[str] | None = Field(default=None, description="Only these tasks (the offline-vs-online report).")
     seed: int = DEFAULT_SEED
-    resamples: int = Field(default=2000, ge=1)
+    resamples: int = Field(default=DEFAULT_RESAMPLES, ge=1)
     concurrency: int = Field(default=32, ge=1)
     out: str | None = None
     write: bool = True

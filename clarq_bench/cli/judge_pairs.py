@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from ..core.defaults import DEFAULT_SEED
+from ..core.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -59,7 +59,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--seed", type=int, default=DEFAULT_SEED, help=f"position and bootstrap seed (default: {DEFAULT_SEED})"
     )
-    parser.add_argument("--resamples", type=positive_int, default=2000, help="bootstrap resamples (default: 2000)")
+    parser.add_argument(
+        "--resamples",
+        type=positive_int,
+        default=DEFAULT_RESAMPLES,
+        help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})",
+    )
     parser.add_argument("--json", action="store_true", help="print summary.json instead of tables")
     add_llm_arguments(parser)
     parser.set_defaults(handler=run_judge_pairs)

@@ -9,6 +9,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..core.defaults import DEFAULT_MODEL_CONCURRENCY
 from .common import positive_float, positive_int
 
 if TYPE_CHECKING:
@@ -55,8 +56,8 @@ def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
         "--model-concurrency",
         metavar="N",
         type=positive_int,
-        default=32,
-        help="calls in flight per model (default: 32)",
+        default=DEFAULT_MODEL_CONCURRENCY,
+        help=f"calls in flight per model (default: {DEFAULT_MODEL_CONCURRENCY})",
     )
 
 

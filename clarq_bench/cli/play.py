@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..core.defaults import DEFAULT_MAX_TURNS
 from .common import positive_int
 
 
@@ -44,7 +45,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--provider", default="offline", help="the provider you ask (--role seeker)")
     parser.add_argument(
-        "--max-turns", type=positive_int, default=12, help="seeker turns before the cut-off (default: 12)"
+        "--max-turns",
+        type=positive_int,
+        default=DEFAULT_MAX_TURNS,
+        help=f"seeker turns before the cut-off (default: {DEFAULT_MAX_TURNS})",
     )
     parser.add_argument("--save", metavar="FILE", help="append the transcript to this .jsonl file")
     source = parser.add_mutually_exclusive_group()

@@ -13,6 +13,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from ..core.defaults import DEFAULT_MAX_TURNS
+
 if TYPE_CHECKING:
     from ..api.support import AuditReport
 
@@ -60,7 +62,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--tuned-on", metavar="F,G", help="--search: families the provider was tuned against (left out of the headline)"
     )
-    parser.add_argument("--max-turns", type=int, default=12, metavar="N", help="seeker turns per dialogue (12)")
+    parser.add_argument(
+        "--max-turns",
+        type=int,
+        default=DEFAULT_MAX_TURNS,
+        metavar="N",
+        help=f"seeker turns per dialogue ({DEFAULT_MAX_TURNS})",
+    )
     parser.add_argument("--workers", type=int, metavar="N", help="processes for an offline provider (default: cores)")
     parser.add_argument(
         "--concurrency", type=int, default=16, help="dialogues in flight against a model-backed provider (default: 16)"

@@ -1,6 +1,6 @@
 """`clarq run`: play a seeker against a provider on the selected tasks into a run directory, then score it.
 
-Thin: flags -> RunOptions -> `clarq_bench.api.run` (runner/prepare.py builds the config; the runner plays and scores),
+Thin: flags -> one RunOptions -> `clarq_bench.api.run` (runner/prepare.py builds the config; the runner plays and scores),
 with a live progress line, then the results. On --resume the run's own config.json is the base and only flags given
 explicitly change it (a change to a hashed field needs --force).
 """
@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..core.defaults import DEFAULT_MAX_TURNS, DEFAULT_SEED
+from ..core.defaults import DEFAULT_CONCURRENCY, DEFAULT_MAX_TURNS, DEFAULT_SEED, DEFAULT_TURN_TIMEOUT
 from .common import add_data_arguments, positive_float, positive_int
 from .llm_args import add_llm_arguments
 
@@ -73,7 +73,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     plan.add_argument(
         "--limit", type=positive_int, help="only N of the selected tasks, spread over their types (--seed)"
     )
-    plan.add_argument("--concurrency", type=positive_int, help="dialogues in flight at once (default: 32)")
+    plan.add_argument(
+        "--concurrency", type=positive_int, help=f"dialogues in flight at once (default: {DEFAULT_CONCURRENCY})"
+    )
     plan.add_argument(
         "--provider-workers",
         type=positive_int,
@@ -85,7 +87,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--turn-timeout",
         type=positive_float,
         metavar="SECONDS",
-        help="longest one seeker or provider call may take before its dialogue ends with an error (default: 600)",
+        help=f"longest one seeker or provider call may take before its dialogue ends with an error (default: {DEFAULT_TURN_TIMEOUT:g})",
     )
     plan.add_argument(
         "--max-errors",
@@ -112,17 +114,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from ..api.support import RunOptions
+
     if getattr(args, "judge_model", None) == "none":
         args.judge_model = None
-    if args.dry_run:
+    request = RunOptions.of(args)  # the run's one request, handed as it is to the API
+    if request.dry_run:
         from .run_plan import print_estimate
 
-        return print_estimate(args)
+        return print_estimate(request)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from ..api import run
-    from ..api.support import RunOptions
 
     console = Console(stderr=True)
     progress = Progress(
@@ -147,10 +151,10 @@ def _run(args: argparse.Namespace) -> int:
     def update(stats: Any) -> None:
         progress.update(bar, completed=stats.done + stats.skipped, line=stats.line())
 
-    folder: list[Path] = [Path(args.resume)] if args.resume else []  # a new run's once config.json is written
+    folder: list[Path] = [Path(request.resume)] if request.resume else []  # a new run's once config.json is written
 
     def announce(run_dir: Path, twins: list) -> None:
-        if not args.resume:
+        if not request.resume:
             folder.append(run_dir)  # a resumed run's folder and command are the ones just typed
             console.print(run_folder_line(run_dir), markup=False, highlight=False, soft_wrap=True)
         if started:
@@ -159,7 +163,7 @@ def _run(args: argparse.Namespace) -> int:
             console.print(twin_warning(twin), markup=False, highlight=False, soft_wrap=True)
 
     try:
-        result = run(RunOptions.of(args), on_start=start, on_update=update, on_run_dir=announce)
+        result = run(request, on_start=start, on_update=update, on_run_dir=announce)
     except KeyboardInterrupt:
         progress.stop()
         if not folder:

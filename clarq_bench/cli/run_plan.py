@@ -3,11 +3,10 @@ played."""
 
 from __future__ import annotations
 
-import argparse
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from ..api.support import RoleEstimate
+    from ..api.support import RoleEstimate, RunOptions
 
 
 def _usd(pair: tuple[float, float] | None) -> str:
@@ -20,14 +19,14 @@ def _one_usd(value: float | None) -> str:
     return "unknown" if value is None else f"${value:,.2f}"
 
 
-def print_estimate(args: argparse.Namespace) -> int:
+def print_estimate(request: RunOptions) -> int:
     from rich.console import Console
     from rich.table import Table
 
     from ..api import estimate_run
-    from ..api.support import RunOptions, compact_ranges
+    from ..api.support import compact_ranges
 
-    config, tasks, plan = estimate_run(RunOptions.of(args))
+    config, tasks, plan = estimate_run(request)
     console = Console()
     if not console.is_terminal:  # piped or captured: whole numbers, never "6,2…"
         console = Console(width=160)
@@ -76,7 +75,7 @@ def print_estimate(args: argparse.Namespace) -> int:
         highlight=False,
         soft_wrap=True,
     )
-    for line in missing_keys(plan.roles, getattr(args, "api_base", None)):
+    for line in missing_keys(plan.roles, request.api_base):
         console.print(line, style="bold yellow", markup=False, highlight=False, soft_wrap=True)
     return 0
 

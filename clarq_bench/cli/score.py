@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Literal, TypedDict
 
-from ..core.defaults import DEFAULT_SEED
+from ..core.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -46,7 +46,12 @@ def add_source_arguments(parser: argparse.ArgumentParser, *, many: bool = False)
         help="split to report (default: test when present, else all)",
     )
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"bootstrap seed (default: {DEFAULT_SEED})")
-    parser.add_argument("--resamples", type=positive_int, default=2000, help="bootstrap resamples (default: 2000)")
+    parser.add_argument(
+        "--resamples",
+        type=positive_int,
+        default=DEFAULT_RESAMPLES,
+        help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})",
+    )
 
 
 class SourceOptions(TypedDict):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.defaults import DEFAULT_SEED
+from ..core.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 RANKERS = "bm25, random, best-question, worst-question, no-question"
 
@@ -39,7 +39,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--seed", type=int, default=DEFAULT_SEED, help=f"seed of random, chance and bootstrap (default {DEFAULT_SEED})"
     )
-    parser.add_argument("--resamples", type=positive_int, default=2000, help="bootstrap resamples (default: 2000)")
+    parser.add_argument(
+        "--resamples",
+        type=positive_int,
+        default=DEFAULT_RESAMPLES,
+        help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})",
+    )
     parser.add_argument("--concurrency", type=positive_int, default=32, help="states in flight (default: 32)")
     parser.add_argument("--out", metavar="DIR", help="report folder (default: runs/select/<seeker>-<lang>)")
     parser.add_argument("--no-write", action="store_true", help="write no report files")

@@ -12,3 +12,7 @@ DEFAULT_RESAMPLES = 2000
 #: Seconds one agent call (a seeker turn, or a provider reply of several model calls) may take. Generous: a slow real
 #: provider makes 5-10 sequential model calls per reply, each retried with backoff on rate limits.
 DEFAULT_TURN_TIMEOUT = 600.0
+#: Dialogues of a run in flight at once.
+DEFAULT_CONCURRENCY = 32
+#: Model calls in flight per model (the client's starting cap; llm/limits.py may lower it on rate limits).
+DEFAULT_MODEL_CONCURRENCY = 32

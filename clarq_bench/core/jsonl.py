@@ -167,11 +167,20 @@ def load_file(
 ) -> Any:
     """One JSON file from outside (config.json, a results file, a submission), with the size and depth limits and
     a budget of objects and arrays counted before any is built."""
-    text = read_text(path, max_bytes=max_bytes, within=within)
+    return parse_text(
+        read_text(path, max_bytes=max_bytes, within=within),
+        str(path),
+        max_depth=max_depth,
+        max_containers=max_containers,
+    )
+
+
+def parse_text(text: str, source: str, *, max_depth: int = MAX_DEPTH, max_containers: int = MAX_CONTAINERS) -> Any:
+    """load_file's parse of a text already read: the budget of objects and arrays first, then `loads`."""
     count = text.count("{") + text.count("[")
     if count > max_containers:
-        raise DataError(str(path), f"holds {count:,} JSON objects or more (limit {max_containers:,})")
-    return loads(text, str(path), max_depth=max_depth)
+        raise DataError(source, f"holds {count:,} JSON objects or more (limit {max_containers:,})")
+    return loads(text, source, max_depth=max_depth)
 
 
 @dataclass

@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..core.jsonl import flatten as _flatten
-from .defaults import DEFAULT_MAX_TURNS, DEFAULT_SEED, DEFAULT_TURN_TIMEOUT
+from .defaults import DEFAULT_CONCURRENCY, DEFAULT_MAX_TURNS, DEFAULT_SEED, DEFAULT_TURN_TIMEOUT
 
 #: Recorded, but changing them does not change the dialogues, so a resume may change them freely.
 EXECUTION_ONLY = frozenset(
@@ -76,7 +76,7 @@ class RunConfig(BaseModel):
         default=None, description="Offline providers: provider/identity.py digest."
     )
     seeker_tree_access: bool = Field(default=False, description="The seeker was handed the response tree (needs_tree).")
-    concurrency: int = Field(default=32, ge=1)
+    concurrency: int = Field(default=DEFAULT_CONCURRENCY, ge=1)
     max_cost: float | None = Field(
         default=None, ge=0, allow_inf_nan=False, description="Stop starting dialogues once this many USD are spent."
     )

@@ -14,18 +14,20 @@ the selected task ids, so no reader recomputes a selection. Files only: no task 
 
 from __future__ import annotations
 
+import copy
 import errno
 import hashlib
 import json
 import os
 import threading
+import time
 from collections.abc import Iterable
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from .errors import ClarqError, DataError
-from .jsonl import dumps_line, load_file, read_jsonl, validate
+from .jsonl import dumps_line, parse_text, read_jsonl, read_text, validate
 from .redact import redact
 from .run_config import RunConfig
 from .run_guard import (
@@ -36,7 +38,6 @@ from .run_guard import (
     save_spending,
     scoring_spent,
     spent_before,
-    trials_of,
     write_atomic,
 )
 from .safe_read import check_inside
@@ -97,18 +98,14 @@ class RunDir:
 
     def raw_config(self) -> dict[str, Any]:
         """config.json as recorded (read leniently: older or hand-written runs still pack and compare)."""
-        self.require()
-        config = load_file(self.config_path, max_bytes=MAX_CONFIG_BYTES, within=self.path)
+        config = read_config_file(self.require().config_path, self.path)
         if not isinstance(config, dict):
             raise DataError(str(self.config_path), "expected a JSON object")
         return config
 
     def config(self) -> RunConfig:
         return validate(
-            RunConfig,
-            load_file(self.require().config_path, max_bytes=MAX_CONFIG_BYTES, within=self.path),
-            str(self.config_path),
-            what="run config",
+            RunConfig, read_config_file(self.require().config_path, self.path), str(self.config_path), what="run config"
         )
 
     def write_config(self, config: RunConfig) -> None:
@@ -121,7 +118,9 @@ class RunDir:
             "clarq_version": __version__,
             "written_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         }
-        write_atomic(self.config_path, redact(json.dumps(payload, ensure_ascii=False, indent=2)) + "\n")
+        text = redact(json.dumps(payload, ensure_ascii=False, indent=2)) + "\n"
+        write_atomic(self.config_path, text)
+        remember_config(self.config_path, text)  # what this process wrote, it need not read back
 
     def create(self) -> None:
         """The folder (and its parents); a read-only or full runs folder is one ClarqError line."""
@@ -158,7 +157,15 @@ class RunDir:
 
     def check_records(self, records: list[Transcript], trials: int | None = None) -> None:
         """ClarqError at a (task, trial) written twice or a trial outside the run's range (its config's trials)."""
-        check_records(records, self.transcripts_path, trials if trials is not None else trials_of(self.path))
+        check_records(records, self.transcripts_path, trials if trials is not None else self.recorded_trials())
+
+    def recorded_trials(self) -> int | None:
+        """The run's trial count as its config.json records it; None when unknown (no file, not JSON, no count)."""
+        try:
+            value = self.raw_config().get("trials")
+        except (OSError, ValueError, ClarqError):
+            return None
+        return value if isinstance(value, int) and value >= 1 else None
 
     def data_dir(self, config: dict[str, Any] | None = None) -> str | None:
         """The task folder the run recorded (`data_dir`, or an older key, at the top or one level down)."""
@@ -248,6 +255,52 @@ def repair_tail(path: Path) -> int:
 
 #: Largest config.json read (a run's records its task ids: a few hundred kilobytes at most).
 MAX_CONFIG_BYTES = 64 * 1024 * 1024
+#: config.json files kept parsed, by path: (the file's identity when read, whether it may be trusted, text, value).
+_CONFIGS: dict[Path, tuple[tuple[int, ...], bool, str, Any]] = {}
+CONFIGS_KEPT = 256
+#: A file changed this shortly before it was read may change again within the clock's resolution without its
+#: identity changing (a digit rewritten in place): its identity is not trusted, its text is compared (git's "racy
+#: clean" rule). A file this process wrote itself (under the run's lock) is trusted.
+RACY_NS = 2_000_000_000
+
+
+def read_config_file(path: Path, within: Path) -> Any:
+    """config.json parsed once per process while it stays the same: preparing a run, resuming it and scoring it read
+    it several times (prepare, batch, the records' check). A file whose identity (inode, size, modification time,
+    followed link or not) is unchanged since this process wrote it, or read it when it had been still for two
+    seconds, is not read again; any other is read (the safe reader, as before) and parsed only when its text
+    changed. Each caller gets its own copy."""
+    key = Path(os.path.abspath(path))
+    cached = _CONFIGS.get(key)
+    identity = _identity(path)
+    if cached is not None and identity and cached[0] == identity and cached[1]:
+        return copy.deepcopy(cached[3])
+    text = read_text(path, max_bytes=MAX_CONFIG_BYTES, within=within)
+    value = cached[3] if cached is not None and cached[2] == text else parse_text(text, str(path))
+    _keep(key, identity, bool(identity) and time.time_ns() - identity[2] >= RACY_NS, text, value)
+    return copy.deepcopy(value)
+
+
+def remember_config(path: Path, text: str) -> None:
+    """A config.json this process has just written (RunDir.write_config), kept as read."""
+    identity = _identity(path)
+    if identity:
+        _keep(Path(os.path.abspath(path)), identity, True, text, parse_text(text, str(path)))
+
+
+def _keep(key: Path, identity: tuple[int, ...], trusted: bool, text: str, value: Any) -> None:
+    if len(_CONFIGS) >= CONFIGS_KEPT and key not in _CONFIGS:
+        _CONFIGS.pop(next(iter(_CONFIGS)))
+    _CONFIGS[key] = (identity, trusted, text, value)
+
+
+def _identity(path: Path) -> tuple[int, ...]:
+    """(inode, size, modification time, the link's inode and time): () when the file cannot be looked at."""
+    try:
+        followed, link = os.stat(path), os.lstat(path)
+    except OSError:
+        return ()
+    return (followed.st_ino, followed.st_size, max(followed.st_mtime_ns, link.st_mtime_ns), link.st_ino)
 
 
 def read_transcripts(path: Path) -> list[Transcript]:

@@ -203,12 +203,3 @@ def check_records(records: Sequence[Any], source: Path | str, trials: int | None
                 f"0..{(trials or 1) - 1}",
                 "remove that line",
             )
-
-
-def trials_of(run_dir: Path) -> int | None:
-    """The run's trial count from its config.json, None when unknown."""
-    try:
-        value = json.loads(read_bytes(run_dir / "config.json", 64 * 1024 * 1024, within=run_dir)).get("trials")
-    except (OSError, ValueError, AttributeError, ClarqError):
-        return None
-    return value if isinstance(value, int) and value >= 1 else None

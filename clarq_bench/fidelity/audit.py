@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, Field, computed_field
 
+from ..core.defaults import DEFAULT_MAX_TURNS
 from ..core.tasks import Task
 from ..core.transcript import AgentInfo, EndReason, Usage
 from ..scoring.judge import Verdict, judge_deterministic
@@ -299,7 +300,7 @@ def audit(
     provider: str,
     mode: str = "single",
     strategies: Sequence[str] | None = None,
-    max_turns: int = 12,
+    max_turns: int = DEFAULT_MAX_TURNS,
     workers: int | None = None,
     concurrency: int = 16,
     client: Any = None,

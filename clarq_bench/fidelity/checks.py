@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ..core.defaults import DEFAULT_MAX_TURNS
 from ..core.errors import ClarqError
 
 
@@ -183,7 +184,7 @@ def audit_provider(
     provider: str = "offline",
     provider_mode: str = "single",
     strategies: str | list[str] | None = None,
-    max_turns: int = 12,
+    max_turns: int = DEFAULT_MAX_TURNS,
     workers: int | None = None,
     concurrency: int = 16,
     **llm: Any,
@@ -229,7 +230,7 @@ def search_provider(
     points: int = 60,
     seed: int = 0,
     tuned_on: str | list[str] | None = None,
-    max_turns: int = 12,
+    max_turns: int = DEFAULT_MAX_TURNS,
     workers: int | None = None,
     concurrency: int = 16,
     **llm: Any,

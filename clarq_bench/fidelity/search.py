@@ -25,6 +25,7 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, Field, computed_field
 
+from ..core.defaults import DEFAULT_MAX_TURNS
 from ..core.errors import ClarqError
 from ..core.tasks import Task
 from ..scoring.metrics import Figure
@@ -154,7 +155,7 @@ def search(
     points: int = DEFAULT_POINTS,
     seed: int = 0,
     tuned_on: Sequence[str] = (),
-    max_turns: int = 12,
+    max_turns: int = DEFAULT_MAX_TURNS,
     workers: int | None = None,
     concurrency: int = 16,
     client: Any = None,

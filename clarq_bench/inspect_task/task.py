@@ -14,16 +14,14 @@ The clarq configuration is kept in the task's metadata, so `clarq import-inspect
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from ..core.defaults import DEFAULT_MAX_TURNS, DEFAULT_SEED, DEFAULT_TURN_TIMEOUT
+from ..core.defaults import DEFAULT_MAX_TURNS, DEFAULT_SEED
 from ..core.errors import ClarqError
 from ..core.provider_names import OFFLINE
-from ..core.run_config import AgentSettings, RunConfig
+from ..core.run_config import RunConfig
 from ..core.run_folder import tasks_digest
 from ..core.tasks import Task
-from ..data.selection import load_selected, spread_limit
 from ..provider.registry import resolve_provider
 from ..seekers.llm import render_brief
 from ..seekers.registry import SeekerTask
@@ -70,8 +68,10 @@ def build_config(
     judge: str,
     provider_reading: str | None = None,
 ) -> tuple[RunConfig, list[Task]]:
-    """The RunConfig these task options mean and the tasks it selects (checked as `clarq run` checks its flags)."""
-    from ..data.loader import resolve_data_dir
+    """The RunConfig these task options mean and the tasks it selects (checked as `clarq run` checks its flags):
+    the options become the run's request and take `clarq run`'s own step (runner.prepare.configure), then the
+    selected tasks and the offline provider's fingerprint are stamped."""
+    from ..runner.prepare import RunOptions, configure
 
     lang = _choice("lang", lang, ("en", "zh", "all"))
     split = _choice("split", split, ("test", "dev", "all"))
@@ -82,42 +82,41 @@ def build_config(
         _choice("provider_reading", provider_reading, ("model", "strict"))
         if provider != "llm":
             raise ClarqError("-T provider_reading applies to the llm provider", "drop it, or pass -T provider=llm")
-    reading = {"reading": provider_reading or "model"} if provider == "llm" else {}
     _choice("judge", judge, ("none", "llm"))
     try:
         seed = int(seed)
     except (TypeError, ValueError):
-        raise ClarqError(f"-T seed={seed} is not a whole number", "pass e.g. -T seed=8848") from None
-    trials_n, turns, limit_n = (
-        _count("trials", trials, 1),
-        _count("max_turns", max_turns, DEFAULT_MAX_TURNS),
-        _count("limit", limit, None),
-    )
-    root = resolve_data_dir(tasks)
-    selected = load_selected(root, lang=lang, split=split, types=str(types) if isinstance(types, int) else types)
-    if limit_n is not None:
-        selected = spread_limit(selected, limit_n, seed)
-    if not selected:
-        raise ClarqError(f"no tasks selected in {root}", "check -T lang, split, types and limit")
-    options = {"solver": solver} if solver else {}
-    config = RunConfig(
-        data_dir=str(Path(root).resolve()),
-        tasks_digest=tasks_digest(selected),
-        task_ids=[task.id for task in selected],
-        languages=["en", "zh"] if lang == "all" else [lang],
+        raise ClarqError(f"-T seed={seed} is not a whole number", f"pass e.g. -T seed={DEFAULT_SEED}") from None
+    request = RunOptions(
+        tasks=tasks,
+        lang=lang,
         split=split,
-        types=sorted({task.type_number for task in selected}) if types else None,
-        limit=limit_n,
-        trials=trials_n,
+        types=str(types) if isinstance(types, int) else types,
+        limit=_count("limit", limit, None),
+        trials=_count("trials", trials, 1),
         seed=seed,
-        max_turns=turns,
-        seeker=AgentSettings(name=SEEKER_NAME, mode=mode, options=options),
-        provider=AgentSettings(name=provider, mode=provider_mode, options=reading),
+        max_turns=_count("max_turns", max_turns, DEFAULT_MAX_TURNS),
+        seeker=SEEKER_NAME,
+        seeker_mode=mode,
+        seeker_option={"solver": solver} if solver else None,
+        provider=provider,
+        provider_mode=provider_mode,
+        provider_reading=(provider_reading or "model") if provider == "llm" else None,
         judge_model=None if judge == "none" else "llm",
-        provider_fingerprint=None if provider == "llm" else resolve_provider(provider).fingerprint(provider_mode),
-        turn_timeout=DEFAULT_TURN_TIMEOUT,
     )
-    return config, selected
+    try:
+        config, selected = configure(request, say_limit=False)
+    except ClarqError as exc:
+        if exc.problem != "no tasks selected":
+            raise
+        from ..data.loader import resolve_data_dir
+
+        raise ClarqError(
+            f"no tasks selected in {resolve_data_dir(tasks)}", "check -T lang, split, types and limit"
+        ) from None
+    fingerprint = None if provider == "llm" else resolve_provider(provider).fingerprint(provider_mode)
+    stamped = {"tasks_digest": tasks_digest(selected), "task_ids": [task.id for task in selected]}
+    return config.model_copy(update={**stamped, "provider_fingerprint": fingerprint}), selected
 
 
 def samples(tasks: list[Task], trials: int) -> list[Any]:

@@ -16,7 +16,7 @@ served by their deployments, litellm's Router picking and cooling down, our tran
 Calls in flight per model adapt to the server's refusals (limits.py).
 
     client = LLMClient(LLMSettings(...))
-    c = await client.complete(messages, model="gpt-4o", role="provider", schema=Reply, seed=8848, trial=0)
+    c = await client.complete(messages, model="gpt-4o", role="provider", schema=Reply, seed=DEFAULT_SEED, trial=0)
     with track_usage() as meter: ...   # meter.by_role: usage of the calls made inside
 """
 

@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from ..core.defaults import DEFAULT_MODEL_CONCURRENCY
 from .retry import retry_after
 
 #: Successes a window needs, as a multiple of the cap, to grow past the level that was last throttled.
@@ -179,7 +180,7 @@ class ModelLimits:
     deployment that refuses 10% of calls at random does not drag the whole pool's cap down.
     """
 
-    def __init__(self, max_in_flight: int = 32, rpm: float | None = None) -> None:
+    def __init__(self, max_in_flight: int = DEFAULT_MODEL_CONCURRENCY, rpm: float | None = None) -> None:
         if max_in_flight < 1:
             raise ValueError("max_in_flight must be at least 1")
         if rpm is not None and rpm <= 0:

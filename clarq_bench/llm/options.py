@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..core.defaults import DEFAULT_MODEL_CONCURRENCY
 from ..core.errors import ClarqError
 
 
@@ -30,7 +31,7 @@ class ModelCallOptions(BaseModel):
     max_cost: float | None = Field(None, ge=0, allow_inf_nan=False, description="Dollar budget for new work.")
     allow_unpriced: bool = Field(False, description="With max_cost: call models that have no known price.")
     rpm: float | None = Field(None, gt=0, allow_inf_nan=False, description="Request starts per minute per model.")
-    model_concurrency: int = Field(32, ge=1, description="Calls in flight per model.")
+    model_concurrency: int = Field(DEFAULT_MODEL_CONCURRENCY, ge=1, description="Calls in flight per model.")
     timeout_s: float | None = Field(None, gt=0, allow_inf_nan=False, description="Per-attempt timeout (default 120).")
 
     @classmethod

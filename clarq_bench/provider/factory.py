@@ -15,7 +15,7 @@ __all__ = ["ProviderMode", "make_provider"]
 
 def make_provider(name: str, task: Task, mode: ProviderMode | str = ProviderMode.single, **options: object) -> Provider:
     """A provider for one task. `mode` multi-info reveals every frontier node a turn answers. Options of an LLM
-    provider: client (an LLMClient; else one with default settings), seed (8848), trial (0), and the leakage-guard
+    provider: client (an LLMClient; else one with default settings), seed (core.defaults.DEFAULT_SEED), trial (0), and the leakage-guard
     knobs of LLMProvider."""
     client = options.pop("client", None)
     return resolve_provider(name).build(task, mode, client=client, **options)

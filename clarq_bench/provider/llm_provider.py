@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core import prompts
+from ..core.defaults import DEFAULT_SEED
 from ..core.tasks import Task, node_sort_key
 from ..core.transcript import Intent, ReplyKind, Speaker, Turn, Usage
 from ..data.loader import strip_speaker
@@ -45,7 +46,6 @@ if TYPE_CHECKING:  # the LLM layer imports litellm; keep it out of import time
     from ..llm import LLMClient
 
 DEFAULT_MODEL = "gpt-4o"
-DEFAULT_SEED = 8848
 TEMPERATURE = 0.0
 #: Model calls one turn may make, one after the other: the decision, then (Response II only) the generation.
 MAX_SEQUENTIAL_CALLS = 2

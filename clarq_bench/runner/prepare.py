@@ -2,8 +2,11 @@
 the selected tasks, both agents resolved, the LLM client (every role's credentials checked before anything starts),
 the run folder and the stamped config, as one PreparedRun (prepared.py).
 
-The Python API (`clarq_bench.run`) and `clarq run` both start here; it prints only the one line saying which
-tasks `limit` took (stderr).
+One request, one step: the command line builds the RunOptions once and the API hands that object on; `configure`
+(config and tasks) is the step `run`, `estimate_run` (`clarq run --dry-run`) and the inspect task all take, `plan`
+adds the agents and the models they call. RunConfig is the one record of the run, its model-call settings included:
+the client's ModelCallOptions are derived from it (call_options). It prints only the one line saying which tasks
+`limit` took (stderr).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..core.defaults import DEFAULT_MODEL_CONCURRENCY
 from ..core.errors import ClarqError
 from ..core.run_config import AgentSettings, RunConfig
 from ..core.tasks import Task
@@ -99,7 +103,7 @@ class RunOptions:
     max_cost: float | None = None
     allow_unpriced: bool = False  # with max_cost: run even when a model has no known price
     rpm: float | None = None
-    model_concurrency: int = 32
+    model_concurrency: int = DEFAULT_MODEL_CONCURRENCY
 
     @classmethod
     def of(cls, options: RunOptions | Any | None = None, **changes: Any) -> RunOptions:
@@ -141,7 +145,9 @@ def replay_languages(path: Path) -> list[str]:
 
 
 def build_config(args: RunOptions, base: RunConfig | None) -> RunConfig:
-    """The run's config: the saved one on resume (explicit flags override), else defaults plus flags."""
+    """The run's config: the saved one on resume (explicit flags override), else defaults plus flags. It is the one
+    record of how the run calls models too (cache, router file, budget; the endpoint is stamped once the client is
+    open): `call_options` derives the client's options from it."""
     fields: dict[str, Any] = (
         base.model_dump()
         if base
@@ -189,17 +195,60 @@ def build_config(args: RunOptions, base: RunConfig | None) -> RunConfig:
         fields["turn_timeout"] = None  # a person at the terminal may think for as long as they like
     if args.no_progress:
         fields["progress"] = False
+    fields.update(_call_fields(args, base))
     return RunConfig(**fields)
 
 
-def select_tasks(config: RunConfig, args: RunOptions) -> tuple[RunConfig, list[Task]]:
+def _call_fields(args: RunOptions, base: RunConfig | None) -> dict[str, Any]:
+    """The cache and router file the run records: as given, else (on resume) the ones the run used, so the command
+    clarq prints (`clarq run --resume DIR`) calls models as the run did."""
+    fields: dict[str, Any] = {}
+    if args.router is not None:
+        fields["router_file"] = _absolute(args.router)
+    elif base is None:
+        fields["router_file"] = None
+    if args.no_cache or args.cache is not None:
+        fields["use_cache"] = not args.no_cache
+        fields["cache_path"] = _absolute(args.cache) if args.cache is not None else None
+    elif base is None or base.use_cache:
+        fields["use_cache"] = True
+        fields["cache_path"] = base.cache_path if base is not None else None
+    else:  # the run played without the cache: so does its resume
+        fields["use_cache"], fields["cache_path"] = False, None
+    return fields
+
+
+def _absolute(path: str | Path) -> str:
+    return str(Path(path).expanduser().resolve())
+
+
+def call_options(config: RunConfig, options: RunOptions) -> ModelCallOptions:
+    """How this run's client calls models: what its config records (cache, router file, budget; on resume the
+    endpoint it recorded, unless --api-base is given again) and what only this session decides (transport, rate,
+    calls in flight, unpriced models)."""
+    return ModelCallOptions.of(
+        None,
+        no_cache=not config.use_cache,
+        cache=config.cache_path,
+        router=config.router_file,
+        max_cost=config.max_cost,
+        api_base=options.api_base if options.api_base is not None else config.api_base,
+        transport=options.transport,
+        allow_unpriced=options.allow_unpriced,
+        rpm=options.rpm,
+        model_concurrency=options.model_concurrency,
+    )
+
+
+def select_tasks(config: RunConfig, *, say_limit: bool = True) -> tuple[RunConfig, list[Task]]:
     """Load the tasks the config names (data.selection.run_selection, the one rule); record the resolved data
-    folder. The selected ids and their digest are stamped with the rest (run_identity.stamp_config)."""
+    folder. The selected ids and their digest are stamped with the rest (run_identity.stamp_config). `say_limit`:
+    one stderr line naming the tasks --limit took."""
     from ..data.loader import resolve_data_dir
 
     root = resolve_data_dir(config.data_dir)
     tasks = run_selection(root, config.model_dump())
-    if config.limit is not None and tasks:
+    if config.limit is not None and tasks and say_limit:
         types = sorted({task.type_number for task in tasks})
         print(
             f"clarq: --limit {config.limit}: {len(tasks)} tasks of types {compact_ranges(types)} (seed "
@@ -211,6 +260,25 @@ def select_tasks(config: RunConfig, args: RunOptions) -> tuple[RunConfig, list[T
             raise no_tasks_error(root, config.languages, config.split, config.types)
         raise ClarqError("no tasks selected", "check --lang, --split, --types and --limit")
     return config.model_copy(update={"data_dir": str(root.resolve())}), tasks
+
+
+def configure(options: RunOptions, *, say_limit: bool = True) -> tuple[RunConfig, list[Task]]:
+    """The one step from a run's options to its config and tasks, shared by `run` (prepare), `estimate_run` and the
+    inspect task: seeker modules imported, the saved config as the base on resume (core.run_folder reads it once
+    per process), the config built and its tasks selected."""
+    from ..core.run_folder import RunDir
+
+    import_seeker_modules(options.seeker_module)
+    base = RunDir(options.resume).config() if options.resume else None
+    return select_tasks(build_config(options, base), say_limit=say_limit)
+
+
+def plan(options: RunOptions) -> tuple[RunConfig, list[Task], tuple[SeekerSpec, ProviderSpec], list[tuple[str, str]]]:
+    """What `run` and `estimate_run` both start from: the config and tasks (configure), both agents resolved and
+    the (role, model) of every model the run would call."""
+    config, tasks = configure(options)
+    seeker, provider = resolve_agents(config)
+    return config, tasks, (seeker, provider), models_by_role(seeker, provider, config.judge_model, config.provider.mode)
 
 
 def models_by_role(
@@ -320,32 +388,19 @@ def import_seeker_modules(files: list[str] | str | None) -> None:
 
 def prepare(options: RunOptions) -> PreparedRun:
     """Everything before the first dialogue, once: config (the saved one on resume), tasks, both agents resolved
-    (prepared.resolve_agents), credentials, run folder, and the config stamped (prepared.ready)."""
+    (plan), credentials, run folder, and the config stamped (prepared.ready)."""
     from ..core.run_folder import RunDir
 
     if options.dry_run:
         raise ClarqError("dry_run: nothing would be played", "call clarq_bench.estimate_run(...) for the plan")
     if options.retry_errors and not options.resume:
         raise ClarqError("--retry-errors only applies to a resumed run", "pass --resume RUN_DIR --retry-errors")
-    import_seeker_modules(options.seeker_module)
-    base = RunDir(options.resume).config() if options.resume else None
-    if base is not None:
-        options = resumed_call_options(options, base)
-    config, tasks = select_tasks(build_config(options, base), options)
-    config = config.model_copy(
-        update={
-            "use_cache": not options.no_cache,
-            "cache_path": str(Path(options.cache).expanduser().resolve()) if options.cache else None,
-            "router_file": str(Path(options.router).expanduser().resolve()) if options.router else None,
-        }
-    )
-    seeker, provider = resolve_agents(config)
-    models = models_by_role(seeker, provider, config.judge_model, config.provider.mode)
-    client = open_client(models, ModelCallOptions.of(options, max_cost=config.max_cost))
+    config, tasks, agents, models = plan(options)
+    client = open_client(models, call_options(config, options))
     run_dir = run_dir_for(config, Path(options.runs_dir), options.resume)
     if not options.resume:  # a read-only or full runs folder is one line now, before the folder is announced
         RunDir(run_dir).create()
-    return ready(config, tasks, client, run_dir, (seeker, provider))
+    return ready(config, tasks, client, run_dir, agents)
 
 
 def new_run_id(config: RunConfig) -> str:
@@ -372,20 +427,3 @@ def run_dir_for(config: RunConfig, runs_root: Path, resume: str | Path | None) -
         n += 1
         candidate = base.with_name(f"{base.name}-{n}")
     return candidate
-
-
-def resumed_call_options(options: RunOptions, base: RunConfig) -> RunOptions:
-    """On resume, the endpoint, router file and cache of the run's config.json unless given again: the command clarq
-    prints (`clarq run --resume DIR`) must send its calls where the run sent them, with the cache it used. (An
-    endpoint given again and different is a changed config; --force then says so, never silently.)"""
-    changes: dict[str, Any] = {}
-    if options.api_base is None and base.api_base:
-        changes["api_base"] = base.api_base
-    if options.router is None and base.router_file:
-        changes["router"] = base.router_file
-    if options.cache is None and not options.no_cache:
-        if not base.use_cache:
-            changes["no_cache"] = True
-        elif base.cache_path:
-            changes["cache"] = base.cache_path
-    return dataclasses.replace(options, **changes) if changes else options

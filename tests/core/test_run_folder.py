@@ -121,3 +121,45 @@ def test_hostile_run_folders_are_one_line(tmp_path: Path) -> None:
     assert clarq.list_runs(tmp_path.parent) == [] or all(
         r.run_dir != str(tmp_path) for r in clarq.list_runs(tmp_path.parent)
     )
+
+
+def test_config_json_is_read_once_while_it_stays_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Preparing, resuming and scoring a run read config.json through one loader: read and parsed once per process
+    while the file stays the same; a file changed in place or replaced is parsed again, and one changed too recently
+    for its times to tell (a digit rewritten within the clock's tick) is read again, parsed only if its text moved."""
+    import os
+
+    from clarq_bench.core import run_folder
+
+    folder = tmp_path / "run"
+    folder.mkdir()
+    path = folder / "config.json"
+    path.write_text(json.dumps({"seeker": {"name": "heuristic"}, "provider": {"name": "offline"}, "trials": 2}))
+    reads: list[Path] = []
+    parses: list[str] = []
+    read_text, parse_text = run_folder.read_text, run_folder.parse_text
+    monkeypatch.setattr(run_folder, "read_text", lambda p, **kw: reads.append(p) or read_text(p, **kw))
+    monkeypatch.setattr(run_folder, "parse_text", lambda t, s, **kw: parses.append(s) or parse_text(t, s, **kw))
+
+    def trials() -> int:
+        return RunDir(folder).config().trials
+
+    assert (trials(), trials(), len(reads), len(parses)) == (2, 2, 2, 1)  # just written: read again, parsed once
+    path.write_text(path.read_text().replace('"trials": 2', '"trials": 3'))  # same size, within the same tick
+    assert (trials(), len(reads), len(parses)) == (3, 3, 2)
+    old = 1_000_000_000_000_000_000
+    os.utime(path, ns=(old, old))
+    assert (trials(), len(reads), len(parses)) == (3, 4, 2)  # still for long: trusted from now on
+    raw = RunDir(folder).raw_config()
+    raw["trials"] = 9  # a reader's copy is its own
+    assert (trials(), RunDir(folder).raw_config()["trials"], len(reads), len(parses)) == (3, 3, 4, 2)
+    path.write_text(path.read_text().replace('"trials": 3', '"trials": 4'))  # changed in place, same size
+    os.utime(path, ns=(old, old + 1))
+    assert (trials(), len(reads), len(parses)) == (4, 5, 3)
+    replaced = folder / "other.json"
+    replaced.write_text(path.read_text().replace('"trials": 4', '"trials": 5'))
+    os.utime(replaced, ns=(old, old + 1))
+    os.replace(replaced, path)  # same times and size, another file
+    assert (trials(), len(reads), len(parses)) == (5, 6, 4)
+    RunDir(folder).write_config(RunDir(folder).config().model_copy(update={"trials": 6}))
+    assert (trials(), len(reads)) == (6, 6)  # what this process wrote it does not read back

@@ -147,7 +147,7 @@ def test_a_paid_reply_that_cannot_be_a_turn_still_counts_in_its_dialogue(tmp_pat
 # ---- a reply that arrives after the turn timeout -------------------------------------------------------------------
 
 
-def test_a_reply_after_the_turn_timeout_is_kept_so_retry_errors_does_not_pay_it_again(tmp_path: Path) -> None:
+def test_a_reply_after_the_turn_timeout_is_kept_so_retry_errors_does_not_pay_it_again(tmp_path: Path, the_run) -> None:
     """The first request is answered after 1.2 s, the turn timeout is 0.7 s: its dialogue ends in error, but the
     reply (sent and billed anyway) lands in the cache while the run goes on (4 more dialogues, one at a time, of
     0.15 s calls); --retry-errors finds it there."""
@@ -169,7 +169,7 @@ def test_a_reply_after_the_turn_timeout_is_kept_so_retry_errors_does_not_pay_it_
         timed_out = [r for r in records(tmp_path) if r.end_reason == "error"]
         assert len(timed_out) == 1 and "turn timeout" in (timed_out[0].error or "")
         first = json.dumps(server.requests[0]["messages"], sort_keys=True)
-        (run_dir,) = (tmp_path / "runs").iterdir()
+        run_dir = the_run()
         spent = json.loads((run_dir / "spending.json").read_text())
         main(["run", "--resume", str(run_dir), "--retry-errors", "--no-progress"])
         asked = [json.dumps(body["messages"], sort_keys=True) for body in server.requests]
@@ -252,7 +252,7 @@ def test_sigterm_during_scoring_stops_like_ctrl_c_and_keeps_what_the_judge_was_p
     assert not (run_dir / "summary.json").exists() and not list(run_dir.glob("*.tmp"))
 
 
-def test_a_reply_due_after_the_last_dialogue_gave_up_is_waited_for_and_kept(tmp_path: Path, capsys) -> None:
+def test_a_reply_due_after_the_last_dialogue_gave_up_is_waited_for_and_kept(tmp_path: Path, capsys, the_run) -> None:
     """The run's only dialogue gives up on its first call at the 0.5 s turn timeout; the reply comes at 1.5 s, after
     every dialogue has ended. The run waits for it (briefly, said in one line), so --retry-errors finds it cached."""
     with FakeOpenAIServer([reply(delay_s=1.5)], responder=both_agents(SEEKER, None), latency_s=0.05) as server:
@@ -261,7 +261,7 @@ def test_a_reply_due_after_the_last_dialogue_gave_up_is_waited_for_and_kept(tmp_
         (record,) = records(tmp_path)
         assert record.end_reason == "error" and "turn timeout" in (record.error or "")
         first = json.dumps(server.requests[0]["messages"], sort_keys=True)
-        (run_dir,) = (tmp_path / "runs").iterdir()
+        run_dir = the_run()
         main(["run", "--resume", str(run_dir), "--retry-errors", "--no-progress"])
         asked = [json.dumps(body["messages"], sort_keys=True) for body in server.requests]
     assert asked.count(first) == 1

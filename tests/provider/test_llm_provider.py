@@ -6,11 +6,12 @@ import json
 
 import pytest
 
+from clarq_bench.core.defaults import DEFAULT_SEED
 from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
 from clarq_bench.core.transcript import Intent, ReplyKind, Speaker, Turn
 from clarq_bench.llm import LLMClient, LLMSettings
 from clarq_bench.provider.factory import ProviderMode, make_provider
-from clarq_bench.provider.llm_provider import DEFAULT_SEED, LLMProvider
+from clarq_bench.provider.llm_provider import LLMProvider
 from clarq_bench.testing import ScriptedModel
 
 MODEL = "scripted/jax"

@@ -139,7 +139,7 @@ def test_a_lock_held_by_another_process_is_named(tmp_path: Path, env: dict) -> N
 
 
 @pytest.fixture
-def finished_run(tmp_path: Path) -> Path:
+def finished_run(tmp_path: Path, the_run) -> Path:
     assert (
         main(
             [
@@ -157,7 +157,7 @@ def finished_run(tmp_path: Path) -> Path:
         )
         == 0
     )
-    (run_dir,) = (tmp_path / "runs").iterdir()
+    run_dir = the_run()
     return run_dir
 
 
@@ -183,42 +183,41 @@ def test_duplicate_and_out_of_range_records_are_refused_on_resume_and_in_scoring
 # ---- (2) the budget over resumes -----------------------------------------------------------------------------------
 
 
-def test_max_cost_caps_the_total_over_resumes(tmp_path: Path, monkeypatch, capsys) -> None:
+def test_max_cost_caps_the_total_over_resumes(tmp_path: Path, keyed_openai, the_run, capsys) -> None:
     from clarq_bench.llm.accounting import call_cost
     from clarq_bench.llm.models import resolve_model
 
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-budget-test-0123456789")
     model = resolve_model("gpt-4o-mini")
-    with FakeOpenAIServer() as server:
-        argv = [
-            "run",
-            "--seeker",
-            "gpt-4o-mini",
-            "--provider",
-            "offline",
-            "--api-base",
-            server.base_url,
-            "--tasks",
-            TASKS,
-            "--lang",
-            "all",
-            "--concurrency",
-            "1",
-            "--max-turns",
-            "3",
-            "--max-cost",
-            "0.002",
-            "--no-cache",
-            "--runs-dir",
-            str(tmp_path / "runs"),
-            "--no-progress",
-        ]
-        main(argv)
-        (run_dir,) = (tmp_path / "runs").iterdir()
-        first = server.hits
-        for _ in range(2):
-            main(["run", "--resume", str(run_dir), "--no-progress"])
-        bodies = server.requests
+    server = keyed_openai
+    argv = [
+        "run",
+        "--seeker",
+        "gpt-4o-mini",
+        "--provider",
+        "offline",
+        "--api-base",
+        server.base_url,
+        "--tasks",
+        TASKS,
+        "--lang",
+        "all",
+        "--concurrency",
+        "1",
+        "--max-turns",
+        "3",
+        "--max-cost",
+        "0.002",
+        "--no-cache",
+        "--runs-dir",
+        str(tmp_path / "runs"),
+        "--no-progress",
+    ]
+    main(argv)
+    run_dir = the_run()
+    first = server.hits
+    for _ in range(2):
+        main(["run", "--resume", str(run_dir), "--no-progress"])
+    bodies = server.requests
     assert first > 0 and len(bodies) == first  # the resumes started nothing: the budget was already spent
     ledger = json.loads((run_dir / "spending.json").read_text())["spent_usd"]
     records = read_transcripts(run_dir / "transcripts.jsonl")
@@ -283,26 +282,25 @@ def test_the_printed_resume_command_keeps_endpoint_and_cache(tmp_path: Path, env
     assert config["cache_path"] == str(cache.resolve()) and config["api_base"] == server.base_url
 
 
-def test_force_does_not_move_calls_to_the_default_endpoint(tmp_path: Path, monkeypatch, capsys) -> None:
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-force-test-0123456789")
-    with FakeOpenAIServer() as server:
-        base = [
-            "--seeker",
-            "openai/fake-seeker",
-            "--provider",
-            "offline",
-            "--tasks",
-            TASKS,
-            "--no-progress",
-            "--no-cache",
-            "--max-turns",
-            "2",
-        ]
-        assert main(["run", *base, "--api-base", server.base_url, "--limit", "2", "--runs-dir", str(tmp_path)]) == 0
-        (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
-        hits = server.hits
-        code = main(["run", "--resume", str(run_dir), "--trials", "2", "--force", "--no-progress"])
-        assert code == 0 and server.hits > hits  # the new trials were played at the run's own endpoint
+def test_force_does_not_move_calls_to_the_default_endpoint(tmp_path: Path, keyed_openai, capsys) -> None:
+    server = keyed_openai
+    base = [
+        "--seeker",
+        "openai/fake-seeker",
+        "--provider",
+        "offline",
+        "--tasks",
+        TASKS,
+        "--no-progress",
+        "--no-cache",
+        "--max-turns",
+        "2",
+    ]
+    assert main(["run", *base, "--api-base", server.base_url, "--limit", "2", "--runs-dir", str(tmp_path)]) == 0
+    (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    hits = server.hits
+    code = main(["run", "--resume", str(run_dir), "--trials", "2", "--force", "--no-progress"])
+    assert code == 0 and server.hits > hits  # the new trials were played at the run's own endpoint
     assert "resumed with a changed config (--force): trials" in capsys.readouterr().err
 
 

@@ -34,13 +34,8 @@ def run_argv(tmp_path: Path, *extra: str, count: int = 3) -> list[str]:
     return ["run", "--tasks", str(data), "--runs-dir", str(tmp_path / "runs"), "--no-progress", *extra]
 
 
-def the_run(tmp_path: Path) -> Path:
-    (run_dir,) = (tmp_path / "runs").iterdir()
-    return run_dir
-
-
 @pytest.mark.parametrize("seeker", HOSTILE_SEEKERS)
-def test_a_hostile_seeker_ends_its_dialogues_not_the_run(seeker, tmp_path, capsys):
+def test_a_hostile_seeker_ends_its_dialogues_not_the_run(seeker, tmp_path, capsys, the_run):
     code = main(run_argv(tmp_path, "--seeker", f"runner_helpers:{seeker}", "--provider", "offline"))
     assert code == 1
     records = read_transcripts(the_run(tmp_path) / "transcripts.jsonl")
@@ -52,7 +47,7 @@ def test_a_hostile_seeker_ends_its_dialogues_not_the_run(seeker, tmp_path, capsy
     assert "Traceback" not in err
 
 
-def test_hostile_errors_say_what_happened(tmp_path):
+def test_hostile_errors_say_what_happened(tmp_path, the_run):
     expected = {
         "SurrogateSeeker": "not valid Unicode",
         "CancellingSeeker": "CancelledError",
@@ -70,7 +65,7 @@ def test_hostile_errors_say_what_happened(tmp_path):
         assert words in (record.error or ""), (seeker, record.error)
 
 
-def test_a_hanging_seeker_costs_one_turn_timeout(tmp_path, capsys):
+def test_a_hanging_seeker_costs_one_turn_timeout(tmp_path, capsys, the_run):
     started = time.perf_counter()
     code = main(
         run_argv(
@@ -91,7 +86,7 @@ def test_a_hanging_seeker_costs_one_turn_timeout(tmp_path, capsys):
     assert all(r.error == "seeker: TurnTimeout: no reply within the turn timeout of 0.5 s" for r in records)
 
 
-def test_unicode_line_breaks_in_turns_run_score_and_submit(tmp_path):
+def test_unicode_line_breaks_in_turns_run_score_and_submit(tmp_path, the_run):
     assert main(run_argv(tmp_path, "--seeker", "runner_helpers:LineBreakSeeker", "--provider", "offline")) == 0
     run_dir = the_run(tmp_path)
     records = read_transcripts(run_dir / "transcripts.jsonl")
@@ -100,24 +95,23 @@ def test_unicode_line_breaks_in_turns_run_score_and_submit(tmp_path):
     assert main(["submit", str(run_dir), "-o", str(tmp_path / "s.zip"), "--partial"]) == 0
 
 
-def test_a_401_endpoint_stops_the_run_within_a_few_calls(tmp_path, capsys, monkeypatch):
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-bogus")
-    with FakeOpenAIServer() as server:
-        server.push(*[error(401, message="Incorrect API key provided")] * 200)
-        code = main(
-            run_argv(
-                tmp_path,
-                "--seeker",
-                "openai/gpt-4o",
-                "--provider",
-                "offline",
-                "--api-base",
-                server.base_url,
-                "--no-cache",
-                count=40,
-            )
-        )  # 32 dialogues in flight at once
-        calls = server.hits
+def test_a_401_endpoint_stops_the_run_within_a_few_calls(tmp_path, capsys, keyed_openai, the_run):
+    server = keyed_openai
+    server.push(*[error(401, message="Incorrect API key provided")] * 200)
+    code = main(
+        run_argv(
+            tmp_path,
+            "--seeker",
+            "openai/gpt-4o",
+            "--provider",
+            "offline",
+            "--api-base",
+            server.base_url,
+            "--no-cache",
+            count=40,
+        )
+    )  # 32 dialogues in flight at once
+    calls = server.hits
     assert code == 1 and calls == 1
     err = capsys.readouterr().err
     line = [text for text in err.splitlines() if text.startswith("clarq: ")]
@@ -126,8 +120,7 @@ def test_a_401_endpoint_stops_the_run_within_a_few_calls(tmp_path, capsys, monke
     assert read_transcripts(the_run(tmp_path) / "transcripts.jsonl") == []  # nothing played: a resume plays all
 
 
-def test_a_refused_connection_stops_the_run_and_points_at_api_base(tmp_path, capsys, monkeypatch):
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-bogus")
+def test_a_refused_connection_stops_the_run_and_points_at_api_base(tmp_path, capsys, openai_key):
     with socket.socket() as probe:  # a port nothing listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -149,7 +142,7 @@ def test_a_refused_connection_stops_the_run_and_points_at_api_base(tmp_path, cap
     assert "check --api-base and that the server there is running" in err and "--model-concurrency" not in err
 
 
-def test_max_errors_stops_after_n_errored_dialogues(tmp_path, capsys):
+def test_max_errors_stops_after_n_errored_dialogues(tmp_path, capsys, the_run):
     code = main(
         run_argv(
             tmp_path,
@@ -253,7 +246,7 @@ def test_compare_names_the_settings_that_differ(tmp_path, capsys):
     assert "the two sides were played with the same settings" in capsys.readouterr().out
 
 
-def test_score_output_and_report_show_errored_dialogues(tmp_path, capsys, monkeypatch):
+def test_score_output_and_report_show_errored_dialogues(tmp_path, capsys, monkeypatch, the_run):
     monkeypatch.setenv("RUNNER_HELPERS_FAIL_TASKS", "0,2")
     assert (
         main(run_argv(tmp_path, "--seeker", "heuristic", "--provider", "runner_helpers:TreeWalkingProvider", count=4))
@@ -269,26 +262,25 @@ def test_score_output_and_report_show_errored_dialogues(tmp_path, capsys, monkey
 
 
 @pytest.mark.parametrize("transport", ["auto", "litellm"])
-def test_a_401_provider_endpoint_stops_the_run_after_one_call(transport, tmp_path, capsys, monkeypatch):
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-bogus")
-    with FakeOpenAIServer() as server:
-        server.push(*[error(401, message="Incorrect API key provided")] * 200)
-        code = main(
-            run_argv(
-                tmp_path,
-                "--seeker",
-                "heuristic",
-                "--provider",
-                "openai/gpt-4o",
-                "--api-base",
-                server.base_url,
-                "--no-cache",
-                "--transport",
-                transport,
-                count=40,
-            )
+def test_a_401_provider_endpoint_stops_the_run_after_one_call(transport, tmp_path, capsys, keyed_openai):
+    server = keyed_openai
+    server.push(*[error(401, message="Incorrect API key provided")] * 200)
+    code = main(
+        run_argv(
+            tmp_path,
+            "--seeker",
+            "heuristic",
+            "--provider",
+            "openai/gpt-4o",
+            "--api-base",
+            server.base_url,
+            "--no-cache",
+            "--transport",
+            transport,
+            count=40,
         )
-        calls = server.hits
+    )
+    calls = server.hits
     err = capsys.readouterr().err
     assert (code, calls) == (1, 1), err
     assert "run stopped: the provider failed with an error no retry can fix" in err
@@ -302,31 +294,29 @@ def test_a_401_provider_endpoint_stops_the_run_after_one_call(transport, tmp_pat
         (400, "rejected the request (400"),
     ],
 )
-def test_other_errors_no_retry_can_fix_stop_the_run(status, words, tmp_path, capsys, monkeypatch):
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-bogus")
-    with FakeOpenAIServer() as server:
-        server.push(*[error(status, message="nope")] * 200)
-        code = main(
-            run_argv(
-                tmp_path,
-                "--seeker",
-                "openai/gpt-4o",
-                "--provider",
-                "offline",
-                "--api-base",
-                server.base_url,
-                "--no-cache",
-                count=40,
-            )
+def test_other_errors_no_retry_can_fix_stop_the_run(status, words, tmp_path, capsys, keyed_openai):
+    server = keyed_openai
+    server.push(*[error(status, message="nope")] * 200)
+    code = main(
+        run_argv(
+            tmp_path,
+            "--seeker",
+            "openai/gpt-4o",
+            "--provider",
+            "offline",
+            "--api-base",
+            server.base_url,
+            "--no-cache",
+            count=40,
         )
-        calls = server.hits
+    )
+    calls = server.hits
     err = capsys.readouterr().err
     assert (code, calls) == (1, 1) and words in err
 
 
-def test_transient_errors_are_not_fatal(tmp_path, capsys, monkeypatch):
+def test_transient_errors_are_not_fatal(tmp_path, capsys, openai_key, the_run):
     """A 500 that outlives its retries ends its dialogue only; the next dialogues still play."""
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-bogus")
     from clarq_bench.testing.fake_agents import both_agents
 
     with FakeOpenAIServer(responder=both_agents("openai/s", "openai/p")) as server:
@@ -350,7 +340,7 @@ def test_transient_errors_are_not_fatal(tmp_path, capsys, monkeypatch):
     assert "retry later; check --api-base and the server" in next(r.error for r in records if r.error)
 
 
-def test_an_unknown_judge_model_is_a_usage_error(tmp_path, capsys):
+def test_an_unknown_judge_model_is_a_usage_error(tmp_path, capsys, the_run):
     assert main(run_argv(tmp_path, "--seeker", "heuristic", "--provider", "offline")) == 0
     capsys.readouterr()
     assert main(["score", str(the_run(tmp_path)), "--judge", "gtp-4o", "--no-write"]) == 2
@@ -369,7 +359,7 @@ def test_provider_eval_resolves_the_provider_name_first(capsys):
     assert "unknown provider 'gtp-4o'" in capsys.readouterr().err
 
 
-def test_a_record_the_file_could_not_hold_is_an_error_record_not_a_crash(tmp_path, capsys):
+def test_a_record_the_file_could_not_hold_is_an_error_record_not_a_crash(tmp_path, capsys, the_run):
     assert main(run_argv(tmp_path, "--seeker", "heuristic", "--provider", "runner_helpers:NoteBombProvider")) == 1
     records = read_transcripts(the_run(tmp_path) / "transcripts.jsonl")  # and the file reads back
     assert len(records) == 3 and all(r.end_reason == EndReason.error and r.turns == [] for r in records)
