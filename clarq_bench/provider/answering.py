@@ -6,7 +6,9 @@ In single-info mode at most one node is revealed per turn, to the best-focused q
 in the tree's order, that a question focuses; a turn of one question gets the node it asks most clearly, see
 `_owner`). In multi-info mode each question takes at most one node (its `_owner`), and at most
 `MULTI_INFO_NODES` nodes are revealed per turn. A candidate is a frontier node that the provider's own reading
-(the offline matcher, or the LLM provider's model) judged answerable; the focus rule may only take candidates away.
+(the offline matcher, or the LLM provider's model) judged answerable (a turn of one question in multi-info mode: the
+single-info matcher's too); the focus rule may only take candidates away, except in Chinese where the matcher alone
+may ask a node it is far surer of (R108, `_clearly_asked`).
 Neither bound is a detector a template can sit under: a seeker that asks fewer questions simply has fewer chances.
 """
 
@@ -69,12 +71,13 @@ def read_turn(
     multi_info: bool,
     frontier: Sequence[str] = (),
     confidence: Mapping[str, float] | None = None,
+    lone: Iterable[str] = (),
 ) -> Answer:
     """The candidate nodes the seeker's latest turn (the last seeker turn of `turns`) asks about, by the rule above,
     in the frontier's order. Jax's earlier replies in `turns` say which choices he has raised and which nodes he has
     given (twin choices, focus.picks_twin). A `frontier` node whose options a read question offers as its
     alternatives is a candidate whatever the matcher or model proposed: such a question can ask nothing else (a real
-    choice question is never refused)."""
+    choice question is never refused). `lone`: more candidates when the turn is one question (multi-info)."""
     last = max((i for i, t in enumerate(turns) if t.speaker == Speaker.seeker), default=-1)
     turn = turns[last].text if last >= 0 else ""
     earlier = [t for t in turns[: max(last, 0)] if t.speaker == Speaker.provider]
@@ -83,6 +86,8 @@ def read_turn(
     answered = focus.unnamed_answers(turns[: max(last, 0)], read)
     questions = focus.questions(turn, heard, read)
     proposed = set(candidates)
+    if multi_info and len(questions) == 1:
+        proposed |= set(lone)  # a turn of one question: the single-info reader's candidates too
     offered = {node_id for node_id in frontier if any(focus.offers_options(q, node_id) for q in questions)}
     order = list(frontier) or list(candidates)
     ordered = [node_id for node_id in order if node_id in proposed | offered]

@@ -86,3 +86,13 @@ def test_a_clear_match_asks_a_chinese_node_alone_and_never_an_english_one(focus)
     assert _clearly_asked("zh", questions, order, {"1", "2"}, close, set()) == frozenset()  # not far surer
     low = {"1": CLEAR_FLOOR - 0.01, "2": 0.0}
     assert _clearly_asked("zh", questions, order, {"1", "2"}, low, set()) == frozenset()
+
+
+def test_multi_info_reads_a_lone_question_with_the_single_info_readers_candidates_too(focus) -> None:
+    frontier = ["1", "2", "3"]
+    lone = "How do I carry the fire crystal safely?"  # node 3's detail (R105), no options offered
+    two = "How do I carry the fire crystal safely? Who is Henry?"
+    assert read_turn(focus, turns(lone), [], multi_info=True, frontier=frontier).revealed == []
+    assert read_turn(focus, turns(lone), [], multi_info=True, frontier=frontier, lone=["3"]).revealed == ["3"]
+    assert read_turn(focus, turns(two), [], multi_info=True, frontier=frontier, lone=["3"]).revealed == []
+    assert read_turn(focus, turns(lone), [], multi_info=False, frontier=frontier, lone=["3"]).revealed == []

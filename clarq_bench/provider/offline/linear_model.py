@@ -223,6 +223,9 @@ class Selection(NamedTuple):
     chosen: list[str]
     scores: dict[str, float]
     passed: list[str] = []  # noqa: RUF012 - a NamedTuple field's default (never mutated); every frontier node over the threshold, in frontier order (chosen is a prefix of it)
+    #: The frontier nodes the single-info model passes (multi-info mode; else `passed`): a turn of one question is
+    #: read alike in both modes, so multi-info never answers a lone question less than single-info does.
+    lone: list[str] = []  # noqa: RUF012 - a NamedTuple field's default (never mutated)
 
 
 def select(
@@ -249,4 +252,12 @@ def select(
         for node_id, features in zip(frontier, rows)
         if scores[node_id] >= model.threshold and features["ba"] > 0 and node_id not in exclude
     ]
-    return Selection(chosen=chosen if multi_info else chosen[:1], scores=scores, passed=chosen)
+    lone = chosen
+    if multi_info:
+        single = {node_id: score(features, SINGLE_INFO) for node_id, features in zip(frontier, rows)}
+        lone = [
+            node_id
+            for node_id, features in zip(frontier, rows)
+            if single[node_id] >= SINGLE_INFO.threshold and features["ba"] > 0 and node_id not in exclude
+        ]
+    return Selection(chosen=chosen if multi_info else chosen[:1], scores=scores, passed=chosen, lone=lone)

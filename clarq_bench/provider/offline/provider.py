@@ -99,6 +99,7 @@ class OfflineProvider:
                 multi_info=self.multi_info,
                 frontier=state.frontier,
                 confidence=selection.scores,
+                lone=selection.lone,
             )
             chosen = reading.revealed
             if set(selection.chosen) - set(chosen):
