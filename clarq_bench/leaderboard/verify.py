@@ -31,7 +31,7 @@ from . import bounds
 from .bundle import classify, read_submission
 from .consistency import check_consistency
 from .figures import RENAMED, bootstrap_settings, compute_metrics, differences, old_names
-from .replay import fingerprint_problem, provider_mode, replay_all
+from .replay import Replay, fingerprint_problem, provider_mode, replay_workers
 from .rules import check_rules
 from .schema import FORMAT_VERSION, Submission, dialogue_key, task_set_hash
 from .seal import check_seal
@@ -307,16 +307,24 @@ def verify_submission(
             f"token figures are recorded in {unit!r}, a unit this verifier cannot count in "
             f"(known: {token_counter().unit}, {FALLBACK_UNIT})"
         )
-    with counting_in(counter or token_counter()):
-        _judge_all(sub, tasks, verdicts, recorded, judge_named, single, llm, broken, problems)
-        if len(verdicts) == len(sub.transcripts) and verdicts:
-            again = _check_figures(sub, verdicts, problems, notes)
-    provenance = SELF_REPORTED
-    if recorded_kind(manifest.provider.name) == "offline":
-        cannot = fingerprint_problem(manifest)
-        problems.extend([cannot] if cannot else replay_all(sub.transcripts, tasks, manifest, broken))
-        provenance = SELF_REPORTED if cannot else REPLAYED
-    else:
+    offline = recorded_kind(manifest.provider.name) == "offline"
+    cannot = fingerprint_problem(manifest) if offline else None
+    replay = None
+    if offline and not cannot:  # started first: with workers it runs beside the checks below
+        replay = Replay(sub.transcripts, tasks, manifest, replay_workers(len(sub.transcripts)))
+    try:
+        with counting_in(counter or token_counter()):
+            _judge_all(sub, tasks, verdicts, recorded, judge_named, single, llm, broken, problems)
+            if len(verdicts) == len(sub.transcripts) and verdicts:
+                again = _check_figures(sub, verdicts, problems, notes)
+        provenance = SELF_REPORTED
+        if offline:
+            problems.extend(replay.problems(broken) if replay is not None else [cannot or ""])
+            provenance = SELF_REPORTED if cannot else REPLAYED
+    finally:
+        if replay is not None:
+            replay.close()
+    if not offline:
         notes.append(
             f"the {manifest.provider.name} provider cannot be replayed: its replies are self-reported "
             "(checked against the tree and the provider rules only)"
