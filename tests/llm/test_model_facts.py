@@ -32,7 +32,12 @@ def _probe(tmp_path: Path, pre: str = "") -> dict:
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path), PYTHONPATH=str(REPO))
     env.pop("LITELLM_LOCAL_MODEL_COST_MAP", None)
     done = subprocess.run(
-        [sys.executable, "-c", PROBE.replace("{pre}", pre)], env=env, capture_output=True, text=True, timeout=240, check=True
+        [sys.executable, "-c", PROBE.replace("{pre}", pre)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=True,
     )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
