@@ -18,6 +18,7 @@ from typing import Any
 from ..core.errors import ClarqError
 from ..core.tasks import Task
 from ..core.transcript import Transcript, Turn
+from ..core.workers import may_spawn
 from ..provider.factory import ProviderMode, make_provider
 from ..provider.identity import provider_fingerprint
 from .schema import Manifest, dialogue_key
@@ -100,12 +101,15 @@ def _replay_chunk(items: list[tuple[Transcript, Task]], name: str, mode: str) ->
 
 
 def replay_workers(dialogues: int) -> int:
-    """Worker processes for replaying `dialogues` dialogues: none for a few, else one per CPU (at most MAX_WORKERS);
-    CLARQ_REPLAY_WORKERS=N sets the number (0: replay in this process)."""
+    """Worker processes for replaying `dialogues` dialogues: none for a few (or when this program may not start
+    workers, core/workers.py), else one per CPU (at most MAX_WORKERS); CLARQ_REPLAY_WORKERS=N sets the number (0:
+    replay in this process)."""
     chosen = os.environ.get("CLARQ_REPLAY_WORKERS", "").strip()
     if chosen.isdigit():
         return int(chosen)
-    return 0 if dialogues < PARALLEL_MIN else min(MAX_WORKERS, os.cpu_count() or 1)
+    if dialogues < PARALLEL_MIN or not may_spawn():
+        return 0
+    return min(MAX_WORKERS, os.cpu_count() or 1)
 
 
 class Replay:
