@@ -1,4 +1,4 @@
-"""Time `clarq leaderboard verify` on an honest 260-dialogue offline submission (target: under 30 s on 2 cores).
+"""Time `clarq leaderboard verify` on an honest 260-dialogue offline submission (goal: 2.5 s on an idle machine).
 
 Usage: python benchmarks/verify_replay.py [RESULTS_FILE] [--multi-info] [--seeker heuristic]
 Plays the released GPT-4o seeker turns (the replay seeker; or --seeker NAME) against the offline provider on the
