@@ -18,7 +18,7 @@ from typing import Any
 from ..core.errors import ClarqError
 from ..core.tasks import Task
 from ..core.transcript import Transcript, Turn
-from ..core.workers import may_spawn
+from ..core.workers import worker_context
 from ..provider.factory import ProviderMode, make_provider
 from ..provider.identity import provider_fingerprint
 from .schema import Manifest, dialogue_key
@@ -101,13 +101,13 @@ def _replay_chunk(items: list[tuple[Transcript, Task]], name: str, mode: str) ->
 
 
 def replay_workers(dialogues: int) -> int:
-    """Worker processes for replaying `dialogues` dialogues: none for a few (or when this program may not start
+    """Worker processes for replaying `dialogues` dialogues: none for a few (or when this process should not start
     workers, core/workers.py), else one per CPU (at most MAX_WORKERS); CLARQ_REPLAY_WORKERS=N sets the number (0:
     replay in this process)."""
     chosen = os.environ.get("CLARQ_REPLAY_WORKERS", "").strip()
     if chosen.isdigit():
         return int(chosen)
-    if dialogues < PARALLEL_MIN or not may_spawn():
+    if dialogues < PARALLEL_MIN or worker_context() is None:
         return 0
     return min(MAX_WORKERS, os.cpu_count() or 1)
 
@@ -146,11 +146,9 @@ class Replay:
             if len(chunks[-1]) >= per_chunk:
                 chunks.append([])
             chunks[-1].extend(group)
-        # spawn, not fork: whatever threads or sockets this process holds are not copied into the workers
+        context = worker_context() or multiprocessing.get_context("spawn")  # spawn when asked for by number
         try:
-            self._executor = ProcessPoolExecutor(
-                min(workers, len(chunks)), mp_context=multiprocessing.get_context("spawn")
-            )
+            self._executor = ProcessPoolExecutor(min(workers, len(chunks)), mp_context=context)
             for chunk in chunks:
                 items = [(self.items[i][0], known[i]) for i in chunk]
                 self._futures.append((chunk, self._executor.submit(_replay_chunk, items, self.name, self.mode)))

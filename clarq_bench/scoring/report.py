@@ -458,11 +458,12 @@ class PlotWorker:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
+        from ..core.workers import worker_context
+
         self._executor: Any = None
+        context = worker_context() or multiprocessing.get_context("spawn")
         try:
-            self._executor = ProcessPoolExecutor(
-                1, mp_context=multiprocessing.get_context("spawn"), initializer=_import_matplotlib
-            )
+            self._executor = ProcessPoolExecutor(1, mp_context=context, initializer=_import_matplotlib)
             self._executor.submit(_started)  # the process starts now, not at the first plot
         except OSError:
             self.close()

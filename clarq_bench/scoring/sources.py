@@ -249,11 +249,15 @@ async def score_finished_run(run_dir: Path, tasks: list[Task], judge: str, split
     selected through score_run and write summary.json, report.md and the plots (None when no dialogue of them was
     written). A run of split "all" reports all its dialogues, each split in its own rows; a model judge calls
     through the run's own client (endpoint, cache, budget)."""
-    from ..core.workers import may_spawn
+    from ..core.workers import worker_context
     from .report import PlotWorker, type_names_of, write_report
 
     # many dialogues: the plots' worker starts now and imports matplotlib while the dialogues are read and judged
-    plotter = PlotWorker() if len(tasks) >= PLOT_WORKER_MIN and (os.cpu_count() or 1) > 1 and may_spawn() else None
+    plotter = (
+        PlotWorker()
+        if len(tasks) >= PLOT_WORKER_MIN and (os.cpu_count() or 1) > 1 and worker_context() is not None
+        else None
+    )
     try:
         folder = RunDir(run_dir)
         by_id = {task.id: task for task in tasks}
