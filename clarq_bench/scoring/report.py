@@ -438,56 +438,6 @@ def summary_payload(summary: Summary) -> dict[str, Any]:
     return summary.model_dump(mode="json")
 
 
-def _import_matplotlib() -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot
-
-
-def _started() -> None:
-    return None
-
-
-class PlotWorker:
-    """The plots drawn in a worker process started ahead of the scoring, so that importing matplotlib (~0.7 s of
-    CPU, the larger part of the plots' cost) runs beside the judging on another core. The plots are the very files
-    `write_plots` makes here (it is what the worker runs); a worker that cannot start leaves them to this process."""
-
-    def __init__(self) -> None:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        from ..core.workers import worker_context
-
-        self._executor: Any = None
-        context = worker_context() or multiprocessing.get_context("spawn")
-        try:
-            self._executor = ProcessPoolExecutor(1, mp_context=context, initializer=_import_matplotlib)
-            self._executor.submit(_started)  # the process starts now, not at the first plot
-        except OSError:
-            self.close()
-
-    def draw(
-        self, summary: Summary, folder: Path, verdicts: list | None, type_names: dict[int, str] | None
-    ) -> list[Path]:
-        from concurrent.futures.process import BrokenProcessPool
-
-        if self._executor is not None:
-            try:
-                return list(self._executor.submit(write_plots, summary, folder, verdicts, type_names).result())
-            except BrokenProcessPool:
-                pass
-            finally:
-                self.close()
-        return write_plots(summary, folder, verdicts, type_names)
-
-    def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
-
-
 def write_report(
     summary: Summary,
     folder: str | Path,
@@ -495,7 +445,6 @@ def write_report(
     plots: bool = True,
     verdicts: list | None = None,
     type_names: dict[int, str] | None = None,
-    plotter: PlotWorker | None = None,
 ) -> list[Path]:
     """summary.json, report.md and (unless `plots` is False) the PNG plots into `folder`; returns the paths.
     Each file is written whole or not at all: a full disk is one ClarqError line (the dialogues stay saved, and
@@ -503,12 +452,7 @@ def write_report(
     folder = Path(folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        if not plots:
-            images = []
-        elif plotter is not None:
-            images = plotter.draw(summary, folder, verdicts, type_names)
-        else:
-            images = write_plots(summary, folder, verdicts, type_names)
+        images = write_plots(summary, folder, verdicts, type_names) if plots else []
     except OSError as exc:
         raise file_error(folder, exc, "write the plots into") from None
     summary_path = folder / SUMMARY_FILE  # a run folder's summary.json (core.run_folder), or --out's

@@ -10,7 +10,6 @@ the people page (score_finished_run, which also writes the report) all call it.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -239,40 +238,22 @@ async def score_run(
     return Scored(source, summary, chosen)
 
 
-#: From this many tasks on, a run's plots are drawn in a worker process (report.PlotWorker); fewer are scored too
-#: quickly for its start to pay.
-PLOT_WORKER_MIN = 64
-
-
 async def score_finished_run(run_dir: Path, tasks: list[Task], judge: str, split: str, client: Any) -> Summary | None:
     """The end of `clarq run` (and of a person's run on the people page): score the run's dialogues on the tasks it
     selected through score_run and write summary.json, report.md and the plots (None when no dialogue of them was
     written). A run of split "all" reports all its dialogues, each split in its own rows; a model judge calls
     through the run's own client (endpoint, cache, budget)."""
-    from ..core.workers import worker_context
-    from .report import PlotWorker, type_names_of, write_report
+    from .report import type_names_of, write_report
 
-    # many dialogues: the plots' worker starts now and imports matplotlib while the dialogues are read and judged
-    plotter = (
-        PlotWorker()
-        if len(tasks) >= PLOT_WORKER_MIN and (os.cpu_count() or 1) > 1 and worker_context() is not None
-        else None
+    folder = RunDir(run_dir)
+    by_id = {task.id: task for task in tasks}
+    records = folder.transcripts()[0]
+    folder.check_records(records)  # a pair written twice is never scored twice
+    pairs = [(t, by_id[t.task_id]) for t in records if t.task_id in by_id]
+    if not pairs:
+        return None
+    scored = await score_run(
+        Source(folder.name, pairs, run_dir), judge=judge, client=client, split="all" if split == "all" else "auto"
     )
-    try:
-        folder = RunDir(run_dir)
-        by_id = {task.id: task for task in tasks}
-        records = folder.transcripts()[0]
-        folder.check_records(records)  # a pair written twice is never scored twice
-        pairs = [(t, by_id[t.task_id]) for t in records if t.task_id in by_id]
-        if not pairs:
-            return None
-        scored = await score_run(
-            Source(folder.name, pairs, run_dir), judge=judge, client=client, split="all" if split == "all" else "auto"
-        )
-        write_report(
-            scored.summary, run_dir, verdicts=scored.verdicts, type_names=type_names_of(pairs), plotter=plotter
-        )
-        return scored.summary
-    finally:
-        if plotter is not None:
-            plotter.close()
+    write_report(scored.summary, run_dir, verdicts=scored.verdicts, type_names=type_names_of(pairs))
+    return scored.summary
