@@ -38,7 +38,8 @@ def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
         choices=["auto", "litellm"],
         default="auto",
         help="auto: plain HTTP for OpenAI-compatible models at --api-base, litellm for the rest "
-        "(default); litellm: every call through litellm",
+        "(default); litellm: every call through litellm (~8 ms of CPU a call against under 1 ms: with many "
+        "dialogues in flight, keep auto for OpenAI-compatible endpoints)",
     )
     group.add_argument(
         "--max-cost",

@@ -132,9 +132,17 @@ def stop_like_ctrl_c() -> None:
                 pass
 
 
+#: The cyclic collector's first threshold for a command (Python's default is 700 allocations). A command loads tasks,
+#: models and records that live as long as it does, and with the default every few hundred new objects the collector
+#: walked the young ones and, every hundred walks, all of them: ~6% of a 260-dialogue offline run's CPU.
+GC_FIRST_THRESHOLD = 20_000
+
+
 def entry() -> None:
+    import gc
     import os
 
+    gc.set_threshold(GC_FIRST_THRESHOLD, *gc.get_threshold()[1:])
     stop_like_ctrl_c()
     if not sys.stdout.isatty():  # piped or redirected: rich would wrap tables at 80 columns ("questi..."); a file
         os.environ.setdefault("COLUMNS", "240")  # or a pager has no width, so give tables the room they need

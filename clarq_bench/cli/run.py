@@ -159,6 +159,9 @@ def _run(args: argparse.Namespace) -> int:
             console.print(run_folder_line(run_dir), markup=False, highlight=False, soft_wrap=True)
         if started:
             console.print(provider_line(started[0]), markup=False, highlight=False, soft_wrap=True)
+            note = transport_note(args, started[0])
+            if note:
+                console.print(note, markup=False, highlight=False, soft_wrap=True)
         for twin in twins:
             console.print(twin_warning(twin), markup=False, highlight=False, soft_wrap=True)
 
@@ -178,6 +181,26 @@ def _run(args: argparse.Namespace) -> int:
 
         print_table(result.summary, Console(file=sys.stdout))
     return outcome(result.stats, result.run_dir)
+
+
+def transport_note(args: argparse.Namespace, config: Any) -> str | None:
+    """A note when --transport litellm sends calls the plain HTTP path could send: litellm's own CPU per call is
+    ~10 times that path's, and with many dialogues in flight that CPU, not the model, sets the pace."""
+    api_base = getattr(args, "api_base", None)
+    if getattr(args, "transport", "auto") != "litellm" or not api_base:
+        return None
+    from ..llm.models import resolve_model
+    from ..llm.transports import uses_direct
+
+    models = [config.seeker.model, config.provider.model, config.judge_model]
+    direct = sorted({m for m in models if m and uses_direct("auto", api_base, resolve_model(m))})
+    if not direct:
+        return None
+    return (
+        f"note: --transport litellm spends ~8 ms of CPU a call in litellm ({', '.join(direct)} at {api_base} would "
+        "take the plain HTTP path of the default --transport auto, under 1 ms); with many dialogues in flight that "
+        "CPU sets the pace"
+    )
 
 
 def provider_line(config: Any) -> str:

@@ -119,6 +119,11 @@ def check_depth(value: Any, limit: int = MAX_DEPTH) -> str | None:
 def loads(text: str | bytes, source: str, line: int | None = None, *, max_depth: int = MAX_DEPTH) -> Any:
     """Parse one JSON document from outside; a DataError naming `source` (and line) when it is not acceptable."""
     where = source if line is None else f"{source} line {line}"
+    if isinstance(text, bytes) and json.detect_encoding(text) == "utf-8":
+        try:  # what json.loads does with UTF-8 bytes; as text the checks below take the quicker way (text_problem)
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:  # left to json.loads and check_depth, as any other bytes
+            pass
     try:
         value = json.loads(text)
     except RecursionError:

@@ -94,6 +94,27 @@ def _values_pattern() -> re.Pattern[str] | None:
     return pattern
 
 
+#: The two-word credential names of PATTERNS[3] (`api_key`, `access-token`, ...), lower case, without the joiner.
+_KEYWORDS = (("api", "key"), ("access", "token"), ("auth", "token"), ("client", "secret"), ("secret", "key"))
+#: For each of PATTERNS, strings one of which any match of it holds: (in the text as is, in the text case-folded).
+#: A pattern none of whose strings occurs cannot match, so its scan (the costly part of redacting a record) is skipped.
+_NEEDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    ((), ("bearer",)),
+    (("sk-", "rk-", "pk-", "xox", "ghp", "gho", "ghs", "hf-", "hf_", "glpat"), ()),
+    (("AKIA",), ()),
+    ((), tuple(f"{a}{j}{b}" for a, b in _KEYWORDS for j in ("", "_", "-")) + ("authorization",)),
+    (("=",), ()),
+    (("://",), ()),
+)
+#: The characters other than A-Z that a case-insensitive pattern matches to an ASCII letter (dotted and dotless i,
+#: the Kelvin sign, the long s): folded to that letter so the case-folded needles above miss no match.
+_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u212a": "k", "\u017f": "s"})
+
+
+def _folded(text: str) -> str:
+    return text.lower() if text.isascii() else text.translate(_FOLD).lower()
+
+
 def redact(text: str) -> str:
     """`text` with every credential value and credential-shaped string replaced by `[redacted]`."""
     if not text:
@@ -101,8 +122,18 @@ def redact(text: str) -> str:
     pattern = _values_pattern()
     if pattern is not None:
         text = pattern.sub(MARK, text)
-    for regex, replacement in PATTERNS:
-        text = regex.sub(replacement, text)
+    folded: str | None = None
+    for (regex, replacement), (plain, caseless) in zip(PATTERNS, _NEEDS, strict=True):
+        if plain and not any(needle in text for needle in plain):
+            continue
+        if caseless:
+            if folded is None:
+                folded = _folded(text)
+            if not any(needle in folded for needle in caseless):
+                continue
+        replaced = regex.sub(replacement, text)
+        if replaced != text:
+            text, folded = replaced, None
     return text
 
 

@@ -9,11 +9,16 @@ run, hence the fingerprint check first (provider/identity.py).
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ..core.errors import ClarqError
 from ..core.tasks import Task
 from ..core.transcript import Transcript, Turn
+from ..core.workers import worker_context
 from ..provider.factory import ProviderMode, make_provider
 from ..provider.identity import provider_fingerprint
 from .schema import Manifest, dialogue_key
@@ -49,9 +54,11 @@ def _show(turn: Any) -> str:
     return f"{kind} {list(turn.revealed)} {text!r}"
 
 
-def replay_dialogue(transcript: Transcript, task: Task, name: str, mode: str) -> str | None:
-    """The first provider turn the replay disagrees with, as one line; None when every turn matches."""
-    provider: Any = make_provider(name, task, mode)
+def replay_dialogue(transcript: Transcript, task: Task, name: str, mode: str, provider: Any = None) -> str | None:
+    """The first provider turn the replay disagrees with, as one line; None when every turn matches. `provider` is
+    one already built for this task and mode (a provider is pure in the dialogue, so the trials of a task share it)."""
+    if provider is None:
+        provider = make_provider(name, task, mode)
     key = dialogue_key(transcript.task_id, transcript.trial)
     turns: list[Turn] = transcript.turns
     for index in range(0, len(turns), 2):
@@ -66,19 +73,122 @@ def replay_dialogue(transcript: Transcript, task: Task, name: str, mode: str) ->
     return None
 
 
-def replay_all(transcripts: list[Transcript], tasks: dict[str, Task], manifest: Manifest, skip: set[str]) -> list[str]:
-    """Replay every dialogue not in `skip` (keys already failed by other checks); one line per disagreement."""
-    name, mode = manifest.provider.name, provider_mode(manifest)
-    problems = []
-    for transcript in transcripts:
-        key = dialogue_key(transcript.task_id, transcript.trial)
-        task = tasks.get(transcript.task_id)
-        if key in skip or task is None:
-            continue
+#: Below this many dialogues the replay stays in this process (starting workers costs more than it saves).
+PARALLEL_MIN = 64
+#: Most worker processes a replay starts (never more than the machine's CPUs).
+MAX_WORKERS = 8
+
+#: One dialogue's replay: (None, None) when it matches, (line, None) at its first disagreement, (None, error) when
+#: the provider could not be built (a ClarqError's text).
+Outcome = tuple[str | None, str | None]
+
+
+def _outcome(transcript: Transcript, task: Task, name: str, mode: str, built: dict[str, Any]) -> Outcome:
+    try:
+        provider = built.get(task.id)
+        if provider is None:
+            provider = built[task.id] = make_provider(name, task, mode)
+        return replay_dialogue(transcript, task, name, mode, provider), None
+    except ClarqError as exc:  # e.g. offline-e5 without its extra
+        return None, str(exc)
+
+
+def _replay_chunk(items: list[tuple[Transcript, Task]], name: str, mode: str) -> list[Outcome]:
+    """In a worker process: the outcomes of a chunk of dialogues (a task's dialogues share a chunk, so its provider
+    is built once)."""
+    built: dict[str, Any] = {}
+    return [_outcome(transcript, task, name, mode, built) for transcript, task in items]
+
+
+def replay_workers(dialogues: int) -> int:
+    """Worker processes for replaying `dialogues` dialogues: none for a few (or when this process should not start
+    workers, core/workers.py), else one per CPU (at most MAX_WORKERS); CLARQ_REPLAY_WORKERS=N sets the number (0:
+    replay in this process)."""
+    chosen = os.environ.get("CLARQ_REPLAY_WORKERS", "").strip()
+    if chosen.isdigit():
+        return int(chosen)
+    if dialogues < PARALLEL_MIN or worker_context() is None:
+        return 0
+    return min(MAX_WORKERS, os.cpu_count() or 1)
+
+
+class Replay:
+    """A replay of a submission's dialogues, started now and read with `problems(skip)` once the other checks know
+    which dialogues they failed.
+
+    With workers, every dialogue is replayed in worker processes while this process goes on with the other checks
+    (the replay is pure CPU in the provider: on a machine with several cores the two overlap); the lines are the
+    same, in the same order, as replaying one dialogue after another here, which is what happens without workers
+    (and then a dialogue in `skip` is not replayed at all)."""
+
+    def __init__(self, transcripts: list[Transcript], tasks: dict[str, Task], manifest: Manifest, workers: int = 0):
+        self.name, self.mode = manifest.provider.name, provider_mode(manifest)
+        self.items = [(transcript, tasks.get(transcript.task_id)) for transcript in transcripts]
+        self.workers = workers
+        self._executor: ProcessPoolExecutor | None = None
+        self._futures: list[tuple[list[int], Future[list[Outcome]]]] = []
+        if workers > 0:
+            self._start(workers)
+
+    def _start(self, workers: int) -> None:
+        by_task: dict[str, list[int]] = {}
+        known: dict[int, Task] = {}
+        for index, (_, task) in enumerate(self.items):
+            if task is not None:
+                known[index] = task
+                by_task.setdefault(task.id, []).append(index)
+        groups = list(by_task.values())
+        if not groups:
+            return
+        per_chunk = max(1, -(-len(self.items) // (workers * 4)))  # ~4 chunks a worker: an even finish
+        chunks: list[list[int]] = [[]]
+        for group in groups:
+            if len(chunks[-1]) >= per_chunk:
+                chunks.append([])
+            chunks[-1].extend(group)
+        context = worker_context() or multiprocessing.get_context("spawn")  # spawn when asked for by number
         try:
-            problem = replay_dialogue(transcript, task, name, mode)
-        except ClarqError as exc:  # e.g. offline-e5 without its extra: one line, no replay
-            return [f"cannot replay the {name} provider: {exc}"]
-        if problem:
-            problems.append(problem)
-    return problems
+            self._executor = ProcessPoolExecutor(min(workers, len(chunks)), mp_context=context)
+            for chunk in chunks:
+                items = [(self.items[i][0], known[i]) for i in chunk]
+                self._futures.append((chunk, self._executor.submit(_replay_chunk, items, self.name, self.mode)))
+        except (BrokenProcessPool, OSError):
+            self.close()
+            self._futures = []
+
+    def problems(self, skip: set[str]) -> list[str]:
+        """One line per disagreement, dialogues in `skip` (keys other checks already failed) left out."""
+        outcomes: dict[int, Outcome] = {}
+        try:
+            for chunk, future in self._futures:
+                outcomes.update(zip(chunk, future.result(), strict=True))
+        except (BrokenProcessPool, OSError):  # workers could not start (e.g. a script without a __main__ guard):
+            outcomes = {}  # every dialogue is replayed here instead
+        finally:
+            self.close()
+        built: dict[str, Any] = {}
+        problems = []
+        for index, (transcript, task) in enumerate(self.items):
+            key = dialogue_key(transcript.task_id, transcript.trial)
+            if key in skip or task is None:
+                continue
+            line, error = (
+                outcomes[index] if index in outcomes else _outcome(transcript, task, self.name, self.mode, built)
+            )
+            if error is not None:
+                return [f"cannot replay the {self.name} provider: {error}"]
+            if line:
+                problems.append(line)
+        return problems
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
+
+
+def replay_all(
+    transcripts: list[Transcript], tasks: dict[str, Task], manifest: Manifest, skip: set[str], workers: int = 0
+) -> list[str]:
+    """Replay every dialogue not in `skip` (keys already failed by other checks); one line per disagreement."""
+    return Replay(transcripts, tasks, manifest, workers).problems(skip)

@@ -31,7 +31,7 @@ from . import bounds
 from .bundle import classify, read_submission
 from .consistency import check_consistency
 from .figures import RENAMED, bootstrap_settings, compute_metrics, differences, old_names
-from .replay import fingerprint_problem, provider_mode, replay_all
+from .replay import Replay, fingerprint_problem, provider_mode, replay_workers
 from .rules import check_rules
 from .schema import FORMAT_VERSION, Submission, dialogue_key, task_set_hash
 from .seal import check_seal
@@ -69,7 +69,9 @@ def load_task_data(data: str | Path | None, languages: set[str]) -> tuple[Path, 
     return root, {task.id: task for task in tasks}
 
 
-def _check_tasks(sub: Submission, data: dict[str, Task], root: Path, problems: list[str]) -> None:
+def _check_tasks(
+    sub: Submission, data: dict[str, Task], digests: dict[str, str], root: Path, problems: list[str]
+) -> None:
     manifest = sub.manifest
     if task_set_hash(manifest.task_hashes) != manifest.task_set_hash:
         problems.append(
@@ -89,19 +91,18 @@ def _check_tasks(sub: Submission, data: dict[str, Task], root: Path, problems: l
             f"(first: {', '.join(lacking[:3])}): a submission covers the whole split"
         )
     for task_id, digest in manifest.task_hashes.items():
-        if task_id in data and data[task_id].content_hash() != digest:
+        if task_id in data and digests[task_id] != digest:
             problems.append(
-                f"task {task_id}: hash {digest[:12]}... differs from the task data "
-                f"({data[task_id].content_hash()[:12]}...)"
+                f"task {task_id}: hash {digest[:12]}... differs from the task data ({digests[task_id][:12]}...)"
             )
 
 
-def _other_task_set(sub: Submission, data: dict[str, Task], root: Path) -> str | None:
+def _other_task_set(sub: Submission, data: dict[str, Task], digests: dict[str, str], root: Path) -> str | None:
     """One line when the submission's tasks are another task set than the data's (sample vs benchmark, ...)."""
     hashes = sub.manifest.task_hashes
-    differ = sum(task_id not in data or data[task_id].content_hash() != digest for task_id, digest in hashes.items())
+    differ = sum(task_id not in data or digests[task_id] != digest for task_id, digest in hashes.items())
     mine = kind_of(hashes)
-    theirs = kind_of({task_id: task.content_hash() for task_id, task in data.items()})
+    theirs = kind_of(digests)
     if not differ or mine == theirs or (mine == CUSTOM and differ * 2 <= len(hashes)):
         return None  # the same set, or a few edited tasks: the detailed lines name them
     hint = " (the sample tasks: --data tasks/)" if mine == SAMPLE else ""
@@ -238,6 +239,7 @@ def _check_figures(sub: Submission, verdicts: list[Verdict], problems: list[str]
 def _judge_all(
     sub: Submission,
     tasks: dict[str, Task],
+    digests: dict[str, str],
     verdicts: list[Verdict],
     recorded: dict,
     judge_named: bool,
@@ -250,7 +252,7 @@ def _judge_all(
     manifest = sub.manifest
     for transcript in sub.transcripts:
         task = tasks.get(transcript.task_id)
-        if task is None or task.content_hash() != manifest.task_hashes.get(transcript.task_id):
+        if task is None or digests[transcript.task_id] != manifest.task_hashes.get(transcript.task_id):
             continue  # already reported: cannot judge against a task we do not have
         key = dialogue_key(transcript.task_id, transcript.trial)
         rule = check_rules(transcript, task, single=single, max_turns=manifest.max_turns, llm=llm)
@@ -284,11 +286,12 @@ def verify_submission(
     too_many = bounds.check_task_set(manifest, tasks)
     if too_many:
         return Verification([bounds.Refused(too_many)], notes, [], tasks)
-    other = _other_task_set(sub, tasks, root)
+    digests = {task_id: task.content_hash() for task_id, task in tasks.items()}  # each task hashed once
+    other = _other_task_set(sub, tasks, digests, root)
     if other:  # every later check would fail against tasks it was not played on: one line, not a cascade
         return Verification([other], notes, [], {})
     problems.extend(check_seal(sub))
-    _check_tasks(sub, tasks, root, problems)
+    _check_tasks(sub, tasks, digests, root, problems)
     _check_coverage(sub, problems)
     _check_identity(sub, problems)
     recorded = {(v.task_id, v.trial): v for v in sub.verdicts}
@@ -307,16 +310,24 @@ def verify_submission(
             f"token figures are recorded in {unit!r}, a unit this verifier cannot count in "
             f"(known: {token_counter().unit}, {FALLBACK_UNIT})"
         )
-    with counting_in(counter or token_counter()):
-        _judge_all(sub, tasks, verdicts, recorded, judge_named, single, llm, broken, problems)
-        if len(verdicts) == len(sub.transcripts) and verdicts:
-            again = _check_figures(sub, verdicts, problems, notes)
-    provenance = SELF_REPORTED
-    if recorded_kind(manifest.provider.name) == "offline":
-        cannot = fingerprint_problem(manifest)
-        problems.extend([cannot] if cannot else replay_all(sub.transcripts, tasks, manifest, broken))
-        provenance = SELF_REPORTED if cannot else REPLAYED
-    else:
+    offline = recorded_kind(manifest.provider.name) == "offline"
+    cannot = fingerprint_problem(manifest) if offline else None
+    replay = None
+    if offline and not cannot:  # started first: with workers it runs beside the checks below
+        replay = Replay(sub.transcripts, tasks, manifest, replay_workers(len(sub.transcripts)))
+    try:
+        with counting_in(counter or token_counter()):
+            _judge_all(sub, tasks, digests, verdicts, recorded, judge_named, single, llm, broken, problems)
+            if len(verdicts) == len(sub.transcripts) and verdicts:
+                again = _check_figures(sub, verdicts, problems, notes)
+        provenance = SELF_REPORTED
+        if offline:
+            problems.extend(replay.problems(broken) if replay is not None else [cannot or ""])
+            provenance = SELF_REPORTED if cannot else REPLAYED
+    finally:
+        if replay is not None:
+            replay.close()
+    if not offline:
         notes.append(
             f"the {manifest.provider.name} provider cannot be replayed: its replies are self-reported "
             "(checked against the tree and the provider rules only)"

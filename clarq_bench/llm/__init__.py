@@ -20,20 +20,61 @@ Calls in flight per model adapt to the server's refusals (limits.py).
     with track_usage() as meter: ...   # meter.by_role: usage of the calls made inside
 """
 
-from .accounting import UsageMeter, call_cost, track_usage
-from .cache import ResponseCache, cache_key, default_cache_path
-from .client import Completion, LLMClient, LLMSettings
-from .errors import (
-    LLMAuthError,
-    LLMBadRequestError,
-    LLMConnectionRefusedError,
-    LLMContextWindowError,
-    LLMCredentialsError,
-    LLMError,
-    LLMJSONError,
-    LLMUnavailableError,
-)
-from .models import ALIASES, check_credentials, resolve_model
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .accounting import UsageMeter, call_cost, track_usage
+    from .cache import ResponseCache, cache_key, default_cache_path
+    from .client import Completion, LLMClient, LLMSettings
+    from .errors import (
+        LLMAuthError,
+        LLMBadRequestError,
+        LLMConnectionRefusedError,
+        LLMContextWindowError,
+        LLMCredentialsError,
+        LLMError,
+        LLMJSONError,
+        LLMUnavailableError,
+    )
+    from .models import ALIASES, check_credentials, resolve_model
+
+#: Where each public name lives: importing this package imports none of them (an offline run needs two small
+#: modules of it, not the client, its cache or its accounting), the first use of a name imports its module.
+_HOMES = {
+    "UsageMeter": "accounting",
+    "call_cost": "accounting",
+    "track_usage": "accounting",
+    "ResponseCache": "cache",
+    "cache_key": "cache",
+    "default_cache_path": "cache",
+    "Completion": "client",
+    "LLMClient": "client",
+    "LLMSettings": "client",
+    "LLMAuthError": "errors",
+    "LLMBadRequestError": "errors",
+    "LLMConnectionRefusedError": "errors",
+    "LLMContextWindowError": "errors",
+    "LLMCredentialsError": "errors",
+    "LLMError": "errors",
+    "LLMJSONError": "errors",
+    "LLMUnavailableError": "errors",
+    "ALIASES": "models",
+    "check_credentials": "models",
+    "resolve_model": "models",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ALIASES",

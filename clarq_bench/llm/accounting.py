@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from ..core.transcript import Usage
+from . import model_facts
 from .models import is_scripted, litellm_module
 
 _UNPRICED: set[str] = set()
@@ -55,17 +56,30 @@ def call_cost(resolved: str, prompt_tokens: int, completion_tokens: int) -> floa
         return prompt_tokens * rates[0] + completion_tokens * rates[1]
     if is_scripted(resolved) or resolved in _UNPRICED:
         return 0.0
+    if resolved not in _TIERED:
+        kept = model_facts.known("rates", resolved)  # litellm's answer of an earlier run, without importing it
+        if kept == "unpriced":
+            _UNPRICED.add(resolved)
+            return 0.0
+        if kept == "tiered":
+            _TIERED.add(resolved)
+        elif isinstance(kept, list) and len(kept) == 2 and all(type(rate) is float for rate in kept):
+            _RATES[resolved] = (kept[0], kept[1])
+            return prompt_tokens * kept[0] + completion_tokens * kept[1]
     try:
         if resolved in _TIERED:
             return _litellm_cost(resolved, prompt_tokens, completion_tokens)
         learned = _learn_rates(resolved)
         if learned is None:
             _TIERED.add(resolved)
+            model_facts.remember("rates", resolved, "tiered")
             return _litellm_cost(resolved, prompt_tokens, completion_tokens)
     except Exception:  # litellm raises a bare Exception for models missing from its table
         _UNPRICED.add(resolved)
+        model_facts.remember("rates", resolved, "unpriced")
         return 0.0
     _RATES[resolved] = learned
+    model_facts.remember("rates", resolved, [learned[0], learned[1]])
     return prompt_tokens * learned[0] + completion_tokens * learned[1]
 
 

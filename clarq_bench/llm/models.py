@@ -144,11 +144,19 @@ def supports_json_mode(resolved: str) -> bool:
     """Whether to send response_format={"type": "json_object"} to this model."""
     if is_scripted(resolved) or bare_name(resolved) in NO_JSON_MODE:
         return False
+    from . import model_facts
+
+    kept = model_facts.known("json_mode", resolved)  # litellm's answer of an earlier run, without importing it
+    if isinstance(kept, bool):
+        return kept
     try:
         params = litellm_module().get_supported_openai_params(resolved) or []
     except Exception:
+        model_facts.remember("json_mode", resolved, False)
         return False
-    return "response_format" in params
+    supported = "response_format" in params
+    model_facts.remember("json_mode", resolved, supported)
+    return supported
 
 
 def missing_credentials(resolved: str, environ: Mapping[str, str] | None = None) -> list[str]:

@@ -22,6 +22,7 @@ class Ledger:
     def __init__(self, folder: RunDir, before: float, client: Any, on_failure: Callable[[BaseException], None]) -> None:
         self.folder, self.before, self.client, self.on_failure = folder, before, client, on_failure
         self._pending = False
+        self._written: float | None = None  # the dialogues' figure spending.json holds now
         self.failed: BaseException | None = None
 
     def paid(self) -> None:
@@ -39,8 +40,12 @@ class Ledger:
         self._pending = False
         if self.failed is not None:
             return
+        total = self.before + spent_by(self.client)
+        if total == self._written:  # unchanged (unpriced models, calls settling at their estimate): no rewrite
+            return
         try:
-            self.folder.save_spending(self.before + spent_by(self.client))
+            self.folder.save_spending(total)
+            self._written = total
         except (OSError, ClarqError) as exc:
             self.failed = exc
             halt = getattr(self.client, "halt", None)

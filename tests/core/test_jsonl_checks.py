@@ -53,3 +53,32 @@ def test_limits_hold_at_the_edge_and_far_past_it():
     with pytest.raises(DataError, match="lone surrogate"):
         loads('{"text": "\\ud83d"}', "f")
     assert loads('{"text": "\\ud83d\\ude00"}', "f") == {"text": "😀"}
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"a":"\\ud800"}',  # an escaped lone surrogate
+        b'{"a":"\\uDBFF\\uDFFF","b":"\\udfff"}',
+        '{"a":"x","b":"\\ud800"}'.encode("utf-16"),  # UTF-16: json.loads reads it, the quicker path must not
+        '{"a":"\\ud800"}'.encode("utf-32"),
+        b'\xef\xbb\xbf{"a":1}',  # a UTF-8 byte order mark
+        b'{"a":"\xed\xa0\x80"}',  # a raw encoded surrogate (json.loads passes it through)
+        b"[" * 70 + b"]" * 70,
+        b'{"a": "caf\xc3\xa9", "b": [[[["\\u00e9"]]]]}',
+        b'{"a":"\xff"}',
+    ],
+)
+def test_bytes_are_checked_as_json_loads_and_check_depth_check_them(raw: bytes) -> None:
+    """UTF-8 bytes are decoded first (then checked the quicker way, text_problem); the outcome is what reading the
+    bytes with json.loads and walking the value with check_depth gives, for every encoding json.loads accepts."""
+    try:
+        value = json.loads(raw)
+        expected = check_depth(value) or value
+    except UnicodeDecodeError:
+        expected = "not UTF-8 text"
+    try:
+        got = loads(raw, "x")
+    except DataError as exc:
+        got = str(exc).split(": ", 1)[1]
+    assert got == expected

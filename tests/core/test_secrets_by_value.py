@@ -150,3 +150,44 @@ def test_redacting_walks_the_environment_only_when_it_changed(monkeypatch: pytes
     redactor.redact("once more")
     redactor.redact("and again")
     assert walks == [1]
+
+
+def _every_pattern(text: str) -> str:
+    """Every credential pattern applied in turn, none skipped: what `redact` must return for a text with no secret
+    value in it."""
+    for regex, replacement in redactor.PATTERNS:
+        text = regex.sub(replacement, text)
+    return text
+
+
+CREDENTIAL_SHAPES = [
+    "Authorization: Bearer abcdefgh12345678",
+    "BEARER\tZZZZ9999yyyy",
+    "bearer abc",  # too short
+    "key sk-abcdEFGH1234_x and rk-12345678 pk-AAAAAAAA9",
+    "xoxb-123456789012 ghp_abcdefgh1234 hf_AbCdEfGh1234 glpat-abcdefgh12",
+    "AKIAABCDEFGHIJKLMNOP",
+    '{"api_key": "abc123def456"}',
+    '\\"X-Api-Key\\": \\"zz99zz99zz\\"',
+    "ACCESS_TOKEN=tok3n_value_1",
+    "client-secret: s3cr3tvalue",
+    "https://h.example/p?token=abc12345&sig=ffff0000",
+    "postgres://user:pa55@db.example/x",
+    # a case-insensitive keyword spelled with the letters other than A-Z that match it: dotted and dotless i,
+    # the Kelvin sign and the long s
+    "AP\u0130_KEY: xyz987654321",
+    "ap\u0131key=qq11qq11qq",
+    "\u017fecret_key: value12345678",
+    "api\u212aey=abcdef123456",
+    "BEAR\u212aR abcdefgh12345678",
+    "plain words, no credential here: access to the auth desk is by the secret door",
+]
+
+
+@pytest.mark.parametrize("text", CREDENTIAL_SHAPES)
+def test_skipping_patterns_that_cannot_match_changes_nothing(text: str) -> None:
+    """`redact` skips a pattern when none of the strings every match of it holds occurs; on each credential shape,
+    alone, inside a JSON record, and several together, it gives what applying every pattern gives."""
+    record = json.dumps({"turns": [{"text": "hello"}, {"text": text}], "note": "\u00e9t\u00e9"}, ensure_ascii=False)
+    for sample in (text, record, " | ".join(CREDENTIAL_SHAPES)):
+        assert redactor.redact(sample) == _every_pattern(sample)
