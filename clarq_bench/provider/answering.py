@@ -72,12 +72,14 @@ def read_turn(
     frontier: Sequence[str] = (),
     confidence: Mapping[str, float] | None = None,
     lone: Iterable[str] = (),
+    lone_confidence: Mapping[str, float] | None = None,
 ) -> Answer:
     """The candidate nodes the seeker's latest turn (the last seeker turn of `turns`) asks about, by the rule above,
     in the frontier's order. Jax's earlier replies in `turns` say which choices he has raised and which nodes he has
     given (twin choices, focus.picks_twin). A `frontier` node whose options a read question offers as its
     alternatives is a candidate whatever the matcher or model proposed: such a question can ask nothing else (a real
-    choice question is never refused). `lone`: more candidates when the turn is one question (multi-info)."""
+    choice question is never refused). `lone`, `lone_confidence`: the single-info matcher's candidates and confidences, for a multi-info turn of one
+    question."""
     last = max((i for i, t in enumerate(turns) if t.speaker == Speaker.seeker), default=-1)
     turn = turns[last].text if last >= 0 else ""
     earlier = [t for t in turns[: max(last, 0)] if t.speaker == Speaker.provider]
@@ -87,7 +89,9 @@ def read_turn(
     questions = focus.questions(turn, heard, read)
     proposed = set(candidates)
     if multi_info and len(questions) == 1:
-        proposed |= set(lone)  # a turn of one question: the single-info reader's candidates too
+        # a turn of one question is read as in single-info mode: that matcher's candidates and confidences too
+        proposed |= set(lone)
+        confidence = lone_confidence or confidence
     offered = {node_id for node_id in frontier if any(focus.offers_options(q, node_id) for q in questions)}
     order = list(frontier) or list(candidates)
     ordered = [node_id for node_id in order if node_id in proposed | offered]

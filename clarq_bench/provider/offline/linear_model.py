@@ -226,6 +226,7 @@ class Selection(NamedTuple):
     #: The frontier nodes the single-info model passes (multi-info mode; else `passed`): a turn of one question is
     #: read alike in both modes, so multi-info never answers a lone question less than single-info does.
     lone: list[str] = []  # noqa: RUF012 - a NamedTuple field's default (never mutated)
+    lone_scores: dict[str, float] = {}  # noqa: RUF012 - the single-info model's scores (multi-info; else `scores`)
 
 
 def select(
@@ -252,7 +253,7 @@ def select(
         for node_id, features in zip(frontier, rows)
         if scores[node_id] >= model.threshold and features["ba"] > 0 and node_id not in exclude
     ]
-    lone = chosen
+    lone, lone_scores = chosen, scores
     if multi_info:
         single = {node_id: score(features, SINGLE_INFO) for node_id, features in zip(frontier, rows)}
         lone = [
@@ -260,4 +261,7 @@ def select(
             for node_id, features in zip(frontier, rows)
             if single[node_id] >= SINGLE_INFO.threshold and features["ba"] > 0 and node_id not in exclude
         ]
-    return Selection(chosen=chosen if multi_info else chosen[:1], scores=scores, passed=chosen, lone=lone)
+        lone_scores = single
+    return Selection(
+        chosen=chosen if multi_info else chosen[:1], scores=scores, passed=chosen, lone=lone, lone_scores=lone_scores
+    )

@@ -100,6 +100,7 @@ class OfflineProvider:
                 frontier=state.frontier,
                 confidence=selection.scores,
                 lone=selection.lone,
+                lone_confidence=selection.lone_scores,
             )
             chosen = reading.revealed
             if set(selection.chosen) - set(chosen):
