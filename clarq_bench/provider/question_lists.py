@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from .brief_options import BriefOption, names_entity
 from .lexical import TEXT_CACHE, tokens
+from .memo import per_reader
 from .question_words import (
     ALTERNATIVE_TERMS,
     ASKS_WHICH_OR,
@@ -73,6 +74,7 @@ class ListReading:
     pasted: list[frozenset[str]]
     scene_groups: set[int]
 
+    @per_reader
     def _without_names(self, text: str, mark: str = " , ") -> str:
         """The text, lower-cased, with each name of the brief (and the task name, the role) replaced by `mark`: a
         comma by default (what is left is the question's own words), NAME_MARK to read each name as one list item."""
@@ -82,6 +84,7 @@ class ListReading:
         """Does the question offer alternatives and ask which of them (see alternatives_frame)?"""
         return self.alternatives_frame(question) is not None
 
+    @per_reader
     def alternatives_frame(self, question: Question) -> str | None:
         """What a question that offers alternatives says besides them, or None when it offers none. Alternatives are
         a list a which / what governs ("Which A, B or C exactly?", "你说的是哪个A、B还是C？", "A、B还是C具体是哪个？"),
@@ -203,6 +206,7 @@ class ListReading:
         or how many: "What do I need to know about the A, the B and the C?")?"""
         return not question.classes - {"identity", "polar"} and self.lists_things(question, items_only=True)
 
+    @per_reader
     def first_thing_only(self, question: Question) -> Question:
         """The question as it asks: one that asks nothing particular of two things or more ("Could you tell me more
         about the A and the B?", "What do I need to know about the A and the B?": no where, how, who, when or which,
@@ -255,6 +259,7 @@ class ListReading:
             kept = kept.replace(key, name)
         return kept
 
+    @per_reader
     def lists_things(self, question: Question, items_only: bool = False) -> bool:
         """Does the question list three things or more ("the fire, the crystal, the magic or the deal")? Such a
         question asks about none of them in particular: it may ask a choice among options it lists (path 2) or a
@@ -281,6 +286,7 @@ class ListReading:
             return run + (1 if run == len(short) - 1 else 0) >= LISTED_THINGS
         return best >= LISTED_THINGS
 
+    @per_reader
     def _list_items(self, question: Question) -> list[tuple[set[int], int]]:
         """The question cut at list joints ("A, B or C"): each item with the option groups it names (`PASTED` for a
         note, the task name or the role) and how many words of its own it has besides them. A name written whole
