@@ -54,6 +54,18 @@ class Question(NamedTuple):
 
 
 @lru_cache(maxsize=TEXT_CACHE)
+def _name_pattern(name: str) -> re.Pattern[str]:
+    """A brief's name, case-blind, compiled once (re's own cache of 512 patterns thrashes over a run's briefs)."""
+    return re.compile(re.escape(name), re.I)
+
+
+@lru_cache(maxsize=4)
+def _joint_split(language: str) -> re.Pattern[str]:
+    """LIST_JOINT with its joints kept, for cutting a list into pieces and joints."""
+    return re.compile(f"({LIST_JOINT[language].pattern})", re.I)
+
+
+@lru_cache(maxsize=TEXT_CACHE)
 def _without_phrases(phrases: tuple[str, ...], text: str, mark: str) -> str:
     """ListReading._without_names, memoized: every rule of the focus reading asks it of the same question."""
     lowered = text.lower()
@@ -163,7 +175,7 @@ class ListReading:
         between them ("除了A、B和C之外，还有其他食材或调料吗" lists a set, then asks apart). Returns the text without the
         run (the question's frame), or None."""
         language = self.language
-        parts = re.split(f"({LIST_JOINT[language].pattern})", text, flags=re.I)
+        parts = _joint_split(language).split(text)
         pieces, joints = parts[0::2], parts[1::2]
         limit = LIST_ITEM_TERMS[language]
         run: list[int] = []
@@ -238,9 +250,13 @@ class ListReading:
             return key
 
         masked = text
+        lowered = masked.lower() if masked.isascii() else None
         for name in self.pasted_phrases:
-            masked = re.sub(re.escape(name), mark, masked, flags=re.I)
-        parts = re.split(f"({LIST_JOINT[language].pattern})", masked, flags=re.I)
+            if lowered is not None and name.isascii() and name.lower() not in lowered:
+                continue  # (ASCII both: the case-blind pattern matches exactly where the lower-cased name is found)
+            masked = _name_pattern(name).sub(mark, masked)
+            lowered = masked.lower() if masked.isascii() else None
+        parts = _joint_split(language).split(masked)
         pieces = parts[0::2]
         first = len(pieces)  # where the closing run of things after the lead piece starts
         for index in range(len(pieces) - 1, 0, -1):

@@ -214,11 +214,16 @@ def _kinds_named(
     names: tuple[str, ...], kinds: tuple[int, ...], terms: tuple[frozenset[str], ...], text: str, language: str
 ) -> int:
     found, rest = set(), text
+    lowered = rest.lower() if rest.isascii() else None
     for index in sorted(range(len(names)), key=lambda i: -len(names[i])):
-        pattern = _phrase_pattern(names[index])
+        name = names[index]
+        if lowered is not None and name.isascii() and name.lower() not in lowered:
+            continue  # (ASCII both: the case-blind pattern matches exactly where the lower-cased name is found)
+        pattern = _phrase_pattern(name)
         if pattern.search(rest):
             found.add(kinds[index])
             rest = pattern.sub(" , ", rest)
+            lowered = rest.lower() if rest.isascii() else None
     present = set(tokens(rest, language))
     found |= {kind for entity, kind in zip(terms, kinds) if names_entity(present, entity)}
     return len(found)
@@ -243,8 +248,9 @@ def _listed(phrases: tuple[str, ...], text: str) -> tuple[int, float]:
                 hit = True
             start = found + 1
         named += hit
-    counted = [hit for ch, hit in zip(lowered, covered) if _is_text(ch)]
-    return named, (sum(counted) / len(counted) if counted else 0.0)
+    # (the share of its text characters, _is_text, that copied phrases cover)
+    counted = sum(map(str.isalnum, lowered))
+    return named, (sum(map(str.isalnum, itertools.compress(lowered, covered))) / counted if counted else 0.0)
 
 
 @lru_cache(maxsize=TEXT_CACHE)
@@ -288,25 +294,36 @@ def _word_tuple(text: str) -> tuple[str, ...]:
 def without_echo(text: str, earlier: list[str], language: str) -> str:
     """The text with every whole sentence it copies from `earlier` texts taken out, punctuation kept (sentences of
     at least ECHO_WORDS words / ECHO_CHARS characters; a copied phrase inside a real question stays)."""
+    return _without_spans(text, _echo_spans(earlier, language), language)
+
+
+def _echo_spans(earlier: list[str], language: str) -> dict[str, list[list[str]]]:
+    """The sentences of `earlier` texts as without_echo compares them (characters / lower-cased words), long enough
+    to count, by their first unit: prepared once for all the questions of a turn."""
     copied: set[str] = set()
     for turn in earlier:
         copied.update(_said(turn, language))
+    minimum = ECHO_CHARS if language == "zh" else ECHO_WORDS
+    spans: dict[str, list[list[str]]] = {}
+    for sentence in copied:
+        span = list(sentence) if language == "zh" else sentence.split()
+        if len(span) >= minimum:
+            spans.setdefault(span[0], []).append(span)
+    return spans
+
+
+def _without_spans(text: str, spans: dict[str, list[list[str]]], language: str) -> str:
     if language == "zh":  # compare characters, ignoring spaces and punctuation
-        units = [(i, ch) for i, ch in enumerate(text) if _is_text(ch)]
-        minimum = ECHO_CHARS
+        units = [(i, ch) for i, ch in enumerate(text) if ch.isalnum()]  # (_is_text)
     else:  # compare lower-cased words
         pieces = _WORD_OR_MARK.findall(text)
         units = [(i, p.lower()) for i, p in enumerate(pieces) if p[0].isalnum() or p[0] == "'"]
-        minimum = ECHO_WORDS
     keys = [unit for _, unit in units]
     covered: set[int] = set()
-    for sentence in copied:
-        span = list(sentence) if language == "zh" else sentence.split()
-        n = len(span)
-        if n < minimum:
-            continue
-        for k in range(len(keys) - n + 1):
-            if keys[k] == span[0] and keys[k : k + n] == span:
+    for k, key in enumerate(keys):
+        for span in spans.get(key, ()):
+            n = len(span)
+            if k + n <= len(keys) and keys[k : k + n] == span:
                 covered.update(index for index, _ in units[k : k + n])
     if language == "zh":
         return "".join(ch for i, ch in enumerate(text) if i not in covered)
@@ -345,7 +362,7 @@ def _brief_sentences(task: Task, language: str) -> list[str]:
 
 def _units(text: str, language: str) -> list[str]:
     """Characters (zh, spaces and punctuation dropped) or lower-cased words (en)."""
-    return [ch for ch in text if _is_text(ch)] if language == "zh" else _words(text)
+    return [ch for ch in text if ch.isalnum()] if language == "zh" else _words(text)  # (_is_text)
 
 
 def _grams(texts: list[str], language: str) -> set[tuple[str, ...]]:
@@ -453,8 +470,8 @@ class TurnScreen:
         asks = sum(asks_in(sentence, language) for sentence in asked)
         if _repeats(raw, asks, turns, language):
             return Screened(Verdict.repeat, 0)
-        copied = [*earlier, *self.brief_sentences]
-        own_words = [without_echo(s, copied, language) for s in own_asked]
+        echo = _echo_spans([*earlier, *self.brief_sentences], language)
+        own_words = [_without_spans(s, echo, language) for s in own_asked]
         if _names_task(asked, self.vocabulary, language) and not _names_task(own_words, self.vocabulary, language):
             return Screened(Verdict.echo, 0)  # its questions name the task only in what they copy from Jax or the brief
         return Screened(None, asks)
