@@ -364,6 +364,7 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading):
         """What the question asks, by the rules of the module docstring (twins aside)."""
         return self.asking_rule(question, node_id, framed) is not None
 
+    @per_reader
     def asking_rule(self, question: Question, node_id: str, framed: bool = False) -> str | None:
         """The catalogue id of the rule by which the question asks this node's uncertainty (catalogue.py), or None
         when it does not ask it (twins aside)."""

@@ -38,6 +38,7 @@ class QuestionReading(ListReading):
 
     language: str
 
+    @per_reader
     def questions(self, turn: str, heard: str | None = None, limit: int | None = None) -> list[Question]:
         """The question sentences of a turn, in order; `heard`: what Jax has said so far (every provider turn
         before this one), which a kind must come from to be asked by name (see _kind_governed); `limit`: stop

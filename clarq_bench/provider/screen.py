@@ -217,8 +217,8 @@ def _kinds_named(
     lowered = rest.lower() if rest.isascii() else None
     for index in sorted(range(len(names)), key=lambda i: -len(names[i])):
         name = names[index]
-        if lowered is not None and name.isascii() and name.lower() not in lowered:
-            continue  # (ASCII both: the case-blind pattern matches exactly where the lower-cased name is found)
+        if _absent(name, rest, lowered):
+            continue
         pattern = _phrase_pattern(name)
         if pattern.search(rest):
             found.add(kinds[index])
@@ -257,11 +257,27 @@ def _listed(phrases: tuple[str, ...], text: str) -> tuple[int, float]:
 def _without_phrases(phrases: tuple[str, ...], text: str, language: str) -> str:
     lowered = text.lower() if text.isascii() else None
     for phrase in phrases:
-        if lowered is not None and phrase.isascii() and phrase.lower() not in lowered:
-            continue  # (ASCII both: the case-blind pattern matches exactly where the lower-cased phrase is found)
+        if _absent(phrase, text, lowered):
+            continue
         text = _phrase_pattern(phrase).sub("，" if language == "zh" else " , ", text)
         lowered = text.lower() if text.isascii() else None
     return text
+
+
+#: Characters re's case-blind matching matches only to themselves: ASCII other than letters, CJK ideographs and
+#: CJK punctuation.
+_CASELESS = re.compile(r"[\x00-\x40\x5b-\x60\x7b-\x7f\u3000-\u303f\u4e00-\u9fff]*")
+
+
+def _absent(phrase: str, text: str, lowered: str | None) -> bool:
+    """Can a phrase's case-blind pattern not match the text, by a plain search? (`lowered`: the text lower-cased
+    when it is ASCII, else None.) Exact: ASCII both, the pattern matches where the lower-cased phrase is found; a
+    phrase of characters without case (CJK, digits, punctuation) matches only itself."""
+    if lowered is not None and phrase.isascii():
+        return phrase.lower() not in lowered
+    if _CASELESS.fullmatch(phrase):
+        return phrase not in text
+    return False
 
 
 def _is_text(ch: str) -> bool:
