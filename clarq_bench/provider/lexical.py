@@ -211,6 +211,31 @@ def question_text(text: str, language: str) -> str:
     return " ".join(asked) if asked else ""
 
 
+#: The only characters outside ASCII that re's case-blind matching matches to an ASCII letter (İ ı ſ K).
+_FOLDS_TO_ASCII = re.compile("[\u0130\u0131\u017f\u212a]")
+#: Characters re's case-blind matching matches only to themselves: ASCII other than letters, CJK ideographs and
+#: CJK punctuation.
+_CASELESS = re.compile(r"[\x00-\x40\x5b-\x60\x7b-\x7f\u3000-\u303f\u4e00-\u9fff]*")
+_ASCII_OR_CASELESS = re.compile(r"[\x00-\x7f\u3000-\u303f\u4e00-\u9fff]*")
+
+
+def lowered_for_search(text: str) -> str | None:
+    """The text lower-cased for absent_phrase, or None when it holds a character that folds to an ASCII letter."""
+    return None if _FOLDS_TO_ASCII.search(text) else text.lower()
+
+
+def absent_phrase(phrase: str, text: str, lowered: str | None) -> bool:
+    """Can the phrase's case-blind pattern (re.escape, re.IGNORECASE) not match the text, by a plain search? Exact,
+    so a caller may skip the pattern: a phrase of ASCII and characters without case (CJK, digits, punctuation)
+    matches where its lower-cased form is in the lower-cased text (`lowered`, from lowered_for_search; None:
+    unknown), a phrase of characters without case only where it is itself."""
+    if lowered is not None and _ASCII_OR_CASELESS.fullmatch(phrase):
+        return phrase.lower() not in lowered
+    if _CASELESS.fullmatch(phrase):
+        return phrase not in text
+    return False
+
+
 class _Weights(dict[str, float]):
     """Term (or n-gram) weights that read 0.0 for a term with none, so a sum maps the table straight over a set."""
 

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from .brief_options import BriefOption, names_entity
-from .lexical import TEXT_CACHE, tokens
+from .lexical import TEXT_CACHE, absent_phrase, lowered_for_search, tokens
 from .memo import per_reader
 from .question_words import (
     ALTERNATIVE_TERMS,
@@ -250,12 +250,12 @@ class ListReading:
             return key
 
         masked = text
-        lowered = masked.lower() if masked.isascii() else None
+        lowered = lowered_for_search(masked)
         for name in self.pasted_phrases:
-            if lowered is not None and name.isascii() and name.lower() not in lowered:
-                continue  # (ASCII both: the case-blind pattern matches exactly where the lower-cased name is found)
+            if absent_phrase(name, masked, lowered):
+                continue  # (the pattern would not match: nothing to mark)
             masked = _name_pattern(name).sub(mark, masked)
-            lowered = masked.lower() if masked.isascii() else None
+            lowered = lowered_for_search(masked)
         parts = _joint_split(language).split(masked)
         pieces = parts[0::2]
         first = len(pieces)  # where the closing run of things after the lead piece starts

@@ -33,7 +33,16 @@ from ..data.loader import strip_speaker
 from .asks import MAX_THINGS, count_asks, names_with_joints
 from .brief_options import brief_options, kind_of, names_entity, names_of, notes_of
 from .intents import instructs_provider
-from .lexical import TEXT_CACHE, WH_EN_PATTERN, WH_ZH, is_question, sentences, tokens
+from .lexical import (
+    TEXT_CACHE,
+    WH_EN_PATTERN,
+    WH_ZH,
+    absent_phrase,
+    is_question,
+    lowered_for_search,
+    sentences,
+    tokens,
+)
 
 #: Longer than every released seeker turn (max 1,433 characters en, 401 zh) with a wide margin.
 MAX_CHARS = {"en": 3000, "zh": 1200}
@@ -214,16 +223,16 @@ def _kinds_named(
     names: tuple[str, ...], kinds: tuple[int, ...], terms: tuple[frozenset[str], ...], text: str, language: str
 ) -> int:
     found, rest = set(), text
-    lowered = rest.lower() if rest.isascii() else None
+    lowered = lowered_for_search(rest)
     for index in sorted(range(len(names)), key=lambda i: -len(names[i])):
         name = names[index]
-        if _absent(name, rest, lowered):
+        if absent_phrase(name, rest, lowered):
             continue
         pattern = _phrase_pattern(name)
         if pattern.search(rest):
             found.add(kinds[index])
             rest = pattern.sub(" , ", rest)
-            lowered = rest.lower() if rest.isascii() else None
+            lowered = lowered_for_search(rest)
     present = set(tokens(rest, language))
     found |= {kind for entity, kind in zip(terms, kinds) if names_entity(present, entity)}
     return len(found)
@@ -255,29 +264,13 @@ def _listed(phrases: tuple[str, ...], text: str) -> tuple[int, float]:
 
 @lru_cache(maxsize=TEXT_CACHE)
 def _without_phrases(phrases: tuple[str, ...], text: str, language: str) -> str:
-    lowered = text.lower() if text.isascii() else None
+    lowered = lowered_for_search(text)
     for phrase in phrases:
-        if _absent(phrase, text, lowered):
+        if absent_phrase(phrase, text, lowered):
             continue
         text = _phrase_pattern(phrase).sub("，" if language == "zh" else " , ", text)
-        lowered = text.lower() if text.isascii() else None
+        lowered = lowered_for_search(text)
     return text
-
-
-#: Characters re's case-blind matching matches only to themselves: ASCII other than letters, CJK ideographs and
-#: CJK punctuation.
-_CASELESS = re.compile(r"[\x00-\x40\x5b-\x60\x7b-\x7f\u3000-\u303f\u4e00-\u9fff]*")
-
-
-def _absent(phrase: str, text: str, lowered: str | None) -> bool:
-    """Can a phrase's case-blind pattern not match the text, by a plain search? (`lowered`: the text lower-cased
-    when it is ASCII, else None.) Exact: ASCII both, the pattern matches where the lower-cased phrase is found; a
-    phrase of characters without case (CJK, digits, punctuation) matches only itself."""
-    if lowered is not None and phrase.isascii():
-        return phrase.lower() not in lowered
-    if _CASELESS.fullmatch(phrase):
-        return phrase not in text
-    return False
 
 
 def _is_text(ch: str) -> bool:
