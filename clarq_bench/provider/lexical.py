@@ -160,7 +160,7 @@ def _read_tokens(text: str, language: str) -> list[str]:
         for run in _CJK_RUN.findall(text):
             if len(run) == 1:
                 out.append(run)
-            out.extend(run[i : i + 2] for i in range(len(run) - 1) if run[i : i + 2] not in STOP_BIGRAMS_ZH)
+            out.extend([run[i : i + 2] for i in range(len(run) - 1) if run[i : i + 2] not in STOP_BIGRAMS_ZH])
         return out
     return [_stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS_EN and len(w) > 1]
 
@@ -178,7 +178,7 @@ def char_grams(text: str, language: str) -> frozenset[str]:
         compact = _SPACE.sub("", lowered)
         return frozenset(compact) | {compact[i : i + 2] for i in range(len(compact) - 1)}
     padded = " " + _NON_WORD_EN.sub(" ", lowered).strip() + " "
-    return frozenset(padded[i : i + 4] for i in range(len(padded) - 3)) if len(padded) > 3 else frozenset()
+    return frozenset({padded[i : i + 4] for i in range(len(padded) - 3)}) if len(padded) > 3 else frozenset()
 
 
 def sentences(text: str, language: str) -> list[str]:

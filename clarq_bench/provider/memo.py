@@ -22,10 +22,11 @@ def per_reader(method: F) -> F:
 
     @functools.wraps(method)
     def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
-        memo: dict[tuple[Any, ...], Any] | None = self.__dict__.get("_reader_memo")
-        if memo is None:
-            memo = self.__dict__["_reader_memo"] = {}
-        key = (name, args, tuple(kwargs.items())) if kwargs else (name, args)
+        try:
+            memo: dict[tuple[Any, ...], Any] = self._reader_memo
+        except AttributeError:
+            memo = self._reader_memo = {}
+        key = (name, args, *kwargs.items()) if kwargs else (name, args)
         try:
             return memo[key]
         except KeyError:
