@@ -323,12 +323,12 @@ class ListReading:
                 if mark in piece:
                     named.add(group)
                     covered |= {mark}
-            for option in self.options:
-                if names_entity(present, option.terms):
+            for option in self.options:  # (one term present at least, unless it has none: names_entity)
+                if (not option.terms or not option.terms.isdisjoint(present)) and names_entity(present, option.terms):
                     named.add(option.group)
                     covered |= option.terms
             for terms in self.pasted:
-                if names_entity(present, terms):
+                if (not terms or not terms.isdisjoint(present)) and names_entity(present, terms):
                     named.add(PASTED)
                     covered |= terms
             items.append((named, len(present - covered)))

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
 from enum import Enum
 from functools import lru_cache
 from typing import NamedTuple
@@ -144,21 +145,22 @@ class EntityIndex(NamedTuple):
     sharing a content term; every scene a place), so "East Coast" and "West Coast" are one kind, and so are
     "Salty Alkali Land", "Paddy Field" and "Vegetable Garden" when they are the scenes."""
 
-    phrases: list[str]  # every phrase of the brief's lists (names, notes, task name, role), longest first
-    terms: list[frozenset[str]]
-    kinds: list[int]
-    names: list[str]  # each entity's name, as `terms` and `kinds`
+    phrases: Sequence[str]  # every phrase of the brief's lists (names, notes, task name, role), longest first
+    terms: Sequence[frozenset[str]]
+    kinds: Sequence[int]
+    names: Sequence[str]  # each entity's name, as `terms` and `kinds`
 
     @classmethod
     def of(cls, task: Task, language: str) -> EntityIndex:
         options = brief_options(task, language)
         brief = task.brief
         phrases = [p.strip() for p in (*entities(task), *notes_of(task), brief.task_name, brief.role) if p.strip()]
+        # (tuples: every reading below is memoized by them, and tuple() of a tuple is the tuple itself)
         return cls(
-            sorted(set(phrases), key=lambda p: (-len(p), p)),
-            [o.terms for o in options],
-            [kind_of(o) for o in options],
-            [o.name for o in options],
+            tuple(sorted(set(phrases), key=lambda p: (-len(p), p))),
+            tuple(o.terms for o in options),
+            tuple(kind_of(o) for o in options),
+            tuple(o.name for o in options),
         )
 
     def kinds_named(self, text: str, language: str) -> int:
@@ -224,7 +226,7 @@ def _kinds_named(
 ) -> int:
     found, rest = set(), text
     lowered = lowered_for_search(rest)
-    for index in sorted(range(len(names)), key=lambda i: -len(names[i])):
+    for index in _longest_first(names):
         name = names[index]
         if absent_phrase(name, rest, lowered):
             continue
@@ -234,8 +236,18 @@ def _kinds_named(
             rest = pattern.sub(" , ", rest)
             lowered = lowered_for_search(rest)
     present = set(tokens(rest, language))
-    found |= {kind for entity, kind in zip(terms, kinds) if names_entity(present, entity)}
+    # (an entity with terms, none of them present, is not named: names_entity needs one at least)
+    found |= {
+        kind
+        for entity, kind in zip(terms, kinds)
+        if not entity or (not entity.isdisjoint(present) and names_entity(present, entity))
+    }
     return len(found)
+
+
+@lru_cache(maxsize=64)
+def _longest_first(names: tuple[str, ...]) -> tuple[int, ...]:
+    return tuple(sorted(range(len(names)), key=lambda i: -len(names[i])))
 
 
 @lru_cache(maxsize=TEXT_CACHE)
