@@ -10,8 +10,10 @@ terms (the "multiple X" it settles): the reference reveals a node only when the 
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -243,6 +245,12 @@ class _Weights(dict[str, float]):
         return 0.0
 
 
+def _idf(frequency: dict[str, int], count: int) -> dict[str, float]:
+    """BM25-style IDF of each term of `count` documents by its document frequency (one logarithm per frequency)."""
+    by_df = {df: math.log(1.0 + (count - df + 0.5) / (df + 0.5)) for df in set(frequency.values())}
+    return {term: by_df[df] for term, df in frequency.items()}
+
+
 def _counts(terms: list[str]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for term in terms:
@@ -295,17 +303,13 @@ class TaskIndex:
             self.text_terms[node.id] = frozenset(text_tokens)
             self.doc_terms[node.id] = text_tokens + tokens(node.explanation or "", language)
         count = len(self.doc_terms)
-        frequency: dict[str, int] = {}
-        for terms in self.doc_terms.values():
-            for term in set(terms):
-                frequency[term] = frequency.get(term, 0) + 1
-        self.idf = _Weights({t: math.log(1.0 + (count - df + 0.5) / (df + 0.5)) for t, df in frequency.items()})
+        frequency = Counter(itertools.chain.from_iterable(set(terms) for terms in self.doc_terms.values()))
+        self.idf = _Weights(_idf(frequency, count))
         self.average_length = sum(len(terms) for terms in self.doc_terms.values()) / max(count, 1)
-        gram_frequency: dict[str, int] = {}
-        for node_id in self.text_grams:
-            for gram in self.text_grams[node_id] | self.explanation_grams[node_id]:
-                gram_frequency[gram] = gram_frequency.get(gram, 0) + 1
-        self.gram_idf = _Weights({g: math.log(1.0 + (count - df + 0.5) / (df + 0.5)) for g, df in gram_frequency.items()})
+        gram_frequency = Counter(
+            itertools.chain.from_iterable(self.text_grams[n] | self.explanation_grams[n] for n in self.text_grams)
+        )
+        self.gram_idf = _Weights(_idf(gram_frequency, count))
         # What bm25 and the covers read of a node on every turn, counted once: term counts, length norms, totals.
         self._counts = {node_id: _counts(terms) for node_id, terms in self.doc_terms.items()}
         self._lengths = {node_id: len(terms) for node_id, terms in self.doc_terms.items()}
