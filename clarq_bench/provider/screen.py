@@ -34,16 +34,7 @@ from ..data.loader import strip_speaker
 from .asks import MAX_THINGS, count_asks, names_with_joints
 from .brief_options import brief_options, kind_of, names_entity, names_of, notes_of
 from .intents import instructs_provider
-from .lexical import (
-    TEXT_CACHE,
-    WH_EN_PATTERN,
-    WH_ZH,
-    absent_phrase,
-    is_question,
-    lowered_for_search,
-    sentences,
-    tokens,
-)
+from .lexical import TEXT_CACHE, WH_EN_PATTERN, WH_ZH, absent_phrase, is_question, lowered_for_search, sentences, tokens
 
 #: Longer than every released seeker turn (max 1,433 characters en, 401 zh) with a wide margin.
 MAX_CHARS = {"en": 3000, "zh": 1200}
