@@ -291,7 +291,9 @@ def _phrase_pattern(phrase: str) -> re.Pattern[str]:
 def written_in(text: str) -> str:
     """The script a turn is written in: zh when CJK characters are at least as many as Latin letters (the
     judge's language rule), else en."""
-    return "zh" if _CJK.subn("", text)[1] >= max(1, _LATIN.subn("", text)[1]) else "en"  # (counts of matches)
+    if text.isascii():
+        return "en"  # (no CJK character: fewer than max(1, Latin letters))
+    return "zh" if len(_CJK.findall(text)) >= max(1, len(_LATIN.findall(text))) else "en"
 
 
 def _words(text: str) -> list[str]:
