@@ -260,7 +260,7 @@ def _listed(phrases: tuple[str, ...], text: str) -> tuple[int, float]:
                 hit = True
             start = found + 1
         named += hit
-    # (the share of its text characters, _is_text, that copied phrases cover)
+    # (the share of its text characters, not matched by _NON_TEXT: str.isalnum(), that copied phrases cover)
     counted = sum(map(str.isalnum, lowered))
     return named, (sum(map(str.isalnum, itertools.compress(lowered, covered))) / counted if counted else 0.0)
 
@@ -274,11 +274,6 @@ def _without_phrases(phrases: tuple[str, ...], text: str, language: str) -> str:
         text = _phrase_pattern(phrase).sub("，" if language == "zh" else " , ", text)
         lowered = lowered_for_search(text)
     return text
-
-
-def _is_text(ch: str) -> bool:
-    """Not matched by _NON_TEXT: a word character of re (str.isalnum() or "_") other than "_"."""
-    return ch.isalnum()
 
 
 @lru_cache(maxsize=TEXT_CACHE)
@@ -313,22 +308,27 @@ def without_echo(text: str, earlier: list[str], language: str) -> str:
 
 def _echo_spans(earlier: list[str], language: str) -> dict[str, list[list[str]]]:
     """The sentences of `earlier` texts as without_echo compares them (characters / lower-cased words), long enough
-    to count, by their first unit: prepared once for all the questions of a turn."""
-    copied: set[str] = set()
-    for turn in earlier:
-        copied.update(_said(turn, language))
-    minimum = ECHO_CHARS if language == "zh" else ECHO_WORDS
+    to count, each once, by their first unit: prepared once for all the questions of a turn."""
+    seen: set[str] = set()
     spans: dict[str, list[list[str]]] = {}
-    for sentence in copied:
-        span = list(sentence) if language == "zh" else sentence.split()
-        if len(span) >= minimum:
-            spans.setdefault(span[0], []).append(span)
+    for turn in earlier:
+        for sentence, span in _said_spans(turn, language):
+            if sentence not in seen:
+                seen.add(sentence)
+                spans.setdefault(span[0], []).append(span)
     return spans
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _said_spans(turn: str, language: str) -> tuple[tuple[str, list[str]], ...]:
+    minimum = ECHO_CHARS if language == "zh" else ECHO_WORDS
+    spans = ((sentence, list(sentence) if language == "zh" else sentence.split()) for sentence in _said(turn, language))
+    return tuple((sentence, span) for sentence, span in spans if len(span) >= minimum)
 
 
 def _without_spans(text: str, spans: dict[str, list[list[str]]], language: str) -> str:
     if language == "zh":  # compare characters, ignoring spaces and punctuation
-        units = [(i, ch) for i, ch in enumerate(text) if ch.isalnum()]  # (_is_text)
+        units = [(i, ch) for i, ch in enumerate(text) if ch.isalnum()]  # (text: not _NON_TEXT)
     else:  # compare lower-cased words
         pieces = _WORD_OR_MARK.findall(text)
         units = [(i, p.lower()) for i, p in enumerate(pieces) if p[0].isalnum() or p[0] == "'"]
@@ -376,7 +376,7 @@ def _brief_sentences(task: Task, language: str) -> list[str]:
 
 def _units(text: str, language: str) -> list[str]:
     """Characters (zh, spaces and punctuation dropped) or lower-cased words (en)."""
-    return [ch for ch in text if ch.isalnum()] if language == "zh" else _words(text)  # (_is_text)
+    return [ch for ch in text if ch.isalnum()] if language == "zh" else _words(text)  # (text: not _NON_TEXT)
 
 
 def _grams(texts: list[str], language: str) -> set[tuple[str, ...]]:

@@ -214,7 +214,7 @@ def match_exclusive(index: TaskIndex, node_id: str, frontier: list[str]) -> list
 
 def score(features: dict[str, float], model: LinearModel) -> float:
     """Probability-like score in (0, 1) that the turn asks about this node."""
-    z = model.bias + sum(weight * features[name] for name, weight in model.weights.items())
+    z = model.bias + sum([weight * features[name] for name, weight in model.weights.items()])
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
 
