@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from enum import Enum
 from functools import lru_cache
 from typing import NamedTuple
@@ -379,13 +379,6 @@ def _units(text: str, language: str) -> list[str]:
     return [ch for ch in text if ch.isalnum()] if language == "zh" else _words(text)  # (text: not _NON_TEXT)
 
 
-def _grams(texts: list[str], language: str) -> set[tuple[str, ...]]:
-    grams: set[tuple[str, ...]] = set()
-    for text in texts:
-        grams.update(_text_grams(text, language))
-    return grams
-
-
 @lru_cache(maxsize=TEXT_CACHE)
 def _text_grams(text: str, language: str) -> frozenset[tuple[str, ...]]:
     n = COPY_GRAM[language]
@@ -393,7 +386,17 @@ def _text_grams(text: str, language: str) -> frozenset[tuple[str, ...]]:
     return frozenset(tuple(units[i : i + n]) for i in range(len(units) - n + 1))
 
 
-def _copied_share(sentence: str, grams: set[tuple[str, ...]], language: str) -> float:
+class _AnyOf:
+    """The union of gram sets, for membership only (cheaper than building it on every turn)."""
+
+    def __init__(self, *sets: frozenset[tuple[str, ...]]) -> None:
+        self.sets = sets
+
+    def __contains__(self, gram: object) -> bool:
+        return any(gram in grams for grams in self.sets)
+
+
+def _copied_share(sentence: str, grams: Container[tuple[str, ...]], language: str) -> float:
     """The share of a sentence's words (characters) inside runs it copies from Jax or the brief."""
     units, n = _units(sentence, language), COPY_GRAM[language]
     covered: set[int] = set()
@@ -450,7 +453,7 @@ class TurnScreen:
         self.names = EntityIndex.of(task, self.language)
         self.vocabulary = task_vocabulary(task, self.language)
         self.brief_sentences = _brief_sentences(task, self.language)
-        self.brief_grams = _grams([task.brief.background], self.language)
+        self.brief_grams = _text_grams(task.brief.background, self.language)
         brief = task.brief
         self.joint_names = names_with_joints(names_of([*brief.items, *brief.skills, *brief.scenes]), self.language)
 
@@ -466,7 +469,7 @@ class TurnScreen:
         if instructs_provider(raw, language):
             return Screened(Verdict.instruction, 0)
         asked = [s for s in sentences(raw, language) if is_question(s, language)]
-        copied_grams = self.brief_grams | _grams(earlier, language)
+        copied_grams = _AnyOf(self.brief_grams, *(_text_grams(text, language) for text in earlier))
         own_asked = [  # naming the brief's things is no copy: what is left of a sentence must be the seeker's own
             s
             for s in asked
