@@ -156,6 +156,12 @@ def _tokens(text: str, language: str) -> tuple[str, ...]:
     return tuple(_read_tokens(text, language))
 
 
+@lru_cache(maxsize=TEXT_CACHE)
+def token_set(text: str, language: str) -> frozenset[str]:
+    """The distinct tokens of a text (set(tokens(...)), read-only), counted once per text."""
+    return frozenset(_tokens(text, language))
+
+
 def _read_tokens(text: str, language: str) -> list[str]:
     if language == "zh":
         out = [w.lower() for w in _LATIN_RUN.findall(text) if w.lower() not in STOPWORDS_EN]

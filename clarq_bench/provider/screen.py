@@ -31,6 +31,7 @@ from typing import NamedTuple
 from ..core.tasks import Task
 from ..core.transcript import Intent, ReplyKind, Speaker, Turn
 from ..data.loader import strip_speaker
+from . import lexical
 from .asks import MAX_THINGS, count_asks, names_with_joints
 from .brief_options import brief_options, kind_of, names_entity, names_of, notes_of
 from .intents import instructs_provider
@@ -146,7 +147,6 @@ class EntityIndex(NamedTuple):
         options = brief_options(task, language)
         brief = task.brief
         phrases = [p.strip() for p in (*entities(task), *notes_of(task), brief.task_name, brief.role) if p.strip()]
-        # (tuples: every reading below is memoized by them, and tuple() of a tuple is the tuple itself)
         return cls(
             tuple(sorted(set(phrases), key=lambda p: (-len(p), p))),
             tuple(o.terms for o in options),
@@ -226,7 +226,7 @@ def _kinds_named(
             found.add(kinds[index])
             rest = pattern.sub(" , ", rest)
             lowered = lowered_for_search(rest)
-    present = set(tokens(rest, language))
+    present = lexical.token_set(rest, language)
     # (an entity with terms, none of them present, is not named: names_entity needs one at least)
     found |= {
         kind
@@ -408,14 +408,14 @@ def _copied_share(sentence: str, grams: Container[tuple[str, ...]], language: st
 
 def _names_task(questions: list[str], vocabulary: set[str], language: str) -> bool:
     """Does any of the questions use a word of the task's own (its names, its nodes' text)?"""
-    return any(set(tokens(question, language)) & vocabulary for question in questions)
+    return any(not lexical.token_set(question, language).isdisjoint(vocabulary) for question in questions)
 
 
 def _repeats(text: str, asked: int, turns: list[Turn], language: str) -> bool:
     """The same question again, already answered: the turn's content terms are exactly those of earlier seeker
     turns, and their replies already revealed as many nodes as the turn asks questions. (Re-asking a list of
     questions of which one was answered is no repeat: released seekers do it, and the reference answers the next.)"""
-    terms = set(tokens(text, language))
+    terms = lexical.token_set(text, language)
     if not terms:
         return False
     answered = 0
@@ -424,7 +424,7 @@ def _repeats(text: str, asked: int, turns: list[Turn], language: str) -> bool:
             seeker.speaker == Speaker.seeker
             and reply.speaker == Speaker.provider
             and reply.kind == ReplyKind.response_i
-            and set(tokens(seeker.text, language)) == terms
+            and lexical.token_set(seeker.text, language) == terms
         ):
             answered += len(reply.revealed)
     return answered > 0 and answered >= asked
