@@ -9,6 +9,7 @@ every node's passages (warm()); a turn's time is embedding the seeker's words pl
 
 from __future__ import annotations
 
+import os
 import statistics
 import sys
 import time
@@ -51,6 +52,8 @@ def main() -> None:
         f"max {1000 * timings[-1]:.2f} ms; setup per task mean {1000 * statistics.mean(setup):.2f} ms"
     )
     cpu.sort()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"load average (1 min) at the end: {load:.2f} on {os.cpu_count()} CPUs (CPU time inflates under load)")
     print(
         f"CPU per turn: mean {1000 * statistics.mean(cpu):.2f} ms (goal <= 1 ms), p95 "
         f"{1000 * cpu[int(0.95 * (len(cpu) - 1))]:.2f} ms; setup CPU per task mean "

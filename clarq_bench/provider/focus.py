@@ -30,6 +30,7 @@ from typing import NamedTuple
 from ..core.tasks import ResponseNode, Task
 from .brief_options import BriefOption, brief_options, names_entity, names_of, notes_of
 from .lexical import TaskIndex, competing_options, focus_phrase, tokens
+from .memo import per_reader
 from .offers import CHOICE_SAID, OfferReading
 from .question_lists import Question
 from .question_reading import QuestionReading
@@ -216,6 +217,7 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading):
         return found
 
     # --- questions (read, and a kind governed, by question_reading.py) --------------------------------------------
+    @per_reader
     def named_options(self, question: Question) -> list[Option]:
         """The brief's options a question names (each once): all or most of its name, including a word that sets it
         apart from the other options of its kind ("the black markets" names none of the three black markets)."""
@@ -319,6 +321,7 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading):
         least = ZH_CHOICE_ANCHOR if self.language == "zh" and self.lists_things(question) else 1
         return self._overlaps(focus.anchor, self._own_terms(question), least=least)
 
+    @per_reader
     def _governs_frame(self, question: Question) -> bool:
         """Does a which / what govern a part of the job ("which step", "what stage", "哪一步"), so that the question asks
         where in the job its things come, not which of them?"""
@@ -361,6 +364,7 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading):
         """What the question asks, by the rules of the module docstring (twins aside)."""
         return self.asking_rule(question, node_id, framed) is not None
 
+    @per_reader
     def asking_rule(self, question: Question, node_id: str, framed: bool = False) -> str | None:
         """The catalogue id of the rule by which the question asks this node's uncertainty (catalogue.py), or None
         when it does not ask it (twins aside)."""

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from ..core.transcript import Intent
 from .lexical import TEXT_CACHE, WH_EN_PATTERN, WH_ZH, is_question, sentences, tokens
+from .question_words import Prefiltered
 
 _CONFIRM = {
     "en": re.compile(
@@ -39,20 +40,33 @@ _GOODBYE = {
     "en": re.compile(r"\b(goodbye|bye|farewell)\b", re.IGNORECASE),
     "zh": re.compile(r"(再见|拜拜)"),
 }
-#: Instructions to the provider itself rather than questions about the task (prompt injection).
+#: Instructions to the provider itself rather than questions about the task (prompt injection); prefiltered by the
+#: words one of which every match holds (most turns hold none).
 _INSTRUCTION = {
-    "en": re.compile(
-        r"(\b(ignore|disregard|forget|override|bypass)\b[^.?!\n]{0,40}\b(instructions?|rules?|prompts?|guidelines?"
-        r"|constraints?|restrictions?)\b|\bsystem prompt\b|\bdeveloper (message|mode)\b|\byou are now\b"
-        r"|\b(list|reveal|dump|print|recite|output)\b[^.?!\n]{0,30}\b(everything|every (node|response|answer|"
-        r"piece|step|detail)|all (of )?(the |your )?(nodes|responses|answers|information|hidden|secrets?|details|tree))\b"
-        r"|\b(response|hidden) tree\b|\btell me everything\b)",
-        re.IGNORECASE,
+    "en": Prefiltered(
+        re.compile(
+            r"(\b(ignore|disregard|forget|override|bypass)\b[^.?!\n]{0,40}\b(instructions?|rules?|prompts?|guidelines?"
+            r"|constraints?|restrictions?)\b|\bsystem prompt\b|\bdeveloper (message|mode)\b|\byou are now\b"
+            r"|\b(list|reveal|dump|print|recite|output)\b[^.?!\n]{0,30}\b(everything|every (node|response|answer|"
+            r"piece|step|detail)|all (of )?(the |your )?(nodes|responses|answers|information|hidden|secrets?|details|tree))\b"
+            r"|\b(response|hidden) tree\b|\btell me everything\b)",
+            re.IGNORECASE,
+        ),
+        (
+            *("ignore", "disregard", "forget", "override", "bypass", "system prompt", "developer", "you are now"),
+            *("list", "reveal", "dump", "print", "recite", "output", "tree", "tell me everything"),
+        ),
     ),
-    "zh": re.compile(
-        r"((忽略|无视|忘记|忘掉|绕过|不要管)[^。？！\n]{0,12}(指令|指示|规则|提示|设定|限制|要求)|系统提示|开发者模式|你现在是"
-        r"|(列出|说出|告诉我|给出|输出|透露|公开)[^。？！\n]{0,6}(所有|全部|一切)|所有(的)?(信息|回复|答案|节点|细节)|全部(的)?(信息|回复|答案|节点|细节)"
-        r"|回复树)"
+    "zh": Prefiltered(
+        re.compile(
+            r"((忽略|无视|忘记|忘掉|绕过|不要管)[^。？！\n]{0,12}(指令|指示|规则|提示|设定|限制|要求)|系统提示|开发者模式|你现在是"
+            r"|(列出|说出|告诉我|给出|输出|透露|公开)[^。？！\n]{0,6}(所有|全部|一切)|所有(的)?(信息|回复|答案|节点|细节)|全部(的)?(信息|回复|答案|节点|细节)"
+            r"|回复树)"
+        ),
+        (
+            *("忽略", "无视", "忘记", "忘掉", "绕过", "不要管", "系统提示", "开发者模式", "你现在是", "列出", "说出"),
+            *("告诉我", "给出", "输出", "透露", "公开", "所有", "全部", "回复树"),
+        ),
     ),
 }
 #: An open question (which one, where, how...) or a choice between options ("A, B, or C?"): asks for something.

@@ -10,11 +10,14 @@ terms (the "multiple X" it settles): the reference reveals a node only when the 
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from ..core.tasks import ResponseTree
 
@@ -153,13 +156,19 @@ def _tokens(text: str, language: str) -> tuple[str, ...]:
     return tuple(_read_tokens(text, language))
 
 
+@lru_cache(maxsize=TEXT_CACHE)
+def token_set(text: str, language: str) -> frozenset[str]:
+    """The distinct tokens of a text (set(tokens(...)), read-only), counted once per text."""
+    return frozenset(_tokens(text, language))
+
+
 def _read_tokens(text: str, language: str) -> list[str]:
     if language == "zh":
         out = [w.lower() for w in _LATIN_RUN.findall(text) if w.lower() not in STOPWORDS_EN]
         for run in _CJK_RUN.findall(text):
             if len(run) == 1:
                 out.append(run)
-            out.extend(run[i : i + 2] for i in range(len(run) - 1) if run[i : i + 2] not in STOP_BIGRAMS_ZH)
+            out.extend([run[i : i + 2] for i in range(len(run) - 1) if run[i : i + 2] not in STOP_BIGRAMS_ZH])
         return out
     return [_stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS_EN and len(w) > 1]
 
@@ -177,7 +186,7 @@ def char_grams(text: str, language: str) -> frozenset[str]:
         compact = _SPACE.sub("", lowered)
         return frozenset(compact) | {compact[i : i + 2] for i in range(len(compact) - 1)}
     padded = " " + _NON_WORD_EN.sub(" ", lowered).strip() + " "
-    return frozenset(padded[i : i + 4] for i in range(len(padded) - 3)) if len(padded) > 3 else frozenset()
+    return frozenset({padded[i : i + 4] for i in range(len(padded) - 3)}) if len(padded) > 3 else frozenset()
 
 
 def sentences(text: str, language: str) -> list[str]:
@@ -210,11 +219,56 @@ def question_text(text: str, language: str) -> str:
     return " ".join(asked) if asked else ""
 
 
+#: The only characters outside ASCII that re's case-blind matching matches to an ASCII letter (İ ı ſ K).
+_FOLDS_TO_ASCII = re.compile("[\u0130\u0131\u017f\u212a]")
+#: Characters re's case-blind matching matches only to themselves: ASCII other than letters, CJK ideographs and
+#: CJK punctuation.
+_CASELESS = re.compile(r"[\x00-\x40\x5b-\x60\x7b-\x7f\u3000-\u303f\u4e00-\u9fff]*")
+_ASCII_OR_CASELESS = re.compile(r"[\x00-\x7f\u3000-\u303f\u4e00-\u9fff]*")
+
+
+def lowered_for_search(text: str) -> str | None:
+    """The text lower-cased for absent_phrase, or None when it holds a character that folds to an ASCII letter."""
+    return None if _FOLDS_TO_ASCII.search(text) else text.lower()
+
+
+def absent_phrase(phrase: str, text: str, lowered: str | None) -> bool:
+    """Can the phrase's case-blind pattern (re.escape, re.IGNORECASE) not match the text, by a plain search? Exact,
+    so a caller may skip the pattern: a phrase of ASCII and characters without case (CJK, digits, punctuation)
+    matches where its lower-cased form is in the lower-cased text (`lowered`, from lowered_for_search; None:
+    unknown), a phrase of characters without case only where it is itself."""
+    if lowered is not None and _ASCII_OR_CASELESS.fullmatch(phrase):
+        return phrase.lower() not in lowered
+    if _CASELESS.fullmatch(phrase):
+        return phrase not in text
+    return False
+
+
+class _Weights(dict[str, float]):
+    """Term (or n-gram) weights that read 0.0 for a term with none, so a sum maps the table straight over a set."""
+
+    def __missing__(self, key: str) -> float:
+        return 0.0
+
+
+def _idf(frequency: dict[str, int], count: int) -> dict[str, float]:
+    """BM25-style IDF of each term of `count` documents by its document frequency (one logarithm per frequency)."""
+    by_df = {df: math.log(1.0 + (count - df + 0.5) / (df + 0.5)) for df in set(frequency.values())}
+    return {term: by_df[df] for term, df in frequency.items()}
+
+
 def _counts(terms: list[str]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for term in terms:
         counts[term] = counts.get(term, 0) + 1
     return counts
+
+
+class FrontierTerms(NamedTuple):
+    """Per frontier node, in frontier order: its document terms and its focus terms no other frontier node has."""
+
+    exclusive_docs: list[frozenset[str]]
+    exclusive_focus: list[frozenset[str]]
 
 
 @dataclass(frozen=True)
@@ -235,10 +289,10 @@ class TaskIndex:
     def __init__(self, tree: ResponseTree, language: str) -> None:
         self.language = language
         self.tree = tree
-        self.text_terms: dict[str, set[str]] = {}
+        self.text_terms: dict[str, frozenset[str]] = {}
         self.doc_terms: dict[str, list[str]] = {}
-        self.focus_terms: dict[str, set[str]] = {}
-        self.option_terms: dict[str, set[str]] = {}
+        self.focus_terms: dict[str, frozenset[str]] = {}
+        self.option_terms: dict[str, frozenset[str]] = {}
         # Character n-gram sets of each node's text, explanation and focus phrase, with their own in-task IDF.
         self.text_grams: dict[str, frozenset[str]] = {}
         self.explanation_grams: dict[str, frozenset[str]] = {}
@@ -248,40 +302,54 @@ class TaskIndex:
             self.explanation_grams[node.id] = char_grams(node.explanation or "", language)
             self.focus_grams[node.id] = char_grams(focus_phrase(node.explanation, language), language)
             focus = tokens(focus_phrase(node.explanation, language), language)
-            self.focus_terms[node.id] = {t for t in focus if t not in FOCUS_STOP_EN}
+            self.focus_terms[node.id] = frozenset(t for t in focus if t not in FOCUS_STOP_EN)
             options = " ".join(competing_options(node.explanation, language))
-            self.option_terms[node.id] = {t for t in tokens(options, language) if t not in FOCUS_STOP_EN}
+            self.option_terms[node.id] = frozenset(t for t in tokens(options, language) if t not in FOCUS_STOP_EN)
             text_tokens = tokens(node.text, language)
-            self.text_terms[node.id] = set(text_tokens)
+            self.text_terms[node.id] = frozenset(text_tokens)
             self.doc_terms[node.id] = text_tokens + tokens(node.explanation or "", language)
         count = len(self.doc_terms)
-        frequency: dict[str, int] = {}
-        for terms in self.doc_terms.values():
-            for term in set(terms):
-                frequency[term] = frequency.get(term, 0) + 1
-        self.idf = {t: math.log(1.0 + (count - df + 0.5) / (df + 0.5)) for t, df in frequency.items()}
+        frequency = Counter(itertools.chain.from_iterable(set(terms) for terms in self.doc_terms.values()))
+        self.idf = _Weights(_idf(frequency, count))
         self.average_length = sum(len(terms) for terms in self.doc_terms.values()) / max(count, 1)
-        gram_frequency: dict[str, int] = {}
-        for node_id in self.text_grams:
-            for gram in self.text_grams[node_id] | self.explanation_grams[node_id]:
-                gram_frequency[gram] = gram_frequency.get(gram, 0) + 1
-        self.gram_idf = {g: math.log(1.0 + (count - df + 0.5) / (df + 0.5)) for g, df in gram_frequency.items()}
+        gram_frequency = Counter(
+            itertools.chain.from_iterable(self.text_grams[n] | self.explanation_grams[n] for n in self.text_grams)
+        )
+        self.gram_idf = _Weights(_idf(gram_frequency, count))
         # What bm25 and the covers read of a node on every turn, counted once: term counts, length norms, totals.
         self._counts = {node_id: _counts(terms) for node_id, terms in self.doc_terms.items()}
         self._lengths = {node_id: len(terms) for node_id, terms in self.doc_terms.items()}
         self._gram_totals: dict[frozenset[str], float] = {}
+        self._term_totals: dict[frozenset[str], float] = {}
+        self.doc_sets = {node_id: frozenset(terms) for node_id, terms in self.doc_terms.items()}
+        # Each node's BM25 term scores (default k1, b), counted once: a query sums those of its terms.
+        self._bm25_terms = {node_id: self._term_scores(node_id, 1.2, 0.75) for node_id in self.doc_terms}
+        self._frontiers: dict[tuple[str, ...], FrontierTerms] = {}
+        #: Each node's weightiest focus term (ties: the greater term), None for a node with no focus terms.
+        self.focus_keys = {
+            node_id: max(focus, key=lambda t: (self.weight(t), t)) if focus else None
+            for node_id, focus in self.focus_terms.items()
+        }
 
     def weight(self, term: str) -> float:
         return self.idf.get(term, 0.0)
 
     def cover(self, terms: Iterable[str], present: set[str] | frozenset[str]) -> float:
         """IDF-weighted share of `terms` found in `present` (0 when `terms` is empty)."""
-        unique = set(terms)
-        present = present if isinstance(present, (set, frozenset)) else set(present)
         idf = self.idf
-        total = math.fsum(idf.get(t, 0.0) for t in unique)
+        if isinstance(terms, frozenset):  # a node's own term set: its total is counted once
+            unique = terms
+            total = self._term_totals.get(terms)
+            if total is None:
+                total = math.fsum(map(idf.__getitem__, terms))
+                if len(self._term_totals) < 8 * len(self.doc_terms) + 256:
+                    self._term_totals[terms] = total
+        else:
+            unique = frozenset(terms)
+            total = math.fsum(map(idf.__getitem__, unique))
+        present = present if isinstance(present, (set, frozenset)) else set(present)
         # (fsum is exact, so summing over the intersection in any order gives the same float)
-        return math.fsum(idf.get(t, 0.0) for t in unique & present) / total if total else 0.0
+        return math.fsum(map(idf.__getitem__, unique & present)) / total if total else 0.0
 
     _cover = cover
 
@@ -290,38 +358,60 @@ class TaskIndex:
         idf = self.gram_idf
         total = self._gram_totals.get(grams) if isinstance(grams, frozenset) else None
         if total is None:
-            total = math.fsum(idf.get(g, 0.0) for g in grams)
+            total = math.fsum(map(idf.__getitem__, grams))
             if isinstance(grams, frozenset) and len(self._gram_totals) < 4 * len(self.doc_terms) + 64:
                 self._gram_totals[grams] = total  # the node's own gram sets: a few per node
-        return math.fsum(idf.get(g, 0.0) for g in grams & present) / total if total else 0.0
+        return math.fsum(map(idf.__getitem__, grams & present)) / total if total else 0.0
 
-    def bm25(self, query: Iterable[str], node_id: str, k1: float = 1.2, b: float = 0.75) -> float:
+    def _term_scores(self, node_id: str, k1: float, b: float) -> dict[str, float]:
         counts = self._counts[node_id]
         norm = k1 * (1 - b + b * self._lengths[node_id] / max(self.average_length, 1e-9))
         idf = self.idf
-        return math.fsum(idf.get(t, 0.0) * counts[t] * (k1 + 1) / (counts[t] + norm) for t in set(query) if t in counts)
+        return {t: idf.get(t, 0.0) * counts[t] * (k1 + 1) / (counts[t] + norm) for t in counts}
+
+    def bm25(self, query: Iterable[str], node_id: str, k1: float = 1.2, b: float = 0.75) -> float:
+        scores = self._bm25_terms[node_id] if k1 == 1.2 and b == 0.75 else self._term_scores(node_id, k1, b)
+        terms = query if isinstance(query, (set, frozenset)) else set(query)
+        return math.fsum(map(scores.__getitem__, terms & scores.keys()))
+
+    def frontier(self, frontier: list[str]) -> FrontierTerms:
+        """What each frontier node has that no other frontier node has (its document terms, its focus terms), in
+        frontier order: counted once per frontier, which stays the same over several turns."""
+        key = tuple(frontier)
+        found = self._frontiers.get(key)
+        if found is None:
+            docs, focus = [], []
+            for node_id in frontier:
+                others: set[str] = set()
+                for other in frontier:
+                    if other != node_id:
+                        others.update(self.doc_terms[other])
+                docs.append(frozenset(t for t in self.doc_terms[node_id] if t not in others))
+                other_focus = set().union(*(self.focus_terms[o] for o in frontier if o != node_id))
+                focus.append(self.focus_terms[node_id] - other_focus)
+            found = FrontierTerms(docs, focus)
+            if len(self._frontiers) >= 64:
+                self._frontiers.clear()
+            self._frontiers[key] = found
+        return found
 
     def match(self, turn: str, frontier: list[str]) -> list[NodeMatch]:
         """Features of `turn` against each frontier node, in frontier order."""
         asked = question_text(turn, self.language)
         asked_terms = set(tokens(asked, self.language))
         turn_terms = set(tokens(turn, self.language))
+        exclusive_docs = self.frontier(frontier).exclusive_docs
         out = []
-        for node_id in frontier:
-            doc = self.doc_terms[node_id]
-            others: set[str] = set()
-            for other in frontier:
-                if other != node_id:
-                    others.update(self.doc_terms[other])
-            exclusive = [t for t in doc if t not in others]
+        for position, node_id in enumerate(frontier):
+            doc = self.doc_sets[node_id]
             out.append(
                 NodeMatch(
                     node_id=node_id,
                     question_cover=self._cover(doc, asked_terms),
                     turn_cover=self._cover(doc, turn_terms),
                     text_cover=self._cover(self.text_terms[node_id], turn_terms),
-                    exclusive_cover=self._cover(exclusive, asked_terms),
-                    bm25=self.bm25(list(asked_terms), node_id),
+                    exclusive_cover=self._cover(exclusive_docs[position], asked_terms),
+                    bm25=self.bm25(asked_terms, node_id),
                 )
             )
         return out

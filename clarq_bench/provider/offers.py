@@ -13,6 +13,7 @@ from typing import Any
 
 from .brief_options import BriefOption, names_entity
 from .lexical import tokens
+from .memo import per_reader
 from .question_lists import Question
 from .question_words import ASKS, OFFERS
 
@@ -107,22 +108,38 @@ class OfferReading:
         voltage one or the high temperature one?"): the question joins its alternatives with an or (还是 / 或), and
         every alternative names exactly one of this choice's options by a word that sets it apart from the others,
         two options at least, none of them another name of the brief."""
-        language = self.language
-        if not OFFERS[language].search(question.text):
-            return False
-        pieces = [p for p in ALTERNATIVE_PIECES[language].split(question.text) if p.strip(" ?？.。!！")]
-        if len(pieces) < 2 or len(pieces) > SPOKEN_OPTIONS + 1 or self._governs_frame(question):
+        alternatives = self._alternatives(question)
+        if alternatives is None:
             return False
         ours = set(focus.options)
         distinct = {o: o.terms - frozenset().union(*(x.terms for x in ours if x != o)) for o in ours}
         hit: set[BriefOption] = set()
-        for number, piece in enumerate(pieces):
-            terms = set(tokens(piece, language))
+        for number, (piece, terms, named, pasted) in enumerate(alternatives):
             mine = {o for o in ours if distinct[o] & terms}
-            others = [o for o in self.named_options(question._replace(terms=frozenset(terms))) if o not in ours]
-            if len(mine) > 1 or others or any(phrase <= terms for phrase in self.pasted):
+            others = [o for o in named if o not in ours]
+            if len(mine) > 1 or others or pasted:
                 return False  # two options in one piece, another name, or the task / a note pasted among them
-            if not mine and (number > 0 or not ASKS[language].search(piece)):
+            if not mine and (number > 0 or not ASKS[self.language].search(piece)):
                 return False  # a piece of its own among the options ("the castle"): no choice among ours alone
             hit |= mine
         return len(hit) >= 2
+
+    @per_reader
+    def _alternatives(
+        self, question: Question
+    ) -> tuple[tuple[str, frozenset[str], tuple[BriefOption, ...], bool], ...] | None:
+        """The alternatives a question joins with an or (_offers_by_pieces), read once per question: each piece with
+        its terms, the brief's options it names and whether it holds the task or a note whole; None when the question
+        offers no such alternatives (no or, fewer than two pieces or too many, or a frame governs them)."""
+        language = self.language
+        if not OFFERS[language].search(question.text):
+            return None
+        pieces = [p for p in ALTERNATIVE_PIECES[language].split(question.text) if p.strip(" ?？.。!！")]
+        if len(pieces) < 2 or len(pieces) > SPOKEN_OPTIONS + 1 or self._governs_frame(question):
+            return None
+        found = []
+        for piece in pieces:
+            terms = frozenset(tokens(piece, language))
+            named = tuple(self.named_options(question._replace(terms=terms)))
+            found.append((piece, terms, named, any(phrase <= terms for phrase in self.pasted)))
+        return tuple(found)

@@ -18,7 +18,8 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from .brief_options import BriefOption, names_entity
-from .lexical import TEXT_CACHE, tokens
+from .lexical import TEXT_CACHE, absent_phrase, lowered_for_search, tokens
+from .memo import per_reader
 from .question_words import (
     ALTERNATIVE_TERMS,
     ASKS_WHICH_OR,
@@ -53,6 +54,18 @@ class Question(NamedTuple):
 
 
 @lru_cache(maxsize=TEXT_CACHE)
+def _name_pattern(name: str) -> re.Pattern[str]:
+    """A brief's name, case-blind, compiled once (re's own cache of 512 patterns thrashes over a run's briefs)."""
+    return re.compile(re.escape(name), re.I)
+
+
+@lru_cache(maxsize=4)
+def _joint_split(language: str) -> re.Pattern[str]:
+    """LIST_JOINT with its joints kept, for cutting a list into pieces and joints."""
+    return re.compile(f"({LIST_JOINT[language].pattern})", re.I)
+
+
+@lru_cache(maxsize=TEXT_CACHE)
 def _without_phrases(phrases: tuple[str, ...], text: str, mark: str) -> str:
     """ListReading._without_names, memoized: every rule of the focus reading asks it of the same question."""
     lowered = text.lower()
@@ -73,6 +86,7 @@ class ListReading:
     pasted: list[frozenset[str]]
     scene_groups: set[int]
 
+    @per_reader
     def _without_names(self, text: str, mark: str = " , ") -> str:
         """The text, lower-cased, with each name of the brief (and the task name, the role) replaced by `mark`: a
         comma by default (what is left is the question's own words), NAME_MARK to read each name as one list item."""
@@ -82,6 +96,7 @@ class ListReading:
         """Does the question offer alternatives and ask which of them (see alternatives_frame)?"""
         return self.alternatives_frame(question) is not None
 
+    @per_reader
     def alternatives_frame(self, question: Question) -> str | None:
         """What a question that offers alternatives says besides them, or None when it offers none. Alternatives are
         a list a which / what governs ("Which A, B or C exactly?", "你说的是哪个A、B还是C？", "A、B还是C具体是哪个？"),
@@ -160,7 +175,7 @@ class ListReading:
         between them ("除了A、B和C之外，还有其他食材或调料吗" lists a set, then asks apart). Returns the text without the
         run (the question's frame), or None."""
         language = self.language
-        parts = re.split(f"({LIST_JOINT[language].pattern})", text, flags=re.I)
+        parts = _joint_split(language).split(text)
         pieces, joints = parts[0::2], parts[1::2]
         limit = LIST_ITEM_TERMS[language]
         run: list[int] = []
@@ -203,6 +218,7 @@ class ListReading:
         or how many: "What do I need to know about the A, the B and the C?")?"""
         return not question.classes - {"identity", "polar"} and self.lists_things(question, items_only=True)
 
+    @per_reader
     def first_thing_only(self, question: Question) -> Question:
         """The question as it asks: one that asks nothing particular of two things or more ("Could you tell me more
         about the A and the B?", "What do I need to know about the A and the B?": no where, how, who, when or which,
@@ -234,9 +250,13 @@ class ListReading:
             return key
 
         masked = text
+        lowered = lowered_for_search(masked)
         for name in self.pasted_phrases:
-            masked = re.sub(re.escape(name), mark, masked, flags=re.I)
-        parts = re.split(f"({LIST_JOINT[language].pattern})", masked, flags=re.I)
+            if absent_phrase(name, masked, lowered):
+                continue  # (the pattern would not match: nothing to mark)
+            masked = _name_pattern(name).sub(mark, masked)
+            lowered = lowered_for_search(masked)
+        parts = _joint_split(language).split(masked)
         pieces = parts[0::2]
         first = len(pieces)  # where the closing run of things after the lead piece starts
         for index in range(len(pieces) - 1, 0, -1):
@@ -255,6 +275,7 @@ class ListReading:
             kept = kept.replace(key, name)
         return kept
 
+    @per_reader
     def lists_things(self, question: Question, items_only: bool = False) -> bool:
         """Does the question list three things or more ("the fire, the crystal, the magic or the deal")? Such a
         question asks about none of them in particular: it may ask a choice among options it lists (path 2) or a
@@ -281,6 +302,7 @@ class ListReading:
             return run + (1 if run == len(short) - 1 else 0) >= LISTED_THINGS
         return best >= LISTED_THINGS
 
+    @per_reader
     def _list_items(self, question: Question) -> list[tuple[set[int], int]]:
         """The question cut at list joints ("A, B or C"): each item with the option groups it names (`PASTED` for a
         note, the task name or the role) and how many words of its own it has besides them. A name written whole
@@ -301,12 +323,12 @@ class ListReading:
                 if mark in piece:
                     named.add(group)
                     covered |= {mark}
-            for option in self.options:
-                if names_entity(present, option.terms):
+            for option in self.options:  # (one term present at least, unless it has none: names_entity)
+                if (not option.terms or not option.terms.isdisjoint(present)) and names_entity(present, option.terms):
                     named.add(option.group)
                     covered |= option.terms
             for terms in self.pasted:
-                if names_entity(present, terms):
+                if (not terms or not terms.isdisjoint(present)) and names_entity(present, terms):
                     named.add(PASTED)
                     covered |= terms
             items.append((named, len(present - covered)))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .asks import wh_pieces
 from .lexical import is_question, sentences, tokens
+from .memo import per_reader
 from .question_lists import ListReading, Question
 from .question_words import (
     ABBREVIATION,
@@ -37,6 +38,7 @@ class QuestionReading(ListReading):
 
     language: str
 
+    @per_reader
     def questions(self, turn: str, heard: str | None = None, limit: int | None = None) -> list[Question]:
         """The question sentences of a turn, in order; `heard`: what Jax has said so far (every provider turn
         before this one), which a kind must come from to be asked by name (see _kind_governed); `limit`: stop
@@ -104,21 +106,24 @@ class QuestionReading(ListReading):
 
     def _kind_governed(self, question: Question, kind: frozenset[str]) -> bool:
         """An interrogative governs a term of the kind outside every option's name ("which castle")."""
-        if not kind:
-            return False
+        return bool(kind) and not self._governed_terms(question).isdisjoint(kind)
+
+    @per_reader
+    def _governed_terms(self, question: Question) -> frozenset[str]:
+        """Every term an interrogative of the question governs, outside every option's name: read once per question,
+        as every frontier node's kind is checked against it (_kind_governed)."""
         language = self.language
         rest = self._without_names(question.text)
+        governed: set[str] = set()
         for match in CHOOSER[language].finditer(rest):
             if LIST_FOLLOWS[language].match(rest, match.end()):
                 continue  # "what crystal, magic or release": it governs a list of things, not the crystal
-            if set(tokens(match.group(1), language)) & kind:
-                return True
+            governed.update(tokens(match.group(1), language))
         for match in CHOOSER_AFTER[language].finditer(rest):  # only what stands right before it, past no joint
             before = LIST_JOINT[language].split(match.group(1))[-1]
-            if set(tokens(before, language)) & kind:
-                return True
+            governed.update(tokens(before, language))
         # "There are two mines. Which one has rubies?": an anaphoric "which one" takes its kind from the statement
         # just before the question, never from an option's name there.
         if question.context and ANAPHORIC[language].search(rest):
-            return bool(set(tokens(self._without_names(question.context), language)) & kind)
-        return False
+            governed.update(tokens(self._without_names(question.context), language))
+        return frozenset(governed)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Container, Sequence
 from enum import Enum
 from functools import lru_cache
 from typing import NamedTuple
@@ -30,10 +31,11 @@ from typing import NamedTuple
 from ..core.tasks import Task
 from ..core.transcript import Intent, ReplyKind, Speaker, Turn
 from ..data.loader import strip_speaker
+from . import lexical
 from .asks import MAX_THINGS, count_asks, names_with_joints
 from .brief_options import brief_options, kind_of, names_entity, names_of, notes_of
 from .intents import instructs_provider
-from .lexical import TEXT_CACHE, WH_EN_PATTERN, WH_ZH, is_question, sentences, tokens
+from .lexical import TEXT_CACHE, WH_EN_PATTERN, WH_ZH, absent_phrase, is_question, lowered_for_search, sentences, tokens
 
 #: Longer than every released seeker turn (max 1,433 characters en, 401 zh) with a wide margin.
 MAX_CHARS = {"en": 3000, "zh": 1200}
@@ -135,10 +137,10 @@ class EntityIndex(NamedTuple):
     sharing a content term; every scene a place), so "East Coast" and "West Coast" are one kind, and so are
     "Salty Alkali Land", "Paddy Field" and "Vegetable Garden" when they are the scenes."""
 
-    phrases: list[str]  # every phrase of the brief's lists (names, notes, task name, role), longest first
-    terms: list[frozenset[str]]
-    kinds: list[int]
-    names: list[str]  # each entity's name, as `terms` and `kinds`
+    phrases: Sequence[str]  # every phrase of the brief's lists (names, notes, task name, role), longest first
+    terms: Sequence[frozenset[str]]
+    kinds: Sequence[int]
+    names: Sequence[str]  # each entity's name, as `terms` and `kinds`
 
     @classmethod
     def of(cls, task: Task, language: str) -> EntityIndex:
@@ -146,10 +148,10 @@ class EntityIndex(NamedTuple):
         brief = task.brief
         phrases = [p.strip() for p in (*entities(task), *notes_of(task), brief.task_name, brief.role) if p.strip()]
         return cls(
-            sorted(set(phrases), key=lambda p: (-len(p), p)),
-            [o.terms for o in options],
-            [kind_of(o) for o in options],
-            [o.name for o in options],
+            tuple(sorted(set(phrases), key=lambda p: (-len(p), p))),
+            tuple(o.terms for o in options),
+            tuple(kind_of(o) for o in options),
+            tuple(o.name for o in options),
         )
 
     def kinds_named(self, text: str, language: str) -> int:
@@ -214,14 +216,29 @@ def _kinds_named(
     names: tuple[str, ...], kinds: tuple[int, ...], terms: tuple[frozenset[str], ...], text: str, language: str
 ) -> int:
     found, rest = set(), text
-    for index in sorted(range(len(names)), key=lambda i: -len(names[i])):
-        pattern = _phrase_pattern(names[index])
+    lowered = lowered_for_search(rest)
+    for index in _longest_first(names):
+        name = names[index]
+        if absent_phrase(name, rest, lowered):
+            continue
+        pattern = _phrase_pattern(name)
         if pattern.search(rest):
             found.add(kinds[index])
             rest = pattern.sub(" , ", rest)
-    present = set(tokens(rest, language))
-    found |= {kind for entity, kind in zip(terms, kinds) if names_entity(present, entity)}
+            lowered = lowered_for_search(rest)
+    present = lexical.token_set(rest, language)
+    # (an entity with terms, none of them present, is not named: names_entity needs one at least)
+    found |= {
+        kind
+        for entity, kind in zip(terms, kinds)
+        if not entity or (not entity.isdisjoint(present) and names_entity(present, entity))
+    }
     return len(found)
+
+
+@lru_cache(maxsize=64)
+def _longest_first(names: tuple[str, ...]) -> tuple[int, ...]:
+    return tuple(sorted(range(len(names)), key=lambda i: -len(names[i])))
 
 
 @lru_cache(maxsize=TEXT_CACHE)
@@ -243,24 +260,20 @@ def _listed(phrases: tuple[str, ...], text: str) -> tuple[int, float]:
                 hit = True
             start = found + 1
         named += hit
-    counted = [hit for ch, hit in zip(lowered, covered) if _is_text(ch)]
-    return named, (sum(counted) / len(counted) if counted else 0.0)
+    # (the share of its text characters, not matched by _NON_TEXT: str.isalnum(), that copied phrases cover)
+    counted = sum(map(str.isalnum, lowered))
+    return named, (sum(map(str.isalnum, itertools.compress(lowered, covered))) / counted if counted else 0.0)
 
 
 @lru_cache(maxsize=TEXT_CACHE)
 def _without_phrases(phrases: tuple[str, ...], text: str, language: str) -> str:
-    lowered = text.lower() if text.isascii() else None
+    lowered = lowered_for_search(text)
     for phrase in phrases:
-        if lowered is not None and phrase.isascii() and phrase.lower() not in lowered:
-            continue  # (ASCII both: the case-blind pattern matches exactly where the lower-cased phrase is found)
+        if absent_phrase(phrase, text, lowered):
+            continue
         text = _phrase_pattern(phrase).sub("，" if language == "zh" else " , ", text)
-        lowered = text.lower() if text.isascii() else None
+        lowered = lowered_for_search(text)
     return text
-
-
-def _is_text(ch: str) -> bool:
-    """Not matched by _NON_TEXT: a word character of re (str.isalnum() or "_") other than "_"."""
-    return ch.isalnum()
 
 
 @lru_cache(maxsize=TEXT_CACHE)
@@ -273,6 +286,8 @@ def _phrase_pattern(phrase: str) -> re.Pattern[str]:
 def written_in(text: str) -> str:
     """The script a turn is written in: zh when CJK characters are at least as many as Latin letters (the
     judge's language rule), else en."""
+    if text.isascii():
+        return "en"  # (no CJK character: fewer than max(1, Latin letters))
     return "zh" if len(_CJK.findall(text)) >= max(1, len(_LATIN.findall(text))) else "en"
 
 
@@ -288,25 +303,41 @@ def _word_tuple(text: str) -> tuple[str, ...]:
 def without_echo(text: str, earlier: list[str], language: str) -> str:
     """The text with every whole sentence it copies from `earlier` texts taken out, punctuation kept (sentences of
     at least ECHO_WORDS words / ECHO_CHARS characters; a copied phrase inside a real question stays)."""
-    copied: set[str] = set()
+    return _without_spans(text, _echo_spans(earlier, language), language)
+
+
+def _echo_spans(earlier: list[str], language: str) -> dict[str, list[list[str]]]:
+    """The sentences of `earlier` texts as without_echo compares them (characters / lower-cased words), long enough
+    to count, each once, by their first unit: prepared once for all the questions of a turn."""
+    seen: set[str] = set()
+    spans: dict[str, list[list[str]]] = {}
     for turn in earlier:
-        copied.update(_said(turn, language))
+        for sentence, span in _said_spans(turn, language):
+            if sentence not in seen:
+                seen.add(sentence)
+                spans.setdefault(span[0], []).append(span)
+    return spans
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _said_spans(turn: str, language: str) -> tuple[tuple[str, list[str]], ...]:
+    minimum = ECHO_CHARS if language == "zh" else ECHO_WORDS
+    spans = ((sentence, list(sentence) if language == "zh" else sentence.split()) for sentence in _said(turn, language))
+    return tuple((sentence, span) for sentence, span in spans if len(span) >= minimum)
+
+
+def _without_spans(text: str, spans: dict[str, list[list[str]]], language: str) -> str:
     if language == "zh":  # compare characters, ignoring spaces and punctuation
-        units = [(i, ch) for i, ch in enumerate(text) if _is_text(ch)]
-        minimum = ECHO_CHARS
+        units = [(i, ch) for i, ch in enumerate(text) if ch.isalnum()]  # (text: not _NON_TEXT)
     else:  # compare lower-cased words
         pieces = _WORD_OR_MARK.findall(text)
         units = [(i, p.lower()) for i, p in enumerate(pieces) if p[0].isalnum() or p[0] == "'"]
-        minimum = ECHO_WORDS
     keys = [unit for _, unit in units]
     covered: set[int] = set()
-    for sentence in copied:
-        span = list(sentence) if language == "zh" else sentence.split()
-        n = len(span)
-        if n < minimum:
-            continue
-        for k in range(len(keys) - n + 1):
-            if keys[k] == span[0] and keys[k : k + n] == span:
+    for k, key in enumerate(keys):
+        for span in spans.get(key, ()):
+            n = len(span)
+            if k + n <= len(keys) and keys[k : k + n] == span:
                 covered.update(index for index, _ in units[k : k + n])
     if language == "zh":
         return "".join(ch for i, ch in enumerate(text) if i not in covered)
@@ -345,14 +376,7 @@ def _brief_sentences(task: Task, language: str) -> list[str]:
 
 def _units(text: str, language: str) -> list[str]:
     """Characters (zh, spaces and punctuation dropped) or lower-cased words (en)."""
-    return [ch for ch in text if _is_text(ch)] if language == "zh" else _words(text)
-
-
-def _grams(texts: list[str], language: str) -> set[tuple[str, ...]]:
-    grams: set[tuple[str, ...]] = set()
-    for text in texts:
-        grams.update(_text_grams(text, language))
-    return grams
+    return [ch for ch in text if ch.isalnum()] if language == "zh" else _words(text)  # (text: not _NON_TEXT)
 
 
 @lru_cache(maxsize=TEXT_CACHE)
@@ -362,7 +386,17 @@ def _text_grams(text: str, language: str) -> frozenset[tuple[str, ...]]:
     return frozenset(tuple(units[i : i + n]) for i in range(len(units) - n + 1))
 
 
-def _copied_share(sentence: str, grams: set[tuple[str, ...]], language: str) -> float:
+class _AnyOf:
+    """The union of gram sets, for membership only (cheaper than building it on every turn)."""
+
+    def __init__(self, *sets: frozenset[tuple[str, ...]]) -> None:
+        self.sets = sets
+
+    def __contains__(self, gram: object) -> bool:
+        return any(gram in grams for grams in self.sets)
+
+
+def _copied_share(sentence: str, grams: Container[tuple[str, ...]], language: str) -> float:
     """The share of a sentence's words (characters) inside runs it copies from Jax or the brief."""
     units, n = _units(sentence, language), COPY_GRAM[language]
     covered: set[int] = set()
@@ -374,14 +408,14 @@ def _copied_share(sentence: str, grams: set[tuple[str, ...]], language: str) -> 
 
 def _names_task(questions: list[str], vocabulary: set[str], language: str) -> bool:
     """Does any of the questions use a word of the task's own (its names, its nodes' text)?"""
-    return any(set(tokens(question, language)) & vocabulary for question in questions)
+    return any(not lexical.token_set(question, language).isdisjoint(vocabulary) for question in questions)
 
 
 def _repeats(text: str, asked: int, turns: list[Turn], language: str) -> bool:
     """The same question again, already answered: the turn's content terms are exactly those of earlier seeker
     turns, and their replies already revealed as many nodes as the turn asks questions. (Re-asking a list of
     questions of which one was answered is no repeat: released seekers do it, and the reference answers the next.)"""
-    terms = set(tokens(text, language))
+    terms = lexical.token_set(text, language)
     if not terms:
         return False
     answered = 0
@@ -390,7 +424,7 @@ def _repeats(text: str, asked: int, turns: list[Turn], language: str) -> bool:
             seeker.speaker == Speaker.seeker
             and reply.speaker == Speaker.provider
             and reply.kind == ReplyKind.response_i
-            and set(tokens(seeker.text, language)) == terms
+            and lexical.token_set(seeker.text, language) == terms
         ):
             answered += len(reply.revealed)
     return answered > 0 and answered >= asked
@@ -419,7 +453,7 @@ class TurnScreen:
         self.names = EntityIndex.of(task, self.language)
         self.vocabulary = task_vocabulary(task, self.language)
         self.brief_sentences = _brief_sentences(task, self.language)
-        self.brief_grams = _grams([task.brief.background], self.language)
+        self.brief_grams = _text_grams(task.brief.background, self.language)
         brief = task.brief
         self.joint_names = names_with_joints(names_of([*brief.items, *brief.skills, *brief.scenes]), self.language)
 
@@ -435,7 +469,7 @@ class TurnScreen:
         if instructs_provider(raw, language):
             return Screened(Verdict.instruction, 0)
         asked = [s for s in sentences(raw, language) if is_question(s, language)]
-        copied_grams = self.brief_grams | _grams(earlier, language)
+        copied_grams = _AnyOf(self.brief_grams, *(_text_grams(text, language) for text in earlier))
         own_asked = [  # naming the brief's things is no copy: what is left of a sentence must be the seeker's own
             s
             for s in asked
@@ -453,8 +487,8 @@ class TurnScreen:
         asks = sum(asks_in(sentence, language) for sentence in asked)
         if _repeats(raw, asks, turns, language):
             return Screened(Verdict.repeat, 0)
-        copied = [*earlier, *self.brief_sentences]
-        own_words = [without_echo(s, copied, language) for s in own_asked]
+        echo = _echo_spans([*earlier, *self.brief_sentences], language)
+        own_words = [_without_spans(s, echo, language) for s in own_asked]
         if _names_task(asked, self.vocabulary, language) and not _names_task(own_words, self.vocabulary, language):
             return Screened(Verdict.echo, 0)  # its questions name the task only in what they copy from Jax or the brief
         return Screened(None, asks)

@@ -134,39 +134,38 @@ def node_features(index: TaskIndex, turn: str, frontier: list[str]) -> list[dict
     turn_terms = list(set(tokens(turn, language)))
     per_sentence = [list(set(tokens(s, language))) for s in asked]
     matches = index.match(turn, frontier)
-    bq = [index.bm25(asked_terms, node_id) for node_id in frontier]
+    asked_set, turn_set = set(asked_terms), set(turn_terms)
+    bq = [index.bm25(asked_set, node_id) for node_id in frontier]
     top = max(bq, default=0.0)
     confirm, vague = float(asks_confirmation(turn, language)), float(is_vague(turn, language))
-    asked_set, turn_set = set(asked_terms), set(turn_terms)
     # Specific questions: asked sentences that are neither an open "anything else?" nor a "correct?" check.
     specific = [s for s in asked if not is_vague(s, language) and not asks_confirmation(s, language)]
     specific_set = set(tokens(" ".join(specific), language))
     # Which node each question sentence is most about (by BM25 + focus cover); its order among the questions.
+    sentence_sets = [set(terms) for terms in per_sentence]
     winners: list[str] = []
-    for terms in per_sentence:
-        present = set(terms)
+    for present in sentence_sets:
         best, best_score = "", 0.0
         for node_id in frontier:
-            value = index.bm25(terms, node_id) + 3.0 * index.cover(index.focus_terms[node_id], present)
+            value = index.bm25(present, node_id) + 3.0 * index.cover(index.focus_terms[node_id], present)
             if value > best_score:
                 best, best_score = node_id, value
         winners.append(best)
-    sentence_sets = [set(terms) for terms in per_sentence]
     asked_grams = char_grams(question_text(turn, language), language)
     turn_grams = char_grams(turn, language)
+    apart = index.frontier(frontier)
     rows = []
     for position, node_id in enumerate(frontier):
         match = matches[position]
         focus = index.focus_terms[node_id]
-        others = set().union(*(index.focus_terms[o] for o in frontier if o != node_id))
-        exclusive = focus - others
+        exclusive = apart.exclusive_focus[position]
         options = index.option_terms[node_id]
         option_cover = index.cover(options, turn_set)
         rows.append(
             {
                 "bq": bq[position],
-                "ba": index.bm25(turn_terms, node_id),
-                "bs": max((index.bm25(terms, node_id) for terms in per_sentence), default=0.0),
+                "ba": index.bm25(turn_set, node_id),
+                "bs": max((index.bm25(terms, node_id) for terms in sentence_sets), default=0.0),
                 "qc": match.question_cover,
                 "xc": match.exclusive_cover,
                 "tc": match.text_cover,
@@ -184,10 +183,10 @@ def node_features(index: TaskIndex, turn: str, frontier: list[str]) -> list[dict
                 "fs": max((index.cover(focus, terms) for terms in sentence_sets), default=0.0),
                 "fo": index.cover(index.option_terms[node_id], asked_set),
                 "hasf": float(bool(focus)),
-                "sx": index.cover(match_exclusive(index, node_id, frontier), specific_set),
+                "sx": index.cover(apart.exclusive_docs[position], specific_set),
                 "sf": index.cover(focus, specific_set),
                 "nspec": float(len(specific)),
-                "fkey": float(bool(focus) and max(focus, key=lambda t: (index.weight(t), t)) in asked_set),
+                "fkey": float(bool(focus) and index.focus_keys[node_id] in asked_set),
                 "fall": float(bool(focus) and focus <= turn_set),
                 "win": float(winners.count(node_id)),
                 "wfirst": 1.0 / (1 + winners.index(node_id)) if node_id in winners else 0.0,
@@ -215,7 +214,7 @@ def match_exclusive(index: TaskIndex, node_id: str, frontier: list[str]) -> list
 
 def score(features: dict[str, float], model: LinearModel) -> float:
     """Probability-like score in (0, 1) that the turn asks about this node."""
-    z = model.bias + sum(weight * features[name] for name, weight in model.weights.items())
+    z = model.bias + sum([weight * features[name] for name, weight in model.weights.items()])
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
 
