@@ -31,7 +31,9 @@ if TYPE_CHECKING:
     from ..leaderboard.hf import export_hf
     from ..llm import LLMSettings
     from ..llm.endpoint import check_api_base
+    from ..llm.models import resolve_model
     from ..llm.options import ModelCallOptions
+    from ..llm.transports import uses_direct
     from ..pairwise.aggregate import PairwiseSummary
     from ..pairwise.report import payload as pairwise_payload
     from ..pairwise.report import print_report as print_pairwise_report
@@ -73,6 +75,8 @@ NAMES: dict[str, tuple[str, str]] = {
     "LLMSettings": ("llm", "LLMSettings"),
     "check_api_base": ("llm.endpoint", "check_api_base"),
     "ModelCallOptions": ("llm.options", "ModelCallOptions"),
+    "resolve_model": ("llm.models", "resolve_model"),
+    "uses_direct": ("llm.transports", "uses_direct"),
     "pairwise_payload": ("pairwise.report", "payload"),
     "print_pairwise_report": ("pairwise.report", "print_report"),
     "RunOptions": ("runner.prepare", "RunOptions"),
@@ -125,6 +129,8 @@ __all__ = [  # the names of NAMES, written out so that linters and type checkers
     "LLMSettings",
     "check_api_base",
     "ModelCallOptions",
+    "resolve_model",
+    "uses_direct",
     "pairwise_payload",
     "print_pairwise_report",
     "RunOptions",

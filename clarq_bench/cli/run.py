@@ -189,8 +189,7 @@ def transport_note(args: argparse.Namespace, config: Any) -> str | None:
     api_base = getattr(args, "api_base", None)
     if getattr(args, "transport", "auto") != "litellm" or not api_base:
         return None
-    from ..llm.models import resolve_model
-    from ..llm.transports import uses_direct
+    from ..api.support import resolve_model, uses_direct
 
     models = [config.seeker.model, config.provider.model, config.judge_model]
     direct = sorted({m for m in models if m and uses_direct("auto", api_base, resolve_model(m))})

@@ -102,7 +102,7 @@ def read_turn(
         rule = next((r for r in (focus.focus_rule(q, node_id, answered) for q in questions) if r is not None), None)
         if rule is not None:
             rules[node_id] = rule
-    clear = _clearly_asked(focus.language, questions, ordered, proposed, confidence or {}, set(rules))
+    clear = _clearly_asked(focus, questions, ordered, proposed, confidence or {}, set(rules))
     if clear:
         rules.update(dict.fromkeys(clear, "R108"))
         rules = {node_id: rules[node_id] for node_id in ordered if node_id in rules}
@@ -148,15 +148,18 @@ def _owner(
 
 
 def _clearly_asked(
-    language: str,
+    focus: FocusIndex,
     questions: Sequence[Question],
     ordered: Sequence[str],
     proposed: set[str],
     confidence: Mapping[str, float],
     ruled: set[str],
 ) -> frozenset[str]:
-    """The proposed nodes a lone real question asks by the reader's confidence alone (R108, `CLEAR_LANGUAGES`)."""
-    if language not in CLEAR_LANGUAGES or len(questions) != 1 or not questions[0].classes or not confidence:
+    """The proposed nodes a lone real question asks by the reader's confidence alone (R108, `CLEAR_LANGUAGES`). Never
+    a question that lists three things or more: the rules read such a list as asking none of them in particular."""
+    if focus.language not in CLEAR_LANGUAGES or len(questions) != 1 or not questions[0].classes or not confidence:
+        return frozenset()
+    if focus.lists_things(questions[0]):
         return frozenset()
     clear = []
     for node_id in ordered:

@@ -16,6 +16,7 @@ from upstream_paths import SAMPLE_TASKS
 from clarq_bench.cli.main import main
 from clarq_bench.core.run_config import AgentSettings, RunConfig
 from clarq_bench.leaderboard import build_submission, verify_file, write_submission
+from clarq_bench.leaderboard.replay import replay_dialogue
 from clarq_bench.leaderboard.schema import Label, task_set_hash
 from clarq_bench.leaderboard.verify import REPLAYED, SELF_REPORTED
 from clarq_bench.provider.identity import provider_fingerprint
@@ -255,17 +256,6 @@ def moved_to_another_task(p):
 
 
 @case(RESEALED)
-def provider_mode_changed_with_its_fingerprint(p):
-    p["manifest"]["run_config"]["provider"]["mode"] = "multi-info"
-    fingerprint = provider_fingerprint("offline", "multi-info")
-    p["manifest"]["run_config"]["provider_fingerprint"] = p["manifest"]["provider_fingerprint"] = fingerprint
-    p["manifest"]["provider"]["fingerprint"] = fingerprint
-    for t in p["transcripts"]:
-        t["provider"]["fingerprint"] = fingerprint
-    return "", None  # some dialogue replays differently in multi-info mode
-
-
-@case(RESEALED)
 def provider_mode_changed(p):
     p["manifest"]["run_config"]["provider"]["mode"] = "multi-info"
     return None, None
@@ -369,6 +359,35 @@ def test_tamper_is_rejected_naming_where(name: str, honest: Path, tmp_path: Path
         assert any(line.startswith("dialogue ") and " turn " in line for line in found), found
     elif key is not None:
         assert named(found, key, turn), (name, key, turn, found)
+
+
+def claim_multi_info(p: dict) -> None:
+    """The forger's edit: the run claims the multi-info provider, with that provider's fingerprint everywhere."""
+    p["manifest"]["run_config"]["provider"]["mode"] = "multi-info"
+    fingerprint = provider_fingerprint("offline", "multi-info")
+    p["manifest"]["run_config"]["provider_fingerprint"] = p["manifest"]["provider_fingerprint"] = fingerprint
+    p["manifest"]["provider"]["fingerprint"] = fingerprint
+    for t in p["transcripts"]:
+        t["provider"]["fingerprint"] = fingerprint
+
+
+def test_a_mode_claimed_with_its_fingerprint_verifies_exactly_when_that_mode_replays_every_dialogue(
+    honest: Path, tmp_path: Path
+) -> None:
+    """Multi-info mode reads a turn of one question as single-info mode does, so a single-info run may well be what
+    the multi-info provider says too; verify then has nothing to object to. Every dialogue the multi-info provider
+    replays differently is named, and nothing else."""
+    sub, _ = verify_file(honest, DATA)
+    tasks = {task.id: task for task in sample_tasks()}
+    diverging = [
+        line
+        for t in sub.transcripts
+        if (line := replay_dialogue(t, tasks[t.task_id], "offline", "multi-info")) is not None
+    ]
+    found = problems(edited(honest, tmp_path, claim_multi_info))
+    replayed = [line for line in found if line.startswith("dialogue ") and " turn " in line]
+    assert sorted(replayed) == sorted(diverging), (found, diverging)
+    assert not found or diverging, found
 
 
 def test_oracle_class_is_recorded_labelled_and_not_ranked(tmp_path: Path) -> None:

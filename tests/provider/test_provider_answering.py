@@ -72,20 +72,26 @@ def test_a_chinese_count_is_no_part_of_a_name() -> None:
 
 
 def test_a_clear_match_asks_a_chinese_node_alone_and_never_an_english_one(focus) -> None:
+    from types import SimpleNamespace
+
     from clarq_bench.provider.answering import CLEAR_FLOOR, CLEAR_GAP, _clearly_asked
 
     questions = focus.questions("Which gem does Henry need?")  # a real question (it has a question class)
     assert questions and questions[0].classes
+    zh = SimpleNamespace(language="zh", lists_things=lambda question: False)
+    en = SimpleNamespace(language="en", lists_things=lambda question: False)
+    listing = SimpleNamespace(language="zh", lists_things=lambda question: True)
     sure = {"1": CLEAR_FLOOR, "2": CLEAR_FLOOR - CLEAR_GAP - 0.01}
     order = ["1", "2"]
-    assert _clearly_asked("zh", questions, order, {"1", "2"}, sure, set()) == {"1"}
-    assert _clearly_asked("en", questions, order, {"1", "2"}, sure, set()) == frozenset()
-    assert _clearly_asked("zh", questions * 2, order, {"1", "2"}, sure, set()) == frozenset()  # one question only
-    assert _clearly_asked("zh", questions, order, {"2"}, sure, set()) == frozenset()  # proposed by the matcher only
+    assert _clearly_asked(zh, questions, order, {"1", "2"}, sure, set()) == {"1"}
+    assert _clearly_asked(en, questions, order, {"1", "2"}, sure, set()) == frozenset()
+    assert _clearly_asked(listing, questions, order, {"1", "2"}, sure, set()) == frozenset()  # a list asks none
+    assert _clearly_asked(zh, questions * 2, order, {"1", "2"}, sure, set()) == frozenset()  # one question only
+    assert _clearly_asked(zh, questions, order, {"2"}, sure, set()) == frozenset()  # proposed by the matcher only
     close = {"1": CLEAR_FLOOR, "2": CLEAR_FLOOR - CLEAR_GAP + 0.01}
-    assert _clearly_asked("zh", questions, order, {"1", "2"}, close, set()) == frozenset()  # not far surer
+    assert _clearly_asked(zh, questions, order, {"1", "2"}, close, set()) == frozenset()  # not far surer
     low = {"1": CLEAR_FLOOR - 0.01, "2": 0.0}
-    assert _clearly_asked("zh", questions, order, {"1", "2"}, low, set()) == frozenset()
+    assert _clearly_asked(zh, questions, order, {"1", "2"}, low, set()) == frozenset()
 
 
 def test_multi_info_reads_a_lone_question_with_the_single_info_readers_candidates_too(focus) -> None:
