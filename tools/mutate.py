@@ -211,63 +211,107 @@ MODULES: dict[str, list[str]] = {
     ],
 }
 
-#: (module, line, change) of mutants argued equivalent (no observable behaviour changes): left out of the score.
-EQUIVALENT: dict[tuple[str, int, str], str] = {
-    ("clarq_bench/provider/screen.py", 309, "> -> >="): "_repeats is only called with asked >= 1 (asks_in counts at "
-    "least one per question sentence and an empty question list returned earlier), so `answered >= asked` already "
-    "implies answered > 0: `answered >= 0 and ...` decides the same",
-    ("clarq_bench/runner/batch.py", 109, "False -> True"): "prepare_run_dir's default for retry_errors: its one caller "
-    "(play_run) always passes retry_errors, so the default is never used",
-    ("clarq_bench/provider/screen.py", 333, "0 -> 1"): "max_nodes of a blocked turn: both providers test "
-    "blocks_reveal (verdict is not None) before they read max_nodes, so a blocked turn's max_nodes is never read",
+#: Why the max_nodes of a blocked turn is no observable choice.
+BLOCKED_MAX_NODES = "max_nodes of a blocked turn: no provider reads max_nodes (the per-turn caps live in answering.py), so its value decides nothing"
+
+#: Mutants argued equivalent (no observable behaviour changes), left out of the score: (module, the mutated line's
+#: code without its comment -- or 'previous line / line' where the line alone repeats in the module --, change).
+#: Keyed by text, not line number, so an edit elsewhere in a module never points an argument at another line.
+EQUIVALENT: dict[tuple[str, str, str], str] = {
+    (
+        "clarq_bench/provider/screen.py",
+        "return answered > 0 and answered >= asked",
+        "> -> >=",
+    ): "_repeats is only called with asked >= 1 (asks_in counts at least one per question sentence and an empty question list returned earlier), so `answered >= asked` already implies answered > 0: `answered >= 0 and ...` decides the same",
+    (
+        "clarq_bench/runner/batch.py",
+        "force: bool, / retry_errors: bool = False,",
+        "False -> True",
+    ): "prepare_run_dir's default for retry_errors: its one caller (play_run) always passes retry_errors, so the default is never used",
     (
         "clarq_bench/core/run_folder.py",
-        160,
+        "start = max(0, position - 65536)",
         "65536 -> 65537",
-    ): "repair_tail's read-block size when scanning back for the last "
-    "newline: any block size finds the same newline (a speed setting)",
-    ("clarq_bench/scoring/stats.py", 80, "removed: if len(num) == 1:"): "the one-cluster shortcut: with one cluster "
-    "every resample draws it, so every resampled ratio is the value itself and the percentile interval is [value, "
-    "value] without the shortcut too (a zero denominator returned earlier)",
-    ("clarq_bench/leaderboard/figures.py", 18, "10000 -> 10001"): "MAX_RESAMPLES, the cap on the resamples a "
-    "submission may ask verify for: what is promised is a bound (no billion resamples), not its value; the bound's "
-    "both sides are tested against the constant (test_bootstrap_settings_keep_their_bounds)",
-    ("clarq_bench/provider/leakage.py", 91, "removed: continue"): "find_leaks skipping a revealed node: every "
-    "revealed node's n-grams are in `known`, so its distinctive n-grams are none and it scores 0 with nothing shared, "
-    "which is no hit either way",
-    ("clarq_bench/provider/offline/provider.py", 87, "3 -> 4"): "the precision of the matcher scores recorded in a "
-    "turn's notes (a diagnostic): no decision, figure or other module reads notes['scores']",
-    ("clarq_bench/runner/dialogue.py", 210, "4 -> 5"): "the precision of a seeker turn's recorded latency_s (4 or "
-    "5 decimals of a second): a record of timing, which no decision, figure or check reads",
-    ("clarq_bench/scoring/report.py", 307, "3 -> 4"): "the width of the error bars' caps in the success plots "
-    "(capsize, in points): drawing only, no figure or reading of the plot changes",
-    ("clarq_bench/provider/answering.py", 64, "removed: if not ordered or not questions:"): "a shortcut: with no "
-    "candidate or no question every branch below finds nothing and returns [] anyway",
-    ("clarq_bench/provider/focus.py", 344, "removed: if not kind:"): "_kind_apart's shortcut for an empty kind: "
-    "the next test intersects the question's terms with that empty kind, finds nothing and returns False too",
-    ("clarq_bench/provider/screen.py", 378, "0 -> 1"): "max_nodes of a blocked (names_only) turn: no provider reads "
-    "max_nodes any more (the per-turn caps live in answering.py), so its value decides nothing",
-    ("clarq_bench/provider/lexical.py", 233, "0.0 -> 1.0"): "gram_cover's default weight for a node gram with no "
-    "in-task IDF: every gram it is given (node text, explanation, focus phrase: a substring of the explanation) is in "
-    "gram_idf by construction, so the default is never taken",
-    ("clarq_bench/provider/offline/provider.py", 108, "removed: if not asked:"): "_asked_again's shortcut for a "
-    "question with no content term: BM25 of an empty query is 0 for every given node, so max() picks the first, the "
-    "root, and the next line returns None too",
-    ("clarq_bench/provider/offline/linear_model.py", 171, "60.0 -> 61.0"): "score()'s clamp against exp overflow "
-    "(either bound): past |z| = 60 the score is 1.0 or below 1e-26 either way, on the same side of every threshold, "
-    "and 0.0 / 1.0 in the recorded three decimals",
-    ("clarq_bench/provider/twins.py", 51, "> -> >="): "twins' groups of one: a lone node's anchor minus the "
-    "anchor it shares with itself is empty, so the tell-apart test below never keeps it either way",
-    ("clarq_bench/provider/twins.py", 91, "removed: continue"): "unnamed_answers' shortcut: a pair of turns that "
-    "is not (seeker, provider) or whose reply gave no twin adds nothing below either (`given` is empty: only "
-    "provider turns reveal), so skipping it only saves reading its questions",
+    ): "repair_tail's read-block size when scanning back for the last newline: any block size finds the same newline (a speed setting)",
+    (
+        "clarq_bench/scoring/stats.py",
+        "if len(num) == 1:",
+        "removed: if len(num) == 1:",
+    ): "the one-cluster shortcut: with one cluster every resample draws it, so every resampled ratio is the value itself and the percentile interval is [value, value] without the shortcut too (a zero denominator returned earlier)",
+    (
+        "clarq_bench/leaderboard/figures.py",
+        "MAX_RESAMPLES = 10000",
+        "10000 -> 10001",
+    ): "MAX_RESAMPLES, the cap on the resamples a submission may ask verify for: what is promised is a bound (no billion resamples), not its value; the bound's both sides are tested against the constant (test_bootstrap_settings_keep_their_bounds)",
+    (
+        "clarq_bench/provider/leakage.py",
+        "if node.id in done: / continue",
+        "removed: continue",
+    ): "find_leaks skipping a revealed node: every revealed node's n-grams are in `known`, so its distinctive n-grams are none and it scores 0 with nothing shared, which is no hit either way",
+    (
+        "clarq_bench/provider/offline/provider.py",
+        'notes["scores"] = {k: round(v, 3) for k, v in selection.scores.items()}',
+        "3 -> 4",
+    ): "the precision of the matcher scores recorded in a turn's notes (a diagnostic): no decision, figure or other module reads notes['scores']",
+    (
+        "clarq_bench/runner/dialogue.py",
+        "turn = reply.to_turn(latency_s=round(latency, 4))",
+        "4 -> 5",
+    ): "the precision of a seeker turn's recorded latency_s (4 or 5 decimals of a second): a record of timing, which no decision, figure or check reads",
+    (
+        "clarq_bench/scoring/report.py",
+        'ax.bar(labels, values, yerr=[below, above], capsize=3, color="#4C72B0")',
+        "3 -> 4",
+    ): "the width of the error bars' caps in the success plots (capsize, in points): drawing only, no figure or reading of the plot changes",
+    (
+        "clarq_bench/provider/answering.py",
+        "if not ordered or not questions:",
+        "removed: if not ordered or not questions:",
+    ): "a shortcut: with no candidate or no question every branch below finds nothing and returns [] anyway",
+    (
+        "clarq_bench/provider/focus.py",
+        '"Night Scene mode or another mode?")?""" / if not kind:',
+        "removed: if not kind:",
+    ): "_kind_apart's shortcut for an empty kind: the next test intersects the question's terms with that empty kind, finds nothing and returns False too",
+    (
+        "clarq_bench/provider/offline/provider.py",
+        "if not asked:",
+        "removed: if not asked:",
+    ): "_asked_again's shortcut for a question with no content term: BM25 of an empty query is 0 for every given node, so max() picks the first, the root, and the next line returns None too",
+    (
+        "clarq_bench/provider/offline/linear_model.py",
+        "return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))",
+        "60.0 -> 61.0",
+    ): "score()'s clamp against exp overflow (either bound): past |z| = 60 the score is 1.0 or below 1e-26 either way, on the same side of every threshold, and 0.0 / 1.0 in the recorded three decimals",
+    (
+        "clarq_bench/provider/twins.py",
+        "for group in (tuple(g) for g in found.values() if len(g) > 1):",
+        "> -> >=",
+    ): "twins' groups of one: a lone node's anchor minus the anchor it shares with itself is empty, so the tell-apart test below never keeps it either way",
+    (
+        "clarq_bench/provider/twins.py",
+        "if turn.speaker != Speaker.seeker or reply.speaker != Speaker.provider or not given: / continue",
+        "removed: continue",
+    ): "unnamed_answers' shortcut: a pair of turns that is not (seeker, provider) or whose reply gave no twin adds nothing below either (`given` is empty: only provider turns reveal), so skipping it only saves reading its questions",
     (
         "clarq_bench/core/goodbye.py",
-        40,
+        "ends = [match.end() for match in SENTENCE_END.finditer(text, 0, position)]",
         "0 -> 1",
-    ): "_sentence_before searching for sentence ends from 1, not 0: it only "
-    "misses an end matched at index 0, whose slice then keeps that leading punctuation, which holds no word for "
-    "the conditional check that reads it",
+    ): "_sentence_before searching for sentence ends from 1, not 0: it only misses an end matched at index 0, whose slice then keeps that leading punctuation, which holds no word for the conditional check that reads it",
+    **{
+        ("clarq_bench/provider/screen.py", f"return Screened(Verdict.{verdict}, 0)", "0 -> 1"): BLOCKED_MAX_NODES
+        for verdict in (
+            "too_long",
+            "other_language",
+            "instruction",
+            "no_question",
+            "one_at_a_time",
+            "spray",
+            "names_only",
+            "repeat",
+            "echo",
+        )
+    },
 }
 
 _FLIP = {
@@ -309,6 +353,26 @@ class Site:
     index: int  # the index-th mutation site of the module, in ast.walk order
     line: int
     change: str
+    text: str = ""  # the line's code without its comment (EQUIVALENT's key)
+    context: str = ""  # "previous line / line" (EQUIVALENT's key where the line alone repeats)
+
+
+def code_at(source_lines: list[str], line: int) -> tuple[str, str]:
+    """The code of a line (comment and indentation dropped) and "previous non-blank line / line"."""
+
+    def code(text: str) -> str:
+        return text.split("  #")[0].strip()
+
+    here = code(source_lines[line - 1]) if 0 < line <= len(source_lines) else ""
+    before = next((code(t) for t in reversed(source_lines[: max(line - 1, 0)]) if code(t)), "")
+    return here, f"{before} / {here}"
+
+
+def equivalent_reason(site: Site) -> str:
+    """Why a site's mutant is equivalent (EQUIVALENT), or "" when it is scored."""
+    return EQUIVALENT.get((site.module, site.text, site.change)) or EQUIVALENT.get(
+        (site.module, site.context, site.change), ""
+    )
 
 
 def _skip_tree(tree: ast.Module) -> set[int]:
@@ -347,13 +411,15 @@ def sites_and_apply(source: str, module: str, apply: int | None = None) -> tuple
     skip = _skip_tree(tree)
     sites: list[Site] = []
     mutated: str | None = None
+    source_lines = source.splitlines()
 
     def site(node: ast.AST, change: str, do: Callable[..., object]) -> None:
         nonlocal mutated
         if id(node) in skip:
             return
         index = len(sites)
-        sites.append(Site(module, index, getattr(node, "lineno", 0), change))
+        line = getattr(node, "lineno", 0)
+        sites.append(Site(module, index, line, change, *code_at(source_lines, line)))
         if index == apply:
             do()
             mutated = ast.unparse(ast.fix_missing_locations(tree))
@@ -545,7 +611,7 @@ def main(argv: list[str] | None = None) -> int:
                 verdict, _ = run_tests(copy, MODULES[s.module] + KILLS, max(30.0, 3 * baseline[s.module] + 10), why)
             finally:
                 (copy / s.module).write_text(original, encoding="utf-8")
-            if (s.module, s.line, s.change) in EQUIVALENT:
+            if equivalent_reason(s):
                 verdict = "equivalent"
             results[s.module].append((s, verdict))
             print(
@@ -576,7 +642,7 @@ def report(results: dict[str, list[tuple[Site, str]]]) -> int:
     if survivors:
         print("survivors:")
         for s, _v in survivors:
-            why = EQUIVALENT.get((s.module, s.line, s.change), "")
+            why = equivalent_reason(s)
             print(f"  {s.module}:{s.line}: {s.change}" + (f"  [equivalent: {why}]" if why else ""))
     return 0 if overall >= 0.9 else 1
 
