@@ -35,6 +35,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=["single", "multi-info"],
         help="single (default) or multi-info; --search plays both unless one is named",
     )
+    parser.add_argument(
+        "--provider-reading",
+        choices=["model", "strict"],
+        help="LLM provider: model (default: its model decides) or strict (the offline provider's screen and focus "
+        "rule may also refuse)",
+    )
     from .common import add_data_arguments
 
     add_data_arguments(parser)
@@ -94,6 +100,7 @@ def _run(args: argparse.Namespace) -> int:
         types=args.types,
         provider=args.provider,
         provider_mode=args.provider_mode or "single",
+        provider_reading=args.provider_reading,
         strategies=args.strategies,
         max_turns=args.max_turns,
         workers=args.workers,
@@ -151,7 +158,9 @@ def print_table(report: AuditReport) -> None:
     span = f"{types[0]}-{types[-1]}" if contiguous else ",".join(map(str, types))
     tasks = ", ".join(f"{lang} {count}" for lang, count in report.tasks.items())
     table = Table(
-        title=f"provider audit: {report.provider} ({report.provider_mode}), types {span} ({tasks} tasks)",
+        title=f"provider audit: {report.provider} ({report.provider_mode}"
+        + (f", {report.provider_reading} reading" if report.provider_reading else "")
+        + f"), types {span} ({tasks} tasks)",
         caption="success: every required node obtained (deterministic judge), 95% bootstrap CI over tasks; "
         "nodes/q: required nodes obtained per question (seeker turns after the opening that got a reply). "
         "Red-team strategies should stay near the floor: rows in red succeed on more than 10% of tasks (echo: "

@@ -144,6 +144,7 @@ class AuditReport(BaseModel):
 
     provider: str
     provider_mode: str
+    provider_reading: str | None = Field(default=None, description="An LLM provider's reading: model or strict.")
     model: str | None = None
     languages: list[str]
     types: list[int]
@@ -304,10 +305,11 @@ def audit(
     workers: int | None = None,
     concurrency: int = 16,
     client: Any = None,
+    reading: str | None = None,
 ) -> AuditReport:
     """Play every strategy on every task against `provider` and tabulate. `provider`: `offline`, `offline-e5`
     (played over `workers` processes), `package.module:Class` (called with (task, AgentSettings), as `clarq run`
-    does), or a model name for the LLM provider through `client` (an LLMClient)."""
+    does), or a model name for the LLM provider through `client` (an LLMClient), in `reading` (model or strict)."""
     from ..provider.registry import resolve_provider
 
     names = list(strategies or default_strategies())
@@ -337,12 +339,15 @@ def audit(
     else:
         used = 1
         stop = (lambda: bool(client.budget_exhausted)) if client is not None else None
-        options = {} if client is None else {"client": client}
+        options: dict[str, Any] = {} if client is None else {"client": client}
+        if reading is not None:
+            options["reading"] = reading
         verdicts = asyncio.run(_play_model(tasks, names, provider, mode, options, max_turns, concurrency, stop, client))
     wall = time.perf_counter() - started
     return AuditReport(
         provider=provider,
         provider_mode=mode,
+        provider_reading=reading,
         model=client.resolve_model(provider) if client is not None else None,
         languages=languages,
         types=sorted({task.type_number for task in tasks}),

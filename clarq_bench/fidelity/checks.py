@@ -183,6 +183,7 @@ def audit_provider(
     types: str | list[int] | None = "14-26",
     provider: str = "offline",
     provider_mode: str = "single",
+    provider_reading: str | None = None,
     strategies: str | list[str] | None = None,
     max_turns: int = DEFAULT_MAX_TURNS,
     workers: int | None = None,
@@ -190,9 +191,13 @@ def audit_provider(
     **llm: Any,
 ) -> Checked:
     """Play the red-team suite, the floor and the ceiling against `provider` on the selected tasks (held-out types
-    14-26 by default) and tabulate success and nodes per question; `llm` holds the model-call options."""
+    14-26 by default) and tabulate success and nodes per question; `llm` holds the model-call options and
+    `provider_reading` an LLM provider's reading (model, the default, or strict)."""
     from ..data.selection import load_selected
+    from ..provider.registry import resolve_provider
     from .audit import audit
+
+    reading = resolve_provider(provider).reading({"reading": provider_reading} if provider_reading else None)
 
     if max_turns < 1:
         raise ClarqError("--max-turns must be at least 1", "pass a positive number of seeker turns")
@@ -214,6 +219,7 @@ def audit_provider(
         workers=workers,
         concurrency=concurrency,
         client=client,
+        reading=reading,
     )
     return Checked(report, client is not None and bool(client.budget_exhausted))
 

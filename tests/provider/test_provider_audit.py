@@ -199,3 +199,56 @@ def test_a_provider_that_reveals_to_anything_is_caught(tmp_path, capsys):
     assert rows["no-question"]["success"]["value"] == 0
     assert rows["red-content-free"]["success"]["value"] == rows["red-injection"]["success"]["value"] == 1
     assert all(rows[name]["target"] == 0.10 for name in ("red-content-free", "red-injection"))
+
+
+def proposing_responder(body: dict) -> str:
+    """A provider model that proposes node 1 to every turn (what the strict reading is there to hold back)."""
+    prompt = str(body["messages"][-1]["content"])
+    if (body.get("response_format") or {}).get("type") in ("json_object", "json_schema") or '"intent"' in prompt:
+        return json.dumps(
+            {"related": True, "intent": 2, "node_ids": ["1"], "summary_confirmation": False, "rationale": "any"}
+        )
+    return "Just go on as you are."
+
+
+def test_cli_audit_plays_the_llm_provider_in_the_reading_asked(keyed, tmp_path, capsys):
+    from runner_helpers import write_task_folder
+
+    data = write_task_folder(tmp_path, 2)
+    reports = {}
+    with FakeOpenAIServer(responder=proposing_responder) as server:
+        for reading in ("model", "strict"):
+            code = main(
+                [
+                    "provider-audit",
+                    "--provider",
+                    "openai/fake-jax",
+                    "--provider-reading",
+                    reading,
+                    "--tasks",
+                    str(data),
+                    "--types",
+                    "1",
+                    "--lang",
+                    "en",
+                    "--strategies",
+                    "red-content-free",
+                    "--max-turns",
+                    "3",
+                    "--api-base",
+                    server.base_url,
+                    "--no-cache",
+                    "--json",
+                ]
+            )
+            assert code == 0
+            reports[reading] = json.loads(capsys.readouterr().out)
+    assert [reports[r]["provider_reading"] for r in ("model", "strict")] == ["model", "strict"]
+    nodes = {r: reports[r]["rows"][0]["nodes_per_question"]["value"] for r in reports}
+    assert nodes["model"] > 0 == nodes["strict"]  # the model's choice stands; the strict screen refuses it
+
+
+def test_cli_audit_refuses_a_reading_for_the_offline_provider(capsys):
+    code = main(["provider-audit", "--provider", "offline", "--provider-reading", "strict", "--tasks", "tasks"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "--provider-reading" in err[0]
