@@ -78,8 +78,8 @@ def read_turn(
     in the frontier's order. Jax's earlier replies in `turns` say which choices he has raised and which nodes he has
     given (twin choices, focus.picks_twin). A `frontier` node whose options a read question offers as its
     alternatives is a candidate whatever the matcher or model proposed: such a question can ask nothing else (a real
-    choice question is never refused). `lone`, `lone_confidence`: the single-info matcher's candidates and confidences, for a multi-info turn of one
-    question."""
+    choice question is never refused). `confidence`: the reader's score of each frontier node (`_owner`, R108);
+    `lone`, `lone_confidence`: the single-info matcher's candidates and scores, for a multi-info turn of one question."""
     last = max((i for i, t in enumerate(turns) if t.speaker == Speaker.seeker), default=-1)
     turn = turns[last].text if last >= 0 else ""
     earlier = [t for t in turns[: max(last, 0)] if t.speaker == Speaker.provider]
