@@ -207,11 +207,12 @@ def play(
     tasks: str | Path | None = None,
     max_turns: int = DEFAULT_MAX_TURNS,
     seeker_module: list[str] | str | None = None,
+    provider_reading: str | None = None,
     **llm: Any,
 ) -> Played:
     """One dialogue with you on one side at the terminal (`clarq play`): role "provider" answers `seeker` with the
-    tree on screen, role "seeker" asks `provider`. `llm`: model-call options (api_base, no_cache, ...). Ctrl-C
-    raises KeyboardInterrupt; nothing is saved."""
+    tree on screen, role "seeker" asks `provider` (an LLM provider in `provider_reading`: model or strict). `llm`:
+    model-call options (api_base, no_cache, ...). Ctrl-C raises KeyboardInterrupt; nothing is saved."""
     from ..llm.options import ModelCallOptions
     from ..runner.person import play_by_hand
 
@@ -224,6 +225,7 @@ def play(
         max_turns=max_turns,
         seeker_module=seeker_module,
         options=ModelCallOptions.of(llm),
+        provider_reading=provider_reading,
     )
 
 

@@ -45,6 +45,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--provider", default="offline", help="the provider you ask (--role seeker)")
     parser.add_argument(
+        "--provider-reading",
+        choices=["model", "strict"],
+        help="an LLM provider's reading (--role seeker): model (default: its model decides) or strict",
+    )
+    parser.add_argument(
         "--max-turns",
         type=positive_int,
         default=DEFAULT_MAX_TURNS,
@@ -81,6 +86,7 @@ def _play(args: argparse.Namespace) -> int:
             tasks=args.tasks or args.data,
             max_turns=args.max_turns,
             seeker_module=args.seeker_module,
+            provider_reading=args.provider_reading,
             api_base=args.api_base,
             no_cache=args.no_cache,
         )

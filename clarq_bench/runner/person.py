@@ -44,9 +44,11 @@ def play_by_hand(
     max_turns: int = DEFAULT_MAX_TURNS,
     seeker_module: list[str] | str | None = None,
     options: ModelCallOptions | None = None,
+    provider_reading: str | None = None,
 ) -> Played:
     """Load the task, resolve the machine side, check its key, play. `source` is a task folder (else $CLARQ_DATA,
-    then the cache); `options` the model-call options when the machine side is a model."""
+    then the cache); `options` the model-call options when the machine side is a model; `provider_reading` an LLM
+    provider's reading (model, the default, or strict)."""
     from ..core.run_config import AgentSettings
     from ..data.loader import load_tasks, resolve_data_dir
     from ..data.selection import find_task
@@ -68,12 +70,20 @@ def play_by_hand(
         sides: tuple[Any, Any] = (seeker_spec.with_client(client).build(task), HumanProvider(task, in_thread=False))
     else:
         provider_spec = resolve_provider(provider)
+        reading = provider_spec.reading({"reading": provider_reading} if provider_reading else None)
         client = open_client(models_by_role(None, provider_spec), options or ModelCallOptions())
         from ..seekers.human import HumanSeeker
 
         sides = (
             HumanSeeker(SeekerTask.of(task), in_thread=False),
-            build_provider(provider_spec, AgentSettings(name=provider), task, client, seed=SEED, trial=TRIAL),
+            build_provider(
+                provider_spec,
+                AgentSettings(name=provider, options={"reading": reading} if reading else {}),
+                task,
+                client,
+                seed=SEED,
+                trial=TRIAL,
+            ),
         )
     loop = asyncio.new_event_loop()  # no asyncio.run: its Ctrl-C handler only cancels, and input() goes on waiting
     try:

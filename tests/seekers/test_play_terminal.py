@@ -142,3 +142,72 @@ def test_play_against_a_model_behind_api_base(tmp_path: Path, monkeypatch: pytes
     assert hits >= 2  # every seeker turn was a call to the server
     record = json.loads(saved.read_text(encoding="utf-8"))
     assert record["error"] is None and len([t for t in record["turns"] if t["speaker"] == "seeker"]) == hits
+
+
+def _proposing(body: dict) -> str:
+    """A provider model that proposes node 1 to every turn: the strict reading is there to hold such a model back."""
+    import json
+
+    prompt = str(body["messages"][-1]["content"])
+    if (body.get("response_format") or {}).get("type") in ("json_object", "json_schema") or '"intent"' in prompt:
+        return json.dumps(
+            {"related": True, "intent": 2, "node_ids": ["1"], "summary_confirmation": False, "rationale": "any"}
+        )
+    return "Just go on as you are."
+
+
+@pytest.mark.parametrize(("reading", "revealed"), [("model", True), ("strict", False)])
+def test_play_against_an_llm_provider_in_the_reading_asked(
+    reading: str, revealed: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    """--role seeker against the LLM provider on the fake server: a content-free question gets the node the model
+    proposes in the model reading, and nothing in the strict one."""
+    import json
+
+    from clarq_bench.cli.main import main
+    from clarq_bench.testing.fake_openai import FakeOpenAIServer
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    asked = iter(["How do I get this done?", "Can you tell me more?"])
+
+    def person(prompt: str = "") -> str:
+        try:
+            return next(asked)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr("builtins.input", person)
+    saved = tmp_path / "played.jsonl"
+    with FakeOpenAIServer(responder=_proposing) as server:
+        code = main(
+            [
+                "play",
+                TASK,
+                "--role",
+                "seeker",
+                "--provider",
+                "openai/fake-jax",
+                "--provider-reading",
+                reading,
+                "--api-base",
+                server.base_url,
+                "--tasks",
+                str(SAMPLE_TASKS),
+                "--no-cache",
+                "--save",
+                str(saved),
+            ]
+        )
+    assert code == 0, capsys.readouterr().err
+    record = json.loads(saved.read_text(encoding="utf-8"))
+    given = [node for turn in record["turns"] for node in turn.get("revealed", []) if node != "0"]
+    assert bool(given) is revealed, record["turns"]
+
+
+def test_play_refuses_a_reading_for_the_offline_provider(capsys) -> None:
+    from clarq_bench.cli.main import main
+
+    code = main(["play", TASK, "--role", "seeker", "--provider-reading", "strict", "--tasks", str(SAMPLE_TASKS)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "--provider-reading" in err[0]
