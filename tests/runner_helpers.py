@@ -251,3 +251,13 @@ class NoteBombProvider(TreeWalkingProvider):
             deep = [deep]
         reply.notes = {"deep": deep} if self.task.index == 0 else {"thing": object()}
         return reply
+
+
+def proposing_provider(body: dict) -> str:
+    """A fake-server provider model that proposes node 1 to every turn (what the strict reading holds back)."""
+    prompt = str(body["messages"][-1]["content"])
+    if (body.get("response_format") or {}).get("type") in ("json_object", "json_schema") or '"intent"' in prompt:
+        return json.dumps(
+            {"related": True, "intent": 2, "node_ids": ["1"], "summary_confirmation": False, "rationale": "any"}
+        )
+    return "Just go on as you are."

@@ -201,22 +201,12 @@ def test_a_provider_that_reveals_to_anything_is_caught(tmp_path, capsys):
     assert all(rows[name]["target"] == 0.10 for name in ("red-content-free", "red-injection"))
 
 
-def proposing_responder(body: dict) -> str:
-    """A provider model that proposes node 1 to every turn (what the strict reading is there to hold back)."""
-    prompt = str(body["messages"][-1]["content"])
-    if (body.get("response_format") or {}).get("type") in ("json_object", "json_schema") or '"intent"' in prompt:
-        return json.dumps(
-            {"related": True, "intent": 2, "node_ids": ["1"], "summary_confirmation": False, "rationale": "any"}
-        )
-    return "Just go on as you are."
-
-
 def test_cli_audit_plays_the_llm_provider_in_the_reading_asked(keyed, tmp_path, capsys):
-    from runner_helpers import write_task_folder
+    from runner_helpers import proposing_provider, write_task_folder
 
     data = write_task_folder(tmp_path, 2)
     reports = {}
-    with FakeOpenAIServer(responder=proposing_responder) as server:
+    with FakeOpenAIServer(responder=proposing_provider) as server:
         for reading in ("model", "strict"):
             code = main(
                 [

@@ -144,18 +144,6 @@ def test_play_against_a_model_behind_api_base(tmp_path: Path, monkeypatch: pytes
     assert record["error"] is None and len([t for t in record["turns"] if t["speaker"] == "seeker"]) == hits
 
 
-def _proposing(body: dict) -> str:
-    """A provider model that proposes node 1 to every turn: the strict reading is there to hold such a model back."""
-    import json
-
-    prompt = str(body["messages"][-1]["content"])
-    if (body.get("response_format") or {}).get("type") in ("json_object", "json_schema") or '"intent"' in prompt:
-        return json.dumps(
-            {"related": True, "intent": 2, "node_ids": ["1"], "summary_confirmation": False, "rationale": "any"}
-        )
-    return "Just go on as you are."
-
-
 @pytest.mark.parametrize(("reading", "revealed"), [("model", True), ("strict", False)])
 def test_play_against_an_llm_provider_in_the_reading_asked(
     reading: str, revealed: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
@@ -163,6 +151,8 @@ def test_play_against_an_llm_provider_in_the_reading_asked(
     """--role seeker against the LLM provider on the fake server: a content-free question gets the node the model
     proposes in the model reading, and nothing in the strict one."""
     import json
+
+    from runner_helpers import proposing_provider
 
     from clarq_bench.cli.main import main
     from clarq_bench.testing.fake_openai import FakeOpenAIServer
@@ -179,7 +169,7 @@ def test_play_against_an_llm_provider_in_the_reading_asked(
 
     monkeypatch.setattr("builtins.input", person)
     saved = tmp_path / "played.jsonl"
-    with FakeOpenAIServer(responder=_proposing) as server:
+    with FakeOpenAIServer(responder=proposing_provider) as server:
         code = main(
             [
                 "play",
