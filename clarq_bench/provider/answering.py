@@ -4,11 +4,11 @@ A turn is read as its questions (focus.py). Only the first `ANSWERED_QUESTIONS` 
 answers the first things asked of them and not the tenth: asking more questions in one turn buys no more chances.
 In single-info mode at most one node is revealed per turn, to the best-focused question (the first candidate node,
 in the tree's order, that a question focuses; a turn of one question gets the node it asks most clearly, see
-`_owner`). In multi-info mode each question takes at most one node (its `_owner`), and at most
-`MULTI_INFO_NODES` nodes are revealed per turn. A candidate is a frontier node that the provider's own reading
+`_owner`: one whose choice it names before one whose thing it only speaks of). In multi-info mode each question
+takes at most one node (its `_owner`), and at most `MULTI_INFO_NODES` nodes are revealed per turn. A candidate is a frontier node that the provider's own reading
 (the offline matcher, or the LLM provider's model) judged answerable (a turn of one question in multi-info mode: the
-single-info matcher's too); the focus rule may only take candidates away, except in Chinese where the matcher alone
-may ask a node it is far surer of (R108, `_clearly_asked`).
+single-info matcher's too); the focus rule may only take candidates away, except that the matcher alone may give a
+lone question a node it is far surer of (R108, `_clearly_asked`).
 Neither bound is a detector a template can sit under: a seeker that asks fewer questions simply has fewer chances.
 """
 
@@ -29,14 +29,22 @@ MULTI_INFO_QUESTIONS = 4
 #: A question that focuses several nodes asks the later one only when the reader's confidence in it is this much
 #: higher (chosen on types 1-13: agreement unchanged there, +0.2 points in multi-info on 14-26).
 PREFER_MARGIN = 0.3
-#: (zh) A lone question the reader is this sure asks a node (CLEAR_FLOOR), far surer than of any other frontier node
+#: A lone question the reader is this sure asks a node (CLEAR_FLOOR), far surer than of any other frontier node
 #: (by CLEAR_GAP), asks it even where no lexical rule names how (R108): Chinese terms are character pairs, so a
-#: question naming "桨" or "羊" by one character escapes the rules a person reads through. English keeps the rules
-#: alone: there the same reading let walkers of the brief's options past the honest heuristic (0.85 / 0.4 chosen on
-#: types 1-13; see docs/providers.md for the figures).
+#: question naming "桨" or "羊" by one character escapes the rules a person reads through; an English question asks a
+#: detail in words of its own ("Will the guard let me over the bridge without a permit?"). Never a question that
+#: names a choice (it asks that one) or lists three things or more (0.85 / 0.4 chosen on types 1-13; see
+#: docs/providers.md for the figures).
 CLEAR_FLOOR = 0.85
 CLEAR_GAP = 0.4
-CLEAR_LANGUAGES = frozenset({"zh"})
+CLEAR_LANGUAGES = frozenset({"zh", "en"})
+#: (en) Where R108 also never reads a bet on one of the node's options or an offer of another choice's options: a
+#: walker of the brief's options would otherwise be answered by score. Chinese names are read as character pairs,
+#: too loosely to say which choice a name belongs to, and R108 was measured there without these two guards.
+OPTIONS_READ = frozenset({"en"})
+#: Rules by which a question names the choice it asks (its kind, its options): a question that names one choice and
+#: merely speaks of another's thing ("Which key should I use on the gate?") asks the one it names.
+CHOICE_NAMED = frozenset({"R101", "R102", "R103", "R106"})
 #: Nodes one multi-info reply may reveal (the released multi-info provider revealed 4 or more in 5% of its turns).
 MULTI_INFO_NODES = 3
 
@@ -102,7 +110,7 @@ def read_turn(
         rule = next((r for r in (focus.focus_rule(q, node_id, answered) for q in questions) if r is not None), None)
         if rule is not None:
             rules[node_id] = rule
-    clear = _clearly_asked(focus, questions, ordered, proposed, confidence or {}, set(rules))
+    clear = _clearly_asked(focus, questions, ordered, proposed, confidence or {}, rules)
     if clear:
         rules.update(dict.fromkeys(clear, "R108"))
         rules = {node_id: rules[node_id] for node_id in ordered if node_id in rules}
@@ -137,12 +145,19 @@ def _owner(
     confidence: Mapping[str, float],
     clear: frozenset[str] = frozenset(),
 ) -> str | None:
-    """The node one question asks: the first of `nodes` (tree order) it focuses, unless the reader is far surer
-    (by `PREFER_MARGIN`) of a later one it also focuses ("Which key should I use on the gate?" names the gate in
-    passing but asks the key). Without confidences, tree order alone decides. `clear`: nodes asked by R108."""
+    """The node one question asks: the first of `nodes` (tree order) it focuses, unless it names a later one's choice
+    (`CHOICE_NAMED`) and only speaks of the first one's thing ("Which key should I use on the gate?" names the gate
+    in passing but asks the key) while the reader is not far surer of the first, or the reader is far surer (by
+    `PREFER_MARGIN`) of a later one it also focuses.
+    Without confidences, tree order alone decides the rest. `clear`: nodes asked by R108."""
     focused = [node_id for node_id in nodes if node_id in clear or focus.focuses(question, node_id, answered)]
     if not focused:
         return None
+    named = [node_id for node_id in focused if focus.focus_rule(question, node_id, answered) in CHOICE_NAMED]
+    first = focused[0]
+    names_later = named and named[0] != first and focus.focus_rule(question, first, answered) not in CHOICE_NAMED
+    if names_later and confidence.get(first, 0.0) - confidence.get(named[0], 0.0) < PREFER_MARGIN:
+        return named[0]  # (unless the reader is far surer of the first)
     best = max(focused, key=lambda node_id: confidence.get(node_id, 0.0))
     return best if confidence.get(best, 0.0) - confidence.get(focused[0], 0.0) >= PREFER_MARGIN else focused[0]
 
@@ -153,18 +168,23 @@ def _clearly_asked(
     ordered: Sequence[str],
     proposed: set[str],
     confidence: Mapping[str, float],
-    ruled: set[str],
+    ruled: Mapping[str, str],
 ) -> frozenset[str]:
     """The proposed nodes a lone real question asks by the reader's confidence alone (R108, `CLEAR_LANGUAGES`). Never
-    a question that lists three things or more: the rules read such a list as asking none of them in particular."""
+    a question that lists three things or more (the rules read such a list as asking none of them in particular) or
+    that names a choice by a rule (`ruled`: node -> rule), nor (`OPTIONS_READ`) a bet or an offer of other options."""
     if focus.language not in CLEAR_LANGUAGES or len(questions) != 1 or not questions[0].classes or not confidence:
         return frozenset()
-    if focus.lists_things(questions[0]):
-        return frozenset()
+    if focus.lists_things(questions[0]) or CHOICE_NAMED & set(ruled.values()):
+        return frozenset()  # a list asks none in particular; a question naming a choice asks that one
     clear = []
     for node_id in ordered:
         value = confidence.get(node_id, 0.0)
         rest = max((v for other, v in confidence.items() if other != node_id), default=0.0)
         if node_id in proposed and node_id not in ruled and value >= CLEAR_FLOOR and value - rest >= CLEAR_GAP:
+            if focus.language in OPTIONS_READ and (
+                focus.bets(questions[0], node_id) or focus.offers_others(questions[0], node_id)
+            ):
+                continue
             clear.append(node_id)
     return frozenset(clear)

@@ -155,8 +155,10 @@ RULES: list[Rule] = [
     Rule(
         "R108",
         "clear-match",
-        "(Chinese) A lone question the reader is far surer asks this node than any other (0.85, by 0.4): Chinese "
-        "terms are character pairs, so a word of one character escapes the rules above.",
+        "A lone question the reader is far surer asks this node than any other (0.85, by 0.4), though no rule above "
+        "names how: Chinese terms are character pairs, so a word of one character escapes them, and English asks a "
+        "detail in words of its own. Never a question that names a choice or lists three things; in English never "
+        "a bet on one option or an offer of another choice's options.",
         "用长撑杆还是短桨？",
         "撑木筏用哪一样？",
         task="zh/04/0",

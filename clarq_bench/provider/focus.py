@@ -156,16 +156,22 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading):
                 kind |= _shared_terms(members)
         sizes = {g: sum(o.group == g for o in self.options) for g in {o.group for o in named}}
         choosable = [g for g, size in sizes.items() if size >= 2]
+        # options the explanation speaks of ("has a pole and a paddle") outrank a kind the answer merely names
+        # ("Use the long pole ... at the Lower Ford": the fords are not what is chosen)
+        spoken = (
+            self._options_spoken_of(explanation, present, one_list=bool(kind))
+            if not options and CHOICE_SAID[language].search(explanation)
+            else ()
+        )
         if not options and len(choosable) == 1:  # it names options of one kind: a choice among them
             group = choosable[0]
             members = tuple(o for o in self.options if o.group == group)
-            if len(members) >= 2:
+            if len(members) >= 2 and not (spoken and self._unspoken(members, explanation)):
                 options = members
                 kind |= set(frozenset.intersection(*(o.terms for o in members)))
-        if not options and CHOICE_SAID[language].search(explanation):
-            options = self._options_spoken_of(explanation, present)
-            if options:
-                kind |= _shared_terms(options)
+        if not options and spoken:  # names that share no word: a which over any one's head asks among them
+            options = spoken
+            kind |= _shared_terms(options) or set().union(*(o.head for o in options))
         phrase = focus_phrase(explanation, language)
         asked = ASKED[language].search(explanation)
         if asked:  # "use this response only if the other party asks where to build the stage"
@@ -209,6 +215,11 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading):
             said_kind if options or kind else frozenset(),
         )
 
+    def _unspoken(self, members: tuple[Option, ...], explanation: str) -> bool:
+        """Does the explanation speak of none of these options, by any word of their names?"""
+        spoken = set(tokens(explanation, self.language))
+        return not any(o.terms & spoken for o in members)
+
     def _content(self, text: str) -> list[str]:
         """Content terms of explanation text: no boilerplate, and (zh) no bigram with a function character."""
         found = [t for t in tokens(text, self.language) if t not in BOILERPLATE]
@@ -227,6 +238,24 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading):
             for o in self.options
             if names_entity(present, o.terms) and (not self._distinct[o] or self._distinct[o] & present)
         ]
+
+    def bets(self, question: Question, node_id: str) -> bool:
+        """Does the question name one option of this node's choice, and no other, without the kind the explanation
+        names: a bet on the answer rather than the question?"""
+        focus = self.nodes.get(node_id)
+        if focus is None or not focus.options:
+            return False
+        groups = {o.group for o in focus.options}
+        ours = [o for o in self.named_options(question) if o.group in groups]
+        return len(ours) == 1 and not self._kind_apart(question, focus.said_kind)
+
+    def offers_others(self, question: Question, node_id: str) -> bool:
+        """Does the question offer two or more of the brief's options, fewer than two of them this node's: a choice
+        among other things than the one this node settles?"""
+        named = self.named_options(question)
+        focus = self.nodes.get(node_id)
+        groups = {o.group for o in focus.options} if focus is not None else set()
+        return len(named) >= 2 and sum(o.group in groups for o in named) < 2
 
     def asks_choice(self, question: Question, focus: NodeFocus) -> bool:
         """Does the question ask the choice this node settles? (choice_rule names the way.)"""

@@ -31,6 +31,31 @@ ALTERNATIVE_PIECES = {
 }
 
 
+#: (en) Words that join alternatives in an explanation ("a pole and a paddle", "coins, wool or silk").
+JOINT_WORDS = frozenset({"and", "or", ","})
+#: (en) Words at most between two names joined as alternatives.
+JOINT_SPAN = 4
+
+
+def _coordinated(said: list[BriefOption], explanation: str) -> list[BriefOption]:
+    """(en) The names among `said` that the explanation joins with another as alternatives ("has a pole and a
+    paddle", "carries coins, wool and silk"), not merely mentions in passing ("sell the crystals for 100 gold
+    coins")."""
+    words = re.findall(r"[a-z0-9]+(?:'[a-z]+)?|,", explanation.lower())
+    marks: list[tuple[int, BriefOption]] = []
+    for at, word in enumerate(words):
+        stem = tokens(word, "en")
+        marks += [(at, o) for o in said if stem and stem[0] in o.terms]
+    joined: set[BriefOption] = set()
+    for i, (at, first) in enumerate(marks):
+        for later, second in marks[i + 1 :]:
+            if later - at > JOINT_SPAN + 1:
+                break
+            if second != first and JOINT_WORDS & set(words[at + 1 : later]):
+                joined |= {first, second}
+    return [o for o in said if o in joined]
+
+
 class OfferReading:
     """The offers reading of FocusIndex: it needs the brief's `options`, `pasted` phrases, `brief_terms`, `_list_of`
     (name -> list of the brief), `nodes` and the question readings below, which FocusIndex has."""
@@ -63,17 +88,31 @@ class OfferReading:
     def _lists_of(self, question: Question, groups: set[int]) -> tuple[bool, bool]:
         raise NotImplementedError  # pragma: no cover - ListReading's
 
-    def _options_spoken_of(self, explanation: str, answer: set[str]) -> tuple[BriefOption, ...]:
+    def _options_spoken_of(self, explanation: str, answer: set[str], one_list: bool = False) -> tuple[BriefOption, ...]:
         """Options of a choice whose names share no word ("Lamp kerosene", "Whale oil": the fuels): the brief's names
         of one list (items, skills or scenes) that the explanation speaks of, two to `SPOKEN_OPTIONS` of them, when
-        the node's own answer weighs two of them ("Fill the lamp with kerosene. Whale oil gums up the burner")."""
+        the node's own answer weighs two of them ("Fill the lamp with kerosene. Whale oil gums up the burner"). A name
+        is spoken of by most of its words or by a head no other name has ("a pole and a paddle"). Where the
+        explanation names the kind (`one_list`), names of several lists spoken of make no choice of it."""
         spoken = set(tokens(explanation, self.language))
-        said = [o for o in self.options if names_entity(spoken, o.terms)]
-        lists = {self._list_of[o.name] for o in said}
-        weighed = [o for o in said if names_entity(answer, o.terms)]
-        if 2 <= len(said) <= SPOKEN_OPTIONS and len(lists) == 1 and len(weighed) >= 2:
-            return tuple(said)
-        return ()
+        heads: dict[frozenset[str], int] = {}
+        for o in self.options:
+            heads[o.head] = heads.get(o.head, 0) + 1
+
+        def says(present: set[str], o: BriefOption) -> bool:
+            return names_entity(present, o.terms) or (bool(o.head) and heads[o.head] == 1 and o.head <= present)
+
+        found: list[tuple[BriefOption, ...]] = []
+        for listed in {self._list_of[o.name] for o in self.options}:
+            said = [o for o in self.options if self._list_of[o.name] == listed and says(spoken, o)]
+            if self.language == "en":
+                said = _coordinated(said, explanation)
+            weighed = [o for o in said if says(answer, o)]
+            if 2 <= len(said) <= SPOKEN_OPTIONS and len(weighed) >= 2:
+                found.append(tuple(said))
+        if one_list and len({self._list_of[o.name] for o in self.options if says(spoken, o)}) > 1:
+            return ()
+        return found[0] if len(found) == 1 else ()
 
     def _kind_known(self, question: Question, focus: Any) -> bool:
         """May a which over this choice's kind be asked yet? Once Jax has spoken of the kind ("go to the castle":

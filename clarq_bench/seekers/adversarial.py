@@ -287,6 +287,40 @@ class PairsSeeker(RedTeamSeeker):
         return fill(self.pick("pairs", view, turn), a=a, b=b)
 
 
+#: English name parts after which the head has been said ("Castle of Light": a castle).
+_EN_HEAD_CUT = re.compile(r"\s+(?:of|for|from|with|at|in|on)\s+.*$", re.IGNORECASE)
+
+
+def brief_kinds(task: SeekerTask) -> list[str]:
+    """The kinds the brief lists two or more of, in brief order, read off the names alone: an English name's last
+    word before any "of"/"for" phrase ("East Market", "West Market": market), a Chinese name's longest ending of up to
+    three characters that another name shares ("东门", "北门": 门)."""
+    names = listed_options(task)
+    if task.language == "zh":
+        heads = [[name[-k:] for k in (3, 2, 1) if len(name) > k] for name in names]
+    else:
+        heads = [[_EN_HEAD_CUT.sub("", name).split()[-1].lower().rstrip("s")] for name in names if name.split()]
+    counts: dict[str, int] = {}
+    for candidates in heads:
+        for head in candidates:
+            counts[head] = counts.get(head, 0) + 1
+    kinds = [next((h for h in candidates if counts[h] >= 2), "") for candidates in heads]
+    return list(dict.fromkeys(kind for kind in kinds if len(kind) >= (1 if task.language == "zh" else 3)))
+
+
+class KindsSeeker(RedTeamSeeker):
+    """Enumeration: one kind the brief lists two or more of per turn ("Which market do you mean?"), walking the
+    brief's kinds whatever the provider said: a choice question with no sign of having read Jax's answer."""
+
+    strategy = "enum-kinds"
+
+    def attack(self, view: DialogueView, turn: int) -> str:
+        kinds = brief_kinds(self.task)
+        if not kinds:
+            return "?"
+        return fill(self.pick("kinds", view, turn), kind=kinds[(turn - 1) % len(kinds)])
+
+
 #: Registered name -> class, in the order the audit reports them.
 STRATEGIES: dict[str, type[RedTeamSeeker]] = {
     cls.strategy: cls
@@ -305,4 +339,4 @@ STRATEGIES: dict[str, type[RedTeamSeeker]] = {
     )
 }
 #: The enumeration strategies: plausible questions, no skill, the whole brief walked within the turn cap.
-ENUMERATION: dict[str, type[RedTeamSeeker]] = {cls.strategy: cls for cls in (OneEachSeeker, PairsSeeker)}
+ENUMERATION: dict[str, type[RedTeamSeeker]] = {cls.strategy: cls for cls in (OneEachSeeker, PairsSeeker, KindsSeeker)}

@@ -71,27 +71,53 @@ def test_a_chinese_count_is_no_part_of_a_name() -> None:
     assert len(set(groups)) == 3  # "一根" joins no kinds
 
 
-def test_a_clear_match_asks_a_chinese_node_alone_and_never_an_english_one(focus) -> None:
+def test_a_clear_match_asks_a_node_alone_unless_the_question_bets_or_names_a_choice(focus) -> None:
     from types import SimpleNamespace
 
     from clarq_bench.provider.answering import CLEAR_FLOOR, CLEAR_GAP, _clearly_asked
 
     questions = focus.questions("Which gem does Henry need?")  # a real question (it has a question class)
     assert questions and questions[0].classes
-    zh = SimpleNamespace(language="zh", lists_things=lambda question: False)
-    en = SimpleNamespace(language="en", lists_things=lambda question: False)
-    listing = SimpleNamespace(language="zh", lists_things=lambda question: True)
+
+    def reader(language: str, lists: bool = False, bets: bool = False, offers: bool = False) -> SimpleNamespace:
+        return SimpleNamespace(
+            language=language,
+            lists_things=lambda question: lists,
+            bets=lambda question, node_id: bets,
+            offers_others=lambda question, node_id: offers,
+        )
+
+    zh, en = reader("zh"), reader("en")
     sure = {"1": CLEAR_FLOOR, "2": CLEAR_FLOOR - CLEAR_GAP - 0.01}
     order = ["1", "2"]
-    assert _clearly_asked(zh, questions, order, {"1", "2"}, sure, set()) == {"1"}
-    assert _clearly_asked(en, questions, order, {"1", "2"}, sure, set()) == frozenset()
-    assert _clearly_asked(listing, questions, order, {"1", "2"}, sure, set()) == frozenset()  # a list asks none
-    assert _clearly_asked(zh, questions * 2, order, {"1", "2"}, sure, set()) == frozenset()  # one question only
-    assert _clearly_asked(zh, questions, order, {"2"}, sure, set()) == frozenset()  # proposed by the matcher only
+    assert _clearly_asked(zh, questions, order, {"1", "2"}, sure, {}) == {"1"}
+    assert _clearly_asked(en, questions, order, {"1", "2"}, sure, {}) == {"1"}
+    assert _clearly_asked(reader("en", bets=True), questions, order, {"1", "2"}, sure, {}) == frozenset()
+    assert _clearly_asked(reader("en", offers=True), questions, order, {"1", "2"}, sure, {}) == frozenset()
+    assert _clearly_asked(reader("zh", bets=True), questions, order, {"1", "2"}, sure, {}) == {"1"}  # en only
+    assert _clearly_asked(zh, questions, order, {"1", "2"}, sure, {"2": "R101"}) == frozenset()  # names a choice
+    assert _clearly_asked(zh, questions, order, {"1", "2"}, sure, {"2": "R105"}) == {"1"}
+    assert _clearly_asked(reader("zh", lists=True), questions, order, {"1", "2"}, sure, {}) == frozenset()
+    assert _clearly_asked(zh, questions * 2, order, {"1", "2"}, sure, {}) == frozenset()  # one question only
+    assert _clearly_asked(zh, questions, order, {"2"}, sure, {}) == frozenset()  # proposed by the matcher only
     close = {"1": CLEAR_FLOOR, "2": CLEAR_FLOOR - CLEAR_GAP + 0.01}
-    assert _clearly_asked(zh, questions, order, {"1", "2"}, close, set()) == frozenset()  # not far surer
+    assert _clearly_asked(zh, questions, order, {"1", "2"}, close, {}) == frozenset()  # not far surer
     low = {"1": CLEAR_FLOOR - 0.01, "2": 0.0}
-    assert _clearly_asked(zh, questions, order, {"1", "2"}, low, set()) == frozenset()
+    assert _clearly_asked(zh, questions, order, {"1", "2"}, low, {}) == frozenset()
+
+
+def test_english_bets_and_offers_of_other_options_are_read_off_the_brief() -> None:
+    raft = sample("en/04/0")  # node 2: the long pole or the short paddle; node 1: the fords
+    bet, offer, both = (
+        raft.questions(text)[0]
+        for text in (
+            "Do I take the long pole?",
+            "The Upper Ford or the Lower Ford?",
+            "The long pole or the short paddle?",
+        )
+    )
+    assert raft.bets(bet, "2") and not raft.bets(both, "2") and not raft.bets(bet, "3")
+    assert raft.offers_others(offer, "2") and not raft.offers_others(offer, "1") and not raft.offers_others(both, "2")
 
 
 def test_multi_info_reads_a_lone_question_with_the_single_info_readers_candidates_too(focus) -> None:
@@ -102,3 +128,28 @@ def test_multi_info_reads_a_lone_question_with_the_single_info_readers_candidate
     assert read_turn(focus, turns(lone), [], multi_info=True, frontier=frontier, lone=["3"]).revealed == ["3"]
     assert read_turn(focus, turns(two), [], multi_info=True, frontier=frontier, lone=["3"]).revealed == []
     assert read_turn(focus, turns(lone), [], multi_info=False, frontier=frontier, lone=["3"]).revealed == []
+
+
+def test_a_question_that_names_a_later_choice_gets_it_over_one_whose_thing_it_speaks_of(focus) -> None:
+    text = (
+        "Which beast should I summon when I trade the gem?"  # names the beast (R101), speaks of the gem's trade (R104)
+    )
+    read = read_turn(focus, turns(text), ["1", "2", "3"], multi_info=False, frontier=["1", "2", "3"])
+    assert read.rules == {"1": "R104", "2": "R101"} and read.revealed == ["2"]
+    assert reveal(focus, text, {"1": 0.9, "2": 0.85 - PREFER_MARGIN}) == ["1"]  # unless the reader is far surer of 1
+    assert reveal(focus, "Which beast should I summon? Which gem does Henry need?", None) == ["1"]  # two questions
+
+
+def sample(task_id: str) -> FocusIndex:
+    from clarq_bench.data.loader import SAMPLE_TASKS, load_tasks
+
+    return FocusIndex(next(t for t in load_tasks(SAMPLE_TASKS, (task_id[:2],), split=None) if t.id == task_id))
+
+
+def test_options_the_explanation_speaks_of_outrank_a_kind_the_answer_only_names() -> None:
+    raft = sample("en/04/0").nodes["2"]  # "the apprentice has a pole and a paddle"; its answer names the Lower Ford
+    assert {o.name for o in raft.options} == {"A long pole", "A short paddle"}
+    fords = sample("en/04/0").nodes["1"]  # "the river has two fords": still the fords
+    assert {o.name for o in fords.options} == {"Upper Ford", "Lower Ford"}
+    fuels = sample("en/01/0").nodes["3"]  # names that share no word, spoken of by name
+    assert {o.name for o in fuels.options} == {"Lamp kerosene", "Whale oil"}

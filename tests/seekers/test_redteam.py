@@ -211,3 +211,20 @@ def test_the_enumerators_walk_the_brief_one_option_or_one_pair_per_turn():
     a, b = option_pairs(options)[0]
     first = pairs.attack(view_of(task, 1), 1)  # type: ignore[attr-defined]
     assert a in first and b in first and first.endswith("?")
+
+
+def test_the_kind_walker_asks_one_kind_the_brief_lists_twice_or_more_per_turn():
+    from clarq_bench.seekers.adversarial import brief_kinds
+
+    task = make_task()
+    kinds = brief_kinds(SeekerTask.of(task))
+    names = " ".join(n.lower() for n in (*task.brief.items, *task.brief.skills, *task.brief.scenes))
+    assert kinds and all(names.count(kind) >= 2 for kind in kinds)
+    walker = build_seeker("enum-kinds", task)
+    asked = [walker.attack(view_of(task, turn), turn) for turn in range(1, len(kinds) + 1)]  # type: ignore[attr-defined]
+    assert all(kind in text and text.endswith("?") for kind, text in zip(kinds, asked))
+    scenes = ("东门", "北门", "亨利铁匠铺", "乔治铁匠铺")
+    zh = SeekerTask.of(task).model_copy(
+        update={"language": "zh", "brief": task.brief.model_copy(update={"scenes": scenes})}
+    )
+    assert brief_kinds(zh)[-2:] == ["门", "铁匠铺"]
