@@ -99,21 +99,7 @@ class _Question:
     its options and the kind they share (so a choice a reply already settled is never asked, and one Jax raises
     later is asked in his words). `asked`: how often, `at`: how many replies there were when it was last asked."""
 
-    __slots__ = (
-        "text",
-        "terms",
-        "bonus",
-        "order",
-        "options",
-        "kind",
-        "mention",
-        "asked",
-        "at",
-        "stock",
-        "person",
-        "named",
-        "read",
-    )
+    __slots__ = tuple("text terms bonus order options kind mention asked at stock person named read".split())
 
     def __init__(
         self,
