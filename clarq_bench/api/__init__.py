@@ -15,7 +15,8 @@ imports no cli; the heavy ones are imported when a function is called, so `impor
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -169,14 +170,35 @@ async def run_async(
             on_update=on_update,
             on_ready=ready,
         )
-        summary = await score_finished_run(
-            run.run_dir, run.tasks, run.config.judge_model or "none", run.config.split, run.client
-        )
+        with _settled_heap(judged_by_model=(run.config.judge_model or "none") != "none"):
+            summary = await score_finished_run(
+                run.run_dir, run.tasks, run.config.judge_model or "none", run.config.split, run.client
+            )
     finally:
         close = getattr(run.client, "aclose", None)
         if close is not None:  # HTTP sessions and the cache of this event loop
             await close()
     return RunResult(run.run_dir, summary, stats)
+
+
+@contextmanager
+def _settled_heap(*, judged_by_model: bool) -> Iterator[None]:
+    """While a run is scored, the objects its dialogues left are out of the cyclic collector's sight (gc.freeze).
+
+    Why: the first collection of scoring walked every transcript, turn and provider cache the run had built (about
+    0.13 s for 260 offline dialogues) to find almost nothing; frozen, it walks only what scoring allocates. They are
+    given back to the collector when scoring ends. Skipped when something else froze objects (litellm's import heap,
+    llm/models.py, which must stay frozen): before, or possibly during a model judge's calls."""
+    import gc
+
+    if judged_by_model or gc.get_freeze_count():
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def run(

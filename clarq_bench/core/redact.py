@@ -115,11 +115,29 @@ def _folded(text: str) -> str:
     return text.lower() if text.isascii() else text.translate(_FOLD).lower()
 
 
+#: Short texts redacted before (model names, labels: the same few, once per model call), with the secrets pattern
+#: they were redacted under; an entry is used only while that pattern is still the current one.
+_SHORT = 200
+_seen: dict[str, tuple[re.Pattern[str] | None, str]] = {}
+
+
 def redact(text: str) -> str:
     """`text` with every credential value and credential-shaped string replaced by `[redacted]`."""
     if not text:
         return text
     pattern = _values_pattern()
+    if len(text) <= _SHORT:
+        kept = _seen.get(text)
+        if kept is not None and kept[0] is pattern:
+            return kept[1]
+        if len(_seen) >= 4096:
+            _seen.clear()
+        _seen[text] = (pattern, done := _redact(text, pattern))
+        return done
+    return _redact(text, pattern)
+
+
+def _redact(text: str, pattern: re.Pattern[str] | None) -> str:
     if pattern is not None:
         text = pattern.sub(MARK, text)
     folded: str | None = None

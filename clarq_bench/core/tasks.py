@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+import weakref
+from collections.abc import Callable, Iterable
 from enum import Enum
 from functools import cached_property
 from typing import Literal
@@ -195,7 +196,16 @@ class Task(BaseModel):
         return len(self.tree.required_ids)
 
     def content_hash(self) -> str:
-        """SHA-256 of what decides the task's behaviour (brief and tree), independent of where it was read from."""
+        """SHA-256 of what decides the task's behaviour (brief and tree), independent of where it was read from.
+        Computed once per task object (a task is immutable all the way down; a run asks for it per dialogue)."""
+        kept = _CONTENT_HASHES.get(id(self))
+        if kept is not None and kept[0]() is self:
+            return kept[1]
+        digest = self._content_hash()
+        _CONTENT_HASHES[id(self)] = (weakref.ref(self, _forget(id(self))), digest)
+        return digest
+
+    def _content_hash(self) -> str:
         payload = {
             "language": self.language,
             "type": self.type_number,
@@ -205,6 +215,19 @@ class Task(BaseModel):
         }
         blob = json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+#: id(task) -> (a weak reference to it, its content hash); the entry goes when the task does.
+_CONTENT_HASHES: dict[int, tuple[weakref.ref[Task], str]] = {}
+
+
+def _forget(key: int) -> Callable[[object], None]:
+    """The weak reference's callback: drop the task's entry when it is gone."""
+
+    def forget(_: object) -> None:
+        _CONTENT_HASHES.pop(key, None)
+
+    return forget
 
 
 def make_task_id(language: str, type_number: int, index: int) -> str:

@@ -8,8 +8,6 @@ and a call counts in every open scope. Cache hits count as cached calls with no 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from contextvars import ContextVar
 
 from ..core.transcript import Usage
@@ -163,15 +161,19 @@ class UsageMeter:
 _OPEN_METERS: ContextVar[tuple[UsageMeter, ...]] = ContextVar("clarq_usage_meters", default=())
 
 
-@contextmanager
-def track_usage() -> Iterator[UsageMeter]:
-    """A scope whose meter sums every call made inside it (including in asyncio tasks it starts)."""
-    meter = UsageMeter()
-    token = _OPEN_METERS.set(_OPEN_METERS.get() + (meter,))
-    try:
-        yield meter
-    finally:
-        _OPEN_METERS.reset(token)
+class track_usage:  # named as the function it replaces: `with track_usage() as meter`
+    """A scope whose meter sums every call made inside it (including in asyncio tasks it starts). A class, not a
+    generator context manager: the runner enters one around every agent call."""
+
+    __slots__ = ("meter", "token")
+
+    def __enter__(self) -> UsageMeter:
+        self.meter = UsageMeter()
+        self.token = _OPEN_METERS.set(_OPEN_METERS.get() + (self.meter,))
+        return self.meter
+
+    def __exit__(self, *_: object) -> None:
+        _OPEN_METERS.reset(self.token)
 
 
 def record_in_scopes(role: str, model: str, usage: Usage, served_by: str = "") -> None:

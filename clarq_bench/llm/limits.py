@@ -24,8 +24,6 @@ import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import Iterator
-from contextlib import contextmanager
 from contextvars import ContextVar
 
 from ..core.defaults import DEFAULT_MODEL_CONCURRENCY
@@ -72,15 +70,19 @@ class QueueClock:
 _CLOCK: ContextVar[QueueClock | None] = ContextVar("clarq_queue_clock", default=None)
 
 
-@contextmanager
-def queue_clock() -> Iterator[QueueClock]:
-    """Measure the queue waits of the calls made inside (a contextvar: it follows the tasks created inside)."""
-    clock = QueueClock()
-    token = _CLOCK.set(clock)
-    try:
-        yield clock
-    finally:
-        _CLOCK.reset(token)
+class queue_clock:  # named as the function it replaces: `with queue_clock() as clock`
+    """Measure the queue waits of the calls made inside (a contextvar: it follows the tasks created inside). A class,
+    not a generator context manager: it is entered around every agent call."""
+
+    __slots__ = ("clock", "token")
+
+    def __enter__(self) -> QueueClock:
+        self.clock = QueueClock()
+        self.token = _CLOCK.set(self.clock)
+        return self.clock
+
+    def __exit__(self, *_: object) -> None:
+        _CLOCK.reset(self.token)
 
 
 class _Pace:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 #: B: tokens of a human seeker's turn, per (token unit, task language). Paper's human AQL x tokens per released unit
 #: over the released GPT-4o seeker turns (Comp files): en 8.1 x 1.252 (o200k) / 1.051 (cjk+words); zh 17.0 x 0.742
@@ -64,6 +65,7 @@ def _normal(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold()
 
 
+@lru_cache(maxsize=8192)  # a pure function of the text; a run's seeker says the same turns in many dialogues
 def asks(text: str) -> int:
     """The things one turn asks: per sentence that asks anything (a question word, a question mark or 吗/呢), its
     question words plus the list items that follow the first of them (or, in a question without an English or

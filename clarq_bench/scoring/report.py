@@ -1,7 +1,6 @@
 """Showing a Summary: a rich table in the terminal, report.md, PNG plots and summary.json in a folder.
 
-rich and matplotlib are imported inside the functions that need them (matplotlib with the Agg back end, so
-plots render without a display). Reads Summaries only.
+rich and Pillow (bar_chart.py) are imported inside the functions that need them. Reads Summaries only.
 """
 
 from __future__ import annotations
@@ -342,80 +341,59 @@ def markdown(summary: Summary, plots: list[str] = ()) -> str:  # type: ignore[as
 
 
 def _bar_plot(groups: list[Group], path: Path, xlabel: str, title: str) -> None:
-    import matplotlib
+    """Success per group with its 95% interval as whiskers, one bar a group."""
+    from .bar_chart import Bar, Chart
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    labels = [f"{g.key.split('=', 1)[-1]}\nn={g.dialogues}" for g in groups]
-    values = [g.success.value or 0.0 for g in groups]
-    below = [
-        max(0.0, v - (g.success.low if g.success.low is not None else v)) for v, g in zip(values, groups, strict=False)
-    ]
-    above = [
-        max(0.0, (g.success.high if g.success.high is not None else v) - v)
-        for v, g in zip(values, groups, strict=False)
-    ]
-    fig, ax = plt.subplots(figsize=(max(5.0, 0.35 * len(groups) + 2), 3.6))
-    ax.bar(labels, values, yerr=[below, above], capsize=3, color="#4C72B0")
-    ax.set_ylim(0, 1)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("success rate (95% CI)")
-    ax.set_title(title)
-    _save(fig, path)
+    bars = []
+    for i, group in enumerate(groups):
+        value = group.success.value or 0.0
+        low = group.success.low if group.success.low is not None else value
+        high = group.success.high if group.success.high is not None else value
+        bars.append(Bar(i, value, low=min(low, value), high=max(high, value)))
+    Chart(
+        size=(max(5.0, 0.35 * len(groups) + 2), 3.6),
+        title=title,
+        rate_label="success rate (95% CI)",
+        category_label=xlabel,
+        bars=bars,
+        categories=[(i, f"{g.key.split('=', 1)[-1]}\nn={g.dialogues}") for i, g in enumerate(groups)],
+        span=(-0.6, len(groups) - 0.4),
+    ).save(path)
 
 
 def type_plot(verdicts: list, type_names: dict[int, str], path: Path) -> None:
     """Success per task type, one bar per language side by side (never merged), each type named on its row."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from .bar_chart import BAR, Bar, Chart
 
     languages = sorted({v.language for v in verdicts})
     types = sorted({v.type_number for v in verdicts})
     height = 0.8 / max(1, len(languages))
-    fig, ax = plt.subplots(figsize=(7.5, max(2.5, 0.32 * len(types) * max(1, len(languages)) + 1.2)))
-    colors = {"en": "#4C72B0", "zh": "#DD8452"}
+    colors = {"en": BAR, "zh": "#DD8452"}
+    bars, legend = [], []
     for offset, language in enumerate(languages):
         mine = [v for v in verdicts if v.language == language]
-        groups = [[v.success for v in mine if v.type_number == number] for number in types]
-        rates = [sum(group) / len(group) if group else 0.0 for group in groups]
-        positions = [i + offset * height for i in range(len(types))]
-        ax.barh(
-            positions,
-            rates,
-            height=height,
-            color=colors.get(language, "#55A868"),
-            label=f"{language} ({len(mine)} dialogues)",
-        )
-        for y, rate, group in zip(positions, rates, groups):  # a 0 and "no task of this type" must not look alike
-            ax.text(min(rate, 0.9) + 0.01, y, f"{rate:.2f}" if group else "no tasks", va="center", fontsize=7)
-    ax.set_yticks(
-        [i + height * (len(languages) - 1) / 2 for i in range(len(types))],
-        [f"{n} {type_names.get(n, '')}".strip() for n in types],
-        fontsize=8,
-    )
-    ax.invert_yaxis()
-    ax.set_xlim(0, 1)
-    ax.set_xlabel("success rate")
-    ax.set_title("Success per task type, per language")
-    ax.legend(loc="lower right", fontsize=8)
-    _save(fig, path)
-
-
-def _save(fig: Any, path: Path) -> None:
-    """Save a figure as PNG and close it; a failed write (a full disk) leaves no partial file behind."""
-    import matplotlib.pyplot as plt
-
-    try:
-        fig.tight_layout()
-        fig.savefig(path, dpi=120)
-    except OSError:
-        path.unlink(missing_ok=True)
-        raise
-    finally:
-        plt.close(fig)
+        color = colors.get(language, "#55A868")
+        legend.append((color, f"{language} ({len(mine)} dialogues)"))
+        for i, number in enumerate(types):
+            group = [v.success for v in mine if v.type_number == number]
+            rate = sum(group) / len(group) if group else 0.0
+            # a 0 and "no task of this type" must not look alike
+            bars.append(Bar(i + offset * height, rate, color, note=f"{rate:.2f}" if group else "no tasks"))
+    middle = height * (len(languages) - 1) / 2
+    last = (len(types) - 1) + height * (len(languages) - 1)
+    margin = 0.05 * (last + height)
+    Chart(
+        size=(7.5, max(2.5, 0.32 * len(types) * max(1, len(languages)) + 1.2)),
+        title="Success per task type, per language",
+        rate_label="success rate",
+        horizontal=True,
+        bars=bars,
+        categories=[(i + middle, f"{n} {type_names.get(n, '')}".strip()) for i, n in enumerate(types)],
+        span=(-height / 2 - margin, last + height / 2 + margin),
+        thickness=height,
+        category_points=8,
+        legend=legend,
+    ).save(path)
 
 
 def write_plots(

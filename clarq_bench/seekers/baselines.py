@@ -99,7 +99,7 @@ class _Question:
     its options and the kind they share (so a choice a reply already settled is never asked, and one Jax raises
     later is asked in his words). `asked`: how often, `at`: how many replies there were when it was last asked."""
 
-    __slots__ = ("text", "terms", "bonus", "order", "options", "kind", "mention", "asked", "at", "stock", "person")
+    __slots__ = tuple("text terms bonus order options kind mention asked at stock person named read".split())
 
     def __init__(
         self,
@@ -116,6 +116,8 @@ class _Question:
         self.options, self.kind, self.asked, self.at, self.stock = list(options), kind, 0, 0, True
         self.person = ""  # a person a reply sent the seeker to: not asked once a reply says where they are
         self.mention = kind_pattern(mention, language) if mention else None  # a reply speaking of it raises it
+        self.named: str | None = None  # the option the first `read` replies named (answered_option), if any
+        self.read = 0
 
 
 def _subjects(names: list[str], skill: bool, language: str) -> str:
@@ -304,7 +306,7 @@ class HeuristicSeeker:
     def _askable(self, question: _Question, replies: list[str]) -> bool:
         if question.text in self.asked_texts and not (question.options or question.person):
             return False
-        if question.options and answered_option(question.options, replies, self.language):
+        if question.options and self._answered(question, replies):
             return False
         if question.person and any(placed(reply, question.person, self.language) for reply in replies):
             return False
@@ -346,7 +348,7 @@ class HeuristicSeeker:
     def _next(self, replies: list[str]) -> str | None:
         """What the newest replies left open first (the latest reply's things in its order, then older ones), then
         the stock question most related to what was said."""
-        settled = [q for q in self.pending if q.options and answered_option(q.options, replies, self.language)]
+        settled = [q for q in self.pending if q.options and self._answered(q, replies)]
         self.settled |= {term for q in settled for term in q.terms}
         fresh: list[_Question] = []
         for reply in replies[self.seen :]:
@@ -364,9 +366,26 @@ class HeuristicSeeker:
         if not left:
             return None
         latest = content_terms(replies[-1], self.language) if replies else set()
-        said = content_terms(" ".join(replies), self.language)
+        said = self._said(replies)
         best = max(left, key=lambda q: (2 * len(q.terms & latest) + len(q.terms & said) + q.bonus, -q.order))
         return self._ask(best, replies)
+
+    def _answered(self, question: _Question, replies: list[str]) -> str | None:
+        """answered_option(question.options, replies), reading each reply once per question: the replies of a
+        dialogue only grow (as `seen` assumes), and the first reply that names an option stays the first."""
+        if len(replies) < question.read:  # not this dialogue's replies: read them all
+            question.named, question.read = None, 0
+        if question.named is None and question.read < len(replies):
+            question.named = answered_option(question.options, replies[question.read :], self.language)
+            question.read = len(replies)
+        return question.named
+
+    def _said(self, replies: list[str]) -> set[str]:
+        """content_terms of every reply joined by spaces. In English a term never spans two replies, so it is the
+        union of each reply's (memoised) terms; a Chinese pair of characters can, so that text is read whole."""
+        if self.language != "en":
+            return content_terms(" ".join(replies), self.language)
+        return set().union(*(content_terms(reply, self.language) for reply in replies))
 
     def _ask(self, question: _Question, replies: list[str]) -> str:
         text = self._worded(question, replies)

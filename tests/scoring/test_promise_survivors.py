@@ -369,8 +369,7 @@ def test_a_single_json_submission_over_512_mib_is_refused_before_it_is_read(tmp_
 
 def test_success_bars_are_drawn_on_a_zero_to_one_axis(tmp_path: Path, monkeypatch) -> None:
     """report.md's plots show success rates: the axis runs from 0 to 1, so a bar's height is the rate."""
-    import matplotlib.figure
-
+    from clarq_bench.scoring import bar_chart
     from clarq_bench.scoring.judge import judge_deterministic
     from clarq_bench.scoring.metrics import summarize
     from clarq_bench.scoring.report import write_plots
@@ -379,12 +378,29 @@ def test_success_bars_are_drawn_on_a_zero_to_one_axis(tmp_path: Path, monkeypatc
     transcripts = [scripted_transcript(task, drop=i % 2) for i, task in enumerate(tasks)]
     summary = summarize([judge_deterministic(t, task) for t, task in zip(transcripts, tasks)], resamples=20)
     limits = []
-    real_savefig = matplotlib.figure.Figure.savefig
+    real_save = bar_chart.Chart.save
 
-    def savefig(figure, path, *args, **kwargs):
-        limits.append(figure.axes[0].get_ylim())
-        return real_savefig(figure, path, *args, **kwargs)
+    def save(chart, path):
+        limits.append(chart.value_range)
+        return real_save(chart, path)
 
-    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", savefig)
+    monkeypatch.setattr(bar_chart.Chart, "save", save)
     write_plots(summary, tmp_path)
-    assert limits and all(low == 0 and high == 1 for low, high in limits)
+    assert len(limits) == 2 and all(low == 0 and high == 1 for low, high in limits)
+
+
+def test_a_bar_is_as_long_as_its_rate(tmp_path: Path) -> None:
+    """On the drawn image, a bar of rate 0.5 reaches half as far as a bar of rate 1 (both charts' orientations)."""
+    from clarq_bench.scoring.bar_chart import Bar, Chart
+
+    for horizontal in (False, True):
+        chart = Chart((5, 4), "t", "rate", "kind", horizontal=horizontal, span=(-0.6, 2.6))
+        chart.bars = [Bar(0, 1.0), Bar(1, 0.5), Bar(2, 0.0)]
+        image = chart.draw()
+        blue = [[image.getpixel((x, y)) == (0x4C, 0x72, 0xB0) for x in range(image.width)] for y in range(image.height)]
+        if horizontal:
+            rows = [sum(row) for row in blue if any(row)]
+            lengths = sorted(set(rows))
+        else:
+            lengths = sorted({sum(blue[y][x] for y in range(image.height)) for x in range(image.width)} - {0})
+        assert len(lengths) == 2 and abs(lengths[0] / lengths[1] - 0.5) < 0.02, lengths
