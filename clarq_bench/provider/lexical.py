@@ -162,15 +162,29 @@ def token_set(text: str, language: str) -> frozenset[str]:
     return frozenset(_tokens(text, language))
 
 
+@lru_cache(maxsize=WORD_CACHE)
+def _word_token(word: str) -> str:
+    """The token of one lower-cased English word, "" for a stopword or a single character: a turn's words repeat
+    across every text the rules tokenise, so each is read once."""
+    return "" if word in STOPWORDS_EN or len(word) <= 1 else _stem(word)
+
+
+@lru_cache(maxsize=WORD_CACHE)
+def _latin_token(word: str) -> str:
+    """The token of a Latin word of Chinese text: lower-cased, "" for an English stopword."""
+    lowered = word.lower()
+    return "" if lowered in STOPWORDS_EN else lowered
+
+
 def _read_tokens(text: str, language: str) -> list[str]:
     if language == "zh":
-        out = [w.lower() for w in _LATIN_RUN.findall(text) if w.lower() not in STOPWORDS_EN]
+        out = [t for t in map(_latin_token, _LATIN_RUN.findall(text)) if t]
         for run in _CJK_RUN.findall(text):
             if len(run) == 1:
                 out.append(run)
-            out.extend([run[i : i + 2] for i in range(len(run) - 1) if run[i : i + 2] not in STOP_BIGRAMS_ZH])
+            out.extend([pair for pair in map(str.__add__, run[:-1], run[1:]) if pair not in STOP_BIGRAMS_ZH])
         return out
-    return [_stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS_EN and len(w) > 1]
+    return [t for t in map(_word_token, _WORD.findall(text.lower())) if t]
 
 
 _NON_WORD_EN = re.compile(r"[^a-z0-9]+")

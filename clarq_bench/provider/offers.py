@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from .brief_options import BriefOption, names_entity
+from .caseblind import case_blind
 from .lexical import tokens
 from .memo import per_reader
 from .question_lists import Question
@@ -21,12 +22,12 @@ from .question_words import ASKS, OFFERS
 SPOKEN_OPTIONS = 4
 #: An explanation that says a choice is open: "both", "two", "either", "which", "or" ("两", "哪", "还是", "或").
 CHOICE_SAID = {
-    "en": re.compile(r"\b(?:both|two|three|either|which|several|multiple|or)\b", re.I),
+    "en": case_blind(r"\b(?:both|two|three|either|which|several|multiple|or)\b"),
     "zh": re.compile(r"两|哪|还是|或|几|多个|不止"),
 }
 #: Where a question's alternatives part: "or", "versus", commas and slashes before the last or (zh 还是 / 或 / 、).
 ALTERNATIVE_PIECES = {
-    "en": re.compile(r"\s*(?:,|/|\bor\b|\bversus\b|\bvs\b|:)\s*", re.I),
+    "en": case_blind(r"\s*(?:,|/|\bor\b|\bversus\b|\bvs\b|:)\s*"),
     "zh": re.compile(r"\s*(?:还是|或者|或是|或|、|，|,|/|：|:)\s*"),
 }
 
