@@ -151,8 +151,17 @@ def tokens(text: str, language: str) -> list[str]:
     return list(_tokens(text, language))
 
 
+#: Whitespace after a sentence's end. No token spans whitespace, so a text's tokens are its pieces' tokens in order:
+#: a turn, its question sentences and everything Jax has said so far are read sentence by sentence, each sentence
+#: once (the rules tokenise the same sentences inside many different texts).
+_PIECE_BREAK = re.compile(r"(?<=[.?!。？！;；])\s+")
+
+
 @lru_cache(maxsize=TEXT_CACHE)
 def _tokens(text: str, language: str) -> tuple[str, ...]:
+    pieces = _PIECE_BREAK.split(text)
+    if len(pieces) > 1:
+        return tuple(itertools.chain.from_iterable(_tokens(piece, language) for piece in pieces))
     return tuple(_read_tokens(text, language))
 
 
@@ -251,11 +260,20 @@ def absent_phrase(phrase: str, text: str, lowered: str | None) -> bool:
     so a caller may skip the pattern: a phrase of ASCII and characters without case (CJK, digits, punctuation)
     matches where its lower-cased form is in the lower-cased text (`lowered`, from lowered_for_search; None:
     unknown), a phrase of characters without case only where it is itself."""
-    if lowered is not None and _ASCII_OR_CASELESS.fullmatch(phrase):
-        return phrase.lower() not in lowered
-    if _CASELESS.fullmatch(phrase):
+    folded, caseless = _phrase_form(phrase)
+    if lowered is not None and folded is not None:
+        return folded not in lowered
+    if caseless:
         return phrase not in text
     return False
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _phrase_form(phrase: str) -> tuple[str | None, bool]:
+    """For absent_phrase, read once per phrase (the brief's names are tried against every sentence): the phrase
+    lower-cased when it is all ASCII and characters without case (else None), and whether it is all without case."""
+    folded = phrase.lower() if _ASCII_OR_CASELESS.fullmatch(phrase) else None
+    return folded, bool(_CASELESS.fullmatch(phrase))
 
 
 class _Weights(dict[str, float]):
@@ -394,15 +412,11 @@ class TaskIndex:
         key = tuple(frontier)
         found = self._frontiers.get(key)
         if found is None:
-            docs, focus = [], []
-            for node_id in frontier:
-                others: set[str] = set()
-                for other in frontier:
-                    if other != node_id:
-                        others.update(self.doc_terms[other])
-                docs.append(frozenset(t for t in self.doc_terms[node_id] if t not in others))
-                other_focus = set().union(*(self.focus_terms[o] for o in frontier if o != node_id))
-                focus.append(self.focus_terms[node_id] - other_focus)
+            nodes = list(dict.fromkeys(frontier))  # (a node's own terms are told apart from the others' by id)
+            holders = Counter(itertools.chain.from_iterable(self.doc_sets[n] for n in nodes))
+            focus_holders = Counter(itertools.chain.from_iterable(self.focus_terms[n] for n in nodes))
+            docs = [frozenset(t for t in self.doc_sets[n] if holders[t] == 1) for n in frontier]
+            focus = [frozenset(t for t in self.focus_terms[n] if focus_holders[t] == 1) for n in frontier]
             found = FrontierTerms(docs, focus)
             if len(self._frontiers) >= 64:
                 self._frontiers.clear()

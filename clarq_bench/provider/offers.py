@@ -113,7 +113,7 @@ class OfferReading:
         if alternatives is None:
             return False
         ours = set(focus.options)
-        distinct = {o: o.terms - frozenset().union(*(x.terms for x in ours if x != o)) for o in ours}
+        distinct = self._distinct_terms(focus.node_id)
         hit: set[BriefOption] = set()
         for number, (piece, terms, named, pasted) in enumerate(alternatives):
             mine = {o for o in ours if distinct[o] & terms}
@@ -124,6 +124,13 @@ class OfferReading:
                 return False  # a piece of its own among the options ("the castle"): no choice among ours alone
             hit |= mine
         return len(hit) >= 2
+
+    @per_reader
+    def _distinct_terms(self, node_id: str) -> dict[BriefOption, frozenset[str]]:
+        """Each option of the node's choice with the terms no other option of it has, counted once per node (every
+        question of every turn asks it of the same options)."""
+        ours = set(self.nodes[node_id].options)
+        return {o: o.terms - frozenset().union(*(x.terms for x in ours if x != o)) for o in ours}
 
     @per_reader
     def _alternatives(

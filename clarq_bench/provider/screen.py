@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Container, Sequence
+from collections.abc import Sequence
 from enum import Enum
 from functools import lru_cache
 from typing import NamedTuple
@@ -393,16 +393,19 @@ class _AnyOf:
     def __init__(self, *sets: frozenset[tuple[str, ...]]) -> None:
         self.sets = sets
 
-    def __contains__(self, gram: object) -> bool:
-        return any(gram in grams for grams in self.sets)
+    def found(self, grams: list[tuple[str, ...]]) -> set[tuple[str, ...]]:
+        """Which of `grams` some set holds (one intersection per set)."""
+        return set().union(*(held.intersection(grams) for held in self.sets))
 
 
-def _copied_share(sentence: str, grams: Container[tuple[str, ...]], language: str) -> float:
+def _copied_share(sentence: str, grams: _AnyOf, language: str) -> float:
     """The share of a sentence's words (characters) inside runs it copies from Jax or the brief."""
     units, n = _units(sentence, language), COPY_GRAM[language]
+    runs = list(zip(*(units[k:] for k in range(n))))  # each run of n units, in order
+    copied = grams.found(runs)
     covered: set[int] = set()
-    for i in range(len(units) - n + 1):
-        if tuple(units[i : i + n]) in grams:
+    for i, run in enumerate(runs):
+        if run in copied:
             covered.update(range(i, i + n))
     return len(covered) / len(units) if units else 0.0
 
