@@ -8,7 +8,9 @@ used ("Which fuel?"), which no seeker walking the brief's words could produce.
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections import Counter
 from typing import Any
 
 from .brief_options import BriefOption, names_entity
@@ -102,7 +104,8 @@ class OfferReading:
             return self.picks_twin(question, node_id, frozenset())
         if question.bare:
             return False
-        return self.asks_choice(question, focus) and self._lists_of(question, {o.group for o in focus.options})[1]
+        # (the list first: it is read once per question, and most questions offer no list of our options)
+        return self._lists_of(question, {o.group for o in focus.options})[1] and self.asks_choice(question, focus)
 
     def _offers_by_pieces(self, question: Question, focus: Any) -> bool:
         """Alternatives a person says in short ("Kerosene or whale oil?", "Oak or pine for the stage?", "The high
@@ -130,7 +133,8 @@ class OfferReading:
         """Each option of the node's choice with the terms no other option of it has, counted once per node (every
         question of every turn asks it of the same options)."""
         ours = set(self.nodes[node_id].options)
-        return {o: o.terms - frozenset().union(*(x.terms for x in ours if x != o)) for o in ours}
+        holders = Counter(itertools.chain.from_iterable(o.terms for o in ours))
+        return {o: frozenset(t for t in o.terms if holders[t] == 1) for o in ours}
 
     @per_reader
     def _alternatives(
