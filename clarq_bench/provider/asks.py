@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from .caseblind import case_blind
+from .caseblind import TextPattern, case_blind
 from .question_words import WH_JOINED
 
 #: Things one turn may ask before it is answered "one thing at a time" (released seekers' turns: see
@@ -31,18 +31,18 @@ MAX_THINGS = {"en": 9, "zh": 10}
 _WH_EN = r"(?:which|what|where|how|who|whom|whose|when|why|whether)"
 _JOINT_EN = r"(?:,|;|/|&|\+|\n|\band\b|\bplus\b|\bas well as\b|\balso\b|•|·|\|)"
 #: A joint: what coordinates two things. "or", "versus" join options of one choice and are no joint.
-JOINT = {
+JOINT: dict[str, TextPattern] = {
     "en": case_blind(_JOINT_EN),
     "zh": re.compile(r"[，,、；;／/&＋+\n•·|]|以及|并且|而且|还有|和|与|及|跟|同时|另外"),
 }
 #: An interrogative. zh: 哪 (哪里, 哪个), 什么, 怎么 / 怎样 / 如何, 谁, 几 / 多少, 是否, 为什么, 何时 / 何处.
-WH = {
+WH: dict[str, TextPattern] = {
     "en": case_blind(rf"\b{_WH_EN}\b"),
     "zh": re.compile(r"哪|什么|怎么|怎样|如何|谁|多少|几[个种条家位次件样把只座处天]|是否|为什么|为何|何时|何处|何地"),
 }
 #: A piece after a joint that starts with an interrogative (possibly after a preposition or a helper word: "and
 #: from whom", "and also where") is counted once, by its interrogative.
-_OPENS_WH = {
+_OPENS_WH: dict[str, TextPattern] = {
     "en": case_blind(rf"\s*(?:[a-z']+\s+){{0,2}}{_WH_EN}\b"),
     "zh": re.compile(
         r"\s*[\u4e00-\u9fff]{0,3}?"
@@ -56,7 +56,7 @@ _CJK_RUN = re.compile(r"[\u4e00-\u9fff][\u4e00-\u9fff，、；：“”‘’（
 _LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z0-9' ,;/&+-]*[?]?")
 _SENTENCE = {"en": re.compile(r"[^.!?\n]+[.!?]*"), "zh": re.compile(r"[^。！？!?\n]+[。！？!?]*")}
 #: A comma inside a run of alternatives ("my agate, my diamond or my sapphire", "A、B还是C") joins options, not things.
-_ALTERNATIVES_AHEAD = {
+_ALTERNATIVES_AHEAD: dict[str, TextPattern] = {
     "en": case_blind(r"^[^,;/&+\n]*?(?:,[^,;/&+\n]*?)*\b(?:or|versus|vs)\b"),
     "zh": re.compile(r"^[^；;／/&＋+\n和与及]*?(?:还是|或者|或是|或)"),
 }
@@ -147,7 +147,7 @@ def names_with_joints(names: Iterable[str], language: str) -> tuple[str, ...]:
 
 
 #: A piece that is only an interrogative ("where", "and how"): it shares the question that follows.
-_ONLY_WH = {
+_ONLY_WH: dict[str, TextPattern] = {
     "en": case_blind(
         r"^\W*(?:(?:from|to|with|for|at|in|on|by)\s+)?(?:which|what|where|how|who|whom|when|why)"
         r"\W*$"

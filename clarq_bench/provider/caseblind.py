@@ -29,6 +29,9 @@ class TextPattern(Protocol):
     @property
     def pattern(self) -> str: ...
 
+    @property
+    def flags(self) -> int: ...
+
     def search(self, text: str, pos: int = ..., endpos: int = ...) -> re.Match[str] | None: ...
 
     def match(self, text: str, pos: int = ..., endpos: int = ...) -> re.Match[str] | None: ...
@@ -61,6 +64,14 @@ class CaseBlind:
             raise ValueError(f"not a case-blind pattern of lower-case ASCII letters: {pattern.pattern!r}")
         self.real = pattern
         self.twin = re.compile(pattern.pattern, pattern.flags & ~re.IGNORECASE)
+
+    @property
+    def pattern(self) -> str:
+        return self.real.pattern
+
+    @property
+    def flags(self) -> int:
+        return self.real.flags
 
     def _start(self, text: str, pos: int, endpos: int) -> int | None:
         """Where the first match can start (pos when unknown), or None when there is none."""

@@ -11,11 +11,11 @@ import re
 from functools import lru_cache
 
 from ..core.transcript import Intent
-from .caseblind import case_blind
+from .caseblind import TextPattern, case_blind
 from .lexical import TEXT_CACHE, WH_EN_PATTERN, WH_ZH, is_question, sentences, tokens
 from .question_words import Prefiltered
 
-_CONFIRM = {
+_CONFIRM: dict[str, TextPattern] = {
     "en": case_blind(
         r"(is (that|this) (correct|right|accurate)|am i (correct|right)|did i (get|understand)|right\?|correct\?"
         r"|just to (confirm|make sure|be sure|clarify|recap|summari[sz]e)|to confirm|to summari[sz]e|in summary"
@@ -25,7 +25,7 @@ _CONFIRM = {
         r"(对吗|对吧|是吗|正确吗|没错吧|没问题吧|确认一下|总结|是否正确|理解正确|我的计划|计划如下|步骤如下|以下步骤)"
     ),
 }
-_VAGUE = {
+_VAGUE: dict[str, TextPattern] = {
     "en": case_blind(
         r"(anything else|any other|anything (i|that i) should|is there anything|what'?s next|what should i do next"
         r"|any (additional|further|more|specific|other) (tips|advice|information|details|precautions|steps|guidance|"
@@ -35,7 +35,7 @@ _VAGUE = {
         r"(还有什么|还有其他|其他需要|其他注意|还需要注意|需要注意的|注意事项|下一步|接下来|有什么建议|其他建议)"
     ),
 }
-_GOODBYE = {
+_GOODBYE: dict[str, TextPattern] = {
     "en": case_blind(r"\b(goodbye|bye|farewell)\b"),
     "zh": re.compile(r"(再见|拜拜)"),
 }
@@ -68,11 +68,11 @@ _INSTRUCTION = {
     ),
 }
 #: An open question (which one, where, how...) or a choice between options ("A, B, or C?"): asks for something.
-_OPEN = {
+_OPEN: dict[str, TextPattern] = {
     "en": case_blind("(" + WH_EN_PATTERN + r"|,?\s\bor\b[^?]*\?)"),
     "zh": re.compile("(" + "|".join((*WH_ZH, "几[个种条家位]", "还是")) + ")"),
 }
-_HELP = {
+_HELP: dict[str, TextPattern] = {
     "en": case_blind(r"\b(help|task|quest|mission|need|how|what|where|which|guide|guidance|advice)\b"),
     "zh": re.compile(r"(帮|任务|需要|如何|怎么|什么|哪|建议|指导)"),
 }

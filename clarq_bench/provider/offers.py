@@ -14,7 +14,7 @@ from collections import Counter
 from typing import Any
 
 from .brief_options import BriefOption, names_entity
-from .caseblind import case_blind
+from .caseblind import TextPattern, case_blind
 from .lexical import tokens
 from .memo import per_reader
 from .question_lists import Question
@@ -23,12 +23,12 @@ from .question_words import ASKS, OFFERS
 #: Options of one choice an explanation may speak of by name when their names share no word.
 SPOKEN_OPTIONS = 4
 #: An explanation that says a choice is open: "both", "two", "either", "which", "or" ("两", "哪", "还是", "或").
-CHOICE_SAID = {
+CHOICE_SAID: dict[str, TextPattern] = {
     "en": case_blind(r"\b(?:both|two|three|either|which|several|multiple|or)\b"),
     "zh": re.compile(r"两|哪|还是|或|几|多个|不止"),
 }
 #: Where a question's alternatives part: "or", "versus", commas and slashes before the last or (zh 还是 / 或 / 、).
-ALTERNATIVE_PIECES = {
+ALTERNATIVE_PIECES: dict[str, TextPattern] = {
     "en": case_blind(r"\s*(?:,|/|\bor\b|\bversus\b|\bvs\b|:)\s*"),
     "zh": re.compile(r"\s*(?:还是|或者|或是|或|、|，|,|/|：|:)\s*"),
 }

@@ -86,7 +86,7 @@ def _is_word(ch: str) -> bool:
 
 
 #: Interrogative classes of a question (what kind of thing it asks for), per language.
-CLASSES: dict[str, dict[str, re.Pattern[str]]] = {
+CLASSES: dict[str, dict[str, TextPattern]] = {
     "en": {
         "quantity": case_blind(r"\bhow\s+(many|much|long|far|often)\b"),
         "place": case_blind(r"\bwhere\b|\bwhich\s+(place|location|spot|area|one)\b|\bwhat\s+(place|location)\b"),
@@ -114,7 +114,7 @@ CLASSES: dict[str, dict[str, re.Pattern[str]]] = {
     },
 }
 #: The kind of thing a detail node's explanation says was missing, read from its "noticed" clause and first sentence.
-NEEDS: dict[str, list[tuple[str, re.Pattern[str]]]] = {
+NEEDS: dict[str, list[tuple[str, TextPattern]]] = {
     "en": [
         ("place", case_blind(r"\b(where|location|locations|located|place to|places to|whereabouts)\b")),
         ("person", case_blind(r"\b(who|whom|which person|which people)\b")),
@@ -165,7 +165,7 @@ CHOOSER = {
     ),
 }
 #: A list going on right after the governed word ("what crystal, magic or release", "什么宝石、晶石还是魔法").
-LIST_FOLLOWS = {
+LIST_FOLLOWS: dict[str, TextPattern] = {
     "en": case_blind(r"\s*(?:,|\bor\b|\band\b|/)\s*(?!(?:and|or|which|what|where|how|when|who|why)\b)\w"),
     "zh": re.compile(
         r"\s*(?:[、，,/]|还是|或者|或|和|与)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)"
@@ -180,7 +180,7 @@ CHOOSER_AFTER = {
 #: Abbreviations whose full stop ends no sentence ("A vs. B", "e.g. the X").
 ABBREVIATION = case_blind(r"\b(vs|etc|e\.g|i\.e|approx|mr|ms|mrs|dr|prof|st)\.|\b(no)\.(?=\s*\d)")
 #: A which / what and the word it governs ("which movement", "what specific magic", "哪首曲子").
-GOVERNS = {
+GOVERNS: dict[str, TextPattern] = {
     "en": case_blind(
         r"\b(?:which|what)\s+(?:specific\s+|particular\s+|kind of\s+|type of\s+|sort of\s+)?"
         r"([a-z]+)"
@@ -188,7 +188,7 @@ GOVERNS = {
     "zh": re.compile(r"哪一?[个种首把条位家座件只张款]([\u4e00-\u9fff])"),
 }
 #: A which / what governing a part of the job, not a thing ("which step involves the A or the B?" asks for a step).
-FRAME_WHICH = {
+FRAME_WHICH: dict[str, TextPattern] = {
     "en": case_blind(
         r"\b(?:which|what)\s+(?:exact\s+|specific\s+|particular\s+)?(?:steps?|stages?|parts?|"
         r"phases?|points?|moments?|order|roles?|purposes?|aspects?)\b"
@@ -202,23 +202,29 @@ NOT_A_THING = frozenset(
 )
 #: What Jax mentioned before the gap ("Jax mentioned the need for herbicide but did not ..."), and the pronoun in
 #: the gap that stands for it ("... where to buy it").
-MENTIONED = {"en": case_blind(r"\bmentioned\s+(.*?)\s+but\b"), "zh": re.compile(r"提到(?:了)?(.+?)(?:，|,)?但")}
-PRONOUN = {
+MENTIONED: dict[str, TextPattern] = {
+    "en": case_blind(r"\bmentioned\s+(.*?)\s+but\b"),
+    "zh": re.compile(r"提到(?:了)?(.+?)(?:，|,)?但"),
+}
+PRONOUN: dict[str, TextPattern] = {
     "en": case_blind(r"\b(it|them|they|one|these|those|him|her)\b"),
     "zh": re.compile(r"它|它们|他|她|这些|其"),
 }
 #: Missing details that no choice among the brief's options settles, when the gap does not say "which".
 NOT_A_CHOICE = frozenset({"time", "quantity", "person"})
-WHICH = {"en": case_blind(r"\bwhich\b"), "zh": re.compile(r"哪")}
+WHICH: dict[str, TextPattern] = {"en": case_blind(r"\bwhich\b"), "zh": re.compile(r"哪")}
 #: (zh) Where an explanation's "仅当对方询问A，或者B" lists several questions.
 ASK_PIECES = re.compile(r"[，,、；;]|或者|还是|或")
 #: A decimal point ends no sentence ("a 14.2-inch screen"): read as one number.
 DECIMAL = re.compile(r"(\d)\.(\d)")
 #: Where a sentence may hold a second question, and the question words that make each side one.
-CLAUSE_BREAK = {"en": case_blind(r"\s*[,;]\s*(?:and\s+|also\s+|plus\s+)?"), "zh": re.compile(r"\s*[，；,;]\s*")}
+CLAUSE_BREAK: dict[str, TextPattern] = {
+    "en": case_blind(r"\s*[,;]\s*(?:and\s+|also\s+|plus\s+)?"),
+    "zh": re.compile(r"\s*[，；,;]\s*"),
+}
 #: A second interrogative joined to the first by "and" / "or" / a slash or plus ("which X and which Y", "where and
 #: how", "哪个A和哪个B"): the joint starts a question of its own, however the turn is punctuated.
-WH_JOINED = {
+WH_JOINED: dict[str, TextPattern] = {
     "en": case_blind(
         r"\s+(?:and|or|plus|&|/|\+)\s+(?=(?:(?:from|to|with|for|at|in|on|by|also|then)\s+)?"
         r"(?:which|what|where|how|who|whom|when|why|whether)\b)|\s*[/+&]\s*(?=(?:which|what|"
@@ -228,17 +234,17 @@ WH_JOINED = {
         r"(?:和|与|及|以及|还有|、|/|＋|\+)(?=[\u4e00-\u9fff]{0,2}(?:哪|什么|怎么|怎样|如何|谁|多少|何时))"
     ),
 }
-ASKS = {
+ASKS: dict[str, TextPattern] = {
     "en": case_blind(r"\b(which|what|where|how|who|whom|when|why|whether)\b"),
     "zh": re.compile(r"哪|什么|怎么|如何|怎样|多少|谁|几|是否|为什么|何时"),
 }
 #: A word that stands for a thing the turn named just before ("I have no horse. Where can I find one?").
-STANDS_FOR = {
+STANDS_FOR: dict[str, TextPattern] = {
     "en": case_blind(r"\b(one|ones|it|them|some|any|that|those|these|there|him|her)\b"),
     "zh": re.compile(r"它|它们|这个|那个|这些|那些|一个|一些|那里|那儿|他|她"),
 }
 #: "which one", "which of them", "哪一个": a choice whose kind was named just before.
-ANAPHORIC = {
+ANAPHORIC: dict[str, TextPattern] = {
     "en": case_blind(r"\bwhich (one|ones|of them|of these|of those)\b"),
     "zh": re.compile(r"哪一?[个种家座条位所间把件只]|哪一"),
 }
@@ -247,8 +253,11 @@ ASKS_THING = frozenset({"identity", "place", "manner"})
 #: What asks a choice of a thing by its kind or its thing (no kind of detail said: which gem, which line type).
 CHOICE_OF_A_THING = frozenset({"identity"})
 #: Words that join alternatives: "A or B", "A还是B", "A或B".
-ALTERNATIVE = {"en": case_blind(r"\b(or|either|versus|vs)\b"), "zh": re.compile(r"还是|或者|或|哪")}
-CHOICE_WORDS = {
+ALTERNATIVE: dict[str, TextPattern] = {
+    "en": case_blind(r"\b(or|either|versus|vs)\b"),
+    "zh": re.compile(r"还是|或者|或|哪"),
+}
+CHOICE_WORDS: dict[str, TextPattern] = {
     "en": case_blind(r"\b(which|whether|among|between|choose|choosing|choice)\b"),
     "zh": re.compile(r"哪|还是|是否|选择|之间|之中"),
 }
@@ -256,7 +265,7 @@ CHOICE_WORDS = {
 GENERIC_KIND_EN = frozenset({"one", "option", "choic", "choice", "thing", "way", "step", "kind", "type", "sort"})
 GENERIC_KIND_ZH = frozenset({"一个", "一种", "选择", "方式", "东西", "步骤", "种类", "类型"})
 #: "which gem Henry needs" / "哪一种宝石": a kind named right after an interrogative in the explanation.
-WHICH_KIND = {
+WHICH_KIND: dict[str, TextPattern] = {
     "en": case_blind(
         r"\bwhich\s+(?:specific\s+|particular\s+|kind of\s+|type of\s+)?([a-z][a-z-]+"
         r"(?:\s+[a-z][a-z-]+(?=\s+(?:to|should|would|is|are|was|were|that|for)\b))?)"
@@ -288,14 +297,14 @@ FUNCTION_ZH = frozenset(
     "的了且才需要该应在到个是有和与或及对不能会把被就也都还只而则从向给让使用于为以之其这那哪些什么怎如何吗呢吧啊"
 )
 #: Where an explanation says what Jax left out: "did not specify where to buy the power supply", "没有介绍如何进入".
-GAP = {
+GAP: dict[str, TextPattern] = {
     "en": case_blind(
         r"did not (?:specify|explain|mention|clarify|say|provide|indicate|tell|state|give)\s+(.*?)(?:\.|,|$)"
     ),
     "zh": re.compile(r"没有(?:明确)?(?:指出|给出|说明|提到|提及|解释|介绍|提供|告诉)(.+?)(?:[。，,]|$)"),
 }
 #: ... or what the seeker must ask: "only if the other party asks where to ...", "仅当对方询问...时".
-ASKED = {
+ASKED: dict[str, TextPattern] = {
     "en": case_blind(r"only if the other party\b[^.]*?\basks (.+?)(?:\.|$)"),
     "zh": re.compile(r"仅当对方[^。]*?(?:询问|问到|问)(.+?)(?:时|$)"),
 }
@@ -319,14 +328,14 @@ BARE_WHICH_EN = case_blind(
 )
 CJK_WORD = re.compile(r"[\u4e00-\u9fff]")
 #: What joins the members of one list of alternatives ("A, B or C", "A、B还是C"): a list is cut there into items.
-LIST_JOINT = {
+LIST_JOINT: dict[str, TextPattern] = {
     "en": case_blind(r"\s*(?:[,;/]|\b(?:or|and|either|versus|vs)\b)\s*"),
     "zh": re.compile(r"\s*(?:[，,、;；/]|还是|或者|或是|或|以及|和|与|及)\s*"),
 }
 #: A which / what that governs a list of alternatives, the names of the brief masked to commas ("Which A, B or C
 #: exactly?", "哪个A、B还是C？") or a list that a which / what closes ("A、B还是C具体是哪个？"); the question offers
 #: alternatives ("or", 还是) and asks which of them.
-WHICH_OF_LIST = {
+WHICH_OF_LIST: dict[str, TextPattern] = {
     "en": case_blind(
         r"\b(?:which|what)\b(?:\s+(?:of|the|a|an|these|those|kind|type|sort|specific|particular|exact|"
         r"exactly|one|ones))*\s*(?:[\w'-]+\s*){0,2}?(?:,|/|\bor\b)"
@@ -337,7 +346,7 @@ WHICH_OF_LIST = {
         r"|还是[^、，,/？?。！!]{0,6}?(?:具体|到底|究竟)?是?(?:哪|什么)"
     ),
 }
-OFFERS = {"en": case_blind(r"\b(?:or|versus|vs)\b"), "zh": re.compile(r"还是|或者|或是|或")}
+OFFERS: dict[str, TextPattern] = {"en": case_blind(r"\b(?:or|versus|vs)\b"), "zh": re.compile(r"还是|或者|或是|或")}
 #: The "or" that asks which (en "or"; zh 还是, where 或 / 或者 join a set: "什么型号或颜色的键帽" asks a keycap).
 ASKS_WHICH_OR = {"en": OFFERS["en"], "zh": re.compile(r"还是")}
 #: (en) An item after "or" that opens a clause of its own ("..., or do I need to find it elsewhere?"): no alternative.
@@ -355,7 +364,10 @@ CLAUSE_WORDS = case_blind(
 #: ("... or magic to unlock the gate?" names magic and says what for).
 ALTERNATIVE_TERMS = {"en": 2, "zh": 4}
 #: A question that points back at what the question before it named ("Where can I find those?", "它们在哪里？").
-REFERS_BACK = {"en": case_blind(r"\b(those|these|them|they)\b"), "zh": re.compile(r"它们|这些|那些|它")}
+REFERS_BACK: dict[str, TextPattern] = {
+    "en": case_blind(r"\b(those|these|them|they)\b"),
+    "zh": re.compile(r"它们|这些|那些|它"),
+}
 #: Words that name the kind of detail missing, not the thing it is missing for ("the exact time to meet Henry": the
 #: thing is the meeting): kept out of a detail node's anchor.
 NEEDS_WORDS = {

@@ -34,7 +34,7 @@ from ..data.loader import strip_speaker
 from . import lexical
 from .asks import MAX_THINGS, count_asks, names_with_joints
 from .brief_options import brief_options, kind_of, names_entity, names_of, notes_of
-from .caseblind import case_blind
+from .caseblind import TextPattern, case_blind
 from .intents import instructs_provider
 from .lexical import TEXT_CACHE, WH_EN_PATTERN, WH_ZH, absent_phrase, is_question, lowered_for_search, sentences, tokens
 
@@ -74,11 +74,11 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]")
 #: Interrogatives that ask something of a name ("how do I use X?", "which one?") and the openers that do not.
 #: Wider than a count of things asked: "whether", "or" and any 几 show that a name is asked about.
-_INTERROGATIVE = {
+_INTERROGATIVE: dict[str, TextPattern] = {
     "en": case_blind(WH_EN_PATTERN + r"|\b(whether|or)\b"),
     "zh": re.compile("|".join((*WH_ZH, "几", "还是", "是否", "为何", "为什么"))),
 }
-_CONTENT_FREE = {
+_CONTENT_FREE: dict[str, TextPattern] = {
     "en": case_blind(r"\b(what|how)\s+about\b|\bwhat\s+of\b"),
     "zh": re.compile(r"怎么样|如何呢"),
 }
@@ -435,7 +435,7 @@ def _repeats(text: str, asked: int, turns: list[Turn], language: str) -> bool:
 
 
 #: One match per thing asked: only the wh-words (a counted 几 only), not "or" / 还是, which join the options of one.
-_ASK = {
+_ASK: dict[str, TextPattern] = {
     "en": case_blind(WH_EN_PATTERN),
     "zh": re.compile("(" + "|".join((*WH_ZH, "几[个种条家位次]")) + ")"),
 }
