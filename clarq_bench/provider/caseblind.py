@@ -19,8 +19,40 @@ from typing import Any, Protocol
 
 from .lexical import TEXT_CACHE, lowered_for_search
 
-#: A backslash escape (\b, \W, \u4e00, \\): no letter of the text's.
-_ESCAPE = re.compile(r"\\.")
+#: A backslash escape: one that stands for a character (\x41, \u00e9, \N{...}, octal) or any other (\b, \W, \\).
+_ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\}|0[0-7]{0,2}|[1-7][0-7]{2}|.)")
+
+
+def _written(escape: re.Match[str]) -> str:
+    r"""The character an escape stands for ("" for one that stands for none: \b, \W, \s ...)."""
+    code = escape.group(1)
+    if code[0] in "xuU" and len(code) > 1:
+        return chr(int(code[1:], 16))
+    if code[0] == "N" and len(code) > 1:
+        return "\u0130"  # (a named character: refused, whatever it is)
+    if code[0].isdigit() and (code[0] == "0" or len(code) == 3):
+        return chr(int(code, 8))
+    return ""
+
+
+def _folds(char: str) -> bool:
+    """Does re's case-blind matching of this pattern character differ from matching lower-cased text with it?"""
+    return char != char.lower() or (not char.isascii() and char.upper() != char)
+
+
+def _lower_case_only(source: str) -> bool:
+    """Every character the pattern writes (escapes decoded, each range "a-b" in full) is lower-case ASCII or without
+    case."""
+    written = _ESCAPE.sub(_written, source)
+    if any(map(_folds, written)):
+        return False
+    ranges = ((written[i], written[i + 2]) for i in range(len(written) - 2) if written[i + 1] == "-")
+    return not any(
+        _folds(chr(code))
+        for low, high in ranges
+        if low <= high and not (low.isascii() and high.isascii())
+        for code in range(ord(low), ord(high) + 1)
+    )
 
 
 class TextPattern(Protocol):
@@ -57,10 +89,7 @@ class CaseBlind:
     answered by the real pattern, which runs only where the lower-cased text has a match."""
 
     def __init__(self, pattern: re.Pattern[str]) -> None:
-        letters = _ESCAPE.sub("", pattern.pattern)
-        if not pattern.flags & re.IGNORECASE or any(
-            c != c.lower() or (not c.isascii() and c.upper() != c) for c in letters
-        ):
+        if not pattern.flags & re.IGNORECASE or not _lower_case_only(pattern.pattern):
             raise ValueError(f"not a case-blind pattern of lower-case ASCII letters: {pattern.pattern!r}")
         self.real = pattern
         self.twin = re.compile(pattern.pattern, pattern.flags & ~re.IGNORECASE)
