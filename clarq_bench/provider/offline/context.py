@@ -46,9 +46,10 @@ def context_features(
     last = revealed[-1] if revealed else None
     revealed_terms = set().union(*(index.text_terms[i] for i in [ROOT_ID, *revealed] if i in index.text_terms))
     frontier_terms = set().union(*(index.doc_sets[i] for i in frontier)) if frontier else set()
-    total = math.fsum(index.weight(t) for t in turn_set) or 1.0
-    recap = math.fsum(index.weight(t) for t in turn_set if t in revealed_terms and t not in frontier_terms) / total
-    fresh = math.fsum(index.weight(t) for t in turn_set if t not in revealed_terms) / total
+    weight = index.idf.__getitem__  # (0.0 for a term without weight, as index.weight)
+    total = math.fsum(map(weight, turn_set)) or 1.0
+    recap = math.fsum(map(weight, turn_set.intersection(revealed_terms).difference(frontier_terms))) / total
+    fresh = math.fsum(map(weight, turn_set.difference(revealed_terms))) / total
     bq = [row["bq"] for row in lexical]
     order = sorted(range(len(bq)), key=lambda k: -bq[k])
     rank = {position: r for r, position in enumerate(order)}
