@@ -187,13 +187,13 @@ def _latin_token(word: str) -> str:
 
 def _read_tokens(text: str, language: str) -> list[str]:
     if language == "zh":
-        out = [t for t in map(_latin_token, _LATIN_RUN.findall(text)) if t]
+        out = list(filter(None, map(_latin_token, _LATIN_RUN.findall(text))))
         for run in _CJK_RUN.findall(text):
             if len(run) == 1:
                 out.append(run)
-            out.extend([pair for pair in map(str.__add__, run[:-1], run[1:]) if pair not in STOP_BIGRAMS_ZH])
+            out.extend(itertools.filterfalse(STOP_BIGRAMS_ZH.__contains__, map(str.__add__, run[:-1], run[1:])))
         return out
-    return [t for t in map(_word_token, _WORD.findall(text.lower())) if t]
+    return list(filter(None, map(_word_token, _WORD.findall(text.lower()))))
 
 
 _NON_WORD_EN = re.compile(r"[^a-z0-9]+")
