@@ -96,14 +96,15 @@ def _things_in(sentence: str, language: str) -> int:
     found = list(wh.finditer(sentence))
     things = max(1, len(found))
     for joint in JOINT[language].finditer(sentence, found[0].start() if found else 0):
-        after = sentence[joint.end() :]
-        nxt = JOINT[language].search(after)
-        piece = after[: nxt.start()] if nxt else after
+        # (searched from the joint's end in the sentence: a joint ends on a non-word character or before one, so
+        # \b there reads as at the start of the rest)
+        nxt = JOINT[language].search(sentence, joint.end())
+        piece = sentence[joint.end() : nxt.start()] if nxt else sentence[joint.end() :]
         if not piece.strip(" \t?？.。!！:："):
             continue  # a joint closing the sentence, or two joints in a row
         if _OPENS_WH[language].match(piece):
             continue
-        if _COMMA[language].fullmatch(joint.group(0)) and _alternatives_follow(after, language):
+        if _COMMA[language].fullmatch(joint.group(0)) and _alternatives_follow(sentence[joint.end() :], language):
             continue
         things += 1
     return things

@@ -229,12 +229,24 @@ def _kinds_named(
             lowered = lowered_for_search(rest)
     present = lexical.token_set(rest, language)
     # (an entity with terms, none of them present, is not named: names_entity needs one at least)
-    found |= {
-        kind
-        for entity, kind in zip(terms, kinds)
-        if not entity or (not entity.isdisjoint(present) and names_entity(present, entity))
-    }
+    by_term, termless = _entities_by_term(terms, len(kinds))
+    candidates = {i for term in present for i in by_term.get(term, ())}.union(termless)
+    found |= {kinds[i] for i in candidates if names_entity(present, terms[i])}
     return len(found)
+
+
+@lru_cache(maxsize=64)
+def _entities_by_term(
+    terms: tuple[frozenset[str], ...], count: int
+) -> tuple[dict[str, tuple[int, ...]], tuple[int, ...]]:
+    """The first `count` entities by each of their terms, and those without terms: which entities a text may name is
+    read from its terms (_kinds_named), once per brief."""
+    by_term: dict[str, list[int]] = {}
+    for index, entity in enumerate(terms[:count]):
+        for term in entity:
+            by_term.setdefault(term, []).append(index)
+    termless = tuple(index for index, entity in enumerate(terms[:count]) if not entity)
+    return {term: tuple(found) for term, found in by_term.items()}, termless
 
 
 @lru_cache(maxsize=64)
