@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable, Iterator
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Protocol
 
 from .lexical import TEXT_CACHE, lowered_for_search
@@ -92,7 +92,11 @@ class CaseBlind:
         if not pattern.flags & re.IGNORECASE or not _lower_case_only(pattern.pattern):
             raise ValueError(f"not a case-blind pattern of lower-case ASCII letters: {pattern.pattern!r}")
         self.real = pattern
-        self.twin = re.compile(pattern.pattern, pattern.flags & ~re.IGNORECASE)
+
+    @cached_property
+    def twin(self) -> re.Pattern[str]:
+        """The case-sensitive twin, compiled on first use (most tables are never searched in a short run)."""
+        return re.compile(self.real.pattern, self.real.flags & ~re.IGNORECASE)
 
     @property
     def pattern(self) -> str:
