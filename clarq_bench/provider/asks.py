@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
+from .caseblind import TextPattern, case_blind
 from .question_words import WH_JOINED
 
 #: Things one turn may ask before it is answered "one thing at a time" (released seekers' turns: see
@@ -30,19 +31,19 @@ MAX_THINGS = {"en": 9, "zh": 10}
 _WH_EN = r"(?:which|what|where|how|who|whom|whose|when|why|whether)"
 _JOINT_EN = r"(?:,|;|/|&|\+|\n|\band\b|\bplus\b|\bas well as\b|\balso\b|•|·|\|)"
 #: A joint: what coordinates two things. "or", "versus" join options of one choice and are no joint.
-JOINT = {
-    "en": re.compile(_JOINT_EN, re.IGNORECASE),
+JOINT: dict[str, TextPattern] = {
+    "en": case_blind(_JOINT_EN),
     "zh": re.compile(r"[，,、；;／/&＋+\n•·|]|以及|并且|而且|还有|和|与|及|跟|同时|另外"),
 }
 #: An interrogative. zh: 哪 (哪里, 哪个), 什么, 怎么 / 怎样 / 如何, 谁, 几 / 多少, 是否, 为什么, 何时 / 何处.
-WH = {
-    "en": re.compile(rf"\b{_WH_EN}\b", re.IGNORECASE),
+WH: dict[str, TextPattern] = {
+    "en": case_blind(rf"\b{_WH_EN}\b"),
     "zh": re.compile(r"哪|什么|怎么|怎样|如何|谁|多少|几[个种条家位次件样把只座处天]|是否|为什么|为何|何时|何处|何地"),
 }
 #: A piece after a joint that starts with an interrogative (possibly after a preposition or a helper word: "and
 #: from whom", "and also where") is counted once, by its interrogative.
-_OPENS_WH = {
-    "en": re.compile(rf"\s*(?:[a-z']+\s+){{0,2}}{_WH_EN}\b", re.IGNORECASE),
+_OPENS_WH: dict[str, TextPattern] = {
+    "en": case_blind(rf"\s*(?:[a-z']+\s+){{0,2}}{_WH_EN}\b"),
     "zh": re.compile(
         r"\s*[\u4e00-\u9fff]{0,3}?"
         r"(?:哪|什么|怎么|怎样|如何|谁|多少|几|是否|为什么|为何|何时|何处|何地)"
@@ -55,16 +56,15 @@ _CJK_RUN = re.compile(r"[\u4e00-\u9fff][\u4e00-\u9fff，、；：“”‘’（
 _LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z0-9' ,;/&+-]*[?]?")
 _SENTENCE = {"en": re.compile(r"[^.!?\n]+[.!?]*"), "zh": re.compile(r"[^。！？!?\n]+[。！？!?]*")}
 #: A comma inside a run of alternatives ("my agate, my diamond or my sapphire", "A、B还是C") joins options, not things.
-_ALTERNATIVES_AHEAD = {
-    "en": re.compile(r"^[^,;/&+\n]*?(?:,[^,;/&+\n]*?)*\b(?:or|versus|vs)\b", re.IGNORECASE),
+_ALTERNATIVES_AHEAD: dict[str, TextPattern] = {
+    "en": case_blind(r"^[^,;/&+\n]*?(?:,[^,;/&+\n]*?)*\b(?:or|versus|vs)\b"),
     "zh": re.compile(r"^[^；;／/&＋+\n和与及]*?(?:还是|或者|或是|或)"),
 }
 _COMMA = {"en": re.compile(r","), "zh": re.compile(r"[，,、]")}
-_POLAR_EN = re.compile(
+_POLAR_EN = case_blind(
     r"^\s*(?:and\s+|so\s+|also\s+|but\s+)?(?:do|does|did|should|shall|can|could|will|would|must|may|might|is|are|"
     r"was|were|have|has|need|tell me|please tell|let me know|i wonder|i'm wondering|i am wondering|"
-    r"i'd like to know|i would like to know|any idea)\b",
-    re.IGNORECASE,
+    r"i'd like to know|i would like to know|any idea)\b"
 )
 _POLAR_ZH = re.compile(r"吗|呢|请问|告诉我|想知道|是不是|要不要|能不能|可不可以|有没有|不确定|不清楚")
 
@@ -96,14 +96,15 @@ def _things_in(sentence: str, language: str) -> int:
     found = list(wh.finditer(sentence))
     things = max(1, len(found))
     for joint in JOINT[language].finditer(sentence, found[0].start() if found else 0):
-        after = sentence[joint.end() :]
-        nxt = JOINT[language].search(after)
-        piece = after[: nxt.start()] if nxt else after
+        # (searched from the joint's end in the sentence: a joint ends on a non-word character or before one, so
+        # \b there reads as at the start of the rest)
+        nxt = JOINT[language].search(sentence, joint.end())
+        piece = sentence[joint.end() : nxt.start()] if nxt else sentence[joint.end() :]
         if not piece.strip(" \t?？.。!！:："):
             continue  # a joint closing the sentence, or two joints in a row
         if _OPENS_WH[language].match(piece):
             continue
-        if _COMMA[language].fullmatch(joint.group(0)) and _alternatives_follow(after, language):
+        if _COMMA[language].fullmatch(joint.group(0)) and _alternatives_follow(sentence[joint.end() :], language):
             continue
         things += 1
     return things
@@ -147,11 +148,10 @@ def names_with_joints(names: Iterable[str], language: str) -> tuple[str, ...]:
 
 
 #: A piece that is only an interrogative ("where", "and how"): it shares the question that follows.
-_ONLY_WH = {
-    "en": re.compile(
+_ONLY_WH: dict[str, TextPattern] = {
+    "en": case_blind(
         r"^\W*(?:(?:from|to|with|for|at|in|on|by)\s+)?(?:which|what|where|how|who|whom|when|why)"
-        r"\W*$",
-        re.I,
+        r"\W*$"
     ),
     "zh": re.compile(r"^\W*[\u4e00-\u9fff]{0,1}(?:哪里|哪儿|什么时候|怎么|怎样|如何|谁)\W*$"),
 }

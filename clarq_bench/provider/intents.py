@@ -11,46 +11,44 @@ import re
 from functools import lru_cache
 
 from ..core.transcript import Intent
+from .caseblind import TextPattern, case_blind
 from .lexical import TEXT_CACHE, WH_EN_PATTERN, WH_ZH, is_question, sentences, tokens
 from .question_words import Prefiltered
 
-_CONFIRM = {
-    "en": re.compile(
+_CONFIRM: dict[str, TextPattern] = {
+    "en": case_blind(
         r"(is (that|this) (correct|right|accurate)|am i (correct|right)|did i (get|understand)|right\?|correct\?"
         r"|just to (confirm|make sure|be sure|clarify|recap|summari[sz]e)|to confirm|to summari[sz]e|in summary"
-        r"|my plan|here'?s (my|the) plan|let me (summari[sz]e|recap)|so,? (i|my plan)|sounds? (good|like a plan))",
-        re.IGNORECASE,
+        r"|my plan|here'?s (my|the) plan|let me (summari[sz]e|recap)|so,? (i|my plan)|sounds? (good|like a plan))"
     ),
     "zh": re.compile(
         r"(对吗|对吧|是吗|正确吗|没错吧|没问题吧|确认一下|总结|是否正确|理解正确|我的计划|计划如下|步骤如下|以下步骤)"
     ),
 }
-_VAGUE = {
-    "en": re.compile(
+_VAGUE: dict[str, TextPattern] = {
+    "en": case_blind(
         r"(anything else|any other|anything (i|that i) should|is there anything|what'?s next|what should i do next"
         r"|any (additional|further|more|specific|other) (tips|advice|information|details|precautions|steps|guidance|"
-        r"suggestions|strategies|things))",
-        re.IGNORECASE,
+        r"suggestions|strategies|things))"
     ),
     "zh": re.compile(
         r"(还有什么|还有其他|其他需要|其他注意|还需要注意|需要注意的|注意事项|下一步|接下来|有什么建议|其他建议)"
     ),
 }
-_GOODBYE = {
-    "en": re.compile(r"\b(goodbye|bye|farewell)\b", re.IGNORECASE),
+_GOODBYE: dict[str, TextPattern] = {
+    "en": case_blind(r"\b(goodbye|bye|farewell)\b"),
     "zh": re.compile(r"(再见|拜拜)"),
 }
 #: Instructions to the provider itself rather than questions about the task (prompt injection); prefiltered by the
 #: words one of which every match holds (most turns hold none).
 _INSTRUCTION = {
     "en": Prefiltered(
-        re.compile(
+        case_blind(
             r"(\b(ignore|disregard|forget|override|bypass)\b[^.?!\n]{0,40}\b(instructions?|rules?|prompts?|guidelines?"
             r"|constraints?|restrictions?)\b|\bsystem prompt\b|\bdeveloper (message|mode)\b|\byou are now\b"
             r"|\b(list|reveal|dump|print|recite|output)\b[^.?!\n]{0,30}\b(everything|every (node|response|answer|"
             r"piece|step|detail)|all (of )?(the |your )?(nodes|responses|answers|information|hidden|secrets?|details|tree))\b"
-            r"|\b(response|hidden) tree\b|\btell me everything\b)",
-            re.IGNORECASE,
+            r"|\b(response|hidden) tree\b|\btell me everything\b)"
         ),
         (
             *("ignore", "disregard", "forget", "override", "bypass", "system prompt", "developer", "you are now"),
@@ -70,12 +68,12 @@ _INSTRUCTION = {
     ),
 }
 #: An open question (which one, where, how...) or a choice between options ("A, B, or C?"): asks for something.
-_OPEN = {
-    "en": re.compile("(" + WH_EN_PATTERN + r"|,?\s\bor\b[^?]*\?)", re.IGNORECASE),
+_OPEN: dict[str, TextPattern] = {
+    "en": case_blind("(" + WH_EN_PATTERN + r"|,?\s\bor\b[^?]*\?)"),
     "zh": re.compile("(" + "|".join((*WH_ZH, "几[个种条家位]", "还是")) + ")"),
 }
-_HELP = {
-    "en": re.compile(r"\b(help|task|quest|mission|need|how|what|where|which|guide|guidance|advice)\b", re.IGNORECASE),
+_HELP: dict[str, TextPattern] = {
+    "en": case_blind(r"\b(help|task|quest|mission|need|how|what|where|which|guide|guidance|advice)\b"),
     "zh": re.compile(r"(帮|任务|需要|如何|怎么|什么|哪|建议|指导)"),
 }
 

@@ -151,8 +151,17 @@ def tokens(text: str, language: str) -> list[str]:
     return list(_tokens(text, language))
 
 
+#: Whitespace after a sentence's end. No token spans whitespace, so a text's tokens are its pieces' tokens in order:
+#: a turn, its question sentences and everything Jax has said so far are read sentence by sentence, each sentence
+#: once (the rules tokenise the same sentences inside many different texts).
+_PIECE_BREAK = re.compile(r"(?<=[.?!。？！;；])\s+")
+
+
 @lru_cache(maxsize=TEXT_CACHE)
 def _tokens(text: str, language: str) -> tuple[str, ...]:
+    pieces = _PIECE_BREAK.split(text)
+    if len(pieces) > 1:
+        return tuple(itertools.chain.from_iterable(_tokens(piece, language) for piece in pieces))
     return tuple(_read_tokens(text, language))
 
 
@@ -162,15 +171,29 @@ def token_set(text: str, language: str) -> frozenset[str]:
     return frozenset(_tokens(text, language))
 
 
+@lru_cache(maxsize=WORD_CACHE)
+def _word_token(word: str) -> str:
+    """The token of one lower-cased English word, "" for a stopword or a single character: a turn's words repeat
+    across every text the rules tokenise, so each is read once."""
+    return "" if word in STOPWORDS_EN or len(word) <= 1 else _stem(word)
+
+
+@lru_cache(maxsize=WORD_CACHE)
+def _latin_token(word: str) -> str:
+    """The token of a Latin word of Chinese text: lower-cased, "" for an English stopword."""
+    lowered = word.lower()
+    return "" if lowered in STOPWORDS_EN else lowered
+
+
 def _read_tokens(text: str, language: str) -> list[str]:
     if language == "zh":
-        out = [w.lower() for w in _LATIN_RUN.findall(text) if w.lower() not in STOPWORDS_EN]
+        out = list(filter(None, map(_latin_token, _LATIN_RUN.findall(text))))
         for run in _CJK_RUN.findall(text):
             if len(run) == 1:
                 out.append(run)
-            out.extend([run[i : i + 2] for i in range(len(run) - 1) if run[i : i + 2] not in STOP_BIGRAMS_ZH])
+            out.extend(itertools.filterfalse(STOP_BIGRAMS_ZH.__contains__, map(str.__add__, run[:-1], run[1:])))
         return out
-    return [_stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS_EN and len(w) > 1]
+    return list(filter(None, map(_word_token, _WORD.findall(text.lower()))))
 
 
 _NON_WORD_EN = re.compile(r"[^a-z0-9]+")
@@ -237,11 +260,20 @@ def absent_phrase(phrase: str, text: str, lowered: str | None) -> bool:
     so a caller may skip the pattern: a phrase of ASCII and characters without case (CJK, digits, punctuation)
     matches where its lower-cased form is in the lower-cased text (`lowered`, from lowered_for_search; None:
     unknown), a phrase of characters without case only where it is itself."""
-    if lowered is not None and _ASCII_OR_CASELESS.fullmatch(phrase):
-        return phrase.lower() not in lowered
-    if _CASELESS.fullmatch(phrase):
+    folded, caseless = _phrase_form(phrase)
+    if lowered is not None and folded is not None:
+        return folded not in lowered
+    if caseless:
         return phrase not in text
     return False
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _phrase_form(phrase: str) -> tuple[str | None, bool]:
+    """For absent_phrase, read once per phrase (the brief's names are tried against every sentence): the phrase
+    lower-cased when it is all ASCII and characters without case (else None), and whether it is all without case."""
+    folded = phrase.lower() if _ASCII_OR_CASELESS.fullmatch(phrase) else None
+    return folded, bool(_CASELESS.fullmatch(phrase))
 
 
 class _Weights(dict[str, float]):
@@ -380,15 +412,11 @@ class TaskIndex:
         key = tuple(frontier)
         found = self._frontiers.get(key)
         if found is None:
-            docs, focus = [], []
-            for node_id in frontier:
-                others: set[str] = set()
-                for other in frontier:
-                    if other != node_id:
-                        others.update(self.doc_terms[other])
-                docs.append(frozenset(t for t in self.doc_terms[node_id] if t not in others))
-                other_focus = set().union(*(self.focus_terms[o] for o in frontier if o != node_id))
-                focus.append(self.focus_terms[node_id] - other_focus)
+            nodes = list(dict.fromkeys(frontier))  # (a node's own terms are told apart from the others' by id)
+            holders = Counter(itertools.chain.from_iterable(self.doc_sets[n] for n in nodes))
+            focus_holders = Counter(itertools.chain.from_iterable(self.focus_terms[n] for n in nodes))
+            docs = [frozenset(t for t in self.doc_sets[n] if holders[t] == 1) for n in frontier]
+            focus = [frozenset(t for t in self.focus_terms[n] if focus_holders[t] == 1) for n in frontier]
             found = FrontierTerms(docs, focus)
             if len(self._frontiers) >= 64:
                 self._frontiers.clear()

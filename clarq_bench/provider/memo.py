@@ -1,6 +1,6 @@
 """Per-reader memo of pure readings: a turn's questions are read against every frontier node, and most of what a
 rule asks of a question (its lists, its named options, the kinds its interrogatives govern) does not depend on the
-node. Each reader (one per task) keeps its own bounded table, so nothing outlives the task's provider.
+node. Each reader (one per task) keeps its own bounded table per method, so nothing outlives the task's provider.
 """
 
 from __future__ import annotations
@@ -9,30 +9,35 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-#: Entries one reader keeps; the table is emptied when full (a provider reads a dozen turns of a few questions).
+#: Entries one reader keeps per method; a table is emptied when full (a provider reads a dozen turns of a few
+#: questions).
 MEMO_SIZE = 4096
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+#: Marks a key made with keyword arguments, so it never equals a key of positional arguments alone.
+_KEYWORDS = object()
+
 
 def per_reader(method: F) -> F:
     """Memoize a method by its (hashable) arguments in its instance. Only for methods that are pure functions of the
-    reader's task and their arguments, whose results the callers never mutate."""
-    name = method.__name__
+    reader's task and their arguments, whose results the callers never mutate. (The hottest calls of a turn go
+    through here: the key is the argument tuple itself, in a table of the method's own.)"""
+    table = f"_memo_{method.__name__}"
 
     @functools.wraps(method)
     def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
-        try:
-            memo: dict[tuple[Any, ...], Any] = self._reader_memo
-        except AttributeError:
-            memo = self._reader_memo = {}
-        key = (name, args, *kwargs.items()) if kwargs else (name, args)
-        try:
-            return memo[key]
-        except KeyError:
-            pass
-        if len(memo) >= MEMO_SIZE:
-            memo.clear()
+        key = (_KEYWORDS, args, *kwargs.items()) if kwargs else args
+        memo: dict[Any, Any] | None = self.__dict__.get(table)
+        if memo is None:
+            memo = self.__dict__[table] = {}
+        else:
+            try:
+                return memo[key]
+            except KeyError:
+                pass
+            if len(memo) >= MEMO_SIZE:
+                memo.clear()
         value = memo[key] = method(self, *args, **kwargs)
         return value
 

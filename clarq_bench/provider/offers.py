@@ -8,10 +8,13 @@ used ("Which fuel?"), which no seeker walking the brief's words could produce.
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections import Counter
 from typing import Any
 
 from .brief_options import BriefOption, names_entity
+from .caseblind import TextPattern, case_blind
 from .lexical import tokens
 from .memo import per_reader
 from .question_lists import Question
@@ -20,13 +23,13 @@ from .question_words import ASKS, OFFERS
 #: Options of one choice an explanation may speak of by name when their names share no word.
 SPOKEN_OPTIONS = 4
 #: An explanation that says a choice is open: "both", "two", "either", "which", "or" ("两", "哪", "还是", "或").
-CHOICE_SAID = {
-    "en": re.compile(r"\b(?:both|two|three|either|which|several|multiple|or)\b", re.I),
+CHOICE_SAID: dict[str, TextPattern] = {
+    "en": case_blind(r"\b(?:both|two|three|either|which|several|multiple|or)\b"),
     "zh": re.compile(r"两|哪|还是|或|几|多个|不止"),
 }
 #: Where a question's alternatives part: "or", "versus", commas and slashes before the last or (zh 还是 / 或 / 、).
-ALTERNATIVE_PIECES = {
-    "en": re.compile(r"\s*(?:,|/|\bor\b|\bversus\b|\bvs\b|:)\s*", re.I),
+ALTERNATIVE_PIECES: dict[str, TextPattern] = {
+    "en": case_blind(r"\s*(?:,|/|\bor\b|\bversus\b|\bvs\b|:)\s*"),
     "zh": re.compile(r"\s*(?:还是|或者|或是|或|、|，|,|/|：|:)\s*"),
 }
 
@@ -140,7 +143,8 @@ class OfferReading:
             return self.picks_twin(question, node_id, frozenset())
         if question.bare:
             return False
-        return self.asks_choice(question, focus) and self._lists_of(question, {o.group for o in focus.options})[1]
+        # (the list first: it is read once per question, and most questions offer no list of our options)
+        return self._lists_of(question, {o.group for o in focus.options})[1] and self.asks_choice(question, focus)
 
     def _offers_by_pieces(self, question: Question, focus: Any) -> bool:
         """Alternatives a person says in short ("Kerosene or whale oil?", "Oak or pine for the stage?", "The high
@@ -151,7 +155,7 @@ class OfferReading:
         if alternatives is None:
             return False
         ours = set(focus.options)
-        distinct = {o: o.terms - frozenset().union(*(x.terms for x in ours if x != o)) for o in ours}
+        distinct = self._distinct_terms(focus.node_id)
         hit: set[BriefOption] = set()
         for number, (piece, terms, named, pasted) in enumerate(alternatives):
             mine = {o for o in ours if distinct[o] & terms}
@@ -162,6 +166,14 @@ class OfferReading:
                 return False  # a piece of its own among the options ("the castle"): no choice among ours alone
             hit |= mine
         return len(hit) >= 2
+
+    @per_reader
+    def _distinct_terms(self, node_id: str) -> dict[BriefOption, frozenset[str]]:
+        """Each option of the node's choice with the terms no other option of it has, counted once per node (every
+        question of every turn asks it of the same options)."""
+        ours = set(self.nodes[node_id].options)
+        holders = Counter(itertools.chain.from_iterable(o.terms for o in ours))
+        return {o: frozenset(t for t in o.terms if holders[t] == 1) for o in ours}
 
     @per_reader
     def _alternatives(

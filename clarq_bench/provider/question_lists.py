@@ -14,11 +14,11 @@ reading, separate from which node a question focuses (focus.py). The rules are R
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import NamedTuple
 
 from .brief_options import BriefOption, names_entity
-from .lexical import TEXT_CACHE, absent_phrase, lowered_for_search, tokens
+from .lexical import TEXT_CACHE, absent_phrase, lowered_for_search, token_set, tokens
 from .memo import per_reader
 from .question_words import (
     ALTERNATIVE_TERMS,
@@ -66,11 +66,11 @@ def _joint_split(language: str) -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=TEXT_CACHE)
-def _without_phrases(phrases: tuple[str, ...], text: str, mark: str) -> str:
+def _without_phrases(lowered_phrases: tuple[str, ...], text: str, mark: str) -> str:
     """ListReading._without_names, memoized: every rule of the focus reading asks it of the same question."""
     lowered = text.lower()
-    for name in phrases:
-        lowered = lowered.replace(name.lower(), mark)
+    for name in lowered_phrases:
+        lowered = lowered.replace(name, mark)
     return lowered
 
 
@@ -90,7 +90,22 @@ class ListReading:
     def _without_names(self, text: str, mark: str = " , ") -> str:
         """The text, lower-cased, with each name of the brief (and the task name, the role) replaced by `mark`: a
         comma by default (what is left is the question's own words), NAME_MARK to read each name as one list item."""
-        return _without_phrases(tuple(self.pasted_phrases), text, mark)
+        return _without_phrases(self._lowered_phrases, text, mark)
+
+    @cached_property
+    def _lowered_phrases(self) -> tuple[str, ...]:
+        """The pasted phrases lower-cased, in order, once per task."""
+        return tuple(name.lower() for name in self.pasted_phrases)
+
+    @cached_property
+    def _options_by_term(self) -> tuple[dict[str, list[BriefOption]], list[BriefOption]]:
+        """The brief's options by each of their terms, and the options without terms: which options a piece of a
+        list may name is read from its terms, not by trying every option (_list_items)."""
+        by_term: dict[str, list[BriefOption]] = {}
+        for option in self.options:
+            for term in option.terms:
+                by_term.setdefault(term, []).append(option)
+        return by_term, [option for option in self.options if not option.terms]
 
     def asks_which_of(self, question: Question) -> bool:
         """Does the question offer alternatives and ask which of them (see alternatives_frame)?"""
@@ -315,16 +330,18 @@ class ListReading:
                 marks[f"qq{number}qq"] = (option.group, option.terms)
                 text = text.replace(name.lower(), f" qq{number}qq ")
         items = []
+        by_term, termless = self._options_by_term
         for piece in LIST_JOINT[self.language].split(text):
-            present = set(tokens(piece, self.language))
+            present = token_set(piece, self.language)
             named: set[int] = set()
             covered: set[str] = set()
             for mark, (group, _terms) in marks.items():
                 if mark in piece:
                     named.add(group)
                     covered |= {mark}
-            for option in self.options:  # (one term present at least, unless it has none: names_entity)
-                if (not option.terms or not option.terms.isdisjoint(present)) and names_entity(present, option.terms):
+            # (an option with one term present at least, or with none: names_entity)
+            for option in {o for term in present for o in by_term.get(term, ())}.union(termless):
+                if names_entity(present, option.terms):
                     named.add(option.group)
                     covered |= option.terms
             for terms in self.pasted:

@@ -7,7 +7,7 @@ the list reading's names, which FocusIndex sets (focus.py decides what each ques
 from __future__ import annotations
 
 from .asks import wh_pieces
-from .lexical import is_question, sentences, tokens
+from .lexical import is_question, sentences, token_set, tokens
 from .memo import per_reader
 from .question_lists import ListReading, Question
 from .question_words import (
@@ -44,7 +44,7 @@ class QuestionReading(ListReading):
         before this one), which a kind must come from to be asked by name (see _kind_governed); `limit`: stop
         after that many (the questions read at all)."""
         language = self.language
-        jax = frozenset(tokens(heard, language)) if heard is not None else None
+        jax = token_set(heard, language) if heard is not None else None
         found: list[Question] = []
         context = ""
         for sentence in sentences(
@@ -68,9 +68,7 @@ class QuestionReading(ListReading):
                 ):
                     # "I don't have a horse. Where can I find one?": "one" is the horse of the sentence before
                     clause = f"{clause} ({context})"
-                found.append(
-                    Question(clause, frozenset(tokens(clause, language)), frozenset(classes), context, bare, jax)
-                )
+                found.append(Question(clause, token_set(clause, language), frozenset(classes), context, bare, jax))
             if limit is not None and len(found) >= limit:
                 return found[:limit]
             context = ""

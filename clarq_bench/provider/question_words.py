@@ -10,6 +10,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+from .caseblind import TextPattern, case_blind
 from .lexical import FOCUS_STOP_EN, tokens
 
 
@@ -19,7 +20,7 @@ class Prefiltered:
     half a millisecond a question), yet most questions have no "which one". Matches are exactly the pattern's: a
     case-blind pattern is prefiltered on lower-cased ASCII text only (re's case folding of other scripts is its own)."""
 
-    def __init__(self, pattern: re.Pattern[str], words: tuple[str, ...]) -> None:
+    def __init__(self, pattern: TextPattern, words: tuple[str, ...]) -> None:
         self.pattern, self.words = pattern, words
         self.folds = bool(pattern.flags & re.IGNORECASE)
 
@@ -46,14 +47,15 @@ class Prefiltered:
 
 
 class WordsBefore(Prefiltered):
-    """CHOOSER_AFTER (en): up to `words` words, then a which phrase. re tries every start position and, at each, up
-    to that many words before giving up; here each search starts at the first position from which the next "which" is
-    within reach (the start of the `words`-th run of word characters before it), so the matches, found left to right,
-    are exactly re's. ASCII text only; anything else goes to re as is."""
+    """CHOOSER_AFTER (en): up to `words` words, then `tail` (a which phrase, lower-case). re tries every start position
+    and, at each, up to that many words before giving up; here each search starts at the first position from which the
+    next tail is within reach (the start of the `words`-th run of word characters before it), so the matches, found
+    left to right, are exactly re's, and a text without the tail (many have a "which", few a "which one") costs one
+    quick search. ASCII text only; anything else goes to re as is."""
 
-    def __init__(self, pattern: re.Pattern[str], word: str, words: int) -> None:
-        super().__init__(pattern, (word,))
-        self.word, self.reach = word, words
+    def __init__(self, tail: str, words: int) -> None:
+        super().__init__(case_blind(rf"((?:\w+\W+){{0,{words}}})" + tail), ("which",))
+        self.tail, self.reach = re.compile(tail), words
 
     def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
         if pos or endpos < len(text) or not text.isascii():
@@ -62,8 +64,8 @@ class WordsBefore(Prefiltered):
 
     def _scan(self, text: str) -> Iterator[re.Match[str]]:
         lowered, at = text.lower(), 0
-        while (found := lowered.find(self.word, at)) >= 0:
-            start = found
+        while (found := self.tail.search(lowered, at)) is not None:
+            start = found.start()
             for _ in range(self.reach):  # back over a run of non-word characters, then a run of word characters
                 while start > 0 and not _is_word(text[start - 1]):
                     start -= 1
@@ -84,26 +86,20 @@ def _is_word(ch: str) -> bool:
 
 
 #: Interrogative classes of a question (what kind of thing it asks for), per language.
-CLASSES: dict[str, dict[str, re.Pattern[str]]] = {
+CLASSES: dict[str, dict[str, TextPattern]] = {
     "en": {
-        "quantity": re.compile(r"\bhow\s+(many|much|long|far|often)\b", re.IGNORECASE),
-        "place": re.compile(
-            r"\bwhere\b|\bwhich\s+(place|location|spot|area|one)\b|\bwhat\s+(place|location)\b", re.IGNORECASE
-        ),
-        "person": re.compile(r"\b(who|whom|whose)\b", re.IGNORECASE),
-        "time": re.compile(
+        "quantity": case_blind(r"\bhow\s+(many|much|long|far|often)\b"),
+        "place": case_blind(r"\bwhere\b|\bwhich\s+(place|location|spot|area|one)\b|\bwhat\s+(place|location)\b"),
+        "person": case_blind(r"\b(who|whom|whose)\b"),
+        "time": case_blind(
             r"\bwhen\b|\b(time|times|timing|day|days|date|hour|hours|schedule|o'clock|noon|midnight|"
-            r"morning|evening|afternoon|night)\b",
-            re.IGNORECASE,
+            r"morning|evening|afternoon|night)\b"
         ),
-        "manner": re.compile(
-            r"\bhow\b(?!\s+(many|much|long|far|often|about)\b)|\b(way|ways|method|steps?)\b", re.IGNORECASE
-        ),
-        "identity": re.compile(
+        "manner": case_blind(r"\bhow\b(?!\s+(many|much|long|far|often|about)\b)|\b(way|ways|method|steps?)\b"),
+        "identity": case_blind(
             r"\b(which|what|whether)\b|\b(specify|recommend|suggest|advise|tell me|let me know|"
             r"clarify|explain|identify|name|inform me|confirm|provide|guide me|describe)\b"
-            r"|\bor\b[^?]*\?",
-            re.IGNORECASE,
+            r"|\bor\b[^?]*\?"
         ),
     },
     "zh": {
@@ -118,16 +114,16 @@ CLASSES: dict[str, dict[str, re.Pattern[str]]] = {
     },
 }
 #: The kind of thing a detail node's explanation says was missing, read from its "noticed" clause and first sentence.
-NEEDS: dict[str, list[tuple[str, re.Pattern[str]]]] = {
+NEEDS: dict[str, list[tuple[str, TextPattern]]] = {
     "en": [
-        ("place", re.compile(r"\b(where|location|locations|located|place to|places to|whereabouts)\b", re.I)),
-        ("person", re.compile(r"\b(who|whom|which person|which people)\b", re.I)),
+        ("place", case_blind(r"\b(where|location|locations|located|place to|places to|whereabouts)\b")),
+        ("person", case_blind(r"\b(who|whom|which person|which people)\b")),
         (
             "time",
-            re.compile(r"\b(when|what time|timing|(?:best|right|exact|specific|proper|meeting) time|time to)\b", re.I),
+            case_blind(r"\b(when|what time|timing|(?:best|right|exact|specific|proper|meeting) time|time to)\b"),
         ),
-        ("quantity", re.compile(r"\b(how many|how much|how long|amount|quantity|number of|duration)\b", re.I)),
-        ("manner", re.compile(r"\b(how to|how he|how she|how they|how you|method|way to)\b", re.I)),
+        ("quantity", case_blind(r"\b(how many|how much|how long|amount|quantity|number of|duration)\b")),
+        ("manner", case_blind(r"\b(how to|how he|how she|how they|how you|method|way to)\b")),
     ],
     "zh": [
         ("place", re.compile(r"哪里|在哪|去哪|哪儿|地点|位置|何处|什么地方")),
@@ -152,12 +148,11 @@ ASKS_FOR = {
 #: screen", "合适的屏幕" pick one of a kind as a which does.
 CHOOSER = {
     "en": Prefiltered(
-        re.compile(
+        case_blind(
             r"\b(?:which|what|where|specific|particular|exact|right|correct|best)\b"
             r"(?:\s+(?:is|are|was|were|the|a|an|of|kind|type|sort|kinds|types|specific|particular|exact|one|ones|"
             r"two|three|four|several|other|this|that|these|those))*"
-            r"\s+([\w'-]+(?:\s+[\w'-]+)?)",
-            re.IGNORECASE,
+            r"\s+([\w'-]+(?:\s+[\w'-]+)?)"
         ),
         ("which", "what", "where", "specific", "particular", "exact", "right", "correct", "best"),
     ),
@@ -170,8 +165,8 @@ CHOOSER = {
     ),
 }
 #: A list going on right after the governed word ("what crystal, magic or release", "什么宝石、晶石还是魔法").
-LIST_FOLLOWS = {
-    "en": re.compile(r"\s*(?:,|\bor\b|\band\b|/)\s*(?!(?:and|or|which|what|where|how|when|who|why)\b)\w", re.I),
+LIST_FOLLOWS: dict[str, TextPattern] = {
+    "en": case_blind(r"\s*(?:,|\bor\b|\band\b|/)\s*(?!(?:and|or|which|what|where|how|when|who|why)\b)\w"),
     "zh": re.compile(
         r"\s*(?:[、，,/]|还是|或者|或|和|与)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)"
         r"|[\u4e00-\u9fff]{1,2}(?:、|还是|或者|或是)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)"
@@ -179,34 +174,24 @@ LIST_FOLLOWS = {
 }
 #: ... or come before it within a few characters ("酒馆是哪一家", "castle is it, which one"; 哪里 / 哪儿 ask where, not which).
 CHOOSER_AFTER = {
-    "en": WordsBefore(
-        re.compile(
-            r"((?:\w+\W+){0,8})\b(which one|which ones|which of (?:them|these|those)|"
-            r"which (?:type|kind|sort))\b",
-            re.I,
-        ),
-        "which",
-        8,
-    ),
+    "en": WordsBefore(r"\b(which one|which ones|which of (?:them|these|those)|which (?:type|kind|sort))\b", 8),
     "zh": Prefiltered(re.compile(r"(.{0,6})(哪)(?!里|儿)"), ("哪",)),
 }
 #: Abbreviations whose full stop ends no sentence ("A vs. B", "e.g. the X").
-ABBREVIATION = re.compile(r"\b(vs|etc|e\.g|i\.e|approx|Mr|Ms|Mrs|Dr|Prof|St)\.|\b(No)\.(?=\s*\d)", re.IGNORECASE)
+ABBREVIATION = case_blind(r"\b(vs|etc|e\.g|i\.e|approx|mr|ms|mrs|dr|prof|st)\.|\b(no)\.(?=\s*\d)")
 #: A which / what and the word it governs ("which movement", "what specific magic", "哪首曲子").
-GOVERNS = {
-    "en": re.compile(
+GOVERNS: dict[str, TextPattern] = {
+    "en": case_blind(
         r"\b(?:which|what)\s+(?:specific\s+|particular\s+|kind of\s+|type of\s+|sort of\s+)?"
-        r"([a-z]+)",
-        re.I,
+        r"([a-z]+)"
     ),
     "zh": re.compile(r"哪一?[个种首把条位家座件只张款]([\u4e00-\u9fff])"),
 }
 #: A which / what governing a part of the job, not a thing ("which step involves the A or the B?" asks for a step).
-FRAME_WHICH = {
-    "en": re.compile(
+FRAME_WHICH: dict[str, TextPattern] = {
+    "en": case_blind(
         r"\b(?:which|what)\s+(?:exact\s+|specific\s+|particular\s+)?(?:steps?|stages?|parts?|"
-        r"phases?|points?|moments?|order|roles?|purposes?|aspects?)\b",
-        re.I,
+        r"phases?|points?|moments?|order|roles?|purposes?|aspects?)\b"
     ),
     "zh": re.compile(r"(?:哪|什么)(?:一)?(?:步|个步骤|个阶段|个环节|个部分|阶段|环节|步骤)"),
 }
@@ -217,45 +202,50 @@ NOT_A_THING = frozenset(
 )
 #: What Jax mentioned before the gap ("Jax mentioned the need for herbicide but did not ..."), and the pronoun in
 #: the gap that stands for it ("... where to buy it").
-MENTIONED = {"en": re.compile(r"\bmentioned\s+(.*?)\s+but\b", re.I), "zh": re.compile(r"提到(?:了)?(.+?)(?:，|,)?但")}
-PRONOUN = {
-    "en": re.compile(r"\b(it|them|they|one|these|those|him|her)\b", re.I),
+MENTIONED: dict[str, TextPattern] = {
+    "en": case_blind(r"\bmentioned\s+(.*?)\s+but\b"),
+    "zh": re.compile(r"提到(?:了)?(.+?)(?:，|,)?但"),
+}
+PRONOUN: dict[str, TextPattern] = {
+    "en": case_blind(r"\b(it|them|they|one|these|those|him|her)\b"),
     "zh": re.compile(r"它|它们|他|她|这些|其"),
 }
 #: Missing details that no choice among the brief's options settles, when the gap does not say "which".
 NOT_A_CHOICE = frozenset({"time", "quantity", "person"})
-WHICH = {"en": re.compile(r"\bwhich\b", re.I), "zh": re.compile(r"哪")}
+WHICH: dict[str, TextPattern] = {"en": case_blind(r"\bwhich\b"), "zh": re.compile(r"哪")}
 #: (zh) Where an explanation's "仅当对方询问A，或者B" lists several questions.
 ASK_PIECES = re.compile(r"[，,、；;]|或者|还是|或")
 #: A decimal point ends no sentence ("a 14.2-inch screen"): read as one number.
 DECIMAL = re.compile(r"(\d)\.(\d)")
 #: Where a sentence may hold a second question, and the question words that make each side one.
-CLAUSE_BREAK = {"en": re.compile(r"\s*[,;]\s*(?:and\s+|also\s+|plus\s+)?", re.I), "zh": re.compile(r"\s*[，；,;]\s*")}
+CLAUSE_BREAK: dict[str, TextPattern] = {
+    "en": case_blind(r"\s*[,;]\s*(?:and\s+|also\s+|plus\s+)?"),
+    "zh": re.compile(r"\s*[，；,;]\s*"),
+}
 #: A second interrogative joined to the first by "and" / "or" / a slash or plus ("which X and which Y", "where and
 #: how", "哪个A和哪个B"): the joint starts a question of its own, however the turn is punctuated.
-WH_JOINED = {
-    "en": re.compile(
+WH_JOINED: dict[str, TextPattern] = {
+    "en": case_blind(
         r"\s+(?:and|or|plus|&|/|\+)\s+(?=(?:(?:from|to|with|for|at|in|on|by|also|then)\s+)?"
         r"(?:which|what|where|how|who|whom|when|why|whether)\b)|\s*[/+&]\s*(?=(?:which|what|"
-        r"where|how|who|whom|when|why)\b)",
-        re.I,
+        r"where|how|who|whom|when|why)\b)"
     ),
     "zh": re.compile(
         r"(?:和|与|及|以及|还有|、|/|＋|\+)(?=[\u4e00-\u9fff]{0,2}(?:哪|什么|怎么|怎样|如何|谁|多少|何时))"
     ),
 }
-ASKS = {
-    "en": re.compile(r"\b(which|what|where|how|who|whom|when|why|whether)\b", re.I),
+ASKS: dict[str, TextPattern] = {
+    "en": case_blind(r"\b(which|what|where|how|who|whom|when|why|whether)\b"),
     "zh": re.compile(r"哪|什么|怎么|如何|怎样|多少|谁|几|是否|为什么|何时"),
 }
 #: A word that stands for a thing the turn named just before ("I have no horse. Where can I find one?").
-STANDS_FOR = {
-    "en": re.compile(r"\b(one|ones|it|them|some|any|that|those|these|there|him|her)\b", re.I),
+STANDS_FOR: dict[str, TextPattern] = {
+    "en": case_blind(r"\b(one|ones|it|them|some|any|that|those|these|there|him|her)\b"),
     "zh": re.compile(r"它|它们|这个|那个|这些|那些|一个|一些|那里|那儿|他|她"),
 }
 #: "which one", "which of them", "哪一个": a choice whose kind was named just before.
-ANAPHORIC = {
-    "en": re.compile(r"\bwhich (one|ones|of them|of these|of those)\b", re.I),
+ANAPHORIC: dict[str, TextPattern] = {
+    "en": case_blind(r"\bwhich (one|ones|of them|of these|of those)\b"),
     "zh": re.compile(r"哪一?[个种家座条位所间把件只]|哪一"),
 }
 #: Question classes that ask for a thing (a choice's option): not a yes/no, how many, when or who question.
@@ -263,20 +253,22 @@ ASKS_THING = frozenset({"identity", "place", "manner"})
 #: What asks a choice of a thing by its kind or its thing (no kind of detail said: which gem, which line type).
 CHOICE_OF_A_THING = frozenset({"identity"})
 #: Words that join alternatives: "A or B", "A还是B", "A或B".
-ALTERNATIVE = {"en": re.compile(r"\b(or|either|versus|vs)\b", re.I), "zh": re.compile(r"还是|或者|或|哪")}
-CHOICE_WORDS = {
-    "en": re.compile(r"\b(which|whether|among|between|choose|choosing|choice)\b", re.I),
+ALTERNATIVE: dict[str, TextPattern] = {
+    "en": case_blind(r"\b(or|either|versus|vs)\b"),
+    "zh": re.compile(r"还是|或者|或|哪"),
+}
+CHOICE_WORDS: dict[str, TextPattern] = {
+    "en": case_blind(r"\b(which|whether|among|between|choose|choosing|choice)\b"),
     "zh": re.compile(r"哪|还是|是否|选择|之间|之中"),
 }
 #: Generic heads that name no kind of their own ("which one", "what option").
 GENERIC_KIND_EN = frozenset({"one", "option", "choic", "choice", "thing", "way", "step", "kind", "type", "sort"})
 GENERIC_KIND_ZH = frozenset({"一个", "一种", "选择", "方式", "东西", "步骤", "种类", "类型"})
 #: "which gem Henry needs" / "哪一种宝石": a kind named right after an interrogative in the explanation.
-WHICH_KIND = {
-    "en": re.compile(
+WHICH_KIND: dict[str, TextPattern] = {
+    "en": case_blind(
         r"\bwhich\s+(?:specific\s+|particular\s+|kind of\s+|type of\s+)?([a-z][a-z-]+"
-        r"(?:\s+[a-z][a-z-]+(?=\s+(?:to|should|would|is|are|was|were|that|for)\b))?)",
-        re.I,
+        r"(?:\s+[a-z][a-z-]+(?=\s+(?:to|should|would|is|are|was|were|that|for)\b))?)"
     ),
     "zh": re.compile(r"哪(?!里|儿)(?:一)?[个种家座条位所间把件只]?(.{2})"),
 }
@@ -305,16 +297,15 @@ FUNCTION_ZH = frozenset(
     "的了且才需要该应在到个是有和与或及对不能会把被就也都还只而则从向给让使用于为以之其这那哪些什么怎如何吗呢吧啊"
 )
 #: Where an explanation says what Jax left out: "did not specify where to buy the power supply", "没有介绍如何进入".
-GAP = {
-    "en": re.compile(
-        r"did not (?:specify|explain|mention|clarify|say|provide|indicate|tell|state|give)\s+(.*?)(?:\.|,|$)",
-        re.IGNORECASE,
+GAP: dict[str, TextPattern] = {
+    "en": case_blind(
+        r"did not (?:specify|explain|mention|clarify|say|provide|indicate|tell|state|give)\s+(.*?)(?:\.|,|$)"
     ),
     "zh": re.compile(r"没有(?:明确)?(?:指出|给出|说明|提到|提及|解释|介绍|提供|告诉)(.+?)(?:[。，,]|$)"),
 }
 #: ... or what the seeker must ask: "only if the other party asks where to ...", "仅当对方询问...时".
-ASKED = {
-    "en": re.compile(r"only if the other party\b[^.]*?\basks (.+?)(?:\.|$)", re.IGNORECASE),
+ASKED: dict[str, TextPattern] = {
+    "en": case_blind(r"only if the other party\b[^.]*?\basks (.+?)(?:\.|$)"),
     "zh": re.compile(r"仅当对方[^。]*?(?:询问|问到|问)(.+?)(?:时|$)"),
 }
 FIRST_SENTENCE = re.compile(r"^[^.。]*[.。]?")
@@ -331,25 +322,23 @@ BARE_SCAFFOLD_ZH = re.compile(
     r"具体|到底|究竟|你说的|你指的|指的|说的|是|哪一?[个种家座条位所间把件只]?|什么|的|吗|呢|呀|啊|请问|"
     r"我|应该|应当|需要|要|选择|挑选|选|使用|用|去|拿|买|最好|合适"
 )
-BARE_WHICH_EN = re.compile(
+BARE_WHICH_EN = case_blind(
     r"\b(?:which|what)\s+(?:(?:the|a|an|kind of|type of|sort of|specific|particular|exact)\s+)*"
-    r"([\w'-]+)",
-    re.I,
+    r"([\w'-]+)"
 )
 CJK_WORD = re.compile(r"[\u4e00-\u9fff]")
 #: What joins the members of one list of alternatives ("A, B or C", "A、B还是C"): a list is cut there into items.
-LIST_JOINT = {
-    "en": re.compile(r"\s*(?:[,;/]|\b(?:or|and|either|versus|vs)\b)\s*", re.I),
+LIST_JOINT: dict[str, TextPattern] = {
+    "en": case_blind(r"\s*(?:[,;/]|\b(?:or|and|either|versus|vs)\b)\s*"),
     "zh": re.compile(r"\s*(?:[，,、;；/]|还是|或者|或是|或|以及|和|与|及)\s*"),
 }
 #: A which / what that governs a list of alternatives, the names of the brief masked to commas ("Which A, B or C
 #: exactly?", "哪个A、B还是C？") or a list that a which / what closes ("A、B还是C具体是哪个？"); the question offers
 #: alternatives ("or", 还是) and asks which of them.
-WHICH_OF_LIST = {
-    "en": re.compile(
+WHICH_OF_LIST: dict[str, TextPattern] = {
+    "en": case_blind(
         r"\b(?:which|what)\b(?:\s+(?:of|the|a|an|these|those|kind|type|sort|specific|particular|exact|"
-        r"exactly|one|ones))*\s*(?:[\w'-]+\s*){0,2}?(?:,|/|\bor\b)",
-        re.I,
+        r"exactly|one|ones))*\s*(?:[\w'-]+\s*){0,2}?(?:,|/|\bor\b)"
     ),
     "zh": re.compile(
         r"(?:哪|什么)一?[个种家座条位所间把件只首款张部台辆本类]?(?:样的|类型的|种类的|种)?"
@@ -357,27 +346,28 @@ WHICH_OF_LIST = {
         r"|还是[^、，,/？?。！!]{0,6}?(?:具体|到底|究竟)?是?(?:哪|什么)"
     ),
 }
-OFFERS = {"en": re.compile(r"\b(?:or|versus|vs)\b", re.I), "zh": re.compile(r"还是|或者|或是|或")}
+OFFERS: dict[str, TextPattern] = {"en": case_blind(r"\b(?:or|versus|vs)\b"), "zh": re.compile(r"还是|或者|或是|或")}
 #: The "or" that asks which (en "or"; zh 还是, where 或 / 或者 join a set: "什么型号或颜色的键帽" asks a keycap).
 ASKS_WHICH_OR = {"en": OFFERS["en"], "zh": re.compile(r"还是")}
 #: (en) An item after "or" that opens a clause of its own ("..., or do I need to find it elsewhere?"): no alternative.
-CLAUSE_START = re.compile(
+CLAUSE_START = case_blind(
     r"\s*(?:do|does|did|should|shall|can|could|will|would|must|may|might|is|are|was|were|have|"
-    r"has|had|i|you|we|he|she|they|it|there|if)\b",
-    re.I,
+    r"has|had|i|you|we|he|she|they|it|there|if)\b"
 )
 #: (en) Words that make a list piece a clause, not a thing ("if you rush it", "asks where to get some").
-CLAUSE_WORDS = re.compile(
+CLAUSE_WORDS = case_blind(
     r"\b(?:i|you|we|he|she|they|it|me|us|him|them|do|does|did|should|shall|can|could|will|would|"
     r"must|may|might|is|are|was|were|have|has|had|if|where|how|who|whom|when|why|what|which|"
-    r"whether|asks?|need|needs)\b",
-    re.I,
+    r"whether|asks?|need|needs)\b"
 )
 #: The most content terms (en) / bigrams (zh) the last alternative of "A or B?" has: a name, not a purpose after it
 #: ("... or magic to unlock the gate?" names magic and says what for).
 ALTERNATIVE_TERMS = {"en": 2, "zh": 4}
 #: A question that points back at what the question before it named ("Where can I find those?", "它们在哪里？").
-REFERS_BACK = {"en": re.compile(r"\b(those|these|them|they)\b", re.I), "zh": re.compile(r"它们|这些|那些|它")}
+REFERS_BACK: dict[str, TextPattern] = {
+    "en": case_blind(r"\b(those|these|them|they)\b"),
+    "zh": re.compile(r"它们|这些|那些|它"),
+}
 #: Words that name the kind of detail missing, not the thing it is missing for ("the exact time to meet Henry": the
 #: thing is the meeting): kept out of a detail node's anchor.
 NEEDS_WORDS = {

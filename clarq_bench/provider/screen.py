@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Container, Sequence
+from collections.abc import Sequence
 from enum import Enum
 from functools import lru_cache
 from typing import NamedTuple
@@ -34,6 +34,7 @@ from ..data.loader import strip_speaker
 from . import lexical
 from .asks import MAX_THINGS, count_asks, names_with_joints
 from .brief_options import brief_options, kind_of, names_entity, names_of, notes_of
+from .caseblind import TextPattern, case_blind
 from .intents import instructs_provider
 from .lexical import TEXT_CACHE, WH_EN_PATTERN, WH_ZH, absent_phrase, is_question, lowered_for_search, sentences, tokens
 
@@ -73,12 +74,12 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]")
 #: Interrogatives that ask something of a name ("how do I use X?", "which one?") and the openers that do not.
 #: Wider than a count of things asked: "whether", "or" and any 几 show that a name is asked about.
-_INTERROGATIVE = {
-    "en": re.compile(WH_EN_PATTERN + r"|\b(whether|or)\b", re.IGNORECASE),
+_INTERROGATIVE: dict[str, TextPattern] = {
+    "en": case_blind(WH_EN_PATTERN + r"|\b(whether|or)\b"),
     "zh": re.compile("|".join((*WH_ZH, "几", "还是", "是否", "为何", "为什么"))),
 }
-_CONTENT_FREE = {
-    "en": re.compile(r"\b(what|how)\s+about\b|\bwhat\s+of\b", re.IGNORECASE),
+_CONTENT_FREE: dict[str, TextPattern] = {
+    "en": case_blind(r"\b(what|how)\s+about\b|\bwhat\s+of\b"),
     "zh": re.compile(r"怎么样|如何呢"),
 }
 _NON_TEXT = re.compile(r"[\s\W_]+")
@@ -228,12 +229,24 @@ def _kinds_named(
             lowered = lowered_for_search(rest)
     present = lexical.token_set(rest, language)
     # (an entity with terms, none of them present, is not named: names_entity needs one at least)
-    found |= {
-        kind
-        for entity, kind in zip(terms, kinds)
-        if not entity or (not entity.isdisjoint(present) and names_entity(present, entity))
-    }
+    by_term, termless = _entities_by_term(terms, len(kinds))
+    candidates = {i for term in present for i in by_term.get(term, ())}.union(termless)
+    found |= {kinds[i] for i in candidates if names_entity(present, terms[i])}
     return len(found)
+
+
+@lru_cache(maxsize=64)
+def _entities_by_term(
+    terms: tuple[frozenset[str], ...], count: int
+) -> tuple[dict[str, tuple[int, ...]], tuple[int, ...]]:
+    """The first `count` entities by each of their terms, and those without terms: which entities a text may name is
+    read from its terms (_kinds_named), once per brief."""
+    by_term: dict[str, list[int]] = {}
+    for index, entity in enumerate(terms[:count]):
+        for term in entity:
+            by_term.setdefault(term, []).append(index)
+    termless = tuple(index for index, entity in enumerate(terms[:count]) if not entity)
+    return {term: tuple(found) for term, found in by_term.items()}, termless
 
 
 @lru_cache(maxsize=64)
@@ -392,16 +405,19 @@ class _AnyOf:
     def __init__(self, *sets: frozenset[tuple[str, ...]]) -> None:
         self.sets = sets
 
-    def __contains__(self, gram: object) -> bool:
-        return any(gram in grams for grams in self.sets)
+    def found(self, grams: list[tuple[str, ...]]) -> set[tuple[str, ...]]:
+        """Which of `grams` some set holds (one intersection per set)."""
+        return set().union(*(held.intersection(grams) for held in self.sets))
 
 
-def _copied_share(sentence: str, grams: Container[tuple[str, ...]], language: str) -> float:
+def _copied_share(sentence: str, grams: _AnyOf, language: str) -> float:
     """The share of a sentence's words (characters) inside runs it copies from Jax or the brief."""
     units, n = _units(sentence, language), COPY_GRAM[language]
+    runs = list(zip(*(units[k:] for k in range(n))))  # each run of n units, in order
+    copied = grams.found(runs)
     covered: set[int] = set()
-    for i in range(len(units) - n + 1):
-        if tuple(units[i : i + n]) in grams:
+    for i, run in enumerate(runs):
+        if run in copied:
             covered.update(range(i, i + n))
     return len(covered) / len(units) if units else 0.0
 
@@ -431,8 +447,8 @@ def _repeats(text: str, asked: int, turns: list[Turn], language: str) -> bool:
 
 
 #: One match per thing asked: only the wh-words (a counted 几 only), not "or" / 还是, which join the options of one.
-_ASK = {
-    "en": re.compile(WH_EN_PATTERN, re.IGNORECASE),
+_ASK: dict[str, TextPattern] = {
+    "en": case_blind(WH_EN_PATTERN),
     "zh": re.compile("(" + "|".join((*WH_ZH, "几[个种条家位次]")) + ")"),
 }
 

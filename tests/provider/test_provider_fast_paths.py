@@ -116,4 +116,4 @@ def test_per_reader_memo_is_per_instance_keyed_and_bounded() -> None:
     assert two.double(3) == 6 and two.calls == 1  # another reader keeps its own table
     for value in range(MEMO_SIZE + 10):
         one.double(value)
-    assert len(one.__dict__["_reader_memo"]) <= MEMO_SIZE
+    assert len(one.__dict__["_memo_double"]) <= MEMO_SIZE

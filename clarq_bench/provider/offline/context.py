@@ -15,7 +15,7 @@ import math
 
 from ...core.tasks import ROOT_ID
 from ...core.transcript import ReplyKind, Speaker, Turn
-from ..lexical import TaskIndex, tokens
+from ..lexical import TaskIndex, token_set
 
 #: prevf: best focus cover of the node in an earlier seeker turn; recap / fresh: IDF share of the turn's terms
 #: found only in already-revealed node texts / in no revealed text; first: first seeker turn after the root;
@@ -31,8 +31,8 @@ def context_features(
     `lexical` holds linear_model.node_features' rows for it (their `bq` is reused for rank and gap)."""
     language, tree = index.language, index.tree
     seekers = [t.text for t in history if t.speaker == Speaker.seeker]
-    earlier = [set(tokens(text, language)) for text in seekers[:-1]]
-    turn_set = set(tokens(seekers[-1], language)) if seekers else set()
+    earlier = [token_set(text, language) for text in seekers[:-1]]
+    turn_set = token_set(seekers[-1], language) if seekers else frozenset()
     revealed: list[str] = []
     after_root = 0
     root_seen = False
@@ -45,10 +45,11 @@ def context_features(
             after_root += 1
     last = revealed[-1] if revealed else None
     revealed_terms = set().union(*(index.text_terms[i] for i in [ROOT_ID, *revealed] if i in index.text_terms))
-    frontier_terms = set().union(*(index.doc_terms[i] for i in frontier)) if frontier else set()
-    total = math.fsum(index.weight(t) for t in turn_set) or 1.0
-    recap = math.fsum(index.weight(t) for t in turn_set if t in revealed_terms and t not in frontier_terms) / total
-    fresh = math.fsum(index.weight(t) for t in turn_set if t not in revealed_terms) / total
+    frontier_terms = set().union(*(index.doc_sets[i] for i in frontier)) if frontier else set()
+    weight = index.idf.__getitem__  # (0.0 for a term without weight, as index.weight)
+    total = math.fsum(map(weight, turn_set)) or 1.0
+    recap = math.fsum(map(weight, turn_set.intersection(revealed_terms).difference(frontier_terms))) / total
+    fresh = math.fsum(map(weight, turn_set.difference(revealed_terms))) / total
     bq = [row["bq"] for row in lexical]
     order = sorted(range(len(bq)), key=lambda k: -bq[k])
     rank = {position: r for r, position in enumerate(order)}

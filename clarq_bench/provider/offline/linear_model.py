@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, NamedTuple, TypedDict, cast
 
 from ...core.transcript import Speaker, Turn
 from ..intents import asks_confirmation, is_vague
-from ..lexical import TaskIndex, char_grams, is_question, question_text, sentences, tokens
+from ..lexical import TaskIndex, char_grams, is_question, question_text, sentences, token_set
 from .context import CONTEXT_FEATURES, context_features
 from .weights import MODELS
 
@@ -127,27 +127,30 @@ def all_features(
 
 
 def node_features(index: TaskIndex, turn: str, frontier: list[str]) -> list[dict[str, float]]:
-    """One dict of LEXICAL_FEATURES per frontier node (in frontier order) for this seeker turn."""
+    """One dict of LEXICAL_FEATURES per frontier node (in frontier order) for this seeker turn. Each text of the turn
+    is tokenised once (token_set) and each per-sentence score counted once, then shared by the features reading it."""
     language = index.language
     asked = [s for s in sentences(turn, language) if is_question(s, language)]
-    asked_terms = list(set(tokens(" ".join(asked), language)))
-    turn_terms = list(set(tokens(turn, language)))
-    per_sentence = [list(set(tokens(s, language))) for s in asked]
-    matches = index.match(turn, frontier)
-    asked_set, turn_set = set(asked_terms), set(turn_terms)
+    asked_set = token_set(" ".join(asked), language)  # (= question_text's terms)
+    turn_set = token_set(turn, language)
+    sentence_sets = [token_set(s, language) for s in asked]
     bq = [index.bm25(asked_set, node_id) for node_id in frontier]
     top = max(bq, default=0.0)
     confirm, vague = float(asks_confirmation(turn, language)), float(is_vague(turn, language))
     # Specific questions: asked sentences that are neither an open "anything else?" nor a "correct?" check.
     specific = [s for s in asked if not is_vague(s, language) and not asks_confirmation(s, language)]
-    specific_set = set(tokens(" ".join(specific), language))
+    specific_set = token_set(" ".join(specific), language)
+    # Each question sentence's BM25 and focus cover of each node (frontier order within a sentence).
+    sentence_bm25 = [[index.bm25(present, node_id) for node_id in frontier] for present in sentence_sets]
+    sentence_focus = [
+        [index.cover(index.focus_terms[node_id], present) for node_id in frontier] for present in sentence_sets
+    ]
     # Which node each question sentence is most about (by BM25 + focus cover); its order among the questions.
-    sentence_sets = [set(terms) for terms in per_sentence]
     winners: list[str] = []
-    for present in sentence_sets:
+    for bm25s, covers in zip(sentence_bm25, sentence_focus):
         best, best_score = "", 0.0
-        for node_id in frontier:
-            value = index.bm25(present, node_id) + 3.0 * index.cover(index.focus_terms[node_id], present)
+        for node_id, bm25, cover in zip(frontier, bm25s, covers):
+            value = bm25 + 3.0 * cover
             if value > best_score:
                 best, best_score = node_id, value
         winners.append(best)
@@ -156,7 +159,7 @@ def node_features(index: TaskIndex, turn: str, frontier: list[str]) -> list[dict
     apart = index.frontier(frontier)
     rows = []
     for position, node_id in enumerate(frontier):
-        match = matches[position]
+        doc = index.doc_sets[node_id]
         focus = index.focus_terms[node_id]
         exclusive = apart.exclusive_focus[position]
         options = index.option_terms[node_id]
@@ -165,22 +168,22 @@ def node_features(index: TaskIndex, turn: str, frontier: list[str]) -> list[dict
             {
                 "bq": bq[position],
                 "ba": index.bm25(turn_set, node_id),
-                "bs": max((index.bm25(terms, node_id) for terms in sentence_sets), default=0.0),
-                "qc": match.question_cover,
-                "xc": match.exclusive_cover,
-                "tc": match.text_cover,
+                "bs": max((scores[position] for scores in sentence_bm25), default=0.0),
+                "qc": index.cover(doc, asked_set),
+                "xc": index.cover(apart.exclusive_docs[position], asked_set),
+                "tc": index.cover(index.text_terms[node_id], turn_set),
                 "rel": bq[position] / max(top, REL_FLOOR),
                 "ismax": float(top > 0 and bq[position] == top),
                 "hasq": float(bool(asked)),
                 "conf": confirm,
                 "vague": vague,
-                "ntok": math.log1p(len(turn_terms)),
+                "ntok": math.log1p(len(turn_set)),
                 "pos": float(position),
                 "nfr": float(len(frontier)),
                 "fq": index.cover(focus, asked_set),
                 "ft": index.cover(focus, turn_set),
                 "fx": index.cover(exclusive, asked_set),
-                "fs": max((index.cover(focus, terms) for terms in sentence_sets), default=0.0),
+                "fs": max((covers[position] for covers in sentence_focus), default=0.0),
                 "fo": index.cover(index.option_terms[node_id], asked_set),
                 "hasf": float(bool(focus)),
                 "sx": index.cover(apart.exclusive_docs[position], specific_set),
