@@ -196,7 +196,8 @@ class LastReplySeeker(_Probe):
 #: this shape carries no words of the task, so its words are never asked about.
 _STOCK = re.compile(
     r"right track|not related to our task|already told you|anything else you are unsure|as i said before|"
-    r"what can help you|正确的方向|与我们的任务无关|已经告诉过你|我之前说过|正如我之前所说",
+    r"what can help you|enough information to complete|方向是对的|与我们的任务无关|已经告诉过你|我之前说过|收集到足够|"
+    r"有什么可以帮助你",
     re.IGNORECASE,
 )
 _DET = re.compile(
@@ -414,7 +415,7 @@ class ClauseFrameSeeker(_Probe):
     def attack(self, view: DialogueView, turn: int) -> str:
         if self.language == "zh":
             parts = [p for t in informative_replies(view)[::-1] for p in re.split(r"[，。；！？、]", t) if len(p) >= 3]
-            parts = [p.replace("你", "我") for p in dict.fromkeys(parts)]
+            parts = [p.replace("你", "我") if self.swap else p for p in dict.fromkeys(parts)]
             parts = _unasked(view, parts) or ["任务"]
             return self.zh_frame.format(c=parts[0])
         said = [c.lower() for c in clauses(view)]
@@ -452,3 +453,18 @@ class ClauseWhichKeepSeeker(ClauseFrameSeeker):
     frame = "Which one do I need to {c}?"
     zh_frame = "{c}需要哪一个？"
     swap = False
+
+
+class ClauseWhichPickSeeker(ClauseWhichKeepSeeker):
+    """"Which one should I pick to <clause>?" / "{clause}该选哪一个？"."""
+
+    strategy = "probe-clause-pick"
+    frame = "Which one should I pick to {c}?"
+    zh_frame = "{c}该选哪一个？"
+
+
+class ClauseWhichOwnSeeker(ClauseWhichKeepSeeker):
+    """As probe-clause-which, Chinese "你" said back as "我"."""
+
+    strategy = "probe-clause-which-own"
+    swap = True
