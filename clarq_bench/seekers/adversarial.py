@@ -25,6 +25,8 @@ from typing import ClassVar, TypeVar
 from ..core import prompts
 from ..core.errors import ClarqError
 from ..core.goodbye import CHINESE_GOODBYE, ENGLISH_GOODBYE
+from ..core.transcript import Speaker
+from ..data.loader import strip_speaker
 from .base import DialogueView
 from .baselines import PARENTHESES, opening, seeker_turn_count
 from .registry import SeekerConfig, SeekerTask
@@ -321,6 +323,45 @@ class KindsSeeker(RedTeamSeeker):
         return fill(self.pick("kinds", view, turn), kind=kinds[(turn - 1) % len(kinds)])
 
 
+#: Where a reply's clauses part: punctuation, and (en) the words that join the steps of an instruction.
+_CLAUSE_CUT = {
+    "en": re.compile(r"[.;:!?,]|\b(?:and|so|but|then)\b", re.IGNORECASE),
+    "zh": re.compile(r"[，。；！？、：,.;:!?]"),
+}
+_CLAUSE_LEAD = re.compile(r"^(?:you|i|we)\s+(?:need|have|must|should|will need|can)\s+(?:to\s+)?", re.IGNORECASE)
+
+
+def reply_clauses(view: DialogueView, language: str) -> list[str]:
+    """Jax's clauses, oldest reply first, each once: three words (en) or characters (zh) at least, "you need to"
+    dropped; a reply he has said before word for word (a stock reply) adds nothing."""
+    replies = [strip_speaker(t.text) for t in view.turns[1:] if t.speaker == Speaker.provider]
+    found: list[str] = []
+    for number, text in enumerate(replies):
+        if text in replies[:number]:
+            continue
+        for part in _CLAUSE_CUT[language].split(text):
+            if language == "zh":
+                found += [part.strip()] if len(part.strip()) >= 3 else []
+            else:
+                clause = _CLAUSE_LEAD.sub("", " ".join(part.split())).lower()
+                found += [clause] if len(clause.split()) >= 3 else []
+    return list(dict.fromkeys(found))
+
+
+class ClauseWalkSeeker(RedTeamSeeker):
+    """Enumeration: one clause of Jax's answers per turn, oldest first, in a fixed choice frame ("Which one should I
+    pick to <clause>?"), whatever the clause says: every step he gave asked about without reading any of them."""
+
+    strategy = "enum-clauses"
+
+    def attack(self, view: DialogueView, turn: int) -> str:
+        asked = " ".join(t.text.lower() for t in view.turns if t.speaker == Speaker.seeker)
+        clauses = [c for c in reply_clauses(view, self.language) if c.lower() not in asked]
+        if not clauses:
+            return "?"
+        return fill(self.pick("clauses", view, turn), clause=clauses[0])
+
+
 #: Registered name -> class, in the order the audit reports them.
 STRATEGIES: dict[str, type[RedTeamSeeker]] = {
     cls.strategy: cls
@@ -339,4 +380,6 @@ STRATEGIES: dict[str, type[RedTeamSeeker]] = {
     )
 }
 #: The enumeration strategies: plausible questions, no skill, the whole brief walked within the turn cap.
-ENUMERATION: dict[str, type[RedTeamSeeker]] = {cls.strategy: cls for cls in (OneEachSeeker, PairsSeeker, KindsSeeker)}
+ENUMERATION: dict[str, type[RedTeamSeeker]] = {
+    cls.strategy: cls for cls in (OneEachSeeker, PairsSeeker, KindsSeeker, ClauseWalkSeeker)
+}

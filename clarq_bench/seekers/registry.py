@@ -60,12 +60,13 @@ REDTEAM = {
     "red-long": "LongTurnSeeker",
     "red-other-language": "OtherLanguageSeeker",
 }
-#: Enumeration strategies (also seekers/adversarial.py): one or two listed options, or one kind of them, per turn, plausibly worded,
-#: walking the whole brief. The audit reports them apart: the released provider answers such questions too.
+#: Enumeration strategies (also seekers/adversarial.py): one or two listed options, one kind of them or one clause
+#: of Jax's answers per turn, plausibly worded, walking the whole brief or answer. The audit reports them apart: the released provider answers such questions too.
 ENUMERATION = {
     "enum-one-each": "OneEachSeeker",
     "enum-pairs": "PairsSeeker",
     "enum-kinds": "KindsSeeker",
+    "enum-clauses": "ClauseWalkSeeker",
 }
 #: The template family (seekers/templates.py): any spec `tpl-<form>+q..+n..+<source>...` names a member; these
 #: named members are known attacks on a provider. Kept in step with templates.MEMBERS (a test checks it).

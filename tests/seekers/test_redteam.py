@@ -228,3 +228,24 @@ def test_the_kind_walker_asks_one_kind_the_brief_lists_twice_or_more_per_turn():
         update={"language": "zh", "brief": task.brief.model_copy(update={"scenes": scenes})}
     )
     assert brief_kinds(zh)[-2:] == ["门", "铁匠铺"]
+
+
+def test_the_clause_walker_asks_about_each_clause_of_jaxs_answers_once_oldest_first():
+    from clarq_bench.seekers.adversarial import reply_clauses
+
+    task = make_task()
+    said = "You need to trade a gem with Henry, then summon the divine beast. Keep the crystal safe."
+    view = view_of(task, 1, said)
+    assert reply_clauses(view, "en") == ["trade a gem with henry", "summon the divine beast", "keep the crystal safe"]
+    walker = build_seeker("enum-clauses", task)
+    first = walker.attack(view, 1)  # type: ignore[attr-defined]
+    assert "trade a gem with henry" in first and first.endswith("?")
+    asked = DialogueView(
+        task_id=task.id,
+        language="en",
+        brief=task.brief,
+        turns=(*view.turns, Turn(speaker=Speaker.seeker, text=first), Turn(speaker=Speaker.provider, text=said)),
+    )
+    assert reply_clauses(asked, "en") == reply_clauses(view, "en")  # a reply said again word for word adds nothing
+    assert "summon the divine beast" in walker.attack(asked, 2)  # type: ignore[attr-defined]
+    assert reply_clauses(view_of(task, 1, "先去北边的矿山，再用铁镐挖矿。"), "zh") == ["先去北边的矿山", "再用铁镐挖矿"]
