@@ -180,9 +180,10 @@ def _word_token(word: str) -> str:
 
 @lru_cache(maxsize=WORD_CACHE)
 def _latin_token(word: str) -> str:
-    """The token of a Latin word of Chinese text: lower-cased, "" for an English stopword."""
+    """The token of a Latin word of Chinese text: lower-cased, "" for an English stopword of two letters or more (a
+    lone letter is a label: "道路A", "A公司")."""
     lowered = word.lower()
-    return "" if lowered in STOPWORDS_EN else lowered
+    return "" if lowered in STOPWORDS_EN and len(lowered) > 1 else lowered
 
 
 def _read_tokens(text: str, language: str) -> list[str]:

@@ -34,16 +34,24 @@ ALTERNATIVE_PIECES: dict[str, TextPattern] = {
 }
 
 
-#: (en) Words that join alternatives in an explanation ("a pole and a paddle", "coins, wool or silk").
+#: An explanation that sets the answer against another option ("X should be used instead of Y").
+CONTRASTED = {
+    "en": re.compile(r"\b(?:instead of|rather than)\b", re.IGNORECASE),
+    "zh": re.compile(r"而不是|而非"),
+}
+#: (en) Words that join alternatives in an explanation ("a pole and a paddle", "coins, wool or silk"), with the words
+#: at most between the two names; and the words that set one against the other ("the vehicle should be used instead
+#: of the sedan"), which stand further apart.
 JOINT_WORDS = frozenset({"and", "or", ","})
-#: (en) Words at most between two names joined as alternatives.
 JOINT_SPAN = 4
+CONTRAST_WORDS = frozenset({"instead", "rather"})
+CONTRAST_SPAN = 6
 
 
 def _coordinated(said: list[BriefOption], explanation: str) -> list[BriefOption]:
     """(en) The names among `said` that the explanation joins with another as alternatives ("has a pole and a
-    paddle", "carries coins, wool and silk"), not merely mentions in passing ("sell the crystals for 100 gold
-    coins")."""
+    paddle", "carries coins, wool and silk", "the vehicle instead of the sedan"), not merely mentions in passing
+    ("sell the crystals for 100 gold coins")."""
     words = re.findall(r"[a-z0-9]+(?:'[a-z]+)?|,", explanation.lower())
     marks: list[tuple[int, BriefOption]] = []
     for at, word in enumerate(words):
@@ -52,9 +60,11 @@ def _coordinated(said: list[BriefOption], explanation: str) -> list[BriefOption]
     joined: set[BriefOption] = set()
     for i, (at, first) in enumerate(marks):
         for later, second in marks[i + 1 :]:
-            if later - at > JOINT_SPAN + 1:
+            if later - at > CONTRAST_SPAN + 1:
                 break
-            if second != first and JOINT_WORDS & set(words[at + 1 : later]):
+            between = set(words[at + 1 : later])
+            near = later - at <= JOINT_SPAN + 1 and JOINT_WORDS & between
+            if second != first and (near or CONTRAST_WORDS & between):
                 joined |= {first, second}
     return [o for o in said if o in joined]
 
@@ -111,6 +121,8 @@ class OfferReading:
             if self.language == "en":
                 said = _coordinated(said, explanation)
             weighed = [o for o in said if says(answer, o)]
+            if len(weighed) == 1 and len(said) == 2 and CONTRASTED[self.language].search(explanation):
+                weighed = said  # "the off-road vehicle should be used instead of the bulletproof sedan"
             if 2 <= len(said) <= SPOKEN_OPTIONS and len(weighed) >= 2:
                 found.append(tuple(said))
         if one_list and len({self._list_of[o.name] for o in self.options if says(spoken, o)}) > 1:

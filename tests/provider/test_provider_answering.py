@@ -153,3 +153,23 @@ def test_options_the_explanation_speaks_of_outrank_a_kind_the_answer_only_names(
     assert {o.name for o in fords.options} == {"Upper Ford", "Lower Ford"}
     fuels = sample("en/01/0").nodes["3"]  # names that share no word, spoken of by name
     assert {o.name for o in fuels.options} == {"Lamp kerosene", "Whale oil"}
+
+
+def test_a_lone_latin_letter_of_chinese_text_is_a_label_not_a_stopword() -> None:
+    from clarq_bench.provider.lexical import tokens
+
+    assert "a" in tokens("走道路A还是道路B？", "zh") and "b" in tokens("走道路A还是道路B？", "zh")
+    assert "the" not in tokens("the 道路", "zh")  # a longer English stopword still goes
+
+
+def test_options_set_against_each_other_are_a_choice_and_options_merely_mentioned_are_not() -> None:
+    from clarq_bench.provider.brief_options import BriefOption
+    from clarq_bench.provider.offers import _coordinated
+
+    van = BriefOption("An off-road vehicle", frozenset({"road", "vehicle"}), 0, False, frozenset({"vehicle"}))
+    sedan = BriefOption("A bulletproof sedan", frozenset({"bulletproof", "sedan"}), 1, False, frozenset({"sedan"}))
+    said = [van, sedan]
+    assert _coordinated(said, "The off-road vehicle should be used instead of the bulletproof sedan.") == said
+    assert _coordinated(said, "You have an off-road vehicle and a bulletproof sedan.") == said
+    assert _coordinated(said, "Drive the off-road vehicle to the city, where a bulletproof sedan waits.") == []
+    assert _coordinated(said, "The vehicle to set, specifying that the sedan waits.") == []  # a comma far apart
