@@ -259,11 +259,6 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "4 -> 5",
     ): "the precision of a seeker turn's recorded latency_s (4 or 5 decimals of a second): a record of timing, which no decision, figure or check reads",
     (
-        "clarq_bench/scoring/report.py",
-        'ax.bar(labels, values, yerr=[below, above], capsize=3, color="#4C72B0")',
-        "3 -> 4",
-    ): "the width of the error bars' caps in the success plots (capsize, in points): drawing only, no figure or reading of the plot changes",
-    (
         "clarq_bench/provider/answering.py",
         "if not ordered or not questions:",
         "removed: if not ordered or not questions:",
