@@ -380,8 +380,10 @@ class TaskIndex:
             unique = frozenset(terms)
             total = math.fsum(map(idf.__getitem__, unique))
         present = present if isinstance(present, (set, frozenset)) else set(present)
-        # (fsum is exact, so summing over the intersection in any order gives the same float)
-        return math.fsum(map(idf.__getitem__, unique & present)) / total if total else 0.0
+        # (fsum is exact, so summing over the intersection in any order gives the same float; most intersections
+        # are empty, and an empty one covers 0.0 without summing)
+        found = unique & present
+        return math.fsum(map(idf.__getitem__, found)) / total if total and found else 0.0
 
     _cover = cover
 
@@ -393,7 +395,8 @@ class TaskIndex:
             total = math.fsum(map(idf.__getitem__, grams))
             if isinstance(grams, frozenset) and len(self._gram_totals) < 4 * len(self.doc_terms) + 64:
                 self._gram_totals[grams] = total  # the node's own gram sets: a few per node
-        return math.fsum(map(idf.__getitem__, grams & present)) / total if total else 0.0
+        found = grams & present
+        return math.fsum(map(idf.__getitem__, found)) / total if total and found else 0.0
 
     def _term_scores(self, node_id: str, k1: float, b: float) -> dict[str, float]:
         counts = self._counts[node_id]
@@ -404,7 +407,8 @@ class TaskIndex:
     def bm25(self, query: Iterable[str], node_id: str, k1: float = 1.2, b: float = 0.75) -> float:
         scores = self._bm25_terms[node_id] if k1 == 1.2 and b == 0.75 else self._term_scores(node_id, k1, b)
         terms = query if isinstance(query, (set, frozenset)) else set(query)
-        return math.fsum(map(scores.__getitem__, terms & scores.keys()))
+        found = terms & scores.keys()
+        return math.fsum(map(scores.__getitem__, found)) if found else 0.0
 
     def frontier(self, frontier: list[str]) -> FrontierTerms:
         """What each frontier node has that no other frontier node has (its document terms, its focus terms), in
