@@ -357,6 +357,14 @@ class TaskIndex:
         # Each node's BM25 term scores (default k1, b), counted once: a query sums those of its terms.
         self._bm25_terms = {node_id: self._term_scores(node_id, 1.2, 0.75) for node_id in self.doc_terms}
         self._frontiers: dict[tuple[str, ...], FrontierTerms] = {}
+        # The totals of every node's own term and n-gram sets, counted here once per task rather than on the turn
+        # that first reads the node (a dialogue is a few turns: most of that work fell on them).
+        for sets in (self.doc_sets, self.focus_terms, self.text_terms, self.option_terms):
+            for terms in sets.values():
+                self.cover(terms, frozenset())
+        for grams in (self.text_grams, self.focus_grams, self.explanation_grams):
+            for node_grams in grams.values():
+                self.gram_cover(node_grams, frozenset())
         #: Each node's weightiest focus term (ties: the greater term), None for a node with no focus terms.
         self.focus_keys = {
             node_id: max(focus, key=lambda t: (self.weight(t), t)) if focus else None
