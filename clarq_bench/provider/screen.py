@@ -503,10 +503,11 @@ class TurnScreen:
         asks = sum(asks_in(sentence, language) for sentence in asked)
         if _repeats(raw, asks, turns, language):
             return Screened(Verdict.repeat, 0)
-        if _names_task(asked, self.vocabulary, language):  # (what it copies is read only where it names the task)
+        # Echo: its questions name the task only in what they copy from Jax or the brief (read only when they do).
+        if _names_task(asked, self.vocabulary, language):
             echo = _echo_spans([*earlier, *self.brief_sentences], language)
             if not _names_task([_without_spans(s, echo, language) for s in own_asked], self.vocabulary, language):
-                return Screened(Verdict.echo, 0)  # its questions name the task only in what they copy from Jax or the brief
+                return Screened(Verdict.echo, 0)
         return Screened(None, asks)
 
 
