@@ -276,6 +276,16 @@ def _phrase_form(phrase: str) -> tuple[str | None, bool]:
     return folded, bool(_CASELESS.fullmatch(phrase))
 
 
+def _shared(sets: Iterable[frozenset[str]]) -> set[str]:
+    """The terms two or more of the sets hold (set operations: a frontier's are read on most turns)."""
+    seen: set[str] = set()
+    shared: set[str] = set()
+    for terms in sets:
+        shared |= seen & terms
+        seen |= terms
+    return shared
+
+
 class _Weights(dict[str, float]):
     """Term (or n-gram) weights that read 0.0 for a term with none, so a sum maps the table straight over a set."""
 
@@ -425,10 +435,10 @@ class TaskIndex:
         found = self._frontiers.get(key)
         if found is None:
             nodes = list(dict.fromkeys(frontier))  # (a node's own terms are told apart from the others' by id)
-            holders = Counter(itertools.chain.from_iterable(self.doc_sets[n] for n in nodes))
-            focus_holders = Counter(itertools.chain.from_iterable(self.focus_terms[n] for n in nodes))
-            docs = [frozenset(t for t in self.doc_sets[n] if holders[t] == 1) for n in frontier]
-            focus = [frozenset(t for t in self.focus_terms[n] if focus_holders[t] == 1) for n in frontier]
+            shared_docs = _shared(self.doc_sets[n] for n in nodes)
+            shared_focus = _shared(self.focus_terms[n] for n in nodes)
+            docs = [self.doc_sets[n] - shared_docs for n in frontier]
+            focus = [self.focus_terms[n] - shared_focus for n in frontier]
             found = FrontierTerms(docs, focus)
             if len(self._frontiers) >= 64:
                 self._frontiers.clear()
