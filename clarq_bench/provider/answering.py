@@ -100,7 +100,11 @@ def read_turn(
         # a turn of one question is read as in single-info mode: that matcher's candidates and confidences too
         proposed |= set(lone)
         confidence = lone_confidence or confidence
-    offered = {node_id for node_id in frontier if any(focus.offers_options(q, node_id) for q in questions)}
+    offered = {  # (a node already proposed needs no offer read)
+        node_id
+        for node_id in frontier
+        if node_id not in proposed and any(focus.offers_options(q, node_id) for q in questions)
+    }
     order = list(frontier) or list(candidates)
     ordered = [node_id for node_id in order if node_id in proposed | offered]
     if not ordered or not questions:

@@ -277,6 +277,16 @@ def _phrase_form(phrase: str) -> tuple[str | None, bool]:
     return folded, bool(_CASELESS.fullmatch(phrase))
 
 
+def _shared(sets: Iterable[frozenset[str]]) -> set[str]:
+    """The terms two or more of the sets hold (set operations: a frontier's are read on most turns)."""
+    seen: set[str] = set()
+    shared: set[str] = set()
+    for terms in sets:
+        shared |= seen & terms
+        seen |= terms
+    return shared
+
+
 class _Weights(dict[str, float]):
     """Term (or n-gram) weights that read 0.0 for a term with none, so a sum maps the table straight over a set."""
 
@@ -358,6 +368,14 @@ class TaskIndex:
         # Each node's BM25 term scores (default k1, b), counted once: a query sums those of its terms.
         self._bm25_terms = {node_id: self._term_scores(node_id, 1.2, 0.75) for node_id in self.doc_terms}
         self._frontiers: dict[tuple[str, ...], FrontierTerms] = {}
+        # The totals of every node's own term and n-gram sets, counted here once per task rather than on the turn
+        # that first reads the node (a dialogue is a few turns: most of that work fell on them).
+        for sets in (self.doc_sets, self.focus_terms, self.text_terms, self.option_terms):
+            for terms in sets.values():
+                self.cover(terms, frozenset())
+        for grams in (self.text_grams, self.focus_grams, self.explanation_grams):
+            for node_grams in grams.values():
+                self.gram_cover(node_grams, frozenset())
         #: Each node's weightiest focus term (ties: the greater term), None for a node with no focus terms.
         self.focus_keys = {
             node_id: max(focus, key=lambda t: (self.weight(t), t)) if focus else None
@@ -381,8 +399,10 @@ class TaskIndex:
             unique = frozenset(terms)
             total = math.fsum(map(idf.__getitem__, unique))
         present = present if isinstance(present, (set, frozenset)) else set(present)
-        # (fsum is exact, so summing over the intersection in any order gives the same float)
-        return math.fsum(map(idf.__getitem__, unique & present)) / total if total else 0.0
+        # (fsum is exact, so summing over the intersection in any order gives the same float; most intersections
+        # are empty, and an empty one covers 0.0 without summing)
+        found = unique & present
+        return math.fsum(map(idf.__getitem__, found)) / total if total and found else 0.0
 
     _cover = cover
 
@@ -394,7 +414,8 @@ class TaskIndex:
             total = math.fsum(map(idf.__getitem__, grams))
             if isinstance(grams, frozenset) and len(self._gram_totals) < 4 * len(self.doc_terms) + 64:
                 self._gram_totals[grams] = total  # the node's own gram sets: a few per node
-        return math.fsum(map(idf.__getitem__, grams & present)) / total if total else 0.0
+        found = grams & present
+        return math.fsum(map(idf.__getitem__, found)) / total if total and found else 0.0
 
     def _term_scores(self, node_id: str, k1: float, b: float) -> dict[str, float]:
         counts = self._counts[node_id]
@@ -405,7 +426,8 @@ class TaskIndex:
     def bm25(self, query: Iterable[str], node_id: str, k1: float = 1.2, b: float = 0.75) -> float:
         scores = self._bm25_terms[node_id] if k1 == 1.2 and b == 0.75 else self._term_scores(node_id, k1, b)
         terms = query if isinstance(query, (set, frozenset)) else set(query)
-        return math.fsum(map(scores.__getitem__, terms & scores.keys()))
+        found = terms & scores.keys()
+        return math.fsum(map(scores.__getitem__, found)) if found else 0.0
 
     def frontier(self, frontier: list[str]) -> FrontierTerms:
         """What each frontier node has that no other frontier node has (its document terms, its focus terms), in
@@ -414,10 +436,10 @@ class TaskIndex:
         found = self._frontiers.get(key)
         if found is None:
             nodes = list(dict.fromkeys(frontier))  # (a node's own terms are told apart from the others' by id)
-            holders = Counter(itertools.chain.from_iterable(self.doc_sets[n] for n in nodes))
-            focus_holders = Counter(itertools.chain.from_iterable(self.focus_terms[n] for n in nodes))
-            docs = [frozenset(t for t in self.doc_sets[n] if holders[t] == 1) for n in frontier]
-            focus = [frozenset(t for t in self.focus_terms[n] if focus_holders[t] == 1) for n in frontier]
+            shared_docs = _shared(self.doc_sets[n] for n in nodes)
+            shared_focus = _shared(self.focus_terms[n] for n in nodes)
+            docs = [self.doc_sets[n] - shared_docs for n in frontier]
+            focus = [self.focus_terms[n] - shared_focus for n in frontier]
             found = FrontierTerms(docs, focus)
             if len(self._frontiers) >= 64:
                 self._frontiers.clear()

@@ -352,9 +352,9 @@ def _without_spans(text: str, spans: dict[str, list[list[str]]], language: str) 
             n = len(span)
             if k + n <= len(keys) and keys[k : k + n] == span:
                 covered.update(index for index, _ in units[k : k + n])
-    if language == "zh":
-        return "".join(ch for i, ch in enumerate(text) if i not in covered)
-    return " ".join(piece for i, piece in enumerate(pieces) if i not in covered)
+    if language == "zh":  # (most questions copy nothing: then the text stays whole)
+        return "".join(ch for i, ch in enumerate(text) if i not in covered) if covered else text
+    return " ".join(piece for i, piece in enumerate(pieces) if i not in covered) if covered else " ".join(pieces)
 
 
 @lru_cache(maxsize=TEXT_CACHE)
@@ -503,10 +503,11 @@ class TurnScreen:
         asks = sum(asks_in(sentence, language) for sentence in asked)
         if _repeats(raw, asks, turns, language):
             return Screened(Verdict.repeat, 0)
-        echo = _echo_spans([*earlier, *self.brief_sentences], language)
-        own_words = [_without_spans(s, echo, language) for s in own_asked]
-        if _names_task(asked, self.vocabulary, language) and not _names_task(own_words, self.vocabulary, language):
-            return Screened(Verdict.echo, 0)  # its questions name the task only in what they copy from Jax or the brief
+        # Echo: its questions name the task only in what they copy from Jax or the brief (read only when they do).
+        if _names_task(asked, self.vocabulary, language):
+            echo = _echo_spans([*earlier, *self.brief_sentences], language)
+            if not _names_task([_without_spans(s, echo, language) for s in own_asked], self.vocabulary, language):
+                return Screened(Verdict.echo, 0)
         return Screened(None, asks)
 
 
