@@ -82,6 +82,11 @@ MODULES: dict[str, list[str]] = {
         PROVIDER,
     ],
     "clarq_bench/provider/screen.py": ["tests/provider/test_provider_screen.py", PROVIDER, FIGURES],
+    "clarq_bench/provider/echo.py": [
+        "tests/provider/test_provider_screen.py",
+        "tests/leaderboard/test_mutation_kills_guards.py",
+        PROVIDER,
+    ],
     "clarq_bench/runner/batch.py": ["tests/runner/test_runner.py", "tests/runner/test_run_failures.py", SURVIVORS],
     "clarq_bench/core/run_folder.py": [
         "tests/runner/test_runner.py",

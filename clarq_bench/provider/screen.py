@@ -35,6 +35,7 @@ from . import lexical
 from .asks import MAX_THINGS, count_asks, names_with_joints
 from .brief_options import brief_options, kind_of, names_entity, names_of, notes_of
 from .caseblind import TextPattern, case_blind
+from .echo import ECHO_CHARS, ECHO_WORDS, NON_TEXT, echo_spans, without_spans, words
 from .intents import instructs_provider
 from .lexical import TEXT_CACHE, WH_EN_PATTERN, WH_ZH, absent_phrase, is_question, lowered_for_search, sentences, tokens
 
@@ -66,9 +67,6 @@ MAX_QUESTIONS = 12
 #: brief is not the seeker's own question (a pasted brief, even with words taken out, asks nothing).
 MAX_COPIED_SHARE = 0.8
 COPY_GRAM = {"en": 4, "zh": 6}
-#: A sentence of an earlier provider turn copied whole, of this many words (en) / characters (zh) or more.
-ECHO_WORDS = 5
-ECHO_CHARS = 6
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]")
@@ -82,8 +80,6 @@ _CONTENT_FREE: dict[str, TextPattern] = {
     "en": case_blind(r"\b(what|how)\s+about\b|\bwhat\s+of\b"),
     "zh": re.compile(r"怎么样|如何呢"),
 }
-_NON_TEXT = re.compile(r"[\s\W_]+")
-_WORD_OR_MARK = re.compile(r"[A-Za-z0-9']+|[^\sA-Za-z0-9']")
 
 
 class Verdict(str, Enum):
@@ -304,68 +300,6 @@ def written_in(text: str) -> str:
     return "zh" if len(_CJK.findall(text)) >= max(1, len(_LATIN.findall(text))) else "en"
 
 
-def _words(text: str) -> list[str]:
-    return list(_word_tuple(text))
-
-
-@lru_cache(maxsize=TEXT_CACHE)
-def _word_tuple(text: str) -> tuple[str, ...]:
-    return tuple(piece.lower() for piece in _WORD_OR_MARK.findall(text) if piece[0].isalnum() or piece[0] == "'")
-
-
-def without_echo(text: str, earlier: list[str], language: str) -> str:
-    """The text with every whole sentence it copies from `earlier` texts taken out, punctuation kept (sentences of
-    at least ECHO_WORDS words / ECHO_CHARS characters; a copied phrase inside a real question stays)."""
-    return _without_spans(text, _echo_spans(earlier, language), language)
-
-
-def _echo_spans(earlier: list[str], language: str) -> dict[str, list[list[str]]]:
-    """The sentences of `earlier` texts as without_echo compares them (characters / lower-cased words), long enough
-    to count, each once, by their first unit: prepared once for all the questions of a turn."""
-    seen: set[str] = set()
-    spans: dict[str, list[list[str]]] = {}
-    for turn in earlier:
-        for sentence, span in _said_spans(turn, language):
-            if sentence not in seen:
-                seen.add(sentence)
-                spans.setdefault(span[0], []).append(span)
-    return spans
-
-
-@lru_cache(maxsize=TEXT_CACHE)
-def _said_spans(turn: str, language: str) -> tuple[tuple[str, list[str]], ...]:
-    minimum = ECHO_CHARS if language == "zh" else ECHO_WORDS
-    spans = ((sentence, list(sentence) if language == "zh" else sentence.split()) for sentence in _said(turn, language))
-    return tuple((sentence, span) for sentence, span in spans if len(span) >= minimum)
-
-
-def _without_spans(text: str, spans: dict[str, list[list[str]]], language: str) -> str:
-    if language == "zh":  # compare characters, ignoring spaces and punctuation
-        units = [(i, ch) for i, ch in enumerate(text) if ch.isalnum()]  # (text: not _NON_TEXT)
-    else:  # compare lower-cased words
-        pieces = _WORD_OR_MARK.findall(text)
-        units = [(i, p.lower()) for i, p in enumerate(pieces) if p[0].isalnum() or p[0] == "'"]
-    keys = [unit for _, unit in units]
-    covered: set[int] = set()
-    for k, key in enumerate(keys):
-        for span in spans.get(key, ()):
-            n = len(span)
-            if k + n <= len(keys) and keys[k : k + n] == span:
-                covered.update(index for index, _ in units[k : k + n])
-    if language == "zh":  # (most questions copy nothing: then the text stays whole)
-        return "".join(ch for i, ch in enumerate(text) if i not in covered) if covered else text
-    return " ".join(piece for i, piece in enumerate(pieces) if i not in covered) if covered else " ".join(pieces)
-
-
-@lru_cache(maxsize=TEXT_CACHE)
-def _said(turn: str, language: str) -> frozenset[str]:
-    """The sentences of one earlier turn as without_echo compares them (characters / lower-cased words)."""
-    said = sentences(strip_speaker(turn), language)
-    if language == "zh":
-        return frozenset(_NON_TEXT.sub("", s) for s in said)
-    return frozenset(" ".join(_words(s)) for s in said)
-
-
 def task_vocabulary(task: Task, language: str) -> set[str]:
     """Content terms of the task's own words: the brief's names and every node's text."""
     brief = task.brief
@@ -377,19 +311,19 @@ def task_vocabulary(task: Task, language: str) -> set[str]:
 def _brief_sentences(task: Task, language: str) -> list[str]:
     """The brief's own prose sentences (its lists of names excluded: asking about a listed restriction is fine)."""
     brief = task.brief
-    entries = {_NON_TEXT.sub("", entry) for entry in (*brief.items, *brief.skills, *brief.scenes)}
+    entries = {NON_TEXT.sub("", entry) for entry in (*brief.items, *brief.skills, *brief.scenes)}
     minimum = ECHO_CHARS if language == "zh" else ECHO_WORDS
     return [
         sentence
         for sentence in sentences(brief.background, language)
-        if _NON_TEXT.sub("", sentence) not in entries
-        and (len(_NON_TEXT.sub("", sentence)) if language == "zh" else len(_words(sentence))) >= minimum
+        if NON_TEXT.sub("", sentence) not in entries
+        and (len(NON_TEXT.sub("", sentence)) if language == "zh" else len(words(sentence))) >= minimum
     ]
 
 
 def _units(text: str, language: str) -> list[str]:
     """Characters (zh, spaces and punctuation dropped) or lower-cased words (en)."""
-    return [ch for ch in text if ch.isalnum()] if language == "zh" else _words(text)  # (text: not _NON_TEXT)
+    return [ch for ch in text if ch.isalnum()] if language == "zh" else words(text)  # (text: not _NON_TEXT)
 
 
 @lru_cache(maxsize=TEXT_CACHE)
@@ -505,8 +439,8 @@ class TurnScreen:
             return Screened(Verdict.repeat, 0)
         # Echo: its questions name the task only in what they copy from Jax or the brief (read only when they do).
         if _names_task(asked, self.vocabulary, language):
-            echo = _echo_spans([*earlier, *self.brief_sentences], language)
-            if not _names_task([_without_spans(s, echo, language) for s in own_asked], self.vocabulary, language):
+            echo = echo_spans([*earlier, *self.brief_sentences], language)
+            if not _names_task([without_spans(s, echo, language) for s in own_asked], self.vocabulary, language):
                 return Screened(Verdict.echo, 0)
         return Screened(None, asks)
 

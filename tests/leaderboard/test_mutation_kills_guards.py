@@ -156,7 +156,7 @@ def test_a_node_already_said_in_full_scores_zero_without_dividing_by_zero() -> N
 
 
 def test_echo_removal_leaves_quotes_shorter_than_its_minimum() -> None:
-    from clarq_bench.provider.screen import ECHO_WORDS, without_echo
+    from clarq_bench.provider.echo import ECHO_WORDS, without_echo
 
     short = " ".join(["north"] * (ECHO_WORDS - 1))
     assert without_echo(f"{short} which mine has rubies", [short], "en") == f"{short} which mine has rubies"

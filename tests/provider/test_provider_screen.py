@@ -11,10 +11,11 @@ from clarq_bench.core import prompts
 from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
 from clarq_bench.core.transcript import Intent, ReplyKind, Speaker, Turn
 from clarq_bench.llm import LLMClient, LLMSettings
+from clarq_bench.provider.echo import without_echo
 from clarq_bench.provider.intents import classify_unmatched
 from clarq_bench.provider.llm_provider import LLMProvider
 from clarq_bench.provider.offline.provider import OfflineProvider
-from clarq_bench.provider.screen import MAX_CHARS, Verdict, screen, without_echo
+from clarq_bench.provider.screen import MAX_CHARS, Verdict, screen
 from clarq_bench.testing import ScriptedModel
 
 NODES = {
