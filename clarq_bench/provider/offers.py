@@ -52,6 +52,8 @@ def _coordinated(said: list[BriefOption], explanation: str) -> list[BriefOption]
     """(en) The names among `said` that the explanation joins with another as alternatives ("has a pole and a
     paddle", "carries coins, wool and silk", "the vehicle instead of the sedan"), not merely mentions in passing
     ("sell the crystals for 100 gold coins")."""
+    if len(said) < 2:
+        return []  # (one name joins nothing)
     words = re.findall(r"[a-z0-9]+(?:'[a-z]+)?|,", explanation.lower())
     marks: list[tuple[int, BriefOption]] = []
     for at, word in enumerate(words):
