@@ -5,10 +5,10 @@ answers the first things asked of them and not the tenth: asking more questions 
 In single-info mode at most one node is revealed per turn, to the best-focused question (the first candidate node,
 in the tree's order, that a question focuses; a turn of one question gets the node it asks most clearly, see
 `_owner`: one whose choice it names before one whose thing it only speaks of). In multi-info mode each question
-takes at most one node (its `_owner`), and at most `MULTI_INFO_NODES` nodes are revealed per turn. A candidate is a frontier node that the provider's own reading
-(the offline matcher, or the LLM provider's model) judged answerable (a turn of one question in multi-info mode: the
-single-info matcher's too); the focus rule may only take candidates away, except that the matcher alone may give a
-lone question a node it is far surer of (R108, `_clearly_asked`).
+takes at most one node (its `_owner`), and at most `MULTI_INFO_NODES` nodes are revealed per turn. A candidate is a
+frontier node that the provider's own reading (the offline matcher, or the LLM provider's model) judged answerable
+(a turn of one question in multi-info mode: the single-info matcher's too); the focus rule may only take candidates
+away, except that the matcher alone may give a lone question a node it is far surer of (R108, `_clearly_asked`).
 Neither bound is a detector a template can sit under: a seeker that asks fewer questions simply has fewer chances.
 """
 
