@@ -310,6 +310,7 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
             "names_only",
             "repeat",
             "echo",
+            "bare_frame",
         )
     },
 }

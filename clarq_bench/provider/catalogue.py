@@ -101,6 +101,15 @@ RULES: list[Rule] = [
         "Which wick should I put in?",
     ),
     Rule(
+        "S010",
+        "bare-frame",
+        "Jax's own words (a run of four or more) in a frame that names nothing of the task, such as 'Which one should "
+        "I pick to ...?': the frame fits any clause he said, so it asks about none of them. A question word of a kind "
+        "of its own (where, who, when, how), a word of the task or a statement of the seeker's own keeps it (English).",
+        "Which one should I pick to refill the lamp and light it?",
+        "Which fuel should I use to refill the lamp and light it?",
+    ),
+    Rule(
         "R101",
         "choice-by-kind",
         "An interrogative governs the kind of the choice ('which wick', 'which fuel').",
@@ -199,6 +208,7 @@ SCREEN_RULES: dict[Verdict, str] = {
     Verdict.names_only: "S007",
     Verdict.repeat: "S008",
     Verdict.echo: "S009",
+    Verdict.bare_frame: "S010",
 }
 #: A turn no screen refused whose read questions ask no open uncertainty.
 NOTHING_ASKED = "L203"

@@ -439,6 +439,11 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading):
         return "R105" if self.asks_detail(question, focus) else None
 
     @cached_property
+    def kind_terms(self) -> frozenset[str]:
+        """The terms every node's choice goes by ("fuel", "wick"): the task's own words for what it asks."""
+        return frozenset().union(*(focus.kind for focus in self.nodes.values()))
+
+    @cached_property
     def choice_nodes(self) -> list[str]:
         return [node_id for node_id, focus in self.nodes.items() if focus.is_choice]
 

@@ -38,6 +38,7 @@ SCREEN_TEMPLATES = {
     "spray": "provider/screen_one_question",
     "instruction": "provider/screen_one_question",
     "names_only": "provider/screen_what_exactly",
+    "bare_frame": "provider/screen_what_exactly",
     "one_at_a_time": "provider/screen_one_at_a_time",
     "other_language": "provider/screen_language",
 }

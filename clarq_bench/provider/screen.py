@@ -30,11 +30,11 @@ from typing import NamedTuple
 
 from ..core.tasks import Task
 from ..core.transcript import Intent, ReplyKind, Speaker, Turn
-from ..data.loader import strip_speaker
 from . import lexical
 from .asks import MAX_THINGS, count_asks, names_with_joints
 from .brief_options import brief_options, kind_of, names_entity, names_of, notes_of
 from .caseblind import TextPattern, case_blind
+from .copies import FRAME_CHECKED, MAX_COPIED_SHARE, CopiedRuns, adds_nothing, copied_share, frames_own, text_grams
 from .echo import ECHO_CHARS, ECHO_WORDS, NON_TEXT, echo_spans, without_spans, words
 from .intents import instructs_provider
 from .lexical import TEXT_CACHE, WH_EN_PATTERN, WH_ZH, absent_phrase, is_question, lowered_for_search, sentences, tokens
@@ -63,11 +63,6 @@ SPRAY_LISTED = 4
 SPRAY_LISTED_SHARE = 0.6
 #: Separate question sentences in one turn (released GPT-4o seekers: at most 10 on the tuning types).
 MAX_QUESTIONS = 12
-#: A question sentence made mostly (this share) of runs of COPY_GRAM words / characters copied from Jax or the
-#: brief is not the seeker's own question (a pasted brief, even with words taken out, asks nothing).
-MAX_COPIED_SHARE = 0.8
-COPY_GRAM = {"en": 4, "zh": 6}
-
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]")
 #: Interrogatives that ask something of a name ("how do I use X?", "which one?") and the openers that do not.
@@ -94,6 +89,7 @@ class Verdict(str, Enum):
     echo = "echo"
     names_only = "names_only"
     one_at_a_time = "one_at_a_time"
+    bare_frame = "bare_frame"
 
 
 class Screened(NamedTuple):
@@ -118,6 +114,7 @@ class Screened(NamedTuple):
             Verdict.instruction,
             Verdict.names_only,
             Verdict.one_at_a_time,
+            Verdict.bare_frame,
         ):
             return Intent.vague
         return None
@@ -321,41 +318,6 @@ def _brief_sentences(task: Task, language: str) -> list[str]:
     ]
 
 
-def _units(text: str, language: str) -> list[str]:
-    """Characters (zh, spaces and punctuation dropped) or lower-cased words (en)."""
-    return [ch for ch in text if ch.isalnum()] if language == "zh" else words(text)  # (text: not _NON_TEXT)
-
-
-@lru_cache(maxsize=TEXT_CACHE)
-def _text_grams(text: str, language: str) -> frozenset[tuple[str, ...]]:
-    n = COPY_GRAM[language]
-    units = _units(strip_speaker(text), language)
-    return frozenset(tuple(units[i : i + n]) for i in range(len(units) - n + 1))
-
-
-class _AnyOf:
-    """The union of gram sets, for membership only (cheaper than building it on every turn)."""
-
-    def __init__(self, *sets: frozenset[tuple[str, ...]]) -> None:
-        self.sets = sets
-
-    def found(self, grams: list[tuple[str, ...]]) -> set[tuple[str, ...]]:
-        """Which of `grams` some set holds (one intersection per set)."""
-        return set().union(*(held.intersection(grams) for held in self.sets))
-
-
-def _copied_share(sentence: str, grams: _AnyOf, language: str) -> float:
-    """The share of a sentence's words (characters) inside runs it copies from Jax or the brief."""
-    units, n = _units(sentence, language), COPY_GRAM[language]
-    runs = list(zip(*(units[k:] for k in range(n))))  # each run of n units, in order
-    copied = grams.found(runs)
-    covered: set[int] = set()
-    for i, run in enumerate(runs):
-        if run in copied:
-            covered.update(range(i, i + n))
-    return len(covered) / len(units) if units else 0.0
-
-
 def _names_task(questions: list[str], vocabulary: set[str], language: str) -> bool:
     """Does any of the questions use a word of the task's own (its names, its nodes' text)?"""
     return any(not lexical.token_set(question, language).isdisjoint(vocabulary) for question in questions)
@@ -397,13 +359,16 @@ class TurnScreen:
     """The screen of one task: the brief's names, words and prose prepared once (each provider keeps one), then
     called on every post-root seeker turn."""
 
-    def __init__(self, task: Task) -> None:
+    def __init__(self, task: Task, kinds: frozenset[str] = frozenset()) -> None:
+        """`kinds`: the terms the node explanations name their choices by ("fuel", "wick"; focus.FocusIndex)."""
         self.task = task
         self.language = "zh" if task.language == "zh" else "en"
         self.names = EntityIndex.of(task, self.language)
         self.vocabulary = task_vocabulary(task, self.language)
+        #: What a question around copied words may name to ask something of its own: the task's words and kinds.
+        self.frame_vocabulary = self.vocabulary | set(tokens(task.brief.background, self.language)) | kinds
         self.brief_sentences = _brief_sentences(task, self.language)
-        self.brief_grams = _text_grams(task.brief.background, self.language)
+        self.brief_grams = text_grams(task.brief.background, self.language)
         brief = task.brief
         self.joint_names = names_with_joints(names_of([*brief.items, *brief.skills, *brief.scenes]), self.language)
 
@@ -418,15 +383,18 @@ class TurnScreen:
             return Screened(Verdict.other_language, 0)
         if instructs_provider(raw, language):
             return Screened(Verdict.instruction, 0)
-        asked = [s for s in sentences(raw, language) if is_question(s, language)]
-        copied_grams = _AnyOf(self.brief_grams, *(_text_grams(text, language) for text in earlier))
+        said = sentences(raw, language)
+        asked = [s for s in said if is_question(s, language)]
+        copied_grams = CopiedRuns(self.brief_grams, *(text_grams(text, language) for text in earlier))
         own_asked = [  # naming the brief's things is no copy: what is left of a sentence must be the seeker's own
             s
             for s in asked
-            if _copied_share(names.without_names(s, language), copied_grams, language) < MAX_COPIED_SHARE
+            if copied_share(names.without_names(s, language), copied_grams, language) < MAX_COPIED_SHARE
         ]
         if not own_asked:
             return Screened(Verdict.no_question, 0)  # nothing asked, or only inside text copied from Jax or the brief
+        if language in FRAME_CHECKED and self._bare_frames(said, own_asked, copied_grams):
+            return Screened(Verdict.bare_frame, 0)  # his words in a frame that would fit any of them
         if count_asks(raw, language, self.joint_names) > MAX_THINGS[language]:
             return Screened(Verdict.one_at_a_time, 0)  # more things than honest seekers ask in one turn
         if len(asked) > MAX_QUESTIONS or names.is_spray(asked, language, raw):
@@ -444,7 +412,17 @@ class TurnScreen:
                 return Screened(Verdict.echo, 0)
         return Screened(None, asks)
 
+    def _bare_frames(self, said: list[str], own_asked: list[str], grams: CopiedRuns) -> bool:
+        """Is every question of the turn a bare frame around words copied from Jax or the brief (copies.adds_nothing;
+        the brief's names are the seeker's to name), with no statement of its own that names the task?"""
+        language, names, vocabulary = self.language, self.names, self.frame_vocabulary
+        if not all(adds_nothing(names.without_names(s, language), grams, language, vocabulary) for s in own_asked):
+            return False
+        return not frames_own([s for s in said if s not in own_asked], grams, language, vocabulary)
+
 
 def screen(task: Task, turns: list[Turn]) -> Screened:
     """Screen the seeker's latest turn of `task`'s dialogue (a one-off TurnScreen; providers keep theirs)."""
-    return TurnScreen(task)(turns)
+    from .focus import FocusIndex
+
+    return TurnScreen(task, FocusIndex(task).kind_terms)(turns)

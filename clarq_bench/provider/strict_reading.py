@@ -53,8 +53,8 @@ class StrictReading:
     """The shared reading of one task, prepared once per provider."""
 
     def __init__(self, task: Task, mode: ProviderMode) -> None:
-        self.screen = TurnScreen(task)
         self.focus = FocusIndex(task)
+        self.screen = TurnScreen(task, self.focus.kind_terms)
         self.multi_info = mode == ProviderMode.multi_info
 
     def read(

@@ -47,8 +47,8 @@ class OfflineProvider:
             self.embedder = shared_embedder()
             self._passages = node_passages(task.tree, task.language, task.tree.required_ids)
         self.index = TaskIndex(task.tree, task.language)
-        self.screen = TurnScreen(task)
         self.focus = FocusIndex(task, self.index)
+        self.screen = TurnScreen(task, self.focus.kind_terms)
         brief = task.brief
         words = " ".join([brief.role, brief.task_name, *brief.items, *brief.skills, *brief.scenes, brief.background])
         self.vocabulary = set(tokens(words, self.language)) | set(tokens(task.tree.root.text, self.language))

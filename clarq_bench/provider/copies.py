@@ -1,0 +1,98 @@
+"""What a seeker's question copies from Jax's replies or the brief, in runs of words (characters in Chinese).
+
+Why apart: two screen rules read the same runs. A question made mostly of copied runs is not the seeker's own
+(MAX_COPIED_SHARE); a question that wraps copied runs in a frame naming nothing of the task ("Which one should I pick
+to <his words>?") fits any clause Jax said, so it asks about none of them (adds_nothing). A person answers neither.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ..data.loader import strip_speaker
+from .caseblind import TextPattern, case_blind
+from .echo import words
+from .lexical import TEXT_CACHE, tokens
+
+#: A run of this many words (en) / characters (zh) found in Jax's replies or the brief is copied.
+COPY_GRAM = {"en": 4, "zh": 6}
+#: A question sentence made mostly (this share) of copied runs is not the seeker's own question (a pasted brief,
+#: even with words taken out, asks nothing).
+MAX_COPIED_SHARE = 0.8
+#: Languages whose questions are checked for a bare frame around copied runs. Not Chinese: a question there names its
+#: thing in a few characters that one copied run takes whole ("是哪一座灯塔熄灭了？" is all frame and copy).
+FRAME_CHECKED = frozenset({"en"})
+#: Question words that say what kind of thing is asked (a place, a person, a time, a way, an amount): with them a
+#: question around copied words asks something of its own ("Where can I purchase a badminton racket?").
+SPECIFIC_WH: dict[str, TextPattern] = {
+    "en": case_blind(r"\b(where|when|who|whom|whose|how)\b|\bwhat\s+time\b"),
+    "zh": re.compile(r"哪里|哪儿|在哪|去哪|何处|什么地方|谁|哪位|什么时候|何时|几点|多少|多久|多长|怎么|如何|怎样"),
+}
+
+
+def units(text: str, language: str) -> list[str]:
+    """Characters (zh, spaces and punctuation dropped) or lower-cased words (en), quotes around a word dropped (a
+    clause in single quotes is still his)."""
+    if language == "zh":
+        return [ch for ch in text if ch.isalnum()]
+    return [bare for word in words(text) if (bare := word.strip("'"))]
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def text_grams(text: str, language: str) -> frozenset[tuple[str, ...]]:
+    """Every run of COPY_GRAM units of an earlier text (its speaker tag left out)."""
+    n = COPY_GRAM[language]
+    said = units(strip_speaker(text), language)
+    return frozenset(tuple(said[i : i + n]) for i in range(len(said) - n + 1))
+
+
+class CopiedRuns:
+    """The runs of the texts a turn may copy (text_grams of each), for membership only (cheaper than their union)."""
+
+    def __init__(self, *sets: frozenset[tuple[str, ...]]) -> None:
+        self.sets = sets
+
+    def covered(self, said: list[str], language: str) -> set[int]:
+        """The positions of `said` (units) inside a run some earlier text holds."""
+        n = COPY_GRAM[language]
+        runs = list(zip(*(said[k:] for k in range(n))))  # each run of n units, in order
+        copied = set().union(*(held.intersection(runs) for held in self.sets))
+        if not copied:
+            return set()
+        return {i + k for i, run in enumerate(runs) if run in copied for k in range(n)}
+
+
+def copied_share(sentence: str, runs: CopiedRuns, language: str) -> float:
+    """The share of a sentence's words (characters) inside runs it copies."""
+    said = units(sentence, language)
+    return len(runs.covered(said, language)) / len(said) if said else 0.0
+
+
+def uncopied(sentence: str, runs: CopiedRuns, language: str) -> str | None:
+    """The sentence without the runs it copies; None when it copies none."""
+    said = units(sentence, language)
+    covered = runs.covered(said, language)
+    if not covered:
+        return None
+    return (" " if language == "en" else "").join(u for i, u in enumerate(said) if i not in covered)
+
+
+def adds_nothing(sentence: str, runs: CopiedRuns, language: str, vocabulary: set[str]) -> bool:
+    """Does a question wrap copied words in a frame that names nothing of the task ("Which one should I pick to
+    <his words>?", "Regarding '<his words>', which item?")? A word of `vocabulary` (the task's own) among the
+    seeker's words, or a question word of a kind of its own (where, who, when, how), keeps it."""
+    rest = uncopied(sentence, runs, language)
+    if rest is None or SPECIFIC_WH[language].search(rest):
+        return False
+    return vocabulary.isdisjoint(tokens(rest, language))
+
+
+def frames_own(statements: list[str], runs: CopiedRuns, language: str, vocabulary: set[str]) -> bool:
+    """Does a statement of the turn name the task in words of its own ("There are several cities. Which one is at
+    the edge of Beta?"): then a "which one" has something of the seeker's to refer to."""
+    for statement in statements:
+        rest = uncopied(statement, runs, language)
+        if not vocabulary.isdisjoint(tokens(statement if rest is None else rest, language)):
+            return True
+    return False

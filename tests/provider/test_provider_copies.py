@@ -1,0 +1,84 @@
+"""Copied runs and the bare-frame rule (provider/copies.py, screen rule S010): Jax's words wrapped in a frame that
+would fit any clause he said ask about none of them; a question of the seeker's own around the same words does."""
+
+from __future__ import annotations
+
+import pytest
+from test_provider_screen import make_task, offline_reply, verdict
+
+from clarq_bench.provider.copies import CopiedRuns, adds_nothing, copied_share, text_grams, uncopied
+from clarq_bench.provider.screen import Verdict
+
+ROOT = "You need to trade a gem with Henry for a fire crystal, then unleash fire magic at the gate."
+
+
+def runs_of(*texts: str) -> CopiedRuns:
+    return CopiedRuns(*(text_grams(text, "en") for text in texts))
+
+
+def test_runs_of_four_words_are_copied_and_shorter_ones_are_not() -> None:
+    runs = runs_of(ROOT)
+    # "need to trade a gem ..." is his
+    assert uncopied("Which one do I need to trade a gem with Henry?", runs, "en") == "which one do i"
+    assert uncopied("Which gem does Henry want?", runs, "en") is None  # "gem", "henry": single words, no run
+    assert copied_share("trade a gem with henry", runs, "en") == 1.0
+    assert copied_share("", runs, "en") == 0.0
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which one should I pick to trade a gem with Henry?",
+        "What should I use to unleash fire magic at the gate?",
+        "Regarding 'trade a gem with Henry', which one?",
+    ],
+)
+def test_a_frame_naming_nothing_of_the_task_adds_nothing(question: str) -> None:
+    assert adds_nothing(question, runs_of(ROOT), "en", {"gem", "henry", "tavern"})
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which gem should I bring to trade a gem with Henry?",  # the seeker's own word of the task: the kind
+        "Where should I go to trade a gem with Henry?",  # a question word of a kind of its own
+        "How do I unleash fire magic at the gate?",
+        "Which gem does Henry want?",  # nothing copied
+    ],
+)
+def test_a_question_of_the_seekers_own_around_copied_words_is_kept(question: str) -> None:
+    assert not adds_nothing(question, runs_of(ROOT), "en", {"gem", "henry", "tavern"})
+
+
+def test_the_screen_refuses_a_turn_of_bare_frames_and_the_provider_reveals_nothing() -> None:
+    assert verdict("en", "Which one should I pick to trade a gem with Henry?") == Verdict.bare_frame
+    reply = offline_reply("en", "Which one should I pick to trade a gem with Henry?")
+    assert reply.revealed == [] and reply.notes["rule"] == "S010"
+    assert verdict("en", "Which gem should I pick to trade a gem with Henry?") is None
+    assert offline_reply("en", "Which gem should I pick to trade a gem with Henry?").revealed == ["1"]
+
+
+def test_a_statement_of_the_seekers_own_gives_which_one_something_to_refer_to() -> None:
+    assert verdict("en", "There are several taverns. Which one should I pick to trade a gem with Henry?") is None
+    # a courtesy names nothing of the task: the frame is still bare
+    assert verdict("en", "Thanks, that makes sense. Which one should I pick to trade a gem with Henry?") == (
+        Verdict.bare_frame
+    )
+
+
+def test_one_question_of_its_own_keeps_the_turn() -> None:
+    turn = "Which one should I pick to trade a gem with Henry? And which tavern is Henry in?"
+    assert verdict("en", turn) is None
+
+
+def test_the_briefs_names_are_the_seekers_to_offer() -> None:
+    """Options of the brief's lists said back are a choice, not a copy ("Which one: the A or the B?")."""
+    said = ("Which tavern is Henry in?", None)
+    text = "Which one should I choose: the Mystery Tavern or the Forest Tavern?"
+    assert verdict("en", text, said) is None
+
+
+def test_chinese_is_not_checked() -> None:
+    """A Chinese question names its thing in a few characters that one copied run takes whole."""
+    assert make_task("zh").language == "zh"
+    assert verdict("zh", "用宝石和亨利交换火晶石，该选哪一个？") is None
