@@ -300,6 +300,31 @@ def test_seeker_must_mention_what_the_node_needs_noticed():
     assert select(index, turn, ["1", "2"]).chosen == ["2"]
 
 
+def test_a_question_that_points_back_is_read_with_the_statement_before_it():
+    """ "Which one" / "one" stand for what the seeker's statement just named; a statement copied from Jax, a
+    preamble ending in a colon or a long statement is not read so."""
+    from clarq_bench.provider.offline.linear_model import asked_in_context, node_features
+
+    assert asked_in_context("There are two castles. Which one do you mean?", "en") == [
+        "There are two castles. Which one do you mean?"
+    ]
+    assert asked_in_context("I don't have a pass. Where can I get one?", "en") == [
+        "I don't have a pass. Where can I get one?"
+    ]
+    assert asked_in_context("There are two castles. Which priest should I ask?", "en") == [
+        "Which priest should I ask?"
+    ]  # nothing points back
+    assert asked_in_context("A few questions:\nWhich one?", "en") == ["Which one?"]
+    heard = ["You need to bless the water at the castle before dusk."]
+    copied = "You said bless the water at the castle before dusk. Which one?"
+    assert asked_in_context(copied, "en", heard) == ["Which one?"]
+    long = "I went to the market and bought bread, cheese, apples, pears, plums and a knife. Which one is it?"
+    assert asked_in_context(long, "en") == ["Which one is it?"]
+    index = TaskIndex(make_task("en", NOTICED_NODES).tree, "en")
+    rows = node_features(index, "There are several castles. Which one do you mean?", ["1", "2"])
+    assert rows[1]["fq"] > 0.0  # the castle is asked
+
+
 def test_indirect_requests_count_as_questions_but_recaps_do_not():
     from clarq_bench.provider.lexical import is_question, question_text
 

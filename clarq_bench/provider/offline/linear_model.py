@@ -21,12 +21,14 @@ Checked with `tools/provider_weights.py --cv` (leave-one-task-type-out over type
 from __future__ import annotations
 
 import math
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, NamedTuple, TypedDict, cast
 
 from ...core.transcript import Speaker, Turn
+from ..copies import CopiedRuns, copied_share, text_grams
 from ..intents import asks_confirmation, is_vague
-from ..lexical import TaskIndex, char_grams, is_question, question_text, sentences, token_set
+from ..lexical import TaskIndex, char_grams, is_question, sentences, token_set, tokens
+from ..question_words import ANAPHORIC, STANDS_FOR
 from .context import CONTEXT_FEATURES, context_features
 from .weights import MODELS
 
@@ -115,7 +117,8 @@ def all_features(
     """Lexical plus context features per frontier node, plus EMBEDDING_FEATURES when an embedder is given.
     `history` is the dialogue ending with `turn` (without it the turn is read as the whole dialogue: nothing
     revealed, not the first turn after the root)."""
-    lexical = node_features(index, turn, frontier)
+    heard = [t.text for t in (history or [])[1:-1] if t.speaker == Speaker.provider]  # Jax, past the greeting
+    lexical = node_features(index, turn, frontier, heard)
     context = context_features(index, history or [Turn(speaker=Speaker.seeker, text=turn)], frontier, lexical)
     rows = [{**a, **b} for a, b in zip(lexical, context)]
     if embedder is not None:
@@ -126,11 +129,13 @@ def all_features(
     return rows
 
 
-def node_features(index: TaskIndex, turn: str, frontier: list[str]) -> list[dict[str, float]]:
+def node_features(
+    index: TaskIndex, turn: str, frontier: list[str], heard: Sequence[str] = ()
+) -> list[dict[str, float]]:
     """One dict of LEXICAL_FEATURES per frontier node (in frontier order) for this seeker turn. Each text of the turn
     is tokenised once (token_set) and each per-sentence score counted once, then shared by the features reading it."""
     language = index.language
-    asked = [s for s in sentences(turn, language) if is_question(s, language)]
+    asked = asked_in_context(turn, language, heard)
     asked_set = token_set(" ".join(asked), language)  # (= question_text's terms)
     turn_set = token_set(turn, language)
     sentence_sets = [token_set(s, language) for s in asked]
@@ -154,7 +159,7 @@ def node_features(index: TaskIndex, turn: str, frontier: list[str]) -> list[dict
             if value > best_score:
                 best, best_score = node_id, value
         winners.append(best)
-    asked_grams = char_grams(question_text(turn, language), language)
+    asked_grams = char_grams(" ".join(asked), language)
     turn_grams = char_grams(turn, language)
     apart = index.frontier(frontier)
     rows = []
@@ -204,6 +209,36 @@ def node_features(index: TaskIndex, turn: str, frontier: list[str]) -> list[dict
             }
         )
     return rows
+
+
+#: Content words of the statement before a question that its "one" / "it" / "there" may stand for, at most.
+CONTEXT_TERMS = 8
+
+
+def asked_in_context(turn: str, language: str, heard: Sequence[str] = ()) -> list[str]:
+    """The turn's question sentences, each read with the statement just before it when it only points at what that
+    statement names ("There are two fords. Which one do you mean?", "I don't have a horse. Where can I find one?").
+    A statement copied from Jax's replies (`heard`) is his, not something the seeker noticed: it is not read so."""
+    asked: list[str] = []
+    before = ""
+    runs = CopiedRuns(*(text_grams(text, language) for text in heard))
+    for sentence in sentences(turn, language):
+        if not is_question(sentence, language):
+            mine = not sentence.rstrip().endswith((":", "\uff1a")) and copied_share(sentence, runs, language) < 0.5
+            before = sentence if mine else ""
+            continue
+        if (
+            before
+            and len(tokens(before, language)) <= CONTEXT_TERMS
+            and (
+                ANAPHORIC[language].search(sentence)
+                or (STANDS_FOR[language].search(sentence) and len(tokens(sentence, language)) <= 2)
+            )
+        ):
+            sentence = f"{before} {sentence}"
+        asked.append(sentence)
+        before = ""
+    return asked
 
 
 def match_exclusive(index: TaskIndex, node_id: str, frontier: list[str]) -> list[str]:
