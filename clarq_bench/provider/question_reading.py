@@ -122,6 +122,13 @@ class QuestionReading(ListReading):
             governed.update(tokens(before, language))
         # "There are two mines. Which one has rubies?": an anaphoric "which one" takes its kind from the statement
         # just before the question, never from an option's name there.
-        if question.context and ANAPHORIC[language].search(rest):
+        anaphor = ANAPHORIC[language].search(rest)
+        if anaphor and question.context:
             governed.update(tokens(self._without_names(question.context), language))
+        elif anaphor:  # "有三所学校，你说的是哪一所？": the clause before it, in the same sentence, names the kind
+            before = CLAUSE_BREAK[language].split(rest[: anaphor.start()])
+            leading = set(tokens(before[-2], language)) if len(before) > 1 else set()
+            own = question.heard is None or not leading <= question.heard  # (Jax's clause said back names nothing)
+            if leading and own and len(leading) <= CONTEXT_TERMS and not ASKS[language].search(before[-2]):
+                governed.update(leading)
         return frozenset(governed)

@@ -661,3 +661,19 @@ def test_a_joint_before_the_list_cuts_nothing(language: str) -> None:
     )
     assert revealed(language, trade_first, ["1", "3"]) == ["3"]
     assert revealed(language, castle_first, ["1", "3"]) == []
+
+
+def test_a_chinese_which_one_takes_its_kind_from_the_seekers_clause_before_it() -> None:
+    """(zh) "有三座城堡，你说的是哪一座？": the clause before the which, in the same sentence, names the kind it asks
+    (R101, as "哪座城堡" would). Jax's own clause said back names nothing the seeker noticed."""
+    task = make_task("zh")
+    focus = FocusIndex(task)
+    heard = task.tree.root.text
+
+    def rule(text: str) -> str | None:
+        return focus.asking_rule(focus.questions(text, heard)[0], "2.1")
+
+    assert rule("有三座城堡，你说的是哪一座？") == "R101"
+    assert rule("城堡有三座，哪一座？") == "R101"
+    assert rule("然后去城堡见他，你说的是哪一座？") != "R101"
+    assert rule("你说的是哪一座？") is None
