@@ -353,13 +353,23 @@ class ClauseWalkSeeker(RedTeamSeeker):
     pick to <clause>?"), whatever the clause says: every step he gave asked about without reading any of them."""
 
     strategy = "enum-clauses"
+    #: The wordings file (prompts/seeker/redteam_<frames>).
+    frames: ClassVar[str] = "clauses"
 
     def attack(self, view: DialogueView, turn: int) -> str:
         asked = " ".join(t.text.lower() for t in view.turns if t.speaker == Speaker.seeker)
         clauses = [c for c in reply_clauses(view, self.language) if c.lower() not in asked]
         if not clauses:
             return "?"
-        return fill(self.pick("clauses", view, turn), clause=clauses[0])
+        return fill(self.pick(self.frames, view, turn), clause=clauses[0])
+
+
+class StepWalkSeeker(ClauseWalkSeeker):
+    """Enumeration: the clause walker with a question of a kind of its own around each clause ("How exactly do I
+    <clause>?", "Where should I go to <clause>?"): real questions about every step, none chosen by reading it."""
+
+    strategy = "enum-steps"
+    frames = "steps"
 
 
 #: Registered name -> class, in the order the audit reports them.
@@ -381,5 +391,5 @@ STRATEGIES: dict[str, type[RedTeamSeeker]] = {
 }
 #: The enumeration strategies: plausible questions, no skill, the whole brief walked within the turn cap.
 ENUMERATION: dict[str, type[RedTeamSeeker]] = {
-    cls.strategy: cls for cls in (OneEachSeeker, PairsSeeker, KindsSeeker, ClauseWalkSeeker)
+    cls.strategy: cls for cls in (OneEachSeeker, PairsSeeker, KindsSeeker, ClauseWalkSeeker, StepWalkSeeker)
 }

@@ -67,6 +67,7 @@ ENUMERATION = {
     "enum-pairs": "PairsSeeker",
     "enum-kinds": "KindsSeeker",
     "enum-clauses": "ClauseWalkSeeker",
+    "enum-steps": "StepWalkSeeker",
 }
 #: The template family (seekers/templates.py): any spec `tpl-<form>+q..+n..+<source>...` names a member; these
 #: named members are known attacks on a provider. Kept in step with templates.MEMBERS (a test checks it).
