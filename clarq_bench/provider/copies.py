@@ -14,6 +14,7 @@ from ..data.loader import strip_speaker
 from .caseblind import TextPattern, case_blind
 from .echo import words
 from .lexical import TEXT_CACHE, tokens
+from .question_words import GOVERNS
 
 #: A run of this many words (en) / characters (zh) found in Jax's replies or the brief is copied.
 COPY_GRAM = {"en": 4, "zh": 6}
@@ -69,30 +70,52 @@ def copied_share(sentence: str, runs: CopiedRuns, language: str) -> float:
     return len(runs.covered(said, language)) / len(said) if said else 0.0
 
 
-def uncopied(sentence: str, runs: CopiedRuns, language: str) -> str | None:
-    """The sentence without the runs it copies; None when it copies none."""
+def split_copied(sentence: str, runs: CopiedRuns, language: str) -> tuple[str, str] | None:
+    """The sentence's own words and its copied words, apart (each joined back into text); None when it copies
+    nothing."""
     said = units(sentence, language)
     covered = runs.covered(said, language)
     if not covered:
         return None
-    return (" " if language == "en" else "").join(u for i, u in enumerate(said) if i not in covered)
+    joint = " " if language == "en" else ""
+    own = joint.join(u for i, u in enumerate(said) if i not in covered)
+    return own, joint.join(u for i, u in enumerate(said) if i in covered)
 
 
 def adds_nothing(sentence: str, runs: CopiedRuns, language: str, vocabulary: set[str]) -> bool:
-    """Does a question wrap copied words in a frame that names nothing of the task ("Which one should I pick to
-    <his words>?", "Regarding '<his words>', which item?")? A word of `vocabulary` (the task's own) among the
-    seeker's words, or a question word of a kind of its own (where, who, when, how), keeps it."""
-    rest = uncopied(sentence, runs, language)
-    if rest is None or SPECIFIC_WH[language].search(rest):
+    """Does a question wrap copied words in a frame that names nothing of the task beyond them ("Which one should I
+    pick to <his words>?", "About the wick: which one should I pick to <his words about a wick>?")? It keeps a
+    question word of a kind of its own (where, who, when, how), a word of `vocabulary` (the task's own) that the
+    copied words do not already say, or a kind its which / what governs ("Which gem should I bring to <his words
+    about a gem>?")."""
+    parts = split_copied(sentence, runs, language)
+    if parts is None:
         return False
-    return vocabulary.isdisjoint(tokens(rest, language))
+    own, copied = parts
+    if SPECIFIC_WH[language].search(own):
+        return False
+    named = vocabulary.intersection(tokens(own, language))
+    governed = {t for match in GOVERNS[language].finditer(own) for t in tokens(match.group(1), language)}
+    return not (named - set(tokens(copied, language)) or named & governed)
 
 
-def frames_own(statements: list[str], runs: CopiedRuns, language: str, vocabulary: set[str]) -> bool:
-    """Does a statement of the turn name the task in words of its own ("There are several cities. Which one is at
-    the edge of Beta?"): then a "which one" has something of the seeker's to refer to."""
+def frames_own(statements: list[str], copied: set[str], runs: CopiedRuns, language: str, vocabulary: set[str]) -> bool:
+    """Does a statement of the turn name the task in words of its own, beyond the `copied` terms its questions say
+    back ("There are several cities. Which one is at the edge of Beta?")? Then a "which one" has something of the
+    seeker's to refer to."""
     for statement in statements:
-        rest = uncopied(statement, runs, language)
-        if not vocabulary.isdisjoint(tokens(statement if rest is None else rest, language)):
+        parts = split_copied(statement, runs, language)
+        own = statement if parts is None else parts[0]
+        if vocabulary.intersection(tokens(own, language)) - copied:
             return True
     return False
+
+
+def copied_terms(sentences: list[str], runs: CopiedRuns, language: str) -> set[str]:
+    """The terms of the words the sentences copy."""
+    found: set[str] = set()
+    for sentence in sentences:
+        parts = split_copied(sentence, runs, language)
+        if parts is not None:
+            found.update(tokens(parts[1], language))
+    return found

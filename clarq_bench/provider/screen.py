@@ -34,7 +34,16 @@ from . import lexical
 from .asks import MAX_THINGS, count_asks, names_with_joints
 from .brief_options import brief_options, kind_of, names_entity, names_of, notes_of
 from .caseblind import TextPattern, case_blind
-from .copies import FRAME_CHECKED, MAX_COPIED_SHARE, CopiedRuns, adds_nothing, copied_share, frames_own, text_grams
+from .copies import (
+    FRAME_CHECKED,
+    MAX_COPIED_SHARE,
+    CopiedRuns,
+    adds_nothing,
+    copied_share,
+    copied_terms,
+    frames_own,
+    text_grams,
+)
 from .echo import ECHO_CHARS, ECHO_WORDS, NON_TEXT, echo_spans, without_spans, words
 from .intents import instructs_provider
 from .lexical import TEXT_CACHE, WH_EN_PATTERN, WH_ZH, absent_phrase, is_question, lowered_for_search, sentences, tokens
@@ -416,9 +425,11 @@ class TurnScreen:
         """Is every question of the turn a bare frame around words copied from Jax or the brief (copies.adds_nothing;
         the brief's names are the seeker's to name), with no statement of its own that names the task?"""
         language, names, vocabulary = self.language, self.names, self.frame_vocabulary
-        if not all(adds_nothing(names.without_names(s, language), grams, language, vocabulary) for s in own_asked):
+        asked = [names.without_names(s, language) for s in own_asked]
+        if not all(adds_nothing(s, grams, language, vocabulary) for s in asked):
             return False
-        return not frames_own([s for s in said if s not in own_asked], grams, language, vocabulary)
+        statements = [s for s in said if s not in own_asked]
+        return not frames_own(statements, copied_terms(asked, grams, language), grams, language, vocabulary)
 
 
 def screen(task: Task, turns: list[Turn]) -> Screened:

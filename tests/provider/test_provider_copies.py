@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from test_provider_screen import make_task, offline_reply, verdict
 
-from clarq_bench.provider.copies import CopiedRuns, adds_nothing, copied_share, text_grams, uncopied
+from clarq_bench.provider.copies import CopiedRuns, adds_nothing, copied_share, split_copied, text_grams
 from clarq_bench.provider.screen import Verdict
 
 ROOT = "You need to trade a gem with Henry for a fire crystal, then unleash fire magic at the gate."
@@ -19,8 +19,11 @@ def runs_of(*texts: str) -> CopiedRuns:
 def test_runs_of_four_words_are_copied_and_shorter_ones_are_not() -> None:
     runs = runs_of(ROOT)
     # "need to trade a gem ..." is his
-    assert uncopied("Which one do I need to trade a gem with Henry?", runs, "en") == "which one do i"
-    assert uncopied("Which gem does Henry want?", runs, "en") is None  # "gem", "henry": single words, no run
+    assert split_copied("Which one do I need to trade a gem with Henry?", runs, "en") == (
+        "which one do i",
+        "need to trade a gem with henry",
+    )
+    assert split_copied("Which gem does Henry want?", runs, "en") is None  # "gem", "henry": single words, no run
     assert copied_share("trade a gem with henry", runs, "en") == 1.0
     assert copied_share("", runs, "en") == 0.0
 
@@ -31,6 +34,8 @@ def test_runs_of_four_words_are_copied_and_shorter_ones_are_not() -> None:
         "Which one should I pick to trade a gem with Henry?",
         "What should I use to unleash fire magic at the gate?",
         "Regarding 'trade a gem with Henry', which one?",
+        "About the gem: which one should I pick to trade a gem with Henry?",  # his own word said again
+        "Henry. Which one do I need to trade a gem with Henry?",
     ],
 )
 def test_a_frame_naming_nothing_of_the_task_adds_nothing(question: str) -> None:
@@ -60,7 +65,8 @@ def test_the_screen_refuses_a_turn_of_bare_frames_and_the_provider_reveals_nothi
 
 def test_a_statement_of_the_seekers_own_gives_which_one_something_to_refer_to() -> None:
     assert verdict("en", "There are several taverns. Which one should I pick to trade a gem with Henry?") is None
-    # a courtesy names nothing of the task: the frame is still bare
+    # a word of his clause said again, or a courtesy, names nothing of the seeker's own: the frame is still bare
+    assert verdict("en", "The gem. Which one should I pick to trade a gem with Henry?") == Verdict.bare_frame
     assert verdict("en", "Thanks, that makes sense. Which one should I pick to trade a gem with Henry?") == (
         Verdict.bare_frame
     )
