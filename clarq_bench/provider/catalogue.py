@@ -103,9 +103,10 @@ RULES: list[Rule] = [
     Rule(
         "S010",
         "bare-frame",
-        "Jax's own words (a run of four or more) in a frame that names nothing of the task, such as 'Which one should "
-        "I pick to ...?': the frame fits any clause he said, so it asks about none of them. A question word of a kind "
-        "of its own (where, who, when, how), a word of the task or a statement of the seeker's own keeps it (English).",
+        "Jax's own words (four in a row, or three of his content words in his order) in a frame that names nothing of "
+        "the task beyond them, such as 'Which one should I pick to ...?': the frame fits any clause he said, so it "
+        "asks about none of them. A question word of a kind of its own (where, who, when, how), a word of the task he "
+        "did not just say, a kind its which governs, or a statement of the seeker's own keeps it (English).",
         "Which one should I pick to refill the lamp and light it?",
         "Which fuel should I use to refill the lamp and light it?",
     ),

@@ -24,6 +24,8 @@ MAX_COPIED_SHARE = 0.8
 #: Languages whose questions are checked for a bare frame around copied runs. Not Chinese: a question there names its
 #: thing in a few characters that one copied run takes whole ("是哪一座灯塔熄灭了？" is all frame and copy).
 FRAME_CHECKED = frozenset({"en"})
+#: ... and there copied means a run of this many content terms of his, in his order (small words left out or not).
+FRAME_GRAM = 3
 #: Question words that say what kind of thing is asked (a place, a person, a time, a way, an amount): with them a
 #: question around copied words asks something of its own ("Where can I purchase a badminton racket?").
 SPECIFIC_WH: dict[str, TextPattern] = {
@@ -48,15 +50,26 @@ def text_grams(text: str, language: str) -> frozenset[tuple[str, ...]]:
     return frozenset(tuple(said[i : i + n]) for i in range(len(said) - n + 1))
 
 
-class CopiedRuns:
-    """The runs of the texts a turn may copy (text_grams of each), for membership only (cheaper than their union)."""
+@lru_cache(maxsize=TEXT_CACHE)
+def term_grams(text: str, language: str) -> frozenset[tuple[str, ...]]:
+    """Every run of FRAME_GRAM content terms of an earlier text (its speaker tag left out): what he said, whatever
+    small words a copy leaves out ("complete deal henry" copies "complete the deal with Henry")."""
+    n = FRAME_GRAM
+    said = tokens(strip_speaker(text), language)
+    return frozenset(tuple(said[i : i + n]) for i in range(len(said) - n + 1))
 
-    def __init__(self, *sets: frozenset[tuple[str, ...]]) -> None:
+
+class CopiedRuns:
+    """The runs of the texts a turn may copy (text_grams or term_grams of each, runs of `n`; COPY_GRAM by default),
+    for membership only (cheaper than their union)."""
+
+    def __init__(self, *sets: frozenset[tuple[str, ...]], n: int | None = None) -> None:
         self.sets = sets
+        self.n = n
 
     def covered(self, said: list[str], language: str) -> set[int]:
         """The positions of `said` (units) inside a run some earlier text holds."""
-        n = COPY_GRAM[language]
+        n = self.n or COPY_GRAM[language]
         runs = list(zip(*(said[k:] for k in range(n))))  # each run of n units, in order
         copied = set().union(*(held.intersection(runs) for held in self.sets))
         if not copied:
@@ -82,40 +95,43 @@ def split_copied(sentence: str, runs: CopiedRuns, language: str) -> tuple[str, s
     return own, joint.join(u for i, u in enumerate(said) if i in covered)
 
 
-def adds_nothing(sentence: str, runs: CopiedRuns, language: str, vocabulary: set[str]) -> bool:
+def adds_nothing(sentence: str, runs: CopiedRuns, terms: CopiedRuns, language: str, vocabulary: set[str]) -> bool:
     """Does a question wrap copied words in a frame that names nothing of the task beyond them ("Which one should I
-    pick to <his words>?", "About the wick: which one should I pick to <his words about a wick>?")? It keeps a
-    question word of a kind of its own (where, who, when, how), a word of `vocabulary` (the task's own) that the
-    copied words do not already say, or a kind its which / what governs ("Which gem should I bring to <his words
-    about a gem>?")."""
+    pick to <his words>?", "... to <his words without their small words>?", "About the wick: which one should I pick
+    to <his words about a wick>?")? `runs`: his word runs; `terms`: his term runs (term_grams). It keeps a question
+    word of a kind of its own (where, who, when, how), a word of `vocabulary` (the task's own) that the copied
+    words do not already say, or a kind its which / what governs ("Which gem should I bring to <his words about a
+    gem>?")."""
     parts = split_copied(sentence, runs, language)
-    if parts is None:
+    frame = sentence if parts is None else parts[0]
+    if SPECIFIC_WH[language].search(frame):
         return False
-    own, copied = parts
-    if SPECIFIC_WH[language].search(own):
+    said = tokens(sentence, language)
+    covered = terms.covered(said, language)
+    if not covered:
         return False
-    named = vocabulary.intersection(tokens(own, language))
-    governed = {t for match in GOVERNS[language].finditer(own) for t in tokens(match.group(1), language)}
-    return not (named - set(tokens(copied, language)) or named & governed)
+    own = vocabulary.intersection(t for i, t in enumerate(said) if i not in covered)
+    copied = {t for i, t in enumerate(said) if i in covered}
+    governed = {t for match in GOVERNS[language].finditer(sentence) for t in tokens(match.group(1), language)}
+    return not (own - copied or vocabulary & governed)
 
 
-def frames_own(statements: list[str], copied: set[str], runs: CopiedRuns, language: str, vocabulary: set[str]) -> bool:
+def frames_own(statements: list[str], copied: set[str], terms: CopiedRuns, language: str, vocabulary: set[str]) -> bool:
     """Does a statement of the turn name the task in words of its own, beyond the `copied` terms its questions say
     back ("There are several cities. Which one is at the edge of Beta?")? Then a "which one" has something of the
     seeker's to refer to."""
     for statement in statements:
-        parts = split_copied(statement, runs, language)
-        own = statement if parts is None else parts[0]
-        if vocabulary.intersection(tokens(own, language)) - copied:
+        said = tokens(statement, language)
+        covered = terms.covered(said, language)
+        if vocabulary.intersection(t for i, t in enumerate(said) if i not in covered) - copied:
             return True
     return False
 
 
-def copied_terms(sentences: list[str], runs: CopiedRuns, language: str) -> set[str]:
-    """The terms of the words the sentences copy."""
+def copied_terms(sentences: list[str], terms: CopiedRuns, language: str) -> set[str]:
+    """The content terms of his that the sentences say back (term runs)."""
     found: set[str] = set()
     for sentence in sentences:
-        parts = split_copied(sentence, runs, language)
-        if parts is not None:
-            found.update(tokens(parts[1], language))
+        said = tokens(sentence, language)
+        found.update(said[i] for i in terms.covered(said, language))
     return found

@@ -36,12 +36,14 @@ from .brief_options import brief_options, kind_of, names_entity, names_of, notes
 from .caseblind import TextPattern, case_blind
 from .copies import (
     FRAME_CHECKED,
+    FRAME_GRAM,
     MAX_COPIED_SHARE,
     CopiedRuns,
     adds_nothing,
     copied_share,
     copied_terms,
     frames_own,
+    term_grams,
     text_grams,
 )
 from .echo import ECHO_CHARS, ECHO_WORDS, NON_TEXT, echo_spans, without_spans, words
@@ -402,7 +404,7 @@ class TurnScreen:
         ]
         if not own_asked:
             return Screened(Verdict.no_question, 0)  # nothing asked, or only inside text copied from Jax or the brief
-        if language in FRAME_CHECKED and self._bare_frames(said, own_asked, copied_grams):
+        if language in FRAME_CHECKED and self._bare_frames(said, own_asked, copied_grams, earlier):
             return Screened(Verdict.bare_frame, 0)  # his words in a frame that would fit any of them
         if count_asks(raw, language, self.joint_names) > MAX_THINGS[language]:
             return Screened(Verdict.one_at_a_time, 0)  # more things than honest seekers ask in one turn
@@ -421,15 +423,17 @@ class TurnScreen:
                 return Screened(Verdict.echo, 0)
         return Screened(None, asks)
 
-    def _bare_frames(self, said: list[str], own_asked: list[str], grams: CopiedRuns) -> bool:
+    def _bare_frames(self, said: list[str], own_asked: list[str], grams: CopiedRuns, earlier: list[str]) -> bool:
         """Is every question of the turn a bare frame around words copied from Jax or the brief (copies.adds_nothing;
         the brief's names are the seeker's to name), with no statement of its own that names the task?"""
         language, names, vocabulary = self.language, self.names, self.frame_vocabulary
+        # (his replies only: the brief's own words are the seeker's to offer back, "the bronze valve or the steel one?")
+        terms = CopiedRuns(*(term_grams(text, language) for text in earlier), n=FRAME_GRAM)
         asked = [names.without_names(s, language) for s in own_asked]
-        if not all(adds_nothing(s, grams, language, vocabulary) for s in asked):
+        if not all(adds_nothing(s, grams, terms, language, vocabulary) for s in asked):
             return False
         statements = [s for s in said if s not in own_asked]
-        return not frames_own(statements, copied_terms(asked, grams, language), grams, language, vocabulary)
+        return not frames_own(statements, copied_terms(asked, terms, language), terms, language, vocabulary)
 
 
 def screen(task: Task, turns: list[Turn]) -> Screened:

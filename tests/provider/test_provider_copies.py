@@ -6,7 +6,15 @@ from __future__ import annotations
 import pytest
 from test_provider_screen import make_task, offline_reply, verdict
 
-from clarq_bench.provider.copies import CopiedRuns, adds_nothing, copied_share, split_copied, text_grams
+from clarq_bench.provider.copies import (
+    FRAME_GRAM,
+    CopiedRuns,
+    adds_nothing,
+    copied_share,
+    split_copied,
+    term_grams,
+    text_grams,
+)
 from clarq_bench.provider.screen import Verdict
 
 ROOT = "You need to trade a gem with Henry for a fire crystal, then unleash fire magic at the gate."
@@ -14,6 +22,14 @@ ROOT = "You need to trade a gem with Henry for a fire crystal, then unleash fire
 
 def runs_of(*texts: str) -> CopiedRuns:
     return CopiedRuns(*(text_grams(text, "en") for text in texts))
+
+
+def terms_of(*texts: str) -> CopiedRuns:
+    return CopiedRuns(*(term_grams(text, "en") for text in texts), n=FRAME_GRAM)
+
+
+def bare(question: str) -> bool:
+    return adds_nothing(question, runs_of(ROOT), terms_of(ROOT), "en", {"gem", "henry", "tavern", "crystal"})
 
 
 def test_runs_of_four_words_are_copied_and_shorter_ones_are_not() -> None:
@@ -36,10 +52,11 @@ def test_runs_of_four_words_are_copied_and_shorter_ones_are_not() -> None:
         "Regarding 'trade a gem with Henry', which one?",
         "About the gem: which one should I pick to trade a gem with Henry?",  # his own word said again
         "Henry. Which one do I need to trade a gem with Henry?",
+        "Which one should I pick to trade gem Henry?",  # his words without their small words
     ],
 )
 def test_a_frame_naming_nothing_of_the_task_adds_nothing(question: str) -> None:
-    assert adds_nothing(question, runs_of(ROOT), "en", {"gem", "henry", "tavern"})
+    assert bare(question)
 
 
 @pytest.mark.parametrize(
@@ -49,10 +66,11 @@ def test_a_frame_naming_nothing_of_the_task_adds_nothing(question: str) -> None:
         "Where should I go to trade a gem with Henry?",  # a question word of a kind of its own
         "How do I unleash fire magic at the gate?",
         "Which gem does Henry want?",  # nothing copied
+        "Which crystal do I trade a gem with Henry for?",  # a kind of the task its which governs
     ],
 )
 def test_a_question_of_the_seekers_own_around_copied_words_is_kept(question: str) -> None:
-    assert not adds_nothing(question, runs_of(ROOT), "en", {"gem", "henry", "tavern"})
+    assert not bare(question)
 
 
 def test_the_screen_refuses_a_turn_of_bare_frames_and_the_provider_reveals_nothing() -> None:
