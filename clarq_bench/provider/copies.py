@@ -13,7 +13,7 @@ from functools import lru_cache
 from ..data.loader import strip_speaker
 from .caseblind import TextPattern, case_blind
 from .echo import words
-from .lexical import TEXT_CACHE, tokens
+from .lexical import TEXT_CACHE, sentences, tokens
 from .question_words import GOVERNS
 
 #: A run of this many words (en) / characters (zh) found in Jax's replies or the brief is copied.
@@ -24,12 +24,18 @@ MAX_COPIED_SHARE = 0.8
 #: Languages whose questions are checked for a bare frame around copied runs. Not Chinese: a question there names its
 #: thing in a few characters that one copied run takes whole ("是哪一座灯塔熄灭了？" is all frame and copy).
 FRAME_CHECKED = frozenset({"en"})
-#: ... and there copied means a run of this many content terms of his, in his order (small words left out or not).
-FRAME_GRAM = 3
-#: Question words that say what kind of thing is asked (a place, a person, a time, a way, an amount): with them a
-#: question around copied words asks something of its own ("Where can I purchase a badminton racket?").
+#: ... and there a question says a sentence of his back with this many of its content terms in a row, in his order,
+#: or this many in any order.
+TERM_RUN = 3
+TERM_SET = 4
+#: Question words that say what kind of thing is asked (a place, a person, a time, a way, an order): with them a
+#: question around copied words asks something of its own ("Where can I purchase a badminton racket?", "the specific
+#: time I should enter the castle").
 SPECIFIC_WH: dict[str, TextPattern] = {
-    "en": case_blind(r"\b(where|when|who|whom|whose|how)\b|\bwhat\s+time\b"),
+    "en": case_blind(
+        r"\b(where|when|who|whom|whose|how)\b|\b(time|times|timing|date|day|hour|moment|place|location|address|"
+        r"sequence)\b|(?<!in )\border\b"
+    ),
     "zh": re.compile(r"哪里|哪儿|在哪|去哪|何处|什么地方|谁|哪位|什么时候|何时|几点|多少|多久|多长|怎么|如何|怎样"),
 }
 
@@ -51,25 +57,45 @@ def text_grams(text: str, language: str) -> frozenset[tuple[str, ...]]:
 
 
 @lru_cache(maxsize=TEXT_CACHE)
-def term_grams(text: str, language: str) -> frozenset[tuple[str, ...]]:
-    """Every run of FRAME_GRAM content terms of an earlier text (its speaker tag left out): what he said, whatever
-    small words a copy leaves out ("complete deal henry" copies "complete the deal with Henry")."""
-    n = FRAME_GRAM
-    said = tokens(strip_speaker(text), language)
-    return frozenset(tuple(said[i : i + n]) for i in range(len(said) - n + 1))
+def sentence_terms(text: str, language: str) -> tuple[tuple[str, ...], ...]:
+    """The content terms of each sentence of an earlier text, in order (sentences of TERM_RUN terms or more)."""
+    found = (tuple(tokens(sentence, language)) for sentence in sentences(strip_speaker(text), language))
+    return tuple(terms for terms in found if len(terms) >= TERM_RUN)
+
+
+class SaidTerms:
+    """What Jax said, sentence by sentence, as content terms. A question says a sentence of his back with TERM_RUN of
+    its terms in a row, in his order ("complete deal henry": the small words left out), or with TERM_SET of them in
+    any order ("henry deal complete")."""
+
+    def __init__(self, earlier: list[str], language: str) -> None:
+        said = [terms for text in earlier for terms in sentence_terms(text, language)]
+        self.sets = [frozenset(terms) for terms in said]
+        self.runs = {terms[i : i + TERM_RUN] for terms in said for i in range(len(terms) - TERM_RUN + 1)}
+
+    def covered(self, said: list[str]) -> set[int]:
+        """The positions of `said` (terms) that say back a sentence of his."""
+        present, hit = set(said), set()
+        for terms in self.sets:
+            common = present & terms
+            if len(common) >= TERM_SET:
+                hit |= common
+        at = {i for i, term in enumerate(said) if term in hit}
+        for i in range(len(said) - TERM_RUN + 1):
+            if tuple(said[i : i + TERM_RUN]) in self.runs:
+                at.update(range(i, i + TERM_RUN))
+        return at
 
 
 class CopiedRuns:
-    """The runs of the texts a turn may copy (text_grams or term_grams of each, runs of `n`; COPY_GRAM by default),
-    for membership only (cheaper than their union)."""
+    """The runs of the texts a turn may copy (text_grams of each), for membership only (cheaper than their union)."""
 
-    def __init__(self, *sets: frozenset[tuple[str, ...]], n: int | None = None) -> None:
+    def __init__(self, *sets: frozenset[tuple[str, ...]]) -> None:
         self.sets = sets
-        self.n = n
 
     def covered(self, said: list[str], language: str) -> set[int]:
         """The positions of `said` (units) inside a run some earlier text holds."""
-        n = self.n or COPY_GRAM[language]
+        n = COPY_GRAM[language]
         runs = list(zip(*(said[k:] for k in range(n))))  # each run of n units, in order
         copied = set().union(*(held.intersection(runs) for held in self.sets))
         if not copied:
@@ -95,10 +121,10 @@ def split_copied(sentence: str, runs: CopiedRuns, language: str) -> tuple[str, s
     return own, joint.join(u for i, u in enumerate(said) if i in covered)
 
 
-def adds_nothing(sentence: str, runs: CopiedRuns, terms: CopiedRuns, language: str, vocabulary: set[str]) -> bool:
+def adds_nothing(sentence: str, runs: CopiedRuns, terms: SaidTerms, language: str, vocabulary: set[str]) -> bool:
     """Does a question wrap copied words in a frame that names nothing of the task beyond them ("Which one should I
-    pick to <his words>?", "... to <his words without their small words>?", "About the wick: which one should I pick
-    to <his words about a wick>?")? `runs`: his word runs; `terms`: his term runs (term_grams). It keeps a question
+    pick to <his words>?", "... to <his content words, in any order>?", "About the wick: which one should I pick to
+    <his words about a wick>?")? `runs`: his word runs; `terms`: his sentences' terms. It keeps a question
     word of a kind of its own (where, who, when, how), a word of `vocabulary` (the task's own) that the copied
     words do not already say, or a kind its which / what governs ("Which gem should I bring to <his words about a
     gem>?")."""
@@ -107,7 +133,7 @@ def adds_nothing(sentence: str, runs: CopiedRuns, terms: CopiedRuns, language: s
     if SPECIFIC_WH[language].search(frame):
         return False
     said = tokens(sentence, language)
-    covered = terms.covered(said, language)
+    covered = terms.covered(said)
     if not covered:
         return False
     own = vocabulary.intersection(t for i, t in enumerate(said) if i not in covered)
@@ -116,22 +142,22 @@ def adds_nothing(sentence: str, runs: CopiedRuns, terms: CopiedRuns, language: s
     return not (own - copied or vocabulary & governed)
 
 
-def frames_own(statements: list[str], copied: set[str], terms: CopiedRuns, language: str, vocabulary: set[str]) -> bool:
+def frames_own(statements: list[str], copied: set[str], terms: SaidTerms, language: str, vocabulary: set[str]) -> bool:
     """Does a statement of the turn name the task in words of its own, beyond the `copied` terms its questions say
     back ("There are several cities. Which one is at the edge of Beta?")? Then a "which one" has something of the
     seeker's to refer to."""
     for statement in statements:
         said = tokens(statement, language)
-        covered = terms.covered(said, language)
+        covered = terms.covered(said)
         if vocabulary.intersection(t for i, t in enumerate(said) if i not in covered) - copied:
             return True
     return False
 
 
-def copied_terms(sentences: list[str], terms: CopiedRuns, language: str) -> set[str]:
-    """The content terms of his that the sentences say back (term runs)."""
+def copied_terms(questions: list[str], terms: SaidTerms, language: str) -> set[str]:
+    """The content terms of his that the questions say back."""
     found: set[str] = set()
-    for sentence in sentences:
-        said = tokens(sentence, language)
-        found.update(said[i] for i in terms.covered(said, language))
+    for question in questions:
+        said = tokens(question, language)
+        found.update(said[i] for i in terms.covered(said))
     return found

@@ -36,14 +36,13 @@ from .brief_options import brief_options, kind_of, names_entity, names_of, notes
 from .caseblind import TextPattern, case_blind
 from .copies import (
     FRAME_CHECKED,
-    FRAME_GRAM,
     MAX_COPIED_SHARE,
     CopiedRuns,
+    SaidTerms,
     adds_nothing,
     copied_share,
     copied_terms,
     frames_own,
-    term_grams,
     text_grams,
 )
 from .echo import ECHO_CHARS, ECHO_WORDS, NON_TEXT, echo_spans, without_spans, words
@@ -428,7 +427,9 @@ class TurnScreen:
         the brief's names are the seeker's to name), with no statement of its own that names the task?"""
         language, names, vocabulary = self.language, self.names, self.frame_vocabulary
         # (his replies only: the brief's own words are the seeker's to offer back, "the bronze valve or the steel one?")
-        terms = CopiedRuns(*(term_grams(text, language) for text in earlier), n=FRAME_GRAM)
+        terms = SaidTerms(earlier, language)
+        if any(names.listed(s)[0] >= 2 for s in own_asked):
+            return False  # it offers names of the brief as alternatives: a choice of its own ("the A or the B?")
         asked = [names.without_names(s, language) for s in own_asked]
         if not all(adds_nothing(s, grams, terms, language, vocabulary) for s in asked):
             return False

@@ -7,12 +7,11 @@ import pytest
 from test_provider_screen import make_task, offline_reply, verdict
 
 from clarq_bench.provider.copies import (
-    FRAME_GRAM,
     CopiedRuns,
+    SaidTerms,
     adds_nothing,
     copied_share,
     split_copied,
-    term_grams,
     text_grams,
 )
 from clarq_bench.provider.screen import Verdict
@@ -24,8 +23,8 @@ def runs_of(*texts: str) -> CopiedRuns:
     return CopiedRuns(*(text_grams(text, "en") for text in texts))
 
 
-def terms_of(*texts: str) -> CopiedRuns:
-    return CopiedRuns(*(term_grams(text, "en") for text in texts), n=FRAME_GRAM)
+def terms_of(*texts: str) -> SaidTerms:
+    return SaidTerms(list(texts), "en")
 
 
 def bare(question: str) -> bool:
@@ -53,6 +52,8 @@ def test_runs_of_four_words_are_copied_and_shorter_ones_are_not() -> None:
         "About the gem: which one should I pick to trade a gem with Henry?",  # his own word said again
         "Henry. Which one do I need to trade a gem with Henry?",
         "Which one should I pick to trade gem Henry?",  # his words without their small words
+        "What do I need in order to trade a gem with Henry?",  # "in order to" asks no order
+        "Which one should I pick for crystal Henry gem trade?",  # ... four of them, in another order
     ],
 )
 def test_a_frame_naming_nothing_of_the_task_adds_nothing(question: str) -> None:
@@ -67,6 +68,8 @@ def test_a_frame_naming_nothing_of_the_task_adds_nothing(question: str) -> None:
         "How do I unleash fire magic at the gate?",
         "Which gem does Henry want?",  # nothing copied
         "Which crystal do I trade a gem with Henry for?",  # a kind of the task its which governs
+        "Could you tell me the time I should trade a gem with Henry?",  # a kind of its own: a time
+        "In what order should I trade a gem with Henry and unleash fire magic?",
     ],
 )
 def test_a_question_of_the_seekers_own_around_copied_words_is_kept(question: str) -> None:
@@ -96,10 +99,14 @@ def test_one_question_of_its_own_keeps_the_turn() -> None:
 
 
 def test_the_briefs_names_are_the_seekers_to_offer() -> None:
-    """Options of the brief's lists said back are a choice, not a copy ("Which one: the A or the B?")."""
+    """Options of the brief's lists said back are a choice, not a copy ("Which one: the A or the B?"), even around
+    his own words."""
     said = ("Which tavern is Henry in?", None)
     text = "Which one should I choose: the Mystery Tavern or the Forest Tavern?"
     assert verdict("en", text, said) is None
+    text = "Should I go to the Mystery Tavern or the Forest Tavern to trade a gem with Henry?"
+    assert verdict("en", text) is None
+    assert verdict("en", "Should I go there to trade a gem with Henry?") == Verdict.bare_frame
 
 
 def test_chinese_is_not_checked() -> None:
