@@ -25,7 +25,7 @@ MAX_COPIED_SHARE = 0.8
 #: thing in a few characters that one copied run takes whole ("是哪一座灯塔熄灭了？" is all frame and copy).
 FRAME_CHECKED = frozenset({"en"})
 #: ... and there a question says a sentence of his back with this many of its content terms in a row, in his order,
-#: or this many in any order.
+#: or this many in a row in any order.
 TERM_RUN = 3
 TERM_SET = 4
 #: Question words that say what kind of thing is asked (a place, a person, a time, a way, an order): with them a
@@ -37,6 +37,16 @@ SPECIFIC_WH: dict[str, TextPattern] = {
         r"sequence)\b|(?<!in )\border\b"
     ),
     "zh": re.compile(r"哪里|哪儿|在哪|去哪|何处|什么地方|谁|哪位|什么时候|何时|几点|多少|多久|多长|怎么|如何|怎样"),
+}
+
+
+#: A plurality the seeker noticed ("there are multiple wind power stations", "two cars"): with a word of the task
+#: right after it, the question asks a choice among them of its own.
+NOTICED_MANY: dict[str, TextPattern] = {
+    "en": case_blind(
+        r"\b(?:multiple|several|various|different|two|three|four|five|both|more than one)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)"
+    ),
+    "zh": re.compile(r"(?:多个|几个|好几|两个|三个|不止一)(.{1,4})"),
 }
 
 
@@ -66,7 +76,8 @@ def sentence_terms(text: str, language: str) -> tuple[tuple[str, ...], ...]:
 class SaidTerms:
     """What Jax said, sentence by sentence, as content terms. A question says a sentence of his back with TERM_RUN of
     its terms in a row, in his order ("complete deal henry": the small words left out), or with TERM_SET of them in
-    any order ("henry deal complete")."""
+    a row in any order ("henry deal complete trade"); his terms spread among words of the seeker's own ("multiple
+    magic shops and unsure which one to go to for the teleportation artefact") are no copy."""
 
     def __init__(self, earlier: list[str], language: str) -> None:
         said = [terms for text in earlier for terms in sentence_terms(text, language)]
@@ -75,12 +86,17 @@ class SaidTerms:
 
     def covered(self, said: list[str]) -> set[int]:
         """The positions of `said` (terms) that say back a sentence of his."""
-        present, hit = set(said), set()
+        at: set[int] = set()
+        present = set(said)
         for terms in self.sets:
-            common = present & terms
-            if len(common) >= TERM_SET:
-                hit |= common
-        at = {i for i, term in enumerate(said) if term in hit}
+            if len(present & terms) < TERM_SET:
+                continue
+            start = 0
+            for end in range(len(said) + 1):  # runs of consecutive terms all of this sentence of his
+                if end == len(said) or said[end] not in terms:
+                    if end - start >= TERM_SET:
+                        at.update(range(start, end))
+                    start = end + 1
         for i in range(len(said) - TERM_RUN + 1):
             if tuple(said[i : i + TERM_RUN]) in self.runs:
                 at.update(range(i, i + TERM_RUN))
@@ -126,8 +142,8 @@ def adds_nothing(sentence: str, runs: CopiedRuns, terms: SaidTerms, language: st
     pick to <his words>?", "... to <his content words, in any order>?", "About the wick: which one should I pick to
     <his words about a wick>?")? `runs`: his word runs; `terms`: his sentences' terms. It keeps a question
     word of a kind of its own (where, who, when, how), a word of `vocabulary` (the task's own) that the copied
-    words do not already say, or a kind its which / what governs ("Which gem should I bring to <his words about a
-    gem>?")."""
+    words do not already say, or a thing of the task its which / what governs ("Which gem should I bring to <his
+    words about a gem>?") or it notices several of ("there are multiple <his words> and I am unsure which one")."""
     parts = split_copied(sentence, runs, language)
     frame = sentence if parts is None else parts[0]
     if SPECIFIC_WH[language].search(frame):
@@ -139,7 +155,8 @@ def adds_nothing(sentence: str, runs: CopiedRuns, terms: SaidTerms, language: st
     own = vocabulary.intersection(t for i, t in enumerate(said) if i not in covered)
     copied = {t for i, t in enumerate(said) if i in covered}
     governed = {t for match in GOVERNS[language].finditer(sentence) for t in tokens(match.group(1), language)}
-    return not (own - copied or vocabulary & governed)
+    many = {t for match in NOTICED_MANY[language].finditer(sentence) for t in tokens(match.group(1), language)}
+    return not (own - copied or vocabulary & (governed | many))
 
 
 def frames_own(statements: list[str], copied: set[str], terms: SaidTerms, language: str, vocabulary: set[str]) -> bool:

@@ -70,6 +70,8 @@ def test_a_frame_naming_nothing_of_the_task_adds_nothing(question: str) -> None:
         "Which crystal do I trade a gem with Henry for?",  # a kind of the task its which governs
         "Could you tell me the time I should trade a gem with Henry?",  # a kind of its own: a time
         "In what order should I trade a gem with Henry and unleash fire magic?",
+        # a plurality it noticed, of a thing of the task: a choice of its own, though it names it in his words
+        "I have noticed there are several Henry fire crystal sellers and I am unsure which one, so what should I do?",
     ],
 )
 def test_a_question_of_the_seekers_own_around_copied_words_is_kept(question: str) -> None:
