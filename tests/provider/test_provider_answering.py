@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from test_provider_focus import task
+from upstream_paths import UPSTREAM_DATA, needs_upstream
 
 from clarq_bench.core.transcript import ReplyKind, Speaker, Turn
 from clarq_bench.provider.answering import PREFER_MARGIN, read_turn
@@ -85,6 +86,7 @@ def test_a_clear_match_asks_a_node_alone_unless_the_question_bets_or_names_a_cho
             lists_things=lambda question: lists,
             bets=lambda question, node_id: bets,
             offers_others=lambda question, node_id: offers,
+            nodes={},  # (no node's kind of answer known: _asks_another_kind has its own test)
         )
 
     zh, en = reader("zh"), reader("en")
@@ -173,3 +175,18 @@ def test_options_set_against_each_other_are_a_choice_and_options_merely_mentione
     assert _coordinated(said, "You have an off-road vehicle and a bulletproof sedan.") == said
     assert _coordinated(said, "Drive the off-road vehicle to the city, where a bulletproof sedan waits.") == []
     assert _coordinated(said, "The vehicle to set, specifying that the sedan waits.") == []  # a comma far apart
+
+
+@needs_upstream
+def test_r108_never_answers_a_question_of_another_kind_than_the_node() -> None:
+    """(en) "Where should I go to <his clause>?" asks a place; the reader's confidence alone (R108) never gives it a
+    node that answers which thing (here which crystal), as no rule of the reader would."""
+    from clarq_bench.data.loader import load_tasks
+    from clarq_bench.provider.answering import _asks_another_kind
+
+    focus = FocusIndex(next(t for t in load_tasks(UPSTREAM_DATA, ("en",)) if t.id == "en/14/3"))
+    where = "Where should I go to exchange the gem he needs for a crystal you need with magic casting potential?"
+    assert _asks_another_kind(focus, focus.questions(where)[0], "3")
+    assert not _asks_another_kind(focus, focus.questions("Which crystal do I need for the magic?")[0], "3")
+    assert not _asks_another_kind(focus, focus.questions("Will Henry trade a crystal for it?")[0], "3")
+    assert _asks_another_kind(focus, focus.questions("Who has the crystal?")[0], "3")
