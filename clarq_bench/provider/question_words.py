@@ -263,7 +263,9 @@ CHOICE_WORDS: dict[str, TextPattern] = {
 }
 #: Generic heads that name no kind of their own ("which one", "what option").
 GENERIC_KIND_EN = frozenset({"one", "option", "choic", "choice", "thing", "way", "step", "kind", "type", "sort"})
-GENERIC_KIND_ZH = frozenset({"一个", "一种", "选择", "方式", "东西", "步骤", "种类", "类型"})
+GENERIC_KIND_ZH = frozenset(
+    {"一个", "一种", "选择", "方式", "东西", "步骤", "种类", "类型", "询问", "时", "种时", "样时", "个时"}
+)
 #: "which gem Henry needs" / "哪一种宝石": a kind named right after an interrogative in the explanation.
 WHICH_KIND: dict[str, TextPattern] = {
     "en": case_blind(
@@ -289,7 +291,8 @@ BOILERPLATE = (
         )
     )
     | frozenset(
-        "回复 之前 没有 说明 指出 明确 具体 信息 问题 不知 知道 确定 应该 需要 哪个 哪里 如何 怎么 什么 时候 选择 使用 可以".split()
+        "回复 之前 没有 说明 指出 明确 具体 信息 问题 不知 知道 确定 应该 需要 哪个 哪里 如何 怎么 什么 时候 选择 使用 可以 "
+        "询问 并询 不止 止一 注意 对方 回答 最初 默认".split()
     )
 )
 #: Characters that make a Chinese bigram a piece of grammar rather than a name ("的弱", "才需", "厂且").
