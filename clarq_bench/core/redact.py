@@ -103,9 +103,12 @@ _NEEDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("sk-", "rk-", "pk-", "xox", "ghp", "gho", "ghs", "hf-", "hf_", "glpat"), ()),
     (("AKIA",), ()),
     ((), tuple(f"{a}{j}{b}" for a, b in _KEYWORDS for j in ("", "_", "-")) + ("authorization",)),
-    (("=",), ()),
+    ((), ("key=", "token=", "secret=", "password=", "sig=")),
     (("://",), ()),
 )
+#: For each of PATTERNS, None or a quick regex that finds a match in any text the pattern matches (a literal start,
+#: so it scans at C speed): the URL pattern tries a scheme at every word of a record, this only the `://` in it.
+_GATES: tuple[re.Pattern[str] | None, ...] = (None, None, None, None, None, re.compile(r"://[^/@\s\"'\\]+@"))
 #: The characters other than A-Z that a case-insensitive pattern matches to an ASCII letter (dotted and dotless i,
 #: the Kelvin sign, the long s): folded to that letter so the case-folded needles above miss no match.
 _FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u212a": "k", "\u017f": "s"})
@@ -141,8 +144,10 @@ def _redact(text: str, pattern: re.Pattern[str] | None) -> str:
     if pattern is not None:
         text = pattern.sub(MARK, text)
     folded: str | None = None
-    for (regex, replacement), (plain, caseless) in zip(PATTERNS, _NEEDS, strict=True):
+    for (regex, replacement), (plain, caseless), gate in zip(PATTERNS, _NEEDS, _GATES, strict=True):
         if plain and not any(needle in text for needle in plain):
+            continue
+        if gate is not None and gate.search(text) is None:
             continue
         if caseless:
             if folded is None:
