@@ -6,6 +6,8 @@ The server plays both models: the provider's gate and decision calls get JSON (r
 the seeker asks until the provider says it has enough, then says goodbye. So every dialogue walks its whole tree.
 Critical path = the longest dialogue's sequential model calls x latency: no schedule can beat it.
 Concurrency 1 is measured on the first --serial-sample dialogues and extrapolated to all of them (said in the table).
+Runs go on the event loop `clarq run` uses (core.loop.run_to_end: uvloop where installed; CLARQ_EVENT_LOOP=asyncio
+measures asyncio's own).
 
     python benchmarks/run_scaling.py [--latency 0.1] [--dialogues 260] [--concurrency 1,16,64,260]
                                      [--transport direct,litellm] [--profile FILE]
@@ -21,7 +23,6 @@ wall / ideal, with the refusals each server gave and the share of calls each dep
 from __future__ import annotations
 
 import argparse
-import asyncio
 import multiprocessing
 import os
 import tempfile
@@ -31,6 +32,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, cast
 
+from clarq_bench.core.loop import run_to_end
 from clarq_bench.core.run_config import AgentSettings, RunConfig
 from clarq_bench.core.run_folder import read_transcripts
 from clarq_bench.core.tasks import Task
@@ -161,8 +163,8 @@ def run_router_case(tasks: list[Task], latency: float) -> None:
         pool_processes(latency, [(16, 0.0), (16, 0.0), (16, 0.1)], counts) as urls,
         tempfile.TemporaryDirectory() as tmp,
     ):
-        asyncio.run(router_case(tasks[:8], urls, Path(tmp) / "warm-up"))  # imports, sockets
-        wall, records, cpu, served = asyncio.run(router_case(tasks, urls, Path(tmp) / "bench"))
+        run_to_end(router_case(tasks[:8], urls, Path(tmp) / "warm-up"))  # imports, sockets
+        wall, records, cpu, served = run_to_end(router_case(tasks, urls, Path(tmp) / "bench"))
     errors = [r.error for r in records if r.error]
     calls = sum(turn.usage.calls for r in records for turn in r.turns)
     longest = max(sum(turn.usage.calls for turn in r.turns) for r in records)
@@ -275,10 +277,10 @@ def main() -> None:
                 import cProfile
 
                 profiler = cProfile.Profile()
-                rows, longest_calls = profiler.runcall(asyncio.run, run)
+                rows, longest_calls = profiler.runcall(run_to_end, run)
                 profiler.dump_stats(f"{args.profile}.{transport}")
             else:
-                rows, longest_calls = asyncio.run(run)
+                rows, longest_calls = run_to_end(run)
             critical = longest_calls * args.latency
             print(
                 f"\ntransport {transport}: llm seeker vs LLM provider through LLMClient, fake server in a separate "
