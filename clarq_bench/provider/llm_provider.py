@@ -107,6 +107,7 @@ class LLMProvider:
         self.leak_threshold = leak_threshold
         self.leak_min_shared = leak_min_shared
         self.role = task.brief.role or self._text("llm_default_role")
+        self._lines: dict[tuple[bool, str], str] = {}  # (a seeker turn?, text) -> its line in the prompts
         self.reading = ProviderReading(reading)
         self.strict = StrictReading(task, self.mode) if self.reading == ProviderReading.strict else None
 
@@ -116,11 +117,17 @@ class LLMProvider:
 
     def _dialogue(self, turns: list[Turn]) -> str:
         lines = []
+        rendered = self._lines  # each turn's line is rendered once per dialogue, not once per model call
         for turn in turns:
-            if turn.speaker == Speaker.seeker:
-                lines.append(self._text("llm_line_seeker", role=self.role, text=turn.text.strip()))
-            else:
-                lines.append(self._text("llm_line_provider", text=strip_speaker(turn.text)))
+            key = (turn.speaker == Speaker.seeker, turn.text)
+            line = rendered.get(key)
+            if line is None:
+                if key[0]:
+                    line = self._text("llm_line_seeker", role=self.role, text=turn.text.strip())
+                else:
+                    line = self._text("llm_line_provider", text=strip_speaker(turn.text))
+                rendered[key] = line
+            lines.append(line)
         return "\n".join(lines)
 
     def _said(self, state: ProviderState) -> str:
