@@ -30,11 +30,18 @@ def render_brief(task: SeekerTask) -> str:
     return prompts.render("seeker/brief", language, role=brief.role, task_name=brief.task_name, **listed)
 
 
-def completion_messages(task: SeekerTask, view: DialogueView, brief: str | None = None) -> list[dict[str, str]]:
-    lines = [
-        prompts.render(f"seeker/line_{turn.speaker.value}", view.language, text=turn.text.strip())
-        for turn in view.turns
-    ]
+def completion_messages(
+    task: SeekerTask, view: DialogueView, brief: str | None = None, rendered: dict[tuple[str, str], str] | None = None
+) -> list[dict[str, str]]:
+    """`rendered` (speaker, text) -> line, kept by the caller across turns: each line is rendered once a dialogue."""
+    rendered = {} if rendered is None else rendered
+    lines = []
+    for turn in view.turns:
+        key = (turn.speaker.value, turn.text)
+        line = rendered.get(key)
+        if line is None:
+            line = rendered[key] = prompts.render(f"seeker/line_{key[0]}", view.language, text=turn.text.strip())
+        lines.append(line)
     brief = render_brief(task) if brief is None else brief
     text = prompts.render("seeker/completion", view.language, brief=brief, transcript="\n".join(lines))
     return [{"role": "user", "content": text}]
@@ -68,10 +75,12 @@ class LLMSeeker:
         self.task = task
         self.config = config
         self.brief = render_brief(task)  # the same for every turn: rendered once
+        self._lines: dict[tuple[str, str], str] = {}  # and each turn's line once
 
     def messages(self, view: DialogueView) -> list[dict[str, str]]:
-        build = chat_messages if self.config.mode == "chat" else completion_messages
-        return build(self.task, view, self.brief)
+        if self.config.mode == "chat":
+            return chat_messages(self.task, view, self.brief)
+        return completion_messages(self.task, view, self.brief, self._lines)
 
     async def respond(self, view: DialogueView) -> str:
         completion = await self.config.client.complete(
