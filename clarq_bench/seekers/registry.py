@@ -307,15 +307,35 @@ def build_seeker(name: str, task: Task, config: SeekerConfig | None = None) -> S
 def _call_factory(factory: SeekerFactory, task: Task | SeekerTask, config: SeekerConfig) -> Seeker:
     """Call with (task, config), (task) or () depending on what the factory accepts."""
     try:
-        parameters = inspect.signature(factory).parameters.values()
-    except (TypeError, ValueError):
+        arity = _ARITY[factory]
+    except (KeyError, TypeError):  # not seen yet, or not hashable
+        arity = _arity(factory)
+        if len(_ARITY) >= 1024:  # factories made afresh per call (a plug-in's lambdas) do not pile up
+            _ARITY.clear()
+        try:
+            _ARITY[factory] = arity
+        except TypeError:
+            pass
+    if arity == 2:
         return factory(task, config)
-    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    if any(p.kind == p.VAR_POSITIONAL for p in parameters) or len(positional) >= 2:
-        return factory(task, config)
-    if len(positional) == 1:
+    if arity == 1:
         return factory(task)
     return factory()
+
+
+#: factory -> how many arguments _call_factory passes it (read once per factory, not once per dialogue)
+_ARITY: dict[object, int] = {}
+
+
+def _arity(factory: SeekerFactory) -> int:
+    try:
+        parameters = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return 2
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if any(p.kind == p.VAR_POSITIONAL for p in parameters) or len(positional) >= 2:
+        return 2
+    return len(positional)
 
 
 #: Seekers that exist to test a provider or to serve a command, not to be picked as the system under test:
