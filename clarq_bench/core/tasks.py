@@ -12,7 +12,7 @@ import json
 import weakref
 from collections.abc import Callable, Iterable
 from enum import Enum
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -33,6 +33,7 @@ def split_of_type(type_number: int) -> Split:
     return Split.dev if type_number >= FIRST_DEV_TYPE else Split.test
 
 
+@lru_cache(maxsize=16384)  # the same few ids, sorted again at every provider turn
 def node_sort_key(node_id: str) -> tuple[int, ...]:
     """Order ids by their full numeric path (`1.1.2` after `1.1.1`, `10` after `9`), never by set order."""
     return tuple(int(part) for part in node_id.split("."))
