@@ -336,6 +336,7 @@ class TranscriptWriter:
             self.fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         except OSError as exc:
             raise file_error(path, exc, "append to") from None
+        self._size: int | None = None  # the file's size after this writer's last whole line (None: ask the file)
         self._dirty = threading.Event()
         self._closing = False
         self._syncer = threading.Thread(target=self._sync_loop, name="clarq-fsync", daemon=True)
@@ -343,11 +344,15 @@ class TranscriptWriter:
 
     def append(self, transcript: Transcript) -> None:
         line = redact(dumps_line(transcript)).encode("utf-8")
-        size = os.lseek(self.fd, 0, os.SEEK_END)
+        size = self._size
+        if size is None:  # once: this writer is the file's only one (the run's lock), so it keeps the size itself
+            size = os.lseek(self.fd, 0, os.SEEK_END)
+        self._size = None  # until this write is known whole
         try:
             written = os.write(self.fd, line)
             if written != len(line):  # a full disk: the kernel took part of the line
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            self._size = size + written
         except OSError:
             try:
                 os.ftruncate(self.fd, size)  # no partial line left behind
