@@ -37,7 +37,17 @@ from .brief_options import brief_options, kind_of, names_entity, names_of, notes
 from .caseblind import TextPattern, case_blind
 from .echo import ECHO_CHARS, ECHO_WORDS, NON_TEXT, echo_spans, without_spans, words
 from .intents import instructs_provider
-from .lexical import TEXT_CACHE, WH_EN_PATTERN, WH_ZH, absent_phrase, is_question, lowered_for_search, sentences, tokens
+from .lexical import (
+    TEXT_CACHE,
+    WH_EN_PATTERN,
+    WH_ZH,
+    absent_phrase,
+    is_question,
+    lowered_for_search,
+    phrase_form,
+    sentences,
+    tokens,
+)
 
 #: Longer than every released seeker turn (max 1,433 characters en, 401 zh) with a wide margin.
 MAX_CHARS = {"en": 3000, "zh": 1200}
@@ -214,9 +224,9 @@ def _kinds_named(
 ) -> int:
     found, rest = set(), text
     lowered = lowered_for_search(rest)
-    for index in _longest_first(names):
-        name = names[index]
-        if absent_phrase(name, rest, lowered):
+    for index, name, folded, caseless in _longest_first(names):
+        # (absent_phrase, inlined: most names are absent from most texts)
+        if (folded not in lowered) if lowered is not None and folded is not None else caseless and name not in rest:
             continue
         pattern = _phrase_pattern(name)
         if pattern.search(rest):
@@ -246,8 +256,10 @@ def _entities_by_term(
 
 
 @lru_cache(maxsize=64)
-def _longest_first(names: tuple[str, ...]) -> tuple[int, ...]:
-    return tuple(sorted(range(len(names)), key=lambda i: -len(names[i])))
+def _longest_first(names: tuple[str, ...]) -> tuple[tuple[int, str, str | None, bool], ...]:
+    """Each name's index, longest first, with what absent_phrase reads of it (lexical.phrase_form)."""
+    order = sorted(range(len(names)), key=lambda i: -len(names[i]))
+    return tuple((i, names[i], *phrase_form(names[i])) for i in order)
 
 
 @lru_cache(maxsize=TEXT_CACHE)
@@ -328,9 +340,8 @@ def _units(text: str, language: str) -> list[str]:
 
 @lru_cache(maxsize=TEXT_CACHE)
 def _text_grams(text: str, language: str) -> frozenset[tuple[str, ...]]:
-    n = COPY_GRAM[language]
     units = _units(strip_speaker(text), language)
-    return frozenset(tuple(units[i : i + n]) for i in range(len(units) - n + 1))
+    return frozenset(zip(*(units[k:] for k in range(COPY_GRAM[language]))))  # each run of n units
 
 
 class _AnyOf:
@@ -349,6 +360,8 @@ def _copied_share(sentence: str, grams: _AnyOf, language: str) -> float:
     units, n = _units(sentence, language), COPY_GRAM[language]
     runs = list(zip(*(units[k:] for k in range(n))))  # each run of n units, in order
     copied = grams.found(runs)
+    if not copied:
+        return 0.0  # (most sentences copy no run)
     covered: set[int] = set()
     for i, run in enumerate(runs):
         if run in copied:
