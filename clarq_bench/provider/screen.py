@@ -45,6 +45,7 @@ from .lexical import (
     is_question,
     lowered_for_search,
     phrase_form,
+    replace_folded,
     sentences,
     tokens,
 )
@@ -228,11 +229,15 @@ def _kinds_named(
         # (absent_phrase, inlined: most names are absent from most texts)
         if (folded not in lowered) if lowered is not None and folded is not None else caseless and name not in rest:
             continue
-        pattern = _phrase_pattern(name)
-        if pattern.search(rest):
-            found.add(kinds[index])
+        if lowered is not None and folded:  # (present: replaced without a pattern)
+            rest = replace_folded(rest, lowered, folded, " , ")
+        else:
+            pattern = _phrase_pattern(name)
+            if not pattern.search(rest):
+                continue
             rest = pattern.sub(" , ", rest)
-            lowered = lowered_for_search(rest)
+        found.add(kinds[index])
+        lowered = lowered_for_search(rest)
     present = lexical.token_set(rest, language)
     # (an entity with terms, none of them present, is not named: names_entity needs one at least)
     by_term, termless = _entities_by_term(terms, len(kinds))
@@ -292,7 +297,11 @@ def _without_phrases(phrases: tuple[str, ...], text: str, language: str) -> str:
     for phrase in phrases:
         if absent_phrase(phrase, text, lowered):
             continue
-        text = _phrase_pattern(phrase).sub("，" if language == "zh" else " , ", text)
+        mark, folded = "，" if language == "zh" else " , ", phrase_form(phrase)[0]
+        if lowered is not None and folded:
+            text = replace_folded(text, lowered, folded, mark)
+        else:
+            text = _phrase_pattern(phrase).sub(mark, text)
         lowered = lowered_for_search(text)
     return text
 
