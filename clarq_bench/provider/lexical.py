@@ -124,7 +124,7 @@ QUESTION_MARKERS_ZH = (
 
 #: Bounds of the memo tables below: a run reads each turn's texts several times (screen, matcher, focus rule), and
 #: every task's brief and tree on each provider built for it; the tables hold recent texts only.
-TEXT_CACHE = 65536
+TEXT_CACHE = 16384
 WORD_CACHE = 65536
 
 
