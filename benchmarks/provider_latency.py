@@ -5,16 +5,20 @@ Replays every post-root step teacher-forced (as `clarq provider-eval` does) and 
 and in this process's CPU time (the figure to read on a loaded machine).
 --embeddings times `offline-e5` (the `embeddings` extra): its setup includes loading the model once and embedding
 every node's passages (warm()); a turn's time is embedding the seeker's words plus the lexical work.
+The cyclic collector runs as under `clarq` (cli/main.py's first threshold), with the replayed dialogues loaded here
+frozen out of its sight: their walk is this script's cost, not the provider's (a run keeps no such heap).
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import statistics
 import sys
 import time
 from pathlib import Path
 
+from clarq_bench.cli.main import GC_FIRST_THRESHOLD
 from clarq_bench.fidelity.provider_eval import load_dialogues, replay_steps
 from clarq_bench.provider.offline.provider import OfflineProvider
 
@@ -26,6 +30,8 @@ def main() -> None:
     multi = "--multi-info" in sys.argv
     embeddings = "--embeddings" in sys.argv
     dialogues = load_dialogues(args[0] if args else DEFAULT)
+    gc.set_threshold(GC_FIRST_THRESHOLD, *gc.get_threshold()[1:])
+    gc.freeze()
     timings: list[float] = []
     cpu: list[float] = []
     setup: list[float] = []

@@ -6,18 +6,22 @@ English test set, packs the run with `clarq submit`, then verifies it: seal, con
 judge, every figure, and a replay of every provider turn. Prints the verify time split into loading the task data
 and the rest, with the CPU seconds spent here and in the replay's worker processes (CLARQ_REPLAY_WORKERS=0
 replays in this process only).
+The run and the packing happen in a process of their own: the verify here starts cold, as `clarq leaderboard verify`
+does (played in this process, its providers' readings of the very same turns would still be in memory, and the
+replay workers forked from it would inherit them).
 """
 
 from __future__ import annotations
 
 import os
 import resource
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from clarq_bench.cli.main import main as clarq
+import clarq_bench
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "clarq-llm-upstream"
 DEFAULT = SHARED / "results" / "l2l_GPT-4o_seeker_vs_GPT-4o_provider.Comp.En.json"
@@ -35,7 +39,7 @@ def main() -> None:
         played = ["--seeker", seeker] + (["--replay", str(args[0] if args else DEFAULT)] if seeker == "replay" else [])
         started = time.perf_counter()
         assert (
-            clarq(
+            _clarq(
                 [
                     "run",
                     *played,
@@ -56,7 +60,7 @@ def main() -> None:
         )
         run_s = time.perf_counter() - started
         (run_dir,) = runs.iterdir()
-        assert clarq(["submit", str(run_dir), "-o", str(out), "--data", data]) == 0
+        assert _clarq(["submit", str(run_dir), "-o", str(out), "--data", data]) == 0
 
         from clarq_bench.leaderboard import replay
         from clarq_bench.leaderboard.verify import load_task_data, verify_file
@@ -78,6 +82,14 @@ def main() -> None:
         f"replay {total - loaded:.2f} s; CPU {used[0]:.2f} s here + {used[1]:.2f} s in {workers} replay worker(s) "
         f"({os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f})"
     )
+
+
+def _clarq(args: list[str]) -> int:
+    """`clarq ARGS` in a new process, of the clarq_bench this script imports; its exit status."""
+    code = str(Path(clarq_bench.__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [code, os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run([sys.executable, "-m", "clarq_bench", *args], env=env, capture_output=True, check=False)
+    return done.returncode
 
 
 def _cpu() -> tuple[float, float]:

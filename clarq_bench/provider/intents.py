@@ -8,6 +8,7 @@ language; they were written against released dialogues of task types 1-13 only.
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
 from ..core.transcript import Intent
@@ -118,14 +119,14 @@ def has_question(turn: str, language: str) -> bool:
     return any(is_question(s, language) for s in sentences(turn, language))
 
 
-def is_related(turn: str, language: str, vocabulary: set[str]) -> bool:
+def is_related(turn: str, language: str, vocabulary: AbstractSet[str]) -> bool:
     """Does the turn touch the task: shares a content token with the task's own words, or asks for help?"""
     if set(tokens(turn, language)) & vocabulary:
         return True
     return bool(_HELP[_lang(language)].search(turn))
 
 
-def classify_unmatched(turn: str, language: str, vocabulary: set[str], repeats: bool) -> Intent:
+def classify_unmatched(turn: str, language: str, vocabulary: AbstractSet[str], repeats: bool) -> Intent:
     """The intent of a post-root turn no frontier node answers: 6 vague, 1 confirm, 5 unrelated, 4 repeat, else 3."""
     if is_vague(turn, language):
         return Intent.vague

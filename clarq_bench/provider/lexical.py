@@ -261,7 +261,7 @@ def absent_phrase(phrase: str, text: str, lowered: str | None) -> bool:
     so a caller may skip the pattern: a phrase of ASCII and characters without case (CJK, digits, punctuation)
     matches where its lower-cased form is in the lower-cased text (`lowered`, from lowered_for_search; None:
     unknown), a phrase of characters without case only where it is itself."""
-    folded, caseless = _phrase_form(phrase)
+    folded, caseless = phrase_form(phrase)
     if lowered is not None and folded is not None:
         return folded not in lowered
     if caseless:
@@ -269,8 +269,25 @@ def absent_phrase(phrase: str, text: str, lowered: str | None) -> bool:
     return False
 
 
+def replace_folded(text: str, lowered: str, folded: str, mark: str) -> str:
+    """The text with every case-blind occurrence of a phrase replaced by `mark`, as re.sub(re.escape(phrase), mark,
+    text, flags=re.IGNORECASE) gives, where absent_phrase reads the phrase exactly (`lowered` from lowered_for_search
+    and `folded` from phrase_form, neither None, `folded` not empty; `mark` no template): lower() keeps such a text's
+    length, so its matches are where the folded phrase is in `lowered`, left to right (no pattern compiled per
+    phrase of every brief)."""
+    pieces: list[str] = []
+    start, size = 0, len(folded)
+    found = lowered.find(folded)
+    while found >= 0:
+        pieces += (text[start:found], mark)
+        start = found + size
+        found = lowered.find(folded, start)
+    pieces.append(text[start:])
+    return "".join(pieces)
+
+
 @lru_cache(maxsize=TEXT_CACHE)
-def _phrase_form(phrase: str) -> tuple[str | None, bool]:
+def phrase_form(phrase: str) -> tuple[str | None, bool]:
     """For absent_phrase, read once per phrase (the brief's names are tried against every sentence): the phrase
     lower-cased when it is all ASCII and characters without case (else None), and whether it is all without case."""
     folded = phrase.lower() if _ASCII_OR_CASELESS.fullmatch(phrase) else None

@@ -47,7 +47,18 @@ from .copies import (
 )
 from .echo import ECHO_CHARS, ECHO_WORDS, NON_TEXT, echo_spans, without_spans, words
 from .intents import instructs_provider
-from .lexical import TEXT_CACHE, WH_EN_PATTERN, WH_ZH, absent_phrase, is_question, lowered_for_search, sentences, tokens
+from .lexical import (
+    TEXT_CACHE,
+    WH_EN_PATTERN,
+    WH_ZH,
+    absent_phrase,
+    is_question,
+    lowered_for_search,
+    phrase_form,
+    replace_folded,
+    sentences,
+    tokens,
+)
 
 #: Longer than every released seeker turn (max 1,433 characters en, 401 zh) with a wide margin.
 MAX_CHARS = {"en": 3000, "zh": 1200}
@@ -221,15 +232,19 @@ def _kinds_named(
 ) -> int:
     found, rest = set(), text
     lowered = lowered_for_search(rest)
-    for index in _longest_first(names):
-        name = names[index]
-        if absent_phrase(name, rest, lowered):
+    for index, name, folded, caseless in _longest_first(names):
+        # (absent_phrase, inlined: most names are absent from most texts)
+        if (folded not in lowered) if lowered is not None and folded is not None else caseless and name not in rest:
             continue
-        pattern = _phrase_pattern(name)
-        if pattern.search(rest):
-            found.add(kinds[index])
+        if lowered is not None and folded:  # (present: replaced without a pattern)
+            rest = replace_folded(rest, lowered, folded, " , ")
+        else:
+            pattern = _phrase_pattern(name)
+            if not pattern.search(rest):
+                continue
             rest = pattern.sub(" , ", rest)
-            lowered = lowered_for_search(rest)
+        found.add(kinds[index])
+        lowered = lowered_for_search(rest)
     present = lexical.token_set(rest, language)
     # (an entity with terms, none of them present, is not named: names_entity needs one at least)
     by_term, termless = _entities_by_term(terms, len(kinds))
@@ -253,8 +268,10 @@ def _entities_by_term(
 
 
 @lru_cache(maxsize=64)
-def _longest_first(names: tuple[str, ...]) -> tuple[int, ...]:
-    return tuple(sorted(range(len(names)), key=lambda i: -len(names[i])))
+def _longest_first(names: tuple[str, ...]) -> tuple[tuple[int, str, str | None, bool], ...]:
+    """Each name's index, longest first, with what absent_phrase reads of it (lexical.phrase_form)."""
+    order = sorted(range(len(names)), key=lambda i: -len(names[i]))
+    return tuple((i, names[i], *phrase_form(names[i])) for i in order)
 
 
 @lru_cache(maxsize=TEXT_CACHE)
@@ -287,7 +304,11 @@ def _without_phrases(phrases: tuple[str, ...], text: str, language: str) -> str:
     for phrase in phrases:
         if absent_phrase(phrase, text, lowered):
             continue
-        text = _phrase_pattern(phrase).sub("，" if language == "zh" else " , ", text)
+        mark, folded = "，" if language == "zh" else " , ", phrase_form(phrase)[0]
+        if lowered is not None and folded:
+            text = replace_folded(text, lowered, folded, mark)
+        else:
+            text = _phrase_pattern(phrase).sub(mark, text)
         lowered = lowered_for_search(text)
     return text
 

@@ -17,6 +17,7 @@ from ..core.transcript import Intent, Turn
 from .answering import read_turn
 from .base import ProviderMode
 from .focus import FocusIndex
+from .prepared import prepared
 from .replies import SCREEN_TEMPLATES
 from .screen import Screened, TurnScreen, Verdict
 
@@ -53,8 +54,9 @@ class StrictReading:
     """The shared reading of one task, prepared once per provider."""
 
     def __init__(self, task: Task, mode: ProviderMode) -> None:
-        self.focus = FocusIndex(task)
-        self.screen = TurnScreen(task, self.focus.kind_terms)
+        shared = prepared(task)  # (built once per task content, shared with its other providers)
+        self.screen: TurnScreen = shared.screen
+        self.focus: FocusIndex = shared.focus
         self.multi_info = mode == ProviderMode.multi_info
 
     def read(

@@ -20,10 +20,9 @@ from .. import replies
 from ..answering import read_turn
 from ..base import ProviderState, ProviderTurn
 from ..catalogue import NOTHING_ASKED, SCREEN_RULES
-from ..focus import FocusIndex
 from ..intents import classify_unmatched, is_related
-from ..lexical import TaskIndex, question_text, tokens
-from ..screen import TurnScreen
+from ..lexical import question_text, tokens
+from ..prepared import prepared
 from .linear_model import select
 
 #: A question whose BM25 against an already-given node reaches this is read as asking it again (intent 4).
@@ -46,12 +45,8 @@ class OfflineProvider:
 
             self.embedder = shared_embedder()
             self._passages = node_passages(task.tree, task.language, task.tree.required_ids)
-        self.index = TaskIndex(task.tree, task.language)
-        self.focus = FocusIndex(task, self.index)
-        self.screen = TurnScreen(task, self.focus.kind_terms)
-        brief = task.brief
-        words = " ".join([brief.role, brief.task_name, *brief.items, *brief.skills, *brief.scenes, brief.background])
-        self.vocabulary = set(tokens(words, self.language)) | set(tokens(task.tree.root.text, self.language))
+        # (the task's readers are shared by every provider of the same task content: prepared.py)
+        self.index, self.screen, self.focus, self.vocabulary = prepared(task)
 
     def greeting(self) -> ProviderTurn:
         greeting = "有什么可以帮助你？" if self.language == "zh" else "what can help you?"
