@@ -7,14 +7,12 @@ to <his words>?") fits any clause Jax said, so it asks about none of them (adds_
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from ..data.loader import strip_speaker
-from .caseblind import TextPattern, case_blind
 from .echo import words
 from .lexical import TEXT_CACHE, sentences, tokens
-from .question_words import GOVERNS
+from .question_words import GOVERNS, NOTICED_MANY, SPECIFIC_WH
 
 #: A run of this many words (en) / characters (zh) found in Jax's replies or the brief is copied.
 COPY_GRAM = {"en": 4, "zh": 6}
@@ -28,26 +26,6 @@ FRAME_CHECKED = frozenset({"en"})
 #: or this many in a row in any order.
 TERM_RUN = 3
 TERM_SET = 4
-#: Question words that say what kind of thing is asked (a place, a person, a time, a way, an order): with them a
-#: question around copied words asks something of its own ("Where can I purchase a badminton racket?", "the specific
-#: time I should enter the castle").
-SPECIFIC_WH: dict[str, TextPattern] = {
-    "en": case_blind(
-        r"\b(where|when|who|whom|whose|how)\b|\b(time|times|timing|date|day|hour|moment|place|location|address|"
-        r"sequence)\b|(?<!in )\border\b"
-    ),
-    "zh": re.compile(r"哪里|哪儿|在哪|去哪|何处|什么地方|谁|哪位|什么时候|何时|几点|多少|多久|多长|怎么|如何|怎样"),
-}
-
-
-#: A plurality the seeker noticed ("there are multiple wind power stations", "two cars"): with a word of the task
-#: right after it, the question asks a choice among them of its own.
-NOTICED_MANY: dict[str, TextPattern] = {
-    "en": case_blind(
-        r"\b(?:multiple|several|various|different|two|three|four|five|both|more than one)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)"
-    ),
-    "zh": re.compile(r"(?:多个|几个|好几|两个|三个|不止一)(.{1,4})"),
-}
 
 
 def units(text: str, language: str) -> list[str]:

@@ -195,6 +195,24 @@ FRAME_WHICH: dict[str, TextPattern] = {
     ),
     "zh": re.compile(r"(?:哪|什么)(?:一)?(?:步|个步骤|个阶段|个环节|个部分|阶段|环节|步骤)"),
 }
+#: Question words that say what kind of thing is asked (a place, a person, a time, a way, an order): with them a
+#: question around copied words asks something of its own ("Where can I purchase a badminton racket?", "the specific
+#: time I should enter the castle").
+SPECIFIC_WH: dict[str, TextPattern] = {
+    "en": case_blind(
+        r"\b(where|when|who|whom|whose|how)\b|\b(time|times|timing|date|day|hour|moment|place|location|address|"
+        r"sequence)\b|(?<!in )\border\b"
+    ),
+    "zh": re.compile(r"哪里|哪儿|在哪|去哪|何处|什么地方|谁|哪位|什么时候|何时|几点|多少|多久|多长|怎么|如何|怎样"),
+}
+#: A plurality the seeker noticed ("there are multiple wind power stations", "two cars"): with a word of the task
+#: right after it, the question asks a choice among them of its own.
+NOTICED_MANY: dict[str, TextPattern] = {
+    "en": case_blind(
+        r"\b(?:multiple|several|various|different|two|three|four|five|both|more than one)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)"
+    ),
+    "zh": re.compile(r"(?:多个|几个|好几|两个|三个|不止一)(.{1,4})"),
+}
 #: Words after a which / what that are no thing asked for ("what should I do", "what exactly", "哪个时候").
 NOT_A_THING = frozenset(
     "should do does did can could would will is are was were exactly about else i we you he she they it to if "
@@ -422,6 +440,8 @@ __all__ = [
     "CJK_WORD",
     "CLASSES",
     "CLAUSE_BREAK",
+    "NOTICED_MANY",
+    "SPECIFIC_WH",
     "WH_JOINED",
     "STANDS_FOR",
     "DECIMAL",
