@@ -105,10 +105,11 @@ RULES: list[Rule] = [
         "bare-frame",
         "Jax's own words (four in a row, three of his content words in his order, or four of one sentence of his in a "
         "row in any order) in a frame that names nothing of the task beyond them, such as 'Which one should I pick to "
-        "...?': the frame fits any clause he said, so it asks about none of them. A question word of a kind of its own "
-        "(where, who, when, how, what time, what order), a word of the task he did not just say, a thing of the task "
-        "its which governs or it notices several of, two names of the brief offered, or a statement of the seeker's "
-        "own keeps it (English).",
+        "...?': the frame fits any clause he said, so it asks about none of them. A word of the task he did not just "
+        "say, a thing of the task its which governs or it notices several of, two names of the brief offered, or a "
+        "statement of the seeker's own keeps it; so does a question word of a kind of its own (where, who, when, how, "
+        "what time, what order), unless it is pasted before a whole sentence of his ('How should I the house is "
+        "...?'), which its frame does not take (English).",
         "Which one should I pick to refill the lamp and light it?",
         "Which fuel should I use to refill the lamp and light it?",
     ),

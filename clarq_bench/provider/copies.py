@@ -12,7 +12,7 @@ from functools import lru_cache
 from ..data.loader import strip_speaker
 from .echo import words
 from .lexical import TEXT_CACHE, sentences, tokens
-from .question_words import GOVERNS, NOTICED_MANY, SPECIFIC_WH
+from .question_words import GOVERNS, NOTICED_MANY, SPECIFIC_WH, UNJOINED_FRAME
 
 #: A run of this many words (en) / characters (zh) found in Jax's replies or the brief is copied.
 COPY_GRAM = {"en": 4, "zh": 6}
@@ -124,7 +124,8 @@ def adds_nothing(sentence: str, runs: CopiedRuns, terms: SaidTerms, language: st
     words about a gem>?") or it notices several of ("there are multiple <his words> and I am unsure which one")."""
     parts = split_copied(sentence, runs, language)
     frame = sentence if parts is None else parts[0]
-    if SPECIFIC_WH[language].search(frame):
+    unjoined = language in UNJOINED_FRAME and UNJOINED_FRAME[language].search(sentence)
+    if SPECIFIC_WH[language].search(frame) and not unjoined:
         return False
     said = tokens(sentence, language)
     covered = terms.covered(said)

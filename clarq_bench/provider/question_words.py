@@ -205,6 +205,17 @@ SPECIFIC_WH: dict[str, TextPattern] = {
     ),
     "zh": re.compile(r"哪里|哪儿|在哪|去哪|何处|什么地方|谁|哪位|什么时候|何时|几点|多少|多久|多长|怎么|如何|怎样"),
 }
+#: A question frame that does not take the words after it: "I" / "we" straight before a word no verb phrase starts
+#: with ("How should I the house is ...?", "How do I you first need ...?"), or "to" before another "to" or a
+#: subject ("Where should I go to you just need ...?"). Such a frame is pasted before a clause, not asking about it,
+#: so its question word does not make the question one of its own.
+UNJOINED_FRAME: dict[str, TextPattern] = {
+    "en": case_blind(
+        r"\b(?:i|we)\s+(?:the|a|an|you|your|he|she|it|they|his|her|their|its|this|these|those|to|which|who|whom|"
+        r"whose|what|where|when|while|because|before|after|since|if|though|although|whether|that|there|all|each|"
+        r"in|on|from|for|with|of|by)\b|\bto\s+(?:to|you|i|we|they|he|she|which|while|before|after)\b"
+    ),
+}
 #: A plurality the seeker noticed ("there are multiple wind power stations", "two cars"): with a word of the task
 #: right after it, the question asks a choice among them of its own.
 NOTICED_MANY: dict[str, TextPattern] = {
@@ -442,6 +453,7 @@ __all__ = [
     "CLAUSE_BREAK",
     "NOTICED_MANY",
     "SPECIFIC_WH",
+    "UNJOINED_FRAME",
     "WH_JOINED",
     "STANDS_FOR",
     "DECIMAL",

@@ -78,6 +78,24 @@ def test_a_question_of_the_seekers_own_around_copied_words_is_kept(question: str
     assert not bare(question)
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How should I you need to trade a gem with Henry for a fire crystal?",  # "I" before a subject: no verb
+        "Where should I go to you need to trade a gem with Henry?",  # "to" before a subject
+        "How exactly do I to trade a gem with Henry?",
+        "How should I the gate needs fire magic unleashed at the gate?",
+    ],
+)
+def test_a_question_word_pasted_before_a_whole_clause_of_his_asks_nothing_of_its_own(question: str) -> None:
+    """'How should I <a sentence of his>?': the question word's frame does not take the words after it, so it asks
+    no place, way or time of its own; written well, the same question word keeps the question."""
+    assert bare(question)
+    well_formed = question.replace("I you need to", "I").replace("go to you need to", "go to")
+    well_formed = well_formed.replace("I to trade", "I trade").replace("I the gate needs", "I get")
+    assert not bare(well_formed)
+
+
 def test_the_screen_refuses_a_turn_of_bare_frames_and_the_provider_reveals_nothing() -> None:
     assert verdict("en", "Which one should I pick to trade a gem with Henry?") == Verdict.bare_frame
     reply = offline_reply("en", "Which one should I pick to trade a gem with Henry?")
