@@ -139,6 +139,8 @@ class OfferReading:
         answer."""
         if question.heard is None or focus.kind & question.heard:
             return True
+        if any(len(k) == 1 and k in term for k in focus.kind for term in question.heard):
+            return True  # (zh) a kind of one character inside a pair of his: "加满油" spoke of the 油
         named = question.terms & (focus.said_kind or focus.kind)
         return bool(named) and not named & self.brief_terms
 

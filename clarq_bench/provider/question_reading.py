@@ -117,6 +117,8 @@ class QuestionReading(ListReading):
             if LIST_FOLLOWS[language].match(rest, match.end()):
                 continue  # "what crystal, magic or release": it governs a list of things, not the crystal
             governed.update(tokens(match.group(1), language))
+            if language == "zh":  # "什么油": a kind of one character ("油" of 煤油 and 鲸油)
+                governed.add(match.group(1)[0])
         for match in CHOOSER_AFTER[language].finditer(rest):  # only what stands right before it, past no joint
             before = LIST_JOINT[language].split(match.group(1))[-1]
             governed.update(tokens(before, language))

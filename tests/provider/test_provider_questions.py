@@ -677,3 +677,51 @@ def test_a_chinese_which_one_takes_its_kind_from_the_seekers_clause_before_it() 
     assert rule("城堡有三座，哪一座？") == "R101"
     assert rule("然后去城堡见他，你说的是哪一座？") != "R101"
     assert rule("你说的是哪一座？") is None
+
+
+# --- a Chinese kind of one character ----------------------------------------------------------------------------------
+
+
+def lamp_task(root: str) -> Task:
+    nodes = [
+        ("0", root, None),
+        (
+            "1",
+            "灯里要加煤油，鲸油会把灯头糊住。",
+            "Jax没说加哪种油，而看守人既有煤油也有鲸油。仅当对方询问该用哪一种时，才使用此回复。",
+        ),
+    ]
+    brief = TaskBrief(
+        role="灯塔看守人",
+        task_name="点亮灯塔",
+        items=("灯用煤油", "鲸油"),
+        skills=("修剪灯芯",),
+        scenes=("北灯塔",),
+        background="点亮灯塔。",
+    )
+    return Task(
+        id="zh/14/1",
+        language="zh",
+        type_number=14,
+        type_name="Task",
+        index=1,
+        split=Split.test,
+        brief=brief,
+        tree=ResponseTree.build(nodes),
+    )
+
+
+def test_what_governs_a_kind_of_one_character_once_jax_has_spoken_of_it() -> None:
+    """ "什么油" asks which oil (煤油 or 鲸油 share only "油") once Jax has said "加满油"; before he spoke of oil, the
+    brief's "油" is a guess at what may be asked."""
+    said = lamp_task("爬到灯室，把灯加满油，然后点亮它。")
+    turns = [
+        Turn(speaker=Speaker.provider, text="hi", kind=ReplyKind.greeting),
+        Turn(speaker=Speaker.seeker, text="怎么点亮灯塔？"),
+        Turn(speaker=Speaker.provider, text=said.tree.root.text, kind=ReplyKind.root, revealed=["0"]),
+        Turn(speaker=Speaker.seeker, text="灯里应该加什么油？"),
+    ]
+    assert answer(FocusIndex(said), turns, ["1"], multi_info=False, frontier=["1"]) == ["1"]
+    unsaid = lamp_task("爬到灯室，换好灯芯，然后点亮它。")
+    turns[2] = Turn(speaker=Speaker.provider, text=unsaid.tree.root.text, kind=ReplyKind.root, revealed=["0"])
+    assert answer(FocusIndex(unsaid), turns, ["1"], multi_info=False, frontier=["1"]) == []
