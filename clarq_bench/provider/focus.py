@@ -27,7 +27,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import NamedTuple
 
-from ..core.tasks import ResponseNode, Task
+from ..core.tasks import ROOT_ID, ResponseNode, Task, parent_id
 from .brief_options import BriefOption, brief_options, names_entity, names_of, notes_of
 from .lexical import TaskIndex, competing_options, focus_phrase, tokens
 from .memo import per_reader
@@ -194,6 +194,13 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading):
             # "multiple castles ... unsure when Henry will appear": what is missing is a time, not the castle
             anchor |= set(self._content(asked_of))
             options, kind = (), set()
+        # what the node says again of the reply it follows is what it is about ("Henry needs the gem." -> "You can
+        # find Henry at the Forest Tavern."), whatever words its explanation uses
+        # (English only: Chinese texts share character pairs that name no thing, "需要", "可以", and the reading
+        # lost agreement with the released provider there)
+        if language == "en":
+            parent = self.task.tree[parent_id(node.id) or ROOT_ID]
+            anchor |= (set(self._content(node.text)) & set(self._content(parent.text))) - kind - option_terms
         if needs in NEEDS_WORDS[language] and anchor - NEEDS_WORDS[language][needs]:
             anchor -= NEEDS_WORDS[language][needs]  # "the exact time to meet Henry": the thing is the meeting
         key = max(anchor, key=lambda t: (self.index.weight(t), t)) if anchor else None

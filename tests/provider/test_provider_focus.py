@@ -110,6 +110,14 @@ def test_a_detail_is_asked_by_naming_its_thing_and_asking_the_right_kind_of_thin
     assert not asks(focus, "How should I travel there?", "3")  # the right question word, about nothing named
 
 
+def test_a_detail_is_about_what_the_node_shares_with_the_reply_it_follows(focus: FocusIndex) -> None:
+    """Node 1.1 answers where Henry is, though its explanation speaks only of taverns: "Henry", said both by node 1
+    and by node 1.1, is the thing 1.1 is about, so "Where can I find Henry?" asks it."""
+    assert asks(focus, "Where can I find Henry?", "1.1")
+    assert not asks(focus, "Where can I find Henry?", "1")  # a place, not a gem
+    assert not asks(focus, "Where should I go?", "1.1")  # the right question word, about nothing named
+
+
 def _turns(*texts: str) -> list[Turn]:
     turns = [
         Turn(speaker=Speaker.provider, text="what can help you?", kind=ReplyKind.greeting),
