@@ -166,7 +166,10 @@ CHOOSER = {
 }
 #: A list going on right after the governed word ("what crystal, magic or release", "什么宝石、晶石还是魔法").
 LIST_FOLLOWS: dict[str, TextPattern] = {
-    "en": case_blind(r"\s*(?:,|\bor\b|\band\b|/)\s*(?!(?:and|or|which|what|where|how|when|who|why)\b)\w"),
+    "en": case_blind(
+        r"\s*(?:,|\bor\b|\band\b|/)\s*(?!(?:and|or|which|what|where|how|when|who|why|should|do|does|did|can|could|"
+        r"is|are|was|were|will|would|must|may|might|shall|i|we|you)\b)\w"
+    ),
     "zh": re.compile(
         r"\s*(?:[、，,/]|还是|或者|或|和|与)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)"
         r"|[\u4e00-\u9fff]{1,2}(?:、|还是|或者|或是)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)"

@@ -118,6 +118,18 @@ def test_a_detail_is_about_what_the_node_shares_with_the_reply_it_follows(focus:
     assert not asks(focus, "Where should I go?", "1.1")  # the right question word, about nothing named
 
 
+def governed(focus: FocusIndex, text: str) -> set[str]:
+    return set().union(*(focus._governed_terms(question) for question in focus.questions(text)))
+
+
+def test_a_name_right_after_the_governed_word_starts_no_list(focus: FocusIndex) -> None:
+    """A question with a name right after its governed word ("Which gate of Baiyun Mountain should I go in
+    through?") governs the gate: the name read out of it leaves a joint, but "should I ..." is no item of a list."""
+    assert governed(focus, "Which gem from Town Hall should I bring?") == {"gem"}
+    assert governed(focus, "Which gem in Forest Tavern does Henry want?") == {"gem"}
+    assert governed(focus, "Which gem, tiger or horse should I use?") == set()  # a list: none of them governed
+
+
 def _turns(*texts: str) -> list[Turn]:
     turns = [
         Turn(speaker=Speaker.provider, text="what can help you?", kind=ReplyKind.greeting),
