@@ -71,14 +71,24 @@ class TwinReading:
         that not every twin shares, in the question or the statement before it: "which key opens the treasure
         chest?") asks the choice once: after Jax has given a twin to such a question (`answered`, see
         unnamed_answers), the same choice asked again without saying which one is a repeat, not a way to walk the
-        twins one after another. A question that names one is answered in the tree's order like any other (the
-        released provider does so: preferring the named twin cost 0.3-0.5 points of agreement on types 14-26)."""
+        twins one after another. A question that names one ("Which line goes to the Ocean City substation?") asks
+        that one, not the first in the tree's order: a person answers what was named. (The released provider
+        often gives the first twin instead: this reading costs up to half a point of agreement with it.)"""
         twins = self.twins.get(node_id)
-        return not twins or not answered.intersection(twins) or self._names_twin(question, twins)
+        if not twins:
+            return True
+        named = self._named_twins(question, twins)
+        if named:
+            return node_id in named
+        return not answered.intersection(twins)
 
     def _names_twin(self, question: Question, twins: tuple[str, ...]) -> bool:
+        return bool(self._named_twins(question, twins))
+
+    def _named_twins(self, question: Question, twins: tuple[str, ...]) -> list[str]:
+        """The twins whose own words the question (or the statement before it) says."""
         said = question.terms | frozenset(tokens(question.context, self.language))
-        return any(self.twin_words[twin] & said for twin in twins)
+        return [twin for twin in twins if self.twin_words[twin] & said]
 
     def unnamed_answers(self, turns: Sequence[Turn], read: int) -> frozenset[str]:
         """The twins Jax gave in reply to a question that asked their choice without naming which one (what makes

@@ -1,8 +1,8 @@
 """Twin choices (provider/focus.py `twins`, `picks_twin`): sibling nodes that settle the same options of the same
 kind for different things ("which key for the entrance", "which key for the chest"; "which line for each
 connection") are one uncertainty each. A question that says which thing it asks about gets that twin; one that names
-none of them asks the choice once, so the same choice asked again cannot walk the twins one after another (a named
-one is answered in the tree's order, as the released provider answers).
+none of them asks the choice once, so the same choice asked again cannot walk the twins one after another; a named
+one is the one answered, even before the twins ahead of it in the tree's order.
 
 Both sides of each rule, in English and Chinese, in single- and multi-info mode, for both providers.
 """
@@ -163,6 +163,7 @@ def test_a_choice_asked_for_one_thing_gets_that_twin(language: str, multi_info: 
     _, chest, entrance = ASKS[language]
     assert revealed(language, ["1"], chest, multi_info=multi_info) == ["2"]
     assert revealed(language, ["2"], entrance, multi_info=multi_info) == ["1"]
+    assert revealed(language, [], chest, multi_info=multi_info) == ["2"]  # not the entrance's key, first in order
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
