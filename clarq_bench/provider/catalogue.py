@@ -109,7 +109,7 @@ RULES: list[Rule] = [
         "say, a thing of the task its which governs or it notices several of, two names of the brief offered, or a "
         "statement of the seeker's own keeps it; so does a question word of a kind of its own (where, who, when, how, "
         "what time, what order), unless it is pasted before a whole sentence of his ('How should I the house is "
-        "...?'), which its frame does not take (English).",
+        "...?', 'How should I handle this: the house is ...?'), which its frame does not take (English).",
         "Which one should I pick to refill the lamp and light it?",
         "Which fuel should I use to refill the lamp and light it?",
     ),

@@ -124,7 +124,8 @@ def adds_nothing(sentence: str, runs: CopiedRuns, terms: SaidTerms, language: st
     words about a gem>?") or it notices several of ("there are multiple <his words> and I am unsure which one")."""
     parts = split_copied(sentence, runs, language)
     frame = sentence if parts is None else parts[0]
-    unjoined = language in UNJOINED_FRAME and UNJOINED_FRAME[language].search(sentence)
+    dashed = sentence.replace("\u2014", " - ").replace("\u2013", " - ")  # (a long dash closes a clause as " - " does)
+    unjoined = language in UNJOINED_FRAME and UNJOINED_FRAME[language].search(dashed)
     if SPECIFIC_WH[language].search(frame) and not unjoined:
         return False
     said = tokens(sentence, language)

@@ -79,21 +79,37 @@ def test_a_question_of_the_seekers_own_around_copied_words_is_kept(question: str
 
 
 @pytest.mark.parametrize(
-    "question",
+    ("pasted", "well_formed"),
     [
-        "How should I you need to trade a gem with Henry for a fire crystal?",  # "I" before a subject: no verb
-        "Where should I go to you need to trade a gem with Henry?",  # "to" before a subject
-        "How exactly do I to trade a gem with Henry?",
-        "How should I the gate needs fire magic unleashed at the gate?",
+        # "I" before a subject or "to": no verb phrase follows the frame
+        ("How should I you need to trade a gem with Henry?", "How should I trade a gem with Henry?"),
+        ("How exactly do I to trade a gem with Henry?", "How exactly do I trade a gem with Henry?"),
+        (
+            "How should I the gate needs fire magic unleashed at the gate?",
+            "How should I get fire magic unleashed at the gate?",
+        ),
+        # "to" before a subject
+        ("Where should I go to you need to trade a gem with Henry?", "Where should I go to trade a gem with Henry?"),
+        # the question word's clause closed by a colon or a dash, or a "this" standing for the sentence after it
+        ("How should I handle this: you need to trade a gem with Henry?", "How should I trade a gem with Henry?"),
+        (
+            "Where do I go for this \u2014 you need to trade a gem with Henry?",
+            "Where do I go to trade a gem with Henry?",
+        ),
+        ("How should I handle this, you need to trade a gem with Henry?", "How do I trade a gem with Henry?"),
     ],
 )
-def test_a_question_word_pasted_before_a_whole_clause_of_his_asks_nothing_of_its_own(question: str) -> None:
+def test_a_question_word_pasted_before_a_whole_clause_of_his_asks_nothing_of_its_own(
+    pasted: str, well_formed: str
+) -> None:
     """'How should I <a sentence of his>?': the question word's frame does not take the words after it, so it asks
     no place, way or time of its own; written well, the same question word keeps the question."""
-    assert bare(question)
-    well_formed = question.replace("I you need to", "I").replace("go to you need to", "go to")
-    well_formed = well_formed.replace("I to trade", "I trade").replace("I the gate needs", "I get")
+    assert bare(pasted)
     assert not bare(well_formed)
+
+
+def test_a_question_word_after_a_colon_is_the_question_itself() -> None:
+    assert not bare("Quick question: where should I go to trade a gem with Henry?")
 
 
 def test_the_screen_refuses_a_turn_of_bare_frames_and_the_provider_reveals_nothing() -> None:
