@@ -109,7 +109,8 @@ RULES: list[Rule] = [
         "say, a thing of the task its which governs or it notices several of, two names of the brief offered, or a "
         "statement of the seeker's own keeps it; so does a question word of a kind of its own (where, who, when, how, "
         "what time, what order), unless it is pasted before a whole sentence of his ('How should I the house is "
-        "...?', 'How should I handle this: the house is ...?'), which its frame does not take (English).",
+        "...?', 'How should I handle this: the house is ...?'), which its frame does not take, or changes over the "
+        "same words of his within one turn ('How do I <his clause>? Where do I go to <his clause>?') (English).",
         "Which one should I pick to refill the lamp and light it?",
         "Which fuel should I use to refill the lamp and light it?",
     ),
@@ -137,7 +138,8 @@ RULES: list[Rule] = [
     Rule(
         "R104",
         "choice-by-its-thing",
-        "It asks what the choice answers about the thing the choice is for, betting on no option.",
+        "It asks what the choice answers about the thing the choice is for, betting on no option; a which over a word "
+        "for a kind of detail ('which place', 'what time') asks that detail instead.",
         "What should I refill the lamp with?",
         "When should I refill the lamp?",
     ),

@@ -115,18 +115,22 @@ def split_copied(sentence: str, runs: CopiedRuns, language: str) -> tuple[str, s
     return own, joint.join(u for i, u in enumerate(said) if i in covered)
 
 
-def adds_nothing(sentence: str, runs: CopiedRuns, terms: SaidTerms, language: str, vocabulary: set[str]) -> bool:
+def adds_nothing(
+    sentence: str, runs: CopiedRuns, terms: SaidTerms, language: str, vocabulary: set[str], probed: bool = False
+) -> bool:
     """Does a question wrap copied words in a frame that names nothing of the task beyond them ("Which one should I
     pick to <his words>?", "... to <his content words, in any order>?", "About the wick: which one should I pick to
     <his words about a wick>?")? `runs`: his word runs; `terms`: his sentences' terms. It keeps a question
     word of a kind of its own (where, who, when, how), a word of `vocabulary` (the task's own) that the copied
     words do not already say, or a thing of the task its which / what governs ("Which gem should I bring to <his
-    words about a gem>?") or it notices several of ("there are multiple <his words> and I am unsure which one")."""
+    words about a gem>?") or it notices several of ("there are multiple <his words> and I am unsure which one").
+    `probed`: another question of the turn wraps the same words of his in another question word (reframed), so no
+    question word is the question's own."""
     parts = split_copied(sentence, runs, language)
     frame = sentence if parts is None else parts[0]
     dashed = sentence.replace("\u2014", " - ").replace("\u2013", " - ")  # (a long dash closes a clause as " - " does)
     unjoined = language in UNJOINED_FRAME and UNJOINED_FRAME[language].search(dashed)
-    if SPECIFIC_WH[language].search(frame) and not unjoined:
+    if SPECIFIC_WH[language].search(frame) and not unjoined and not probed:
         return False
     said = tokens(sentence, language)
     covered = terms.covered(said)
@@ -137,6 +141,23 @@ def adds_nothing(sentence: str, runs: CopiedRuns, terms: SaidTerms, language: st
     governed = {t for match in GOVERNS[language].finditer(sentence) for t in tokens(match.group(1), language)}
     many = {t for match in NOTICED_MANY[language].finditer(sentence) for t in tokens(match.group(1), language)}
     return not (own - copied or vocabulary & (governed | many))
+
+
+def reframed(questions: list[str], terms: SaidTerms, language: str) -> set[str]:
+    """The questions of a turn that say back the same words of his as another of its questions ("How do I <his
+    clause>? Where do I go to <his clause>? Which place ... <his clause>?"): one clause probed with question words."""
+    said = []
+    for question in questions:
+        units = tokens(question, language)
+        said.append({units[i] for i in terms.covered(units)})
+    return {
+        question
+        for i, question in enumerate(questions)
+        if any(
+            j != i and len(said[i] & other) >= TERM_RUN and len(said[i] & other) >= min(len(said[i]), len(other)) / 2
+            for j, other in enumerate(said)
+        )
+    }
 
 
 def frames_own(statements: list[str], copied: set[str], terms: SaidTerms, language: str, vocabulary: set[str]) -> bool:

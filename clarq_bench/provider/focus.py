@@ -98,6 +98,17 @@ class NodeFocus(NamedTuple):
         return bool(self.options or self.kind)
 
 
+#: Kinds of thing a question may ask besides which one: a place, a person, a time, a number.
+ASKED_KINDS = frozenset({"place", "person", "time", "quantity"})
+#: Words for such a kind that a which / what may govern ("which place", "what time").
+KIND_WORDS = {
+    "en": frozenset(
+        tokens("place places location spot address time times date day hour moment person people amount number", "en")
+    ),
+    "zh": frozenset(tokens("地方 地点 位置 时间 时候 日子 人 数量", "zh")),
+}
+
+
 class FocusIndex(QuestionReading, TwinReading, OfferReading):
     """For one task: the options of the brief, and the uncertainty of every required node."""
 
@@ -280,7 +291,10 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading):
         groups = {o.group for o in focus.options}
         ours = [o for o in named if o.group in groups]
         if not focus.options:  # a choice among things the brief does not list ("which route up the mountain")
-            asked = bool(question.classes & self._choice_asked_by(focus)) and (
+            classes = question.classes & self._choice_asked_by(focus)
+            if self._asks_kind_word(question) and not classes & ASKED_KINDS:
+                return None  # (as below: "which place" asks a place, no choice of another kind)
+            asked = bool(classes) and (
                 self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, self._own_terms(question))
             )
             return "R104" if asked else None
@@ -290,12 +304,21 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading):
             return None  # one option named, no other offered: a bet on the answer
         if named and len(named) > 2:
             return None  # names of other kinds thrown in: no question about this choice
-        if not question.classes & self._choice_asked_by(focus):
+        allowed = self._choice_asked_by(focus)
+        if not question.classes & allowed:
             return None  # a yes/no question, or one that asks another kind of thing (how many, when, who)
+        if self._asks_kind_word(question) and not question.classes & ASKED_KINDS & allowed:
+            return None  # "Which place should I go to complete the deal?" asks a place, not which gem the deal needs
         asked = self._kind_apart(question, focus.kind) or self._overlaps(
             focus.anchor, self._own_terms(question), least=ZH_CHOICE_ANCHOR
         )
         return "R104" if asked else None
+
+    def _asks_kind_word(self, question: Question) -> bool:
+        """Does its which / what govern only a word for a kind of detail ("which place", "what time", "which
+        person"), so that the question asks that detail rather than which thing?"""
+        governed = self._governed_terms(question)
+        return bool(question.classes & ASKED_KINDS) and bool(governed) and governed <= KIND_WORDS[self.language]
 
     def _choice_asked_by(self, focus: NodeFocus) -> frozenset[str]:
         """The question classes that ask a choice by its kind or its thing rather than its options (asks_choice (3)):

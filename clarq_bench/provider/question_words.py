@@ -212,8 +212,9 @@ SPECIFIC_WH: dict[str, TextPattern] = {
 #: with ("How should I the house is ...?", "How do I you first need ...?"), or "to" before another "to" or a
 #: subject ("Where should I go to you just need ...?"), a question word whose clause a colon or a dash closes before
 #: his words ("How should I handle this: <his sentence>?"), or a "this" / "that" standing for a sentence that follows
-#: ("How should I handle this, the house is ...?"). Such a frame is pasted before a clause, not asking about it, so
-#: its question word does not make the question one of its own.
+#: ("How should I handle this, the house is ...?"), or a subject and its verb right after "I" / "to" ("Where should
+#: I go to george will appear ...?"). Such a frame is pasted before a clause, not asking about it, so its question
+#: word does not make the question one of its own.
 UNJOINED_FRAME: dict[str, TextPattern] = {
     "en": case_blind(
         r"\b(?:i|we)\s+(?:the|a|an|you|your|he|she|it|they|his|her|their|its|this|these|those|to|which|who|whom|"
@@ -221,6 +222,7 @@ UNJOINED_FRAME: dict[str, TextPattern] = {
         r"in|on|from|for|with|of|by)\b|\bto\s+(?:to|you|i|we|they|he|she|which|while|before|after)\b"
         r"|\b(?:where|when|who|whom|whose|how)\b[^?!]*?(?:[:;]|\s--?\s)"
         r"|\b(?:this|that|these|those)\s*,?\s+(?:the|a|an|you|your|he|she|it|they|his|her|their|its|we|i)\b"
+        r"|\b(?:i|we|to)\s+[a-z]+\s+(?:will|would|is|are|was|were|has|have|had|must|can|could|may|might)\b"
     ),
 }
 #: A plurality the seeker noticed ("there are multiple wind power stations", "two cars"): with a word of the task

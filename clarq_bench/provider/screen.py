@@ -43,6 +43,7 @@ from .copies import (
     copied_share,
     copied_terms,
     frames_own,
+    reframed,
     text_grams,
 )
 from .echo import ECHO_CHARS, ECHO_WORDS, NON_TEXT, echo_spans, without_spans, words
@@ -452,7 +453,8 @@ class TurnScreen:
         if any(names.listed(s)[0] >= 2 for s in own_asked):
             return False  # it offers names of the brief as alternatives: a choice of its own ("the A or the B?")
         asked = [names.without_names(s, language) for s in own_asked]
-        if not all(adds_nothing(s, grams, terms, language, vocabulary) for s in asked):
+        probed = reframed(asked, terms, language)
+        if not all(adds_nothing(s, grams, terms, language, vocabulary, s in probed) for s in asked):
             return False
         statements = [s for s in said if s not in own_asked]
         return not frames_own(statements, copied_terms(asked, terms, language), terms, language, vocabulary)

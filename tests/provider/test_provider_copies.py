@@ -97,6 +97,11 @@ def test_a_question_of_the_seekers_own_around_copied_words_is_kept(question: str
             "Where do I go to trade a gem with Henry?",
         ),
         ("How should I handle this, you need to trade a gem with Henry?", "How do I trade a gem with Henry?"),
+        # a subject and its verb right after "to"
+        (
+            "Where should I go to Henry can trade a gem with Henry for a fire crystal?",
+            "Where should I go to trade a gem with Henry for a fire crystal?",
+        ),
     ],
 )
 def test_a_question_word_pasted_before_a_whole_clause_of_his_asks_nothing_of_its_own(
@@ -110,6 +115,15 @@ def test_a_question_word_pasted_before_a_whole_clause_of_his_asks_nothing_of_its
 
 def test_a_question_word_after_a_colon_is_the_question_itself() -> None:
     assert not bare("Quick question: where should I go to trade a gem with Henry?")
+
+
+def test_one_clause_of_his_probed_with_several_question_words_asks_none_of_them() -> None:
+    """ "How do I <his clause>? Where should I go to <his clause>?": the question words change, his words do not, so
+    no question word is the turn's own; one of them alone, or each over its own thing, is a question."""
+    probe = "How exactly do I trade a gem with Henry? Where should I go to trade a gem with Henry?"
+    assert verdict("en", probe) == Verdict.bare_frame
+    assert verdict("en", "Where should I go to trade a gem with Henry?") is None
+    assert verdict("en", "Where should I go to trade a gem with Henry? And which gem does he want?") is None
 
 
 def test_the_screen_refuses_a_turn_of_bare_frames_and_the_provider_reveals_nothing() -> None:

@@ -118,6 +118,15 @@ def test_a_detail_is_about_what_the_node_shares_with_the_reply_it_follows(focus:
     assert not asks(focus, "Where should I go?", "1.1")  # the right question word, about nothing named
 
 
+def test_a_which_over_a_kind_of_detail_asks_that_detail_not_a_choice_of_a_thing(focus: FocusIndex) -> None:
+    """ "Which place should I go to meet Henry?" asks a place: node 1 settles which gem, so it is not asked, though the
+    question names Henry; node 1.1 (which tavern) is a choice of a place and is."""
+    assert not asks(focus, "Which place should I go to meet Henry?", "1")
+    assert asks(focus, "Which place should I go to meet Henry?", "1.1")
+    assert not asks(focus, "What time should I meet Henry?", "1")
+    assert asks(focus, "Which gem does Henry need?", "1")
+
+
 def governed(focus: FocusIndex, text: str) -> set[str]:
     return set().union(*(focus._governed_terms(question) for question in focus.questions(text)))
 
