@@ -110,7 +110,8 @@ RULES: list[Rule] = [
         "statement of the seeker's own keeps it; so does a question word of a kind of its own (where, who, when, how, "
         "what time, what order), unless it is pasted before a whole sentence of his ('How should I the house is "
         "...?', 'How should I handle this: the house is ...?'), which its frame does not take, or changes over the "
-        "same words of his within one turn ('How do I <his clause>? Where do I go to <his clause>?') (English).",
+        "same words of his within one turn ('How do I <his clause>? Where do I go to <his clause>?') (English; in "
+        "Chinese only a turn of such short frames around one clause of his is read so).",
         "Which one should I pick to refill the lamp and light it?",
         "Which fuel should I use to refill the lamp and light it?",
     ),

@@ -44,6 +44,7 @@ from .copies import (
     copied_terms,
     frames_own,
     reframed,
+    split_copied,
     text_grams,
 )
 from .echo import ECHO_CHARS, ECHO_WORDS, NON_TEXT, echo_spans, without_spans, words
@@ -97,6 +98,11 @@ _CONTENT_FREE: dict[str, TextPattern] = {
     "en": case_blind(r"\b(what|how)\s+about\b|\bwhat\s+of\b"),
     "zh": re.compile(r"怎么样|如何呢"),
 }
+
+
+#: A frame of at most this many words (en) / characters (zh) of the seeker's own around words of Jax's ("Which place
+#: should I go to", "，具体该怎么做").
+PROBE_FRAME = {"en": 6, "zh": 8}
 
 
 class Verdict(str, Enum):
@@ -427,6 +433,8 @@ class TurnScreen:
             return Screened(Verdict.no_question, 0)  # nothing asked, or only inside text copied from Jax or the brief
         if language in FRAME_CHECKED and self._bare_frames(said, own_asked, copied_grams, earlier):
             return Screened(Verdict.bare_frame, 0)  # his words in a frame that would fit any of them
+        if self._probes(own_asked, earlier, copied_grams):
+            return Screened(Verdict.bare_frame, 0)  # one clause of his asked in several question words
         if count_asks(raw, language, self.joint_names) > MAX_THINGS[language]:
             return Screened(Verdict.one_at_a_time, 0)  # more things than honest seekers ask in one turn
         if len(asked) > MAX_QUESTIONS or names.is_spray(asked, language, raw):
@@ -458,6 +466,19 @@ class TurnScreen:
             return False
         statements = [s for s in said if s not in own_asked]
         return not frames_own(statements, copied_terms(asked, terms, language), terms, language, vocabulary)
+
+    def _probes(self, own_asked: list[str], earlier: list[str], grams: CopiedRuns) -> bool:
+        """Is every question of the turn a short frame around the same words of his as another of them ("How do I
+        <his clause>? Where should I go to <his clause>?", "<his clause>，具体该怎么做？<his clause>，该去哪里？")?"""
+        if len(own_asked) < 2:
+            return False
+        language = self.language
+        asked = [self.names.without_names(s, language) for s in own_asked]
+        for question in asked:
+            parts = split_copied(question, grams, language)
+            if parts is None or len(parts[0] if language == "zh" else parts[0].split()) > PROBE_FRAME[language]:
+                return False  # a question with words of its own around his
+        return set(asked) <= reframed(asked, SaidTerms(earlier, language), language)
 
 
 def screen(task: Task, turns: list[Turn]) -> Screened:

@@ -372,6 +372,25 @@ class StepWalkSeeker(ClauseWalkSeeker):
     frames = "steps"
 
 
+class ProbeWalkSeeker(ClauseWalkSeeker):
+    """Enumeration: one clause of Jax's answers a turn, asked in every question word of its frames at once ("How
+    exactly do I <clause>? Where should I go to <clause>? Which place ... <clause>?"): three chances a turn at
+    whichever node the clause touches, none chosen by reading it."""
+
+    strategy = "enum-probes"
+    frames = "probes"
+
+    def attack(self, view: DialogueView, turn: int) -> str:
+        asked = " ".join(t.text.lower() for t in view.turns if t.speaker == Speaker.seeker)
+        clauses = [c for c in reply_clauses(view, self.language) if c.lower() not in asked]
+        if not clauses:
+            return "?"
+        frames = wordings(self.frames, self.language)
+        start = turn % len(frames)  # (each turn opens with another question word)
+        joint = " " if self.language == "en" else ""
+        return joint.join(fill(frame, clause=clauses[0]) for frame in frames[start:] + frames[:start])
+
+
 #: Registered name -> class, in the order the audit reports them.
 STRATEGIES: dict[str, type[RedTeamSeeker]] = {
     cls.strategy: cls
@@ -391,5 +410,6 @@ STRATEGIES: dict[str, type[RedTeamSeeker]] = {
 }
 #: The enumeration strategies: plausible questions, no skill, the whole brief walked within the turn cap.
 ENUMERATION: dict[str, type[RedTeamSeeker]] = {
-    cls.strategy: cls for cls in (OneEachSeeker, PairsSeeker, KindsSeeker, ClauseWalkSeeker, StepWalkSeeker)
+    cls.strategy: cls
+    for cls in (OneEachSeeker, PairsSeeker, KindsSeeker, ClauseWalkSeeker, StepWalkSeeker, ProbeWalkSeeker)
 }

@@ -68,6 +68,7 @@ ENUMERATION = {
     "enum-kinds": "KindsSeeker",
     "enum-clauses": "ClauseWalkSeeker",
     "enum-steps": "StepWalkSeeker",
+    "enum-probes": "ProbeWalkSeeker",
 }
 #: The template family (seekers/templates.py): any spec `tpl-<form>+q..+n..+<source>...` names a member; these
 #: named members are known attacks on a provider. Kept in step with templates.MEMBERS (a test checks it).

@@ -159,7 +159,19 @@ def test_the_briefs_names_are_the_seekers_to_offer() -> None:
     assert verdict("en", "Should I go there to trade a gem with Henry?") == Verdict.bare_frame
 
 
+def test_a_chinese_clause_of_his_probed_with_several_question_words_asks_none_of_them() -> None:
+    """In Chinese only the probe is read: short frames around the same words of his, one question word each."""
+    probe = "用宝石和亨利交换火晶石，具体该怎么做？用宝石和亨利交换火晶石，该去哪里？"
+    assert verdict("zh", probe) == Verdict.bare_frame
+    assert offline_reply("zh", probe).revealed == []
+    assert verdict("zh", "用宝石和亨利交换火晶石，该去哪里？") is None  # one question word: a question
+    # words of its own around his: the seeker's own questions about one thing
+    own = "用宝石和亨利交换火晶石的时候，亨利最想要的是哪一种宝石？用宝石和亨利交换火晶石，要在城里哪个地方见他？"
+    assert verdict("zh", own) is None
+
+
 def test_chinese_is_not_checked() -> None:
-    """A Chinese question names its thing in a few characters that one copied run takes whole."""
+    """A Chinese question names its thing in a few characters that one copied run takes whole: a frame around his
+    words is not read as bare there (only the probe above is)."""
     assert make_task("zh").language == "zh"
     assert verdict("zh", "用宝石和亨利交换火晶石，该选哪一个？") is None

@@ -251,3 +251,5 @@ def test_the_clause_walker_asks_about_each_clause_of_jaxs_answers_once_oldest_fi
     assert reply_clauses(view_of(task, 1, "先去北边的矿山，再用铁镐挖矿。"), "zh") == ["先去北边的矿山", "再用铁镐挖矿"]
     steps = build_seeker("enum-steps", task).attack(view, 1)  # type: ignore[attr-defined]
     assert "trade a gem with henry" in steps and steps.startswith(("How", "Where"))
+    probes = build_seeker("enum-probes", task).attack(view, 1)  # type: ignore[attr-defined]
+    assert probes.count("trade a gem with henry") == 3 and probes.count("?") == 3  # one clause, three question words
