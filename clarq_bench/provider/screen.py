@@ -468,17 +468,18 @@ class TurnScreen:
         return not frames_own(statements, copied_terms(asked, terms, language), terms, language, vocabulary)
 
     def _probes(self, own_asked: list[str], earlier: list[str], grams: CopiedRuns) -> bool:
-        """Is every question of the turn a short frame around the same words of his as another of them ("How do I
-        <his clause>? Where should I go to <his clause>?", "<his clause>，具体该怎么做？<his clause>，该去哪里？")?"""
+        """Are two questions of the turn or more short frames around the same words of his ("How do I <his clause>?
+        Where should I go to <his clause>?", "<his clause>，具体该怎么做？<his clause>，该去哪里？")? One clause probed
+        with question words asks none of them, whatever else the turn asks."""
         if len(own_asked) < 2:
             return False
         language = self.language
-        asked = [self.names.without_names(s, language) for s in own_asked]
-        for question in asked:
+        short = []
+        for question in (self.names.without_names(s, language) for s in own_asked):
             parts = split_copied(question, grams, language)
-            if parts is None or len(parts[0] if language == "zh" else parts[0].split()) > PROBE_FRAME[language]:
-                return False  # a question with words of its own around his
-        return set(asked) <= reframed(asked, SaidTerms(earlier, language), language)
+            if parts is not None and len(parts[0] if language == "zh" else parts[0].split()) <= PROBE_FRAME[language]:
+                short.append(question)  # (a question with words of its own around his is no frame)
+        return len(short) >= 2 and len(reframed(short, SaidTerms(earlier, language), language)) >= 2
 
 
 def screen(task: Task, turns: list[Turn]) -> Screened:

@@ -124,6 +124,8 @@ def test_one_clause_of_his_probed_with_several_question_words_asks_none_of_them(
     assert verdict("en", probe) == Verdict.bare_frame
     assert verdict("en", "Where should I go to trade a gem with Henry?") is None
     assert verdict("en", "Where should I go to trade a gem with Henry? And which gem does he want?") is None
+    # another question added to the probe does not make it one
+    assert verdict("en", f"{probe} Which tavern is Henry in?") == Verdict.bare_frame
 
 
 def test_the_screen_refuses_a_turn_of_bare_frames_and_the_provider_reveals_nothing() -> None:
@@ -163,6 +165,7 @@ def test_a_chinese_clause_of_his_probed_with_several_question_words_asks_none_of
     """In Chinese only the probe is read: short frames around the same words of his, one question word each."""
     probe = "用宝石和亨利交换火晶石，具体该怎么做？用宝石和亨利交换火晶石，该去哪里？"
     assert verdict("zh", probe) == Verdict.bare_frame
+    assert verdict("zh", probe + "亨利在哪个酒馆？") == Verdict.bare_frame
     assert offline_reply("zh", probe).revealed == []
     assert verdict("zh", "用宝石和亨利交换火晶石，该去哪里？") is None  # one question word: a question
     # words of its own around his: the seeker's own questions about one thing
