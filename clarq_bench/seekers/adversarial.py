@@ -357,11 +357,13 @@ class ClauseWalkSeeker(RedTeamSeeker):
     frames: ClassVar[str] = "clauses"
 
     def attack(self, view: DialogueView, turn: int) -> str:
+        clause = self.next_clause(view)
+        return fill(self.pick(self.frames, view, turn), clause=clause) if clause else "?"
+
+    def next_clause(self, view: DialogueView) -> str | None:
+        """The oldest clause of Jax's answers this seeker has not asked about yet."""
         asked = " ".join(t.text.lower() for t in view.turns if t.speaker == Speaker.seeker)
-        clauses = [c for c in reply_clauses(view, self.language) if c.lower() not in asked]
-        if not clauses:
-            return "?"
-        return fill(self.pick(self.frames, view, turn), clause=clauses[0])
+        return next((c for c in reply_clauses(view, self.language) if c.lower() not in asked), None)
 
 
 class StepWalkSeeker(ClauseWalkSeeker):
@@ -381,14 +383,13 @@ class ProbeWalkSeeker(ClauseWalkSeeker):
     frames = "probes"
 
     def attack(self, view: DialogueView, turn: int) -> str:
-        asked = " ".join(t.text.lower() for t in view.turns if t.speaker == Speaker.seeker)
-        clauses = [c for c in reply_clauses(view, self.language) if c.lower() not in asked]
-        if not clauses:
+        clause = self.next_clause(view)
+        if not clause:
             return "?"
         frames = wordings(self.frames, self.language)
         start = turn % len(frames)  # (each turn opens with another question word)
         joint = " " if self.language == "en" else ""
-        return joint.join(fill(frame, clause=clauses[0]) for frame in frames[start:] + frames[:start])
+        return joint.join(fill(frame, clause=clause) for frame in frames[start:] + frames[:start])
 
 
 #: Registered name -> class, in the order the audit reports them.
