@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from ..core.transcript import Speaker, Turn
+from .detail_kinds import ASKED_KINDS
 from .focus import FocusIndex
 from .question_lists import Question
 from .question_words import ASKS_FOR
@@ -43,10 +44,6 @@ CLEAR_LANGUAGES = frozenset({"zh", "en"})
 #: walker of the brief's options would otherwise be answered by score. Chinese names are read as character pairs,
 #: too loosely to say which choice a name belongs to, and R108 was measured there without these two guards.
 OPTIONS_READ = frozenset({"en"})
-#: Question classes that say what kind of thing is asked (a place, a person, a time, an amount): in English R108 never
-#: reads a question asking one of them of a node that answers another ("Where should I go to <his clause>?" asks no
-#: crystal), as the rules above never do.
-SPECIFIC_CLASSES = frozenset({"place", "person", "time", "quantity"})
 #: Rules by which a question names the choice it asks (its kind, its options): a question that names one choice and
 #: merely speaks of another's thing ("Which key should I use on the gate?") asks the one it names.
 CHOICE_NAMED = frozenset({"R101", "R102", "R103", "R106"})
@@ -205,7 +202,7 @@ def _asks_another_kind(focus: FocusIndex, question: Question, node_id: str) -> b
     """Does the question ask a kind of thing (where, who, when, how many) that this node does not answer: a detail of
     another kind, or a choice its class does not ask (focus._choice_asked_by)?"""
     node = focus.nodes.get(node_id)
-    specific = question.classes & SPECIFIC_CLASSES
+    specific = question.classes & ASKED_KINDS  # (R108 in English: "Where should I go to <his clause>?" asks no crystal)
     if node is None or not specific:
         return False
     allowed = focus._choice_asked_by(node) if node.is_choice else ASKS_FOR[node.needs]

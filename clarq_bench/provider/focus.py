@@ -29,6 +29,7 @@ from typing import NamedTuple
 
 from ..core.tasks import ROOT_ID, ResponseNode, Task, parent_id
 from .brief_options import BriefOption, brief_options, names_entity, names_of, notes_of
+from .detail_kinds import ASKED_KINDS, KIND_WORDS
 from .lexical import TaskIndex, competing_options, focus_phrase, tokens
 from .memo import per_reader
 from .offers import CHOICE_SAID, OfferReading
@@ -96,17 +97,6 @@ class NodeFocus(NamedTuple):
     @property
     def is_choice(self) -> bool:
         return bool(self.options or self.kind)
-
-
-#: Kinds of thing a question may ask besides which one: a place, a person, a time, a number.
-ASKED_KINDS = frozenset({"place", "person", "time", "quantity"})
-#: Words for such a kind that a which / what may govern ("which place", "what time").
-KIND_WORDS = {
-    "en": frozenset(
-        tokens("place places location spot address time times date day hour moment person people amount number", "en")
-    ),
-    "zh": frozenset(tokens("地方 地点 位置 时间 时候 日子 人 数量", "zh")),
-}
 
 
 class FocusIndex(QuestionReading, TwinReading, OfferReading):
