@@ -431,9 +431,17 @@ class TurnScreen:
         ]
         if not own_asked:
             return Screened(Verdict.no_question, 0)  # nothing asked, or only inside text copied from Jax or the brief
-        if language in FRAME_CHECKED and self._bare_frames(said, own_asked, copied_grams, earlier):
+        # his replies' sentences as terms, for the two rules below (his replies only: the brief's own words are the
+        # seeker's to offer back, "the bronze valve or the steel one?"); a lone Chinese question needs neither
+        framed = language in FRAME_CHECKED or len(own_asked) > 1
+        said_terms = SaidTerms(earlier, language) if framed else None
+        if (
+            said_terms is not None
+            and language in FRAME_CHECKED
+            and self._bare_frames(said, own_asked, copied_grams, said_terms)
+        ):
             return Screened(Verdict.bare_frame, 0)  # his words in a frame that would fit any of them
-        if self._probes(own_asked, earlier, copied_grams):
+        if said_terms is not None and self._probes(own_asked, copied_grams, said_terms):
             return Screened(Verdict.bare_frame, 0)  # one clause of his asked in several question words
         if count_asks(raw, language, self.joint_names) > MAX_THINGS[language]:
             return Screened(Verdict.one_at_a_time, 0)  # more things than honest seekers ask in one turn
@@ -452,12 +460,10 @@ class TurnScreen:
                 return Screened(Verdict.echo, 0)
         return Screened(None, asks)
 
-    def _bare_frames(self, said: list[str], own_asked: list[str], grams: CopiedRuns, earlier: list[str]) -> bool:
+    def _bare_frames(self, said: list[str], own_asked: list[str], grams: CopiedRuns, terms: SaidTerms) -> bool:
         """Is every question of the turn a bare frame around words copied from Jax or the brief (copies.adds_nothing;
         the brief's names are the seeker's to name), with no statement of its own that names the task?"""
         language, names, vocabulary = self.language, self.names, self.frame_vocabulary
-        # (his replies only: the brief's own words are the seeker's to offer back, "the bronze valve or the steel one?")
-        terms = SaidTerms(earlier, language)
         if any(names.listed(s)[0] >= 2 for s in own_asked):
             return False  # it offers names of the brief as alternatives: a choice of its own ("the A or the B?")
         asked = [names.without_names(s, language) for s in own_asked]
@@ -467,7 +473,7 @@ class TurnScreen:
         statements = [s for s in said if s not in own_asked]
         return not frames_own(statements, copied_terms(asked, terms, language), terms, language, vocabulary)
 
-    def _probes(self, own_asked: list[str], earlier: list[str], grams: CopiedRuns) -> bool:
+    def _probes(self, own_asked: list[str], grams: CopiedRuns, terms: SaidTerms) -> bool:
         """Are two questions of the turn or more short frames around the same words of his ("How do I <his clause>?
         Where should I go to <his clause>?", "<his clause>，具体该怎么做？<his clause>，该去哪里？")? One clause probed
         with question words asks none of them, whatever else the turn asks."""
@@ -479,7 +485,7 @@ class TurnScreen:
             parts = split_copied(question, grams, language)
             if parts is not None and len(parts[0] if language == "zh" else parts[0].split()) <= PROBE_FRAME[language]:
                 short.append(question)  # (a question with words of its own around his is no frame)
-        return len(short) >= 2 and len(reframed(short, SaidTerms(earlier, language), language)) >= 2
+        return len(short) >= 2 and len(reframed(short, terms, language)) >= 2
 
 
 def screen(task: Task, turns: list[Turn]) -> Screened:
