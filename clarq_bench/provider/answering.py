@@ -39,6 +39,12 @@ PREFER_MARGIN = 0.3
 #: docs/providers.md for the figures).
 CLEAR_FLOOR = 0.85
 CLEAR_GAP = 0.4
+#: R108's looser tier: a question the reader is this sure of (by this much) asks the node when it says so in words
+#: of its own that the node's answer says too (FocusIndex.asks_in_own_words, provider/own_words.py). 0.6 / 0.25 from
+#: a grid of floors 0.5-0.7 and gaps 0.2-0.3: the most natural wordings kept with no agreement lost on either half of
+#: the types (docs/providers.md has the figures).
+LOOSE_FLOOR = 0.6
+LOOSE_GAP = 0.25
 CLEAR_LANGUAGES = frozenset({"zh", "en"})
 #: (en) Where R108 also never reads a bet on one of the node's options or an offer of another choice's options: a
 #: walker of the brief's options would otherwise be answered by score. Chinese names are read as character pairs,
@@ -116,7 +122,7 @@ def read_turn(
         rule = next((r for r in (focus.focus_rule(q, node_id, answered) for q in questions) if r is not None), None)
         if rule is not None:
             rules[node_id] = rule
-    clear = _clearly_asked(focus, questions, ordered, proposed, confidence or {}, rules)
+    clear = _clearly_asked(focus, questions, ordered, proposed, confidence or {}, rules, heard)
     if clear:
         rules.update(dict.fromkeys(clear, "R108"))
         rules = {node_id: rules[node_id] for node_id in ordered if node_id in rules}
@@ -175,10 +181,12 @@ def _clearly_asked(
     proposed: set[str],
     confidence: Mapping[str, float],
     ruled: Mapping[str, str],
+    heard: str = "",
 ) -> frozenset[str]:
     """The proposed nodes a lone real question asks by the reader's confidence alone (R108, `CLEAR_LANGUAGES`). Never
     a question that lists three things or more (the rules read such a list as asking none of them in particular) or
-    that names a choice by a rule (`ruled`: node -> rule), nor (`OPTIONS_READ`) a bet or an offer of other options."""
+    that names a choice by a rule (`ruled`: node -> rule), nor (`OPTIONS_READ`) a bet or an offer of other options.
+    Under the clear floor and gap, only a question in words of its own (LOOSE_FLOOR; `heard`: all Jax has said)."""
     if focus.language not in CLEAR_LANGUAGES or len(questions) != 1 or not questions[0].classes or not confidence:
         return frozenset()
     if focus.lists_things(questions[0]) or CHOICE_NAMED & set(ruled.values()):
@@ -187,14 +195,18 @@ def _clearly_asked(
     for node_id in ordered:
         value = confidence.get(node_id, 0.0)
         rest = max((v for other, v in confidence.items() if other != node_id), default=0.0)
-        if node_id in proposed and node_id not in ruled and value >= CLEAR_FLOOR and value - rest >= CLEAR_GAP:
-            if focus.language in OPTIONS_READ and (
-                focus.bets(questions[0], node_id)
-                or focus.offers_others(questions[0], node_id)
-                or _asks_another_kind(focus, questions[0], node_id)
-            ):
-                continue
-            clear.append(node_id)
+        if node_id not in proposed or node_id in ruled or value < LOOSE_FLOOR or value - rest < LOOSE_GAP:
+            continue
+        sure = value >= CLEAR_FLOOR and value - rest >= CLEAR_GAP
+        if not sure and not focus.asks_in_own_words(questions[0], node_id, heard):
+            continue  # fairly sure only: the question must say it in words of its own
+        if focus.language in OPTIONS_READ and (
+            focus.bets(questions[0], node_id)
+            or focus.offers_others(questions[0], node_id)
+            or _asks_another_kind(focus, questions[0], node_id)
+        ):
+            continue
+        clear.append(node_id)
     return frozenset(clear)
 
 

@@ -33,6 +33,7 @@ from .detail_kinds import ASKED_KINDS, KIND_WORDS
 from .lexical import TaskIndex, competing_options, focus_phrase, tokens
 from .memo import per_reader
 from .offers import CHOICE_SAID, OfferReading
+from .own_words import OwnWordsReading
 from .question_lists import Question
 from .question_reading import QuestionReading
 from .question_words import (
@@ -99,7 +100,7 @@ class NodeFocus(NamedTuple):
         return bool(self.options or self.kind)
 
 
-class FocusIndex(QuestionReading, TwinReading, OfferReading):
+class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading):
     """For one task: the options of the brief, and the uncertainty of every required node."""
 
     def __init__(self, task: Task, index: TaskIndex | None = None) -> None:

@@ -76,17 +76,20 @@ def test_a_chinese_count_is_no_part_of_a_name() -> None:
 def test_a_clear_match_asks_a_node_alone_unless_the_question_bets_or_names_a_choice(focus) -> None:
     from types import SimpleNamespace
 
-    from clarq_bench.provider.answering import CLEAR_FLOOR, CLEAR_GAP, _clearly_asked
+    from clarq_bench.provider.answering import CLEAR_FLOOR, CLEAR_GAP, LOOSE_FLOOR, LOOSE_GAP, _clearly_asked
 
     questions = focus.questions("Which gem does Henry need?")  # a real question (it has a question class)
     assert questions and questions[0].classes
 
-    def reader(language: str, lists: bool = False, bets: bool = False, offers: bool = False) -> SimpleNamespace:
+    def reader(
+        language: str, lists: bool = False, bets: bool = False, offers: bool = False, own: bool = False
+    ) -> SimpleNamespace:
         return SimpleNamespace(
             language=language,
             lists_things=lambda question: lists,
             bets=lambda question, node_id: bets,
             offers_others=lambda question, node_id: offers,
+            asks_in_own_words=lambda question, node_id, heard: own,
             nodes={},  # (no node's kind of answer known: _asks_another_kind has its own test)
         )
 
@@ -107,6 +110,16 @@ def test_a_clear_match_asks_a_node_alone_unless_the_question_bets_or_names_a_cho
     assert _clearly_asked(zh, questions, order, {"1", "2"}, close, {}) == frozenset()  # not far surer
     low = {"1": CLEAR_FLOOR - 0.01, "2": 0.0}
     assert _clearly_asked(zh, questions, order, {"1", "2"}, low, {}) == frozenset()
+    # fairly sure: asked only in words of its own (own_words.py), and never under the loose floor and gap
+    mine = reader("zh", own=True)
+    assert _clearly_asked(mine, questions, order, {"1", "2"}, close, {}) == {"1"}
+    assert _clearly_asked(mine, questions, order, {"1", "2"}, low, {}) == {"1"}
+    fair = {"1": LOOSE_FLOOR, "2": LOOSE_FLOOR - LOOSE_GAP}
+    assert _clearly_asked(mine, questions, order, {"1", "2"}, fair, {}) == {"1"}
+    assert _clearly_asked(zh, questions, order, {"1", "2"}, fair, {}) == frozenset()
+    for unsure in ({"1": LOOSE_FLOOR - 0.01, "2": 0.0}, {"1": LOOSE_FLOOR, "2": LOOSE_FLOOR - LOOSE_GAP + 0.01}):
+        assert _clearly_asked(mine, questions, order, {"1", "2"}, unsure, {}) == frozenset()
+    assert _clearly_asked(reader("en", own=True, bets=True), questions, order, {"1", "2"}, fair, {}) == frozenset()
 
 
 def test_english_bets_and_offers_of_other_options_are_read_off_the_brief() -> None:

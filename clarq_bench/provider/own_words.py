@@ -1,0 +1,80 @@
+"""What a lone question says in words of its own (mixed into FocusIndex): the reading behind R108's looser tier.
+
+Why: the reader's confidence alone (R108) may give a lone question a node no rule names, since a person asks
+"她的店招要怎么挂？" or "What rating should it be?" without the words the rules read. Confidence alone is also what a
+template leans on: a brief's name in a stock frame ("<name>要怎么处理？"), a clause of Jax's with "which one?" after
+it, a "Which <thing> exactly?" over every noun. Such a template says nothing of its own that the node says too. So a
+question the reader is only fairly sure of must share a word with the node's answer that is its own: not one of the
+brief's names, not copied from Jax's replies or the brief's background (runs of `COPIED_RUN` words / characters), not
+filler. And it must not be a question the choice rules read fully: a which in English (its kind is a word R101 and
+R106 read), a which that governs nothing in Chinese ("……需要哪一个？"; "哪种刀" names a kind of one character, which the
+rules' character pairs miss). It names at most one of the brief's options: two are an offer the rules read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..core.tasks import Task
+from .lexical import token_set
+from .question_lists import Question
+from .question_words import BARE_FILLER_EN, BOILERPLATE, FUNCTION_ZH
+
+#: Words (en) / characters (zh) in a row that make a stretch of the question a copy of Jax's or the brief's text.
+COPIED_RUN = {"en": 3, "zh": 3}
+_WORD_EN = re.compile(r"[a-z0-9']+")
+_WHICH_EN = re.compile(r"\bwhich\b", re.IGNORECASE)
+#: A Chinese which over nothing, closing the question: "……需要哪一个？", "用哪样？".
+_BARE_WHICH_ZH = re.compile(r"哪一?[个样][？?。！!]?$")
+
+
+def _is_han(ch: str) -> bool:
+    return "\u4e00" <= ch <= "\u9fff"
+
+
+def _uncopied(units: list[str], source: str, run: int, joiner: str) -> list[str]:
+    """The units (words or characters) of a question outside every run of `run` units found in `source`."""
+    copied: set[int] = set()
+    for start in range(len(units) - run + 1):
+        piece = joiner.join(units[start : start + run])
+        if (f" {piece} " if joiner else piece) in source:
+            copied.update(range(start, start + run))
+    return [unit for i, unit in enumerate(units) if i not in copied]
+
+
+class OwnWordsReading:
+    """The own-words reading of FocusIndex: it needs `task`, `language`, `names` (the brief's names, longest first),
+    `_without_names()` and `named_options()`, which FocusIndex has."""
+
+    task: Task
+    language: str
+    names: list[str]
+
+    def _without_names(self, text: str, mark: str = " , ") -> str:
+        raise NotImplementedError  # pragma: no cover - ListReading's
+
+    def named_options(self, question: Question) -> Sequence[object]:
+        raise NotImplementedError  # pragma: no cover - FocusIndex's
+
+    def asks_in_own_words(self, question: Question, node_id: str, heard: str) -> bool:
+        """Does the question share a word of its own with the node's answer (see the module docstring)? `heard`:
+        everything Jax has said so far."""
+        if len(self.named_options(question)) > 1:
+            return False
+        rest = self._without_names(question.text)  # (lower-cased, each brief name cut out)
+        answer = self.task.tree[node_id].text.lower()
+        for name in self.names:
+            answer = answer.replace(name.lower(), " , ")
+        source = f"{heard} {self.task.brief.background}".lower()
+        if self.language == "zh":
+            if not question.context and _BARE_WHICH_ZH.search(rest.strip()):
+                return False
+            mine = _uncopied(list(rest), source, COPIED_RUN["zh"], "")
+            return bool(({ch for ch in mine if _is_han(ch)} - FUNCTION_ZH) & set(answer))
+        if _WHICH_EN.search(question.text):
+            return False
+        source = " " + " ".join(_WORD_EN.findall(source)) + " "
+        mine = _uncopied(_WORD_EN.findall(rest), source, COPIED_RUN["en"], " ")
+        own = token_set(" ".join(mine), "en") - BARE_FILLER_EN - BOILERPLATE
+        return bool(own & token_set(answer, "en"))

@@ -1,0 +1,56 @@
+"""R108's looser tier reads what a lone question says in words of its own (provider/own_words.py): a word the node's
+answer says too, not a name of the brief, not copied from Jax or the brief, no which the choice rules read."""
+
+from __future__ import annotations
+
+import pytest
+
+from clarq_bench.data.loader import SAMPLE_TASKS, load_tasks
+from clarq_bench.provider.focus import FocusIndex
+
+
+def sample(task_id: str) -> FocusIndex:
+    return FocusIndex(next(t for t in load_tasks(SAMPLE_TASKS, (task_id[:2],), split=None) if t.id == task_id))
+
+
+@pytest.fixture(scope="module")
+def raft_en() -> FocusIndex:
+    return sample("en/04/0")  # node 3: the sheep graze on the Hilltop Pasture
+
+
+@pytest.fixture(scope="module")
+def raft_zh() -> FocusIndex:
+    return sample("zh/04/0")  # node 2: 用长撑杆
+
+
+def own(focus: FocusIndex, text: str, node_id: str, heard: str | None = None) -> bool:
+    spoken = focus.task.tree.root.text if heard is None else heard
+    return focus.asks_in_own_words(focus.questions(text)[0], node_id, spoken)
+
+
+def test_a_question_sharing_a_word_of_its_own_with_the_answer_is_read(raft_en, raft_zh) -> None:
+    assert own(raft_en, "I wonder where the flock is grazing at the moment.", "3")  # (no question mark: a question)
+    assert own(raft_en, "Where are the sheep grazing now?", "3")
+    assert own(raft_zh, "木筏要怎么撑过去？", "2")  # 撑: one character, which the rules' pairs miss
+    assert not own(raft_en, "Where is the brass bell?", "3")  # nothing of the answer's
+
+
+def test_words_copied_from_jax_are_not_the_questions_own(raft_en) -> None:
+    copied = "What about his sheep on the far bank?"  # "his sheep on the far bank": Jax's root reply
+    assert not own(raft_en, copied, "3")
+    assert own(raft_en, copied, "3", heard="")  # the same words, had he not said them
+    assert own(raft_en, "What about the sheep?", "3")
+
+
+def test_a_name_of_the_brief_in_a_stock_frame_says_nothing_of_its_own(raft_zh) -> None:
+    assert not own(raft_zh, "长撑杆要怎么处理？", "2")
+    assert not own(raft_zh, "一根长撑杆还是一支短桨？", "2")  # two options named: an offer, for the rules
+    assert not own(raft_zh, "撑的时候用一根长撑杆还是一支短桨？", "2")  # (even with a word of its own)
+    assert not own(raft_zh, "我该用什么？", "2")  # 用 is grammar, not a word of the answer's
+
+
+def test_a_which_is_left_to_the_choice_rules(raft_en, raft_zh) -> None:
+    assert not own(raft_en, "Which pasture are the sheep grazing on?", "3")  # (en) any which: R101 / R106 read it
+    assert not own(raft_zh, "撑木筏用哪一样？", "2")  # (zh) a which over nothing
+    assert not own(raft_zh, "撑过去该用哪一个？", "2")
+    assert own(raft_zh, "木筏要用什么撑？", "2")
