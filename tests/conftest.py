@@ -1,13 +1,20 @@
-"""Shared fixtures: a fake OpenAI-compatible server on 127.0.0.1, and no real waiting between LLM retries."""
+"""Shared fixtures: a fake OpenAI-compatible server on 127.0.0.1, and no real waiting between LLM retries; task
+readers built afresh in every test."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from clarq_bench.testing import FakeOpenAIServer
+
+#: Task readers are built in every test, never read from the on-disk store (provider/prepared_store.py): a test that
+#: patches a rule must see it applied, and a patched build must never be stored for others (the store's own tests
+#: turn it on in a folder of their own).
+os.environ["CLARQ_PREPARED_CACHE"] = "0"
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -13,6 +13,7 @@ from collections import OrderedDict
 from typing import NamedTuple
 
 from ..core.tasks import Task
+from . import prepared_store
 from .focus import FocusIndex
 from .lexical import TaskIndex, tokens
 from .screen import TurnScreen
@@ -35,14 +36,18 @@ _LOCK = threading.Lock()
 
 
 def prepared(task: Task) -> PreparedTask:
-    """The task's readers, built on first use and shared by every later provider of the same content."""
+    """The task's readers, built on first use (or read back from the store of an earlier process,
+    prepared_store.py) and shared by every later provider of the same content."""
     key = (task.content_hash(), task.language)
     with _LOCK:
         found = _PREPARED.get(key)
         if found is not None:
             _PREPARED.move_to_end(key)
             return found
-    found = _prepare(task)
+    found = prepared_store.load(*key)
+    if not isinstance(found, PreparedTask):  # (absent, or a file that is not a task's readers)
+        found = _prepare(task)
+        prepared_store.save(*key, found)
     with _LOCK:
         _PREPARED[key] = found
         if len(_PREPARED) > PREPARED_TASKS:
