@@ -38,7 +38,9 @@ JOINT: dict[str, TextPattern] = {
 #: An interrogative. zh: 哪 (哪里, 哪个), 什么, 怎么 / 怎样 / 如何, 谁, 几 / 多少, 是否, 为什么, 何时 / 何处.
 WH: dict[str, TextPattern] = {
     "en": case_blind(rf"\b{_WH_EN}\b"),
-    "zh": re.compile(r"哪|什么|怎么|怎样|如何|谁|多少|几[个种条家位次件样把只座处天]|是否|为什么|为何|何时|何处|何地"),
+    "zh": re.compile(
+        r"哪|什么|怎么|怎样|如何|谁|多少|(?<!好)几[个种条家位次件样把只座处天]|是否|为什么|为何|何时|何处|何地"
+    ),
 }
 #: A piece after a joint that starts with an interrogative (possibly after a preposition or a helper word: "and
 #: from whom", "and also where") is counted once, by its interrogative.
@@ -46,7 +48,7 @@ _OPENS_WH: dict[str, TextPattern] = {
     "en": case_blind(rf"\s*(?:[a-z']+\s+){{0,2}}{_WH_EN}\b"),
     "zh": re.compile(
         r"\s*[\u4e00-\u9fff]{0,3}?"
-        r"(?:哪|什么|怎么|怎样|如何|谁|多少|几|是否|为什么|为何|何时|何处|何地)"
+        r"(?:哪|什么|怎么|怎样|如何|谁|多少|(?<!好)几(?!乎)|是否|为什么|为何|何时|何处|何地)"
     ),
 }
 _CJK = re.compile(r"[\u4e00-\u9fff]")

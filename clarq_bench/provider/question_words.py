@@ -103,7 +103,7 @@ CLASSES: dict[str, dict[str, TextPattern]] = {
         ),
     },
     "zh": {
-        "quantity": re.compile(r"多少|几[个种条家位次天点]?|多久|多长"),
+        "quantity": re.compile(r"多少|(?<!好)几(?!乎)[个种条家位次天点]?|多久|多长"),
         "place": re.compile(r"哪里|哪儿|在哪|去哪|何处|什么地方|哪个地方|哪家|哪座|哪间|哪所|地点|位置"),
         "person": re.compile(r"谁|哪位|什么人"),
         "time": re.compile(r"什么时候|何时|几点|时间|时候|哪天|哪一天|几号|日期|时刻|早上|晚上|中午|上午|下午"),
@@ -274,7 +274,9 @@ WH_JOINED: dict[str, TextPattern] = {
 }
 ASKS: dict[str, TextPattern] = {
     "en": case_blind(r"\b(which|what|where|how|who|whom|when|why|whether)\b"),
-    "zh": re.compile(r"哪|什么|怎么|如何|怎样|多少|谁|几|是否|为什么|何时"),
+    "zh": re.compile(
+        r"哪|什么|怎么|如何|怎样|多少|谁|(?<!好)几(?!乎)|是否|为什么|何时"
+    ),  # (好几: several; 几乎: almost)
 }
 #: A word that stands for a thing the turn named just before ("I have no horse. Where can I find one?").
 STANDS_FOR: dict[str, TextPattern] = {

@@ -537,6 +537,20 @@ def test_a_choice_of_a_thing_is_asked_by_what_it_is_not_by_where_how_or_when_ove
         assert revealed(language, text, ["1"]) == ["1"], text
 
 
+def test_chinese_several_and_almost_ask_nothing() -> None:
+    """(zh) 好几 (several) and 几乎 (almost) are no 几 (how many): "有好几座城堡，你说的是哪一座？" is one question, read
+    with the statement before it, and counts one thing asked."""
+    from clarq_bench.provider.asks import count_asks
+
+    focus = FocusIndex(make_task("zh"))
+    (question,) = focus.questions("附近有好几座城堡，你说的是哪一座？")
+    assert question.text.startswith("附近有好几座城堡") and question.classes == {"identity"}
+    (almost,) = focus.questions("城堡几乎都关门了，我该去哪一座？")
+    assert "quantity" not in almost.classes
+    assert count_asks("附近有好几座城堡，你说的是哪一座？", "zh") == 1
+    assert len(focus.questions("城堡有几座，你说的是哪一座？")) == 2  # (a real 几 still asks)
+
+
 def test_chinese_when_where_and_who_are_no_what() -> None:
     """(zh) 什么时候 / 什么地方 / 什么人 and 哪里 ask a time, a place, a person: not the identity 什么 / 哪 asks; "是怎样的"
     (what is it like) does ask what a thing is."""
