@@ -21,7 +21,7 @@ from ..core.transcript import Speaker, Turn
 from .detail_kinds import ASKED_KINDS
 from .focus import FocusIndex
 from .question_lists import Question
-from .question_words import ASKS_FOR
+from .question_words import ASKS, ASKS_FOR, TAG_QUESTION
 
 #: Questions of one turn that are read at all (released GPT-4o turns: the reference's node was asked by one of the
 #: first three questions in 97% of its reveals, types 1-13).
@@ -187,9 +187,12 @@ def _clearly_asked(
     a question that lists three things or more (the rules read such a list as asking none of them in particular) or
     that names a choice by a rule (`ruled`: node -> rule), nor (`OPTIONS_READ`) a bet or an offer of other options.
     Under the clear floor and gap, only a question in words of its own (LOOSE_FLOOR; `heard`: all Jax has said)."""
-    if focus.language not in CLEAR_LANGUAGES or len(questions) != 1 or not questions[0].classes or not confidence:
-        return frozenset()
-    if focus.lists_things(questions[0]) or CHOICE_NAMED & set(ruled.values()):
+    language = focus.language
+    real = [q for q in questions if ASKS[language].search(q.text) or not TAG_QUESTION[language].search(q.text)]
+    if language not in CLEAR_LANGUAGES or len(real) != 1 or not real[0].classes or not confidence:
+        return frozenset()  # (a tag question put before it, "..., right?", asks nothing open: the other is lone)
+    question = real[0]
+    if focus.lists_things(question) or CHOICE_NAMED & set(ruled.values()):
         return frozenset()  # a list asks none in particular; a question naming a choice asks that one
     clear = []
     for node_id in ordered:
@@ -198,12 +201,12 @@ def _clearly_asked(
         if node_id not in proposed or node_id in ruled or value < LOOSE_FLOOR or value - rest < LOOSE_GAP:
             continue
         sure = value >= CLEAR_FLOOR and value - rest >= CLEAR_GAP
-        if not sure and not focus.asks_in_own_words(questions[0], node_id, heard):
+        if not sure and not focus.asks_in_own_words(question, node_id, heard):
             continue  # fairly sure only: the question must say it in words of its own
         if focus.language in OPTIONS_READ and (
-            focus.bets(questions[0], node_id)
-            or focus.offers_others(questions[0], node_id)
-            or _asks_another_kind(focus, questions[0], node_id)
+            focus.bets(question, node_id)
+            or focus.offers_others(question, node_id)
+            or _asks_another_kind(focus, question, node_id)
         ):
             continue
         clear.append(node_id)

@@ -105,6 +105,11 @@ def test_a_clear_match_asks_a_node_alone_unless_the_question_bets_or_names_a_cho
     assert _clearly_asked(zh, questions, order, {"1", "2"}, sure, {"2": "R105"}) == {"1"}
     assert _clearly_asked(reader("zh", lists=True), questions, order, {"1", "2"}, sure, {}) == frozenset()
     assert _clearly_asked(zh, questions * 2, order, {"1", "2"}, sure, {}) == frozenset()  # one question only
+    tagged = focus.questions("Henry is at the castle, right? Which gem does Henry need?")
+    assert len(tagged) == 2  # a tag question asks nothing open: the other is read alone
+    assert _clearly_asked(en, tagged, order, {"1", "2"}, sure, {}) == {"1"}
+    two = focus.questions("Where is Henry, right? Which gem does Henry need?")  # (an interrogative: no tag)
+    assert _clearly_asked(en, two, order, {"1", "2"}, sure, {}) == frozenset()
     assert _clearly_asked(zh, questions, order, {"2"}, sure, {}) == frozenset()  # proposed by the matcher only
     close = {"1": CLEAR_FLOOR, "2": CLEAR_FLOOR - CLEAR_GAP + 0.01}
     assert _clearly_asked(zh, questions, order, {"1", "2"}, close, {}) == frozenset()  # not far surer
