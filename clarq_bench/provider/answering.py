@@ -192,8 +192,8 @@ def _clearly_asked(
     if language not in CLEAR_LANGUAGES or len(real) != 1 or not real[0].classes or not confidence:
         return frozenset()  # (a tag question put before it, "..., right?", asks nothing open: the other is lone)
     question = real[0]
-    if focus.lists_things(question) or CHOICE_NAMED & set(ruled.values()):
-        return frozenset()  # a list asks none in particular; a question naming a choice asks that one
+    if focus.lists_things(question) or CHOICE_NAMED & set(ruled.values()) or focus.says_jax_back(question, heard):
+        return frozenset()  # a list asks none in particular; a question naming a choice asks that one; his words back
     clear = []
     for node_id in ordered:
         value = confidence.get(node_id, 0.0)

@@ -176,7 +176,8 @@ RULES: list[Rule] = [
         "detail in words of its own. Fairly sure (0.6, by 0.25) is enough for a question that shares a word of its "
         "own with the node's answer: not a name of the brief, not copied from Jax or the brief, not a which (en) or a "
         "which over nothing (zh), at most one option named. A tag question beside it ('..., right?', '……吧？') "
-        "asks nothing open, so it is still lone. Never a question that names a choice or lists three "
+        "asks nothing open, so it is still lone. Never a question whose content words are mostly Jax's, in any "
+        "order, nor one that names a choice or lists three "
         "things; in English never a bet on one option, an offer of another choice's options, or a where / who / when "
         "/ how many the node does not answer.",
         "用长撑杆还是短桨？",

@@ -9,6 +9,9 @@ brief's names, not copied from Jax's replies or the brief's background (runs of 
 filler. And it must not be a question the choice rules read fully: a which in English (its kind is a word R101 and
 R106 read), a which that governs nothing in Chinese ("……需要哪一个？"; "哪种刀" names a kind of one character, which the
 rules' character pairs miss). It names at most one of the brief's options: two are an offer the rules read.
+
+Nor is a question read by confidence alone that mostly says Jax's own terms back, in any order (says_jax_back):
+reordered, his words defeat any test of copied runs, yet they are what the reader's confidence comes from.
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ from .question_words import BARE_FILLER_EN, BOILERPLATE, FUNCTION_ZH
 
 #: Words (en) / characters (zh) in a row that make a stretch of the question a copy of Jax's or the brief's text.
 COPIED_RUN = {"en": 3, "zh": 3}
+#: A question whose content terms are at least half his, and at least this many, says his words back in any order
+#: ("How should I handle henry find tavern?", "亨利 酒馆，该去哪里？"): the reader's confidence in it is his, not its own.
+HIS_TERMS = 2
 _WORD_EN = re.compile(r"[a-z0-9']+")
 _WHICH_EN = re.compile(r"\bwhich\b", re.IGNORECASE)
 #: A Chinese which over nothing, closing the question: "……需要哪一个？", "用哪样？".
@@ -78,3 +84,13 @@ class OwnWordsReading:
         mine = _uncopied(_WORD_EN.findall(rest), source, COPIED_RUN["en"], " ")
         own = token_set(" ".join(mine), "en") - BARE_FILLER_EN - BOILERPLATE
         return bool(own & token_set(answer, "en"))
+
+    def says_jax_back(self, question: Question, heard: str) -> bool:
+        """Are at least half of the question's content terms (names and filler left out), and HIS_TERMS of them or
+        more, terms of Jax's replies (`heard`), in any order?"""
+        language = self.language
+        own = set(token_set(self._without_names(question.text), language))
+        if language == "en":
+            own -= BARE_FILLER_EN | BOILERPLATE
+        his = own & token_set(heard.lower(), language)
+        return len(his) >= HIS_TERMS and 2 * len(his) >= len(own)

@@ -82,10 +82,16 @@ def test_a_clear_match_asks_a_node_alone_unless_the_question_bets_or_names_a_cho
     assert questions and questions[0].classes
 
     def reader(
-        language: str, lists: bool = False, bets: bool = False, offers: bool = False, own: bool = False
+        language: str,
+        lists: bool = False,
+        bets: bool = False,
+        offers: bool = False,
+        own: bool = False,
+        his: bool = False,
     ) -> SimpleNamespace:
         return SimpleNamespace(
             language=language,
+            says_jax_back=lambda question, heard: his,
             lists_things=lambda question: lists,
             bets=lambda question, node_id: bets,
             offers_others=lambda question, node_id: offers,
@@ -104,6 +110,7 @@ def test_a_clear_match_asks_a_node_alone_unless_the_question_bets_or_names_a_cho
     assert _clearly_asked(zh, questions, order, {"1", "2"}, sure, {"2": "R101"}) == frozenset()  # names a choice
     assert _clearly_asked(zh, questions, order, {"1", "2"}, sure, {"2": "R105"}) == {"1"}
     assert _clearly_asked(reader("zh", lists=True), questions, order, {"1", "2"}, sure, {}) == frozenset()
+    assert _clearly_asked(reader("en", his=True), questions, order, {"1", "2"}, sure, {}) == frozenset()  # his words
     assert _clearly_asked(zh, questions * 2, order, {"1", "2"}, sure, {}) == frozenset()  # one question only
     tagged = focus.questions("Henry is at the castle, right? Which gem does Henry need?")
     assert len(tagged) == 2  # a tag question asks nothing open: the other is read alone

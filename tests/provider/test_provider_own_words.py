@@ -54,3 +54,14 @@ def test_a_which_is_left_to_the_choice_rules(raft_en, raft_zh) -> None:
     assert not own(raft_zh, "撑木筏用哪一样？", "2")  # (zh) a which over nothing
     assert not own(raft_zh, "撑过去该用哪一个？", "2")
     assert own(raft_zh, "木筏要用什么撑？", "2")
+
+
+def test_his_terms_said_back_in_any_order_are_not_the_questions_own(raft_en, raft_zh) -> None:
+    def back(focus: FocusIndex, text: str) -> bool:
+        return focus.says_jax_back(focus.questions(text)[0], focus.task.tree.root.text)
+
+    assert back(raft_en, "How should I handle raft sheep load?")  # his words, reordered: no copied run
+    assert back(raft_en, "What about the bank far, the raft?")
+    assert not back(raft_en, "Where are the sheep grazing now?")  # one term of his, words of its own around it
+    assert back(raft_zh, "对岸 木筏，该去哪里？")
+    assert not back(raft_zh, "木筏要怎么撑过去？")
