@@ -20,8 +20,9 @@ from typing import NamedTuple
 from ..core.transcript import Speaker, Turn
 from .detail_kinds import ASKED_KINDS
 from .focus import FocusIndex
+from .intents import TAG_QUESTION
 from .question_lists import Question
-from .question_words import ASKS, ASKS_FOR, TAG_QUESTION
+from .question_words import ASKS, ASKS_FOR
 
 #: Questions of one turn that are read at all (released GPT-4o turns: the reference's node was asked by one of the
 #: first three questions in 97% of its reveals, types 1-13).

@@ -26,6 +26,15 @@ _CONFIRM: dict[str, TextPattern] = {
         r"(对吗|对吧|是吗|正确吗|没错吧|没问题吧|确认一下|总结|是否正确|理解正确|我的计划|计划如下|步骤如下|以下步骤)"
     ),
 }
+#: A statement put up for a yes with a tag ("The lighthouse is on Rock Island, right?", "灯塔在礁石岛上吧？"): it checks
+#: what the seeker already believes and asks nothing open (read so only without an interrogative: see ASKS).
+TAG_QUESTION: dict[str, TextPattern] = {
+    "en": case_blind(
+        r"(?:,\s*(?:right|correct|yes)|is(?:n't)?\s+(?:that|it)\s+(?:right|correct|so)|,\s*isn't\s+(?:it|that))"
+        r"\s*\?\s*$"
+    ),
+    "zh": re.compile(r"(?:吧|对吧|对吗|是吗|没错吧)\s*[？?]?\s*$"),
+}
 _VAGUE: dict[str, TextPattern] = {
     "en": case_blind(
         r"(anything else|any other|anything (i|that i) should|is there anything|what'?s next|what should i do next"

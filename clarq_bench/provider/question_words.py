@@ -278,15 +278,6 @@ ASKS: dict[str, TextPattern] = {
         r"哪|什么|怎么|如何|怎样|多少|谁|(?<!好)几(?!乎)|是否|为什么|何时"
     ),  # (好几: several; 几乎: almost)
 }
-#: A statement put up for a yes with a tag ("The lighthouse is on Rock Island, right?", "灯塔在礁石岛上吧？"): it checks
-#: what the seeker already believes and asks nothing open (read so only without an interrogative: see ASKS).
-TAG_QUESTION: dict[str, TextPattern] = {
-    "en": case_blind(
-        r"(?:,\s*(?:right|correct|yes)|is(?:n't)?\s+(?:that|it)\s+(?:right|correct|so)|,\s*isn't\s+(?:it|that))"
-        r"\s*\?\s*$"
-    ),
-    "zh": re.compile(r"(?:吧|对吧|对吗|是吗|没错吧)\s*[？?]?\s*$"),
-}
 #: A word that stands for a thing the turn named just before ("I have no horse. Where can I find one?").
 STANDS_FOR: dict[str, TextPattern] = {
     "en": case_blind(r"\b(one|ones|it|them|some|any|that|those|these|there|him|her)\b"),

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import zlib
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import ClassVar, TypeVar
 
 from ..core import prompts
@@ -392,6 +393,81 @@ class ProbeWalkSeeker(ClauseWalkSeeker):
         return joint.join(fill(frame, clause=clause) for frame in frames[start:] + frames[:start])
 
 
+#: English words a scrambled clause leaves out (the rest are its content words).
+_FUNCTION_EN = frozenset(
+    "the and for your you are this that she they them his her its from not can will need must should would there "
+    "their then than have has had was were been into also just only some any all each more most very much such what "
+    "when where which who how about but because while after before until once here other same our get take use make "
+    "want like know sure yes with onto over through".split()
+)
+#: Chinese characters of grammar, where a scrambled clause is cut into runs of content.
+_FUNCTION_ZH = frozenset(
+    "的了且才需要该应在到个是有和与或及对不能会把被就也都还只而则从向给让使用于为以之其这那哪些什么怎如何吗呢吧啊你我他她它们"
+)
+_CLAUSE_PARTS = {
+    "en": re.compile(r"[.;:!?,()]|\b(?:and|so|but|then)\b"),
+    "zh": re.compile(r"[，。；！？、：,.;:!?（）()]"),
+}
+#: The offline provider's stock replies (public prompts): they tell nothing, so a walker skips them.
+_STOCK = (
+    "offline_enough",
+    "offline_off_topic",
+    "offline_positive",
+    "offline_reassure",
+    "offline_repeat_generic",
+    "offline_unrelated",
+    "screen_language",
+    "screen_one_at_a_time",
+    "screen_one_question",
+    "screen_what_exactly",
+)
+
+
+def scrambled(clause: str, language: str) -> str:
+    """A clause's content said back out of order, so no run of it is his: English content words reversed ("complete
+    the deal with Henry" -> "henry deal complete"), Chinese runs of content characters cut into pairs, reversed and
+    spaced ("完成和亨利的交易" -> "交易 亨利 完成")."""
+    if language == "zh":
+        runs = "".join(ch if "\u4e00" <= ch <= "\u9fff" and ch not in _FUNCTION_ZH else " " for ch in clause).split()
+        pairs = [pair for run in runs for pair in _pairs(run)]
+        if pairs:
+            return " ".join(reversed(pairs))
+    words = [w for w in re.findall(r"[a-z]+", clause.lower()) if len(w) > 2 and w not in _FUNCTION_EN]
+    return " ".join(reversed(words))
+
+
+def _pairs(run: str) -> list[str]:
+    """A run of characters in pairs from its start, its last two characters for an odd one out."""
+    pairs = [run[i : i + 2] for i in range(0, len(run) - 1, 2)]
+    return pairs + [run[-2:]] if len(run) % 2 and len(run) > 1 else pairs
+
+
+@lru_cache(maxsize=4)
+def _stock_replies(language: str) -> tuple[frozenset[str], str]:
+    """The stock replies, and the opening of a repeated answer ("As I said before:")."""
+    repeat = prompts.load("provider/offline_repeat", language).split("{previous}")[0].strip()
+    return frozenset(prompts.load(f"provider/{name}", language).strip() for name in _STOCK), repeat
+
+
+class ScrambledWalkSeeker(RedTeamSeeker):
+    """Enumeration: one clause of Jax's answers a turn, oldest first, its content words reordered in a stock frame
+    ("How should I handle henry deal complete?", "交易 亨利 完成，该去哪里？"): his words without any run of them, so
+    no test of copied runs sees the copy, and no reading of what he said (his stock replies skipped)."""
+
+    strategy = "enum-scrambled"
+
+    def attack(self, view: DialogueView, turn: int) -> str:
+        asked = " ".join(t.text.lower() for t in view.turns if t.speaker == Speaker.seeker)
+        stock, repeat = _stock_replies(self.language)
+        replies = [strip_speaker(t.text).strip() for t in view.turns[1:] if t.speaker == Speaker.provider]
+        for text in dict.fromkeys(r for r in replies if r not in stock and not r.startswith(repeat)):
+            for part in _CLAUSE_PARTS[self.language].split(text):
+                said = scrambled(part, self.language)
+                if len(said.split()) >= 2 and said not in asked:
+                    return fill(self.pick("scrambled", view, turn), clause=said)
+        return "?"
+
+
 #: Registered name -> class, in the order the audit reports them.
 STRATEGIES: dict[str, type[RedTeamSeeker]] = {
     cls.strategy: cls
@@ -412,5 +488,13 @@ STRATEGIES: dict[str, type[RedTeamSeeker]] = {
 #: The enumeration strategies: plausible questions, no skill, the whole brief walked within the turn cap.
 ENUMERATION: dict[str, type[RedTeamSeeker]] = {
     cls.strategy: cls
-    for cls in (OneEachSeeker, PairsSeeker, KindsSeeker, ClauseWalkSeeker, StepWalkSeeker, ProbeWalkSeeker)
+    for cls in (
+        OneEachSeeker,
+        PairsSeeker,
+        KindsSeeker,
+        ClauseWalkSeeker,
+        StepWalkSeeker,
+        ProbeWalkSeeker,
+        ScrambledWalkSeeker,
+    )
 }

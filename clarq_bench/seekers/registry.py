@@ -69,6 +69,7 @@ ENUMERATION = {
     "enum-clauses": "ClauseWalkSeeker",
     "enum-steps": "StepWalkSeeker",
     "enum-probes": "ProbeWalkSeeker",
+    "enum-scrambled": "ScrambledWalkSeeker",
 }
 #: The template family (seekers/templates.py): any spec `tpl-<form>+q..+n..+<source>...` names a member; these
 #: named members are known attacks on a provider. Kept in step with templates.MEMBERS (a test checks it).

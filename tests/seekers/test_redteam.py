@@ -253,3 +253,23 @@ def test_the_clause_walker_asks_about_each_clause_of_jaxs_answers_once_oldest_fi
     assert "trade a gem with henry" in steps and steps.startswith(("How", "Where"))
     probes = build_seeker("enum-probes", task).attack(view, 1)  # type: ignore[attr-defined]
     assert probes.count("trade a gem with henry") == 3 and probes.count("?") == 3  # one clause, three question words
+
+
+def test_the_scrambled_walker_says_each_clause_of_jaxs_back_out_of_order_once():
+    from clarq_bench.seekers.adversarial import scrambled
+
+    assert scrambled("trade a gem with henry", "en") == "henry gem trade"
+    assert scrambled("先去北边的矿山", "zh") == "矿山 北边 先去"  # runs of content cut in pairs, last first, spaced
+    task = make_task()
+    said = "You need to trade a gem with Henry, then summon the divine beast."
+    view = view_of(task, 1, said)
+    walker = build_seeker("enum-scrambled", task)
+    first = walker.attack(view, 1)  # type: ignore[attr-defined]
+    assert "henry gem trade" in first and first.endswith("?")
+    asked = DialogueView(
+        task_id=task.id,
+        language="en",
+        brief=task.brief,
+        turns=(*view.turns, Turn(speaker=Speaker.seeker, text=first), Turn(speaker=Speaker.provider, text=said)),
+    )
+    assert "beast divine summon" in walker.attack(asked, 2)  # type: ignore[attr-defined]
