@@ -24,8 +24,9 @@ from .lexical import token_set
 from .question_lists import Question
 from .question_words import BARE_FILLER_EN, BOILERPLATE, FUNCTION_ZH
 
-#: Words (en) / characters (zh) in a row that make a stretch of the question a copy of Jax's or the brief's text.
-COPIED_RUN = {"en": 3, "zh": 3}
+#: Words (en) / characters (zh) in a row that make a stretch of the question a copy of Jax's or the brief's text. In
+#: Chinese a pair is enough: his two-character words said back in a new order ("交易亨利完成") are still his.
+COPIED_RUN = {"en": 3, "zh": 2}
 #: A question whose content terms are at least half his, and at least this many, says his words back in any order
 #: ("How should I handle henry find tavern?", "亨利 酒馆，该去哪里？"): the reader's confidence in it is his, not its own.
 HIS_TERMS = 2

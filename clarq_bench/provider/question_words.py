@@ -366,14 +366,15 @@ BARE_SCAFFOLD_ZH = re.compile(
     r"我|应该|应当|需要|要|选择|挑选|选|使用|用|去|拿|买|最好|合适"
 )
 BARE_WHICH_EN = case_blind(
-    r"\b(?:which|what)\s+(?:(?:the|a|an|kind of|type of|sort of|specific|particular|exact)\s+)*"
-    r"([\w'-]+)"
+    r"\b(?:which|what)\s+(?:(?:the|a|an|kind of|type of|sort of|specific|particular|exact)\s+)*([\w'-]+)"
 )
 CJK_WORD = re.compile(r"[\u4e00-\u9fff]")
-#: What joins the members of one list of alternatives ("A, B or C", "A、B还是C"): a list is cut there into items.
+#: What joins the items of one list ("A, B or C", "A、B还是C"; "交易 亨利": Chinese puts no spaces between words).
 LIST_JOINT: dict[str, TextPattern] = {
     "en": case_blind(r"\s*(?:[,;/]|\b(?:or|and|either|versus|vs)\b)\s*"),
-    "zh": re.compile(r"\s*(?:[，,、;；/]|还是|或者|或是|或|以及|和|与|及)\s*"),
+    "zh": re.compile(
+        r"\s*(?:[，,、;；/]|还是|或者|或是|或|以及|和|与|及)\s*|(?<=[\u4e00-\u9fff])[ \t\u3000]+(?=[\u4e00-\u9fff])"
+    ),
 }
 #: A which / what that governs a list of alternatives, the names of the brief masked to commas ("Which A, B or C
 #: exactly?", "哪个A、B还是C？") or a list that a which / what closes ("A、B还是C具体是哪个？"); the question offers

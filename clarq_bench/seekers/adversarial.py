@@ -426,20 +426,19 @@ _STOCK = (
 def scrambled(clause: str, language: str) -> str:
     """A clause's content said back out of order, so no run of it is his: English content words reversed ("complete
     the deal with Henry" -> "henry deal complete"), Chinese runs of content characters cut into pairs, reversed and
-    spaced ("完成和亨利的交易" -> "交易 亨利 完成")."""
+    joined ("完成和亨利的交易" -> "交易亨利完成")."""
     if language == "zh":
         runs = "".join(ch if "\u4e00" <= ch <= "\u9fff" and ch not in _FUNCTION_ZH else " " for ch in clause).split()
         pairs = [pair for run in runs for pair in _pairs(run)]
         if pairs:
-            return " ".join(reversed(pairs))
+            return "".join(reversed(pairs))  # (no spaces: spaced Chinese words read as a list)
     words = [w for w in re.findall(r"[a-z]+", clause.lower()) if len(w) > 2 and w not in _FUNCTION_EN]
     return " ".join(reversed(words))
 
 
 def _pairs(run: str) -> list[str]:
     """A run of characters in pairs from its start, its last two characters for an odd one out."""
-    pairs = [run[i : i + 2] for i in range(0, len(run) - 1, 2)]
-    return pairs + [run[-2:]] if len(run) % 2 and len(run) > 1 else pairs
+    return [run[i : i + 2] for i in range(0, len(run) - 1, 2)] + ([run[-2:]] if len(run) % 2 and len(run) > 1 else [])
 
 
 @lru_cache(maxsize=4)
@@ -451,7 +450,7 @@ def _stock_replies(language: str) -> tuple[frozenset[str], str]:
 
 class ScrambledWalkSeeker(RedTeamSeeker):
     """Enumeration: one clause of Jax's answers a turn, oldest first, its content words reordered in a stock frame
-    ("How should I handle henry deal complete?", "交易 亨利 完成，该去哪里？"): his words without any run of them, so
+    ("How should I handle henry deal complete?", "交易亨利完成，该去哪里？"): his words without any run of them, so
     no test of copied runs sees the copy, and no reading of what he said (his stock replies skipped)."""
 
     strategy = "enum-scrambled"
@@ -463,7 +462,8 @@ class ScrambledWalkSeeker(RedTeamSeeker):
         for text in dict.fromkeys(r for r in replies if r not in stock and not r.startswith(repeat)):
             for part in _CLAUSE_PARTS[self.language].split(text):
                 said = scrambled(part, self.language)
-                if len(said.split()) >= 2 and said not in asked:
+                enough = len(said.split()) >= 2 or (self.language == "zh" and len(said) >= 4)
+                if enough and said not in asked:
                     return fill(self.pick("scrambled", view, turn), clause=said)
         return "?"
 

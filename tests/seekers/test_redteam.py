@@ -259,7 +259,7 @@ def test_the_scrambled_walker_says_each_clause_of_jaxs_back_out_of_order_once():
     from clarq_bench.seekers.adversarial import scrambled
 
     assert scrambled("trade a gem with henry", "en") == "henry gem trade"
-    assert scrambled("先去北边的矿山", "zh") == "矿山 北边 先去"  # runs of content cut in pairs, last first, spaced
+    assert scrambled("先去北边的矿山", "zh") == "矿山北边先去"  # runs of content cut in pairs, last first
     task = make_task()
     said = "You need to trade a gem with Henry, then summon the divine beast."
     view = view_of(task, 1, said)
