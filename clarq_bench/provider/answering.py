@@ -104,6 +104,8 @@ def read_turn(
     read = MULTI_INFO_QUESTIONS if multi_info else ANSWERED_QUESTIONS
     answered = focus.unnamed_answers(turns[: max(last, 0)], read)
     questions = focus.questions(turn, heard, read)
+    handled = [q for q in questions if focus.handles_his_words(q, heard)]  # (L204: they ask nothing of their own)
+    questions = [q for q in questions if q not in handled]
     proposed = set(candidates)
     if multi_info and len(questions) == 1:
         # a turn of one question is read as in single-info mode: that matcher's candidates and confidences too
@@ -117,7 +119,7 @@ def read_turn(
     order = list(frontier) or list(candidates)
     ordered = [node_id for node_id in order if node_id in proposed | offered]
     if not ordered or not questions:
-        return Answer([], [])
+        return Answer([], [], {}, "L204" if handled and not questions else None)
     rules: dict[str, str] = {}
     for node_id in ordered:
         rule = next((r for r in (focus.focus_rule(q, node_id, answered) for q in questions) if r is not None), None)

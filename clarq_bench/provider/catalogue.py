@@ -201,6 +201,16 @@ RULES: list[Rule] = [
         "Which wick should I fit?",
     ),
     Rule(
+        "L204",
+        "his-words-handled",
+        "A question that only asks what to do with Jax's own words, said back in any order, asks nothing of its "
+        "own, and no rule reads it: a do-frame ('How should I handle ...?', '……怎么办？'), no which, where, who or when "
+        "beside it, and most of its words his (English: two terms or more, half at least; Chinese: his character "
+        "pairs over half its characters).",
+        "How should I handle lamp room climb?",
+        "How should I handle the burner?",
+    ),
+    Rule(
         "L203",
         "nothing-asked",
         "No read question asks an open uncertainty: nothing is revealed.",

@@ -34,6 +34,16 @@ _WORD_EN = re.compile(r"[a-z0-9']+")
 _WHICH_EN = re.compile(r"\bwhich\b", re.IGNORECASE)
 #: A Chinese which over nothing, closing the question: "……需要哪一个？", "用哪样？".
 _BARE_WHICH_ZH = re.compile(r"哪一?[个样][？?。！!]?$")
+#: A frame that asks only what to do with what follows ("How should I handle ...?", "……怎么办？"), and the
+#: interrogatives that ask something of their own beside it.
+DO_FRAME = {
+    "en": re.compile(r"\b(?:handle|deal with|do about|do with)\b", re.IGNORECASE),
+    "zh": re.compile(r"怎么办|处理|怎么弄(?!到)|这个怎么"),
+}
+_OWN_ASK = {
+    "en": re.compile(r"\b(?:which|where|who|whom|when|why)\b", re.IGNORECASE),
+    "zh": re.compile(r"哪|谁|什么时候|何时|为什么"),
+}
 
 
 def _is_han(ch: str) -> bool:
@@ -95,3 +105,20 @@ class OwnWordsReading:
             own -= BARE_FILLER_EN | BOILERPLATE
         his = own & token_set(heard.lower(), language)
         return len(his) >= HIS_TERMS and 2 * len(his) >= len(own)
+
+    def handles_his_words(self, question: Question, heard: str) -> bool:
+        """Does the question only ask what to do with Jax's own words said back in any order ("How should I handle
+        henry find tavern?", "交易亨利完成要怎么办？")? A do-frame, no interrogative of its own beside it, and mostly
+        his words: in English his terms (says_jax_back), in Chinese his character pairs covering half its characters
+        and four at least (the pairs of a reordered Chinese clause are his; the pairs across them are nobody's)."""
+        language = self.language
+        if not DO_FRAME[language].search(question.text) or _OWN_ASK[language].search(question.text):
+            return False
+        if language == "en":
+            return self.says_jax_back(question, heard)
+        text = "".join(ch for ch in self._without_names(question.text) if _is_han(ch))
+        covered: set[int] = set()
+        for start in range(len(text) - 1):
+            if text[start : start + 2] in heard:
+                covered.update((start, start + 1))
+        return len(covered) >= 4 and 2 * len(covered) >= len(text)

@@ -65,3 +65,17 @@ def test_his_terms_said_back_in_any_order_are_not_the_questions_own(raft_en, raf
     assert not back(raft_en, "Where are the sheep grazing now?")  # one term of his, words of its own around it
     assert back(raft_zh, "对岸 木筏，该去哪里？")
     assert not back(raft_zh, "木筏要怎么撑过去？")
+
+
+def test_a_do_frame_around_his_words_in_any_order_asks_nothing(raft_en, raft_zh) -> None:
+    def handled(focus: FocusIndex, text: str) -> bool:
+        return focus.handles_his_words(focus.questions(text)[0], focus.task.tree.root.text)
+
+    assert handled(raft_en, "How should I handle raft sheep load?")  # his terms, reordered, in a do-frame
+    assert handled(raft_en, "What do I do about the far bank sheep?")
+    assert not handled(raft_en, "How do I load the sheep onto the raft?")  # no do-frame: it asks how, of its own
+    assert not handled(raft_en, "Where should I handle the sheep raft?")  # an interrogative of its own beside it
+    assert not handled(raft_en, "How should I handle the brass bell?")  # not his words
+    assert handled(raft_zh, "木筏对岸要怎么办？")  # his pairs (木筏, 对岸), reordered
+    assert not handled(raft_zh, "木筏对岸怎么弄到？")  # 怎么弄到: how to get hold of, no do-frame
+    assert not handled(raft_zh, "哪个木筏要怎么办？")
