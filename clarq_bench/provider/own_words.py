@@ -37,7 +37,8 @@ _BARE_WHICH_ZH = re.compile(r"哪一?[个样][？?。！!]?$")
 #: A frame that asks only what to do with what follows ("How should I handle ...?", "……怎么办？"), and the
 #: interrogatives that ask something of their own beside it.
 DO_FRAME = {
-    "en": re.compile(r"\b(?:handle|deal with|do about|do with)\b", re.IGNORECASE),
+    # (en) not over a pronoun: "I have noticed <...>, so what should I do about it?" asks about its own statement
+    "en": re.compile(r"\b(?:handle|deal with|do about|do with)\b(?!\s+(?:it|this|that|them|these|those)\b)", re.I),
     "zh": re.compile(r"怎么办|处理|怎么弄(?!到)|这个怎么"),
 }
 _OWN_ASK = {
