@@ -1,4 +1,4 @@
-"""What a lone question says in words of its own (mixed into FocusIndex): the reading behind R108's looser tier.
+"""What a question says in words of its own (mixed into FocusIndex): the reading behind R108's looser tier and L204.
 
 Why: the reader's confidence alone (R108) may give a lone question a node no rule names, since a person asks
 "她的店招要怎么挂？" or "What rating should it be?" without the words the rules read. Confidence alone is also what a
@@ -11,7 +11,9 @@ R106 read), a which that governs nothing in Chinese ("……需要哪一个？";
 rules' character pairs miss). It names at most one of the brief's options: two are an offer the rules read.
 
 Nor is a question read by confidence alone that mostly says Jax's own terms back, in any order (says_jax_back):
-reordered, his words defeat any test of copied runs, yet they are what the reader's confidence comes from.
+reordered, his words defeat any test of copied runs, yet they are what the reader's confidence comes from. And a
+question that only asks what to do with such words ("How should I handle henry find tavern?") is read by no rule at
+all (handles_his_words, L204): it names his things without asking anything of them.
 """
 
 from __future__ import annotations
