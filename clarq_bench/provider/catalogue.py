@@ -205,8 +205,9 @@ RULES: list[Rule] = [
         "his-words-handled",
         "A question that only asks what to do with Jax's own words, said back in any order, asks nothing of its "
         "own, and no rule reads it: a do-frame ('How should I handle ...?', '……怎么办？'), no which, where, who or when "
-        "beside it, and most of its words his (English: two terms or more, half at least; Chinese: his character "
-        "pairs over half its characters).",
+        "beside it, and most of its words his (English: three terms or more, half at least; Chinese: three pairs of "
+        "his over half its characters). Two of his things ('How do I handle the castle and the trade?') still ask "
+        "how of each.",
         "How should I handle lamp room climb?",
         "How should I handle the burner?",
     ),

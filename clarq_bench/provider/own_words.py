@@ -32,6 +32,9 @@ COPIED_RUN = {"en": 3, "zh": 2}
 #: A question whose content terms are at least half his, and at least this many, says his words back in any order
 #: ("How should I handle henry find tavern?", "亨利 酒馆，该去哪里？"): the reader's confidence in it is his, not its own.
 HIS_TERMS = 2
+#: ... and a do-frame over his words asks nothing (L204) from three of his terms (Chinese: three pairs of his): "How do
+#: I handle the castle and the trade?" still asks how of each thing it names.
+HANDLED_TERMS = 3
 _WORD_EN = re.compile(r"[a-z0-9']+")
 _WHICH_EN = re.compile(r"\bwhich\b", re.IGNORECASE)
 #: A Chinese which over nothing, closing the question: "……需要哪一个？", "用哪样？".
@@ -99,15 +102,15 @@ class OwnWordsReading:
         own = token_set(" ".join(mine), "en") - BARE_FILLER_EN - BOILERPLATE
         return bool(own & token_set(answer, "en"))
 
-    def says_jax_back(self, question: Question, heard: str) -> bool:
-        """Are at least half of the question's content terms (names and filler left out), and HIS_TERMS of them or
+    def says_jax_back(self, question: Question, heard: str, least: int = HIS_TERMS) -> bool:
+        """Are at least half of the question's content terms (names and filler left out), and `least` of them or
         more, terms of Jax's replies (`heard`), in any order?"""
         language = self.language
         own = set(token_set(self._without_names(question.text), language))
         if language == "en":
             own -= BARE_FILLER_EN | BOILERPLATE
         his = own & token_set(heard.lower(), language)
-        return len(his) >= HIS_TERMS and 2 * len(his) >= len(own)
+        return len(his) >= least and 2 * len(his) >= len(own)
 
     def handles_his_words(self, question: Question, heard: str) -> bool:
         """Does the question only ask what to do with Jax's own words said back in any order ("How should I handle
@@ -118,10 +121,10 @@ class OwnWordsReading:
         if not DO_FRAME[language].search(question.text) or _OWN_ASK[language].search(question.text):
             return False
         if language == "en":
-            return self.says_jax_back(question, heard)
+            return self.says_jax_back(question, heard, HANDLED_TERMS)
         text = "".join(ch for ch in self._without_names(question.text) if _is_han(ch))
         covered: set[int] = set()
         for start in range(len(text) - 1):
             if text[start : start + 2] in heard:
                 covered.update((start, start + 1))
-        return len(covered) >= 4 and 2 * len(covered) >= len(text)
+        return len(covered) >= 2 * HANDLED_TERMS and 2 * len(covered) >= len(text)

@@ -72,11 +72,13 @@ def test_a_do_frame_around_his_words_in_any_order_asks_nothing(raft_en, raft_zh)
         return focus.handles_his_words(focus.questions(text)[0], focus.task.tree.root.text)
 
     assert handled(raft_en, "How should I handle raft sheep load?")  # his terms, reordered, in a do-frame
-    assert handled(raft_en, "What do I do about the far bank sheep?")
+    assert handled(raft_en, "What do I do about the bank sheep raft?")
+    assert not handled(raft_en, "How should I handle the raft and the sheep?")  # two of his things: a how of each
     assert not handled(raft_en, "How do I load the sheep onto the raft?")  # no do-frame: it asks how, of its own
     assert not handled(raft_en, "Where should I handle the sheep raft?")  # an interrogative of its own beside it
     assert not handled(raft_en, "How should I handle the brass bell?")  # not his words
     assert not handled(raft_en, "I see his sheep on the far bank, so what should I do about it?")  # its own statement
-    assert handled(raft_zh, "木筏对岸要怎么办？")  # his pairs (木筏, 对岸), reordered
-    assert not handled(raft_zh, "木筏对岸怎么弄到？")  # 怎么弄到: how to get hold of, no do-frame
+    assert handled(raft_zh, "下雨木筏对岸要怎么办？")  # his pairs (下雨, 木筏, 对岸), reordered
+    assert not handled(raft_zh, "木筏和对岸要怎么办？")  # two of his things
+    assert not handled(raft_zh, "下雨木筏对岸怎么弄到？")  # 怎么弄到: how to get hold of, no do-frame
     assert not handled(raft_zh, "哪个木筏要怎么办？")
