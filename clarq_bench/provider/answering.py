@@ -42,8 +42,8 @@ CLEAR_FLOOR = 0.85
 CLEAR_GAP = 0.4
 #: R108's looser tier: a question the reader is this sure of (by this much) asks the node when it says so in words
 #: of its own that the node's answer says too (FocusIndex.asks_in_own_words, provider/own_words.py). 0.6 / 0.25 from
-#: a grid of floors 0.5-0.7 and gaps 0.2-0.3: the most natural wordings kept with no agreement lost on either half of
-#: the types (docs/providers.md has the figures).
+#: a grid of floors 0.5-0.7 and gaps 0.2-0.3, read on the natural suite, agreement on both halves of the types and
+#: the red team: the most natural wordings kept with agreement within 0.3 points (docs/providers.md has the figures).
 LOOSE_FLOOR = 0.6
 LOOSE_GAP = 0.25
 CLEAR_LANGUAGES = frozenset({"zh", "en"})
