@@ -450,8 +450,8 @@ def _stock_replies(language: str) -> tuple[frozenset[str], str]:
 
 class ScrambledWalkSeeker(RedTeamSeeker):
     """Enumeration: one clause of Jax's answers a turn, oldest first, its content words reordered in a stock frame
-    ("How should I handle henry deal complete?", "交易亨利完成，该去哪里？"): his words without any run of them, so
-    no test of copied runs sees the copy, and no reading of what he said (his stock replies skipped)."""
+    ("How do I get henry deal complete?", "交易亨利完成，选哪个？"): his words without any run of them, so no test of
+    copied runs sees the copy, and no reading of what he said (his stock replies skipped)."""
 
     strategy = "enum-scrambled"
 
