@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from ..core.tasks import Task
 from .lexical import token_set
 from .question_lists import Question
-from .question_words import BARE_FILLER_EN, BOILERPLATE, FUNCTION_ZH
+from .question_words import BARE_FILLER_EN, BOILERPLATE, CJK_WORD, FUNCTION_ZH
 
 #: Words (en) / characters (zh) in a row that make a stretch of the question a copy of Jax's or the brief's text. In
 #: Chinese a pair is enough: his two-character words said back in a new order ("交易亨利完成") are still his.
@@ -50,10 +50,6 @@ _OWN_ASK = {
     "en": re.compile(r"\b(?:which|where|who|whom|when|why)\b", re.IGNORECASE),
     "zh": re.compile(r"哪|谁|什么时候|何时|为什么"),
 }
-
-
-def _is_han(ch: str) -> bool:
-    return "\u4e00" <= ch <= "\u9fff"
 
 
 def _uncopied(units: list[str], source: str, run: int, joiner: str) -> list[str]:
@@ -94,7 +90,7 @@ class OwnWordsReading:
             if not question.context and _BARE_WHICH_ZH.search(rest.strip()):
                 return False
             mine = _uncopied(list(rest), source, COPIED_RUN["zh"], "")
-            return bool(({ch for ch in mine if _is_han(ch)} - FUNCTION_ZH) & set(answer))
+            return bool(({ch for ch in mine if CJK_WORD.match(ch)} - FUNCTION_ZH) & set(answer))
         if _WHICH_EN.search(question.text):
             return False
         source = " " + " ".join(_WORD_EN.findall(source)) + " "
@@ -122,9 +118,6 @@ class OwnWordsReading:
             return False
         if language == "en":
             return self.says_jax_back(question, heard, HANDLED_TERMS)
-        text = "".join(ch for ch in self._without_names(question.text) if _is_han(ch))
-        covered: set[int] = set()
-        for start in range(len(text) - 1):
-            if text[start : start + 2] in heard:
-                covered.update((start, start + 1))
-        return len(covered) >= 2 * HANDLED_TERMS and 2 * len(covered) >= len(text)
+        units = [ch for ch in self._without_names(question.text) if CJK_WORD.match(ch)]
+        covered = len(units) - len(_uncopied(units, heard, COPIED_RUN["zh"], ""))  # (his pairs, any order)
+        return covered >= 2 * HANDLED_TERMS and 2 * covered >= len(units)

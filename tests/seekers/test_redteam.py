@@ -230,6 +230,12 @@ def test_the_kind_walker_asks_one_kind_the_brief_lists_twice_or_more_per_turn():
     assert brief_kinds(zh)[-2:] == ["门", "铁匠铺"]
 
 
+def answered(view: DialogueView, question: str, reply: str) -> DialogueView:
+    """The view after the seeker asked `question` and Jax answered `reply`."""
+    turns = (*view.turns, Turn(speaker=Speaker.seeker, text=question), Turn(speaker=Speaker.provider, text=reply))
+    return DialogueView(task_id=view.task_id, language=view.language, brief=view.brief, turns=turns)
+
+
 def test_the_clause_walker_asks_about_each_clause_of_jaxs_answers_once_oldest_first():
     from clarq_bench.seekers.adversarial import reply_clauses
 
@@ -240,12 +246,7 @@ def test_the_clause_walker_asks_about_each_clause_of_jaxs_answers_once_oldest_fi
     walker = build_seeker("enum-clauses", task)
     first = walker.attack(view, 1)  # type: ignore[attr-defined]
     assert "trade a gem with henry" in first and first.endswith("?")
-    asked = DialogueView(
-        task_id=task.id,
-        language="en",
-        brief=task.brief,
-        turns=(*view.turns, Turn(speaker=Speaker.seeker, text=first), Turn(speaker=Speaker.provider, text=said)),
-    )
+    asked = answered(view, first, said)
     assert reply_clauses(asked, "en") == reply_clauses(view, "en")  # a reply said again word for word adds nothing
     assert "summon the divine beast" in walker.attack(asked, 2)  # type: ignore[attr-defined]
     assert reply_clauses(view_of(task, 1, "先去北边的矿山，再用铁镐挖矿。"), "zh") == ["先去北边的矿山", "再用铁镐挖矿"]
@@ -266,10 +267,5 @@ def test_the_scrambled_walker_says_each_clause_of_jaxs_back_out_of_order_once():
     walker = build_seeker("enum-scrambled", task)
     first = walker.attack(view, 1)  # type: ignore[attr-defined]
     assert "henry gem trade" in first and first.endswith("?")
-    asked = DialogueView(
-        task_id=task.id,
-        language="en",
-        brief=task.brief,
-        turns=(*view.turns, Turn(speaker=Speaker.seeker, text=first), Turn(speaker=Speaker.provider, text=said)),
-    )
+    asked = answered(view, first, said)
     assert "beast divine summon" in walker.attack(asked, 2)  # type: ignore[attr-defined]
