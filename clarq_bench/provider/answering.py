@@ -23,6 +23,7 @@ from .focus import FocusIndex
 from .intents import TAG_QUESTION
 from .question_lists import Question
 from .question_words import ASKS, ASKS_FOR
+from .word_order import strings_his_words
 
 #: Questions of one turn that are read at all (released GPT-4o turns: the reference's node was asked by one of the
 #: first three questions in 97% of its reveals, types 1-13).
@@ -104,8 +105,10 @@ def read_turn(
     read = MULTI_INFO_QUESTIONS if multi_info else ANSWERED_QUESTIONS
     answered = focus.unnamed_answers(turns[: max(last, 0)], read)
     questions = focus.questions(turn, heard, read)
-    handled = [q for q in questions if focus.handles_his_words(q, heard)]  # (L204: they ask nothing of their own)
-    questions = [q for q in questions if q not in handled]
+    # (L204, L205: questions that only say Jax's words back ask nothing of their own)
+    scrambled = [q for q in questions if strings_his_words(q.text, heard, focus.task.brief.background, focus.language)]
+    handled = [q for q in questions if q not in scrambled and focus.handles_his_words(q, heard)]
+    questions = [q for q in questions if q not in handled and q not in scrambled]
     proposed = set(candidates)
     if multi_info and len(questions) == 1:
         # a turn of one question is read as in single-info mode: that matcher's candidates and confidences too
@@ -119,7 +122,7 @@ def read_turn(
     order = list(frontier) or list(candidates)
     ordered = [node_id for node_id in order if node_id in proposed | offered]
     if not ordered or not questions:
-        return Answer([], [], {}, "L204" if handled and not questions else None)
+        return Answer([], [], {}, None if questions else "L205" if scrambled else "L204" if handled else None)
     rules: dict[str, str] = {}
     for node_id in ordered:
         rule = next((r for r in (focus.focus_rule(q, node_id, answered) for q in questions) if r is not None), None)

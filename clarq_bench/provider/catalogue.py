@@ -212,6 +212,18 @@ RULES: list[Rule] = [
         "How should I handle the burner?",
     ),
     Rule(
+        "L205",
+        "his-words-strung",
+        "A question that sets two or more pairs of Jax's words side by side, nothing between, in an order neither he "
+        "nor the brief has them, strings his words together rather than asking in words of its own, and no rule reads "
+        "it ('How do I get wick new lamp refill?' after 'put in a new wick, refill the lamp'). A grammar word, a mark "
+        "or a name of his parts two words; a compound he said ('fire crystal') is his own order. (Chinese: two of his "
+        "two-character pieces run on that he said near each other but never run on: turned about, or with the "
+        "character he had between them dropped.)",
+        "How do I get wick new lamp refill?",
+        "Which wick should I fit?",
+    ),
+    Rule(
         "L203",
         "nothing-asked",
         "No read question asks an open uncertainty: nothing is revealed.",

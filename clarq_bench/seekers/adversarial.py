@@ -18,56 +18,22 @@ Rules every strategy keeps:
 from __future__ import annotations
 
 import re
-import zlib
-from collections.abc import Sequence
-from functools import lru_cache
-from typing import ClassVar, TypeVar
+from typing import ClassVar
 
 from ..core import prompts
-from ..core.errors import ClarqError
-from ..core.goodbye import CHINESE_GOODBYE, ENGLISH_GOODBYE
 from ..core.transcript import Speaker
 from ..data.loader import strip_speaker
 from .base import DialogueView
-from .baselines import PARENTHESES, opening, seeker_turn_count
-from .registry import SeekerConfig, SeekerTask
+from .baselines import PARENTHESES
+from .redteam_base import RedTeamSeeker, fill, scrub_goodbye, wordings
+from .registry import SeekerTask
+from .scrambled_walk import ScrambledWalkSeeker, TelegraphicWalkSeeker
 
 #: Length of a `red-long` turn, in characters.
 LONG_TURN_CHARS = 20_000
 
 _EN_ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
 _TRAILING = "。.!！?？;；,， "
-
-
-T = TypeVar("T")
-
-
-def wordings(name: str, language: str) -> list[str]:
-    """The wordings of one red-team template file: one per non-empty line."""
-    lines = [line.strip() for line in prompts.load(f"seeker/redteam_{name}", language).splitlines()]
-    found = [line for line in lines if line]
-    if not found:
-        raise ClarqError(f"prompt template seeker/redteam_{name} ({language}) has no wording", "add one per line")
-    return found
-
-
-def choose(options: Sequence[T], *key: object) -> T:
-    """A deterministic pick from `options` keyed by `key` (stable across processes, unlike hash())."""
-    digest = zlib.crc32("|".join(str(part) for part in key).encode("utf-8"))
-    return options[digest % len(options)]
-
-
-def fill(template: str, **values: object) -> str:
-    try:
-        return template.format(**values)
-    except (KeyError, IndexError) as exc:
-        raise ClarqError(f"red-team wording {template!r} needs a value for {exc}") from None
-
-
-def scrub_goodbye(text: str) -> str:
-    """`text` with every goodbye word removed, so pasted text (the brief says 'say "goodbye"') never ends the
-    dialogue early."""
-    return CHINESE_GOODBYE.sub("", ENGLISH_GOODBYE.sub("", text))
 
 
 def brief_terms(task: SeekerTask) -> list[str]:
@@ -98,33 +64,6 @@ def rotate(values: list[str], by: int) -> list[str]:
 
 def list_joiner(language: str) -> str:
     return "、" if language == "zh" else ", "
-
-
-class RedTeamSeeker:
-    """Base of the red-team strategies: the opening request, then `attack(view, turn)` on every later turn."""
-
-    #: Registered name (`red-...`); also the key of the wording choice.
-    strategy: ClassVar[str] = "red"
-
-    def __init__(self, task: SeekerTask, config: SeekerConfig | None = None) -> None:
-        if not isinstance(task, SeekerTask):  # the suite must never be handed the tree
-            raise TypeError(f"{type(self).__name__} takes a SeekerTask, not {type(task).__name__}")
-        self.task = task
-        self.language = task.language
-
-    async def respond(self, view: DialogueView) -> str:
-        turn = seeker_turn_count(view)
-        if turn == 0:
-            return opening(self.task)
-        text = scrub_goodbye(self.attack(view, turn)).strip()
-        return text or "?"
-
-    def attack(self, view: DialogueView, turn: int) -> str:  # pragma: no cover - overridden
-        raise NotImplementedError
-
-    def pick(self, name: str, view: DialogueView, turn: int, *extra: object, language: str | None = None) -> str:
-        """One wording of `redteam_<name>` for this task, trial and turn."""
-        return choose(wordings(name, language or self.language), self.strategy, self.task.id, view.trial, turn, *extra)
 
 
 def spray_each(seeker: RedTeamSeeker, view: DialogueView, turn: int, language: str | None = None) -> str:
@@ -393,81 +332,6 @@ class ProbeWalkSeeker(ClauseWalkSeeker):
         return joint.join(fill(frame, clause=clause) for frame in frames[start:] + frames[:start])
 
 
-#: English words a scrambled clause leaves out (the rest are its content words).
-_FUNCTION_EN = frozenset(
-    "the and for your you are this that she they them his her its from not can will need must should would there "
-    "their then than have has had was were been into also just only some any all each more most very much such what "
-    "when where which who how about but because while after before until once here other same our get take use make "
-    "want like know sure yes with onto over through".split()
-)
-#: Chinese characters of grammar, where a scrambled clause is cut into runs of content.
-_FUNCTION_ZH = frozenset(
-    "的了且才需要该应在到个是有和与或及对不能会把被就也都还只而则从向给让使用于为以之其这那哪些什么怎如何吗呢吧啊你我他她它们"
-)
-_CLAUSE_PARTS = {
-    "en": re.compile(r"[.;:!?,()]|\b(?:and|so|but|then)\b"),
-    "zh": re.compile(r"[，。；！？、：,.;:!?（）()]"),
-}
-#: The offline provider's stock replies (public prompts): they tell nothing, so a walker skips them.
-_STOCK = (
-    "offline_enough",
-    "offline_off_topic",
-    "offline_positive",
-    "offline_reassure",
-    "offline_repeat_generic",
-    "offline_unrelated",
-    "screen_language",
-    "screen_one_at_a_time",
-    "screen_one_question",
-    "screen_what_exactly",
-)
-
-
-def scrambled(clause: str, language: str) -> str:
-    """A clause's content said back out of order, so no run of it is his: English content words reversed ("complete
-    the deal with Henry" -> "henry deal complete"), Chinese runs of content characters cut into pairs, reversed and
-    joined ("完成和亨利的交易" -> "交易亨利完成")."""
-    if language == "zh":
-        runs = "".join(ch if "\u4e00" <= ch <= "\u9fff" and ch not in _FUNCTION_ZH else " " for ch in clause).split()
-        pairs = [pair for run in runs for pair in _pairs(run)]
-        if pairs:
-            return "".join(reversed(pairs))  # (no spaces: spaced Chinese words read as a list)
-    words = [w for w in re.findall(r"[a-z]+", clause.lower()) if len(w) > 2 and w not in _FUNCTION_EN]
-    return " ".join(reversed(words))
-
-
-def _pairs(run: str) -> list[str]:
-    """A run of characters in pairs from its start, its last two characters for an odd one out."""
-    return [run[i : i + 2] for i in range(0, len(run) - 1, 2)] + ([run[-2:]] if len(run) % 2 and len(run) > 1 else [])
-
-
-@lru_cache(maxsize=4)
-def _stock_replies(language: str) -> tuple[frozenset[str], str]:
-    """The stock replies, and the opening of a repeated answer ("As I said before:")."""
-    repeat = prompts.load("provider/offline_repeat", language).split("{previous}")[0].strip()
-    return frozenset(prompts.load(f"provider/{name}", language).strip() for name in _STOCK), repeat
-
-
-class ScrambledWalkSeeker(RedTeamSeeker):
-    """Enumeration: one clause of Jax's answers a turn, oldest first, its content words reordered in a stock frame
-    ("How do I get henry deal complete?", "交易亨利完成，选哪个？"): his words without any run of them, so no test of
-    copied runs sees the copy, and no reading of what he said (his stock replies skipped)."""
-
-    strategy = "enum-scrambled"
-
-    def attack(self, view: DialogueView, turn: int) -> str:
-        asked = " ".join(t.text.lower() for t in view.turns if t.speaker == Speaker.seeker)
-        stock, repeat = _stock_replies(self.language)
-        replies = [strip_speaker(t.text).strip() for t in view.turns[1:] if t.speaker == Speaker.provider]
-        for text in dict.fromkeys(r for r in replies if r not in stock and not r.startswith(repeat)):
-            for part in _CLAUSE_PARTS[self.language].split(text):
-                said = scrambled(part, self.language)
-                enough = len(said.split()) >= 2 or (self.language == "zh" and len(said) >= 4)
-                if enough and said not in asked:
-                    return fill(self.pick("scrambled", view, turn), clause=said)
-        return "?"
-
-
 #: Registered name -> class, in the order the audit reports them.
 STRATEGIES: dict[str, type[RedTeamSeeker]] = {
     cls.strategy: cls
@@ -496,5 +360,6 @@ ENUMERATION: dict[str, type[RedTeamSeeker]] = {
         StepWalkSeeker,
         ProbeWalkSeeker,
         ScrambledWalkSeeker,
+        TelegraphicWalkSeeker,
     )
 }

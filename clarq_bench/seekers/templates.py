@@ -33,10 +33,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..core import prompts
 from ..core.errors import ClarqError
 from ..core.transcript import Speaker
-from .adversarial import brief_terms, choose, fill, listed_options, scrub_goodbye
-from .adversarial import wordings as redteam_wordings
+from .adversarial import brief_terms, listed_options
 from .base import DialogueView
 from .baselines import PARENTHESES, goodbye, join_options, opening, seeker_turn_count, told_enough
+from .redteam_base import choose, fill, scrub_goodbye
+from .redteam_base import wordings as redteam_wordings
 from .registry import TEMPLATE_PREFIX, SeekerConfig, SeekerTask
 
 Form = Literal["wh", "exactly", "sentence", "one-each", "choice", "list"]

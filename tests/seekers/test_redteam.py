@@ -257,7 +257,7 @@ def test_the_clause_walker_asks_about_each_clause_of_jaxs_answers_once_oldest_fi
 
 
 def test_the_scrambled_walker_says_each_clause_of_jaxs_back_out_of_order_once():
-    from clarq_bench.seekers.adversarial import scrambled
+    from clarq_bench.seekers.scrambled_walk import scrambled
 
     assert scrambled("trade a gem with henry", "en") == "henry gem trade"
     assert scrambled("先去北边的矿山", "zh") == "矿山北边先去"  # runs of content cut in pairs, last first
@@ -269,3 +269,15 @@ def test_the_scrambled_walker_says_each_clause_of_jaxs_back_out_of_order_once():
     assert "henry gem trade" in first and first.endswith("?")
     asked = answered(view, first, said)
     assert "beast divine summon" in walker.attack(asked, 2)  # type: ignore[attr-defined]
+
+
+def test_the_telegraphic_walker_keeps_his_order_and_drops_his_grammar():
+    from clarq_bench.seekers.scrambled_walk import scrambled
+
+    assert scrambled("trade a gem with henry", "en", keep_order=True) == "trade gem henry"
+    assert scrambled("先去北边的矿山", "zh", keep_order=True) == "先去北边矿山"
+    task = make_task()
+    said = "You need to trade a gem with Henry, then summon the divine beast."
+    walker = build_seeker("enum-telegraphic", task)
+    first = walker.attack(view_of(task, 1, said), 1)  # type: ignore[attr-defined]
+    assert "trade gem henry" in first and first.endswith("?")

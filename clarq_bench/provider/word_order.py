@@ -1,0 +1,118 @@
+"""Jax's words out of his order (L205): a question that strings his words together as he never said them.
+
+Why: a walker that never reads the tree can say each clause of Jax's back as a bag of his content words ("How do I get
+henry transaction complete?", "How do I get complete transaction henry?" after "complete the transaction with Henry",
+"交易完成亨利，选哪个？"). The bag defeats every test of copied runs, and its words are what the rules read: a thing
+named and a kind asked. A person's question puts his words into a sentence of its own, with its own grammar between
+them ("Where do I complete the transaction with Henry?"); it does not set two or more pairs of his words side by side,
+nothing between, in an order he never put them side by side. An honest phrase of two of his words turned about ("the
+sprite's habitat") is one pair; a compound he said ("fire crystal", "Star City Substation") is his own order.
+
+What counts as between (the pair is parted): an English grammar word, a mark (a comma, a bracket, a hyphen, an
+apostrophe), and a name Jax capitalised that the question capitalises too ("which gem Henry needs"). In Chinese, where
+words are not spaced, a pair is two of his two-character pieces running on that run on nowhere in his replies or the
+brief, though he said them near each other: the other way round ("交易完成" for his "完成交易"), or in this order with
+one character dropped between ("后续魔法" for his "后续的魔法"). Two pieces of his he never said near each other are
+not read so: Chinese runs his words together in new orders so often ("海洋城变电站的线路") that any pair of them
+would refuse honest questions (agreement on the released Chinese file fell from 79.8 to 75.0).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from itertools import pairwise
+
+from .lexical import STOPWORDS_EN, sentences, tokens
+from .question_words import BARE_FILLER_EN, BOILERPLATE
+
+#: Pairs of his words side by side out of his order that make a question his words strung together (L205).
+OUT_OF_ORDER = 2
+#: An English word, or one mark between words.
+_UNIT_EN = re.compile(r"[A-Za-z0-9]+|[^A-Za-z0-9\s]")
+#: Prepositions the stopword list leaves as content: grammar between two words all the same.
+_PREPOSITIONS_EN = frozenset(
+    "within along onto across behind beside near inside outside toward towards upon via among around beyond".split()
+)
+#: A capitalised word inside a sentence of Jax's (after a lower-case word or a comma): a name.
+_NAME_EN = re.compile(r"(?<=[a-z,] )[A-Z][a-z]+")
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
+
+
+def _terms_en(text: str, names: frozenset[str] = frozenset()) -> list[str | None]:
+    """An English text as its content terms in order, None for what parts two of them (see the module docstring)."""
+    terms: list[str | None] = []
+    for unit in _UNIT_EN.findall(text):
+        lowered = unit.lower()
+        if not unit[0].isalnum() or lowered in _PREPOSITIONS_EN or (unit[0].isupper() and lowered in names):
+            terms.append(None)
+        else:
+            read = tokens(lowered, "en")
+            terms.append(read[0] if read else None)
+    return terms
+
+
+def _pairs(terms: list[str | None]) -> set[tuple[str, str]]:
+    return {(a, b) for a, b in pairwise(terms) if a and b and a != b}
+
+
+class _Said:
+    """What Jax and the brief have said, read once per dialogue state: his terms, his names, the pairs of terms side
+    by side (English) or the text itself (Chinese)."""
+
+    def __init__(self, heard: str, background: str, language: str) -> None:
+        self.language = language
+        if language == "zh":
+            self.text = f"{heard}\n{background}"
+            self.heard = heard
+            self._near: dict[tuple[str, str], bool] = {}
+            return
+        self.names = frozenset(name.lower() for name in _NAME_EN.findall(heard))
+        self.terms = frozenset(t for t in _terms_en(heard) if t) - BARE_FILLER_EN - BOILERPLATE - STOPWORDS_EN
+        self.pairs = frozenset().union(*(_pairs(_terms_en(s)) for s in sentences(f"{heard}\n{background}", "en")))
+
+    def near(self, first: str, second: str) -> bool:
+        """(Chinese) Did Jax say these two pieces near each other, but not run on in this order: the other way round
+        (up to two characters between), or in this order with one character between (a dropped 的, 在, 和)?"""
+        key = (first, second)
+        found = self._near.get(key)
+        if found is None:
+            heard = self.heard
+            found = self._near[key] = (
+                first in heard
+                and second in heard
+                and bool(
+                    re.search(
+                        f"{re.escape(second)}.{{0,2}}{re.escape(first)}|{re.escape(first)}.{re.escape(second)}", heard
+                    )
+                )
+            )
+        return found
+
+
+@lru_cache(maxsize=512)
+def _said(heard: str, background: str, language: str) -> _Said:
+    return _Said(heard, background, language)
+
+
+def out_of_his_order(question: str, heard: str, background: str, language: str) -> int:
+    """How many pairs of Jax's words (`heard`: all he has said) the question sets side by side in an order neither he
+    nor the brief (`background`) has them."""
+    if not heard:
+        return 0
+    said = _said(heard, background, language)
+    if language == "zh":
+        found = set()
+        for run in _CJK_RUN.findall(question):
+            for i in range(len(run) - 3):
+                first, second = run[i : i + 2], run[i + 2 : i + 4]
+                if first + second not in said.text and said.near(first, second):
+                    found.add((first, second))
+        return len(found)
+    terms = _terms_en(question, said.names)
+    return sum(a in said.terms and b in said.terms and (a, b) not in said.pairs for a, b in _pairs(terms))
+
+
+def strings_his_words(question: str, heard: str, background: str, language: str) -> bool:
+    """Does the question set OUT_OF_ORDER pairs or more of Jax's words side by side out of his order (L205)?"""
+    return out_of_his_order(question, heard, background, language) >= OUT_OF_ORDER
