@@ -42,7 +42,8 @@ RULES: list[Rule] = [
     Rule(
         "S002",
         "other-language",
-        "Written in the other language than the task's: the reply asks for the task's.",
+        "Written in the other language than the task's (the words its brief writes too left out: 'PNP还是NPN？' in a "
+        "Chinese task whose brief names PNP and NPN): the reply asks for the task's.",
         "哪座灯塔熄灭了？",
         "Which lighthouse went dark?",
     ),
@@ -73,7 +74,8 @@ RULES: list[Rule] = [
     Rule(
         "S006",
         "no-question",
-        "Nothing asked: a bare list of names, or questions copied from Jax or the brief.",
+        "Nothing asked: a bare list of names, or questions copied from Jax or the brief (a turn whose only questions "
+        "offer two of the brief's names as alternatives, 'A还是B？', asks that choice).",
         "Lamp kerosene. Whale oil. A cotton wick.",
         "Which wick should I fit?",
     ),

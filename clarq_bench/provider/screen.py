@@ -61,6 +61,7 @@ from .lexical import (
     sentences,
     tokens,
 )
+from .script import in_other_script
 
 #: Longer than every released seeker turn (max 1,433 characters en, 401 zh) with a wide margin.
 MAX_CHARS = {"en": 3000, "zh": 1200}
@@ -86,8 +87,7 @@ SPRAY_LISTED = 4
 SPRAY_LISTED_SHARE = 0.6
 #: Separate question sentences in one turn (released GPT-4o seekers: at most 10 on the tuning types).
 MAX_QUESTIONS = 12
-_CJK = re.compile(r"[\u4e00-\u9fff]")
-_LATIN = re.compile(r"[A-Za-z]")
+_ALTERNATIVE = {"en": re.compile(r"\bor\b", re.IGNORECASE), "zh": re.compile(r"还是|或者|或是")}
 #: Interrogatives that ask something of a name ("how do I use X?", "which one?") and the openers that do not.
 #: Wider than a count of things asked: "whether", "or" and any 几 show that a name is asked about.
 _INTERROGATIVE: dict[str, TextPattern] = {
@@ -175,6 +175,12 @@ class EntityIndex(NamedTuple):
             tuple(kind_of(o) for o in options),
             tuple(o.name for o in options),
         )
+
+    def offered(self, sentence: str, language: str) -> bool:
+        """Two of the brief's entities offered as alternatives ("A还是B？", "A or B?"): the seeker's own question."""
+        present = lexical.token_set(sentence, language)
+        joint = _ALTERNATIVE[language].search(sentence)
+        return bool(joint) and sum(bool(t) and names_entity(present, t) for t in self.terms) >= 2
 
     def kinds_named(self, text: str, language: str) -> int:
         """How many kinds of entity the text names: a name written out counts (and the names inside it do not:
@@ -327,14 +333,6 @@ def _phrase_pattern(phrase: str) -> re.Pattern[str]:
     return re.compile(re.escape(phrase), re.IGNORECASE)
 
 
-def written_in(text: str) -> str:
-    """The script a turn is written in: zh when CJK characters are at least as many as Latin letters (the
-    judge's language rule), else en."""
-    if text.isascii():
-        return "en"  # (no CJK character: fewer than max(1, Latin letters))
-    return "zh" if len(_CJK.findall(text)) >= max(1, len(_LATIN.findall(text))) else "en"
-
-
 def task_vocabulary(task: Task, language: str) -> set[str]:
     """Content terms of the task's own words: the brief's names and every node's text."""
     brief = task.brief
@@ -417,7 +415,7 @@ class TurnScreen:
         earlier = [turn.text for turn in turns[1:-1] if turn.speaker == Speaker.provider]  # not the greeting
         if len(raw) > MAX_CHARS[language]:
             return Screened(Verdict.too_long, 0)
-        if raw.strip() and written_in(raw) != language:
+        if in_other_script(raw, language, self.task.brief.background):
             return Screened(Verdict.other_language, 0)
         if instructs_provider(raw, language):
             return Screened(Verdict.instruction, 0)
@@ -429,6 +427,7 @@ class TurnScreen:
             for s in asked
             if copied_share(names.without_names(s, language), copied_grams, language) < MAX_COPIED_SHARE
         ]
+        own_asked = own_asked or [s for s in asked if names.offered(s, language)]  # ("A还是B？" copies only names)
         if not own_asked:
             return Screened(Verdict.no_question, 0)  # nothing asked, or only inside text copied from Jax or the brief
         # his replies' sentences as terms, for the two rules below (his replies only: the brief's own words are the
