@@ -89,7 +89,8 @@ RULES: list[Rule] = [
     Rule(
         "S008",
         "repeat",
-        "Exactly an earlier question whose reply already answered as much as it asks.",
+        "Exactly an earlier question (its words and its question words) whose reply already answered as much as it "
+        "asks.",
         "Which lighthouse went dark?",
         "Which wick should I fit?",
         history=("Which lighthouse went dark?",),

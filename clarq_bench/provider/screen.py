@@ -366,6 +366,7 @@ def _repeats(text: str, asked: int, turns: list[Turn], language: str) -> bool:
     terms = lexical.token_set(text, language)
     if not terms:
         return False
+    asks = set(_ASK[language].findall(text.lower()))  # ("Which resistor?" answered, "How do I get that resistor?")
     answered = 0
     for seeker, reply in itertools.pairwise(turns[:-1]):
         if (
@@ -373,6 +374,7 @@ def _repeats(text: str, asked: int, turns: list[Turn], language: str) -> bool:
             and reply.speaker == Speaker.provider
             and reply.kind == ReplyKind.response_i
             and lexical.token_set(seeker.text, language) == terms
+            and set(_ASK[language].findall(seeker.text.lower())) == asks
         ):
             answered += len(reply.revealed)
     return answered > 0 and answered >= asked

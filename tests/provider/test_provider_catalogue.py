@@ -51,3 +51,10 @@ def test_every_reading_rule_the_reader_can_name_is_in_the_catalogue() -> None:
     source = inspect.getsource(focus) + inspect.getsource(answering)
     used = set(re.findall(r'"([RL]\d{3})"', source))
     assert used <= {rule.id for rule in RULES}
+
+
+def test_the_same_words_asked_with_another_question_word_are_no_repeat() -> None:
+    """S008 needs the same question again: "Which wick?" answered, "How do I fit the wick?" asks something new."""
+    history = ("Which wick should I fit?",)
+    assert "S008" in named(play("en/01/0", history, "Which wick should I fit?"))
+    assert "S008" not in named(play("en/01/0", history, "How should I fit the wick?"))
