@@ -369,7 +369,10 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading):
         # (zh) three things or more listed together are named in a word or two each: one bigram of the thing is a
         # fragment of any of them (two things: "电阻和电容" are whole two-character words, the thing itself)
         least = ZH_CHOICE_ANCHOR if self.language == "zh" and self.lists_things(question) else 1
-        return self._overlaps(focus.anchor, self._own_terms(question), least=least)
+        # (en) the thing may be one of the brief's names ("How do I get to Rock Island Lighthouse?" when the island is
+        # what the detail is about); Chinese names share character pairs with too much (agreement fell)
+        named = question.terms & focus.anchor if self.language == "en" else set()
+        return self._overlaps(focus.anchor, self._own_terms(question) | named, least=least)
 
     @per_reader
     def _governs_frame(self, question: Question) -> bool:

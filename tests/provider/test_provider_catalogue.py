@@ -58,3 +58,8 @@ def test_the_same_words_asked_with_another_question_word_are_no_repeat() -> None
     history = ("Which wick should I fit?",)
     assert "S008" in named(play("en/01/0", history, "Which wick should I fit?"))
     assert "S008" not in named(play("en/01/0", history, "How should I fit the wick?"))
+
+
+def test_a_detail_asked_of_a_thing_the_brief_names_is_read_by_the_detail_rule() -> None:
+    """R105: the thing whose detail is missing may be named by one of the brief's names (the island's lighthouse)."""
+    assert play("en/01/1", (), "How do I get to Rock Island Lighthouse?").get("rules") == {"1": "R105"}
