@@ -301,21 +301,22 @@ def verify_submission(
     llm = recorded_kind(manifest.provider.name) == "llm"
     broken: set[str] = set()
     again: dict | None = None
-    unit = (manifest.metrics.get("summary") or {}).get("token_unit") if isinstance(manifest.metrics, dict) else None
-    counter = counter_for(unit) if isinstance(unit, str) else None
-    if (
-        counter is None and sub.transcripts
-    ):  # a unit no verifier can count in cannot be taken on trust: every figure is checked
-        problems.append(
-            f"token figures are recorded in {unit!r}, a unit this verifier cannot count in "
-            f"(known: {token_counter().unit}, {FALLBACK_UNIT})"
-        )
     offline = recorded_kind(manifest.provider.name) == "offline"
     cannot = fingerprint_problem(manifest) if offline else None
     replay = None
-    if offline and not cannot:  # started first: with workers it runs beside the checks below
-        replay = Replay(sub.transcripts, tasks, manifest, replay_workers(len(sub.transcripts)))
+    if offline and not cannot:  # started first: with workers it runs beside the checks below (the token counter's
+        replay = Replay(sub.transcripts, tasks, manifest, replay_workers(len(sub.transcripts)))  # load too)
     try:
+        metrics = manifest.metrics
+        unit = (metrics.get("summary") or {}).get("token_unit") if isinstance(metrics, dict) else None
+        counter = counter_for(unit) if isinstance(unit, str) else None
+        if (
+            counter is None and sub.transcripts
+        ):  # a unit no verifier can count in cannot be taken on trust: every figure is checked
+            problems.append(
+                f"token figures are recorded in {unit!r}, a unit this verifier cannot count in "
+                f"(known: {token_counter().unit}, {FALLBACK_UNIT})"
+            )
         with counting_in(counter or token_counter()):
             _judge_all(sub, tasks, digests, verdicts, recorded, judge_named, single, llm, broken, problems)
             if len(verdicts) == len(sub.transcripts) and verdicts:
