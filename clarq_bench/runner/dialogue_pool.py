@@ -71,6 +71,8 @@ class DialoguePool:
         context = worker_context()
         if context is None or context.get_start_method() != "fork" or workers < 1:
             raise ValueError("a dialogue pool needs a process that may fork and at least one worker")
+        from ..provider.offline import provider  # noqa: F401 - its code loaded once, here, not again in each worker
+
         self._executor: ProcessPoolExecutor | None = ProcessPoolExecutor(
             workers, mp_context=context, initializer=_start, initargs=(os.getpid(),)
         )

@@ -139,3 +139,31 @@ def test_a_run_through_the_api_plays_in_workers_and_leaves_no_thread(
     result = clarq.run(seeker="heuristic", provider="offline", tasks=REPO / "tasks", lang="en", runs_dir=tmp_path)
     assert len(opened) == 1 and opened[0]._executor is None  # opened, used and closed
     assert result.stats.done == result.summary.dialogues > 5 and threading.active_count() == threads
+
+
+def test_the_workers_inherit_the_offline_provider_loaded_before_the_fork(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from test_dialogue_pool import _run\n"
+        "from clarq_bench.runner.batch import build_provider\n"
+        "from clarq_bench.runner.dialogue_pool import DialoguePool\n"
+        "name = 'clarq_bench.provider.offline.provider'\n"
+        "assert name not in sys.modules, 'loaded already'\n"
+        f"pool = DialoguePool(_run(Path({str(tmp_path)!r})), 1, build_provider)\n"
+        "assert name in sys.modules, 'not loaded before the fork'\n"
+        "pool.close()\n"
+    )
+    here = Path(__file__).resolve().parent
+    path = os.pathsep.join([str(here), str(here.parent), os.environ.get("PYTHONPATH", "")])
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONPATH": path},
+    )
+    assert done.returncode == 0, done.stderr
