@@ -194,9 +194,13 @@ class Replay:
                 problems.append(line)
         return problems
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
+        """Stop the workers: after the chunk each is on (`wait`), or at once, a replay that will not be read."""
         if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
+            if not wait:
+                for process in list(getattr(self._executor, "_processes", {}).values()):
+                    process.terminate()
+            self._executor.shutdown(wait=wait, cancel_futures=True)
             self._executor = None
 
 

@@ -291,10 +291,13 @@ def verify_submission(
     if other:  # every later check would fail against tasks it was not played on: one line, not a cascade
         return Verification([other], notes, [], {})
     offline = recorded_kind(manifest.provider.name) == "offline"
-    cannot = fingerprint_problem(manifest) if offline else None
     replay = None
-    if offline and not cannot:  # started first: with workers it runs beside every check below (it takes longest)
-        replay = Replay(sub.transcripts, tasks, manifest, replay_workers(len(sub.transcripts)))
+    if offline:  # started first: with workers it runs beside every check below (it takes longest), the provider's
+        replay = Replay(sub.transcripts, tasks, manifest, replay_workers(len(sub.transcripts)))  # fingerprint too
+    cannot = fingerprint_problem(manifest) if offline else None
+    if cannot and replay is not None:  # not this clarq's provider: its replay means nothing, and is never read
+        replay.close(wait=False)
+        replay = None
     verdicts: list[Verdict] = []
     again: dict | None = None
     try:
