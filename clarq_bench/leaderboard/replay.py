@@ -101,6 +101,17 @@ def _replay_chunk(items: list[tuple[Transcript, Task]], name: str, mode: str) ->
     return [_outcome(transcript, task, name, mode, built) for transcript, task in items]
 
 
+#: The dialogues of the replays under way in this process, by replay: forked workers find theirs here (inherited)
+#: instead of receiving them pickled (~0.5 s of CPU for 260 dialogues, both ends).
+_FORKED: dict[int, list[tuple[Transcript, Task | None]]] = {}
+
+
+def _replay_inherited(replay: int, chunk: list[int], name: str, mode: str) -> list[Outcome]:
+    """In a forked worker: `_replay_chunk` of the dialogues at `chunk` of the replay it was forked for."""
+    items = _FORKED[replay]
+    return _replay_chunk([(items[i][0], items[i][1]) for i in chunk], name, mode)  # type: ignore[misc]
+
+
 def _load_provider(name: str) -> None:
     """Import the offline provider's modules (about 0.2 s), when `name` is one."""
     try:
@@ -158,13 +169,19 @@ class Replay:
                 chunks.append([])
             chunks[-1].extend(group)
         context = worker_context() or multiprocessing.get_context("spawn")  # spawn when asked for by number
-        if context.get_start_method() == "fork":  # the provider's code loaded once, here, not again in each worker
+        forked = context.get_start_method() == "fork"
+        if forked:  # the provider's code loaded once, here, and the dialogues inherited, not sent
             _load_provider(self.name)
+            _FORKED[id(self)] = self.items
         try:
             self._executor = ProcessPoolExecutor(min(workers, len(chunks)), mp_context=context)
             for chunk in chunks:
-                items = [(self.items[i][0], known[i]) for i in chunk]
-                self._futures.append((chunk, self._executor.submit(_replay_chunk, items, self.name, self.mode)))
+                if forked:
+                    future = self._executor.submit(_replay_inherited, id(self), chunk, self.name, self.mode)
+                else:
+                    items = [(self.items[i][0], known[i]) for i in chunk]
+                    future = self._executor.submit(_replay_chunk, items, self.name, self.mode)
+                self._futures.append((chunk, future))
         except (BrokenProcessPool, OSError):
             self.close()
             self._futures = []
@@ -202,6 +219,7 @@ class Replay:
                     process.terminate()
             self._executor.shutdown(wait=wait, cancel_futures=True)
             self._executor = None
+        _FORKED.pop(id(self), None)
 
 
 def replay_all(
