@@ -43,12 +43,15 @@ _RUN: dict[str, Any] = {}  # the run being played, set before the fork: a worker
 
 def dialogue_workers(run: Any, dialogues: int) -> int:
     """How many worker processes play this run's dialogues: none unless both sides are in-process code that calls
-    no model (no LLM client, a built-in seeker, the offline provider), there are enough dialogues, this machine has
-    several CPUs and this process may fork; CLARQ_DIALOGUE_WORKERS=N chooses the number (still only where allowed)."""
+    no model (no LLM client, a built-in seeker that is not a person, the offline provider), several dialogues are
+    in flight, there are enough of them, this machine has several CPUs and this process may fork;
+    CLARQ_DIALOGUE_WORKERS=N chooses the number (still only where allowed)."""
     chosen = os.environ.get(ENV_WORKERS, "").strip()
     if chosen.isdigit() and int(chosen) == 0:
         return 0
-    if run.client is not None or run.seeker.model or not poolable(run.provider):
+    if run.client is not None or run.seeker.model or not poolable(run.provider) or run.config.concurrency < 2:
+        return 0  # (one dialogue at a time, as a person plays, gains nothing from workers)
+    if getattr(run.seeker.factory, "person", False):  # a person's turns arrive in this process (terminal, page)
         return 0
     if not str(getattr(run.seeker.factory, "__module__", "")).startswith("clarq_bench."):
         return 0

@@ -22,6 +22,7 @@ from clarq_bench.runner.batch import build_provider, play_run
 from clarq_bench.runner.dialogue_pool import DialoguePool, dialogue_workers, open_pool
 from clarq_bench.runner.prepared import PreparedRun, ready
 from clarq_bench.seekers.baselines import HeuristicSeeker
+from clarq_bench.seekers.registry import resolve_seeker
 
 
 def _run(run_dir: Path, seeker: str = "heuristic", mode: str = "single") -> PreparedRun:
@@ -102,6 +103,10 @@ def test_workers_only_where_both_sides_call_no_model_and_fork_is_safe(
     assert dialogue_workers(run._replace(client=object()), 260) == 0  # a model is called
     plug_in = run.seeker._replace(factory=type("Plugin", (), {"__module__": "my_seekers"}))
     assert dialogue_workers(run._replace(seeker=plug_in), 260) == 0  # may keep state between dialogues
+    for person in ("human", "human-web"):  # a person answers at this process's terminal or page
+        assert dialogue_workers(run._replace(seeker=resolve_seeker(person)), 260) == 0
+    one_at_a_time = run.config.model_copy(update={"concurrency": 1})
+    assert dialogue_workers(run._replace(config=one_at_a_time), 260) == 0
     monkeypatch.setenv(dialogue_pool.ENV_WORKERS, "0")
     assert dialogue_workers(run, 260) == 0 and open_pool(run, build_provider) is None
     monkeypatch.setenv(dialogue_pool.ENV_WORKERS, "3")
