@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from ..core.defaults import DEFAULT_MAX_TURNS, DEFAULT_RESAMPLES, DEFAULT_SEED
 from ..fidelity.checks import audit_provider, evaluate_provider, search_provider
@@ -144,23 +144,25 @@ async def run_async(
     **fields: Any,
 ) -> RunResult:
     """`run` inside a running event loop (a notebook cell: `await clarq.run_async(...)`)."""
-    import asyncio
-
-    from ..runner.batch import play_run
+    from ..runner.batch import build_provider, play_run
+    from ..runner.dialogue_pool import open_pool
     from ..runner.prepare import prepare
     from ..scoring.sources import score_finished_run
 
     options = _request_of(options, fields)
-    run = await asyncio.to_thread(prepare, options)  # loading tasks must not stall the loop (the people page)
+    run = await _in_passing_thread(prepare, options)  # loading tasks must not stall the loop (the people page)
+    pool = open_pool(
+        run, build_provider, options.provider_workers or 0
+    )  # forked now, before a progress display's thread starts
     ready = None
     if on_run_dir is not None:  # the folder (for the resume command) and the identical runs that already exist,
         from ..runner.runs_index import identical_runs  # found before this run's config is written, told after it
 
         twins = [] if options.resume else identical_runs(run.config, options.runs_dir)
         ready = lambda: on_run_dir(run.run_dir, twins)  # noqa: E731
-    if on_start is not None:
-        on_start(run.config, run.tasks)
     try:
+        if on_start is not None:
+            on_start(run.config, run.tasks)
         stats = await play_run(
             run,
             resume=bool(options.resume),
@@ -169,16 +171,40 @@ async def run_async(
             retry_errors=options.retry_errors,
             on_update=on_update,
             on_ready=ready,
+            dialogue_pool=pool,
         )
+        if pool is not None:
+            pool.close()
         with _settled_heap(judged_by_model=(run.config.judge_model or "none") != "none"):
             summary = await score_finished_run(
                 run.run_dir, run.tasks, run.config.judge_model or "none", run.config.split, run.client
             )
     finally:
+        if pool is not None:
+            pool.close()
         close = getattr(run.client, "aclose", None)
         if close is not None:  # HTTP sessions and the cache of this event loop
             await close()
     return RunResult(run.run_dir, summary, stats)
+
+
+_T = TypeVar("_T")
+
+
+async def _in_passing_thread(function: Callable[..., _T], *args: Any) -> _T:
+    """`function(*args)` in a thread of its own that is gone once it returns (asyncio.to_thread's thread stays for
+    the rest of the run, and a process with a second thread must not fork workers: core/workers.py)."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    executor = ThreadPoolExecutor(1, thread_name_prefix="clarq-prepare")
+    try:
+        result = await asyncio.get_running_loop().run_in_executor(executor, function, *args)
+    except BaseException:
+        executor.shutdown(wait=False)  # (cancelled: the loop does not wait for the thread)
+        raise
+    executor.shutdown(wait=True)  # its work is done: joining it is immediate
+    return result
 
 
 @contextmanager

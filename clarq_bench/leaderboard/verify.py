@@ -290,32 +290,36 @@ def verify_submission(
     other = _other_task_set(sub, tasks, digests, root)
     if other:  # every later check would fail against tasks it was not played on: one line, not a cascade
         return Verification([other], notes, [], {})
-    problems.extend(check_seal(sub))
-    _check_tasks(sub, tasks, digests, root, problems)
-    _check_coverage(sub, problems)
-    _check_identity(sub, problems)
-    recorded = {(v.task_id, v.trial): v for v in sub.verdicts}
-    judge_named = manifest.judge.name not in ("", "none")
-    verdicts: list[Verdict] = []
-    single = provider_mode(manifest) != ProviderMode.multi_info.value
-    llm = recorded_kind(manifest.provider.name) == "llm"
-    broken: set[str] = set()
-    again: dict | None = None
-    unit = (manifest.metrics.get("summary") or {}).get("token_unit") if isinstance(manifest.metrics, dict) else None
-    counter = counter_for(unit) if isinstance(unit, str) else None
-    if (
-        counter is None and sub.transcripts
-    ):  # a unit no verifier can count in cannot be taken on trust: every figure is checked
-        problems.append(
-            f"token figures are recorded in {unit!r}, a unit this verifier cannot count in "
-            f"(known: {token_counter().unit}, {FALLBACK_UNIT})"
-        )
     offline = recorded_kind(manifest.provider.name) == "offline"
-    cannot = fingerprint_problem(manifest) if offline else None
     replay = None
-    if offline and not cannot:  # started first: with workers it runs beside the checks below
-        replay = Replay(sub.transcripts, tasks, manifest, replay_workers(len(sub.transcripts)))
+    if offline:  # started first: with workers it runs beside every check below (it takes longest), the provider's
+        replay = Replay(sub.transcripts, tasks, manifest, replay_workers(len(sub.transcripts)))  # fingerprint too
+    cannot = fingerprint_problem(manifest) if offline else None
+    if cannot and replay is not None:  # not this clarq's provider: its replay means nothing, and is never read
+        replay.close(wait=False)
+        replay = None
+    verdicts: list[Verdict] = []
+    again: dict | None = None
     try:
+        problems.extend(check_seal(sub))
+        _check_tasks(sub, tasks, digests, root, problems)
+        _check_coverage(sub, problems)
+        _check_identity(sub, problems)
+        recorded = {(v.task_id, v.trial): v for v in sub.verdicts}
+        judge_named = manifest.judge.name not in ("", "none")
+        single = provider_mode(manifest) != ProviderMode.multi_info.value
+        llm = recorded_kind(manifest.provider.name) == "llm"
+        broken: set[str] = set()
+        metrics = manifest.metrics
+        unit = (metrics.get("summary") or {}).get("token_unit") if isinstance(metrics, dict) else None
+        counter = counter_for(unit) if isinstance(unit, str) else None
+        if (
+            counter is None and sub.transcripts
+        ):  # a unit no verifier can count in cannot be taken on trust: every figure is checked
+            problems.append(
+                f"token figures are recorded in {unit!r}, a unit this verifier cannot count in "
+                f"(known: {token_counter().unit}, {FALLBACK_UNIT})"
+            )
         with counting_in(counter or token_counter()):
             _judge_all(sub, tasks, digests, verdicts, recorded, judge_named, single, llm, broken, problems)
             if len(verdicts) == len(sub.transcripts) and verdicts:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ClarqError
 from ..core.run_config import AgentSettings, RunConfig, describe_diff, diff_configs
@@ -40,6 +40,9 @@ from .ledger import Ledger
 from .prepared import PreparedRun, ready
 from .provider_pool import ProviderPool, poolable
 from .run_identity import agent_infos, stamp_transcript
+
+if TYPE_CHECKING:
+    from .dialogue_pool import DialoguePool
 
 # --- building agents --------------------------------------------------------------------------------------------
 
@@ -202,6 +205,7 @@ async def play_run(
     on_update: Callable[[RunStats], None] | None = None,
     on_ready: Callable[[], None] | None = None,
     provider_workers: int = 0,
+    dialogue_pool: DialoguePool | None = None,
 ) -> RunStats:
     """Play every (task, trial) pair not yet in the run directory, `config.concurrency` at a time.
 
@@ -209,7 +213,8 @@ async def play_run(
     error record; without it they stay as they are and are counted in `stats.skipped_errors`. `on_ready()` is
     called once config.json is written, before the first dialogue: a folder announced to the user (with its resume
     command) is one that can be resumed, and a full disk at start is the one error line. `provider_workers` > 0
-    decides the offline provider's replies in that many worker processes (runner/provider_pool.py)."""
+    decides the offline provider's replies in that many worker processes (runner/provider_pool.py); a
+    `dialogue_pool` plays whole dialogues in its workers (runner/dialogue_pool.py)."""
     seeker_model = run.seeker.model
     resolve = getattr(run.client, "resolve_model", None)
     if seeker_model and callable(resolve):  # record the dated version the alias stood for
@@ -220,7 +225,7 @@ async def play_run(
     folder.create()
     with folder.lock():  # one writer at a time; the kernel releases it if this process dies
         return await _play(
-            run, folder, resume, force, retry_errors, on_update, seeker_model, on_ready, provider_workers
+            run, folder, resume, force, retry_errors, on_update, seeker_model, on_ready, provider_workers, dialogue_pool
         )
 
 
@@ -234,6 +239,7 @@ async def _play(
     seeker_model: str | None,
     on_ready: Callable[[], None] | None = None,
     provider_workers: int = 0,
+    dialogue_pool: DialoguePool | None = None,
 ) -> RunStats:
     """play_run with the folder's lock held."""
     config, tasks, client = run.config, run.tasks, run.client
@@ -309,6 +315,10 @@ async def _play(
         task: Task, trial: int, seed: int, on_error: Callable[[str, BaseException], None]
     ) -> Transcript:
         """Build the agents and play; whatever they raise outside an agent call is this dialogue's error too."""
+        if dialogue_pool is not None:  # played by a worker, unless it ended with an error there: then played here
+            played = await dialogue_pool.play(task.id, trial, seed, seeker_info, provider_info)
+            if played is not None:
+                return played
         try:
             seeker = run.seeker.build(task)
         except (KeyboardInterrupt, asyncio.CancelledError):

@@ -26,6 +26,8 @@ GOODBYE = {"en": "Thank you, goodbye.", "zh": "谢谢，再见。"}
 class HumanSeeker:
     """A person at the terminal types the seeker's turns (run with --concurrency 1)."""
 
+    person = True  # its turns come from someone at this process (runner/dialogue_pool.py keeps it here)
+
     def __init__(
         self,
         task: SeekerTask,

@@ -70,6 +70,8 @@ DESKS: dict[str, Desk] = {}
 class WebHumanSeeker:
     """Waits for the person's next line from the page (run with --concurrency 1 and no turn timeout)."""
 
+    person = True  # its turns come from someone at this process (runner/dialogue_pool.py keeps it here)
+
     def __init__(self, task: SeekerTask, config: SeekerConfig | None = None) -> None:
         person = str((config.options if config else {}).get("person", ""))
         if person not in DESKS:

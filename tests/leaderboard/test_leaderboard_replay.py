@@ -459,3 +459,27 @@ def test_offline_e5_submission_verifies_by_replay(tmp_path: Path) -> None:
     assert outcome.problems == [] and outcome.provenance == REPLAYED
     bad = edited(path, tmp_path, lambda p: p["transcripts"][0]["turns"][0].update(text="Hi there."))
     assert named(problems(bad), f"{sub.transcripts[0].task_id}#0", 0, "the offline-e5 provider replays")
+
+
+def test_a_foreign_fingerprint_stops_the_replay_workers_started_before_it_was_read(
+    honest: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    from clarq_bench.leaderboard import replay
+
+    closed: list[bool] = []
+    real = replay.Replay.close
+
+    def close(self: replay.Replay, wait: bool = True) -> None:
+        closed.append(wait and self._executor is not None)
+        real(self, wait)
+
+    monkeypatch.setattr(replay.Replay, "close", close)
+    monkeypatch.setenv("CLARQ_REPLAY_WORKERS", "2")
+    path = edited(honest, tmp_path, lambda p: fingerprint_made_up(p))
+    started = time.monotonic()
+    found = problems(path)
+    assert any("provider fingerprint" in line and "is not this clarq's" in line for line in found), found
+    assert not any(line.startswith("dialogue ") for line in found)  # no replay line: nothing of it was read
+    assert closed[0] is False and time.monotonic() - started < 30  # stopped at once, not waited for

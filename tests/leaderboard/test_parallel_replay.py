@@ -72,3 +72,20 @@ def test_workers_only_for_many_dialogues(monkeypatch: pytest.MonkeyPatch, tmp_pa
     assert replay_workers(PARALLEL_MIN - 1) == 0 and replay_workers(PARALLEL_MIN) >= 1
     monkeypatch.setenv("CLARQ_REPLAY_WORKERS", "0")
     assert replay_workers(10_000) == 0
+
+
+def test_forked_workers_inherit_the_offline_provider_loaded_here() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from clarq_bench.leaderboard import replay\n"
+        "name = 'clarq_bench.provider.offline.provider'\n"
+        "replay._load_provider('gpt-4o'); replay._load_provider('no such provider')\n"
+        "assert name not in sys.modules, 'loaded for an LLM provider'\n"
+        "replay._load_provider('offline')\n"
+        "assert name in sys.modules, 'not loaded for the offline provider'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
