@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -23,6 +25,23 @@ from clarq_bench.runner.dialogue_pool import DialoguePool, dialogue_workers, ope
 from clarq_bench.runner.prepared import PreparedRun, ready
 from clarq_bench.seekers.baselines import HeuristicSeeker
 from clarq_bench.seekers.registry import resolve_seeker
+
+
+def played_in_one_thread(request: pytest.FixtureRequest) -> bool:
+    """Workers fork only from a process of one thread (core/workers.py). Where earlier tests left threads in this
+    process, the test runs again in a fresh one (and its outcome is that run's); False: run it here."""
+    if threading.active_count() == 1:
+        return False
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", request.node.nodeid],
+        cwd=request.config.rootpath,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    return True
 
 
 def _run(run_dir: Path, seeker: str = "heuristic", mode: str = "single") -> PreparedRun:
@@ -52,7 +71,9 @@ def _turns(record: Any) -> list[Any]:
     return [turn.model_dump(exclude={"latency_s"}) for turn in record.turns]
 
 
-def test_pooled_dialogues_equal_in_process_dialogues(tmp_path: Path) -> None:
+def test_pooled_dialogues_equal_in_process_dialogues(tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    if played_in_one_thread(request):
+        return
     for mode in ("single", "multi-info"):
         here = _played(_run(tmp_path / f"{mode}-loop", mode=mode), 0)
         assert _played(_run(tmp_path / f"{mode}-pool", mode=mode), 2) == here
@@ -60,8 +81,10 @@ def test_pooled_dialogues_equal_in_process_dialogues(tmp_path: Path) -> None:
 
 
 def test_a_dialogue_that_fails_in_a_worker_is_played_again_here(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
 ) -> None:
+    if played_in_one_thread(request):
+        return
     respond = HeuristicSeeker.respond
     failing = "en/01/0"
 
@@ -78,7 +101,9 @@ def test_a_dialogue_that_fails_in_a_worker_is_played_again_here(
     assert sum(record["end_reason"] == "error" for record in pooled.values()) == 1
 
 
-def test_a_killed_worker_leaves_the_dialogues_to_this_process(tmp_path: Path) -> None:
+def test_a_killed_worker_leaves_the_dialogues_to_this_process(tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    if played_in_one_thread(request):
+        return
     run = _run(tmp_path / "k")
     pool = DialoguePool(run, 1, build_provider)
     try:
@@ -93,8 +118,10 @@ def test_a_killed_worker_leaves_the_dialogues_to_this_process(tmp_path: Path) ->
 
 
 def test_workers_only_where_both_sides_call_no_model_and_fork_is_safe(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
 ) -> None:
+    if played_in_one_thread(request):
+        return
     monkeypatch.delenv(dialogue_pool.ENV_WORKERS, raising=False)
     run = _run(tmp_path / "w")
     monkeypatch.setattr(os, "cpu_count", lambda: 4)
@@ -127,8 +154,10 @@ def test_workers_only_where_both_sides_call_no_model_and_fork_is_safe(
 
 
 def test_a_run_through_the_api_plays_in_workers_and_leaves_no_thread(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
 ) -> None:
+    if played_in_one_thread(request):
+        return
     import clarq_bench as clarq
 
     opened: list[Any] = []
