@@ -91,7 +91,10 @@ class CopiedRuns:
         """The positions of `said` (units) inside a run some earlier text holds."""
         n = COPY_GRAM[language]
         runs = list(zip(*(said[k:] for k in range(n))))  # each run of n units, in order
-        copied = set().union(*(held.intersection(runs) for held in self.sets))
+        if not runs:
+            return set()
+        wanted = set(runs)  # (hashed once: each held set is probed with the few runs, not re-hashing them per set)
+        copied = set().union(*(held & wanted for held in self.sets))
         if not copied:
             return set()
         return {i + k for i, run in enumerate(runs) if run in copied for k in range(n)}

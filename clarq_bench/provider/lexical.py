@@ -206,11 +206,12 @@ def char_grams(text: str, language: str) -> frozenset[str]:
     """Character n-grams, robust to inflection and word segmentation: 4-grams over the lower-cased words of English
     text (with word-boundary spaces), character unigrams and bigrams of Chinese text (spaces removed)."""
     lowered = text.lower()
+    # (each gram built by zip, straight into the frozenset: no set comprehension copied into a frozenset)
     if language == "zh":
         compact = _SPACE.sub("", lowered)
-        return frozenset(compact) | {compact[i : i + 2] for i in range(len(compact) - 1)}
+        return frozenset(compact).union(map(str.__add__, compact, compact[1:]))
     padded = " " + _NON_WORD_EN.sub(" ", lowered).strip() + " "
-    return frozenset({padded[i : i + 4] for i in range(len(padded) - 3)}) if len(padded) > 3 else frozenset()
+    return frozenset(map("".join, zip(padded, padded[1:], padded[2:], padded[3:])))
 
 
 def sentences(text: str, language: str) -> list[str]:
