@@ -51,6 +51,15 @@ def sentence_terms(text: str, language: str) -> tuple[tuple[str, ...], ...]:
     return tuple(terms for terms in found if len(terms) >= TERM_RUN)
 
 
+@lru_cache(maxsize=TEXT_CACHE)
+def _said_terms(text: str, language: str) -> tuple[tuple[frozenset[str], ...], frozenset[tuple[str, ...]]]:
+    """One earlier text's sentences as SaidTerms reads them (term sets, runs of TERM_RUN terms), read once per text:
+    every later turn of the dialogue reads all of Jax's replies again."""
+    said = sentence_terms(text, language)
+    runs = frozenset(terms[i : i + TERM_RUN] for terms in said for i in range(len(terms) - TERM_RUN + 1))
+    return tuple(frozenset(terms) for terms in said), runs
+
+
 class SaidTerms:
     """What Jax said, sentence by sentence, as content terms. A question says a sentence of his back with TERM_RUN of
     its terms in a row, in his order ("complete deal henry": the small words left out), or with TERM_SET of them in
@@ -58,9 +67,9 @@ class SaidTerms:
     magic shops and unsure which one to go to for the teleportation artefact") are no copy."""
 
     def __init__(self, earlier: list[str], language: str) -> None:
-        said = [terms for text in earlier for terms in sentence_terms(text, language)]
-        self.sets = [frozenset(terms) for terms in said]
-        self.runs = {terms[i : i + TERM_RUN] for terms in said for i in range(len(terms) - TERM_RUN + 1)}
+        read = [_said_terms(text, language) for text in earlier]
+        self.sets = [terms for sets, _ in read for terms in sets]
+        self.runs: set[tuple[str, ...]] = set().union(*(runs for _, runs in read))
 
     def covered(self, said: list[str]) -> set[int]:
         """The positions of `said` (terms) that say back a sentence of his."""

@@ -14,7 +14,7 @@ import itertools
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
@@ -171,14 +171,26 @@ def token_set(text: str, language: str) -> frozenset[str]:
     return frozenset(_tokens(text, language))
 
 
-@lru_cache(maxsize=WORD_CACHE)
+class _WordTokens(dict[str, str]):
+    """Each word's token, read once (a turn's words repeat across every text the rules tokenise): a plain table
+    whose hits cost one dict lookup (map(table.__getitem__, ...)), emptied when full."""
+
+    def __init__(self, read: Callable[[str], str]) -> None:
+        super().__init__()
+        self.read = read
+
+    def __missing__(self, word: str) -> str:
+        if len(self) >= WORD_CACHE:
+            self.clear()
+        token = self[word] = self.read(word)
+        return token
+
+
 def _word_token(word: str) -> str:
-    """The token of one lower-cased English word, "" for a stopword or a single character: a turn's words repeat
-    across every text the rules tokenise, so each is read once."""
+    """The token of one lower-cased English word, "" for a stopword or a single character."""
     return "" if word in STOPWORDS_EN or len(word) <= 1 else _stem(word)
 
 
-@lru_cache(maxsize=WORD_CACHE)
 def _latin_token(word: str) -> str:
     """The token of a Latin word of Chinese text: lower-cased, "" for an English stopword of two letters or more (a
     lone letter is a label: "道路A", "A公司")."""
@@ -186,15 +198,19 @@ def _latin_token(word: str) -> str:
     return "" if lowered in STOPWORDS_EN and len(lowered) > 1 else lowered
 
 
+_WORD_TOKENS = _WordTokens(_word_token)
+_LATIN_TOKENS = _WordTokens(_latin_token)
+
+
 def _read_tokens(text: str, language: str) -> list[str]:
     if language == "zh":
-        out = list(filter(None, map(_latin_token, _LATIN_RUN.findall(text))))
+        out = list(filter(None, map(_LATIN_TOKENS.__getitem__, _LATIN_RUN.findall(text))))
         for run in _CJK_RUN.findall(text):
             if len(run) == 1:
                 out.append(run)
             out.extend(itertools.filterfalse(STOP_BIGRAMS_ZH.__contains__, map(str.__add__, run[:-1], run[1:])))
         return out
-    return list(filter(None, map(_word_token, _WORD.findall(text.lower()))))
+    return list(filter(None, map(_WORD_TOKENS.__getitem__, _WORD.findall(text.lower()))))
 
 
 _NON_WORD_EN = re.compile(r"[^a-z0-9]+")
@@ -406,8 +422,13 @@ class TaskIndex:
     def cover(self, terms: Iterable[str], present: set[str] | frozenset[str]) -> float:
         """IDF-weighted share of `terms` found in `present` (0 when `terms` is empty)."""
         idf = self.idf
+        present = present if isinstance(present, (set, frozenset)) else set(present)
+        # (fsum is exact, so summing over the intersection in any order gives the same float; most intersections
+        # are empty, and an empty one covers 0.0 before any total is looked up)
         if isinstance(terms, frozenset):  # a node's own term set: its total is counted once
-            unique = terms
+            found = terms & present
+            if not found:
+                return 0.0
             total = self._term_totals.get(terms)
             if total is None:
                 total = math.fsum(map(idf.__getitem__, terms))
@@ -415,12 +436,11 @@ class TaskIndex:
                     self._term_totals[terms] = total
         else:
             unique = frozenset(terms)
+            found = unique & present
+            if not found:
+                return 0.0
             total = math.fsum(map(idf.__getitem__, unique))
-        present = present if isinstance(present, (set, frozenset)) else set(present)
-        # (fsum is exact, so summing over the intersection in any order gives the same float; most intersections
-        # are empty, and an empty one covers 0.0 without summing)
-        found = unique & present
-        return math.fsum(map(idf.__getitem__, found)) / total if total and found else 0.0
+        return math.fsum(map(idf.__getitem__, found)) / total if total else 0.0
 
     _cover = cover
 

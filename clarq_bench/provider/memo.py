@@ -17,6 +17,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 #: Marks a key made with keyword arguments, so it never equals a key of positional arguments alone.
 _KEYWORDS = object()
+#: What a table holds for no key (a memoized value may be None).
+_MISSING = object()
 
 
 def per_reader(method: F) -> F:
@@ -32,10 +34,9 @@ def per_reader(method: F) -> F:
         if memo is None:
             memo = self.__dict__[table] = {}
         else:
-            try:
-                return memo[key]
-            except KeyError:
-                pass
+            value = memo.get(key, _MISSING)  # (a lookup, not a try: most misses raised and caught a KeyError)
+            if value is not _MISSING:
+                return value
             if len(memo) >= MEMO_SIZE:
                 memo.clear()
         value = memo[key] = method(self, *args, **kwargs)
