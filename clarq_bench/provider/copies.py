@@ -95,6 +95,17 @@ class CopiedRuns:
 
     def __init__(self, *sets: frozenset[tuple[str, ...]]) -> None:
         self.sets = sets
+        self._read: dict[tuple[str, str], tuple[list[str], set[int]]] = {}
+
+    def read(self, sentence: str, language: str) -> tuple[list[str], set[int]]:
+        """A sentence's units and the positions of them it copies (read-only), read once per sentence: the screen's
+        rules read the same questions against the same runs (copied_share, then split_copied)."""
+        key = (sentence, language)
+        found = self._read.get(key)
+        if found is None:
+            said = units(sentence, language)
+            found = self._read[key] = (said, self.covered(said, language))
+        return found
 
     def covered(self, said: list[str], language: str) -> set[int]:
         """The positions of `said` (units) inside a run some earlier text holds."""
@@ -111,15 +122,14 @@ class CopiedRuns:
 
 def copied_share(sentence: str, runs: CopiedRuns, language: str) -> float:
     """The share of a sentence's words (characters) inside runs it copies."""
-    said = units(sentence, language)
-    return len(runs.covered(said, language)) / len(said) if said else 0.0
+    said, covered = runs.read(sentence, language)
+    return len(covered) / len(said) if said else 0.0
 
 
 def split_copied(sentence: str, runs: CopiedRuns, language: str) -> tuple[str, str] | None:
     """The sentence's own words and its copied words, apart (each joined back into text); None when it copies
     nothing."""
-    said = units(sentence, language)
-    covered = runs.covered(said, language)
+    said, covered = runs.read(sentence, language)
     if not covered:
         return None
     joint = " " if language == "en" else ""
