@@ -157,12 +157,37 @@ def tokens(text: str, language: str) -> list[str]:
 _PIECE_BREAK = re.compile(r"(?<=[.?!。？！;；])\s+")
 
 
-@lru_cache(maxsize=TEXT_CACHE)
+#: Each text's tokens, and each piece's (a table emptied when full: its hits cost one dict lookup).
+_TOKENS: dict[tuple[str, str], tuple[str, ...]] = {}
+
+
 def _tokens(text: str, language: str) -> tuple[str, ...]:
-    pieces = _PIECE_BREAK.split(text)
-    if len(pieces) > 1:
-        return tuple(itertools.chain.from_iterable(_tokens(piece, language) for piece in pieces))
-    return tuple(_read_tokens(text, language))
+    key = (text, language)
+    found = _TOKENS.get(key)
+    if found is None:
+        pieces = _PIECE_BREAK.split(text)
+        if len(pieces) > 1:
+            found = tuple(itertools.chain.from_iterable(_piece_tokens(piece, language) for piece in pieces))
+        else:
+            found = tuple(_read_tokens(text, language))
+        _remember(key, found)
+    return found
+
+
+def _piece_tokens(piece: str, language: str) -> tuple[str, ...]:
+    """The tokens of one piece of a text (no break inside it, so it is not split again), in the same table."""
+    key = (piece, language)
+    found = _TOKENS.get(key)
+    if found is None:
+        found = tuple(_read_tokens(piece, language))
+        _remember(key, found)
+    return found
+
+
+def _remember(key: tuple[str, str], found: tuple[str, ...]) -> None:
+    if len(_TOKENS) >= TEXT_CACHE:
+        _TOKENS.clear()
+    _TOKENS[key] = found
 
 
 @lru_cache(maxsize=TEXT_CACHE)
