@@ -14,12 +14,13 @@ import itertools
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
 from ..core.tasks import ResponseTree
+from .memo import Table
 
 _WORD = re.compile(r"[a-z0-9]+")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
@@ -148,7 +149,7 @@ def _stem(word: str) -> str:
 
 def tokens(text: str, language: str) -> list[str]:
     """Content tokens: stemmed non-stopwords (en) or CJK character bigrams plus lower-cased Latin words (zh)."""
-    return list(_tokens(text, language))
+    return list(_TEXTS[text, language])
 
 
 #: Whitespace after a sentence's end. No token spans whitespace, so a text's tokens are its pieces' tokens in order:
@@ -157,58 +158,23 @@ def tokens(text: str, language: str) -> list[str]:
 _PIECE_BREAK = re.compile(r"(?<=[.?!。？！;；])\s+")
 
 
-#: Each text's tokens, and each piece's (a table emptied when full: its hits cost one dict lookup).
-_TOKENS: dict[tuple[str, str], tuple[str, ...]] = {}
+def _read_text(key: tuple[str, str]) -> tuple[str, ...]:
+    text, language = key
+    pieces = _PIECE_BREAK.split(text)
+    if len(pieces) == 1:
+        return _PIECES[key]  # (a text of one piece is read as one: a sentence is often both)
+    return tuple(itertools.chain.from_iterable(_PIECES[piece, language] for piece in pieces))
 
 
-def _tokens(text: str, language: str) -> tuple[str, ...]:
-    key = (text, language)
-    found = _TOKENS.get(key)
-    if found is None:
-        pieces = _PIECE_BREAK.split(text)
-        if len(pieces) > 1:
-            found = tuple(itertools.chain.from_iterable(_piece_tokens(piece, language) for piece in pieces))
-        else:
-            found = tuple(_read_tokens(text, language))
-        _remember(key, found)
-    return found
-
-
-def _piece_tokens(piece: str, language: str) -> tuple[str, ...]:
-    """The tokens of one piece of a text (no break inside it, so it is not split again), in the same table."""
-    key = (piece, language)
-    found = _TOKENS.get(key)
-    if found is None:
-        found = tuple(_read_tokens(piece, language))
-        _remember(key, found)
-    return found
-
-
-def _remember(key: tuple[str, str], found: tuple[str, ...]) -> None:
-    if len(_TOKENS) >= TEXT_CACHE:
-        _TOKENS.clear()
-    _TOKENS[key] = found
+#: Each text's tokens, and each piece's (a piece has no break inside it: it is read whole, never split again).
+_TEXTS = Table(_read_text, TEXT_CACHE)
+_PIECES = Table(lambda key: tuple(_read_tokens(*key)), TEXT_CACHE)
 
 
 @lru_cache(maxsize=TEXT_CACHE)
 def token_set(text: str, language: str) -> frozenset[str]:
     """The distinct tokens of a text (set(tokens(...)), read-only), counted once per text."""
-    return frozenset(_tokens(text, language))
-
-
-class _WordTokens(dict[str, str]):
-    """Each word's token, read once (a turn's words repeat across every text the rules tokenise): a plain table
-    whose hits cost one dict lookup (map(table.__getitem__, ...)), emptied when full."""
-
-    def __init__(self, read: Callable[[str], str]) -> None:
-        super().__init__()
-        self.read = read
-
-    def __missing__(self, word: str) -> str:
-        if len(self) >= WORD_CACHE:
-            self.clear()
-        token = self[word] = self.read(word)
-        return token
+    return frozenset(_TEXTS[text, language])
 
 
 def _word_token(word: str) -> str:
@@ -223,8 +189,9 @@ def _latin_token(word: str) -> str:
     return "" if lowered in STOPWORDS_EN and len(lowered) > 1 else lowered
 
 
-_WORD_TOKENS = _WordTokens(_word_token)
-_LATIN_TOKENS = _WordTokens(_latin_token)
+#: Each word's token, read once: a turn's words repeat across every text the rules tokenise.
+_WORD_TOKENS = Table(_word_token, WORD_CACHE)
+_LATIN_TOKENS = Table(_latin_token, WORD_CACHE)
 
 
 def _read_tokens(text: str, language: str) -> list[str]:

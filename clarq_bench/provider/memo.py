@@ -43,3 +43,18 @@ def per_reader(method: F) -> F:
         return value
 
     return wrapper  # type: ignore[return-value]
+
+
+class Table(dict[Any, Any]):
+    """A memo table of a pure function of one key (`read`) whose hits cost one dict lookup (table[key], or
+    map(table.__getitem__, keys) with no Python call at all), emptied when it holds `size` entries."""
+
+    def __init__(self, read: Callable[[Any], Any], size: int) -> None:
+        super().__init__()
+        self.read, self.size = read, size
+
+    def __missing__(self, key: Any) -> Any:
+        if len(self) >= self.size:
+            self.clear()
+        value = self[key] = self.read(key)
+        return value

@@ -287,32 +287,22 @@ def _copies_phrase(phrases: tuple[str, ...], text: str) -> bool:
     return any(phrase.lower() in lowered for phrase in phrases)
 
 
-@lru_cache(maxsize=64)
-def _lowered_phrases(phrases: tuple[str, ...]) -> tuple[str, ...]:
-    """The brief's phrases lower-cased, once per brief (_listed reads them against every sentence)."""
-    return tuple(phrase.lower() for phrase in phrases)
-
-
 @lru_cache(maxsize=TEXT_CACHE)
 def _listed(phrases: tuple[str, ...], text: str) -> tuple[int, float]:
     lowered = text.lower()
-    covered: list[bool] = []
+    present = [needle for needle in map(str.lower, phrases) if needle in lowered]  # (most texts name none)
+    if not present:
+        return 0, 0.0
+    covered = [False] * len(lowered)
     named = 0
-    for needle in _lowered_phrases(phrases):
-        found = lowered.find(needle)
-        if found < 0:
-            continue  # (most phrases are absent from most texts)
-        if not covered:
-            covered = [False] * len(lowered)
-        hit = False
-        while found >= 0:
+    for needle in present:
+        start, hit = 0, False
+        while (found := lowered.find(needle, start)) >= 0:
             if not any(covered[found : found + len(needle)]):
                 covered[found : found + len(needle)] = [True] * len(needle)
                 hit = True
-            found = lowered.find(needle, found + 1)
+            start = found + 1
         named += hit
-    if not named:
-        return 0, 0.0  # (nothing covered: no share to count)
     # (the share of its text characters, not matched by _NON_TEXT: str.isalnum(), that copied phrases cover)
     counted = sum(map(str.isalnum, lowered))
     return named, (sum(map(str.isalnum, itertools.compress(lowered, covered))) / counted if counted else 0.0)
