@@ -110,13 +110,12 @@ class CopiedRuns:
     def covered(self, said: list[str], language: str) -> set[int]:
         """The positions of `said` (units) inside a run some earlier text holds."""
         n = COPY_GRAM[language]
-        runs = list(zip(*(said[k:] for k in range(n))))  # each run of n units, in order
-        if not runs:
+        # (each run of n units, hashed once: each held set is probed with the few runs; most sentences copy none)
+        wanted = set(zip(*(said[k:] for k in range(n))))
+        if not wanted or all(held.isdisjoint(wanted) for held in self.sets):
             return set()
-        wanted = set(runs)  # (hashed once: each held set is probed with the few runs, not re-hashing them per set)
         copied = set().union(*(held & wanted for held in self.sets))
-        if not copied:
-            return set()
+        runs = zip(*(said[k:] for k in range(n)))  # (in order)
         return {i + k for i, run in enumerate(runs) if run in copied for k in range(n)}
 
 
