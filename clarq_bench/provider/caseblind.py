@@ -98,6 +98,21 @@ class CaseBlind:
         """The case-sensitive twin, compiled on first use (most tables are never searched in a short run)."""
         return re.compile(self.real.pattern, self.real.flags & ~re.IGNORECASE)
 
+    @cached_property
+    def lead(self) -> re.Pattern[str] | None:
+        r"""The twin without its leading \b, when re scans that one for its first characters and the twin not (a
+        leading assertion leaves re no prefix to look for, so it tries every position): it matches wherever the
+        twin does, so where it finds nothing the twin has nothing, and the twin's first match starts at or after
+        its first. None when the twin has no leading \b or it would not help."""
+        source = self.twin.pattern
+        if not source.startswith("\\b"):
+            return None
+        try:
+            lead = re.compile(source[2:], self.twin.flags)
+        except re.error:
+            return None
+        return lead if _scanned(source[2:], self.twin.flags) else None
+
     @property
     def pattern(self) -> str:
         return self.real.pattern
@@ -111,12 +126,24 @@ class CaseBlind:
         lowered = _lowered(text)
         if lowered is None:
             return pos
+        lead = self.lead
+        if lead is not None:
+            hint = lead.search(lowered, pos, endpos)
+            if hint is None:
+                return None
+            pos = hint.start()
         found = self.twin.search(lowered, pos, endpos)
         return None if found is None else found.start()
 
     def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
         lowered = _lowered(text)  # (_start inlined: the hottest call of a turn's reading)
         if lowered is not None:
+            lead = self.lead
+            if lead is not None:
+                hint = lead.search(lowered, pos, endpos)
+                if hint is None:
+                    return None
+                pos = hint.start()
             found = self.twin.search(lowered, pos, endpos)
             if found is None:
                 return None
@@ -151,6 +178,18 @@ class CaseBlind:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.real, name)
+
+
+def _scanned(source: str, flags: int) -> bool:
+    """Does re look for a literal prefix or a set of first characters before trying a position of this pattern (its
+    own compiler's reading; False where that is not available)?"""
+    try:
+        from re import _compiler, _parser  # type: ignore[attr-defined]
+
+        parsed = _parser.parse(source, flags)
+        return bool(_compiler._get_literal_prefix(parsed, flags)[0] or _compiler._get_charset_prefix(parsed, flags))
+    except Exception:  # noqa: BLE001 - a private reading: any failure means no prefilter
+        return False
 
 
 def case_blind(pattern: str, flags: int = 0) -> CaseBlind:

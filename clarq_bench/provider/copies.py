@@ -51,6 +51,15 @@ def sentence_terms(text: str, language: str) -> tuple[tuple[str, ...], ...]:
     return tuple(terms for terms in found if len(terms) >= TERM_RUN)
 
 
+@lru_cache(maxsize=TEXT_CACHE)
+def _said_terms(text: str, language: str) -> tuple[tuple[frozenset[str], ...], frozenset[tuple[str, ...]]]:
+    """One earlier text's sentences as SaidTerms reads them (term sets, runs of TERM_RUN terms), read once per text:
+    every later turn of the dialogue reads all of Jax's replies again."""
+    said = sentence_terms(text, language)
+    runs = frozenset(terms[i : i + TERM_RUN] for terms in said for i in range(len(terms) - TERM_RUN + 1))
+    return tuple(frozenset(terms) for terms in said), runs
+
+
 class SaidTerms:
     """What Jax said, sentence by sentence, as content terms. A question says a sentence of his back with TERM_RUN of
     its terms in a row, in his order ("complete deal henry": the small words left out), or with TERM_SET of them in
@@ -58,9 +67,9 @@ class SaidTerms:
     magic shops and unsure which one to go to for the teleportation artefact") are no copy."""
 
     def __init__(self, earlier: list[str], language: str) -> None:
-        said = [terms for text in earlier for terms in sentence_terms(text, language)]
-        self.sets = [frozenset(terms) for terms in said]
-        self.runs = {terms[i : i + TERM_RUN] for terms in said for i in range(len(terms) - TERM_RUN + 1)}
+        read = [_said_terms(text, language) for text in earlier]
+        self.sets = [terms for sets, _ in read for terms in sets]
+        self.runs: set[tuple[str, ...]] = set().union(*(runs for _, runs in read))
 
     def covered(self, said: list[str]) -> set[int]:
         """The positions of `said` (terms) that say back a sentence of his."""
@@ -86,28 +95,40 @@ class CopiedRuns:
 
     def __init__(self, *sets: frozenset[tuple[str, ...]]) -> None:
         self.sets = sets
+        self._read: dict[tuple[str, str], tuple[list[str], set[int]]] = {}
+
+    def read(self, sentence: str, language: str) -> tuple[list[str], set[int]]:
+        """A sentence's units and the positions of them it copies (read-only), read once per sentence: the screen's
+        rules read the same questions against the same runs (copied_share, then split_copied)."""
+        key = (sentence, language)
+        found = self._read.get(key)
+        if found is None:
+            said = units(sentence, language)
+            found = self._read[key] = (said, self.covered(said, language))
+        return found
 
     def covered(self, said: list[str], language: str) -> set[int]:
         """The positions of `said` (units) inside a run some earlier text holds."""
         n = COPY_GRAM[language]
-        runs = list(zip(*(said[k:] for k in range(n))))  # each run of n units, in order
-        copied = set().union(*(held.intersection(runs) for held in self.sets))
-        if not copied:
+        # (each run of n units, hashed once: each held set is probed with the few runs; most sentences copy none)
+        wanted = set(zip(*(said[k:] for k in range(n))))
+        if not wanted or all(held.isdisjoint(wanted) for held in self.sets):
             return set()
+        copied = set().union(*(held & wanted for held in self.sets))
+        runs = zip(*(said[k:] for k in range(n)))  # (in order)
         return {i + k for i, run in enumerate(runs) if run in copied for k in range(n)}
 
 
 def copied_share(sentence: str, runs: CopiedRuns, language: str) -> float:
     """The share of a sentence's words (characters) inside runs it copies."""
-    said = units(sentence, language)
-    return len(runs.covered(said, language)) / len(said) if said else 0.0
+    said, covered = runs.read(sentence, language)
+    return len(covered) / len(said) if said else 0.0
 
 
 def split_copied(sentence: str, runs: CopiedRuns, language: str) -> tuple[str, str] | None:
     """The sentence's own words and its copied words, apart (each joined back into text); None when it copies
     nothing."""
-    said = units(sentence, language)
-    covered = runs.covered(said, language)
+    said, covered = runs.read(sentence, language)
     if not covered:
         return None
     joint = " " if language == "en" else ""

@@ -60,6 +60,12 @@ def _said_spans(turn: str, language: str) -> tuple[tuple[str, list[str]], ...]:
 
 def without_spans(text: str, spans: dict[str, list[list[str]]], language: str) -> str:
     """The text with every run of `spans` (echo_spans) it holds taken out."""
+    # (most questions hold no unit that opens a span: then nothing is taken out, and no unit is listed)
+    if language == "zh":
+        if spans.keys().isdisjoint(text):  # (a span opens on a character str.isalnum() keeps)
+            return text
+    elif spans.keys().isdisjoint(_word_tuple(text)):
+        return " ".join(_WORD_OR_MARK.findall(text))
     if language == "zh":  # compare characters, ignoring spaces and punctuation
         units = [(i, ch) for i, ch in enumerate(text) if ch.isalnum()]  # (text: not NON_TEXT)
     else:  # compare lower-cased words

@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..core.tasks import ResponseTree
+from .memo import Table
 
 _WORD = re.compile(r"[a-z0-9]+")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
@@ -148,7 +149,7 @@ def _stem(word: str) -> str:
 
 def tokens(text: str, language: str) -> list[str]:
     """Content tokens: stemmed non-stopwords (en) or CJK character bigrams plus lower-cased Latin words (zh)."""
-    return list(_tokens(text, language))
+    return list(_TEXTS[text, language])
 
 
 #: Whitespace after a sentence's end. No token spans whitespace, so a text's tokens are its pieces' tokens in order:
@@ -157,28 +158,30 @@ def tokens(text: str, language: str) -> list[str]:
 _PIECE_BREAK = re.compile(r"(?<=[.?!。？！;；])\s+")
 
 
-@lru_cache(maxsize=TEXT_CACHE)
-def _tokens(text: str, language: str) -> tuple[str, ...]:
+def _read_text(key: tuple[str, str]) -> tuple[str, ...]:
+    text, language = key
     pieces = _PIECE_BREAK.split(text)
-    if len(pieces) > 1:
-        return tuple(itertools.chain.from_iterable(_tokens(piece, language) for piece in pieces))
-    return tuple(_read_tokens(text, language))
+    if len(pieces) == 1:
+        return _PIECES[key]  # (a text of one piece is read as one: a sentence is often both)
+    return tuple(itertools.chain.from_iterable(_PIECES[piece, language] for piece in pieces))
+
+
+#: Each text's tokens, and each piece's (a piece has no break inside it: it is read whole, never split again).
+_TEXTS = Table(_read_text, TEXT_CACHE)
+_PIECES = Table(lambda key: tuple(_read_tokens(*key)), TEXT_CACHE)
 
 
 @lru_cache(maxsize=TEXT_CACHE)
 def token_set(text: str, language: str) -> frozenset[str]:
     """The distinct tokens of a text (set(tokens(...)), read-only), counted once per text."""
-    return frozenset(_tokens(text, language))
+    return frozenset(_TEXTS[text, language])
 
 
-@lru_cache(maxsize=WORD_CACHE)
 def _word_token(word: str) -> str:
-    """The token of one lower-cased English word, "" for a stopword or a single character: a turn's words repeat
-    across every text the rules tokenise, so each is read once."""
+    """The token of one lower-cased English word, "" for a stopword or a single character."""
     return "" if word in STOPWORDS_EN or len(word) <= 1 else _stem(word)
 
 
-@lru_cache(maxsize=WORD_CACHE)
 def _latin_token(word: str) -> str:
     """The token of a Latin word of Chinese text: lower-cased, "" for an English stopword of two letters or more (a
     lone letter is a label: "道路A", "A公司")."""
@@ -186,15 +189,20 @@ def _latin_token(word: str) -> str:
     return "" if lowered in STOPWORDS_EN and len(lowered) > 1 else lowered
 
 
+#: Each word's token, read once: a turn's words repeat across every text the rules tokenise.
+_WORD_TOKENS = Table(_word_token, WORD_CACHE)
+_LATIN_TOKENS = Table(_latin_token, WORD_CACHE)
+
+
 def _read_tokens(text: str, language: str) -> list[str]:
     if language == "zh":
-        out = list(filter(None, map(_latin_token, _LATIN_RUN.findall(text))))
+        out = list(filter(None, map(_LATIN_TOKENS.__getitem__, _LATIN_RUN.findall(text))))
         for run in _CJK_RUN.findall(text):
             if len(run) == 1:
                 out.append(run)
             out.extend(itertools.filterfalse(STOP_BIGRAMS_ZH.__contains__, map(str.__add__, run[:-1], run[1:])))
         return out
-    return list(filter(None, map(_word_token, _WORD.findall(text.lower()))))
+    return list(filter(None, map(_WORD_TOKENS.__getitem__, _WORD.findall(text.lower()))))
 
 
 _NON_WORD_EN = re.compile(r"[^a-z0-9]+")
@@ -206,11 +214,12 @@ def char_grams(text: str, language: str) -> frozenset[str]:
     """Character n-grams, robust to inflection and word segmentation: 4-grams over the lower-cased words of English
     text (with word-boundary spaces), character unigrams and bigrams of Chinese text (spaces removed)."""
     lowered = text.lower()
+    # (each gram built by zip, straight into the frozenset: no set comprehension copied into a frozenset)
     if language == "zh":
         compact = _SPACE.sub("", lowered)
-        return frozenset(compact) | {compact[i : i + 2] for i in range(len(compact) - 1)}
+        return frozenset(compact).union(map(str.__add__, compact, compact[1:]))
     padded = " " + _NON_WORD_EN.sub(" ", lowered).strip() + " "
-    return frozenset({padded[i : i + 4] for i in range(len(padded) - 3)}) if len(padded) > 3 else frozenset()
+    return frozenset(map("".join, zip(padded, padded[1:], padded[2:], padded[3:])))
 
 
 def sentences(text: str, language: str) -> list[str]:
@@ -405,8 +414,13 @@ class TaskIndex:
     def cover(self, terms: Iterable[str], present: set[str] | frozenset[str]) -> float:
         """IDF-weighted share of `terms` found in `present` (0 when `terms` is empty)."""
         idf = self.idf
+        present = present if isinstance(present, (set, frozenset)) else set(present)
+        # (fsum is exact, so summing over the intersection in any order gives the same float; most intersections
+        # are empty, and an empty one covers 0.0 before any total is looked up)
         if isinstance(terms, frozenset):  # a node's own term set: its total is counted once
-            unique = terms
+            found = terms & present
+            if not found:
+                return 0.0
             total = self._term_totals.get(terms)
             if total is None:
                 total = math.fsum(map(idf.__getitem__, terms))
@@ -414,12 +428,11 @@ class TaskIndex:
                     self._term_totals[terms] = total
         else:
             unique = frozenset(terms)
+            found = unique & present
+            if not found:
+                return 0.0
             total = math.fsum(map(idf.__getitem__, unique))
-        present = present if isinstance(present, (set, frozenset)) else set(present)
-        # (fsum is exact, so summing over the intersection in any order gives the same float; most intersections
-        # are empty, and an empty one covers 0.0 without summing)
-        found = unique & present
-        return math.fsum(map(idf.__getitem__, found)) / total if total and found else 0.0
+        return math.fsum(map(idf.__getitem__, found)) / total if total else 0.0
 
     _cover = cover
 

@@ -17,6 +17,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 #: Marks a key made with keyword arguments, so it never equals a key of positional arguments alone.
 _KEYWORDS = object()
+#: What a table holds for no key (a memoized value may be None).
+_MISSING = object()
 
 
 def per_reader(method: F) -> F:
@@ -32,13 +34,27 @@ def per_reader(method: F) -> F:
         if memo is None:
             memo = self.__dict__[table] = {}
         else:
-            try:
-                return memo[key]
-            except KeyError:
-                pass
+            value = memo.get(key, _MISSING)  # (a lookup, not a try: most misses raised and caught a KeyError)
+            if value is not _MISSING:
+                return value
             if len(memo) >= MEMO_SIZE:
                 memo.clear()
         value = memo[key] = method(self, *args, **kwargs)
         return value
 
     return wrapper  # type: ignore[return-value]
+
+
+class Table(dict[Any, Any]):
+    """A memo table of a pure function of one key (`read`) whose hits cost one dict lookup (table[key], or
+    map(table.__getitem__, keys) with no Python call at all), emptied when it holds `size` entries."""
+
+    def __init__(self, read: Callable[[Any], Any], size: int) -> None:
+        super().__init__()
+        self.read, self.size = read, size
+
+    def __missing__(self, key: Any) -> Any:
+        if len(self) >= self.size:
+            self.clear()
+        value = self[key] = self.read(key)
+        return value

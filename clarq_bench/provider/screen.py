@@ -296,10 +296,13 @@ def _copies_phrase(phrases: tuple[str, ...], text: str) -> bool:
 @lru_cache(maxsize=TEXT_CACHE)
 def _listed(phrases: tuple[str, ...], text: str) -> tuple[int, float]:
     lowered = text.lower()
+    present = [needle for needle in map(str.lower, phrases) if needle in lowered]  # (most texts name none)
+    if not present:
+        return 0, 0.0
     covered = [False] * len(lowered)
     named = 0
-    for phrase in phrases:
-        needle, start, hit = phrase.lower(), 0, False
+    for needle in present:
+        start, hit = 0, False
         while (found := lowered.find(needle, start)) >= 0:
             if not any(covered[found : found + len(needle)]):
                 covered[found : found + len(needle)] = [True] * len(needle)

@@ -21,6 +21,7 @@ Checked with `tools/provider_weights.py --cv` (leave-one-task-type-out over type
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, NamedTuple, TypedDict, cast
 
@@ -252,7 +253,8 @@ def match_exclusive(index: TaskIndex, node_id: str, frontier: list[str]) -> list
 
 def score(features: dict[str, float], model: LinearModel) -> float:
     """Probability-like score in (0, 1) that the turn asks about this node."""
-    z = model.bias + sum([weight * features[name] for name, weight in model.weights.items()])
+    weights = model.weights  # (the same products, summed in the same order, without a Python loop)
+    z = model.bias + sum(map(operator.mul, weights.values(), map(features.__getitem__, weights)))
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
 
