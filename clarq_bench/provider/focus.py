@@ -370,8 +370,10 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading):
         # fragment of any of them (two things: "电阻和电容" are whole two-character words, the thing itself)
         least = ZH_CHOICE_ANCHOR if self.language == "zh" and self.lists_things(question) else 1
         # (en) the thing may be one of the brief's names ("How do I get to Rock Island Lighthouse?" when the island is
-        # what the detail is about); Chinese names share character pairs with too much (agreement fell)
-        named = question.terms & focus.anchor if self.language == "en" else set()
+        # what the detail is about), when it names that one alone (two are offered, a choice between them); Chinese
+        # names share character pairs with too much (agreement fell)
+        alone = self.language == "en" and len(self.named_options(question)) <= 1
+        named = question.terms & focus.anchor if alone else set()
         return self._overlaps(focus.anchor, self._own_terms(question) | named, least=least)
 
     @per_reader

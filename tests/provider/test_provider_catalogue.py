@@ -63,3 +63,5 @@ def test_the_same_words_asked_with_another_question_word_are_no_repeat() -> None
 def test_a_detail_asked_of_a_thing_the_brief_names_is_read_by_the_detail_rule() -> None:
     """R105: the thing whose detail is missing may be named by one of the brief's names (the island's lighthouse)."""
     assert play("en/01/1", (), "How do I get to Rock Island Lighthouse?").get("rules") == {"1": "R105"}
+    # two names offered ask a choice between them, not the detail of either (a walker of option pairs gains nothing)
+    assert "R105" not in named(play("en/01/1", (), "How do I get to Rock Island Lighthouse or the Boat Jetty?"))
