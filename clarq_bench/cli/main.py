@@ -146,32 +146,7 @@ def entry() -> None:
     stop_like_ctrl_c()
     if not sys.stdout.isatty():  # piped or redirected: rich would wrap tables at 80 columns ("questi..."); a file
         os.environ.setdefault("COLUMNS", "240")  # or a pager has no width, so give tables the room they need
-    exit_now(main())
-
-
-def exit_now(code: int) -> None:
-    """End the process with `code` once the command is done: atexit handlers run and the output is flushed, but
-    the interpreter is not torn down object by object (os._exit), unless another thread still runs (then the
-    ordinary exit waits for it).
-
-    Why: tearing down what a command built (tasks, transcripts, the token counter's table, 600 modules) took
-    0.25-0.4 s after a 260-dialogue offline run had printed its results, and 1.4 s with its providers in this
-    process; every file clarq writes is closed (and synced where it matters) before the command returns."""
-    import atexit
-    import os
-    import threading
-
-    if threading.active_count() > 1:
-        sys.exit(code)
-    try:
-        atexit._run_exitfuncs()
-    finally:
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except (OSError, ValueError):  # closed, or a reader that went away (`| head`): nothing more to say
-                pass
-        os._exit(code)
+    sys.exit(main())
 
 
 if __name__ == "__main__":
