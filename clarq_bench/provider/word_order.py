@@ -23,7 +23,7 @@ import re
 from functools import lru_cache
 from itertools import pairwise
 
-from .lexical import STOPWORDS_EN, sentences, tokens
+from .lexical import STOPWORDS_EN, TEXT_CACHE, sentences, tokens
 from .question_words import BARE_FILLER_EN, BOILERPLATE
 
 #: Pairs of his words side by side out of his order that make a question his words strung together (L205).
@@ -47,13 +47,32 @@ def _terms_en(text: str, names: frozenset[str] = frozenset()) -> list[str | None
         if not unit[0].isalnum() or lowered in _PREPOSITIONS_EN or (unit[0].isupper() and lowered in names):
             terms.append(None)
         else:
-            read = tokens(lowered, "en")
-            terms.append(read[0] if read else None)
+            terms.append(_term(lowered))
     return terms
+
+
+@lru_cache(maxsize=65536)
+def _term(word: str) -> str | None:
+    """The content term of one lower-cased word, None for a grammar word (a question's words repeat across turns)."""
+    read = tokens(word, "en")
+    return read[0] if read else None
 
 
 def _pairs(terms: list[str | None]) -> set[tuple[str, str]]:
     return {(a, b) for a, b in pairwise(terms) if a and b and a != b}
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _read_sentence_en(sentence: str) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
+    terms = _terms_en(sentence)
+    return frozenset(t for t in terms if t), frozenset(_pairs(terms))
+
+
+def _read_en(text: str) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
+    """The content terms of an English text and its pairs of terms side by side, each sentence read once (Jax's
+    replies grow a reply a turn, and the brief is the same every turn)."""
+    read = [_read_sentence_en(sentence) for sentence in sentences(text, "en")]
+    return frozenset().union(*(t for t, _ in read)), frozenset().union(*(p for _, p in read))
 
 
 class _Said:
@@ -68,8 +87,9 @@ class _Said:
             self._near: dict[tuple[str, str], bool] = {}
             return
         self.names = frozenset(name.lower() for name in _NAME_EN.findall(heard))
-        self.terms = frozenset(t for t in _terms_en(heard) if t) - BARE_FILLER_EN - BOILERPLATE - STOPWORDS_EN
-        self.pairs = frozenset().union(*(_pairs(_terms_en(s)) for s in sentences(f"{heard}\n{background}", "en")))
+        terms, pairs = _read_en(heard)
+        self.terms = terms - BARE_FILLER_EN - BOILERPLATE - STOPWORDS_EN
+        self.pairs = pairs | _read_en(background)[1]
 
     def near(self, first: str, second: str) -> bool:
         """(Chinese) Did Jax say these two pieces near each other, but not run on in this order: the other way round
