@@ -61,6 +61,7 @@ from .lexical import (
     sentences,
     tokens,
 )
+from .question_words import ALTERNATIVE
 from .script import in_other_script
 
 #: Longer than every released seeker turn (max 1,433 characters en, 401 zh) with a wide margin.
@@ -87,7 +88,6 @@ SPRAY_LISTED = 4
 SPRAY_LISTED_SHARE = 0.6
 #: Separate question sentences in one turn (released GPT-4o seekers: at most 10 on the tuning types).
 MAX_QUESTIONS = 12
-_ALTERNATIVE = {"en": re.compile(r"\bor\b", re.IGNORECASE), "zh": re.compile(r"还是|或者|或是")}
 #: Interrogatives that ask something of a name ("how do I use X?", "which one?") and the openers that do not.
 #: Wider than a count of things asked: "whether", "or" and any 几 show that a name is asked about.
 _INTERROGATIVE: dict[str, TextPattern] = {
@@ -177,9 +177,10 @@ class EntityIndex(NamedTuple):
         )
 
     def offered(self, sentence: str, language: str) -> bool:
-        """Two of the brief's entities offered as alternatives ("A还是B？", "A or B?"): the seeker's own question."""
+        """Two of the brief's entities offered as alternatives ("A还是B？", "A or B?", "A和B，哪个？"): the seeker's own
+        question."""
         present = lexical.token_set(sentence, language)
-        joint = _ALTERNATIVE[language].search(sentence)
+        joint = ALTERNATIVE[language].search(sentence)
         return bool(joint) and sum(bool(t) and names_entity(present, t) for t in self.terms) >= 2
 
     def kinds_named(self, text: str, language: str) -> int:
