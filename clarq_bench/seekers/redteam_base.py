@@ -20,13 +20,18 @@ from .registry import SeekerConfig, SeekerTask
 T = TypeVar("T")
 
 
-def wordings(name: str, language: str) -> list[str]:
-    """The wordings of one red-team template file: one per non-empty line."""
-    lines = [line.strip() for line in prompts.load(f"seeker/redteam_{name}", language).splitlines()]
+def prompt_lines(path: str, language: str) -> list[str]:
+    """The wordings of one prompt file of seeker templates (`path` under prompts/): one per non-empty line."""
+    lines = [line.strip() for line in prompts.load(path, language).splitlines()]
     found = [line for line in lines if line]
     if not found:
-        raise ClarqError(f"prompt template seeker/redteam_{name} ({language}) has no wording", "add one per line")
+        raise ClarqError(f"prompt template {path} ({language}) has no wording", "add one per line")
     return found
+
+
+def wordings(name: str, language: str) -> list[str]:
+    """The wordings of one red-team template file: one per non-empty line."""
+    return prompt_lines(f"seeker/redteam_{name}", language)
 
 
 def choose(options: Sequence[T], *key: object) -> T:

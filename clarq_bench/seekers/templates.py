@@ -36,7 +36,7 @@ from ..core.transcript import Speaker
 from .adversarial import brief_terms, listed_options
 from .base import DialogueView
 from .baselines import PARENTHESES, goodbye, join_options, opening, seeker_turn_count, told_enough
-from .redteam_base import choose, fill, scrub_goodbye
+from .redteam_base import choose, fill, prompt_lines, scrub_goodbye
 from .redteam_base import wordings as redteam_wordings
 from .registry import TEMPLATE_PREFIX, SeekerConfig, SeekerTask
 
@@ -119,11 +119,7 @@ def parse_spec(name: str) -> TemplateParams:
 
 
 def template_wordings(name: str, language: str) -> list[str]:
-    lines = [line.strip() for line in prompts.load(f"seeker/template_{name}", language).splitlines()]
-    found = [line for line in lines if line]
-    if not found:
-        raise ClarqError(f"prompt template seeker/template_{name} ({language}) has no wording", "add one per line")
-    return found
+    return prompt_lines(f"seeker/template_{name}", language)
 
 
 def stopwords(language: str) -> set[str]:
