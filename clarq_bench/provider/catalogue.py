@@ -135,7 +135,8 @@ RULES: list[Rule] = [
     Rule(
         "R103",
         "choice-by-short-alternatives",
-        "Alternatives said in short, each naming one option by a word that sets it apart ('Kerosene or whale oil?').",
+        "Alternatives said in short, each naming one option by a word that sets it apart ('Kerosene or whale oil?'); "
+        "one may be a place among places or a thing the explanation weighs beside them ('coins, wool or silk?').",
         "Kerosene or whale oil?",
         "Kerosene, whale oil or the lens cloth?",
     ),

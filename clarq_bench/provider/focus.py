@@ -33,6 +33,7 @@ from .detail_kinds import ASKED_KINDS, KIND_WORDS
 from .lexical import TaskIndex, competing_options, focus_phrase, tokens
 from .memo import per_reader
 from .offers import CHOICE_SAID, OfferReading
+from .option_groups import answer_group, one_choice_per_kind
 from .own_words import OwnWordsReading
 from .question_lists import Question
 from .question_reading import QuestionReading
@@ -134,7 +135,7 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading):
             members = tuple(o for o in self.options if o.group == group)
             shared[group] = _shared_terms(members) if len(members) > 1 else set()
         self._distinct = {o: o.terms - shared[o.group] for o in self.options}
-        self.nodes = {node.id: self._focus(node) for node in task.tree.required}
+        self.nodes = one_choice_per_kind({node.id: self._focus(node) for node in task.tree.required})
 
     # --- nodes -------------------------------------------------------------------------------------------------
     def _focus(self, node: ResponseNode) -> NodeFocus:
@@ -171,6 +172,8 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading):
             if len(members) >= 2 and not (spoken and self._unspoken(members, explanation)):
                 options = members
                 kind |= set(frozenset.intersection(*(o.terms for o in members)))
+        if options and not any(names_entity(present, o.terms) for o in options):
+            options += answer_group(options, named, self.options, self._list_of)
         if not options and spoken:  # names that share no word: a which over any one's head asks among them
             options = spoken
             kind |= _shared_terms(options) or set().union(*(o.head for o in options))

@@ -11,8 +11,10 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
+from functools import cached_property
 from typing import Any
 
+from ..core.tasks import Task
 from .brief_options import BriefOption, names_entity
 from .caseblind import TextPattern, case_blind
 from .lexical import tokens
@@ -22,6 +24,9 @@ from .question_words import ASKS, OFFERS
 
 #: Options of one choice an explanation may speak of by name when their names share no word.
 SPOKEN_OPTIONS = 4
+#: Alternatives of a short offer that may name something the seeker takes for an option though it is none
+#: (_may_stray): a person's list of what they have, not a spray.
+STRAY_ALTERNATIVES = 1
 #: An explanation that says a choice is open: "both", "two", "either", "which", "or" ("两", "哪", "还是", "或").
 CHOICE_SAID: dict[str, TextPattern] = {
     "en": case_blind(r"\b(?:both|two|three|either|which|several|multiple|or)\b"),
@@ -76,6 +81,7 @@ class OfferReading:
     (name -> list of the brief), `nodes` and the question readings below, which FocusIndex has."""
 
     language: str
+    task: Task
     options: list[BriefOption]
     pasted: list[frozenset[str]]
     brief_terms: frozenset[str]
@@ -172,16 +178,36 @@ class OfferReading:
             return False
         ours = set(focus.options)
         distinct = self._distinct_terms(focus.node_id)
+        lists = {self._list_of[o.name] for o in ours}
         hit: set[BriefOption] = set()
+        strays = 0
         for number, (piece, terms, named, pasted) in enumerate(alternatives):
             mine = {o for o in ours if distinct[o] & terms}
             others = [o for o in named if o not in ours]
+            if not mine and len(others) == 1 and self._may_stray(focus, others[0], lists):
+                strays += 1  # a name the seeker takes for an option ("coins, wool or silk?")
+                continue
             if len(mine) > 1 or others or pasted:
                 return False  # two options in one piece, another name, or the task / a note pasted among them
             if not mine and (number > 0 or not ASKS[self.language].search(piece)):
                 return False  # a piece of its own among the options ("the castle"): no choice among ours alone
             hit |= mine
-        return len(hit) >= 2
+        return len(hit) >= 2 and strays <= STRAY_ALTERNATIVES
+
+    def _may_stray(self, focus: Any, other: BriefOption, lists: set[int]) -> bool:
+        """May a name that is not one of the choice's options stand among its alternatives? A place among places
+        ("Sunset Plains, Galaxy Equestrian Center or Green Meadow?"), or a name of the options' own list of the
+        brief that the node's explanation weighs beside them ("the merchant carries coins, wool and silk"; "an oil
+        painting instead of a watercolor or a sketch"): never a thing of another kind ("Kerosene, whale oil or the
+        lens cloth?")."""
+        if other.scene and all(o.scene for o in focus.options):
+            return True
+        return self._list_of[other.name] in lists and bool(other.terms & self._explained[focus.node_id])
+
+    @cached_property
+    def _explained(self) -> dict[str, frozenset[str]]:
+        """Each required node's explanation as terms (read once per task)."""
+        return {node.id: frozenset(tokens(node.explanation or "", self.language)) for node in self.task.tree.required}
 
     @per_reader
     def _distinct_terms(self, node_id: str) -> dict[BriefOption, frozenset[str]]:

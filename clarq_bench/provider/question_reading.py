@@ -6,7 +6,10 @@ the list reading's names, which FocusIndex sets (focus.py decides what each ques
 
 from __future__ import annotations
 
+import re
+
 from .asks import wh_pieces
+from .caseblind import TextPattern, case_blind
 from .lexical import is_question, sentences, token_set, tokens
 from .memo import per_reader
 from .question_lists import ListReading, Question
@@ -29,6 +32,12 @@ from .question_words import (
     STANDS_FOR,
 )
 
+#: The words of STANDS_FOR that stand for a thing the question asks about ("Which store has it?"), not for the kind
+#: its which asks ("Which one?").
+STANDS_FOR_THING: dict[str, TextPattern] = {
+    "en": case_blind(r"\b(it|them)\b"),
+    "zh": re.compile(r"它"),
+}
 #: Content words of the statement before a question that its "one" / "it" / "there" may stand for, at most.
 CONTEXT_TERMS = 8
 
@@ -68,6 +77,8 @@ class QuestionReading(ListReading):
                 ):
                     # "I don't have a horse. Where can I find one?": "one" is the horse of the sentence before
                     clause = f"{clause} ({context})"
+                    # "I need coconut water. Which store has it?" names a thing besides its which: not bare
+                    bare = bare and not STANDS_FOR_THING[language].search(clause)
                 found.append(Question(clause, token_set(clause, language), frozenset(classes), context, bare, jax))
             if limit is not None and len(found) >= limit:
                 return found[:limit]

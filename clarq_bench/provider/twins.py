@@ -86,9 +86,22 @@ class TwinReading:
         return bool(self._named_twins(question, twins))
 
     def _named_twins(self, question: Question, twins: tuple[str, ...]) -> list[str]:
-        """The twins whose own words the question (or the statement before it) says."""
+        """The twins whose own words the question (or the statement before it) says; of several, the ones it names
+        by a word no other twin has ("coconut water" names the coconut water's twin, not the coconut chicken's)."""
         said = question.terms | frozenset(tokens(question.context, self.language))
-        return [twin for twin in twins if self.twin_words[twin] & said]
+        named = [twin for twin in twins if self.twin_words[twin] & said]
+        if len(named) < 2:
+            return named
+        alone = [twin for twin in named if self._words_alone[twin] & said]
+        return alone or named
+
+    @cached_property
+    def _words_alone(self) -> dict[str, frozenset[str]]:
+        """Each twin's own words that no other twin of its group has."""
+        return {
+            node_id: self.twin_words[node_id].difference(*(self.twin_words[t] for t in group if t != node_id))
+            for node_id, group in self.twins.items()
+        }
 
     def unnamed_answers(self, turns: Sequence[Turn], read: int) -> frozenset[str]:
         """The twins Jax gave in reply to a question that asked their choice without naming which one (what makes
