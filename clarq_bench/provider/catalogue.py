@@ -159,7 +159,8 @@ RULES: list[Rule] = [
     Rule(
         "R106",
         "bare-which",
-        "'Which X exactly?' asks a choice of kind X once Jax has spoken of X, or X is the seeker's own word.",
+        "'Which X exactly?' asks a choice of kind X once Jax has spoken of X, or X is the seeker's own word; so does "
+        "a which over X with one word besides that Jax never said ('Which X should I hire?').",
         "Which fuel should I use?",
         "Which cloth exactly?",
     ),

@@ -33,7 +33,7 @@ from .detail_kinds import ASKED_KINDS, KIND_WORDS
 from .lexical import TaskIndex, competing_options, focus_phrase, tokens
 from .memo import per_reader
 from .offers import CHOICE_SAID, OfferReading
-from .option_groups import answer_group, one_choice_per_kind
+from .option_groups import answer_group, one_choice_per_kind, place_group, shared_terms
 from .own_words import OwnWordsReading
 from .question_lists import Question
 from .question_reading import QuestionReading
@@ -64,16 +64,6 @@ from .question_words import (
     WHICH_KIND,
 )
 from .twins import TwinReading
-
-
-def _shared_terms(members: tuple[Option, ...]) -> set[str]:
-    """Terms that two or more options share: the heads their kind goes by ("shop", "store", "bicycle")."""
-    seen: dict[str, int] = {}
-    for option in members:
-        for term in option.terms:
-            seen[term] = seen.get(term, 0) + 1
-    return {term for term, count in seen.items() if count >= 2}
-
 
 #: (zh) Bigrams of a choice's anchor a question must carry to ask about the thing the choice is for in its own words
 #: (one is a fragment of any word of Jax's: "风力" of "风力发电站").
@@ -133,7 +123,7 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading):
         shared: dict[int, set[str]] = {}
         for group in {o.group for o in self.options}:
             members = tuple(o for o in self.options if o.group == group)
-            shared[group] = _shared_terms(members) if len(members) > 1 else set()
+            shared[group] = shared_terms(members) if len(members) > 1 else set()
         self._distinct = {o: o.terms - shared[o.group] for o in self.options}
         self.nodes = one_choice_per_kind({node.id: self._focus(node) for node in task.tree.required})
 
@@ -156,7 +146,7 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading):
             members = tuple(o for o in self.options if o.group in groups)
             if len(members) >= 2:
                 options = members
-                kind |= _shared_terms(members)
+                kind |= shared_terms(members)
         sizes = {g: sum(o.group == g for o in self.options) for g in {o.group for o in named}}
         choosable = [g for g, size in sizes.items() if size >= 2]
         # options the explanation speaks of ("has a pole and a paddle") outrank a kind the answer merely names
@@ -176,7 +166,7 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading):
             options += answer_group(options, named, self.options, self._list_of)
         if not options and spoken:  # names that share no word: a which over any one's head asks among them
             options = spoken
-            kind |= _shared_terms(options) or set().union(*(o.head for o in options))
+            kind |= shared_terms(options) or set().union(*(o.head for o in options))
         phrase = focus_phrase(explanation, language)
         asked = ASKED[language].search(explanation)
         if asked:  # "use this response only if the other party asks where to build the stage"
@@ -195,6 +185,9 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading):
             anchor = set(self._content(node.text)) - set(tokens(self.task.tree.root.text, language))
         needs = next((name for name, pattern in NEEDS[language] if pattern.search(context)), None)
         asked_of = " ".join((phrase, gaps))
+        if not options and needs == "place":  # "不知道哪里购买", answered "亨利肥料厂": a choice among the factories
+            options = place_group(named, self.options)
+            kind |= shared_terms(options)
         if (options or kind) and needs in NOT_A_CHOICE and not WHICH[language].search(asked_of):
             # "multiple castles ... unsure when Henry will appear": what is missing is a time, not the castle
             anchor |= set(self._content(asked_of))

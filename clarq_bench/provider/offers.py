@@ -30,7 +30,7 @@ STRAY_ALTERNATIVES = 1
 #: An explanation that says a choice is open: "both", "two", "either", "which", "or" ("两", "哪", "还是", "或").
 CHOICE_SAID: dict[str, TextPattern] = {
     "en": case_blind(r"\b(?:both|two|three|either|which|several|multiple|or)\b"),
-    "zh": re.compile(r"两|哪|还是|或|几|多个|不止"),
+    "zh": re.compile(r"两|哪(?!里|儿)|还是|或|几|多个|不止"),
 }
 #: Where a question's alternatives part: "or", "versus", commas and slashes before the last or (zh 还是 / 或 / 、).
 ALTERNATIVE_PIECES: dict[str, TextPattern] = {

@@ -14,6 +14,15 @@ from typing import Any
 from .brief_options import BriefOption
 
 
+def shared_terms(members: Sequence[BriefOption]) -> set[str]:
+    """Terms that two or more options share: the heads their kind goes by ("shop", "store", "bicycle")."""
+    seen: dict[str, int] = {}
+    for option in members:
+        for term in option.terms:
+            seen[term] = seen.get(term, 0) + 1
+    return {term for term, count in seen.items() if count >= 2}
+
+
 def answer_group(
     options: tuple[BriefOption, ...],
     named: Sequence[BriefOption],
@@ -26,6 +35,17 @@ def answer_group(
     lists = {list_of[o.name] for o in options}
     groups = {o.group for o in named if list_of[o.name] in lists} - {o.group for o in options}
     return tuple(o for o in every if o.group in groups) if len(groups) == 1 else ()
+
+
+def place_group(named: Sequence[BriefOption], every: Sequence[BriefOption]) -> tuple[BriefOption, ...]:
+    """The places a node that says where to go chooses among: the one group of two or more of the brief's scenes
+    of which its answer names exactly one ("去亨利肥料厂" of three fertiliser factories), or nothing. `named`: the
+    names the node's text names; `every`: all the brief's options."""
+    groups = {o.group for o in named if o.scene}
+    if len(groups) != 1:
+        return ()
+    members = tuple(o for o in every if o.group in groups)
+    return members if len(members) >= 2 and sum(o in named for o in members) == 1 else ()
 
 
 def one_choice_per_kind(nodes: Mapping[str, Any]) -> dict[str, Any]:
@@ -45,4 +65,4 @@ def one_choice_per_kind(nodes: Mapping[str, Any]) -> dict[str, Any]:
     return merged
 
 
-__all__ = ["answer_group", "one_choice_per_kind"]
+__all__ = ["answer_group", "one_choice_per_kind", "place_group", "shared_terms"]

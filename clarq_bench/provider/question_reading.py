@@ -38,6 +38,8 @@ STANDS_FOR_THING: dict[str, TextPattern] = {
     "en": case_blind(r"\b(it|them)\b"),
     "zh": re.compile(r"它"),
 }
+#: (zh) The interrogative of a bare which ("哪个", "什么样的"): what stands before it is the question's own.
+WHICH_ZH = re.compile(r"哪|什么")
 #: Content words of the statement before a question that its "one" / "it" / "there" may stand for, at most.
 CONTEXT_TERMS = 8
 
@@ -65,7 +67,7 @@ class QuestionReading(ListReading):
             for clause in self._clauses(sentence):
                 classes = {name for name, pattern in CLASSES[language].items() if pattern.search(clause)}
                 classes = classes or {"polar"}
-                bare = classes <= {"identity", "polar"} and self._is_bare(clause)
+                bare = classes <= {"identity", "polar"} and self._is_bare(clause, jax)
                 if found and REFERS_BACK[language].search(clause) and len(tokens(clause, language)) <= 2:
                     # "What about the garlic, onions and potatoes? Where can I find those?": "those" is the list
                     clause = f"{clause} ({found[-1].text})"
@@ -85,17 +87,23 @@ class QuestionReading(ListReading):
             context = ""
         return found
 
-    def _is_bare(self, clause: str) -> bool:
+    def _is_bare(self, clause: str, heard: frozenset[str] | None = None) -> bool:
         """A question of one word of its own around its which / what ("Which trade exactly?", "What crystal, precisely?",
         "具体是哪个酒馆？"): it can only ask which of several such things is meant, so it asks a choice whose kind is that
         word and nothing else."""
-        if self.language == "zh":
+        if self.language == "zh":  # (and nothing of its own before the interrogative: "挂店招用哪一样？" names a thing)
+            which = WHICH_ZH.search(clause)
+            before = clause[: which.start()] if which else ""
+            if CJK_WORD.search(BARE_SCAFFOLD_ZH.sub("", before)):
+                return False
             return len(CJK_WORD.findall(BARE_SCAFFOLD_ZH.sub("", clause))) <= 4
         own = [t for t in tokens(clause, "en") if t not in BARE_FILLER_EN]
-        if len(own) > 1:
-            return False
         governed = BARE_WHICH_EN.search(clause)  # the which / what governs that word ("what should I do" does not)
-        return not own or bool(governed and set(tokens(governed.group(1), "en")) & set(own))
+        kind = set(tokens(governed.group(1), "en")) if governed else set()
+        if kind & set(own):  # "Which X should I hire?": one word besides the kind names nothing it is for, unless
+            rest = [t for t in own if t not in kind]  # Jax said it ("Which coast are we shooting on?")
+            return len(rest) <= 1 and not (heard is not None and heard.intersection(rest))
+        return not own
 
     def _clauses(self, sentence: str) -> list[str]:
         """One question sentence cut where a second question begins ("Which gem does Henry need, and at which gate

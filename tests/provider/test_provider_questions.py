@@ -726,14 +726,14 @@ def lamp_task(root: str) -> Task:
 
 
 def test_what_governs_a_kind_of_one_character_once_jax_has_spoken_of_it() -> None:
-    """ "什么油" asks which oil (煤油 or 鲸油 share only "油") once Jax has said "加满油"; before he spoke of oil, the
-    brief's "油" is a guess at what may be asked."""
+    """ "应该用什么油？" asks which oil (煤油 or 鲸油 share only "油") once Jax has said "加满油"; before he spoke of oil,
+    the brief's "油" is a guess at what may be asked."""
     said = lamp_task("爬到灯室，把灯加满油，然后点亮它。")
     turns = [
         Turn(speaker=Speaker.provider, text="hi", kind=ReplyKind.greeting),
         Turn(speaker=Speaker.seeker, text="怎么点亮灯塔？"),
         Turn(speaker=Speaker.provider, text=said.tree.root.text, kind=ReplyKind.root, revealed=["0"]),
-        Turn(speaker=Speaker.seeker, text="灯里应该加什么油？"),
+        Turn(speaker=Speaker.seeker, text="应该用什么油？"),
     ]
     assert answer(FocusIndex(said), turns, ["1"], multi_info=False, frontier=["1"]) == ["1"]
     unsaid = lamp_task("爬到灯室，换好灯芯，然后点亮它。")
