@@ -132,6 +132,12 @@ def read_turn(
     if clear:
         rules.update(dict.fromkeys(clear, "R108"))
         rules = {node_id: rules[node_id] for node_id in ordered if node_id in rules}
+    if len(questions) == 1:  # a lone "Which tavern should I ... for the deal?" asks the tavern, not the gem
+        rules = {
+            node_id: rule
+            for node_id, rule in rules.items()
+            if rule in CHOICE_NAMED or not focus.governs_another_kind(questions[0], focus.nodes[node_id])
+        }
     asked = list(rules)
     if not asked and ordered:
         late = focus.questions(turn, heard)[read:]  # asked past the questions read at all (L201)

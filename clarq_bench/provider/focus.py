@@ -30,6 +30,7 @@ from typing import NamedTuple
 from ..core.tasks import ROOT_ID, ResponseNode, Task, parent_id
 from .brief_options import BriefOption, brief_options, names_entity, names_of, notes_of
 from .detail_kinds import ASKED_KINDS, KIND_WORDS
+from .kind_governance import KindGovernance
 from .lexical import TaskIndex, competing_options, focus_phrase, tokens
 from .memo import per_reader
 from .offers import CHOICE_SAID, OfferReading
@@ -91,7 +92,7 @@ class NodeFocus(NamedTuple):
         return bool(self.options or self.kind)
 
 
-class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading):
+class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, KindGovernance):
     """For one task: the options of the brief, and the uncertainty of every required node."""
 
     def __init__(self, task: Task, index: TaskIndex | None = None) -> None:
@@ -450,6 +451,8 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading):
             # may be asked, not a question about his answer
             known = focus.is_choice and self._kind_known(question, focus)
             return "R106" if known and self._kind_governed(question, focus.kind) else None
+        if self.governs_another_kind(question, focus) and not self._kind_governed(question, focus.kind):
+            return None  # "Which tavern should I trade?" asks the tavern, not which gem the trade needs
         if focus.is_choice:
             # "Where can I find the ropes?" asks the choice of a place as well as "which coast?" does; only a
             # question of exactly the missing kind (never a bare "which"/"what") takes that second way.

@@ -27,6 +27,13 @@ SPOKEN_OPTIONS = 4
 #: Alternatives of a short offer that may name something the seeker takes for an option though it is none
 #: (_may_stray): a person's list of what they have, not a spray.
 STRAY_ALTERNATIVES = 1
+#: A first piece of alternatives that only asks ("Is there any tool I should use, the excavator or the shovel?").
+FRAME_FIRST: dict[str, TextPattern] = {
+    "en": case_blind(
+        r"\s*(?:(?:and|so|also|then)\s+)?(?:is there|are there|should|shall|do|does|can|could|would|will)\b"
+    ),
+    "zh": re.compile(r"(?!)"),
+}
 #: An explanation that says a choice is open: "both", "two", "either", "which", "or" ("两", "哪", "还是", "或").
 CHOICE_SAID: dict[str, TextPattern] = {
     "en": case_blind(r"\b(?:both|two|three|either|which|several|multiple|or)\b"),
@@ -189,8 +196,11 @@ class OfferReading:
                 continue
             if len(mine) > 1 or others or pasted:
                 return False  # two options in one piece, another name, or the task / a note pasted among them
-            if not mine and (number > 0 or not ASKS[self.language].search(piece)):
-                return False  # a piece of its own among the options ("the castle"): no choice among ours alone
+            asks = ASKS[self.language].search(piece) or (number == 0 and FRAME_FIRST[self.language].match(piece))
+            if not mine and not (asks and number in (0, len(alternatives) - 1)):
+                # a piece of its own among the options ("the castle"): no choice among ours alone; a question before
+                # them or after them asks it ("Primeval, Mystical or Tropical: which one burned?")
+                return False
             hit |= mine
         return len(hit) >= 2 and strays <= STRAY_ALTERNATIVES
 

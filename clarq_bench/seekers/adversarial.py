@@ -25,6 +25,8 @@ from ..core.transcript import Speaker
 from ..data.loader import strip_speaker
 from .base import DialogueView
 from .baselines import PARENTHESES
+from .brief_lists import brief_kinds, listed_options
+from .kind_words import KindWordsSeeker
 from .redteam_base import RedTeamSeeker, fill, scrub_goodbye, wordings
 from .registry import SeekerTask
 from .scrambled_walk import ScrambledWalkSeeker, TelegraphicWalkSeeker
@@ -46,13 +48,6 @@ def brief_terms(task: SeekerTask) -> list[str]:
         terms.append(_EN_ARTICLE.sub("", name) if task.language == "en" else name)
         terms += [match.strip() for match in PARENTHESES.findall(entry) if match.strip()]
     return list(dict.fromkeys(term for term in terms if term))
-
-
-def listed_options(task: SeekerTask) -> list[str]:
-    """Every listed option (item, skill, scene), without the parenthesised notes."""
-    brief = task.brief
-    names = (PARENTHESES.sub(" ", entry).strip() for entry in (*brief.items, *brief.skills, *brief.scenes))
-    return list(dict.fromkeys(name for name in names if name))
 
 
 def rotate(values: list[str], by: int) -> list[str]:
@@ -229,27 +224,6 @@ class PairsSeeker(RedTeamSeeker):
         return fill(self.pick("pairs", view, turn), a=a, b=b)
 
 
-#: English name parts after which the head has been said ("Castle of Light": a castle).
-_EN_HEAD_CUT = re.compile(r"\s+(?:of|for|from|with|at|in|on)\s+.*$", re.IGNORECASE)
-
-
-def brief_kinds(task: SeekerTask) -> list[str]:
-    """The kinds the brief lists two or more of, in brief order, read off the names alone: an English name's last
-    word before any "of"/"for" phrase ("East Market", "West Market": market), a Chinese name's longest ending of up to
-    three characters that another name shares ("东门", "北门": 门)."""
-    names = listed_options(task)
-    if task.language == "zh":
-        heads = [[name[-k:] for k in (3, 2, 1) if len(name) > k] for name in names]
-    else:
-        heads = [[_EN_HEAD_CUT.sub("", name).split()[-1].lower().rstrip("s")] for name in names if name.split()]
-    counts: dict[str, int] = {}
-    for candidates in heads:
-        for head in candidates:
-            counts[head] = counts.get(head, 0) + 1
-    kinds = [next((h for h in candidates if counts[h] >= 2), "") for candidates in heads]
-    return list(dict.fromkeys(kind for kind in kinds if len(kind) >= (1 if task.language == "zh" else 3)))
-
-
 class KindsSeeker(RedTeamSeeker):
     """Enumeration: one kind the brief lists two or more of per turn ("Which market do you mean?"), walking the
     brief's kinds whatever the provider said: a choice question with no sign of having read Jax's answer."""
@@ -361,5 +335,6 @@ ENUMERATION: dict[str, type[RedTeamSeeker]] = {
         ProbeWalkSeeker,
         ScrambledWalkSeeker,
         TelegraphicWalkSeeker,
+        KindWordsSeeker,
     )
 }

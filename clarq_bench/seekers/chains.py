@@ -13,8 +13,9 @@ import re
 
 from ..core.transcript import Speaker
 from ..data.loader import strip_speaker
-from .adversarial import listed_options, rotate
+from .adversarial import rotate
 from .base import DialogueView
+from .brief_lists import listed_options
 from .redteam_base import RedTeamSeeker
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]{3,}")

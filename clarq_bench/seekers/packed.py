@@ -25,8 +25,9 @@ from typing import ClassVar
 from ..core import prompts
 from ..core.errors import ClarqError
 from ..core.transcript import Speaker
-from .adversarial import listed_options, rotate
+from .adversarial import rotate
 from .base import DialogueView
+from .brief_lists import listed_options
 from .redteam_base import RedTeamSeeker, choose, fill
 from .registry import SeekerTask
 from .templates import reply_words

@@ -71,6 +71,7 @@ ENUMERATION = {
     "enum-probes": "ProbeWalkSeeker",
     "enum-scrambled": "ScrambledWalkSeeker",
     "enum-telegraphic": "TelegraphicWalkSeeker",
+    "enum-kind-words": "KindWordsSeeker",
 }
 #: The template family (seekers/templates.py): any spec `tpl-<form>+q..+n..+<source>...` names a member; these
 #: named members are known attacks on a provider. Kept in step with templates.MEMBERS (a test checks it).

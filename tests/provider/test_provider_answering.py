@@ -13,8 +13,9 @@ from clarq_bench.provider.answering import PREFER_MARGIN, read_turn
 from clarq_bench.provider.brief_options import kind_groups, name_terms
 from clarq_bench.provider.focus import FocusIndex, _says
 
-#: Focuses node 1 (which gem, R101) and names node 3's thing (the fire crystal, R105).
-TWO_NODES = "Which gem should I trade for the fire crystal?"
+#: Asks node 1 (what Henry takes in the trade, R104) and names node 3's thing (the fire crystal, R105). ("Which gem
+#: should I trade for the fire crystal?" asks the gem alone: its which governs another choice's kind than node 3's.)
+TWO_NODES = "What should I trade Henry for the fire crystal?"
 
 
 @pytest.fixture(scope="module")
@@ -159,12 +160,10 @@ def test_multi_info_reads_a_lone_question_with_the_single_info_readers_candidate
 
 
 def test_a_question_that_names_a_later_choice_gets_it_over_one_whose_thing_it_speaks_of(focus) -> None:
-    text = (
-        "Which beast should I summon when I trade the gem?"  # names the beast (R101), speaks of the gem's trade (R104)
-    )
+    text = "Which beast should I summon when I trade the gem?"  # names the beast (R101), speaks of the gem's trade
     read = read_turn(focus, turns(text), ["1", "2", "3"], multi_info=False, frontier=["1", "2", "3"])
-    assert read.rules == {"1": "R104", "2": "R101"} and read.revealed == ["2"]
-    assert reveal(focus, text, {"1": 0.9, "2": 0.85 - PREFER_MARGIN}) == ["1"]  # unless the reader is far surer of 1
+    assert read.rules == {"2": "R101"} and read.revealed == ["2"]  # its which governs the beast: no gem is asked
+    assert reveal(focus, text, {"1": 0.9, "2": 0.85 - PREFER_MARGIN}) == ["2"]  # however sure the reader is of 1
     assert reveal(focus, "Which beast should I summon? Which gem does Henry need?", None) == ["1"]  # two questions
 
 

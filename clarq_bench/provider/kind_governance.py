@@ -1,0 +1,91 @@
+"""Which kind a question's which / what governs, and whether that is another choice than a node's (mixed into
+FocusIndex).
+
+Why apart: "Which tavern should I visit for the deal?" names the deal (the thing the gem choice is for) but asks for a
+tavern. A walker that pads a which over each of the brief's kinds with Jax's words would otherwise be answered with
+every choice whose thing its padding names. The reading here is of the question's governed head alone; focus.py
+decides what the question asks.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+from .brief_options import BriefOption
+from .caseblind import case_blind
+from .lexical import tokens
+from .memo import per_reader
+from .question_lists import Question
+
+#: (en) A which / what and the words after it: the last of the brief's words that run on from the first is the head it
+#: governs ("which electronic component store would ...": the store).
+GOVERNED_PHRASE = case_blind(
+    r"\b(?:which|what)\s+(?:(?:kind|type|sort) of\s+|specific\s+|particular\s+)?((?:[\w'-]+\s*){1,4})"
+)
+
+
+class KindGovernance:
+    """The kind-governance reading of FocusIndex: it needs `language`, `options`, `scene_groups`, `brief_terms`,
+    `kind_terms` and the question readings below, which FocusIndex has."""
+
+    language: str
+    options: list[BriefOption]
+    scene_groups: set[int]
+    brief_terms: frozenset[str]
+
+    @property
+    def kind_terms(self) -> frozenset[str]:
+        raise NotImplementedError  # pragma: no cover - FocusIndex's
+
+    def _without_names(self, text: str) -> str:
+        raise NotImplementedError  # pragma: no cover - ListReading's
+
+    def _overlaps(self, anchor: frozenset[str], terms: set[str], least: int = 1) -> bool:
+        raise NotImplementedError  # pragma: no cover - FocusIndex's
+
+    def _own_terms(self, question: Question) -> set[str]:
+        raise NotImplementedError  # pragma: no cover - FocusIndex's
+
+    def governs_another_kind(self, question: Question, focus: Any) -> bool:
+        """(en) Does its which / what govern the kind of another choice (a kind a node of the task chooses, or the head
+        of other names of the brief), nothing this node chooses or is about ("Which tavern should I visit for the
+        deal?" asks the tavern, not which gem the deal needs)? A which over a place may ask where to get this node's
+        kind ("Which store should I visit for the tires?") or this node's place."""
+        if self.language != "en":
+            return False
+        governed = self._which_governs(question)
+        if not governed & self.other_kinds or governed & (focus.kind | focus.anchor):
+            return False
+        if not governed & self.place_heads:
+            return True
+        place = focus.needs == "place" or any(o.group in self.scene_groups for o in focus.options)
+        return not place and not (focus.kind and self._overlaps(focus.kind, self._own_terms(question) - governed))
+
+    @cached_property
+    def place_heads(self) -> frozenset[str]:
+        """The heads the brief's places go by ("store", "tavern")."""
+        return frozenset().union(*(o.head for o in self.options if o.scene))
+
+    @per_reader
+    def _which_governs(self, question: Question) -> frozenset[str]:
+        """The terms a which / what of the question governs, outside the brief's names."""
+        rest = self._without_names(question.text)
+        heads = set()
+        for match in GOVERNED_PHRASE.finditer(rest):
+            words: list[str] = []
+            for word in match.group(1).split():
+                term = tokens(word, "en")
+                if not term or (words and term[0] not in self.brief_terms):
+                    break  # the phrase ends at a grammar word or a word the brief never uses ("goes", "would")
+                words.append(term[0])
+            heads.update(words[-1:])
+        return frozenset(heads)
+
+    @cached_property
+    def other_kinds(self) -> frozenset[str]:
+        """The kinds a question may ask a choice by: every node's, and the heads the brief's names go by."""
+        return self.kind_terms.union(*(o.head for o in self.options))
+
+
+__all__ = ["GOVERNED_PHRASE", "KindGovernance"]
