@@ -144,7 +144,7 @@ RULES: list[Rule] = [
         "R104",
         "choice-by-its-thing",
         "It asks what the choice answers about the thing the choice is for, betting on no option; a which over a word "
-        "for a kind of detail ('which place', 'what time') asks that detail instead, and (en) a which over another "
+        "for a kind of detail ('which place', 'what time') asks that detail instead, and a which over another "
         "choice's kind asks that choice ('Which tavern should I visit for the deal?' asks no gem).",
         "What should I refill the lamp with?",
         "When should I refill the lamp?",
@@ -152,8 +152,8 @@ RULES: list[Rule] = [
     Rule(
         "R105",
         "detail",
-        "It names the thing whose detail is missing and asks the right kind of thing about it (en: not with a which "
-        "over another choice's kind).",
+        "It names the thing whose detail is missing and asks the right kind of thing about it (not with a which over "
+        "another choice's kind).",
         "What should I do about the soot on the lens?",
         "How many lenses does the lighthouse have?",
         history=("Which lighthouse went dark?", "Which wick should I fit?", "Which fuel should I use?"),

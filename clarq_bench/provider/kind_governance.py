@@ -9,6 +9,7 @@ decides what the question asks.
 
 from __future__ import annotations
 
+import re
 from functools import cached_property
 from typing import Any
 
@@ -23,6 +24,9 @@ from .question_lists import Question
 GOVERNED_PHRASE = case_blind(
     r"\b(?:which|what)\s+(?:(?:kind|type|sort) of\s+|specific\s+|particular\s+)?((?:[\w'-]+\s*){1,4})"
 )
+
+#: (zh) 哪 with a measure word and the two characters after it: the kind it governs ("哪家酒馆").
+GOVERNED_ZH = re.compile(r"哪一?[个种家座条位所间把件只首张款]([\u4e00-\u9fff]{2})")
 
 
 class KindGovernance:
@@ -48,12 +52,10 @@ class KindGovernance:
         raise NotImplementedError  # pragma: no cover - FocusIndex's
 
     def governs_another_kind(self, question: Question, focus: Any) -> bool:
-        """(en) Does its which / what govern the kind of another choice (a kind a node of the task chooses, or the head
-        of other names of the brief), nothing this node chooses or is about ("Which tavern should I visit for the
-        deal?" asks the tavern, not which gem the deal needs)? A which over a place may ask where to get this node's
-        kind ("Which store should I visit for the tires?") or this node's place."""
-        if self.language != "en":
-            return False
+        """Does its which / what (哪个 / 哪家 ...) govern the kind of another choice (a kind a node of the task
+        chooses, or the head of other names of the brief), nothing this node chooses or is about ("Which tavern should
+        I visit for the deal?" asks the tavern, not which gem the deal needs)? A which over a place may ask where to
+        get this node's kind ("Which store should I visit for the tires?") or this node's place."""
         governed = self._which_governs(question)
         if not governed & self.other_kinds or governed & (focus.kind | focus.anchor):
             return False
@@ -72,6 +74,8 @@ class KindGovernance:
         """The terms a which / what of the question governs, outside the brief's names."""
         rest = self._without_names(question.text)
         heads = set()
+        if self.language == "zh":  # (the two characters right after 哪个 / 哪家 ...: "哪家酒馆")
+            return frozenset(match.group(1) for match in GOVERNED_ZH.finditer(rest))
         for match in GOVERNED_PHRASE.finditer(rest):
             words: list[str] = []
             for word in match.group(1).split():
