@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import Any
 
 from .brief_options import BriefOption
-from .caseblind import case_blind
+from .caseblind import TextPattern, case_blind
 from .lexical import tokens
 from .memo import per_reader
 from .question_lists import Question
@@ -27,6 +27,12 @@ GOVERNED_PHRASE = case_blind(
 
 #: (zh) 哪 with a measure word and the two characters after it: the kind it governs ("哪家酒馆").
 GOVERNED_ZH = re.compile(r"哪一?[个种家座条位所间把件只首张款]([\u4e00-\u9fff]{2})")
+
+#: Words that say the question is about getting a thing at the place it asks ("which store ... to get the tires").
+GETS: dict[str, TextPattern] = {
+    "en": case_blind(r"\b(?:get|gets|getting|got|buy|buying|bought|purchas\w*|obtain\w*|acquir\w*|sell\w*|sold)\b"),
+    "zh": re.compile(r"买|购|卖|售|弄到|得到|拿到|获得"),
+}
 
 
 class KindGovernance:
@@ -55,14 +61,16 @@ class KindGovernance:
         """Does its which / what (哪个 / 哪家 ...) govern the kind of another choice (a kind a node of the task
         chooses, or the head of other names of the brief), nothing this node chooses or is about ("Which tavern should
         I visit for the deal?" asks the tavern, not which gem the deal needs)? A which over a place may ask where to
-        get this node's kind ("Which store should I visit for the tires?") or this node's place."""
+        get this node's kind when it says get or buy ("Which store should I visit to get the tires?"), or this node's
+        place."""
         governed = self._which_governs(question)
         if not governed & self.other_kinds or governed & (focus.kind | focus.anchor):
             return False
         if not governed & self.place_heads:
             return True
         place = focus.needs == "place" or any(o.group in self.scene_groups for o in focus.options)
-        return not place and not (focus.kind and self._overlaps(focus.kind, self._own_terms(question) - governed))
+        gets = bool(focus.kind) and bool(GETS[self.language].search(question.text))
+        return not place and not (gets and self._overlaps(focus.kind, self._own_terms(question) - governed))
 
     @cached_property
     def place_heads(self) -> frozenset[str]:
