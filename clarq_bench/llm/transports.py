@@ -35,7 +35,7 @@ from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from ..core.redact import register_secret
-from .errors import LLMReplyTooLargeError
+from .errors import LLMBadRequestError, LLMReplyTooLargeError
 from .http11 import Http11Pool
 from .models import bare_name, litellm_module, provider_of
 from .reply_cap import MAX_REPLY_BYTES, ReplyTooLarge
@@ -231,6 +231,12 @@ class DirectOpenAI:
                 reply = await self._pool().post(body, timeout_s)
             except ReplyTooLarge:
                 raise _too_large(model) from None
+            if 300 <= reply.status < 400:  # followed by no one: said in one line (an http:// base moved to https)
+                raise LLMBadRequestError(
+                    f"{model}: {self.url} redirects ({reply.status} to {reply.headers.get('location', '?')})",
+                    "pass the address it redirects to as --api-base",
+                    model=model,
+                )
             if reply.status >= 300:
                 raise HTTPStatusError(reply.status, _error_message(reply.body), reply.headers)
             return _parsed(reply.body)

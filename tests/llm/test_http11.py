@@ -157,6 +157,18 @@ async def test_the_deadline_covers_the_whole_call() -> None:
         pool.close()
 
 
+async def test_a_redirect_is_one_line_naming_where_it_points() -> None:
+    from clarq_bench.llm.errors import LLMBadRequestError
+    from clarq_bench.llm.transports import DirectOpenAI
+
+    moved = b"HTTP/1.1 308 Permanent Redirect\r\nLocation: https://example.com/v1/chat/completions\r\n"
+    async with RawServer(lambda n: moved + b"Content-Length: 0\r\n\r\n") as url:
+        direct = DirectOpenAI(url.removesuffix("/chat/completions"), "k" * 12)
+        with pytest.raises(LLMBadRequestError, match=r"redirects \(308 to https://example\.com/v1"):
+            await direct.call("openai/m", [{"role": "user", "content": "hi"}], {}, timeout_s=5)
+        await direct.aclose()
+
+
 def test_only_plain_http_urls_are_taken() -> None:
     with pytest.raises(ValueError):
         _pool("https://example.com/v1/chat/completions")
