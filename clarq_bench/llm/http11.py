@@ -135,6 +135,9 @@ class _Connection(asyncio.Protocol):
             break
         connection = self.headers.get("connection", "").lower()
         self.keep_alive = "close" not in connection and (version != "HTTP/1.0" or "keep-alive" in connection)
+        if self.status in (204, 304):  # no body, whatever the headers say
+            self.framing, self.length = "length", 0
+            return True
         encoding = self.headers.get("content-encoding", "identity").lower()
         if encoding not in ("", "identity"):
             raise ProtocolError(f"a {encoding}-encoded reply, though none was asked for")

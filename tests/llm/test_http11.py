@@ -96,6 +96,16 @@ async def test_one_connection_is_reused_and_a_close_framed_reply_ends_it() -> No
     assert "Accept-Encoding: identity" in first and "Content-Length: 2" in first
 
 
+async def test_a_reply_without_a_body_by_its_status_ends_at_its_headers() -> None:
+    server = RawServer(lambda n: b"HTTP/1.1 204 No Content\r\n\r\n" if n == 1 else LENGTH)
+    async with server as url:
+        pool = _pool(url)
+        assert (await pool.post(b"{}", 2)) == (204, {}, b"")
+        assert (await pool.post(b"{}", 2)).body == BODY
+        pool.close()
+    assert server.connections == 1
+
+
 async def test_a_connection_the_server_closed_while_idle_is_replaced_without_an_error() -> None:
     server = RawServer(lambda n: LENGTH)
     async with server as url:
