@@ -5,6 +5,10 @@ process with a fixed latency (default 100 ms), at several concurrencies, for eac
 The server plays both models: the provider's gate and decision calls get JSON (related; the first offered answer),
 the seeker asks until the provider says it has enough, then says goodbye. So every dialogue walks its whole tree.
 Critical path = the longest dialogue's sequential model calls x latency: no schedule can beat it.
+The fake server speaks plain http, so `direct` measures the direct transport's http:// client (llm/http11.py); an
+https:// endpoint goes through aiohttp (~0.1-0.2 ms more CPU a call, benchmarks/llm_overhead.py's `raw` client).
+The first dialogue plays one exchange alone before the others start (runner/batch.py's probe: a refusing endpoint
+stops the run after one call), which costs two latencies of wall time that the critical path does not count.
 Concurrency 1 is measured on the first --serial-sample dialogues and extrapolated to all of them (said in the table).
 Runs go on the event loop `clarq run` uses (core.loop.run_to_end: uvloop where installed; CLARQ_EVENT_LOOP=asyncio
 measures asyncio's own).

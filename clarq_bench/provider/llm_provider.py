@@ -224,7 +224,8 @@ class LLMProvider:
             return self._turn(
                 self._text(fixed), ReplyKind.response_ii, calls, intent=screened.intent, screen=verdict.value
             )
-        decision: TurnDecision = await self._ask(calls, self.decision_prompt(turns), TurnDecision)
+        prompt = self._decision_prompt(state, dialogue)  # the state and lines already read for this turn
+        decision: TurnDecision = await self._ask(calls, prompt, TurnDecision)
         return await self._act(decision, state, dialogue, turns, calls, screened)
 
     def _shared_reading(
@@ -246,13 +247,16 @@ class LLMProvider:
         state = ProviderState.from_turns(self.tree, turns)
         if offered is not None:
             state = state.model_copy(update={"frontier": list(offered)})
+        return self._decision_prompt(state, self._dialogue(turns))
+
+    def _decision_prompt(self, state: ProviderState, dialogue: str) -> str:
         return self._text(
             "llm_decide",
             role=self.role,
             task_name=self.task.brief.task_name,
             said=self._said(state),
             frontier=self._frontier(state),
-            dialogue=self._dialogue(turns),
+            dialogue=dialogue,
             mode_rule=self._text("llm_mode_multi" if self.mode == ProviderMode.multi_info else "llm_mode_single"),
         )
 

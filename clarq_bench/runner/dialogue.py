@@ -65,10 +65,8 @@ def _meter() -> Any:
 
 
 def _measured(meter: Any) -> Usage:
-    total = Usage()
-    for usage in getattr(meter, "by_role", {}).values():
-        total = total + usage
-    return total
+    total = getattr(meter, "total", None)
+    return total if isinstance(total, Usage) else Usage()
 
 
 async def _bounded(call: Callable[[], Awaitable[R]], timeout: float | None) -> R:
@@ -92,8 +90,7 @@ async def _bounded(call: Callable[[], Awaitable[R]], timeout: float | None) -> R
             if left is not None and left <= 0 and not clock.waiting:
                 break
             wait = None if left is None else max(left, 0.05)  # while queued, look again shortly
-            done, _ = await asyncio.wait({task}, timeout=wait)
-            if done:
+            if await _ended(task, wait):
                 break
     except BaseException:  # this dialogue is being cancelled: take the agent's call down with it
         task.cancel()
@@ -105,6 +102,27 @@ async def _bounded(call: Callable[[], Awaitable[R]], timeout: float | None) -> R
     if isinstance(result, _Raised):
         raise result.exc
     return result
+
+
+async def _ended(task: asyncio.Future[Any], timeout: float | None) -> bool:
+    """Whether `task` ended within `timeout` seconds: asyncio.wait for one task, without the sets, the copies and
+    the loop over them that asyncio.wait makes on every agent call (a cancellation of the caller is raised here)."""
+    loop = asyncio.get_running_loop()
+    waiter: asyncio.Future[None] = loop.create_future()
+
+    def wake(_: object = None) -> None:
+        if not waiter.done():
+            waiter.set_result(None)
+
+    task.add_done_callback(wake)
+    timer = None if timeout is None else loop.call_later(timeout, wake)
+    try:
+        await waiter
+    finally:
+        if timer is not None:
+            timer.cancel()
+        task.remove_done_callback(wake)
+    return task.done()
 
 
 class _Raised:
