@@ -77,10 +77,10 @@ class QuestionReading(ListReading):
                     and len(tokens(clause, language)) <= 2
                     and len(tokens(context, language)) <= CONTEXT_TERMS
                 ):
-                    # "I don't have a horse. Where can I find one?": "one" is the horse of the sentence before
-                    clause = f"{clause} ({context})"
                     # "I need coconut water. Which store has it?" names a thing besides its which: not bare
                     bare = bare and not STANDS_FOR_THING[language].search(clause)
+                    # "I don't have a horse. Where can I find one?": "one" is the horse of the sentence before
+                    clause = f"{clause} ({context})"
                 found.append(Question(clause, token_set(clause, language), frozenset(classes), context, bare, jax))
             if limit is not None and len(found) >= limit:
                 return found[:limit]
@@ -89,9 +89,10 @@ class QuestionReading(ListReading):
 
     def _is_bare(self, clause: str, heard: frozenset[str] | None = None) -> bool:
         """A question of one word of its own around its which / what ("Which trade exactly?", "What crystal, precisely?",
-        "具体是哪个酒馆？"): it can only ask which of several such things is meant, so it asks a choice whose kind is that
-        word and nothing else."""
-        if self.language == "zh":  # (and nothing of its own before the interrogative: "挂店招用哪一样？" names a thing)
+        "具体是哪个酒馆？"), or of one more that Jax never said (`heard`: his terms; "Which market should I hire?"): it
+        can only ask which of several such things is meant, so it asks a choice whose kind is that word and nothing
+        else. (zh: nothing of its own before the interrogative.)"""
+        if self.language == "zh":  # ("挂店招用哪一样？" names a thing before its which)
             which = WHICH_ZH.search(clause)
             before = clause[: which.start()] if which else ""
             if CJK_WORD.search(BARE_SCAFFOLD_ZH.sub("", before)):
