@@ -13,6 +13,7 @@ import re
 from functools import cached_property
 from typing import Any
 
+from ..core.tasks import Task
 from .brief_options import BriefOption
 from .caseblind import TextPattern, case_blind
 from .lexical import tokens
@@ -40,6 +41,7 @@ class KindGovernance:
     `kind_terms` and the question readings below, which FocusIndex has."""
 
     language: str
+    task: Task
     options: list[BriefOption]
     scene_groups: set[int]
     brief_terms: frozenset[str]
@@ -60,17 +62,28 @@ class KindGovernance:
     def governs_another_kind(self, question: Question, focus: Any) -> bool:
         """Does its which / what (哪个 / 哪家 ...) govern the kind of another choice (a kind a node of the task
         chooses, or the head of other names of the brief), nothing this node chooses or is about ("Which tavern should
-        I visit for the deal?" asks the tavern, not which gem the deal needs)? A which over a place may ask where to
-        get this node's kind when it says get or buy ("Which store should I visit to get the tires?"), or this node's
-        place."""
+        I visit for the deal?" asks the tavern, not which gem the deal needs)? A which over a place may ask a node
+        whose answer is such a place, or where to get what the question names of this node when it says get or buy
+        ("Which store should I visit to get the tires?")."""
         governed = self._which_governs(question)
         if not governed & self.other_kinds or governed & (focus.kind | focus.anchor):
             return False
         if not governed & self.place_heads:
             return True
-        place = focus.needs == "place" or any(o.group in self.scene_groups for o in focus.options)
-        gets = bool(focus.kind) and bool(GETS[self.language].search(question.text))
-        return not place and not (gets and self._overlaps(focus.kind, self._own_terms(question) - governed))
+        # a node whose answer is such a place ("You can buy it at the Volt Store": "Which store ...?")
+        place = bool(governed & self._answer_terms(focus.node_id)) and (
+            focus.needs == "place" or any(o.group in self.scene_groups for o in focus.options)
+        )
+        # or where to get what the question names of this node ("Which store should I visit to buy a metal detector?",
+        # "... to get the tires?")
+        thing = focus.kind | focus.anchor
+        gets = bool(thing) and bool(GETS[self.language].search(question.text))
+        return not place and not (gets and self._overlaps(thing, self._own_terms(question) - governed))
+
+    @per_reader
+    def _answer_terms(self, node_id: str) -> frozenset[str]:
+        """The terms of a node's own answer."""
+        return frozenset(tokens(self.task.tree[node_id].text, self.language))
 
     @cached_property
     def place_heads(self) -> frozenset[str]:
