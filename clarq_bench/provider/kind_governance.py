@@ -13,10 +13,9 @@ import re
 from functools import cached_property
 from typing import Any
 
-from ..core.tasks import Task
 from .brief_options import BriefOption
 from .caseblind import TextPattern, case_blind
-from .lexical import tokens
+from .lexical import TaskIndex, tokens
 from .memo import per_reader
 from .question_lists import Question
 
@@ -41,7 +40,7 @@ class KindGovernance:
     `kind_terms` and the question readings below, which FocusIndex has."""
 
     language: str
-    task: Task
+    index: TaskIndex
     options: list[BriefOption]
     scene_groups: set[int]
     brief_terms: frozenset[str]
@@ -71,7 +70,7 @@ class KindGovernance:
         if not governed & self.place_heads:
             return True
         # a node whose answer is such a place ("You can buy it at the Volt Store": "Which store ...?")
-        place = bool(governed & self._answer_terms(focus.node_id)) and (
+        place = bool(governed & self.index.text_terms[focus.node_id]) and (
             focus.needs == "place" or any(o.group in self.scene_groups for o in focus.options)
         )
         # or where to get what the question names of this node ("Which store should I visit to buy a metal detector?",
@@ -79,11 +78,6 @@ class KindGovernance:
         thing = focus.kind | focus.anchor
         gets = bool(thing) and bool(GETS[self.language].search(question.text))
         return not place and not (gets and self._overlaps(thing, self._own_terms(question) - governed))
-
-    @per_reader
-    def _answer_terms(self, node_id: str) -> frozenset[str]:
-        """The terms of a node's own answer."""
-        return frozenset(tokens(self.task.tree[node_id].text, self.language))
 
     @cached_property
     def place_heads(self) -> frozenset[str]:
