@@ -34,7 +34,15 @@ from .kind_governance import KindGovernance
 from .lexical import TaskIndex, competing_options, focus_phrase, tokens
 from .memo import per_reader
 from .offers import CHOICE_SAID, OfferReading
-from .option_groups import answer_group, one_choice_per_kind, place_group, shared_terms
+from .option_groups import (
+    answer_group,
+    kind_members,
+    one_choice_per_kind,
+    own_parts,
+    place_group,
+    shared_ending,
+    shared_terms,
+)
 from .own_words import OwnWordsReading
 from .question_lists import Question
 from .question_reading import QuestionReading
@@ -121,11 +129,7 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
         #: Phrases of the brief that are no option: pasted into a list of alternatives, they make it a spray.
         self.pasted = [frozenset(tokens(p, language)) for p in (*notes, brief.task_name, brief.role) if p.strip()]
         self.pasted = [terms for terms in self.pasted if terms]
-        shared: dict[int, set[str]] = {}
-        for group in {o.group for o in self.options}:
-            members = tuple(o for o in self.options if o.group == group)
-            shared[group] = shared_terms(members) if len(members) > 1 else set()
-        self._distinct = {o: o.terms - shared[o.group] for o in self.options}
+        self._distinct, self._core = own_parts(self.options, language)
         self.nodes = one_choice_per_kind({node.id: self._focus(node) for node in task.tree.required})
 
     # --- nodes -------------------------------------------------------------------------------------------------
@@ -140,14 +144,10 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
         said_kind = frozenset(kind)  # the kind in the explanation's own words, before the options widen it
         options: tuple[Option, ...] = ()
         if kind:  # "multiple castles", "which route": the brief's options whose names carry the kind (maybe none)
-            groups = {o.group for o in self.options if o.head & kind}
-            if not groups and language == "zh":  # a one-character head: "龙息湖" is a lake (湖泊), "雪山" a mountain
-                firsts = {term[0] for term in kind if len(term) == 2}
-                groups = {o.group for o in self.options if o.name[-1:] in firsts}
-            members = tuple(o for o in self.options if o.group in groups)
+            members = kind_members(self.options, kind, language)
             if len(members) >= 2:
                 options = members
-                kind |= shared_terms(members)
+                kind |= shared_terms(members) | shared_ending(members, language)
         sizes = {g: sum(o.group == g for o in self.options) for g in {o.group for o in named}}
         choosable = [g for g, size in sizes.items() if size >= 2]
         # options the explanation speaks of ("has a pole and a paddle") outrank a kind the answer merely names
@@ -242,7 +242,8 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
         return [
             o
             for o in self.options
-            if names_entity(present, o.terms) and (not self._distinct[o] or self._distinct[o] & present)
+            if (names_entity(present, o.terms) and (not self._distinct[o] or self._distinct[o] & present))
+            or (bool(self._core.get(o)) and self._core[o] <= present)
         ]
 
     def bets(self, question: Question, node_id: str) -> bool:

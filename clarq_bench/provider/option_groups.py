@@ -8,10 +8,14 @@ node says "the XYZ Supermarket") and the other nodes that choose the same kind a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .brief_options import BriefOption
+from .brief_options import COUNT_ZH, BriefOption
+from .lexical import tokens
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def shared_terms(members: Sequence[BriefOption]) -> set[str]:
@@ -21,6 +25,80 @@ def shared_terms(members: Sequence[BriefOption]) -> set[str]:
         for term in option.terms:
             seen[term] = seen.get(term, 0) + 1
     return {term for term, count in seen.items() if count >= 2}
+
+
+def kind_members(every: Sequence[BriefOption], kind: set[str], language: str) -> tuple[BriefOption, ...]:
+    """The brief's names a kind the explanation names ("multiple castles", "哪个湖泊") chooses among: the groups of
+    the names whose head is the kind. (zh) Also a head of one character: "龙息湖" is a lake (湖泊); and a kind said
+    around the name's own part ("制作刀" of "制作普通折叠刀"). A Chinese group joins names by any shared pair
+    ("制作" of the knives and of the wings), so there the kind's own names are the choice when two or more carry it
+    and two or more do not (one name apart is no kind of its own: "画一幅素描" among the paintings)."""
+    groups = {o.group for o in every if o.head & kind}
+    pairs = [term for term in kind if len(term) == 2]
+    if not groups and language == "zh":
+        firsts = {term[0] for term in pairs}
+        groups = {o.group for o in every if o.name[-1:] in firsts or _around(o.name, pairs)}
+    members = tuple(o for o in every if o.group in groups)
+    if language == "zh":
+        firsts = {t[0] for t in pairs}
+        carrying = tuple(o for o in members if o.head & kind or o.name[-1:] in firsts or _around(o.name, pairs))
+        if len(carrying) >= 2 and len(members) - len(carrying) >= 2:  # (the rest: a kind of its own, two names)
+            return carrying
+    return members
+
+
+def _around(name: str, pairs: Sequence[str]) -> bool:
+    """(zh) Does a kind's pair sit around the name's own part: its first character inside, its last ending it?"""
+    return any(name.endswith(pair[1]) and pair[0] in name[:-1] for pair in pairs)
+
+
+def own_parts(
+    options: Sequence[BriefOption], language: str
+) -> tuple[dict[BriefOption, frozenset[str]], dict[BriefOption, frozenset[str]]]:
+    """Each option's terms that set it apart from the rest of its group (the group's shared heads left out), and
+    (zh) its own part's pairs (core_terms): what a question names it by."""
+    distinct: dict[BriefOption, frozenset[str]] = {}
+    core: dict[BriefOption, frozenset[str]] = {}
+    for group in {o.group for o in options}:
+        members = tuple(o for o in options if o.group == group)
+        shared = shared_terms(members) if len(members) > 1 else set()
+        distinct.update((o, o.terms - shared) for o in members)
+        if language == "zh":
+            core.update(core_terms(members))
+    return distinct, core
+
+
+def core_terms(members: Sequence[BriefOption]) -> dict[BriefOption, frozenset[str]]:
+    """(zh) Each name's own part, the characters its kind's names do not all begin or end with ("乘坐汽车" among
+    "乘坐火车" and "乘坐飞机": "汽车"), as its character pairs: a person names such an option by that part alone
+    ("坐火车、汽车还是飞机"). Empty where the own part is one character or the kind has one name."""
+    names = [COUNT_ZH.sub("", o.name) for o in members]
+    if len(names) < 2:
+        return dict.fromkeys(members, frozenset())
+    start = len(_common_start(names))
+    end = len(_common_start([name[::-1] for name in names]))
+    found: dict[BriefOption, frozenset[str]] = {}
+    for option, name in zip(members, names):
+        own = name[start : len(name) - end] if start + end < len(name) else ""
+        found[option] = frozenset(tokens(own, "zh")) if len(own) >= 2 else frozenset()
+    return found
+
+
+def _common_start(texts: Sequence[str]) -> str:
+    """The longest start every text shares."""
+    first = min(texts)
+    last = max(texts)
+    size = 0
+    while size < min(len(first), len(last)) and first[size] == last[size]:
+        size += 1
+    return first[:size]
+
+
+def shared_ending(members: Sequence[BriefOption], language: str) -> set[str]:
+    """(zh) The character every name of a choice ends with, its head ("刀" of 折叠刀, 厨房用刀 and 战术刀): "哪种刀"
+    asks among them."""
+    endings = {o.name[-1:] for o in members}
+    return endings if language == "zh" and len(endings) == 1 and CJK.match(next(iter(endings))) else set()
 
 
 def answer_group(
@@ -65,4 +143,13 @@ def one_choice_per_kind(nodes: Mapping[str, Any]) -> dict[str, Any]:
     return merged
 
 
-__all__ = ["answer_group", "one_choice_per_kind", "place_group", "shared_terms"]
+__all__ = [
+    "answer_group",
+    "core_terms",
+    "kind_members",
+    "one_choice_per_kind",
+    "own_parts",
+    "place_group",
+    "shared_ending",
+    "shared_terms",
+]

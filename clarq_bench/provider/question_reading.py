@@ -123,8 +123,19 @@ class QuestionReading(ListReading):
         return [clause.strip() for clause in clauses if clause.strip()]
 
     def _kind_governed(self, question: Question, kind: frozenset[str]) -> bool:
-        """An interrogative governs a term of the kind outside every option's name ("which castle")."""
-        return bool(kind) and not self._governed_terms(question).isdisjoint(kind)
+        """An interrogative governs a term of the kind outside every option's name ("which castle"; zh a kind of one
+        character inside a governed pair: "有三座山，…哪一座" governs the 山 of 座山)."""
+        if not kind:
+            return False
+        governed = self._governed_terms(question)
+        if not governed.isdisjoint(kind):
+            return True
+        if self.language != "zh":
+            return False
+        chars = [t for t in kind if len(t) == 1]  # ("哪条路" governs the 路 of 道路: the pair's head)
+        return any(c in term for c in chars for term in governed) or any(
+            len(t) == 1 and t == pair[-1] for t in governed for pair in kind
+        )
 
     @per_reader
     def _governed_terms(self, question: Question) -> frozenset[str]:

@@ -1,0 +1,144 @@
+"""Which of the brief's names a choice chooses among (provider/option_groups.py), and how a question names them.
+
+Chinese names of one list are joined by any shared character pair ("制作" of knives and of wings), and a person names
+an option by its own part ("坐火车、汽车还是飞机" for 乘坐火车 / 乘坐汽车 / 乘坐飞机) or by the one character its kind
+ends with ("哪种刀"). A clause before the alternatives only sets the scene in either language. Each rule is shown
+firing and, on a wording that must not pass, not firing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
+from clarq_bench.core.transcript import ReplyKind, Speaker, Turn
+from clarq_bench.provider.answering import answer
+from clarq_bench.provider.brief_options import brief_options
+from clarq_bench.provider.focus import FocusIndex
+from clarq_bench.provider.option_groups import core_terms, kind_members, shared_ending
+
+ROOT = {
+    "zh": "先赶到港口，再乘交通工具去山城。到了山城你要做一把刀，还要做一对飞翼。",
+    "en": "Get to the harbour first, then travel on to the hill town. Once there, forge a blade and build wings.",
+}
+NODES = {
+    "zh": [
+        ("0", ROOT["zh"], None),
+        (
+            "1",
+            "从港口去山城要乘坐汽车，火车和飞机都不停靠山城。",
+            "游戏技能中有好几种交通工具，Jax没有说应该乘坐哪种交通工具去山城。注：只有在对方注意到存在多种交通工具"
+            "且不确定乘坐哪一种时才使用这个回复。",
+        ),
+        (
+            "2",
+            "你要制作普通折叠刀，它最方便携带。",
+            "游戏技能中有多个制作刀的技能，这个回复说明应该制作哪种刀。注：只有在对方注意到存在多个制作刀的技能且"
+            "不确定制作哪一种刀时才使用这个回复。",
+        ),
+        (
+            "3",
+            "你要制作莉莉飞翼，安娜飞翼太重了。",
+            "游戏技能中有两种飞翼，这个回复说明应该制作哪种飞翼。注：只有在对方注意到存在两种飞翼且不确定制作哪一种"
+            "时才使用这个回复。",
+        ),
+    ],
+    "en": [
+        ("0", ROOT["en"], None),
+        (
+            "1",
+            "From the harbour, take the plane: the train does not stop at the hill town.",
+            "There are several ways to travel and Jax did not say which one to take to the hill town. Note: use this "
+            "response only if the other party noticed that it is unclear whether to take the train or the plane.",
+        ),
+    ],
+}
+BRIEFS = {
+    "zh": TaskBrief(
+        role="工匠",
+        task_name="去山城制作装备",
+        skills=("乘坐火车", "乘坐汽车", "乘坐飞机", "制作普通折叠刀", "制作普通战术刀", "制作莉莉飞翼", "制作安娜飞翼"),
+        scenes=("港口", "山城"),
+        background="去山城制作装备。",
+    ),
+    "en": TaskBrief(
+        role="smith",
+        task_name="forging gear in the hill town",
+        skills=("Take the train", "Take the plane"),
+        scenes=("Harbour", "Hill Town"),
+        background="Forge gear in the hill town.",
+    ),
+}
+
+
+def make_task(language: str) -> Task:
+    return Task(
+        id=f"{language}/15/0",
+        language=language,
+        type_number=15,
+        type_name="Exploration Task",
+        index=0,
+        split=Split.test,
+        brief=BRIEFS[language],
+        tree=ResponseTree.build(NODES[language]),
+    )
+
+
+def revealed(language: str, question: str) -> list[str]:
+    """The nodes the offline reading gives a question asked right after the root, whatever the matcher proposed."""
+    turns = [
+        Turn(speaker=Speaker.provider, text="hi", kind=ReplyKind.greeting),
+        Turn(speaker=Speaker.seeker, text="What do I do?"),
+        Turn(speaker=Speaker.provider, text=ROOT[language], kind=ReplyKind.root, revealed=["0"]),
+        Turn(speaker=Speaker.seeker, text=question),
+    ]
+    frontier = [node_id for node_id, _, _ in NODES[language][1:]]
+    return answer(FocusIndex(make_task(language)), turns, [], multi_info=False, frontier=frontier)
+
+
+def options(language: str) -> dict[str, object]:
+    return {o.name: o for o in brief_options(make_task(language), language)}
+
+
+def test_a_chinese_name_is_named_by_its_own_part() -> None:
+    found = options("zh")
+    transport = tuple(found[name] for name in ("乘坐火车", "乘坐汽车", "乘坐飞机"))
+    core = core_terms(transport)  # type: ignore[arg-type]
+    assert core[found["乘坐汽车"]] == frozenset({"汽车"})  # type: ignore[index]
+    assert core_terms(transport[:1]) == {transport[0]: frozenset()}  # type: ignore[arg-type]
+
+
+def test_a_chinese_kind_chooses_among_the_names_that_carry_it_not_the_whole_group() -> None:
+    every = list(options("zh").values())
+    knives = [o.name for o in kind_members(every, {"作刀"}, "zh")]  # type: ignore[arg-type]
+    wings = [o.name for o in kind_members(every, {"飞翼"}, "zh")]  # type: ignore[arg-type]
+    assert knives == ["制作普通折叠刀", "制作普通战术刀"]
+    assert wings == ["制作莉莉飞翼", "制作安娜飞翼"]
+    members = kind_members(every, {"作刀"}, "zh")  # type: ignore[arg-type]
+    assert shared_ending(members, "zh") == {"刀"}
+    assert shared_ending(members, "en") == set()
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("从港口出发，坐火车、汽车还是飞机？", ["1"]),  # a scene-setting clause, then the options by their own part
+        ("港口、火车还是飞机？", []),  # a place among transport: no choice among them
+        ("我该做哪种刀？", ["2"]),  # the one character the knives end with
+        ("做折叠刀、战术刀还是莉莉飞翼？", []),  # a wing among the knives: two choices mixed
+        ("做莉莉飞翼还是安娜飞翼？", ["3"]),
+    ],
+)
+def test_chinese_choices_are_read_by_what_a_person_says(question: str, expected: list[str]) -> None:
+    assert revealed("zh", question) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("From the harbour, should I take the train or the plane?", ["1"]),
+        ("The harbour, the train or the plane?", []),  # the scene is offered as an alternative: no such choice
+    ],
+)
+def test_a_scene_setting_clause_is_no_alternative(question: str, expected: list[str]) -> None:
+    assert revealed("en", question) == expected
