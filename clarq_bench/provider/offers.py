@@ -35,10 +35,14 @@ FRAME_FIRST: dict[str, TextPattern] = {
     "zh": re.compile(r"(?!)"),
 }
 #: A clause before the alternatives that only sets the scene ("From Sun City, should I take the train, a car or a
-#: plane?", "从太阳城出发，坐火车、汽车还是飞机？"): no alternative of its own. (en) A comma before a question frame;
-#: (zh) everything up to the last comma before the first 、 or or.
+#: plane?", "从太阳城出发，坐火车、汽车还是飞机？"): no alternative of its own. (en) A clause opening with a preposition
+#: ("For Star City to Fantasy Forest, high voltage or ...?") or before a question frame, up to its comma; (zh)
+#: everything up to the last comma before the first 、 or or.
 LEAD_CLAUSE: dict[str, TextPattern] = {
-    "en": case_blind(r"[^,?]*,\s*(?=(?:should|shall|do|does|can|could|would|will|is there|are there)\b)"),
+    "en": case_blind(
+        r"(?:for|from|to|between|at|in|on|after|before)\b[^,?]*,\s*|[^,?]*,\s*(?=(?:should|shall|do|does|can|could|"
+        r"would|will|is there|are there)\b)"
+    ),
     "zh": re.compile(r"[^、还或？?]*[，,]"),
 }
 #: An explanation that says a choice is open: "both", "two", "either", "which", "or" ("两", "哪", "还是", "或").
@@ -100,6 +104,7 @@ class OfferReading:
     pasted: list[frozenset[str]]
     brief_terms: frozenset[str]
     _list_of: dict[str, int]
+    _distinct: dict[BriefOption, frozenset[str]]
     nodes: dict[str, Any]  # focus.NodeFocus (not imported: focus.py imports this module)
 
     def _kind_governed(self, question: Question, kind: frozenset[str]) -> bool:
@@ -202,8 +207,16 @@ class OfferReading:
         hit: set[BriefOption] = set()
         strays = 0
         for number, (piece, terms, named, pasted) in enumerate(alternatives):
-            mine = {o for o in ours if distinct[o] & terms}
-            others = [o for o in named if o not in ours]
+            mine = {o for o in ours if distinct[o] & terms} or {
+                o  # ("high voltage or ultra-high voltage": a name whose words the other's all hold, none of its own)
+                for o in ours
+                if not distinct[o] and o.terms & terms and not any(distinct[p] & terms for p in ours)
+            }
+            others = [o for o in named if o not in ours] or [
+                o  # ("Primeval, Mystical or Tropical": the rainforest, by the word its name alone has)
+                for o in self._shortly_named(terms)
+                if o not in ours and not mine
+            ]
             if not mine and len(others) == 1 and self._may_stray(focus, others[0], lists):
                 strays += 1  # a name the seeker takes for an option ("coins, wool or silk?")
                 continue
@@ -216,6 +229,11 @@ class OfferReading:
                 return False
             hit |= mine
         return len(hit) >= 2 and strays <= STRAY_ALTERNATIVES
+
+    def _shortly_named(self, terms: frozenset[str]) -> list[BriefOption]:
+        """The one brief name a piece of alternatives names by a word no other name of its group has, if one."""
+        found = [o for o in self.options if self._distinct[o] & terms]
+        return found if len(found) == 1 else []
 
     def _may_stray(self, focus: Any, other: BriefOption, lists: set[int]) -> bool:
         """May a name that is not one of the choice's options stand among its alternatives? A place among places

@@ -285,7 +285,7 @@ STANDS_FOR: dict[str, TextPattern] = {
 }
 #: "which one", "which of them", "哪一个": a choice whose kind was named just before.
 ANAPHORIC: dict[str, TextPattern] = {
-    "en": case_blind(r"\bwhich (one|ones|of them|of these|of those)\b"),
+    "en": case_blind(r"\bwhich (one|ones|of them|of these|of those|(?=(is|are|do|does|should|would|will|can)\b))"),
     "zh": re.compile(r"哪一?[个种家座条位所间把件只]|哪一"),
 }
 #: Question classes that ask for a thing (a choice's option): not a yes/no, how many, when or who question.

@@ -3,7 +3,8 @@
 Chinese names of one list are joined by any shared character pair ("制作" of knives and of wings), and a person names
 an option by its own part ("坐火车、汽车还是飞机" for 乘坐火车 / 乘坐汽车 / 乘坐飞机) or by the one character its kind
 ends with ("哪种刀"). A clause before the alternatives only sets the scene in either language. Each rule is shown
-firing and, on a wording that must not pass, not firing.
+firing and, on a wording that must not pass, not firing. (English: a name whose words another name holds is named
+by them; a pronoun "which" takes its kind from the statement before it.)
 """
 
 from __future__ import annotations
@@ -51,6 +52,12 @@ NODES = {
             "There are several ways to travel and Jax did not say which one to take to the hill town. Note: use this "
             "response only if the other party noticed that it is unclear whether to take the train or the plane.",
         ),
+        (
+            "2",
+            "Build the ultra-high voltage line to the forge: it is a long way from the dam.",
+            "There are two types of power line and Jax did not say which one to build to the forge. Note: use this "
+            "response only if the other party noticed that there are two power lines and it is unclear which to build.",
+        ),
     ],
 }
 BRIEFS = {
@@ -64,7 +71,7 @@ BRIEFS = {
     "en": TaskBrief(
         role="smith",
         task_name="forging gear in the hill town",
-        skills=("Take the train", "Take the plane"),
+        skills=("Take the train", "Take the plane", "Build a high voltage line", "Build an ultra-high voltage line"),
         scenes=("Harbour", "Hill Town"),
         background="Forge gear in the hill town.",
     ),
@@ -138,7 +145,27 @@ def test_chinese_choices_are_read_by_what_a_person_says(question: str, expected:
     [
         ("From the harbour, should I take the train or the plane?", ["1"]),
         ("The harbour, the train or the plane?", []),  # the scene is offered as an alternative: no such choice
+        ("For the dam to the forge, high voltage or ultra-high voltage?", ["2"]),
+        ("High voltage or the train?", []),  # two choices mixed
+        ("Ultra-high voltage or the plane?", []),
     ],
 )
 def test_a_scene_setting_clause_is_no_alternative(question: str, expected: list[str]) -> None:
+    assert revealed("en", question) == expected
+
+
+def test_a_name_whose_words_another_holds_is_named_by_them_alone() -> None:
+    """ "high voltage" names the high voltage line though every word of it is in the ultra-high one's name."""
+    assert revealed("en", "High voltage or ultra-high voltage?") == ["2"]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("There are two power lines. Which should I build?", ["2"]),  # "which" as a pronoun takes the statement's kind
+        ("There are two power lines. Which one should I build?", ["2"]),
+        ("Which should I build?", []),  # no kind said: nothing to choose among
+    ],
+)
+def test_a_pronoun_which_reads_its_kind_from_the_statement_before_it(question: str, expected: list[str]) -> None:
     assert revealed("en", question) == expected

@@ -239,7 +239,8 @@ async def test_the_llm_provider_keeps_the_twin_rule_its_model_may_not() -> None:
 
 def test_choices_among_one_list_of_scenes_for_different_kinds_are_no_twins() -> None:
     """A store for the green screen and a school for George: one list of scenes, two kinds in the explanations' own
-    words, so asking which school after the store was given is a first question, not a repeat."""
+    words, so asking which school after the store was given is a first question, not a repeat. (Each choice's
+    options are its kind's own names, and the kinds in the explanations' own words tell them apart too.)"""
     brief = TaskBrief(
         role="director",
         task_name="shooting a video",
@@ -281,7 +282,12 @@ def test_choices_among_one_list_of_scenes_for_different_kinds_are_no_twins() -> 
         tree=ResponseTree.build(nodes),
     )
     focus = FocusIndex(task)
-    assert focus.nodes["1"].kind == focus.nodes["2"].kind  # the scenes' shared words widen both kinds alike
+    # one group of scenes (joined by "East District"), two kinds of two names each: each choice is its kind's names
+    assert {o.name for o in focus.nodes["1"].options} == {"Jojo Department Store", "East District Department Store"}
+    assert {o.name for o in focus.nodes["2"].options} == {
+        "East District Middle School",
+        "East District Elementary School",
+    }
     assert focus.twins == {}
 
 
