@@ -52,13 +52,15 @@ STOP_BIGRAMS_ZH = frozenset(
 _NOTICED_EN = re.compile(r"noticed\s+(.*?)(?:\.\s|\.$|$)", re.IGNORECASE | re.DOTALL)
 _NOTICED_ZH = re.compile(r"注意到了?(.*?)(?:才|。|$)", re.DOTALL)
 _FOCUS_PREFIX_ZH = re.compile(r"^(?:存在|有|需要|没有|不知道|无法)?(?:多个|多种|两个|两种|几个|几种|不同的?)?")
-#: The competing options a node resolves: "multiple rivers", "two types of traps" / "多个森林", "两种电池".
+#: The competing options a node resolves: "multiple rivers", "two types of traps" / "多个森林", "两种电池" (never
+#: "these two substations" / "这两个变电站": the two ends of one thing, not a choice).
 _MULTIPLE_EN = re.compile(
-    r"\b(?:multiple|two|several|various|different)\s+(?:types? of\s+|kinds? of\s+)?([a-z][a-z' -]*?)"
+    r"(?<!these )(?<!those )(?<!the )\b(?:multiple|two|several|various|different)\s+(?:types? of\s+|kinds? of\s+)?"
+    r"([a-z][a-z' -]*?)"
     r"(?=\s+(?:and|in|to|that|for|which|available|visible|on|at|with|but)\b|[,.;]|$)",
     re.IGNORECASE,
 )
-_MULTIPLE_ZH = re.compile(r"(?:多个|多种|两个|两种|几个|几种|不同的?)(.+?)(?:且|而|，|,|。|但|才|$)")
+_MULTIPLE_ZH = re.compile(r"(?<![这那])(?:多个|多种|两个|两种|几个|几种|不同的?)(.+?)(?:且|而|，|,|。|但|才|$)")
 _FIRST_SENTENCE = re.compile(r"^[^.。]*[.。]?")
 #: Boilerplate of the "noticed ..." phrases, on top of STOPWORDS_EN.
 FOCUS_STOP_EN = frozenset(

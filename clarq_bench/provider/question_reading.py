@@ -73,7 +73,7 @@ class QuestionReading(ListReading):
                     clause = f"{clause} ({found[-1].text})"
                 elif (
                     context
-                    and STANDS_FOR[language].search(clause)
+                    and (STANDS_FOR[language].search(clause) or len(tokens(clause, language)) <= 1)
                     and len(tokens(clause, language)) <= 2
                     and len(tokens(context, language)) <= CONTEXT_TERMS
                 ):

@@ -16,6 +16,7 @@ from clarq_bench.core.transcript import ReplyKind, Speaker, Turn
 from clarq_bench.provider.answering import answer
 from clarq_bench.provider.brief_options import brief_options
 from clarq_bench.provider.focus import FocusIndex
+from clarq_bench.provider.lexical import competing_options
 from clarq_bench.provider.option_groups import core_terms, kind_members, shared_ending
 
 ROOT = {
@@ -169,3 +170,25 @@ def test_a_name_whose_words_another_holds_is_named_by_them_alone() -> None:
 )
 def test_a_pronoun_which_reads_its_kind_from_the_statement_before_it(question: str, expected: list[str]) -> None:
     assert revealed("en", question) == expected
+
+
+@pytest.mark.parametrize(
+    ("explanation", "language", "kinds"),
+    [
+        ("It is unclear which line should connect these two substations.", "en", []),  # the two ends of one line
+        ("There are two substations in the game.", "en", ["substations"]),
+        ("不确定应该使用哪一种来连接这两个变电站。", "zh", []),
+        ("游戏中存在两个变电站。", "zh", ["变电站"]),
+    ],
+)
+def test_these_two_things_are_no_choice_between_them(explanation: str, language: str, kinds: list[str]) -> None:
+    assert competing_options(explanation, language) == kinds
+
+
+def test_a_question_of_one_word_of_its_own_is_read_with_the_statement_before_it() -> None:
+    """ "The arena needs registration. How do I sign up?": what to sign up for is the statement's."""
+    focus = FocusIndex(make_task("en"))
+    (question,) = focus.questions("The forge needs registration. How do I sign up?")
+    assert "registration" in question.text
+    (longer,) = focus.questions("The forge needs registration. How do I sign up for the guild?")
+    assert "registration" not in longer.text  # a question that says what it asks is read alone

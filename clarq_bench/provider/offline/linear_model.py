@@ -233,7 +233,10 @@ def asked_in_context(turn: str, language: str, heard: Sequence[str] = ()) -> lis
             and len(tokens(before, language)) <= CONTEXT_TERMS
             and (
                 ANAPHORIC[language].search(sentence)
-                or (STANDS_FOR[language].search(sentence) and len(tokens(sentence, language)) <= 2)
+                or (
+                    (STANDS_FOR[language].search(sentence) or len(tokens(sentence, language)) <= 1)
+                    and len(tokens(sentence, language)) <= 2
+                )
             )
         ):
             sentence = f"{before} {sentence}"
