@@ -181,7 +181,7 @@ RULES: list[Rule] = [
         "A lone question the reader is far surer asks this node than any other (0.85, by 0.4), though no rule above "
         "names how: Chinese terms are character pairs, so a word of one character escapes them, and English asks a "
         "detail in words of its own. Fairly sure (0.6, by 0.25) is enough for a question that shares a word of its "
-        "own with the node's answer: not a name of the brief, not copied from Jax or the brief, not a which (en) or a "
+        "own with the node's answer or with what its explanation says is missing: not a name of the brief, not copied from Jax or the brief, not a which (en) or a "
         "which over nothing (zh), at most one option named. A tag question beside it ('..., right?', '……吧？') "
         "asks nothing open, so it is still lone. Never a question whose content words are mostly Jax's, in any "
         "order, nor one that names a choice or lists three "

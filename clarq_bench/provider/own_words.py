@@ -4,8 +4,8 @@ Why: the reader's confidence alone (R108) may give a lone question a node no rul
 "她的店招要怎么挂？" or "What rating should it be?" without the words the rules read. Confidence alone is also what a
 template leans on: a brief's name in a stock frame ("<name>要怎么处理？"), a clause of Jax's with "which one?" after
 it, a "Which <thing> exactly?" over every noun. Such a template says nothing of its own that the node says too. So a
-question the reader is only fairly sure of must share a word with the node's answer that is its own: not one of the
-brief's names, not copied from Jax's replies or the brief's background (runs of `COPIED_RUN` words / characters), not
+question the reader is only fairly sure of must share a word with the node's answer, or with what its explanation says
+is missing ("did not specify the type or cost": "How much does it cost?"), that is its own: not one of the brief's names, not copied from Jax's replies or the brief's background (runs of `COPIED_RUN` words / characters), not
 filler. And it must not be a question the choice rules read fully: a which in English (its kind is a word R101 and
 R106 read), a which that governs nothing in Chinese ("……需要哪一个？"; "哪种刀" names a kind of one character, which the
 rules' character pairs miss). It names at most one of the brief's options: two are an offer the rules read.
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from ..core.tasks import Task
 from .lexical import token_set
@@ -69,6 +70,7 @@ class OwnWordsReading:
     task: Task
     language: str
     names: list[str]
+    nodes: dict[str, Any]  # focus.NodeFocus (not imported: focus.py imports this module)
 
     def _without_names(self, text: str, mark: str = " , ") -> str:
         raise NotImplementedError  # pragma: no cover - ListReading's
@@ -77,8 +79,8 @@ class OwnWordsReading:
         raise NotImplementedError  # pragma: no cover - FocusIndex's
 
     def asks_in_own_words(self, question: Question, node_id: str, heard: str) -> bool:
-        """Does the question share a word of its own with the node's answer (see the module docstring)? `heard`:
-        everything Jax has said so far."""
+        """Does the question share a word of its own with the node's answer or the thing its explanation says is
+        missing (the node's anchor; see the module docstring)? `heard`: everything Jax has said so far."""
         if len(self.named_options(question)) > 1:
             return False
         rest = self._without_names(question.text)  # (lower-cased, each brief name cut out)
@@ -90,13 +92,14 @@ class OwnWordsReading:
             if not question.context and _BARE_WHICH_ZH.search(rest.strip()):
                 return False
             mine = _uncopied(list(rest), source, COPIED_RUN["zh"], "")
-            return bool(({ch for ch in mine if CJK_WORD.match(ch)} - FUNCTION_ZH) & set(answer))
+            gap = "".join(self.nodes[node_id].anchor)
+            return bool(({ch for ch in mine if CJK_WORD.match(ch)} - FUNCTION_ZH) & set(answer + gap))
         if _WHICH_EN.search(question.text):
             return False
         source = " " + " ".join(_WORD_EN.findall(source)) + " "
         mine = _uncopied(_WORD_EN.findall(rest), source, COPIED_RUN["en"], " ")
         own = token_set(" ".join(mine), "en") - BARE_FILLER_EN - BOILERPLATE
-        return bool(own & token_set(answer, "en"))
+        return bool(own & (token_set(answer, "en") | self.nodes[node_id].anchor))
 
     def says_jax_back(self, question: Question, heard: str, least: int = HIS_TERMS) -> bool:
         """Are at least half of the question's content terms (names and filler left out), and `least` of them or

@@ -90,14 +90,14 @@ CLASSES: dict[str, dict[str, TextPattern]] = {
     "en": {
         "quantity": case_blind(r"\bhow\s+(many|much|long|far|often)\b"),
         "place": case_blind(r"\bwhere\b|\bwhich\s+(place|location|spot|area|one)\b|\bwhat\s+(place|location)\b"),
-        "person": case_blind(r"\b(who|whom|whose)\b"),
+        "person": case_blind(r"\b(who|whom)\b"),
         "time": case_blind(
             r"\bwhen\b|\b(time|times|timing|day|days|date|hour|hours|schedule|o'clock|noon|midnight|"
             r"morning|evening|afternoon|night)\b"
         ),
         "manner": case_blind(r"\bhow\b(?!\s+(many|much|long|far|often|about)\b)|\b(way|ways|method|steps?)\b"),
         "identity": case_blind(
-            r"\b(which|what|whether)\b|\b(specify|recommend|suggest|advise|tell me|let me know|"
+            r"\b(which|what|whether|whose)\b|\b(specify|recommend|suggest|advise|tell me|let me know|"
             r"clarify|explain|identify|name|inform me|confirm|provide|guide me|describe)\b"
             r"|\bor\b[^?]*\?"
         ),

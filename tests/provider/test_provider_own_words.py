@@ -35,6 +35,12 @@ def test_a_question_sharing_a_word_of_its_own_with_the_answer_is_read(raft_en, r
     assert not own(raft_en, "Where is the brass bell?", "3")  # nothing of the answer's
 
 
+def test_a_word_of_what_the_explanation_says_is_missing_is_read_too(raft_en) -> None:
+    """Node 3's explanation: Jax's reply assumed the sheep were already at the river; the answer never says "already"."""
+    assert own(raft_en, "Are you assuming the flock is already there?", "3")
+    assert not own(raft_en, "Is the bell loud enough?", "3")
+
+
 def test_words_copied_from_jax_are_not_the_questions_own(raft_en) -> None:
     copied = "What about his sheep on the far bank?"  # "his sheep on the far bank": Jax's root reply
     assert not own(raft_en, copied, "3")

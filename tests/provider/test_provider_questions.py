@@ -739,3 +739,10 @@ def test_what_governs_a_kind_of_one_character_once_jax_has_spoken_of_it() -> Non
     unsaid = lamp_task("爬到灯室，换好灯芯，然后点亮它。")
     turns[2] = Turn(speaker=Speaker.provider, text=unsaid.tree.root.text, kind=ReplyKind.root, revealed=["0"])
     assert answer(FocusIndex(unsaid), turns, ["1"], multi_info=False, frontier=["1"]) == []
+
+
+def test_whose_asks_which_thing_not_who() -> None:
+    """ "Whose palace?" asks which palace (by its owner): a question of which thing, not of a person."""
+    focus = FocusIndex(make_task("en"))
+    (question,) = focus.questions("Whose key opens the chest?")
+    assert "identity" in question.classes and "person" not in question.classes
