@@ -1,9 +1,10 @@
-"""Which of the brief's names a choice node chooses among, where its kind alone misses some of them.
+"""Which of the brief's names a choice node chooses among, and by which part of its name a question names each.
 
 Why apart: the focus reading takes a choice's options from the kind its explanation names ("multiple stores": the
-names with "store" in them). A person's kinds are wider than the words of the names: the supermarkets are stores too.
-Two readings widen the options, both from the tree itself, never from a question: the answer's own option (the
-node says "the XYZ Supermarket") and the other nodes that choose the same kind among overlapping options.
+names with "store" in them, kind_members). A person's kinds are wider than the words of the names: the supermarkets
+are stores too. Two readings widen the options, both from the tree itself, never from a question: the answer's own
+option (the node says "the XYZ Supermarket") and the other nodes that choose the same kind among overlapping options.
+And a person names an option by what sets it apart from the others of its kind (own_parts): "汽车" of 乘坐汽车.
 """
 
 from __future__ import annotations
@@ -30,9 +31,10 @@ def shared_terms(members: Sequence[BriefOption]) -> set[str]:
 def kind_members(every: Sequence[BriefOption], kind: set[str], language: str) -> tuple[BriefOption, ...]:
     """The brief's names a kind the explanation names ("multiple castles", "哪个湖泊") chooses among: the groups of
     the names whose head is the kind. (zh) Also a head of one character: "龙息湖" is a lake (湖泊); and a kind said
-    around the name's own part ("制作刀" of "制作普通折叠刀"). A Chinese group joins names by any shared pair
-    ("制作" of the knives and of the wings), so there the kind's own names are the choice when two or more carry it
-    and two or more do not (one name apart is no kind of its own: "画一幅素描" among the paintings)."""
+    around the name's own part ("制作刀" of "制作普通折叠刀"). A group joins names by any shared term, a verb too
+    ("制作" of the knives and of the wings; "cast" of the magics and of the binding spells), so the kind's own names
+    are the choice when two or more carry it and two or more do not (one name apart is no kind of its own: "画一幅素描"
+    among the paintings, the "Electronics Mall" among the electronics stores)."""
     groups = {o.group for o in every if o.head & kind}
     pairs = [term for term in kind if len(term) == 2]
     if not groups and language == "zh":
