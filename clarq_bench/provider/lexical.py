@@ -397,8 +397,8 @@ class TaskIndex:
         # The totals of every node's own term and n-gram sets, counted here once per task rather than on the turn
         # that first reads the node (a dialogue is a few turns: most of that work fell on them).
         for sets in (self.doc_sets, self.focus_terms, self.text_terms, self.option_terms):
-            for terms in sets.values():
-                self.cover(terms, frozenset())
+            for terms in sets.values():  # (as cover counts them; cover(terms, frozenset()) stops before the total)
+                self._term_totals[terms] = math.fsum(map(self.idf.__getitem__, terms))
         for grams in (self.text_grams, self.focus_grams, self.explanation_grams):
             for node_grams in grams.values():
                 self.gram_cover(node_grams, frozenset())

@@ -222,11 +222,10 @@ def asked_in_context(turn: str, language: str, heard: Sequence[str] = ()) -> lis
     A statement copied from Jax's replies (`heard`) is his, not something the seeker noticed: it is not read so."""
     asked: list[str] = []
     before = ""
-    runs = CopiedRuns(*(text_grams(text, language) for text in heard))
+    runs: CopiedRuns | None = None  # (read last, and only for a statement a question may be read with)
     for sentence in sentences(turn, language):
         if not is_question(sentence, language):
-            mine = not sentence.rstrip().endswith((":", "\uff1a")) and copied_share(sentence, runs, language) < 0.5
-            before = sentence if mine else ""
+            before = "" if sentence.rstrip().endswith((":", "\uff1a")) else sentence
             continue
         if (
             before
@@ -236,7 +235,9 @@ def asked_in_context(turn: str, language: str, heard: Sequence[str] = ()) -> lis
                 or (STANDS_FOR[language].search(sentence) and len(tokens(sentence, language)) <= 2)
             )
         ):
-            sentence = f"{before} {sentence}"
+            runs = runs or CopiedRuns(*(text_grams(text, language) for text in heard))
+            if copied_share(before, runs, language) < 0.5:
+                sentence = f"{before} {sentence}"
         asked.append(sentence)
         before = ""
     return asked
