@@ -20,9 +20,9 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..core.tasks import ResponseTree
+from .ascii_words import PIECE_BREAK_AT, words_en
 from .memo import Table
 
-_WORD = re.compile(r"[a-z0-9]+")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _LATIN_RUN = re.compile(r"[A-Za-z0-9]+")
 _SENTENCE_EN = re.compile(r"[^.?!\n]+[.?!]*")
@@ -160,7 +160,7 @@ _PIECE_BREAK = re.compile(r"(?<=[.?!。？！;；])\s+")
 
 def _read_text(key: tuple[str, str]) -> tuple[str, ...]:
     text, language = key
-    pieces = _PIECE_BREAK.split(text)
+    pieces = _PIECE_BREAK.split(text) if PIECE_BREAK_AT.search(text) else (text,)  # (most texts have no break)
     if len(pieces) == 1:
         return _PIECES[key]  # (a text of one piece is read as one: a sentence is often both)
     return tuple(itertools.chain.from_iterable(_PIECES[piece, language] for piece in pieces))
@@ -202,7 +202,7 @@ def _read_tokens(text: str, language: str) -> list[str]:
                 out.append(run)
             out.extend(itertools.filterfalse(STOP_BIGRAMS_ZH.__contains__, map(str.__add__, run[:-1], run[1:])))
         return out
-    return list(filter(None, map(_WORD_TOKENS.__getitem__, _WORD.findall(text.lower()))))
+    return list(filter(None, map(_WORD_TOKENS.__getitem__, words_en(text.lower()))))
 
 
 _NON_WORD_EN = re.compile(r"[^a-z0-9]+")
