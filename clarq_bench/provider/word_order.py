@@ -35,8 +35,9 @@ _UNIT_EN = re.compile(r"[A-Za-z0-9]+|[^A-Za-z0-9\s]")
 _PREPOSITIONS_EN = frozenset(
     "within along onto across behind beside near inside outside toward towards upon via among around beyond".split()
 )
-#: A capitalised word inside a sentence of Jax's (after a lower-case word or a comma): a name.
-_NAME_EN = re.compile(r"(?<=[a-z,] )[A-Z][a-z]+")
+#: A capitalised word inside a sentence of Jax's (after a lower-case word or a comma): a name. (The space is matched
+#: first, outside the group: re scans for it rather than trying the look-behind at every place.)
+_NAME_EN = re.compile(r" (?<=[a-z,] )([A-Z][a-z]+)")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 
 
