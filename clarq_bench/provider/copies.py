@@ -36,12 +36,20 @@ def units(text: str, language: str) -> list[str]:
     return [bare for word in words(text) if (bare := word.strip("'"))]
 
 
+#: Joins the units of a run into one string: no unit holds it (nor any whitespace), so runs and their keys match one
+#: to one, and a key's hash is counted once (a tuple's is counted again on every lookup).
+_JOIN = "\x1f"
+
+
+def _runs(said: list[str], n: int) -> list[str]:
+    """The key of every run of n units, in order."""
+    return list(map(_JOIN.join, zip(*(said[k:] for k in range(n)))))
+
+
 @lru_cache(maxsize=TEXT_CACHE)
-def text_grams(text: str, language: str) -> frozenset[tuple[str, ...]]:
-    """Every run of COPY_GRAM units of an earlier text (its speaker tag left out)."""
-    n = COPY_GRAM[language]
-    said = units(strip_speaker(text), language)
-    return frozenset(tuple(said[i : i + n]) for i in range(len(said) - n + 1))
+def text_grams(text: str, language: str) -> frozenset[str]:
+    """Every run of COPY_GRAM units of an earlier text (its speaker tag left out), by its key (_runs)."""
+    return frozenset(_runs(units(strip_speaker(text), language), COPY_GRAM[language]))
 
 
 @lru_cache(maxsize=TEXT_CACHE)
@@ -93,7 +101,7 @@ class SaidTerms:
 class CopiedRuns:
     """The runs of the texts a turn may copy (text_grams of each), for membership only (cheaper than their union)."""
 
-    def __init__(self, *sets: frozenset[tuple[str, ...]]) -> None:
+    def __init__(self, *sets: frozenset[str]) -> None:
         self.sets = sets
         self._read: dict[tuple[str, str], tuple[list[str], set[int]]] = {}
 
@@ -111,11 +119,11 @@ class CopiedRuns:
         """The positions of `said` (units) inside a run some earlier text holds."""
         n = COPY_GRAM[language]
         # (each run of n units, hashed once: each held set is probed with the few runs; most sentences copy none)
-        wanted = set(zip(*(said[k:] for k in range(n))))
+        runs = _runs(said, n)
+        wanted = set(runs)
         if not wanted or all(held.isdisjoint(wanted) for held in self.sets):
             return set()
         copied = set().union(*(held & wanted for held in self.sets))
-        runs = zip(*(said[k:] for k in range(n)))  # (in order)
         return {i + k for i, run in enumerate(runs) if run in copied for k in range(n)}
 
 

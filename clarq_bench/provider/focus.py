@@ -239,6 +239,9 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
         """The brief's options a question names (each once): all or most of its name, including a word that sets it
         apart from the other options of its kind ("the black markets" names none of the three black markets)."""
         present = set(question.terms)
+        by_term, termless = self._options_by_term
+        if not termless and by_term.keys().isdisjoint(present):
+            return []  # (a name with terms is named by one of them at least: no option has a term of the question)
         return [
             o
             for o in self.options

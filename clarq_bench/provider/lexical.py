@@ -20,9 +20,9 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..core.tasks import ResponseTree
+from .ascii_words import PIECE_BREAK_AT, words_en
 from .memo import Table
 
-_WORD = re.compile(r"[a-z0-9]+")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _LATIN_RUN = re.compile(r"[A-Za-z0-9]+")
 _SENTENCE_EN = re.compile(r"[^.?!\n]+[.?!]*")
@@ -162,7 +162,7 @@ _PIECE_BREAK = re.compile(r"(?<=[.?!。？！;；])\s+")
 
 def _read_text(key: tuple[str, str]) -> tuple[str, ...]:
     text, language = key
-    pieces = _PIECE_BREAK.split(text)
+    pieces = _PIECE_BREAK.split(text) if PIECE_BREAK_AT.search(text) else (text,)  # (most texts have no break)
     if len(pieces) == 1:
         return _PIECES[key]  # (a text of one piece is read as one: a sentence is often both)
     return tuple(itertools.chain.from_iterable(_PIECES[piece, language] for piece in pieces))
@@ -204,7 +204,7 @@ def _read_tokens(text: str, language: str) -> list[str]:
                 out.append(run)
             out.extend(itertools.filterfalse(STOP_BIGRAMS_ZH.__contains__, map(str.__add__, run[:-1], run[1:])))
         return out
-    return list(filter(None, map(_WORD_TOKENS.__getitem__, _WORD.findall(text.lower()))))
+    return list(filter(None, map(_WORD_TOKENS.__getitem__, words_en(text.lower()))))
 
 
 _NON_WORD_EN = re.compile(r"[^a-z0-9]+")
@@ -399,8 +399,8 @@ class TaskIndex:
         # The totals of every node's own term and n-gram sets, counted here once per task rather than on the turn
         # that first reads the node (a dialogue is a few turns: most of that work fell on them).
         for sets in (self.doc_sets, self.focus_terms, self.text_terms, self.option_terms):
-            for terms in sets.values():
-                self.cover(terms, frozenset())
+            for terms in sets.values():  # (as cover counts them; cover(terms, frozenset()) stops before the total)
+                self._term_totals[terms] = math.fsum(map(self.idf.__getitem__, terms))
         for grams in (self.text_grams, self.focus_grams, self.explanation_grams):
             for node_grams in grams.values():
                 self.gram_cover(node_grams, frozenset())

@@ -31,6 +31,21 @@ class PreparedTask(NamedTuple):
     vocabulary: frozenset[str]  # the content terms of the brief and the root (is_related, classify_unmatched)
 
 
+#: FocusIndex's readings of the task alone that it makes on first use: made here, so they are stored with the
+#: readers (prepared_store.py) instead of falling on the first turns of each task in every process.
+_PER_TASK = (
+    "kind_terms",
+    "choice_nodes",
+    "place_heads",
+    "other_kinds",
+    "_explained",
+    "_lowered_phrases",
+    "_options_by_term",
+    "twins",
+    "twin_words",
+    "_words_alone",
+)
+
 _PREPARED: OrderedDict[tuple[str, str], PreparedTask] = OrderedDict()
 _LOCK = threading.Lock()
 
@@ -62,4 +77,9 @@ def _prepare(task: Task) -> PreparedTask:
     words = " ".join([brief.role, brief.task_name, *brief.items, *brief.skills, *brief.scenes, brief.background])
     vocabulary = frozenset(tokens(words, language)) | frozenset(tokens(task.tree.root.text, language))
     focus = FocusIndex(task, index)
+    for name in _PER_TASK:
+        getattr(focus, name)
+    for node_id, node in focus.nodes.items():
+        if node.options:
+            focus._distinct_terms(node_id)
     return PreparedTask(index, TurnScreen(task, focus.kind_terms), focus, vocabulary)

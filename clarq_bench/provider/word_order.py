@@ -24,6 +24,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from .lexical import STOPWORDS_EN, TEXT_CACHE, sentences, tokens
+from .memo import Table
 from .question_words import BARE_FILLER_EN, BOILERPLATE
 
 #: Pairs of his words side by side out of his order that make a question his words strung together (L205).
@@ -34,21 +35,31 @@ _UNIT_EN = re.compile(r"[A-Za-z0-9]+|[^A-Za-z0-9\s]")
 _PREPOSITIONS_EN = frozenset(
     "within along onto across behind beside near inside outside toward towards upon via among around beyond".split()
 )
-#: A capitalised word inside a sentence of Jax's (after a lower-case word or a comma): a name.
-_NAME_EN = re.compile(r"(?<=[a-z,] )[A-Z][a-z]+")
+#: A capitalised word inside a sentence of Jax's (after a lower-case word or a comma): a name. (The space is matched
+#: first, outside the group: re scans for it rather than trying the look-behind at every place.)
+_NAME_EN = re.compile(r" (?<=[a-z,] )([A-Z][a-z]+)")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 
 
 def _terms_en(text: str, names: frozenset[str] = frozenset()) -> list[str | None]:
     """An English text as its content terms in order, None for what parts two of them (see the module docstring)."""
-    terms: list[str | None] = []
-    for unit in _UNIT_EN.findall(text):
-        lowered = unit.lower()
-        if not unit[0].isalnum() or lowered in _PREPOSITIONS_EN or (unit[0].isupper() and lowered in names):
-            terms.append(None)
-        else:
-            terms.append(_term(lowered))
-    return terms
+    read = map(_UNITS.__getitem__, _UNIT_EN.findall(text))
+    if not names:
+        return [term for term, _ in read]
+    return [None if capital is not None and capital in names else term for term, capital in read]
+
+
+def _read_unit(unit: str) -> tuple[str | None, str | None]:
+    """One unit's term (None: a mark, a preposition or a grammar word) and, for a capitalised word with a term, its
+    lower-cased form (a name of Jax's parts two terms as a mark does: _terms_en)."""
+    lowered = unit.lower()
+    if not unit[0].isalnum() or lowered in _PREPOSITIONS_EN:
+        return None, None
+    return _term(lowered), lowered if unit[0].isupper() else None
+
+
+#: Each unit read once (_read_unit): a question's words repeat across turns and Jax's replies.
+_UNITS = Table(_read_unit, 65536)
 
 
 @lru_cache(maxsize=65536)
@@ -75,6 +86,12 @@ def _read_en(text: str) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
     return frozenset().union(*(t for t, _ in read)), frozenset().union(*(p for _, p in read))
 
 
+@lru_cache(maxsize=1024)
+def _brief_pairs(background: str) -> frozenset[tuple[str, str]]:
+    """The brief's pairs of terms side by side (_read_en), read once per brief rather than on every turn."""
+    return _read_en(background)[1]
+
+
 class _Said:
     """What Jax and the brief have said, read once per dialogue state: his terms, his names, the pairs of terms side
     by side (English) or the text itself (Chinese)."""
@@ -89,7 +106,7 @@ class _Said:
         self.names = frozenset(name.lower() for name in _NAME_EN.findall(heard))
         terms, pairs = _read_en(heard)
         self.terms = terms - BARE_FILLER_EN - BOILERPLATE - STOPWORDS_EN
-        self.pairs = pairs | _read_en(background)[1]
+        self.pairs, self.brief_pairs = pairs, _brief_pairs(background)  # (his and the brief's: each looked up alone)
 
     def near(self, first: str, second: str) -> bool:
         """(Chinese) Did Jax say these two pieces near each other, but not run on in this order: the other way round
@@ -98,16 +115,30 @@ class _Said:
         found = self._near.get(key)
         if found is None:
             heard = self.heard
-            found = self._near[key] = (
-                first in heard
-                and second in heard
-                and bool(
-                    re.search(
-                        f"{re.escape(second)}.{{0,2}}{re.escape(first)}|{re.escape(first)}.{re.escape(second)}", heard
-                    )
-                )
-            )
+            found = self._near[key] = first in heard and second in heard and _near_in(first, second, heard)
         return found
+
+
+def _near_in(first: str, second: str, text: str) -> bool:
+    """re.search(f"{second}.{{0,2}}{first}|{first}.{second}", text) (both escaped) found a match, read with str.find:
+    one pattern compiled per pair of pieces cost more than all the rest of the rule. ("." is any character but a
+    newline.)"""
+    at = text.find(second)
+    while at >= 0:
+        end = at + len(second)
+        for gap in range(3):
+            if gap and text[end + gap - 1 : end + gap] in ("\n", ""):
+                break
+            if text.startswith(first, end + gap):
+                return True
+        at = text.find(second, at + 1)
+    at = text.find(first)
+    while at >= 0:
+        end = at + len(first)
+        if text[end : end + 1] not in ("\n", "") and text.startswith(second, end + 1):
+            return True
+        at = text.find(first, at + 1)
+    return False
 
 
 @lru_cache(maxsize=512)
@@ -130,7 +161,10 @@ def out_of_his_order(question: str, heard: str, background: str, language: str) 
                     found.add((first, second))
         return len(found)
     terms = _terms_en(question, said.names)
-    return sum(a in said.terms and b in said.terms and (a, b) not in said.pairs for a, b in _pairs(terms))
+    return sum(
+        a in said.terms and b in said.terms and (a, b) not in said.pairs and (a, b) not in said.brief_pairs
+        for a, b in _pairs(terms)
+    )
 
 
 def strings_his_words(question: str, heard: str, background: str, language: str) -> bool:

@@ -16,6 +16,7 @@ import math
 from ...core.tasks import ROOT_ID
 from ...core.transcript import ReplyKind, Speaker, Turn
 from ..lexical import TaskIndex, token_set
+from .covers import term_cover
 
 #: prevf: best focus cover of the node in an earlier seeker turn; recap / fresh: IDF share of the turn's terms
 #: found only in already-revealed node texts / in no revealed text; first: first seeker turn after the root;
@@ -54,15 +55,17 @@ def context_features(
     order = sorted(range(len(bq)), key=lambda k: -bq[k])
     rank = {position: r for r, position in enumerate(order)}
     ranked = sorted(bq, reverse=True) + [0.0, 0.0]
+    cover = term_cover(index)  # (index.cover of these frozensets)
+    first, nrev = float(after_root == 1), float(len(revealed))
     rows = []
     for position, node_id in enumerate(frontier):
         focus = index.focus_terms[node_id]
         rows.append(
             {
-                "prevf": max((index.cover(focus, terms) for terms in earlier), default=0.0),
+                "prevf": max([cover(focus, terms) for terms in earlier], default=0.0),
                 "recap": recap,
-                "first": float(after_root == 1),
-                "nrev": float(len(revealed)),
+                "first": first,
+                "nrev": nrev,
                 "depth": float(tree[node_id].depth),
                 "childlast": float(last is not None and tree[node_id].parent == last),
                 "fresh": fresh,

@@ -31,6 +31,7 @@ from ..intents import asks_confirmation, is_vague
 from ..lexical import TaskIndex, char_grams, is_question, sentences, token_set, tokens
 from ..question_words import ANAPHORIC, STANDS_FOR
 from .context import CONTEXT_FEATURES, context_features
+from .covers import gram_cover, term_cover
 from .weights import MODELS
 
 if TYPE_CHECKING:
@@ -121,7 +122,9 @@ def all_features(
     heard = [t.text for t in (history or [])[1:-1] if t.speaker == Speaker.provider]  # Jax, past the greeting
     lexical = node_features(index, turn, frontier, heard)
     context = context_features(index, history or [Turn(speaker=Speaker.seeker, text=turn)], frontier, lexical)
-    rows = [{**a, **b} for a, b in zip(lexical, context)]
+    for row, more in zip(lexical, context):
+        row.update(more)  # (the same keys in the same order as {**row, **more}; each row is this call's own)
+    rows = lexical
     if embedder is not None:
         from .embeddings import embedding_features
 
@@ -148,53 +151,58 @@ def node_features(
     specific_set = token_set(" ".join(specific), language)
     # Each question sentence's BM25 and focus cover of each node (frontier order within a sentence).
     sentence_bm25 = [[index.bm25(present, node_id) for node_id in frontier] for present in sentence_sets]
-    sentence_focus = [
-        [index.cover(index.focus_terms[node_id], present) for node_id in frontier] for present in sentence_sets
-    ]
+    cover, grams = term_cover(index), gram_cover(index)  # (index.cover / gram_cover of these frozensets)
+    focus_terms = index.focus_terms
+    sentence_focus = [[cover(focus_terms[node_id], present) for node_id in frontier] for present in sentence_sets]
     # Which node each question sentence is most about (by BM25 + focus cover); its order among the questions.
     winners: list[str] = []
     for bm25s, covers in zip(sentence_bm25, sentence_focus):
         best, best_score = "", 0.0
-        for node_id, bm25, cover in zip(frontier, bm25s, covers):
-            value = bm25 + 3.0 * cover
+        for node_id, bm25, focus_cover in zip(frontier, bm25s, covers):
+            value = bm25 + 3.0 * focus_cover
             if value > best_score:
                 best, best_score = node_id, value
         winners.append(best)
     asked_grams = char_grams(" ".join(asked), language)
     turn_grams = char_grams(turn, language)
     apart = index.frontier(frontier)
+    # (the same values for every node, counted once)
+    hasq, ntok, nfr, nspec = float(bool(asked)), math.log1p(len(turn_set)), float(len(frontier)), float(len(specific))
+    rel_top = max(top, REL_FLOOR)
     rows = []
     for position, node_id in enumerate(frontier):
         doc = index.doc_sets[node_id]
-        focus = index.focus_terms[node_id]
+        focus = focus_terms[node_id]
         exclusive = apart.exclusive_focus[position]
+        exclusive_doc = apart.exclusive_docs[position]
         options = index.option_terms[node_id]
-        option_cover = index.cover(options, turn_set)
+        option_cover = cover(options, turn_set)
+        text_grams_of, focus_grams = index.text_grams[node_id], index.focus_grams[node_id]
         rows.append(
             {
                 "bq": bq[position],
                 "ba": index.bm25(turn_set, node_id),
                 "bs": max((scores[position] for scores in sentence_bm25), default=0.0),
-                "qc": index.cover(doc, asked_set),
-                "xc": index.cover(apart.exclusive_docs[position], asked_set),
-                "tc": index.cover(index.text_terms[node_id], turn_set),
-                "rel": bq[position] / max(top, REL_FLOOR),
+                "qc": cover(doc, asked_set),
+                "xc": cover(exclusive_doc, asked_set),
+                "tc": cover(index.text_terms[node_id], turn_set),
+                "rel": bq[position] / rel_top,
                 "ismax": float(top > 0 and bq[position] == top),
-                "hasq": float(bool(asked)),
+                "hasq": hasq,
                 "conf": confirm,
                 "vague": vague,
-                "ntok": math.log1p(len(turn_set)),
+                "ntok": ntok,
                 "pos": float(position),
-                "nfr": float(len(frontier)),
-                "fq": index.cover(focus, asked_set),
-                "ft": index.cover(focus, turn_set),
-                "fx": index.cover(exclusive, asked_set),
+                "nfr": nfr,
+                "fq": cover(focus, asked_set),
+                "ft": cover(focus, turn_set),
+                "fx": cover(exclusive, asked_set),
                 "fs": max((covers[position] for covers in sentence_focus), default=0.0),
-                "fo": index.cover(index.option_terms[node_id], asked_set),
+                "fo": cover(options, asked_set),
                 "hasf": float(bool(focus)),
-                "sx": index.cover(apart.exclusive_docs[position], specific_set),
-                "sf": index.cover(focus, specific_set),
-                "nspec": float(len(specific)),
+                "sx": cover(exclusive_doc, specific_set),
+                "sf": cover(focus, specific_set),
+                "nspec": nspec,
                 "fkey": float(bool(focus) and index.focus_keys[node_id] in asked_set),
                 "fall": float(bool(focus) and focus <= turn_set),
                 "win": float(winners.count(node_id)),
@@ -202,11 +210,11 @@ def node_features(
                 "hasopt": float(bool(options)),
                 "omiss": float(bool(options) and option_cover == 0.0),
                 "fot": option_cover,
-                "gtq": index.gram_cover(index.text_grams[node_id], asked_grams),
-                "gfq": index.gram_cover(index.focus_grams[node_id], asked_grams),
-                "gta": index.gram_cover(index.text_grams[node_id], turn_grams),
-                "gfa": index.gram_cover(index.focus_grams[node_id], turn_grams),
-                "geq": index.gram_cover(index.explanation_grams[node_id], asked_grams),
+                "gtq": grams(text_grams_of, asked_grams),
+                "gfq": grams(focus_grams, asked_grams),
+                "gta": grams(text_grams_of, turn_grams),
+                "gfa": grams(focus_grams, turn_grams),
+                "geq": grams(index.explanation_grams[node_id], asked_grams),
             }
         )
     return rows
@@ -222,11 +230,10 @@ def asked_in_context(turn: str, language: str, heard: Sequence[str] = ()) -> lis
     A statement copied from Jax's replies (`heard`) is his, not something the seeker noticed: it is not read so."""
     asked: list[str] = []
     before = ""
-    runs = CopiedRuns(*(text_grams(text, language) for text in heard))
+    runs: CopiedRuns | None = None  # (read last, and only for a statement a question may be read with)
     for sentence in sentences(turn, language):
         if not is_question(sentence, language):
-            mine = not sentence.rstrip().endswith((":", "\uff1a")) and copied_share(sentence, runs, language) < 0.5
-            before = sentence if mine else ""
+            before = "" if sentence.rstrip().endswith((":", "\uff1a")) else sentence
             continue
         if (
             before
@@ -239,7 +246,9 @@ def asked_in_context(turn: str, language: str, heard: Sequence[str] = ()) -> lis
                 )
             )
         ):
-            sentence = f"{before} {sentence}"
+            runs = runs or CopiedRuns(*(text_grams(text, language) for text in heard))
+            if copied_share(before, runs, language) < 0.5:
+                sentence = f"{before} {sentence}"
         asked.append(sentence)
         before = ""
     return asked
