@@ -5,8 +5,8 @@ Why: the reader's confidence alone (R108) may give a lone question a node no rul
 template leans on: a brief's name in a stock frame ("<name>要怎么处理？"), a clause of Jax's with "which one?" after
 it, a "Which <thing> exactly?" over every noun. Such a template says nothing of its own that the node says too. So a
 question the reader is only fairly sure of must share a word with the node's answer, or with what its explanation says
-is missing ("did not specify the type or cost": "How much does it cost?"), that is its own: not one of the brief's names, not copied from Jax's replies or the brief's background (runs of `COPIED_RUN` words / characters), not
-filler. And it must not be a question the choice rules read fully: a which in English (its kind is a word R101 and
+is missing ("did not specify the type or cost": "How much does it cost?"), that is its own: not one of the brief's
+names, not copied from Jax's replies or the brief's background (runs of `COPIED_RUN` words / characters), not filler. And it must not be a question the choice rules read fully: a which in English (its kind is a word R101 and
 R106 read), a which that governs nothing in Chinese ("……需要哪一个？"; "哪种刀" names a kind of one character, which the
 rules' character pairs miss). It names at most one of the brief's options: two are an offer the rules read.
 
