@@ -81,7 +81,8 @@ def core_terms(members: Sequence[BriefOption]) -> dict[BriefOption, frozenset[st
     found: dict[BriefOption, frozenset[str]] = {}
     for option, name in zip(members, names):
         own = name[start : len(name) - end] if start + end < len(name) else ""
-        found[option] = frozenset(tokens(own, "zh")) if len(own) >= 2 else frozenset()
+        core = frozenset(tokens(own, "zh")) if len(own) >= 2 else frozenset()
+        found[option] = core if core <= option.terms else frozenset()  # (pairs of the name itself, and no other)
     return found
 
 
