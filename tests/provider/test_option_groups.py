@@ -10,8 +10,9 @@ by them; a pronoun "which" takes its kind from the statement before it.)
 from __future__ import annotations
 
 import pytest
+from provider_helpers import synthetic_task
 
-from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
+from clarq_bench.core.tasks import Task, TaskBrief
 from clarq_bench.core.transcript import ReplyKind, Speaker, Turn
 from clarq_bench.provider.answering import answer
 from clarq_bench.provider.brief_options import brief_options
@@ -80,16 +81,7 @@ BRIEFS = {
 
 
 def make_task(language: str) -> Task:
-    return Task(
-        id=f"{language}/15/0",
-        language=language,
-        type_number=15,
-        type_name="Exploration Task",
-        index=0,
-        split=Split.test,
-        brief=BRIEFS[language],
-        tree=ResponseTree.build(NODES[language]),
-    )
+    return synthetic_task(language, BRIEFS[language], NODES[language])
 
 
 def revealed(language: str, question: str) -> list[str]:

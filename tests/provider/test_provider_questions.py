@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from provider_helpers import synthetic_task
 from upstream_paths import UPSTREAM_DATA, needs_upstream
 
 from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
@@ -108,16 +109,7 @@ BRIEFS = {
 
 
 def make_task(language: str) -> Task:
-    return Task(
-        id=f"{language}/14/0",
-        language=language,
-        type_number=14,
-        type_name="Trade Task",
-        index=0,
-        split=Split.test,
-        brief=BRIEFS[language],
-        tree=ResponseTree.build(NODES[language]),
-    )
+    return synthetic_task(language, BRIEFS[language], NODES[language], 14, "Trade Task")
 
 
 def dialogue(language: str, *exchanges: tuple[str, str], last: str) -> list[Turn]:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from provider_helpers import synthetic_task
 
 from clarq_bench.core import prompts
-from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
+from clarq_bench.core.tasks import Task, TaskBrief
 from clarq_bench.core.transcript import Intent, ReplyKind, Speaker, Turn
 from clarq_bench.llm import LLMClient, LLMSettings
 from clarq_bench.provider.echo import without_echo
@@ -81,16 +82,7 @@ OPENING = {"en": "Hi Jax, how do I make a deal with Henry?", "zh": "你好Jax，
 
 
 def make_task(language: str) -> Task:
-    return Task(
-        id=f"{language}/14/0",
-        language=language,
-        type_number=14,
-        type_name="Trade Task",
-        index=0,
-        split=Split.test,
-        brief=BRIEFS[language],
-        tree=ResponseTree.build(NODES[language]),
-    )
+    return synthetic_task(language, BRIEFS[language], NODES[language], 14, "Trade Task")
 
 
 def after_root(task: Task, *exchanges: tuple[str, str | None], last: str) -> list[Turn]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from provider_helpers import synthetic_task
 
 from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
 from clarq_bench.core.transcript import ReplyKind, Speaker, Turn
@@ -105,16 +106,7 @@ EARLIER = {"en": "What key is it?", "zh": "是什么钥匙？"}
 
 
 def make_task(language: str) -> Task:
-    return Task(
-        id=f"{language}/15/0",
-        language=language,
-        type_number=15,
-        type_name="Exploration Task",
-        index=0,
-        split=Split.test,
-        brief=BRIEFS[language],
-        tree=ResponseTree.build(NODES[language]),
-    )
+    return synthetic_task(language, BRIEFS[language], NODES[language])
 
 
 def dialogue(language: str, answered: list[str], last: str, earlier: str | None = None) -> list[Turn]:
