@@ -37,11 +37,10 @@ def kind_members(every: Sequence[BriefOption], kind: set[str], language: str) ->
     among the paintings, the "Electronics Mall" among the electronics stores)."""
     groups = {o.group for o in every if o.head & kind}
     pairs = [term for term in kind if len(term) == 2]
+    firsts = {term[0] for term in pairs} if language == "zh" else set()
     if not groups and language == "zh":
-        firsts = {term[0] for term in pairs}
         groups = {o.group for o in every if o.name[-1:] in firsts or _around(o.name, pairs)}
     members = tuple(o for o in every if o.group in groups)
-    firsts = {t[0] for t in pairs} if language == "zh" else set()
     carrying = tuple(o for o in members if o.head & kind or o.name[-1:] in firsts or _around(o.name, pairs))
     if len(carrying) >= 2 and len(members) - len(carrying) >= 2:  # (the rest: a kind of its own, two names)
         return carrying
