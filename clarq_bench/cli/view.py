@@ -84,11 +84,18 @@ def handle_view(args: argparse.Namespace) -> int:
 #: thread per connection without a cap let a flood of idle connections take the process's threads and memory.
 MAX_CONNECTIONS = 16
 IDLE_TIMEOUT_S = 10.0
+#: How often the serving thread looks up from a wait (for a free slot, or on the listening socket) to see whether
+#: it has been told to stop: the bound on how long Ctrl-C or SIGTERM takes to end `--serve`.
+STOP_POLL_S = 0.2
 
 
 def serve(folder: os.PathLike, port: int) -> int:
-    """Serve `folder` on 127.0.0.1 only (never on every interface) until Ctrl-C, at most MAX_CONNECTIONS at once
-    (the next wait to be accepted), each dropped after IDLE_TIMEOUT_S of silence."""
+    """Serve `folder` on 127.0.0.1 only (never on every interface) until Ctrl-C or SIGTERM, at most MAX_CONNECTIONS
+    at once (the next wait to be accepted), each dropped after IDLE_TIMEOUT_S of silence.
+
+    The server runs on a thread of its own and the main thread only waits: the interrupt (Ctrl-C, or SIGTERM, which
+    the command line turns into one) is raised where the main thread waits, never inside the server's own locks and
+    thread starts, where it could leave one of them held and the process unable to exit."""
     import functools
     import threading
     from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -100,10 +107,17 @@ def serve(folder: os.PathLike, port: int) -> int:
             pass
 
     class Capped(ThreadingHTTPServer):
-        slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+            super().__init__(*args, **kwargs)
+            self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+            self.stopping = threading.Event()
 
         def process_request(self, request, client_address):  # type: ignore[no-untyped-def]
-            self.slots.acquire()  # the accepting thread waits: connections past the cap queue in the kernel
+            # the serving thread waits for a slot: connections past the cap queue in the kernel
+            while not self.slots.acquire(timeout=STOP_POLL_S):
+                if self.stopping.is_set():
+                    self.shutdown_request(request)
+                    return
             try:
                 super().process_request(request, client_address)
             except BaseException:
@@ -116,11 +130,22 @@ def serve(folder: os.PathLike, port: int) -> int:
             finally:
                 self.slots.release()
 
+        def handle_error(self, request, client_address):  # type: ignore[no-untyped-def]
+            if not isinstance(sys.exc_info()[1], ConnectionError):  # a browser that hung up is no error
+                super().handle_error(request, client_address)
+
     handler = functools.partial(Quiet, directory=os.fspath(folder))
     with Capped(("127.0.0.1", port), handler) as server:
+        serving = threading.Thread(
+            target=server.serve_forever, kwargs={"poll_interval": STOP_POLL_S}, name="clarq-view", daemon=True
+        )
+        serving.start()
         print(f"serving http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)", flush=True)
         try:
-            server.serve_forever()
+            while serving.is_alive():
+                serving.join(STOP_POLL_S)
         except KeyboardInterrupt:
+            server.stopping.set()
+            server.shutdown()  # the serving thread ends within STOP_POLL_S or two
             print("stopped", flush=True)
     return 0

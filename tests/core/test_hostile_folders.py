@@ -209,3 +209,43 @@ def test_view_serve_holds_a_flood_of_idle_connections_to_its_cap(finished_run: P
             sock.close()
         server.terminate()
         server.communicate(timeout=30)
+
+
+def test_view_serve_stops_on_sigterm_while_held_at_its_cap(finished_run: Path, tmp_path: Path) -> None:
+    """SIGTERM (a job scheduler, `kill`) ends the server at once even when every slot is held by an idle connection
+    and more wait to be accepted: it answers "stopped" and exits 0, without waiting out the idle timeout."""
+    import socket
+    import time
+
+    from clarq_bench.cli.view import IDLE_TIMEOUT_S, MAX_CONNECTIONS
+
+    run = _copy(finished_run, tmp_path)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "clarq_bench", "view", str(run), "--serve", "--port", str(port)],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    idle = []
+    try:
+        assert "serving" in server.stdout.readline()
+        for _ in range(MAX_CONNECTIONS + 8):
+            try:
+                idle.append(socket.create_connection(("127.0.0.1", port), timeout=0.5))
+            except OSError:
+                pass
+        time.sleep(0.5)
+        began = time.monotonic()
+        server.terminate()
+        out, err = server.communicate(timeout=30)
+        assert time.monotonic() - began < IDLE_TIMEOUT_S, err
+        assert server.returncode == 0 and "stopped" in out, (server.returncode, out, err)
+    finally:
+        for sock in idle:
+            sock.close()
+        if server.poll() is None:
+            server.kill()
