@@ -42,6 +42,7 @@ from .option_groups import (
     place_group,
     shared_ending,
     shared_terms,
+    which_kinds,
 )
 from .own_words import OwnWordsReading
 from .question_lists import Question
@@ -70,7 +71,6 @@ from .question_words import (
     NOT_A_THING,
     PRONOUN,
     WHICH,
-    WHICH_KIND,
 )
 from .twins import TwinReading
 
@@ -138,7 +138,7 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
         present = set(tokens(node.text, language))
         named = [o for o in self.options if names_entity(present, o.terms)]
         kind_phrases = competing_options(explanation, language)
-        kind_phrases += [m.group(1) for m in WHICH_KIND[language].finditer(explanation)]
+        kind_phrases += which_kinds(explanation, language)
         generic = GENERIC_KIND_ZH if language == "zh" else GENERIC_KIND_EN
         kind = {t for phrase in kind_phrases for t in self._content(phrase)} - generic
         said_kind = frozenset(kind)  # the kind in the explanation's own words, before the options widen it

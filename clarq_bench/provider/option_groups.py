@@ -15,6 +15,7 @@ from typing import Any
 
 from .brief_options import COUNT_ZH, BriefOption
 from .lexical import tokens
+from .question_words import WHICH_KIND
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -154,3 +155,20 @@ __all__ = [
     "shared_ending",
     "shared_terms",
 ]
+
+
+#: (zh) A thing the explanation counts, up to the end of its clause: "存在四个太阳城的门，" counts a 门.
+COUNTED_ZH = re.compile(
+    r"[两三四五六七八九十几多]+[个种家座条位所间把件只扇道](?P<thing>[^，。；、：！？,.;]{1,10})(?=[，。；、：！？,.;]|$)"
+)
+
+
+def which_kinds(explanation: str, language: str) -> list[str]:
+    """The kinds the explanation's which-phrases name ("which route", "哪条道路"). (zh) A which is read with the two
+    characters after it, so "哪个门进入" would read a kind "门进": where the explanation also counts a thing whose last
+    character is the which's first ("存在四个太阳城的门"), that one character is the kind."""
+    kinds = [m.group(1) for m in WHICH_KIND[language].finditer(explanation)]
+    if language != "zh":
+        return kinds
+    counted = {m.group("thing")[-1] for m in COUNTED_ZH.finditer(explanation)}
+    return [kind[0] if kind[0] in counted and kind[1] not in counted else kind for kind in kinds]

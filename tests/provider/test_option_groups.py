@@ -18,7 +18,7 @@ from clarq_bench.provider.answering import answer
 from clarq_bench.provider.brief_options import brief_options
 from clarq_bench.provider.focus import FocusIndex
 from clarq_bench.provider.lexical import competing_options
-from clarq_bench.provider.option_groups import core_terms, kind_members, shared_ending
+from clarq_bench.provider.option_groups import core_terms, kind_members, shared_ending, which_kinds
 
 ROOT = {
     "zh": "先赶到港口，再乘交通工具去山城。到了山城你要做一把刀，还要做一对飞翼。",
@@ -184,3 +184,18 @@ def test_a_question_of_one_word_of_its_own_is_read_with_the_statement_before_it(
     assert "registration" in question.text
     (longer,) = focus.questions("The forge needs registration. How do I sign up for the guild?")
     assert "registration" not in longer.text  # a question that says what it asks is read alone
+
+
+@pytest.mark.parametrize(
+    ("explanation", "kinds"),
+    [
+        ("都城有四个门，前面的回复没有给出应该从哪个门进入。", ["门"]),  # the counted thing ends in the which's char
+        ("存在两个电脑配件店，没有给出应该去哪个店采购键帽。", ["店"]),
+        ("存在三条道路，没有给出应该走哪条道路。", ["道路"]),  # a which of two characters stays whole
+        ("没有给出应该从哪个门进入。", ["门进"]),  # nothing counted: the two characters as before
+        ("which gate to enter: there are four gates.", ["gate"]),  # English reads words
+    ],
+)
+def test_a_counted_thing_gives_a_chinese_which_its_one_character_kind(explanation: str, kinds: list[str]) -> None:
+    language = "en" if explanation.isascii() else "zh"
+    assert which_kinds(explanation, language) == kinds
