@@ -153,7 +153,8 @@ RULES: list[Rule] = [
         "R105",
         "detail",
         "It names the thing whose detail is missing and asks the right kind of thing about it (not with a which over "
-        "another choice's kind).",
+        "another choice's kind); whether there is enough of what the explanation says may fall short ('Will my coins "
+        "be enough?', '金币够用吗？') asks it too.",
         "What should I do about the soot on the lens?",
         "How many lenses does the lighthouse have?",
         history=("Which lighthouse went dark?", "Which wick should I fit?", "Which fuel should I use?"),

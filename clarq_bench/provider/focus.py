@@ -72,6 +72,8 @@ from .question_words import (
     PRONOUN,
     WHICH,
 )
+from .said_in_order import says_in_order
+from .shortfall import asks_shortfall, names_shortfall
 from .twins import TwinReading
 
 #: (zh) Bigrams of a choice's anchor a question must carry to ask about the thing the choice is for in its own words
@@ -131,6 +133,8 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
         self.pasted = [terms for terms in self.pasted if terms]
         self._distinct, self._core = own_parts(self.options, language)
         self.nodes = one_choice_per_kind({node.id: self._focus(node) for node in task.tree.required})
+        #: Nodes whose explanation names a shortfall (not enough coins): a question about enough-ness asks them.
+        self.short_of = frozenset(n.id for n in task.tree.required if names_shortfall(n.explanation or "", language))
 
     # --- nodes -------------------------------------------------------------------------------------------------
     def _focus(self, node: ResponseNode) -> NodeFocus:
@@ -363,8 +367,9 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
         """Does the question name the thing whose detail is missing, and ask the right kind of thing about it?"""
         if not focus.anchor or focus.key is None:
             return False
-        if not question.classes & ASKS_FOR[focus.needs]:
-            return False
+        short = self.asks_short(question, focus)
+        if not question.classes & ASKS_FOR[focus.needs] and not (short and "polar" in question.classes):
+            return False  # (whether there is enough is asked by a yes / no question too)
         if focus.needs == "time" and "time" not in question.classes and self._asks_other_thing(question):
             return False  # "Which movement do I play at the gate?" asks a movement, not when to play
         # (zh) three things or more listed together are named in a word or two each: one bigram of the thing is a
@@ -375,7 +380,11 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
         # names share character pairs with too much (agreement fell)
         alone = self.language == "en" and len(self.named_options(question)) <= 1
         named = question.terms & focus.anchor if alone else set()
-        return self._overlaps(focus.anchor, self._own_terms(question) | named, least=least)
+        return short or self._overlaps(focus.anchor, self._own_terms(question) | named, least=least)
+
+    def asks_short(self, question: Question, focus: NodeFocus) -> bool:
+        """Does the question ask whether there is enough of what this node's explanation says may fall short?"""
+        return focus.node_id in self.short_of and asks_shortfall(question.text, self.language)
 
     @per_reader
     def _governs_frame(self, question: Question) -> bool:
@@ -427,7 +436,11 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
         focus = self.nodes.get(node_id)
         if focus is None:
             return None
-        if focus.asks and question.classes - {"polar"} and any(_says(piece, question.text) for piece in focus.asks):
+        if (
+            focus.asks
+            and question.classes - {"polar"}
+            and any(says_in_order(piece, question.text) for piece in focus.asks)
+        ):
             return "R107"  # (zh) the very question the explanation says the seeker asks: "仅当对方询问羊在哪里" / "羊在哪里？"
         if focus.options and not framed and self._offers_by_pieces(question, focus):
             return "R103"  # "Kerosene or whale oil?": its alternatives are this choice's options, said in short
@@ -463,7 +476,8 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
             rule = self.choice_rule(question, focus)
             if rule is not None:
                 return rule
-            detail = focus.needs is not None and focus.needs in question.classes and self.asks_detail(question, focus)
+            asks_need = focus.needs in question.classes or self.asks_short(question, focus)
+            detail = focus.needs is not None and asks_need and self.asks_detail(question, focus)
             return "R105" if detail else None
         return "R105" if self.asks_detail(question, focus) else None
 
@@ -478,23 +492,3 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
 
 
 __all__ = ["FocusIndex", "NodeFocus", "Question", "Option"]
-
-
-#: (zh) Characters a question may put inside the explanation's own question ("羊现在在哪里" says "羊在哪里").
-SAID_GAP = 3
-
-
-def _says(piece: str, text: str) -> bool:
-    """Does `text` say `piece` in order, with at most SAID_GAP other characters between its first and last one?"""
-    start = text.find(piece[0])
-    while start >= 0:
-        position, found = start, True
-        for char in piece[1:]:
-            position = text.find(char, position + 1)
-            if position < 0 or position - start + 1 > len(piece) + SAID_GAP:
-                found = False
-                break
-        if found:
-            return True
-        start = text.find(piece[0], start + 1)
-    return False

@@ -31,6 +31,7 @@ from .question_words import (
     REFERS_BACK,
     STANDS_FOR,
 )
+from .shortfall import asks_shortfall
 
 #: The words of STANDS_FOR that stand for a thing the question asks about ("Which store has it?"), not for the kind
 #: its which asks ("Which one?").
@@ -95,8 +96,8 @@ class QuestionReading(ListReading):
         if self.language == "zh":  # ("挂店招用哪一样？" names a thing before its which)
             which = WHICH_ZH.search(clause)
             before = clause[: which.start()] if which else ""
-            if CJK_WORD.search(BARE_SCAFFOLD_ZH.sub("", before)):
-                return False
+            if CJK_WORD.search(BARE_SCAFFOLD_ZH.sub("", before)) or asks_shortfall(clause, "zh"):
+                return False  # (a thing named before the which; "够用吗？" asks whether there is enough, no which)
             return len(CJK_WORD.findall(BARE_SCAFFOLD_ZH.sub("", clause))) <= 4
         own = [t for t in tokens(clause, "en") if t not in BARE_FILLER_EN]
         governed = BARE_WHICH_EN.search(clause)  # the which / what governs that word ("what should I do" does not)

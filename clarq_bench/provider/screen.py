@@ -92,7 +92,7 @@ MAX_QUESTIONS = 12
 #: Wider than a count of things asked: "whether", "or" and any 几 show that a name is asked about.
 _INTERROGATIVE: dict[str, TextPattern] = {
     "en": case_blind(WH_EN_PATTERN + r"|\b(whether|or)\b"),
-    "zh": re.compile("|".join((*WH_ZH, "几", "还是", "是否", "为何", "为什么"))),
+    "zh": re.compile("|".join((*WH_ZH, "几", "还是", "是否", "为何", "为什么", "够用|够吗|不够|足够|不足"))),  # enough?
 }
 _CONTENT_FREE: dict[str, TextPattern] = {
     "en": case_blind(r"\b(what|how)\s+about\b|\bwhat\s+of\b"),

@@ -1,6 +1,6 @@
 """Which node one question gets (provider/answering.py `_owner`): the first in the tree's order that it focuses,
 unless the reader is far surer of a later one it also focuses. And the Chinese reading of the explanation's own
-question and of counted names (focus.py `_says`, brief_options.py `name_terms`)."""
+question and of counted names (said_in_order.py, brief_options.py `name_terms`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from upstream_paths import UPSTREAM_DATA, needs_upstream
 from clarq_bench.core.transcript import ReplyKind, Speaker, Turn
 from clarq_bench.provider.answering import PREFER_MARGIN, read_turn
 from clarq_bench.provider.brief_options import kind_groups, name_terms
-from clarq_bench.provider.focus import FocusIndex, _says
+from clarq_bench.provider.focus import FocusIndex
+from clarq_bench.provider.said_in_order import says_in_order
 
 #: Asks node 1 (what Henry takes in the trade, R104) and names node 3's thing (the fire crystal, R105). ("Which gem
 #: should I trade for the fire crystal?" asks the gem alone: its which governs another choice's kind than node 3's.)
@@ -65,7 +66,7 @@ def test_a_turn_of_several_questions_keeps_the_tree_order(focus) -> None:
     ],
 )
 def test_the_explanations_own_question_may_take_a_word_inside_it(piece: str, text: str, said: bool) -> None:
-    assert _says(piece, text) is said
+    assert says_in_order(piece, text) is said
 
 
 def test_a_chinese_count_is_no_part_of_a_name() -> None:
