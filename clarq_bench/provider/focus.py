@@ -37,9 +37,11 @@ from .offers import CHOICE_SAID, OfferReading
 from .option_groups import (
     answer_group,
     kind_members,
+    named_by_own_part,
     one_choice_per_kind,
     own_parts,
     place_group,
+    route_ends,
     shared_ending,
     shared_terms,
     which_kinds,
@@ -141,6 +143,7 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
         language, explanation = self.language, node.explanation or ""
         present = set(tokens(node.text, language))
         named = [o for o in self.options if names_entity(present, o.terms)]
+        named = [o for o in named if o not in route_ends(explanation, named, language)]
         kind_phrases = competing_options(explanation, language)
         kind_phrases += which_kinds(explanation, language)
         generic = GENERIC_KIND_ZH if language == "zh" else GENERIC_KIND_EN
@@ -167,6 +170,8 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
             if len(members) >= 2 and not (spoken and self._unspoken(members, explanation)):
                 options = members
                 kind |= set(frozenset.intersection(*(o.terms for o in members)))
+        if not options and kind and not spoken:  # a kind no name carries, its options named by their own parts
+            options = named_by_own_part(present, self.options, self._distinct, self._list_of)
         if options and not any(names_entity(present, o.terms) for o in options):
             options += answer_group(options, named, self.options, self._list_of)
         if not options and spoken:  # names that share no word: a which over any one's head asks among them

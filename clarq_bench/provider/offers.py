@@ -207,7 +207,7 @@ class OfferReading:
         hit: set[BriefOption] = set()
         strays = 0
         for number, (piece, terms, named, pasted) in enumerate(alternatives):
-            mine = {o for o in ours if distinct[o] & terms} or {
+            mine = {o for o in ours if distinct[o] & terms or _compound_of(distinct[o], terms, self.language)} or {
                 o  # ("high voltage or ultra-high voltage": a name whose words the other's all hold, none of its own)
                 for o in ours
                 if not distinct[o] and o.terms & terms and not any(distinct[p] & terms for p in ours)
@@ -280,3 +280,14 @@ class OfferReading:
             named = tuple(self.named_options(question._replace(terms=terms)))
             found.append((piece, terms, named, any(phrase <= terms for phrase in self.pasted)))
         return tuple(found)
+
+
+#: (en) The shortest word a name's own compound word may be said by ("plane" of "airplane", "boat" of "steamboat").
+COMPOUND_TAIL = 4
+
+
+def _compound_of(own: frozenset[str], terms: frozenset[str], language: str) -> bool:
+    """(en) Does a piece say an option's own compound word by its last part ("a plane" for "Take an airplane")?"""
+    return language == "en" and any(
+        len(t) >= COMPOUND_TAIL and len(word) > len(t) and word.endswith(t) for word in own for t in terms
+    )

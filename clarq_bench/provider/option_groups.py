@@ -172,3 +172,40 @@ def which_kinds(explanation: str, language: str) -> list[str]:
         return kinds
     counted = {m.group("thing")[-1] for m in COUNTED_ZH.finditer(explanation)}
     return [kind[0] if kind[0] in counted and kind[1] not in counted else kind for kind in kinds]
+
+
+def route_ends(explanation: str, named: Sequence[BriefOption], language: str) -> set[BriefOption]:
+    """(en) The names the explanation puts at the two ends of one way ("to travel from Sun City to Moon City"): both
+    are taken, so neither is an option the node chooses, though its answer names both. (Chinese explanations say
+    "从A到B" of the routes that tell one node from its twin, "从风力发电站到海洋城变电站": the reading lost agreement.)"""
+    ends: set[BriefOption] = set()
+    if language != "en":
+        return ends
+    text = explanation.lower()
+    for start in named:
+        for end in named:
+            if start is end or start.group != end.group:
+                continue
+            a, b = (re.escape(o.name.lower()) for o in (start, end))
+            if re.search(rf"\bfrom (?:the )?{a}\b.{{0,12}}?\bto (?:the )?{b}\b", text):
+                ends |= {start, end}
+    return ends
+
+
+def named_by_own_part(
+    present: set[str],
+    every: Sequence[BriefOption],
+    distinct: Mapping[BriefOption, frozenset[str]],
+    list_of: Mapping[str, int],
+) -> tuple[BriefOption, ...]:
+    """The options of a kind no name carries ("several modes of transportation", answered "travel by car ... a plane or
+    a train is too risky"): where the answer names two or more names of one list of the brief by the part that sets
+    each apart ("car" of "Drive a car", "train" of "Take a train"), the groups of those names. A list's names may be
+    split into groups by their verbs ("Take ...", "Drive ..."): the kind takes them all. A name the answer says whole
+    is no option named by its part (the answer's "from Sun City to Moon City" are the way's two ends)."""
+    spoken = [o for o in every if distinct.get(o) and distinct[o] <= present and not o.terms <= present]
+    lists = {list_of[o.name] for o in spoken}
+    if len(spoken) < 2 or len(lists) != 1:
+        return ()
+    groups = {o.group for o in spoken}
+    return tuple(o for o in every if o.group in groups)

@@ -18,7 +18,7 @@ from clarq_bench.provider.answering import answer
 from clarq_bench.provider.brief_options import brief_options
 from clarq_bench.provider.focus import FocusIndex
 from clarq_bench.provider.lexical import competing_options
-from clarq_bench.provider.option_groups import core_terms, kind_members, shared_ending, which_kinds
+from clarq_bench.provider.option_groups import core_terms, kind_members, route_ends, shared_ending, which_kinds
 
 ROOT = {
     "zh": "先赶到港口，再乘交通工具去山城。到了山城你要做一把刀，还要做一对飞翼。",
@@ -199,3 +199,59 @@ def test_a_question_of_one_word_of_its_own_is_read_with_the_statement_before_it(
 def test_a_counted_thing_gives_a_chinese_which_its_one_character_kind(explanation: str, kinds: list[str]) -> None:
     language = "en" if explanation.isascii() else "zh"
     assert which_kinds(explanation, language) == kinds
+
+
+TRANSPORT_BRIEF = TaskBrief(
+    role="medic",
+    task_name="taking the injured to the hospital",
+    skills=("Take a train", "Take an airplane", "Drive a car", "Drive a carriage"),
+    scenes=("Sun City", "Moon City", "Sandy River"),
+    background="Take the injured to the hospital in Moon City.",
+)
+TRANSPORT_ROOT = "Carry the injured to Sun City first, then take a faster way on to the hospital in Moon City."
+TRANSPORT_NODES = [
+    ("0", TRANSPORT_ROOT, None),
+    (
+        "1",
+        "From Sun City, travel by car to Moon City. A plane or a train is too risky if the injured need care on the way.",
+        "There are multiple modes of transportation available to travel from Sun City to Moon City. This response "
+        "settles that the car is the safest. Note: use this response only if the other party has noticed that there "
+        "are several transportation options and is unsure which one to use.",
+    ),
+]
+
+
+def transport_revealed(question: str) -> list[str]:
+    task = synthetic_task("en", TRANSPORT_BRIEF, TRANSPORT_NODES)
+    turns = [
+        Turn(speaker=Speaker.provider, text="hi", kind=ReplyKind.greeting),
+        Turn(speaker=Speaker.seeker, text="What do I do?"),
+        Turn(speaker=Speaker.provider, text=TRANSPORT_ROOT, kind=ReplyKind.root, revealed=["0"]),
+        Turn(speaker=Speaker.seeker, text=question),
+    ]
+    return answer(FocusIndex(task), turns, [], multi_info=False, frontier=["1"])
+
+
+def test_a_kind_no_name_carries_chooses_among_the_names_its_answer_says_by_their_own_parts() -> None:
+    """ "Modes of transportation" is in no name; the answer says "car", "plane", "train" of skills that their verbs
+    split into two groups ("Take ...", "Drive ..."): the choice is among all four, and the way's two ends, which the
+    answer names whole ("from Sun City ... to Moon City"), are no options of it."""
+    focus = FocusIndex(synthetic_task("en", TRANSPORT_BRIEF, TRANSPORT_NODES)).nodes["1"]
+    assert sorted(o.name for o in focus.options) == sorted(TRANSPORT_BRIEF.skills)
+    assert transport_revealed("Should I take the train, a car or a plane?") == ["1"]  # "plane" of "airplane"
+    assert transport_revealed("Sun City or Moon City?") == []
+
+
+@pytest.mark.parametrize(
+    ("explanation", "language", "ends"),
+    [
+        ("There are several ways to travel from Sun City to Moon City.", "en", ["Moon City", "Sun City"]),
+        ("Jax did not say whether Sun City or Moon City is the safer.", "en", []),  # no way between them
+        ("从太阳城到月亮城有好几种交通方式。", "zh", []),  # (Chinese: the routes tell twins apart)
+    ],
+)
+def test_the_two_ends_of_one_way_are_no_options(explanation: str, language: str, ends: list[str]) -> None:
+    brief = TaskBrief(role="r", task_name="t", scenes=("Sun City", "Moon City", "太阳城", "月亮城"), background="b")
+    task = synthetic_task(language, brief, [("0", "root", None)])
+    named = [o for o in brief_options(task, language) if o.name in ("Sun City", "Moon City", "太阳城", "月亮城")]
+    assert sorted(o.name for o in route_ends(explanation, named, language)) == ends
