@@ -453,7 +453,7 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
         if frame is not None:  # "Which A, B or C?": a choice among what it offers, or what its frame asks
             if self._kind_governed(question, focus.kind):
                 return "R101"
-            if self._asks_choice_by_list(question, focus) or self._offers_of_kind(question, focus.kind):
+            if self._asks_choice_by_list(question, focus) or self.offers_of_kind(question, focus.kind):
                 return "R102"
             asked = question._replace(text=frame, terms=frozenset(tokens(frame, self.language)), bare=False)
             if not asked.terms:

@@ -20,7 +20,7 @@ from .caseblind import TextPattern, case_blind
 from .lexical import tokens
 from .memo import per_reader
 from .question_lists import Question
-from .question_words import ASKS, OFFERS
+from .question_words import ASKS, CJK_WORD, OFFERS
 
 #: Options of one choice an explanation may speak of by name when their names share no word.
 SPOKEN_OPTIONS = 4
@@ -113,6 +113,9 @@ class OfferReading:
     def lists_things(self, question: Question, items_only: bool = False) -> bool:
         raise NotImplementedError  # pragma: no cover - ListReading's
 
+    def _offers_of_kind(self, question: Question, kind: frozenset[str]) -> bool:
+        raise NotImplementedError  # pragma: no cover - ListReading's
+
     def named_options(self, question: Question) -> list[BriefOption]:
         raise NotImplementedError  # pragma: no cover - FocusIndex's
 
@@ -180,8 +183,12 @@ class OfferReading:
         where the keeper has kerosene and whale oil)? Such a question can ask nothing else, so it needs no matcher's
         support."""
         focus = self.nodes.get(node_id)
-        if focus is None or not focus.options:
+        if focus is None:
             return False
+        if not focus.options:  # a choice among things the brief does not list ("北门、东门还是西门？" of which gate)
+            return self.offers_things_of_kind(question, focus.said_kind) and self.picks_twin(
+                question, node_id, frozenset()
+            )
         # (zh) with the one character every option ends with, their head ("哪个区" of 城东区 and 城北区)
         kind = focus.said_kind | {t for t in focus.kind if len(t) == 1} if focus.said_kind else focus.kind
         if kind and self._kind_governed(question, kind) and not self.lists_things(question):
@@ -229,6 +236,22 @@ class OfferReading:
                 return False
             hit |= mine
         return len(hit) >= 2 and strays <= STRAY_ALTERNATIVES
+
+    def offers_of_kind(self, question: Question, kind: frozenset[str]) -> bool:
+        """Does a question that offers alternatives offer things of this kind: its last one names the kind after a
+        word of its own ("the north or the west mine?"), or every one is such a thing (offers_things_of_kind)?"""
+        return self._offers_of_kind(question, kind) or self.offers_things_of_kind(question, kind)
+
+    def offers_things_of_kind(self, question: Question, kind: frozenset[str]) -> bool:
+        """Are its alternatives things of the choice's kind that the brief does not list, each set apart by a word
+        of its own ("the north gate or the east gate?", "走北门、东门、南门还是西门？" where the explanation asks which
+        gate, 哪个门): two or more, none a name of the brief, no two alike?"""
+        alternatives = self._alternatives(question) if kind else None
+        if alternatives is None:
+            return False
+        own = [_own_part_of_kind(piece, kind, self.language) for piece, _, named, pasted in alternatives]
+        named_any = any(named or pasted for _, _, named, pasted in alternatives)
+        return not named_any and all(own) and len(set(own)) == len(own)
 
     def _shortly_named(self, terms: frozenset[str]) -> list[BriefOption]:
         """The one brief name a piece of alternatives names by a word no other name of its group has, if one."""
@@ -291,3 +314,17 @@ def _compound_of(own: frozenset[str], terms: frozenset[str], language: str) -> b
     return language == "en" and any(
         len(t) >= COMPOUND_TAIL and len(word) > len(t) and word.endswith(t) for word in own for t in terms
     )
+
+
+def _own_part_of_kind(piece: str, kind: frozenset[str], language: str) -> str:
+    """What sets a thing of this kind apart in one alternative: the words before the kind's word ("north" of "the
+    north gate"), (zh) the character or characters right before the kind ("北" of "走北门"); "" when the piece names
+    no thing of the kind."""
+    if language == "zh":
+        for term in sorted(kind, key=len, reverse=True):
+            at = piece.find(term)
+            if at > 0 and CJK_WORD.match(piece[at - 1]):
+                return piece[at - 1]
+        return ""
+    terms = tokens(piece, language)
+    return " ".join(terms[:-1]) if len(terms) >= 2 and terms[-1] in kind else ""

@@ -255,3 +255,67 @@ def test_the_two_ends_of_one_way_are_no_options(explanation: str, language: str,
     task = synthetic_task(language, brief, [("0", "root", None)])
     named = [o for o in brief_options(task, language) if o.name in ("Sun City", "Moon City", "太阳城", "月亮城")]
     assert sorted(o.name for o in route_ends(explanation, named, language)) == ends
+
+
+GATE_ROOT = {
+    "zh": "穿过森林就到白云山，用钥匙打开没有守卫的门进去。",
+    "en": "Cross the forest to Cloud Hill and unlock a gate no one guards.",
+}
+GATE_NODES = {
+    "zh": [
+        ("0", GATE_ROOT["zh"], None),
+        (
+            "1",
+            "你要从白云山的东大门进去，那里没有守卫。",
+            "前面的回复没有介绍应该从哪个门进入白云山。注：只有在对方注意到白云山有多个门且不确定从哪个门进入才使用这个回复。",
+        ),
+    ],
+    "en": [
+        ("0", GATE_ROOT["en"], None),
+        (
+            "1",
+            "Go in by the east gate of Cloud Hill: no one guards it.",
+            "Jax did not say which gate to enter Cloud Hill by. Note: use this response only if the other party has "
+            "noticed that Cloud Hill has several gates and is unsure which gate to use.",
+        ),
+    ],
+}
+GATE_BRIEFS = {
+    "zh": TaskBrief(
+        role="冒险者", task_name="收集绿宝石", items=("铁钥匙",), scenes=("白云山", "市场"), background="收集绿宝石。"
+    ),
+    "en": TaskBrief(
+        role="miner",
+        task_name="digging emeralds",
+        items=("Iron key",),
+        scenes=("Cloud Hill", "Market"),
+        background="Dig emeralds.",
+    ),
+}
+
+
+def gate_revealed(language: str, question: str) -> list[str]:
+    task = synthetic_task(language, GATE_BRIEFS[language], GATE_NODES[language])
+    turns = [
+        Turn(speaker=Speaker.provider, text="hi", kind=ReplyKind.greeting),
+        Turn(speaker=Speaker.seeker, text="What do I do?"),
+        Turn(speaker=Speaker.provider, text=GATE_ROOT[language], kind=ReplyKind.root, revealed=["0"]),
+        Turn(speaker=Speaker.seeker, text=question),
+    ]
+    return answer(FocusIndex(task), turns, [], multi_info=False, frontier=["1"])
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "expected"),
+    [
+        ("zh", "走北门、东门、南门还是西门？", ["1"]),  # things of the kind (门) the brief does not list
+        ("zh", "走北门还是北门？", []),  # no two alike
+        ("zh", "走北门还是市场？", []),  # a name of the brief among them
+        ("zh", "走北边还是东边？", []),  # no thing of the kind
+        ("en", "The north gate or the east gate?", ["1"]),
+        ("en", "The north gate or the market?", []),
+        ("en", "North or east?", []),
+    ],
+)
+def test_alternatives_of_a_kind_the_brief_does_not_list_ask_its_choice(language: str, question: str, expected) -> None:
+    assert gate_revealed(language, question) == expected
