@@ -128,7 +128,8 @@ RULES: list[Rule] = [
     Rule(
         "R102",
         "choice-by-options",
-        "The question offers two or more of the choice's options, by their names, as its alternatives.",
+        "The question offers two or more of the choice's options, by their names, as its alternatives; or things of "
+        "its kind the brief does not list, each set apart by a word of its own ('the north gate or the east gate?').",
         "Between the North Lighthouse and the South Lighthouse, which one went dark?",
         "Between the North Lighthouse and the Harbour Office, which one went dark?",
     ),
