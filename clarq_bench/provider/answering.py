@@ -23,6 +23,7 @@ from .focus import FocusIndex
 from .intents import TAG_QUESTION
 from .question_lists import Question
 from .question_words import ASKS, ASKS_FOR
+from .shortfall import asks_shortfall
 from .word_order import strings_his_words
 
 #: Questions of one turn that are read at all (released GPT-4o turns: the reference's node was asked by one of the
@@ -115,10 +116,11 @@ def read_turn(
         # a turn of one question is read as in single-info mode: that matcher's candidates and confidences too
         proposed |= set(lone)
         confidence = lone_confidence or confidence
-    offered = {  # (a node already proposed needs no offer read)
+    offered = {  # (a node already proposed needs no offer read; whether there is enough asks nothing else either)
         node_id
         for node_id in frontier
-        if node_id not in proposed and any(focus.offers_options(q, node_id) for q in questions)
+        if node_id not in proposed
+        and any(focus.offers_options(q, node_id) or _asks_shortfall_of(focus, q, node_id) for q in questions)
     }
     order = list(frontier) or list(candidates)
     ordered = [node_id for node_id in order if node_id in proposed | offered]
@@ -160,6 +162,12 @@ def read_turn(
         if len(taken) >= MULTI_INFO_NODES:
             break
     return Answer(sorted(taken, key=ordered.index), asked, rules, "L202" if len(taken) < len(asked) else None)
+
+
+def _asks_shortfall_of(focus: FocusIndex, question: Question, node_id: str) -> bool:
+    """Does the question ask whether there is enough of what this node's explanation says may fall short? Such a
+    question asks nothing else, so, like an offer of a choice's options, it needs no matcher's support."""
+    return node_id in focus.short_of and asks_shortfall(question.text, focus.language)
 
 
 def _owner(

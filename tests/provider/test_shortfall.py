@@ -114,3 +114,19 @@ def test_an_explanation_names_a_shortfall_of_what_the_seeker_must_have(explanati
 def test_the_question_patterns_read_enough_of_a_quantity_only() -> None:
     assert asks_shortfall("Do I have enough?", "en") and asks_shortfall("钱够吗？", "zh")
     assert not asks_shortfall("Is it far enough from the gate?", "en") and not asks_shortfall("能够走吗？", "zh")
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_shortfall_question_needs_no_matchers_support(language: str) -> None:
+    """Whether there is enough asks nothing else: the node is read though the matcher proposed nothing."""
+    task = synthetic_task(language, BRIEFS[language], NODES[language])
+    question = {"en": "Will my 300 gold coins be enough?", "zh": "300个金币够用吗？"}[language]
+    other = {"en": "Is the knife sharp enough?", "zh": "小刀够锋利吗？"}[language]
+    for text, expected in ((question, ["1"]), (other, [])):
+        turns = [
+            Turn(speaker=Speaker.provider, text="hi", kind=ReplyKind.greeting),
+            Turn(speaker=Speaker.seeker, text="What do I do?"),
+            Turn(speaker=Speaker.provider, text=ROOT[language], kind=ReplyKind.root, revealed=["0"]),
+            Turn(speaker=Speaker.seeker, text=text),
+        ]
+        assert answer(FocusIndex(task), turns, [], multi_info=False, frontier=["1", "2"]) == expected
