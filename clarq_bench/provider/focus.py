@@ -44,6 +44,7 @@ from .option_groups import (
     route_ends,
     shared_ending,
     shared_terms,
+    unspoken,
     which_kinds,
 )
 from .own_words import OwnWordsReading
@@ -167,7 +168,7 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
         if not options and len(choosable) == 1:  # it names options of one kind: a choice among them
             group = choosable[0]
             members = tuple(o for o in self.options if o.group == group)
-            if len(members) >= 2 and not (spoken and self._unspoken(members, explanation)):
+            if len(members) >= 2 and not (spoken and unspoken(members, explanation, language)):
                 options = members
                 kind |= set(frozenset.intersection(*(o.terms for o in members)))
         if not options and kind and not spoken:  # a kind no name carries, its options named by their own parts
@@ -229,11 +230,6 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
             said,
             said_kind if options or kind else frozenset(),
         )
-
-    def _unspoken(self, members: tuple[Option, ...], explanation: str) -> bool:
-        """Does the explanation speak of none of these options, by any word of their names?"""
-        spoken = set(tokens(explanation, self.language))
-        return not any(o.terms & spoken for o in members)
 
     def _content(self, text: str) -> list[str]:
         """Content terms of explanation text: no boilerplate, and (zh) no bigram with a function character."""

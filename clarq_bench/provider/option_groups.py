@@ -209,3 +209,9 @@ def named_by_own_part(
         return ()
     groups = {o.group for o in spoken}
     return tuple(o for o in every if o.group in groups)
+
+
+def unspoken(members: Sequence[BriefOption], explanation: str, language: str) -> bool:
+    """Does the explanation speak of none of these options, by any word of their names?"""
+    spoken = set(tokens(explanation, language))
+    return not any(o.terms & spoken for o in members)

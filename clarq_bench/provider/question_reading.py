@@ -131,8 +131,8 @@ class QuestionReading(ListReading):
         governed = self._governed_terms(question)
         if not governed.isdisjoint(kind):
             return True
-        if self.language != "zh":
-            return False
+        if self.language != "zh":  # ("which transport" governs a kind "transportation" by its stem)
+            return any(_derived(word, term) or _derived(term, word) for word in governed for term in kind)
         chars = [t for t in kind if len(t) == 1]  # ("哪条路" governs the 路 of 道路: the pair's head)
         return any(c in term for c in chars for term in governed) or any(
             len(t) == 1 and t == pair[-1] for t in governed for pair in kind
@@ -166,3 +166,14 @@ class QuestionReading(ListReading):
             if leading and own and len(leading) <= CONTEXT_TERMS and not ASKS[language].search(before[-2]):
                 governed.update(leading)
         return frozenset(governed)
+
+
+#: (en) Endings that make one word of another the crude stemmer leaves apart ("transport" / "transportation",
+#: "immobiliz" of "immobilizing" / "immobilize"), after a stem of DERIVED_STEM letters at least.
+DERIVED_ENDINGS = ("ation", "ion", "ment", "e")
+DERIVED_STEM = 5
+
+
+def _derived(stem: str, word: str) -> bool:
+    """Is `word` the English `stem` with a derivational ending?"""
+    return len(stem) >= DERIVED_STEM and word.startswith(stem) and word[len(stem) :] in DERIVED_ENDINGS

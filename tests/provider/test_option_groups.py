@@ -19,6 +19,7 @@ from clarq_bench.provider.brief_options import brief_options
 from clarq_bench.provider.focus import FocusIndex
 from clarq_bench.provider.lexical import competing_options
 from clarq_bench.provider.option_groups import core_terms, kind_members, route_ends, shared_ending, which_kinds
+from clarq_bench.provider.question_reading import _derived
 
 ROOT = {
     "zh": "先赶到港口，再乘交通工具去山城。到了山城你要做一把刀，还要做一对飞翼。",
@@ -208,7 +209,7 @@ TRANSPORT_BRIEF = TaskBrief(
     scenes=("Sun City", "Moon City", "Sandy River"),
     background="Take the injured to the hospital in Moon City.",
 )
-TRANSPORT_ROOT = "Carry the injured to Sun City first, then take a faster way on to the hospital in Moon City."
+TRANSPORT_ROOT = "Carry the injured to Sun City first, then a faster mode of transportation to the hospital in Moon City."
 TRANSPORT_NODES = [
     ("0", TRANSPORT_ROOT, None),
     (
@@ -319,3 +320,11 @@ def gate_revealed(language: str, question: str) -> list[str]:
 )
 def test_alternatives_of_a_kind_the_brief_does_not_list_ask_its_choice(language: str, question: str, expected) -> None:
     assert gate_revealed(language, question) == expected
+
+
+def test_a_which_governs_a_kind_said_by_another_word_of_its_stem() -> None:
+    """ "Which transport" governs the kind "modes of transportation": the stemmer leaves the two apart."""
+    assert transport_revealed("Which faster transport should I take?") == ["1"]
+    assert transport_revealed("Which faster trans should I take?") == []  # no word of the kind
+    assert _derived("transport", "transportation") and _derived("immobiliz", "immobilize")
+    assert not _derived("plan", "planation") and not _derived("transport", "transporter")
