@@ -169,11 +169,15 @@ class PeopleServer:
         return self
 
     def serve_forever(self) -> None:
-        """Serve in this thread until KeyboardInterrupt (Ctrl-C), then close."""
+        """Serve until KeyboardInterrupt (Ctrl-C, or SIGTERM, which the command line turns into one), then close.
+        The server runs on a thread of its own and this one only waits, so the interrupt is raised here, never inside
+        the server's locks or a thread start, where it could leave one held and the process unable to exit."""
+        self.start()
         try:
-            self.httpd.serve_forever()
+            while self._thread is not None and self._thread.is_alive():
+                self._thread.join(0.2)
         finally:
-            self.httpd.server_close()
+            self.stop()
 
     def stop(self) -> None:
         self.httpd.shutdown()

@@ -268,3 +268,24 @@ def test_an_unfinished_last_line_is_cut_before_new_answers_are_appended(tmp_path
         handle.write('{"judge": "j", "item": "en/01/1#0", "crit')  # a write cut by a crash
     append_answers(path, [one.model_copy(update={"choice": "B"})])
     assert [a.choice for a in read_answers(path)] == ["A", "B"]
+
+
+def test_people_server_ends_on_an_interrupt_and_frees_its_port(runs, tmp_path) -> None:
+    """Ctrl-C (or SIGTERM, which the command line turns into one) while serving: the interrupt reaches the waiting
+    thread, never the server's own, and the server is shut and its port free at once."""
+    import _thread
+    import socket
+    import threading
+    import time
+
+    folder = tmp_path / "people"
+    _session(runs, folder)
+    server = clarq.people_server(folder)
+    port = server.httpd.server_address[1]
+    threading.Timer(0.3, _thread.interrupt_main).start()
+    began = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        server.serve_forever()
+    assert time.monotonic() - began < 5
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", port))  # closed: the port is free again
