@@ -318,7 +318,7 @@ def _compound_of(own: frozenset[str], terms: frozenset[str], language: str) -> b
 
 def _own_part_of_kind(piece: str, kind: frozenset[str], language: str) -> str:
     """What sets a thing of this kind apart in one alternative: the words before the kind's word ("north" of "the
-    north gate"), (zh) the character or characters right before the kind ("北" of "走北门"); "" when the piece names
+    north gate"), (zh) the character right before the kind ("北" of "走北门"); "" when the piece names
     no thing of the kind."""
     if language == "zh":
         for term in sorted(kind, key=len, reverse=True):

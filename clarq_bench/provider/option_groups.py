@@ -145,18 +145,6 @@ def one_choice_per_kind(nodes: Mapping[str, Any]) -> dict[str, Any]:
     return merged
 
 
-__all__ = [
-    "answer_group",
-    "core_terms",
-    "kind_members",
-    "one_choice_per_kind",
-    "own_parts",
-    "place_group",
-    "shared_ending",
-    "shared_terms",
-]
-
-
 #: (zh) A thing the explanation counts, up to the end of its clause: "存在四个太阳城的门，" counts a 门.
 COUNTED_ZH = re.compile(
     r"[两三四五六七八九十几多]+[个种家座条位所间把件只扇道](?P<thing>[^，。；、：！？,.;]{1,10})(?=[，。；、：！？,.;]|$)"
@@ -215,3 +203,20 @@ def unspoken(members: Sequence[BriefOption], explanation: str, language: str) ->
     """Does the explanation speak of none of these options, by any word of their names?"""
     spoken = set(tokens(explanation, language))
     return not any(o.terms & spoken for o in members)
+
+
+__all__ = [
+    "COUNTED_ZH",
+    "answer_group",
+    "core_terms",
+    "kind_members",
+    "named_by_own_part",
+    "one_choice_per_kind",
+    "own_parts",
+    "place_group",
+    "route_ends",
+    "shared_ending",
+    "shared_terms",
+    "unspoken",
+    "which_kinds",
+]
