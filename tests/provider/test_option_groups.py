@@ -209,7 +209,9 @@ TRANSPORT_BRIEF = TaskBrief(
     scenes=("Sun City", "Moon City", "Sandy River"),
     background="Take the injured to the hospital in Moon City.",
 )
-TRANSPORT_ROOT = "Carry the injured to Sun City first, then a faster mode of transportation to the hospital in Moon City."
+TRANSPORT_ROOT = (
+    "Carry the injured to Sun City first, then a faster mode of transportation to the hospital in Moon City."
+)
 TRANSPORT_NODES = [
     ("0", TRANSPORT_ROOT, None),
     (
