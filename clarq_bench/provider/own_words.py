@@ -99,7 +99,9 @@ class OwnWordsReading:
         source = " " + " ".join(_WORD_EN.findall(source)) + " "
         mine = _uncopied(_WORD_EN.findall(rest), source, COPIED_RUN["en"], " ")
         own = token_set(" ".join(mine), "en") - BARE_FILLER_EN - BOILERPLATE
-        return bool(own & (token_set(answer, "en") | self.nodes[node_id].anchor))
+        options = self.nodes[node_id].options  # (the head all its options share is the choice's own word: "chests")
+        common = frozenset.intersection(*(o.terms for o in options)) if len(options) >= 2 else frozenset()
+        return bool(own & (token_set(answer, "en") | self.nodes[node_id].anchor | common))
 
     def says_jax_back(self, question: Question, heard: str, least: int = HIS_TERMS) -> bool:
         """Are at least half of the question's content terms (names and filler left out), and `least` of them or

@@ -88,3 +88,11 @@ def test_a_do_frame_around_his_words_in_any_order_asks_nothing(raft_en, raft_zh)
     assert not handled(raft_zh, "木筏和对岸要怎么办？")  # two of his things
     assert not handled(raft_zh, "下雨木筏对岸怎么弄到？")  # 怎么弄到: how to get hold of, no do-frame
     assert not handled(raft_zh, "哪个木筏要怎么办？")
+
+
+def test_the_head_a_choices_options_share_is_its_own_word() -> None:
+    """en/03/1 node 2 chooses between "A chest of saffron" and "A chest of pepper": "chests" is the choice's own word
+    though its answer ("Sell only the saffron ...") never says it; the scales' head is another choice's."""
+    spices = sample("en/03/1")
+    assert own(spices, "Both chests, or just one?", "2")
+    assert not own(spices, "Both scales, or just one?", "2")
