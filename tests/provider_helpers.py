@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
+from clarq_bench.core.transcript import ReplyKind, Speaker, Turn
 
 
 def synthetic_task(
@@ -25,3 +26,13 @@ def synthetic_task(
         brief=brief,
         tree=ResponseTree.build(nodes),
     )
+
+
+def after_root(root: str, question: str) -> list[Turn]:
+    """A dialogue of the greeting, an opening request, Jax's root reply `root`, and then `question`."""
+    return [
+        Turn(speaker=Speaker.provider, text="hi", kind=ReplyKind.greeting),
+        Turn(speaker=Speaker.seeker, text="What do I do?"),
+        Turn(speaker=Speaker.provider, text=root, kind=ReplyKind.root, revealed=["0"]),
+        Turn(speaker=Speaker.seeker, text=question),
+    ]

@@ -171,14 +171,10 @@ def test_submit_refuses_a_trial_outside_the_run_as_score_and_resume_do(finished_
     assert code == 2 and len(out) == 1 and "trial 7" in out[0] and not (tmp_path / "s.json").exists(), out
 
 
-def test_view_serve_holds_a_flood_of_idle_connections_to_its_cap(finished_run: Path, tmp_path: Path) -> None:
+def _serve(run: Path) -> tuple[subprocess.Popen, int]:
+    """`clarq view RUN --serve` in a process of its own, on a free port of 127.0.0.1."""
     import socket
-    import time
-    import urllib.request
 
-    from clarq_bench.cli.view import MAX_CONNECTIONS
-
-    run = _copy(finished_run, tmp_path)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -189,6 +185,18 @@ def test_view_serve_holds_a_flood_of_idle_connections_to_its_cap(finished_run: P
         stderr=subprocess.PIPE,
         text=True,
     )
+    return server, port
+
+
+def test_view_serve_holds_a_flood_of_idle_connections_to_its_cap(finished_run: Path, tmp_path: Path) -> None:
+    import socket
+    import time
+    import urllib.request
+
+    from clarq_bench.cli.view import MAX_CONNECTIONS
+
+    run = _copy(finished_run, tmp_path)
+    server, port = _serve(run)
     idle = []
     try:
         assert "serving" in server.stdout.readline()
@@ -220,16 +228,7 @@ def test_view_serve_stops_on_sigterm_while_held_at_its_cap(finished_run: Path, t
     from clarq_bench.cli.view import IDLE_TIMEOUT_S, MAX_CONNECTIONS
 
     run = _copy(finished_run, tmp_path)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen(
-        [sys.executable, "-m", "clarq_bench", "view", str(run), "--serve", "--port", str(port)],
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    server, port = _serve(run)
     idle = []
     try:
         assert "serving" in server.stdout.readline()

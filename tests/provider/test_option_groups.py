@@ -10,10 +10,9 @@ by them; a pronoun "which" takes its kind from the statement before it.)
 from __future__ import annotations
 
 import pytest
-from provider_helpers import synthetic_task
+from provider_helpers import after_root, synthetic_task
 
 from clarq_bench.core.tasks import Task, TaskBrief
-from clarq_bench.core.transcript import ReplyKind, Speaker, Turn
 from clarq_bench.provider.answering import answer
 from clarq_bench.provider.brief_options import brief_options
 from clarq_bench.provider.focus import FocusIndex
@@ -87,12 +86,7 @@ def make_task(language: str) -> Task:
 
 def revealed(language: str, question: str) -> list[str]:
     """The nodes the offline reading gives a question asked right after the root, whatever the matcher proposed."""
-    turns = [
-        Turn(speaker=Speaker.provider, text="hi", kind=ReplyKind.greeting),
-        Turn(speaker=Speaker.seeker, text="What do I do?"),
-        Turn(speaker=Speaker.provider, text=ROOT[language], kind=ReplyKind.root, revealed=["0"]),
-        Turn(speaker=Speaker.seeker, text=question),
-    ]
+    turns = after_root(ROOT[language], question)
     frontier = [node_id for node_id, _, _ in NODES[language][1:]]
     return answer(FocusIndex(make_task(language)), turns, [], multi_info=False, frontier=frontier)
 
@@ -226,12 +220,7 @@ TRANSPORT_NODES = [
 
 def transport_revealed(question: str) -> list[str]:
     task = synthetic_task("en", TRANSPORT_BRIEF, TRANSPORT_NODES)
-    turns = [
-        Turn(speaker=Speaker.provider, text="hi", kind=ReplyKind.greeting),
-        Turn(speaker=Speaker.seeker, text="What do I do?"),
-        Turn(speaker=Speaker.provider, text=TRANSPORT_ROOT, kind=ReplyKind.root, revealed=["0"]),
-        Turn(speaker=Speaker.seeker, text=question),
-    ]
+    turns = after_root(TRANSPORT_ROOT, question)
     return answer(FocusIndex(task), turns, [], multi_info=False, frontier=["1"])
 
 
@@ -299,12 +288,7 @@ GATE_BRIEFS = {
 
 def gate_revealed(language: str, question: str) -> list[str]:
     task = synthetic_task(language, GATE_BRIEFS[language], GATE_NODES[language])
-    turns = [
-        Turn(speaker=Speaker.provider, text="hi", kind=ReplyKind.greeting),
-        Turn(speaker=Speaker.seeker, text="What do I do?"),
-        Turn(speaker=Speaker.provider, text=GATE_ROOT[language], kind=ReplyKind.root, revealed=["0"]),
-        Turn(speaker=Speaker.seeker, text=question),
-    ]
+    turns = after_root(GATE_ROOT[language], question)
     return answer(FocusIndex(task), turns, [], multi_info=False, frontier=["1"])
 
 

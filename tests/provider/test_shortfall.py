@@ -5,10 +5,9 @@ asked by a question whether there is enough, in words that share nothing with th
 from __future__ import annotations
 
 import pytest
-from provider_helpers import synthetic_task
+from provider_helpers import after_root, synthetic_task
 
 from clarq_bench.core.tasks import TaskBrief
-from clarq_bench.core.transcript import ReplyKind, Speaker, Turn
 from clarq_bench.provider.answering import answer
 from clarq_bench.provider.focus import FocusIndex
 from clarq_bench.provider.shortfall import asks_shortfall, names_shortfall
@@ -68,12 +67,7 @@ BRIEFS = {
 def revealed(language: str, question: str) -> list[str]:
     """The nodes the offline reading gives a question asked right after the root, the matcher proposing every node."""
     task = synthetic_task(language, BRIEFS[language], NODES[language])
-    turns = [
-        Turn(speaker=Speaker.provider, text="hi", kind=ReplyKind.greeting),
-        Turn(speaker=Speaker.seeker, text="What do I do?"),
-        Turn(speaker=Speaker.provider, text=ROOT[language], kind=ReplyKind.root, revealed=["0"]),
-        Turn(speaker=Speaker.seeker, text=question),
-    ]
+    turns = after_root(ROOT[language], question)
     return answer(FocusIndex(task), turns, ["1", "2"], multi_info=False, frontier=["1", "2"])
 
 
@@ -123,10 +117,5 @@ def test_a_shortfall_question_needs_no_matchers_support(language: str) -> None:
     question = {"en": "Will my 300 gold coins be enough?", "zh": "300个金币够用吗？"}[language]
     other = {"en": "Is the knife sharp enough?", "zh": "小刀够锋利吗？"}[language]
     for text, expected in ((question, ["1"]), (other, [])):
-        turns = [
-            Turn(speaker=Speaker.provider, text="hi", kind=ReplyKind.greeting),
-            Turn(speaker=Speaker.seeker, text="What do I do?"),
-            Turn(speaker=Speaker.provider, text=ROOT[language], kind=ReplyKind.root, revealed=["0"]),
-            Turn(speaker=Speaker.seeker, text=text),
-        ]
+        turns = after_root(ROOT[language], text)
         assert answer(FocusIndex(task), turns, [], multi_info=False, frontier=["1", "2"]) == expected
