@@ -155,7 +155,9 @@ RULES: list[Rule] = [
         "detail",
         "It names the thing whose detail is missing and asks the right kind of thing about it (not with a which over "
         "another choice's kind); whether there is enough of what the explanation says may fall short ('Will my coins "
-        "be enough?', '金币够用吗？') asks it too, and asks nothing else, so the matcher need not propose it.",
+        "be enough?', '金币够用吗？') asks it too, and asks nothing else, so the matcher need not propose it; what "
+        "its thing costs asks a node whose answer states the price ('How much does the camera module cost?'), and "
+        "who gives a thing asks the way to get it ('Who can give me the map?').",
         "What should I do about the soot on the lens?",
         "How many lenses does the lighthouse have?",
         history=("Which lighthouse went dark?", "Which wick should I fit?", "Which fuel should I use?"),

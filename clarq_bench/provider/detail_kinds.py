@@ -7,7 +7,12 @@ must agree on what the kinds are.
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
+
+from .caseblind import case_blind
 from .lexical import tokens
+from .question_words import ASKS_FOR
 
 #: The question classes (question_words.CLASSES) that ask a kind of detail.
 ASKED_KINDS = frozenset({"place", "person", "time", "quantity"})
@@ -18,5 +23,22 @@ KIND_WORDS = {
     ),
     "zh": frozenset(tokens("地方 地点 位置 时间 时候 日子 人 数量", "zh")),
 }
+#: An explanation whose missing detail is the way to get a thing ("how to obtain the map", "如何获得玄幻森林的地图"):
+#: that way is asked by who gives it too ("Who can give me the map?", "谁能给我地图？"), as by where it is found.
+SAYS_GETTING = {
+    "en": case_blind(
+        r"\bhow (?:to|can|could|do|does|should|would)\b(?:\s+\w+){0,2}\s+(?:get|obtain|acquire|buy|purchase)\b"
+    ),
+    "zh": re.compile(r"(?:如何|怎么|怎样|怎么样)(?:才能|可以|能|去)?(?:获得|获取|得到|购买|买到|拿到|取得|弄到)"),
+}
 
-__all__ = ["ASKED_KINDS", "KIND_WORDS"]
+
+@lru_cache(maxsize=4096)
+def kinds_asking(needs: str | None, explanation: str, language: str) -> frozenset[str]:
+    """The question classes that ask a missing detail of this kind (`needs`), given the node's explanation: a way
+    of getting a thing is asked by who as well."""
+    kinds = frozenset(ASKS_FOR[needs])
+    return kinds | {"person"} if needs == "manner" and SAYS_GETTING[language].search(explanation) else kinds
+
+
+__all__ = ["ASKED_KINDS", "KIND_WORDS", "SAYS_GETTING", "kinds_asking"]

@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 from ..core.tasks import ROOT_ID, ResponseNode, Task, parent_id
 from .brief_options import BriefOption, brief_options, names_entity, names_of, notes_of
-from .detail_kinds import ASKED_KINDS, KIND_WORDS
+from .detail_kinds import ASKED_KINDS, KIND_WORDS, kinds_asking
 from .kind_governance import KindGovernance
 from .lexical import TaskIndex, competing_options, focus_phrase, tokens
 from .memo import per_reader
@@ -48,6 +48,7 @@ from .option_groups import (
     which_kinds,
 )
 from .own_words import OwnWordsReading
+from .prices import PriceReading
 from .question_lists import Question
 from .question_reading import QuestionReading
 from .question_words import (
@@ -105,7 +106,7 @@ class NodeFocus(NamedTuple):
         return bool(self.options or self.kind)
 
 
-class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, KindGovernance):
+class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, KindGovernance, PriceReading):
     """For one task: the options of the brief, and the uncertainty of every required node."""
 
     def __init__(self, task: Task, index: TaskIndex | None = None) -> None:
@@ -369,7 +370,9 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
         if not focus.anchor or focus.key is None:
             return False
         short = self.asks_short(question, focus)
-        if not question.classes & ASKS_FOR[focus.needs] and not (short and "polar" in question.classes):
+        explanation = self.task.tree[focus.node_id].explanation or ""  # ("who can give me the map?": how to get it)
+        asked = kinds_asking(focus.needs, explanation, self.language)
+        if not question.classes & asked and not (short and "polar" in question.classes):
             return False  # (whether there is enough is asked by a yes / no question too)
         if focus.needs == "time" and "time" not in question.classes and self._asks_other_thing(question):
             return False  # "Which movement do I play at the gate?" asks a movement, not when to play
@@ -477,10 +480,12 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
             rule = self.choice_rule(question, focus)
             if rule is not None:
                 return rule
+            if self.asks_price_of(question, focus):
+                return "R105"  # "摄像头模块多少钱？" of the node that says which module, at what price
             asks_need = focus.needs in question.classes or self.asks_short(question, focus)
             detail = focus.needs is not None and asks_need and self.asks_detail(question, focus)
             return "R105" if detail else None
-        return "R105" if self.asks_detail(question, focus) else None
+        return "R105" if self.asks_detail(question, focus) or self.asks_price_of(question, focus) else None
 
     @cached_property
     def kind_terms(self) -> frozenset[str]:
