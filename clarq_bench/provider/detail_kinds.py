@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .caseblind import case_blind
+from .caseblind import TextPattern, case_blind
 from .lexical import tokens
 from .question_words import ASKS_FOR
 
@@ -25,7 +25,7 @@ KIND_WORDS = {
 }
 #: An explanation whose missing detail is the way to get a thing ("how to obtain the map", "如何获得玄幻森林的地图"):
 #: that way is asked by who gives it too ("Who can give me the map?", "谁能给我地图？"), as by where it is found.
-SAYS_GETTING = {
+SAYS_GETTING: dict[str, TextPattern] = {
     "en": case_blind(
         r"\bhow (?:to|can|could|do|does|should|would)\b(?:\s+\w+){0,2}\s+(?:get|obtain|acquire|buy|purchase)\b"
     ),
