@@ -24,12 +24,11 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
-from enum import Enum
 from functools import lru_cache
 from typing import NamedTuple
 
 from ..core.tasks import Task
-from ..core.transcript import Intent, ReplyKind, Speaker, Turn
+from ..core.transcript import ReplyKind, Speaker, Turn
 from . import lexical
 from .asks import MAX_THINGS, count_asks, names_with_joints
 from .brief_options import brief_options, kind_of, names_entity, names_of, notes_of
@@ -63,6 +62,7 @@ from .lexical import (
 )
 from .question_words import ALTERNATIVE
 from .script import in_other_script
+from .verdicts import Screened, Verdict
 
 #: Longer than every released seeker turn (max 1,433 characters en, 401 zh) with a wide margin.
 MAX_CHARS = {"en": 3000, "zh": 1200}
@@ -103,49 +103,6 @@ _CONTENT_FREE: dict[str, TextPattern] = {
 #: A frame of at most this many words (en) / characters (zh) of the seeker's own around words of Jax's ("Which place
 #: should I go to", "，具体该怎么做").
 PROBE_FRAME = {"en": 6, "zh": 8}
-
-
-class Verdict(str, Enum):
-    """Why a turn may reveal nothing (recorded in the provider turn's notes as `screen`)."""
-
-    no_question = "no_question"
-    too_long = "too_long"
-    other_language = "other_language"
-    spray = "spray"
-    instruction = "instruction"
-    repeat = "repeat"
-    echo = "echo"
-    names_only = "names_only"
-    one_at_a_time = "one_at_a_time"
-    bare_frame = "bare_frame"
-
-
-class Screened(NamedTuple):
-    """The screening of one post-root seeker turn."""
-
-    verdict: Verdict | None  # None: an ordinary turn, which may reveal up to `max_nodes` nodes
-    max_nodes: int  # distinct things it asks (asks_in); multi-info mode never reveals more
-
-    @property
-    def blocks_reveal(self) -> bool:
-        return self.verdict is not None
-
-    @property
-    def intent(self) -> Intent | None:
-        """The intent a blocked turn gets without further reading (None: let the provider's rules decide)."""
-        if self.verdict in (Verdict.repeat, Verdict.echo):
-            return Intent.repeat
-        if self.verdict in (
-            Verdict.too_long,
-            Verdict.other_language,
-            Verdict.spray,
-            Verdict.instruction,
-            Verdict.names_only,
-            Verdict.one_at_a_time,
-            Verdict.bare_frame,
-        ):
-            return Intent.vague
-        return None
 
 
 def entities(task: Task) -> list[str]:

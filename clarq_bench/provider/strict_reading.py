@@ -10,16 +10,17 @@ module is the only place the LLM provider calls the shared reading modules (scre
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..core.tasks import Task
 from ..core.transcript import Intent, Turn
-from .answering import read_turn
 from .base import ProviderMode
-from .focus import FocusIndex
-from .prepared import prepared
 from .replies import SCREEN_TEMPLATES
-from .screen import Screened, TurnScreen, Verdict
+from .verdicts import Screened, Verdict
+
+if TYPE_CHECKING:  # the reader itself loads with the first strict provider: the default reading never needs it
+    from .focus import FocusIndex
+    from .screen import TurnScreen
 
 #: Screened turns answered with fixed wording and no model call (screen.py): they ask no one specific question.
 FIXED_SCREEN_REPLIES = {
@@ -54,6 +55,8 @@ class StrictReading:
     """The shared reading of one task, prepared once per provider."""
 
     def __init__(self, task: Task, mode: ProviderMode) -> None:
+        from .prepared import prepared  # (the reader's modules: see TYPE_CHECKING above)
+
         shared = prepared(task)  # (built once per task content, shared with its other providers)
         self.screen: TurnScreen = shared.screen
         self.focus: FocusIndex = shared.focus
@@ -69,5 +72,7 @@ class StrictReading:
             return TurnReading(screened)
         if screened.blocks_reveal:
             return TurnReading(screened)
+        from .answering import read_turn
+
         answer = read_turn(self.focus, turns, proposed, multi_info=self.multi_info, frontier=frontier)
         return TurnReading(screened, answer.revealed, answer.asked)

@@ -4,6 +4,7 @@ setting: refused for other providers, split on compare and on the leaderboard.""
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -229,3 +230,27 @@ def test_clarq_run_shows_and_records_the_reading(tmp_path, monkeypatch, capsys, 
     transcript = jsonlib.loads((run_dir / "transcripts.jsonl").read_text(encoding="utf-8").splitlines()[0])
     played = {turn["notes"].get("reading") for turn in transcript["turns"][1:] if turn["speaker"] == "provider"}
     assert played == {reading}
+
+
+def test_the_default_reading_loads_no_lexical_reader() -> None:
+    """The default LLM provider reads nothing lexical, so it loads none of the reader's modules (their patterns cost a
+    run's first dialogue a share of a second to compile); a strict provider loads them when it is built."""
+    import subprocess
+    import sys
+
+    reader = ["clarq_bench.provider.answering", "clarq_bench.provider.focus", "clarq_bench.provider.screen"]
+    script = (
+        "import sys\n"
+        "from clarq_bench.provider.llm_provider import LLMProvider\n"
+        "from clarq_bench.provider.strict_reading import StrictReading\n"
+        f"print([m for m in {reader!r} if m in sys.modules])\n"
+        "from clarq_bench.provider.base import ProviderMode\n"
+        f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        "from test_llm_provider import make_task\n"
+        "StrictReading(make_task('en'), ProviderMode.single)\n"
+        f"print([m for m in {reader!r} if m in sys.modules])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    before, after = done.stdout.splitlines()
+    assert before == "[]"
+    assert "clarq_bench.provider.focus" in after and "clarq_bench.provider.screen" in after
