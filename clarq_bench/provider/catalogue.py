@@ -66,7 +66,8 @@ RULES: list[Rule] = [
     Rule(
         "S005",
         "spray",
-        "The brief's names of many kinds thrown into one question ask about none of them.",
+        "The brief's names of many kinds thrown into one question ask about none of them (one question offering "
+        "things of one list of the brief, 'my agate, my diamond or my sapphire?', is a choice among them).",
         "What about the lamp kerosene, the cotton wick, polishing a lens, climbing the spiral stairs, the North "
         "Lighthouse, the Chandler's Shop and the Harbour Office?",
         "Should I use the lamp kerosene or the whale oil?",
@@ -121,7 +122,7 @@ RULES: list[Rule] = [
     Rule(
         "R101",
         "choice-by-kind",
-        "An interrogative governs the kind of the choice ('which wick', 'which fuel').",
+        "An interrogative governs the kind of the choice ('which wick', 'which fuel', 'which of my wicks').",
         "Which kind of fuel goes into the lamp?",
         "Should I put in the cotton wick?",
     ),

@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 from ..core.tasks import ROOT_ID, ResponseNode, Task, parent_id
 from .brief_options import BriefOption, brief_options, names_entity, names_of, notes_of
-from .detail_kinds import ASKED_KINDS, KIND_WORDS, kinds_asking
+from .detail_kinds import ASKED_KINDS, kinds_asking
 from .kind_governance import KindGovernance
 from .lexical import TaskIndex, competing_options, focus_phrase, tokens
 from .memo import per_reader
@@ -312,12 +312,6 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
         )
         return "R104" if asked else None
 
-    def _asks_kind_word(self, question: Question) -> bool:
-        """Does its which / what govern only a word for a kind of detail ("which place", "what time", "which
-        person"), so that the question asks that detail rather than which thing?"""
-        governed = self._governed_terms(question)
-        return bool(question.classes & ASKED_KINDS) and bool(governed) and governed <= KIND_WORDS[self.language]
-
     def _choice_asked_by(self, focus: NodeFocus) -> frozenset[str]:
         """The question classes that ask a choice by its kind or its thing rather than its options (asks_choice (3)):
         what the choice's answer is. A choice of a thing (which gem, which line: no kind of detail said) is asked by
@@ -381,8 +375,9 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
         least = ZH_CHOICE_ANCHOR if self.language == "zh" and self.lists_things(question) else 1
         # (en) the thing may be one of the brief's names ("How do I get to Rock Island Lighthouse?" when the island is
         # what the detail is about), when it names that one alone (two are offered, a choice between them); Chinese
-        # names share character pairs with too much (agreement fell)
-        alone = self.language == "en" and len(self.named_options(question)) <= 1
+        # names share character pairs with too much (agreement fell): there only a name that is wholly the thing
+        names = self.named_options(question)
+        alone = len(names) <= 1 if self.language == "en" else len(names) == 1 and names[0].terms <= focus.anchor
         named = question.terms & focus.anchor if alone else set()
         return short or self._overlaps(focus.anchor, self._own_terms(question) | named, least=least)
 

@@ -10,6 +10,7 @@ import re
 
 from .asks import wh_pieces
 from .caseblind import TextPattern, case_blind
+from .detail_kinds import ASKED_KINDS, KIND_WORDS
 from .lexical import is_question, sentences, token_set, tokens
 from .memo import per_reader
 from .question_lists import ListReading, Question
@@ -131,12 +132,23 @@ class QuestionReading(ListReading):
         governed = self._governed_terms(question)
         if not governed.isdisjoint(kind):
             return True
-        if self.language != "zh":  # ("which transport" governs a kind "transportation" by its stem)
-            return any(_derived(word, term) or _derived(term, word) for word in governed for term in kind)
+        if self.language != "zh":  # ("which transport" governs a kind "transportation" by its stem; "which of my
+            # gems" a kind "gem": the stemmer leaves words of four letters whole)
+            return any(
+                _derived(word, term) or _derived(term, word) or _plural(word, term) or _plural(term, word)
+                for word in governed
+                for term in kind
+            )
         chars = [t for t in kind if len(t) == 1]  # ("哪条路" governs the 路 of 道路: the pair's head)
         return any(c in term for c in chars for term in governed) or any(
             len(t) == 1 and t == pair[-1] for t in governed for pair in kind
         )
+
+    def _asks_kind_word(self, question: Question) -> bool:
+        """Does its which / what govern only a word for a kind of detail ("which place", "what time", "which
+        person"), so that the question asks that detail rather than which thing?"""
+        governed = self._governed_terms(question)
+        return bool(question.classes & ASKED_KINDS) and bool(governed) and governed <= KIND_WORDS[self.language]
 
     @per_reader
     def _governed_terms(self, question: Question) -> frozenset[str]:
@@ -172,6 +184,11 @@ class QuestionReading(ListReading):
 #: "immobiliz" of "immobilizing" / "immobilize"), after a stem of DERIVED_STEM letters at least.
 DERIVED_ENDINGS = ("ation", "ion", "ment", "e")
 DERIVED_STEM = 5
+
+
+def _plural(word: str, single: str) -> bool:
+    """Is `word` the plural of the short English word `single` that lexical._stem left whole ("gems", "labs")?"""
+    return len(word) <= 4 and word == single + "s"
 
 
 def _derived(stem: str, word: str) -> bool:

@@ -12,6 +12,7 @@ from typing import Any
 
 from .caseblind import TextPattern, case_blind
 from .lexical import FOCUS_STOP_EN, tokens
+from .question_classes import CLASSES
 
 
 class Prefiltered:
@@ -85,34 +86,6 @@ def _is_word(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
-#: Interrogative classes of a question (what kind of thing it asks for), per language.
-CLASSES: dict[str, dict[str, TextPattern]] = {
-    "en": {
-        "quantity": case_blind(r"\bhow\s+(many|much|long|far|often)\b"),
-        "place": case_blind(r"\bwhere\b|\bwhich\s+(place|location|spot|area|one)\b|\bwhat\s+(place|location)\b"),
-        "person": case_blind(r"\b(who|whom)\b"),
-        "time": case_blind(
-            r"\bwhen\b|\b(time|times|timing|day|days|date|hour|hours|schedule|o'clock|noon|midnight|"
-            r"morning|evening|afternoon|night)\b"
-        ),
-        "manner": case_blind(r"\bhow\b(?!\s+(many|much|long|far|often|about)\b)|\b(way|ways|method|steps?)\b"),
-        "identity": case_blind(
-            r"\b(which|what|whether|whose)\b|\b(specify|recommend|suggest|advise|tell me|let me know|"
-            r"clarify|explain|identify|name|inform me|confirm|provide|guide me|describe)\b"
-            r"|\bor\b[^?]*\?"
-        ),
-    },
-    "zh": {
-        "quantity": re.compile(r"多少|(?<!好)几(?!乎)[个种条家位次天点]?|多久|多长"),
-        "place": re.compile(r"哪里|哪儿|在哪|去哪|何处|什么地方|哪个地方|哪家|哪座|哪间|哪所|地点|位置"),
-        "person": re.compile(r"谁|哪位|什么人"),
-        "time": re.compile(r"什么时候|何时|几点|时间|时候|哪天|哪一天|几号|日期|时刻|早上|晚上|中午|上午|下午"),
-        "manner": re.compile(r"怎么|怎样|如何|方法|办法"),
-        "identity": re.compile(
-            r"哪(?!里|儿)|什么(?!时候|地方|人)|是否|还是|具体|告诉|说明|建议|推荐|指点|确认|怎么办|该怎么做|如何是好|怎样的|怎么样"
-        ),
-    },
-}
 #: The kind of thing a detail node's explanation says was missing, read from its "noticed" clause and first sentence.
 NEEDS: dict[str, list[tuple[str, TextPattern]]] = {
     "en": [
@@ -142,8 +115,8 @@ ASKS_FOR = {
     "manner": {"manner", "identity", "place"},
     None: {"place", "person", "time", "quantity", "manner", "identity", "polar"},
 }
-#: An interrogative that governs a kind: the kind is the first word or two after it, past "of the", "kind of" and the
-#: like ("which castle", "which of the two castles", "what kind of gem", "哪家酒馆", "什么宝石"): "which step needs the
+#: An interrogative that governs a kind: the kind is the first word or two after it, past "of the", "kind of", "of my"
+#: and the like ("which castle", "which of the two castles", "what kind of gem", "which of my gems", "哪家酒馆", "什么宝石"): "which step needs the
 #: crystal" governs a step, and "what complete, exchanging, crystal or magic" governs no crystal. "The right / best
 #: screen", "合适的屏幕" pick one of a kind as a which does.
 CHOOSER = {
@@ -151,7 +124,7 @@ CHOOSER = {
         case_blind(
             r"\b(?:which|what|where|specific|particular|exact|right|correct|best)\b"
             r"(?:\s+(?:is|are|was|were|the|a|an|of|kind|type|sort|kinds|types|specific|particular|exact|one|ones|"
-            r"two|three|four|several|other|this|that|these|those))*"
+            r"two|three|four|several|other|this|that|these|those|my|your|our|his|her|their))*"
             r"\s+([\w'-]+(?:\s+[\w'-]+)?)"
         ),
         ("which", "what", "where", "specific", "particular", "exact", "right", "correct", "best"),
@@ -312,7 +285,7 @@ WHICH_KIND: dict[str, TextPattern] = {
         r"\bwhich\s+(?:specific\s+|particular\s+|kind of\s+|type of\s+)?([a-z][a-z-]+"
         r"(?:\s+[a-z][a-z-]+(?=\s+(?:to|should|would|is|are|was|were|that|for)\b))?)"
     ),
-    "zh": re.compile(r"哪(?!里|儿)(?:一)?[个种家座条位所间把件只]?(.{2})"),
+    "zh": re.compile(r"(?:哪(?!里|儿)(?:一)?[个种家座条位所间把件只]?|什么(?!时候|地方|人|样))(.{2})"),
 }
 
 

@@ -120,17 +120,22 @@ class EntityIndex(NamedTuple):
     terms: Sequence[frozenset[str]]
     kinds: Sequence[int]
     names: Sequence[str]  # each entity's name, as `terms` and `kinds`
+    lists: Sequence[int] = ()  # which list of the brief each entity's name comes from (0 items, 1 skills, 2 scenes)
 
     @classmethod
     def of(cls, task: Task, language: str) -> EntityIndex:
         options = brief_options(task, language)
         brief = task.brief
         phrases = [p.strip() for p in (*entities(task), *notes_of(task), brief.task_name, brief.role) if p.strip()]
+        list_of = {
+            name: n for n, listed in enumerate((brief.items, brief.skills, brief.scenes)) for name in names_of(listed)
+        }
         return cls(
             tuple(sorted(set(phrases), key=lambda p: (-len(p), p))),
             tuple(o.terms for o in options),
             tuple(kind_of(o) for o in options),
             tuple(o.name for o in options),
+            tuple(list_of.get(o.name, -1) for o in options),
         )
 
     def offered(self, sentence: str, language: str) -> bool:
@@ -139,6 +144,15 @@ class EntityIndex(NamedTuple):
         present = lexical.token_set(sentence, language)
         joint = ALTERNATIVE[language].search(sentence)
         return bool(joint) and sum(bool(t) and names_entity(present, t) for t in self.terms) >= 2
+
+    def offers_one_list(self, sentence: str, language: str) -> bool:
+        """Alternatives that are all names of one list of the brief ("Does Henry want my agate, my diamond or my
+        sapphire?"): a choice among the things of that list, however little their names share."""
+        if not self.lists or not self.offered(sentence, language):
+            return False
+        present = lexical.token_set(sentence, language)
+        named = {self.lists[i] for i, terms in enumerate(self.terms) if terms and names_entity(present, terms)}
+        return len(named) == 1
 
     def kinds_named(self, text: str, language: str) -> int:
         """How many kinds of entity the text names: a name written out counts (and the names inside it do not:
@@ -190,6 +204,8 @@ class EntityIndex(NamedTuple):
         thrown_in = [s for s in anchored if self.content_besides(s, language) <= NAME_QUESTION_CONTENT]
         if len(thrown_in) >= SPRAY_NAME_QUESTIONS:
             return True
+        if len(asked) == 1 and self.offers_one_list(asked[0], language):
+            return False  # one question offering things of one list of the brief: a choice among them, not a spray
         joined = " ".join(asked)
         return (
             self.kinds_named(joined, language) >= SPRAY_KINDS and self.content_besides(joined, language) < MIN_CONTENT

@@ -1,0 +1,144 @@
+"""Plain wordings a person uses for a clarification, each read as the question it is, and each shown not firing on a
+wording that must not pass:
+- "which of my gems" governs the gems, and a short plural ("gems", "labs") the kind said in the singular
+  (question_reading.py, question_words.CHOOSER);
+- one question offering things of one list of the brief ("my agate, my diamond or my sapphire?") is a choice among
+  them, not a spray, however little their names share (screen.EntityIndex.offers_one_list);
+- "How do I get to the study?", "怎么去书房？" ask where, as "Where is the study?" does (question_classes.py);
+- a Chinese explanation's "什么宝石" names a kind as "哪种宝石" does (option_groups.which_kinds);
+- a Chinese brief name that is wholly the thing a place choice is about ("书房在哪里？") names that thing (focus.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+from provider_helpers import after_root, synthetic_task
+
+from clarq_bench.core.tasks import Task, TaskBrief
+from clarq_bench.provider.answering import answer
+from clarq_bench.provider.focus import FocusIndex
+from clarq_bench.provider.option_groups import which_kinds
+from clarq_bench.provider.question_classes import CLASSES
+from clarq_bench.provider.screen import TurnScreen, Verdict
+
+ROOT = {
+    "en": "Trade with Henry at the tavern: give him the gem he needs. The key to the chest is in the study.",
+    "zh": "去酒馆和亨利交易，把他需要的宝石给他。宝箱的钥匙在书房里。",
+}
+NODES = {
+    "en": [
+        ("0", ROOT["en"], None),
+        (
+            "1",
+            "Henry needs a starlight gem.",
+            "Jax did not specify what gem Henry needs. This response addresses the uncertainty about which gem is "
+            "required by Henry. Note: use this response only if the other party noticed Henry's need.",
+        ),
+        (
+            "2",
+            "The study is behind the wall of the West Guest Room.",
+            "There are several guest rooms in the game, and Jax did not specify the exact location of the study. "
+            "Note: use this response only if the other party noticed that the study's location is unclear.",
+        ),
+    ],
+    "zh": [
+        ("0", ROOT["zh"], None),
+        (
+            "1",
+            "亨利需要的是星光宝石。",
+            "前面Jax的任务回复没有介绍亨利需要什么宝石。注：只有在对方注意到了亨利的需求才使用这个回复。",
+        ),
+        (
+            "2",
+            "书房在西客房的墙后。",
+            "游戏场景中存在三个客房，前面Jax没有提到书房的具体位置。注：只有在对方注意到书房位置不明确才使用这个回复。",
+        ),
+    ],
+}
+BRIEFS = {
+    "en": TaskBrief(
+        role="adventurer",
+        task_name="trading with Henry",
+        items=("Agate", "Diamond", "Sapphire"),
+        scenes=("Mystic Tavern", "East Guest Room", "West Guest Room", "North Guest Room", "Study"),
+        background="Trade with Henry.",
+    ),
+    "zh": TaskBrief(
+        role="冒险者",
+        task_name="和亨利交易",
+        items=("玛瑙石", "钻石", "蓝宝石"),
+        scenes=("神秘酒馆", "东客房", "西客房", "北客房", "书房"),
+        background="和亨利交易。",
+    ),
+}
+FRONTIER = ["1", "2"]
+
+
+def task(language: str) -> Task:
+    return synthetic_task(language, BRIEFS[language], NODES[language])
+
+
+def revealed(language: str, question: str) -> list[str]:
+    """The nodes the offline reading gives a question asked right after the root, the matcher proposing every node."""
+    turns = after_root(ROOT[language], question)
+    return answer(FocusIndex(task(language)), turns, FRONTIER, multi_info=False, frontier=FRONTIER)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Which of my gems should I bring him?", ["1"]),
+        ("Which gems does Henry want?", ["1"]),
+        ("Which of my coins should I spend?", []),  # a kind no node chooses
+    ],
+)
+def test_which_of_my_x_and_a_short_plural_govern_the_kind(question: str, expected: list[str]) -> None:
+    assert revealed("en", question) == expected
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "spray"),
+    [
+        ("en", "Does Henry want my agate, my diamond or my sapphire?", False),
+        ("zh", "亨利要玛瑙石、钻石还是蓝宝石？", False),
+        ("en", "Does Henry want my agate, the Mystic Tavern or my sapphire?", True),  # two lists: a spray
+    ],
+)
+def test_alternatives_of_one_list_of_the_brief_are_no_spray(language: str, question: str, spray: bool) -> None:
+    screened = TurnScreen(task(language))(after_root(ROOT[language], question))
+    assert (screened.verdict == Verdict.spray) is spray
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "place"),
+    [
+        ("en", "How do I get to the study?", True),
+        ("en", "How can I find Henry?", True),
+        ("en", "How do I find out which gem he needs?", False),
+        ("en", "How do I get the gem?", False),
+        ("zh", "怎么去书房？", True),
+        ("zh", "怎样才能找到亨利？", True),
+        ("zh", "星光宝石怎么得到？", False),
+    ],
+)
+def test_how_to_get_to_a_place_asks_where(language: str, question: str, place: bool) -> None:
+    assert bool(CLASSES[language]["place"].search(question)) is place
+
+
+def test_a_chinese_what_names_a_kind_as_a_which_does() -> None:
+    assert which_kinds("没有介绍亨利需要什么宝石。", "zh") == ["宝石"]
+    assert which_kinds("没有介绍亨利需要什么时候出发。", "zh") == []
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "expected"),
+    [
+        ("zh", "书房在哪里？", ["2"]),
+        ("zh", "怎么去书房？", ["2"]),
+        ("en", "How do I get to the study?", ["2"]),
+        ("zh", "神秘酒馆在哪里？", []),  # a name that is not the thing the choice is about
+        ("zh", "我去哪里能找到亨利？", []),  # Henry's gem is no place
+    ],
+)
+def test_where_is_the_place_a_choice_is_about(language: str, question: str, expected: list[str]) -> None:
+    assert revealed(language, question) == expected
