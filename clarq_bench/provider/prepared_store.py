@@ -54,10 +54,21 @@ def code_digest() -> str | None:
 
 
 def _folder() -> Path | None:
+    version = code_digest()
+    return None if version is None else _cache_root(*map(os.environ.get, _ROOT_ENVIRONMENT)) / "prepared" / version
+
+
+#: What the cache root is read from (cache_root: clarq's own setting, else platformdirs' XDG folder under $HOME).
+_ROOT_ENVIRONMENT = ("CLARQ_CACHE_DIR", "XDG_CACHE_HOME", "HOME")
+
+
+@lru_cache(maxsize=8)
+def _cache_root(*environment: str | None) -> Path:
+    """cache_root(), found once per setting of the environment it is read from (platformdirs took a sixth of a
+    load)."""
     from ..data.download import cache_root
 
-    version = code_digest()
-    return None if version is None else cache_root() / "prepared" / version
+    return cache_root()
 
 
 def load(content_hash: str, language: str) -> Any | None:
