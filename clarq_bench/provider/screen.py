@@ -343,7 +343,7 @@ def _repeats(text: str, asked: int, turns: list[Turn], language: str) -> bool:
     terms = lexical.token_set(text, language)
     if not terms:
         return False
-    asks = set(_ASK[language].findall(text.lower()))  # ("Which resistor?" answered, "How do I get that resistor?")
+    asks: set[str] | None = None  # ("Which resistor?" answered, "How do I get that resistor?"; read when needed)
     answered = 0
     for seeker, reply in itertools.pairwise(turns[:-1]):
         if (
@@ -351,9 +351,9 @@ def _repeats(text: str, asked: int, turns: list[Turn], language: str) -> bool:
             and reply.speaker == Speaker.provider
             and reply.kind == ReplyKind.response_i
             and lexical.token_set(seeker.text, language) == terms
-            and set(_ASK[language].findall(seeker.text.lower())) == asks
         ):
-            answered += len(reply.revealed)
+            asks = set(_ASK[language].findall(text.lower())) if asks is None else asks
+            answered += len(reply.revealed) if set(_ASK[language].findall(seeker.text.lower())) == asks else 0
     return answered > 0 and answered >= asked
 
 
