@@ -27,7 +27,7 @@ KIND_WORDS = {
 #: that way is asked by who gives it too ("Who can give me the map?", "谁能给我地图？"), as by where it is found.
 SAYS_GETTING: dict[str, TextPattern] = {
     "en": case_blind(
-        r"\bhow (?:to|can|could|do|does|should|would)\b(?:\s+\w+){0,2}\s+(?:get|obtain|acquire|buy|purchase)\b"
+        r"\bhow (?:to|can|could|do|does|should|would)\b(?:\s+\w+){0,2}\s+(?:get|gain|obtain|acquire|buy|purchase)\b"
     ),
     "zh": re.compile(r"(?:如何|怎么|怎样|怎么样)(?:才能|可以|能|去)?(?:获得|获取|得到|购买|买到|拿到|取得|弄到)"),
 }

@@ -122,12 +122,12 @@ ASKS_FOR = {
 CHOOSER = {
     "en": Prefiltered(
         case_blind(
-            r"\b(?:which|what|where|specific|particular|exact|right|correct|best)\b"
+            r"\b(?:which|what|specific|particular|exact|right|correct|best)\b"
             r"(?:\s+(?:is|are|was|were|the|a|an|of|kind|type|sort|kinds|types|specific|particular|exact|one|ones|"
             r"two|three|four|several|other|this|that|these|those|my|your|our|his|her|their))*"
             r"\s+([\w'-]+(?:\s+[\w'-]+)?)"
         ),
-        ("which", "what", "where", "specific", "particular", "exact", "right", "correct", "best"),
+        ("which", "what", "specific", "particular", "exact", "right", "correct", "best"),
     ),
     "zh": Prefiltered(
         re.compile(

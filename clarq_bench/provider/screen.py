@@ -442,8 +442,8 @@ class TurnScreen:
         """Is every question of the turn a bare frame around words copied from Jax or the brief (copies.adds_nothing;
         the brief's names are the seeker's to name), with no statement of its own that names the task?"""
         language, names, vocabulary = self.language, self.names, self.frame_vocabulary
-        if any(names.listed(s)[0] >= 2 for s in own_asked):
-            return False  # it offers names of the brief as alternatives: a choice of its own ("the A or the B?")
+        if any(names.listed(s)[0] >= 2 or names.offered(s, language) for s in own_asked):
+            return False  # it offers names of the brief as alternatives, whole or in short: a choice of its own
         asked = [names.without_names(s, language) for s in own_asked]
         probed = reframed(asked, terms, language)
         if not all(adds_nothing(s, grams, terms, language, vocabulary, s in probed) for s in asked):

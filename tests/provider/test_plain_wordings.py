@@ -16,6 +16,7 @@ from provider_helpers import after_root, synthetic_task
 
 from clarq_bench.core.tasks import Task, TaskBrief
 from clarq_bench.provider.answering import answer
+from clarq_bench.provider.detail_kinds import SAYS_GETTING
 from clarq_bench.provider.focus import FocusIndex
 from clarq_bench.provider.option_groups import which_kinds
 from clarq_bench.provider.question_classes import CLASSES
@@ -142,3 +143,80 @@ def test_a_chinese_what_names_a_kind_as_a_which_does() -> None:
 )
 def test_where_is_the_place_a_choice_is_about(language: str, question: str, expected: list[str]) -> None:
     assert revealed(language, question) == expected
+
+
+WORK_ROOT = (
+    "Grow the melons in a greenhouse: find someone to build it. Copy the painting in the archives of the art museum, "
+    "in the style of the original: paint in oil, in watercolor or draw a sketch."
+)
+WORK_NODES = [
+    ("0", WORK_ROOT, None),
+    (
+        "1",
+        "Only the Dwarven Construction Team can build it; the Elven Construction Team builds elven houses only.",
+        "Jax did not explain who can build the greenhouse. Note: use this response only if the other party noticed "
+        "that someone must build the greenhouse.",
+    ),
+    (
+        "2",
+        "Ask Professor Henry for a pass.",
+        "Jax did not explain how to gain access to the archives. Note: use this response only if the other party "
+        "noticed that the archives are closed.",
+    ),
+    (
+        "3",
+        "The painting is an oil painting, so paint in oil.",
+        "Jax did not say which painting style to use. Note: use this response only if the other party noticed that "
+        "there are several styles.",
+    ),
+]
+WORK_BRIEF = TaskBrief(
+    role="gardener",
+    task_name="melons and a painting",
+    skills=("Paint an oil painting", "Paint a watercolor", "Draw a sketch"),
+    scenes=("Dwarven Construction Team", "Elven Construction Team", "Lily Art Museum", "Lucy Art Museum"),
+    background="Grow melons and copy a painting.",
+)
+
+
+def work_revealed(question: str) -> list[str]:
+    task = synthetic_task("en", WORK_BRIEF, WORK_NODES)
+    frontier = ["1", "2", "3"]
+    return answer(FocusIndex(task), after_root(WORK_ROOT, question), frontier, multi_info=False, frontier=frontier)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Who can build the greenhouse?", ["1"]),
+        ("Who can give me a way into the archives?", ["2"]),  # how to gain access: who gives it
+        ("Where is the painting kept?", []),  # a where asks a place: it governs no painting style
+        ("Which painting style should I use?", ["3"]),
+    ],
+)
+def test_who_and_where_ask_what_they_ask(question: str, expected: list[str]) -> None:
+    assert work_revealed(question) == expected
+
+
+def test_alternatives_said_in_short_keep_a_question_of_his_words() -> None:
+    """Jax's own words in a frame ask nothing (S010), unless the question offers options of the brief, whole or by the
+    parts that set them apart."""
+    task = synthetic_task("en", WORK_BRIEF, WORK_NODES)
+    screened = TurnScreen(task)(after_root(WORK_ROOT, "Should I paint in oil, in watercolor or draw a sketch?"))
+    assert screened.verdict is None
+    framed = TurnScreen(task)(after_root(WORK_ROOT, "Which one should I pick to copy the painting in the archives?"))
+    assert framed.verdict == Verdict.bare_frame
+
+
+@pytest.mark.parametrize(
+    ("explanation", "getting"),
+    [
+        ("Jax did not explain how to gain access to the archives.", True),
+        ("Jax did not explain how to obtain the map.", True),
+        ("前面Jax的任务回复没有介绍如何获得玄幻森林的地图。", True),
+        ("Jax did not explain how to defeat the chimera.", False),
+    ],
+)
+def test_an_explanation_of_how_to_get_a_thing(explanation: str, getting: bool) -> None:
+    language = "zh" if explanation.startswith("前") else "en"
+    assert bool(SAYS_GETTING[language].search(explanation)) is getting
