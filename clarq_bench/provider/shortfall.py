@@ -25,11 +25,13 @@ NAMES_SHORTFALL: dict[str, TextPattern] = {
     ),
     "zh": re.compile(r"不足|不够|足够|凑够|凑齐"),
 }
-#: A question whether there is enough of something: "be / have / not enough", "enough money", "short on", "run out",
-#: "afford"; "够用", "够吗", "不够", "足够", "不足". Never "sharp enough" or "够锋利吗": enough of a quality is no shortfall.
+#: A question whether there is enough of something: "be / have / not enough", "is that enough", "enough money",
+#: "short on", "run out", "afford"; "够用", "够吗", "不够", "足够", "不足". Never "sharp enough" or "够锋利吗": enough of
+#: a quality is no shortfall.
 ASKS_SHORTFALL: dict[str, TextPattern] = {
     "en": case_blind(
         r"\b(?:be|is|are|was|were|have|has|had|got|get|not)\s+enough\b|\benough\s+(?:money|gold|coins?|funds|silver|cash)\b"
+        r"|\b(?:is|was|will)\s+(?:that|it|this|they|these)\s+(?:be\s+)?enough\b"
         r"|\bshort\s+(?:on|of)\b|\brun(?:s|ning)?\s+out\b|\binsufficient\b|\bafford\b"
     ),
     "zh": re.compile(r"够用|够吗|够不够|不够|足够|不足|够了"),

@@ -75,6 +75,8 @@ def revealed(language: str, question: str) -> list[str]:
     ("language", "question", "expected"),
     [
         ("en", "Will my 300 gold coins be enough?", ["1"]),
+        ("en", "I only have 300 gold coins, is that enough?", ["1"]),  # a statement before it, cut by a comma
+        ("zh", "我只有300个金币，够吗？", ["1"]),
         ("en", "What should I do if I run out of money?", ["1"]),
         ("en", "Is the knife sharp enough?", []),  # enough of a quality
         ("en", "Where is the market?", []),
