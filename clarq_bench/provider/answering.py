@@ -122,6 +122,8 @@ def read_turn(
         if node_id not in proposed
         and any(focus.offers_options(q, node_id) or _asks_shortfall_of(focus, q, node_id) for q in questions)
     }
+    if len(questions) == 1 and not offered:
+        offered = _overruled(focus, questions[0], frontier, proposed, answered)
     order = list(frontier) or list(candidates)
     ordered = [node_id for node_id in order if node_id in proposed | offered]
     if not ordered or not questions:
@@ -162,6 +164,19 @@ def read_turn(
         if len(taken) >= MULTI_INFO_NODES:
             break
     return Answer(sorted(taken, key=ordered.index), asked, rules, "L202" if len(taken) < len(asked) else None)
+
+
+def _overruled(
+    focus: FocusIndex, question: Question, frontier: Sequence[str], proposed: set[str], answered: frozenset[str]
+) -> set[str]:
+    """The one frontier node a lone question asks by the rules when the matcher proposed only nodes it does not ask
+    ("Where can I find Henry?", the matcher sure of "Henry needs a starlight gem", the rules of which tavern he is
+    in): the matcher's guess is overruled, not the question. Nothing when the rules read it as asking several nodes,
+    or none, or when the matcher proposed a node it asks."""
+    if not proposed or any(focus.focus_rule(question, node_id, answered) for node_id in proposed):
+        return set()
+    asked = [n for n in frontier if n not in proposed and focus.focus_rule(question, n, answered) is not None]
+    return set(asked) if len(asked) == 1 else set()
 
 
 def _asks_shortfall_of(focus: FocusIndex, question: Question, node_id: str) -> bool:

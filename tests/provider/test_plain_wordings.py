@@ -220,3 +220,14 @@ def test_alternatives_said_in_short_keep_a_question_of_his_words() -> None:
 def test_an_explanation_of_how_to_get_a_thing(explanation: str, getting: bool) -> None:
     language = "zh" if explanation.startswith("前") else "en"
     assert bool(SAYS_GETTING[language].search(explanation)) is getting
+
+
+def test_the_rules_overrule_a_matcher_that_proposes_only_what_is_not_asked() -> None:
+    """The matcher proposes only the gem node; the lone question asks where Henry is: the rules' one node is given.
+    Where the rules read two nodes, or none, nothing is substituted."""
+    focus = FocusIndex(task("en"))
+    turns = after_root(ROOT["en"], "How do I get to the study?")
+    assert answer(focus, turns, ["1"], multi_info=False, frontier=FRONTIER) == ["2"]
+    assert answer(focus, after_root(ROOT["en"], "How are you?"), ["1"], multi_info=False, frontier=FRONTIER) == []
+    gem = after_root(ROOT["en"], "Which gem does Henry need?")
+    assert answer(focus, gem, ["2"], multi_info=False, frontier=FRONTIER) == ["1"]
