@@ -461,10 +461,8 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
             if self._kind_governed(question, focus.kind):
                 return "R101"
             return "R102" if bool(focus.options) and self._offers_ours(question, focus) else None
-        if self.asks_short(question, focus):
-            return (
-                "R105"  # whether there is enough asks nothing else, whatever it says first ("我只有300个金币，够吗？")
-            )
+        if self.asks_short(question, focus):  # whether there is enough asks nothing else ("I have 300 coins, enough?")
+            return "R105"
         question = self.first_thing_only(question)  # "Tell me more about the A and the B" asks about the A
         if question.bare:  # "Which X exactly?" asks which X is meant: a choice of kind X, nothing else, and only once
             # Jax has spoken of X ("go to the castle"): "Which castle?" before any castle came up is a guess at what

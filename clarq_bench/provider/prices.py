@@ -6,9 +6,9 @@ Why apart: a node that settles which model to buy, or how to get a thing, often 
 choice and no missing detail by the other rules' words: a which over the kind, a where / how of the thing.
 
 What counts: a question that asks a price and names the thing the node is about (more words of its kind and its thing
-than of any other priced node's, and no fewer than of any node's), where the node's answer states a price, naming none of the choice's options
-(the price of one option is a bet on it). What does not: "how many" of anything else ("How many lenses?"), a price
-asked of a node whose answer states none, or of a thing another node is about.
+than of any other priced node's, and no fewer than of any node's), where the node's answer states a price, naming
+none of the choice's options (the price of one option is a bet on it). What does not: "how many" of anything else
+("How many lenses?"), a price asked of a node whose answer states none, or of a thing another node is about.
 """
 
 from __future__ import annotations
