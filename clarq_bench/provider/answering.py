@@ -172,8 +172,9 @@ def _overruled(
     """The one frontier node a lone question asks by the rules when the matcher proposed only nodes it does not ask
     ("Where can I find Henry?", the matcher sure of "Henry needs a starlight gem", the rules of which tavern he is
     in): the matcher's guess is overruled, not the question. Nothing when the rules read it as asking several nodes,
-    or none, or when the matcher proposed a node it asks."""
-    if not proposed or any(focus.focus_rule(question, node_id, answered) for node_id in proposed):
+    or none, or when the matcher proposed a node it asks; nor in Chinese, whose rules read character pairs, one of
+    which may be a fragment of the thing ("进森林…" shares 森林 with "玄幻森林的地图"): too little to overrule it."""
+    if focus.language != "en" or not proposed or any(focus.focus_rule(question, n, answered) for n in proposed):
         return set()
     asked = [n for n in frontier if n not in proposed and focus.focus_rule(question, n, answered) is not None]
     return set(asked) if len(asked) == 1 else set()

@@ -375,9 +375,11 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
         least = ZH_CHOICE_ANCHOR if self.language == "zh" and self.lists_things(question) else 1
         # (en) the thing may be one of the brief's names ("How do I get to Rock Island Lighthouse?" when the island is
         # what the detail is about), when it names that one alone (two are offered, a choice between them); Chinese
-        # names share character pairs with too much (agreement fell): there only a name that is wholly the thing
+        # names share character pairs with too much (agreement fell): there only a name that is wholly the place
+        # asked ("书房在哪里？"), not one that qualifies the thing ("玄幻森林的地图")
         names = self.named_options(question)
-        alone = len(names) <= 1 if self.language == "en" else len(names) == 1 and names[0].terms <= focus.anchor
+        whole = focus.needs == "place" and len(names) == 1 and names[0].terms <= focus.anchor
+        alone = len(names) <= 1 if self.language == "en" else whole
         named = question.terms & focus.anchor if alone else set()
         return short or self._overlaps(focus.anchor, self._own_terms(question) | named, least=least)
 

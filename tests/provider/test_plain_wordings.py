@@ -231,3 +231,24 @@ def test_the_rules_overrule_a_matcher_that_proposes_only_what_is_not_asked() -> 
     assert answer(focus, after_root(ROOT["en"], "How are you?"), ["1"], multi_info=False, frontier=FRONTIER) == []
     gem = after_root(ROOT["en"], "Which gem does Henry need?")
     assert answer(focus, gem, ["2"], multi_info=False, frontier=FRONTIER) == ["1"]
+    # (Chinese rules read character pairs, too little to overrule the matcher with: nothing is substituted)
+    zh = FocusIndex(task("zh"))
+    assert answer(zh, after_root(ROOT["zh"], "怎么去书房？"), ["1"], multi_info=False, frontier=FRONTIER) == []
+
+
+def test_a_chinese_name_that_only_qualifies_the_thing_is_not_the_thing() -> None:
+    """ "玄幻森林的地图": the forest's name qualifies the map a node says how to get; asking how to enter the forest asks
+    no map."""
+    root = "你需要玄幻森林的地图，然后进入玄幻森林找到市民。"
+    nodes = [
+        ("0", root, None),
+        (
+            "1",
+            "玄幻森林的地图可以到酒馆找亨利用宝石交换。",
+            "前面Jax的任务回复没有介绍如何获得玄幻森林的地图。注：只有在对方注意到了需要地图才使用这个回复。",
+        ),
+    ]
+    brief = TaskBrief(role="冒险者", task_name="救出市民", scenes=("玄幻森林", "神秘酒馆"), background="救出市民。")
+    focus = FocusIndex(synthetic_task("zh", brief, nodes))
+    assert answer(focus, after_root(root, "玄幻森林怎么才能进去？"), ["1"], multi_info=False, frontier=["1"]) == []
+    assert answer(focus, after_root(root, "玄幻森林的地图怎么获得？"), ["1"], multi_info=False, frontier=["1"]) == ["1"]
