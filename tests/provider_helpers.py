@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
 from clarq_bench.core.transcript import ReplyKind, Speaker, Turn
@@ -36,3 +36,13 @@ def after_root(root: str, question: str) -> list[Turn]:
         Turn(speaker=Speaker.provider, text=root, kind=ReplyKind.root, revealed=["0"]),
         Turn(speaker=Speaker.seeker, text=question),
     ]
+
+
+def revealed_after_root(task: Task, root: str, question: str, frontier: Sequence[str]) -> list[str]:
+    """The nodes the offline reading gives `question` asked right after the root `root`, the matcher proposing every
+    node of `frontier`."""
+    from clarq_bench.provider.answering import answer
+    from clarq_bench.provider.focus import FocusIndex
+
+    nodes = list(frontier)
+    return answer(FocusIndex(task), after_root(root, question), nodes, multi_info=False, frontier=nodes)

@@ -12,7 +12,7 @@ wording that must not pass:
 from __future__ import annotations
 
 import pytest
-from provider_helpers import after_root, synthetic_task
+from provider_helpers import after_root, revealed_after_root, synthetic_task
 
 from clarq_bench.core.tasks import Task, TaskBrief
 from clarq_bench.provider.answering import answer
@@ -80,9 +80,7 @@ def task(language: str) -> Task:
 
 
 def revealed(language: str, question: str) -> list[str]:
-    """The nodes the offline reading gives a question asked right after the root, the matcher proposing every node."""
-    turns = after_root(ROOT[language], question)
-    return answer(FocusIndex(task(language)), turns, FRONTIER, multi_info=False, frontier=FRONTIER)
+    return revealed_after_root(task(language), ROOT[language], question, FRONTIER)
 
 
 @pytest.mark.parametrize(
@@ -180,9 +178,7 @@ WORK_BRIEF = TaskBrief(
 
 
 def work_revealed(question: str) -> list[str]:
-    task = synthetic_task("en", WORK_BRIEF, WORK_NODES)
-    frontier = ["1", "2", "3"]
-    return answer(FocusIndex(task), after_root(WORK_ROOT, question), frontier, multi_info=False, frontier=frontier)
+    return revealed_after_root(synthetic_task("en", WORK_BRIEF, WORK_NODES), WORK_ROOT, question, ["1", "2", "3"])
 
 
 @pytest.mark.parametrize(

@@ -5,11 +5,9 @@ states none asks nothing. And a way of getting a thing (provider/detail_kinds.py
 from __future__ import annotations
 
 import pytest
-from provider_helpers import after_root, synthetic_task
+from provider_helpers import revealed_after_root, synthetic_task
 
 from clarq_bench.core.tasks import TaskBrief
-from clarq_bench.provider.answering import answer
-from clarq_bench.provider.focus import FocusIndex
 
 ROOT = {
     "en": "Buy a camera module and a power module at the electronics shop, connect both to the board, then film.",
@@ -81,10 +79,8 @@ FRONTIER = ["1", "2", "3"]
 
 
 def revealed(language: str, question: str) -> list[str]:
-    """The nodes the offline reading gives a question asked right after the root, the matcher proposing every node."""
     task = synthetic_task(language, BRIEFS[language], NODES[language])
-    turns = after_root(ROOT[language], question)
-    return answer(FocusIndex(task), turns, FRONTIER, multi_info=False, frontier=FRONTIER)
+    return revealed_after_root(task, ROOT[language], question, FRONTIER)
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ asked by a question whether there is enough, in words that share nothing with th
 from __future__ import annotations
 
 import pytest
-from provider_helpers import after_root, synthetic_task
+from provider_helpers import after_root, revealed_after_root, synthetic_task
 
 from clarq_bench.core.tasks import TaskBrief
 from clarq_bench.provider.answering import answer
@@ -65,10 +65,8 @@ BRIEFS = {
 
 
 def revealed(language: str, question: str) -> list[str]:
-    """The nodes the offline reading gives a question asked right after the root, the matcher proposing every node."""
     task = synthetic_task(language, BRIEFS[language], NODES[language])
-    turns = after_root(ROOT[language], question)
-    return answer(FocusIndex(task), turns, ["1", "2"], multi_info=False, frontier=["1", "2"])
+    return revealed_after_root(task, ROOT[language], question, ["1", "2"])
 
 
 @pytest.mark.parametrize(
