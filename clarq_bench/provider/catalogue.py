@@ -76,7 +76,8 @@ RULES: list[Rule] = [
         "S006",
         "no-question",
         "Nothing asked: a bare list of names, or questions copied from Jax or the brief (a turn whose only questions "
-        "offer two of the brief's names as alternatives, 'A还是B？', asks that choice).",
+        "offer two of the brief's names as alternatives, 'A还是B？', asks that choice; a doubt said, 'I don't know "
+        "which tavern you mean', '不记得是啥时候了', asks as a question does).",
         "Lamp kerosene. Whale oil. A cotton wick.",
         "Which wick should I fit?",
     ),
@@ -158,8 +159,10 @@ RULES: list[Rule] = [
         "It names the thing whose detail is missing and asks the right kind of thing about it (not with a which over "
         "another choice's kind); whether there is enough of what the explanation says may fall short ('Will my coins "
         "be enough?', '金币够用吗？') asks it too, and asks nothing else, so the matcher need not propose it; what "
-        "its thing costs asks a node whose answer states the price ('How much does the camera module cost?'), and "
-        "who gives a thing asks the way to get it ('Who can give me the map?').",
+        "its thing costs asks a node whose answer states the price ('How much does the camera module cost?'), "
+        "who gives a thing asks the way to get it ('Who can give me the map?'), and a detail is asked by the kind "
+        "the explanation's own question names too ('how to avoid the monsters ... the question of when it is safe': "
+        "'When is it safe to go in?').",
         "What should I do about the soot on the lens?",
         "How many lenses does the lighthouse have?",
         history=("Which lighthouse went dark?", "Which wick should I fit?", "Which fuel should I use?"),

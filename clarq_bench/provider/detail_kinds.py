@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from .caseblind import TextPattern, case_blind
 from .lexical import tokens
-from .question_words import ASKS_FOR
+from .question_words import ASKS_FOR, NEEDS
 
 #: The question classes (question_words.CLASSES) that ask a kind of detail.
 ASKED_KINDS = frozenset({"place", "person", "time", "quantity"})
@@ -32,13 +32,25 @@ SAYS_GETTING: dict[str, TextPattern] = {
     "zh": re.compile(r"(?:如何|怎么|怎样|怎么样)(?:才能|可以|能|去)?(?:获得|获取|得到|购买|买到|拿到|取得|弄到)"),
 }
 
+#: The question an explanation says its node answers ("addresses the question of when it is safe to enter"): where
+#: its missing detail was put another way first ("did not explain how to avoid the monsters"), this names its kind too.
+QUESTION_OF: dict[str, TextPattern] = {
+    "en": case_blind(r"\b(?:addresses|answers) the question of ([^.;]{0,120})"),
+    "zh": re.compile(r"用于(?:回答|解答)([^。；]{0,60}?)的疑问"),
+}
+
 
 @lru_cache(maxsize=4096)
 def kinds_asking(needs: str | None, explanation: str, language: str) -> frozenset[str]:
     """The question classes that ask a missing detail of this kind (`needs`), given the node's explanation: a way
-    of getting a thing is asked by who as well."""
+    of getting a thing is asked by who as well, and a detail the explanation's own question puts another way by the
+    kind that question asks ("how to avoid the monsters" / "the question of when it is safe": when, too)."""
     kinds = frozenset(ASKS_FOR[needs])
-    return kinds | {"person"} if needs == "manner" and SAYS_GETTING[language].search(explanation) else kinds
+    if needs == "manner" and SAYS_GETTING[language].search(explanation):
+        kinds |= {"person"}
+    asked = QUESTION_OF[language].search(explanation)
+    also = next((name for name, pattern in NEEDS[language] if asked and pattern.search(asked.group(1))), None)
+    return kinds | {also} if also is not None else kinds
 
 
 __all__ = ["ASKED_KINDS", "KIND_WORDS", "SAYS_GETTING", "kinds_asking"]

@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 from ..core.tasks import ResponseTree
 from .ascii_words import PIECE_BREAK_AT, words_en
+from .indirect_questions import INDIRECT_QUESTION_EN, QUESTION_MARKERS_ZH
 from .memo import Table
 
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
@@ -97,33 +98,6 @@ WH_ZH = ("哪", "什么", "怎么", "如何", "怎样", "多少")
 #: Matches any English wh-word as a whole word.
 WH_EN_PATTERN = r"\b(" + "|".join(WH_WORDS_EN) + r")\b"
 QUESTION_WORDS_EN = (*WH_WORDS_EN, "should i", "do i", "can i", "could you", "is there", "are there", "would")
-#: Requests phrased as statements ("I'd like to know which ...", "please tell me where ...").
-_INDIRECT_QUESTION_EN = re.compile(
-    r"\b(tell me|let me know|i wonder|wondering|curious (?:which|what|where|how|who|whether)|(like|need|want) to know|not sure (which|what|where|how)|advise|"
-    r"unsure (which|what|where|how)|guide me|point me)\b"
-)
-QUESTION_MARKERS_ZH = (
-    "？",
-    "?",
-    "吗",
-    "呢",
-    "哪",
-    "什么",
-    "如何",
-    "怎么",
-    "怎样",
-    "请问",
-    "是否",
-    "多少",
-    "几",
-    "告诉我",
-    "想知道",
-    "不确定",
-    "不清楚",
-    "指点",
-    "说明一下",
-)
-
 
 #: Bounds of the memo tables below: a run reads each turn's texts several times (screen, matcher, focus rule), and
 #: every task's brief and tree on each provider built for it; the tables hold recent texts only.
@@ -243,7 +217,7 @@ def is_question(sentence: str, language: str) -> bool:
     return (
         sentence.rstrip().endswith("?")
         or lowered.startswith(QUESTION_WORDS_EN)
-        or bool(_INDIRECT_QUESTION_EN.search(lowered))
+        or bool(INDIRECT_QUESTION_EN.search(lowered))
     )
 
 

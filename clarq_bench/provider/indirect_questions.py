@@ -1,0 +1,56 @@
+"""What makes a sentence a question besides its question mark: the words people ask with when they say what they do
+not know instead of asking it.
+
+Why apart: a person says "I don't know which tavern you mean" or "不记得是啥时候了" as often as "Which tavern?", and
+the paper's provider answers both; a sentence that asks nothing is screened out before any rule reads it
+(S006), so what counts as asked is decided here, once, for every rule. Saying one does not know is no cheaper than
+asking: every reading after this one still needs the sentence to name the uncertainty.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Not knowing said of a wh-clause: "I don't really know which crystal", "no idea when", "never said which one".
+_NOT_KNOWING_EN = (
+    r"(?:do not|don't|dont|did not|didn't|does not|doesn't) (?:really |quite |even )?know|no idea|no clue|"
+    r"(?:not sure|unsure|not certain|uncertain|unclear|not clear)(?: about)?|can't tell|cannot tell|can not tell|can't figure out|"
+    r"(?:never|didn't|did not|don't|do not) (?:say|said|tell|told|mention|mentioned|specify|specified)"
+)
+#: Requests phrased as statements ("I'd like to know which ...", "please tell me where ...", "I wonder which ...").
+INDIRECT_QUESTION_EN = re.compile(
+    r"\b(tell me|let me know|i wonder|wondering|curious (?:which|what|where|how|who|whether)|(like|need|want) to know|"
+    r"advise|guide me|point me|(?:" + _NOT_KNOWING_EN + r") (?:me )?(?:which|what|where|how|when|who|whom|whose|"
+    r"whether|if)\b)"
+)
+#: (zh) A sentence asks when it has one of these: a question mark or particle, an interrogative (啥 the spoken
+#: "what": 啥时候, 用啥), or words of not knowing (不知道, 不记得, 搞不清, 没说).
+QUESTION_MARKERS_ZH = (
+    "？",
+    "?",
+    "吗",
+    "呢",
+    "哪",
+    "什么",
+    "啥",
+    "如何",
+    "怎么",
+    "怎样",
+    "请问",
+    "是否",
+    "多少",
+    "几",
+    "告诉我",
+    "想知道",
+    "不确定",
+    "不清楚",
+    "不知道",
+    "不记得",
+    "搞不清",
+    "弄不清",
+    "没说",
+    "指点",
+    "说明一下",
+)
+
+__all__ = ["INDIRECT_QUESTION_EN", "QUESTION_MARKERS_ZH"]
