@@ -4,7 +4,9 @@ said that a node's answer repeats, each read as a person reads it, and each show
 - "did not explain how to avoid the monsters ... addresses the question of when it is safe" is asked by when too
   (detail_kinds.kinds_asking);
 - an answer that says again a place Jax named ("move freely in Sun City" after "reach the gate of Sun City") does not
-  make that place's group the node's choice (option_groups.unsaid_before).
+  make that place's group the node's choice (option_groups.unsaid_before);
+- (en) of two names of the brief a question names without offering them, it asks about the first after its
+  interrogative: "How do I reach the study once I'm past the main hall?" (question_reading.asked_names).
 """
 
 from __future__ import annotations
@@ -149,3 +151,32 @@ def test_a_place_jax_already_named_is_not_what_a_node_chooses() -> None:
     )
     focus = FocusIndex(synthetic_task("en", brief, nodes)).nodes["1"]
     assert "Sun City" not in {o.name for o in focus.options}
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("How do I reach the study once I'm past the main hall?", ["1"]),
+        ("Once I'm past the main hall, how do I reach the study?", ["1"]),
+        ("How do I get to the main hall once I'm past the study?", []),  # the hall is asked, not the study
+    ],
+)
+def test_a_name_that_sets_the_scene_is_not_what_is_asked(question: str, expected: list[str]) -> None:
+    root = "The key is in the study. Go through the main hall first."
+    nodes = [
+        ("0", root, None),
+        (
+            "1",
+            "The study is hidden behind the wall of the West Guest Room.",
+            "The previous responses did not explain how to reach the study. Note: use this response only if the "
+            "other party noticed that the way to the study is unclear.",
+        ),
+    ]
+    brief = TaskBrief(
+        role="thief",
+        task_name="opening the chest",
+        items=("A key",),
+        scenes=("Main Hall", "Study", "East Guest Room", "West Guest Room"),
+        background="Open the chest.",
+    )
+    assert revealed_after_root(synthetic_task("en", brief, nodes), root, question, ["1"]) == expected
