@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ..core.tasks import Task
 from ..core.transcript import Intent, Turn
 from .base import ProviderMode
+from .colloquial import written_turns
 from .replies import SCREEN_TEMPLATES
 from .verdicts import Screened, Verdict
 
@@ -67,6 +68,7 @@ class StrictReading:
     ) -> TurnReading:
         """Without `proposed`: the screen (before the model is asked). With the model's frontier ids: what the focus
         rule lets through, none when `before` screened the turn out."""
+        turns = written_turns(turns, self.focus.language)  # (as the offline provider reads it: colloquial.py)
         screened = before.screened if before is not None and before.screened is not None else self.screen(turns)
         if proposed is None:
             return TurnReading(screened)

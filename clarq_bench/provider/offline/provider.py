@@ -20,6 +20,7 @@ from .. import replies
 from ..answering import read_turn
 from ..base import ProviderState, ProviderTurn
 from ..catalogue import NOTHING_ASKED, SCREEN_RULES
+from ..colloquial import written_turns
 from ..intents import classify_unmatched, is_related
 from ..lexical import question_text, tokens
 from ..prepared import prepared
@@ -65,6 +66,7 @@ class OfflineProvider:
 
     def decide(self, turns: list[Turn]) -> ProviderTurn:
         """The synchronous core of respond(): `turns` ends with the seeker's latest turn."""
+        turns = written_turns(turns, self.language)  # ("用啥挖？" is read as "用什么挖？")
         seeker = next((t.text for t in reversed(turns) if t.speaker == Speaker.seeker), "")
         state = ProviderState.from_turns(self.task.tree, turns)
         tree = self.task.tree
