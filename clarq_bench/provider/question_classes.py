@@ -17,7 +17,7 @@ CLASSES: dict[str, dict[str, TextPattern]] = {
         "quantity": case_blind(r"\bhow\s+(many|much|long|far|often)\b"),
         # ("How do I get to the study?", "How can I find Henry?" ask where, as "Where is the study?" does)
         "place": case_blind(
-            r"\bwhere\b|\bwhich\s+(place|location|spot|area|one)\b|\bwhat\s+(place|location)\b"
+            r"\b(?:where|whereabouts)\b|\bwhich\s+(place|location|spot|area|one)\b|\bwhat\s+(place|location)\b"
             r"|\bhow\s+(?:do|can|could|should|would|will|shall|to)\s+(?:(?:i|we|you|they)\s+)?"
             r"(?:get|go|travel|walk)\s+(?:to|into)\b|\bhow\s+(?:do|can|could|should|would|will|shall|to)\s+"
             r"(?:(?:i|we|you|they)\s+)?find\b(?!\s+out\b)"

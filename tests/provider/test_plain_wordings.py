@@ -115,6 +115,7 @@ def test_alternatives_of_one_list_of_the_brief_are_no_spray(language: str, quest
         ("en", "How can I find Henry?", True),
         ("en", "How do I find out which gem he needs?", False),
         ("en", "How do I get the gem?", False),
+        ("en", "Whereabouts is the study?", True),
         ("zh", "怎么去书房？", True),
         ("zh", "怎样才能找到亨利？", True),
         ("zh", "星光宝石怎么得到？", False),
