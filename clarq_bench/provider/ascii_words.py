@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 _WORD = re.compile(r"[a-z0-9]+")
+_NON_WORD = re.compile(r"[^a-z0-9]+")
 #: Every ASCII character but a-z and 0-9, as a space.
 _APART = str.maketrans({c: " " for c in map(chr, range(128)) if not ("a" <= c <= "z" or "0" <= c <= "9")})
 #: A sentence's end followed by whitespace: where lexical._PIECE_BREAK cuts a text (a text without one is one piece).
@@ -22,3 +23,11 @@ def words_en(lowered: str) -> list[str]:
     if lowered.isascii():
         return lowered.translate(_APART).split()
     return _WORD.findall(lowered)
+
+
+def joined_words_en(lowered: str) -> str:
+    """_NON_WORD.sub(" ", lowered).strip(): the words of a lower-cased text, one space between each two (no run of
+    other characters is left in an ASCII text to strip but the spaces at its ends)."""
+    if lowered.isascii():
+        return " ".join(lowered.translate(_APART).split())
+    return _NON_WORD.sub(" ", lowered).strip()

@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..core.tasks import ResponseTree
-from .ascii_words import PIECE_BREAK_AT, words_en
+from .ascii_words import PIECE_BREAK_AT, joined_words_en, words_en
 from .indirect_questions import INDIRECT_QUESTION_EN, QUESTION_MARKERS_ZH
 from .memo import Table
 
@@ -181,7 +181,6 @@ def _read_tokens(text: str, language: str) -> list[str]:
     return list(filter(None, map(_WORD_TOKENS.__getitem__, words_en(text.lower()))))
 
 
-_NON_WORD_EN = re.compile(r"[^a-z0-9]+")
 _SPACE = re.compile(r"\s+")
 
 
@@ -194,7 +193,7 @@ def char_grams(text: str, language: str) -> frozenset[str]:
     if language == "zh":
         compact = _SPACE.sub("", lowered)
         return frozenset(compact).union(map(str.__add__, compact, compact[1:]))
-    padded = " " + _NON_WORD_EN.sub(" ", lowered).strip() + " "
+    padded = " " + joined_words_en(lowered) + " "
     return frozenset(map("".join, zip(padded, padded[1:], padded[2:], padded[3:])))
 
 
@@ -238,7 +237,7 @@ _ASCII_OR_CASELESS = re.compile(r"[\x00-\x7f\u3000-\u303f\u4e00-\u9fff]*")
 
 def lowered_for_search(text: str) -> str | None:
     """The text lower-cased for absent_phrase, or None when it holds a character that folds to an ASCII letter."""
-    return None if _FOLDS_TO_ASCII.search(text) else text.lower()
+    return text.lower() if text.isascii() or not _FOLDS_TO_ASCII.search(text) else None  # (isascii: a flag read)
 
 
 def absent_phrase(phrase: str, text: str, lowered: str | None) -> bool:

@@ -10,6 +10,7 @@ import re
 import pytest
 
 from clarq_bench.core.tasks import ResponseTree
+from clarq_bench.provider.ascii_words import joined_words_en
 from clarq_bench.provider.lexical import TaskIndex, absent_phrase, lowered_for_search
 from clarq_bench.provider.memo import MEMO_SIZE, per_reader
 
@@ -117,3 +118,22 @@ def test_per_reader_memo_is_per_instance_keyed_and_bounded() -> None:
     for value in range(MEMO_SIZE + 10):
         one.double(value)
     assert len(one.__dict__["_memo_double"]) <= MEMO_SIZE
+
+
+WORDY = [
+    "Where's the NORTH-MINE?!",
+    "  a\tb\nc  ",
+    "",
+    "...",
+    "Café au lait, s'il vous plaît",
+    "\u212aelvin K2",
+    "x_y z",
+]
+
+
+@pytest.mark.parametrize("text", WORDY + TEXTS)
+def test_fast_paths_of_plain_text_give_the_patterns_results(text: str) -> None:
+    lowered = text.lower()
+    assert joined_words_en(lowered) == re.sub(r"[^a-z0-9]+", " ", lowered).strip()
+    folds = re.search("[\u0130\u0131\u017f\u212a]", text)
+    assert lowered_for_search(text) == (None if folds else text.lower())
