@@ -44,7 +44,6 @@ from .option_groups import (
     route_ends,
     shared_ending,
     shared_terms,
-    unsaid_before,
     unspoken,
     which_kinds,
 )
@@ -158,9 +157,7 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
             if len(members) >= 2:
                 options = members
                 kind |= shared_terms(members) | shared_ending(members, language)
-        parent = self.task.tree[parent_id(node.id) or ROOT_ID]
-        chosen = unsaid_before(named, parent.text, language)  # a name the reply it follows said is not chosen
-        sizes = {g: sum(o.group == g for o in self.options) for g in {o.group for o in chosen}}
+        sizes = {g: sum(o.group == g for o in self.options) for g in {o.group for o in named}}
         choosable = [g for g, size in sizes.items() if size >= 2]
         # options the explanation speaks of ("has a pole and a paddle") outrank a kind the answer merely names
         # ("Use the long pole ... at the Lower Ford": the fords are not what is chosen)
@@ -211,6 +208,7 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
         # find Henry at the Forest Tavern."), whatever words its explanation uses
         # (English only: Chinese texts share pairs that name no thing, "需要", "可以": agreement fell there)
         if language == "en":
+            parent = self.task.tree[parent_id(node.id) or ROOT_ID]
             anchor |= (set(self._content(node.text)) & set(self._content(parent.text))) - kind - option_terms
         if needs in NEEDS_WORDS[language] and anchor - NEEDS_WORDS[language][needs]:
             anchor -= NEEDS_WORDS[language][needs]  # "the exact time to meet Henry": the thing is the meeting

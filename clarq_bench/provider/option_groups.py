@@ -205,15 +205,7 @@ def unspoken(members: Sequence[BriefOption], explanation: str, language: str) ->
     return not any(o.terms & spoken for o in members)
 
 
-def unsaid_before(named: Sequence[BriefOption], before: str, language: str) -> list[BriefOption]:
-    """The names a node's answer names that the reply it follows did not say whole: what it chooses. "在太阳城自由活动"
-    after "到达太阳城门口" chooses no city; the token it names is the choice. All of `named` when every one was said."""
-    said = set(tokens(before, language))
-    return [o for o in named if not o.terms <= said] or list(named)
-
-
 __all__ = [
-    "unsaid_before",
     "COUNTED_ZH",
     "answer_group",
     "core_terms",

@@ -1,10 +1,8 @@
-"""A doubt said instead of asked, a detail asked the way the explanation's own question puts it, and a name Jax already
-said that a node's answer repeats, each read as a person reads it, and each shown not firing where it must not:
+"""A doubt said instead of asked, a detail asked the way the explanation's own question puts it, and a name that sets
+the scene, each read as a person reads it, and each shown not firing where it must not:
 - "I don't know which tavern you mean", "不记得是啥时候了" ask, as "Which tavern?" does (indirect_questions.py);
 - "did not explain how to avoid the monsters ... addresses the question of when it is safe" is asked by when too
   (detail_kinds.kinds_asking);
-- an answer that says again a place Jax named ("move freely in Sun City" after "reach the gate of Sun City") does not
-  make that place's group the node's choice (option_groups.unsaid_before);
 - (en) of two names of the brief a question names without offering them, it asks about the first after its
   interrogative: "How do I reach the study once I'm past the main hall?" (question_reading.asked_names).
 """
@@ -16,7 +14,6 @@ from provider_helpers import revealed_after_root, synthetic_task
 
 from clarq_bench.core.tasks import Task, TaskBrief
 from clarq_bench.provider.detail_kinds import kinds_asking
-from clarq_bench.provider.focus import FocusIndex
 from clarq_bench.provider.lexical import is_question
 
 ROOT = {
@@ -130,27 +127,6 @@ def test_the_kind_the_explanation_question_asks_joins_the_kinds_that_ask_it() ->
     explanation = NODES["en"][2][2] or ""
     assert "time" in kinds_asking("manner", explanation, "en")
     assert "time" not in kinds_asking("manner", "Jax did not explain how to avoid the monsters.", "en")
-
-
-def test_a_place_jax_already_named_is_not_what_a_node_chooses() -> None:
-    root = "Reach the gate of Sun City, and give Henry the token there."
-    nodes = [
-        ("0", root, None),
-        (
-            "1",
-            "Give Henry the jade ring, and you can move freely in Sun City.",
-            "Jax did not say how to make Henry trust you. Note: use this response only if the other party noticed it.",
-        ),
-    ]
-    brief = TaskBrief(
-        role="spy",
-        task_name="entering the city",
-        items=("Jade ring", "Gold earrings"),
-        scenes=("Sand River", "Sun City", "Moon City"),
-        background="Enter the city.",
-    )
-    focus = FocusIndex(synthetic_task("en", brief, nodes)).nodes["1"]
-    assert "Sun City" not in {o.name for o in focus.options}
 
 
 @pytest.mark.parametrize(
