@@ -41,11 +41,26 @@ def kind_members(every: Sequence[BriefOption], kind: set[str], language: str) ->
     firsts = {term[0] for term in pairs} if language == "zh" else set()
     if not groups and language == "zh":
         groups = {o.group for o in every if o.name[-1:] in firsts or _around(o.name, pairs)}
+    if not groups and language == "zh":  # "哪种总线": the names that all say 总线, wherever in the name
+        groups = {g for g in {o.group for o in every} if _all_carry([o for o in every if o.group == g], every, kind)}
     members = tuple(o for o in every if o.group in groups)
     carrying = tuple(o for o in members if o.head & kind or o.name[-1:] in firsts or _around(o.name, pairs))
     if len(carrying) >= 2 and len(members) - len(carrying) >= 2:  # (the rest: a kind of its own, two names)
         return carrying
     return members
+
+
+def _all_carry(members: Sequence[BriefOption], every: Sequence[BriefOption], kind: set[str]) -> bool:
+    """(zh) Do the two or more names of a group all carry a pair of the kind that no other name carries, the kind
+    naming none of them apart ("摄像头模块" is one of "将摄像头模块连接…" and "将电源模块连接…", not their kind)?"""
+    if len(members) < 2:
+        return False
+    shared = shared_terms(members)
+    if any((o.terms - shared) & kind for o in members):
+        return False
+    others = [o for o in every if o not in members]
+    pairs = [term for term in kind if len(term) == 2]
+    return any(all(p in o.terms for o in members) and not any(p in o.terms for o in others) for p in pairs)
 
 
 def _around(name: str, pairs: Sequence[str]) -> bool:

@@ -314,3 +314,20 @@ def test_a_which_governs_a_kind_said_by_another_word_of_its_stem() -> None:
     assert transport_revealed("Which faster trans should I take?") == []  # no word of the kind
     assert _derived("transport", "transportation") and _derived("immobiliz", "immobilize")
     assert not _derived("plan", "planation") and not _derived("transport", "transporter")
+
+
+def test_a_chinese_kind_carried_inside_every_name_of_a_group_chooses_among_them() -> None:
+    brief = TaskBrief(
+        role="工程师",
+        task_name="做门锁",
+        items=("单片机", "电脑"),
+        skills=("使用IIC总线来进行模块之间通信", "使用USB总线来进行模块之间通信", "使用CAN总线来进行模块之间通信"),
+        scenes=("电子厂",),
+        background="做门锁。",
+    )
+    every = brief_options(synthetic_task("zh", brief, [("0", "做一个门锁。", None)]), "zh")
+    buses = [o.name for o in kind_members(every, {"总线"}, "zh")]
+    assert buses == ["使用IIC总线来进行模块之间通信", "使用USB总线来进行模块之间通信", "使用CAN总线来进行模块之间通信"]
+    # a kind that names one of them apart ("IIC总线") is that one, not their kind; a pair no group carries is none
+    assert kind_members(every, {"总线", "iic"}, "zh") == ()
+    assert kind_members(every, {"门锁"}, "zh") == ()
