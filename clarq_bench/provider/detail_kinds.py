@@ -53,4 +53,13 @@ def kinds_asking(needs: str | None, explanation: str, language: str) -> frozense
     return kinds | {also} if also is not None else kinds
 
 
-__all__ = ["ASKED_KINDS", "KIND_WORDS", "SAYS_GETTING", "kinds_asking"]
+def other_wording(explanation: str, needs: str | None, language: str) -> str:
+    """(en) The explanation's own question where it asks another kind of detail than its gap said ("did not explain
+    how to avoid the monsters ... the question of when it is safe to enter the house", up to its first comma): its
+    words name the thing too. Empty otherwise (the same kind asked twice adds only its verbs: "where to buy")."""
+    said = QUESTION_OF[language].search(explanation) if language == "en" and needs is not None else None
+    kind = next((name for name, pattern in NEEDS[language] if said and pattern.search(said.group(1))), needs)
+    return said.group(1).split(",")[0] if said and kind != needs else ""
+
+
+__all__ = ["ASKED_KINDS", "KIND_WORDS", "QUESTION_OF", "SAYS_GETTING", "kinds_asking", "other_wording"]

@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 from ..core.tasks import ROOT_ID, ResponseNode, Task, parent_id
 from .brief_options import BriefOption, brief_options, names_entity, names_of, notes_of
-from .detail_kinds import ASKED_KINDS, kinds_asking
+from .detail_kinds import ASKED_KINDS, kinds_asking, other_wording
 from .kind_governance import KindGovernance
 from .lexical import TaskIndex, competing_options, focus_phrase, tokens
 from .memo import per_reader
@@ -196,6 +196,7 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
         if not explanation.strip():  # an unannotated node (a custom task): its own words are all there is to go by
             anchor = set(self._content(node.text)) - set(tokens(self.task.tree.root.text, language))
         needs = next((name for name, pattern in NEEDS[language] if pattern.search(context)), None)
+        anchor |= set(self._content(other_wording(explanation, needs, language))) - kind - option_terms
         asked_of = " ".join((phrase, gaps))
         if not options and needs == "place":  # "不知道哪里购买", answered "亨利肥料厂": a choice among the factories
             options = place_group(named, self.options)

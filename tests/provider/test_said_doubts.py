@@ -13,7 +13,7 @@ import pytest
 from provider_helpers import revealed_after_root, synthetic_task
 
 from clarq_bench.core.tasks import Task, TaskBrief
-from clarq_bench.provider.detail_kinds import kinds_asking
+from clarq_bench.provider.detail_kinds import kinds_asking, other_wording
 from clarq_bench.provider.lexical import is_question
 
 ROOT = {
@@ -116,6 +116,8 @@ def test_a_doubt_said_asks_what_it_does_not_know(language: str, question: str, e
         ("en", "When can I go into the house without running into the monsters?", ["2"]),
         ("en", "How do I avoid the monsters in the house?", ["2"]),  # the way the gap puts it
         ("en", "How many monsters are in the house?", []),  # a number, asked by neither
+        ("en", "What hour is it safe to enter?", ["2"]),  # the thing in the words of the explanation's own question
+        ("en", "What hour is it?", []),  # no thing at all
         ("zh", "几点进房子才不会遇到怪物？", ["2"]),
     ],
 )
@@ -127,6 +129,9 @@ def test_the_kind_the_explanation_question_asks_joins_the_kinds_that_ask_it() ->
     explanation = NODES["en"][2][2] or ""
     assert "time" in kinds_asking("manner", explanation, "en")
     assert "time" not in kinds_asking("manner", "Jax did not explain how to avoid the monsters.", "en")
+    assert other_wording(explanation, "manner", "en") == "when it is safe to enter the house"
+    same = "Jax did not explain where to get it. This response addresses the question of where to buy fertilizer."
+    assert other_wording(same, "place", "en") == ""  # the same kind asked twice adds only its verbs
 
 
 @pytest.mark.parametrize(
