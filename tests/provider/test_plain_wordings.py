@@ -119,10 +119,24 @@ def test_alternatives_of_one_list_of_the_brief_are_no_spray(language: str, quest
         ("zh", "怎么去书房？", True),
         ("zh", "怎样才能找到亨利？", True),
         ("zh", "星光宝石怎么得到？", False),
+        ("zh", "香料我上哪找啊", True),
     ],
 )
 def test_how_to_get_to_a_place_asks_where(language: str, question: str, place: bool) -> None:
     assert bool(CLASSES[language]["place"].search(question)) is place
+
+
+@pytest.mark.parametrize(
+    ("question", "which"),
+    [
+        ("去哪找亨利？", False),  # a bare 哪 after 去 asks where only
+        ("亨利人在哪？", False),
+        ("去哪个酒馆找亨利？", True),
+        ("哪颗宝石？", True),
+    ],
+)
+def test_a_chinese_where_is_no_which(question: str, which: bool) -> None:
+    assert bool(CLASSES["zh"]["identity"].search(question)) is which
 
 
 def test_a_chinese_what_names_a_kind_as_a_which_does() -> None:
