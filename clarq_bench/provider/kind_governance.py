@@ -17,6 +17,7 @@ from .brief_options import BriefOption
 from .caseblind import TextPattern, case_blind
 from .lexical import TaskIndex, tokens
 from .memo import per_reader
+from .question_classes import MEASURE_ZH
 from .question_lists import Question
 
 #: (en) A which / what and the words after it: the last of the brief's words that run on from the first is the head it
@@ -26,7 +27,7 @@ GOVERNED_PHRASE = case_blind(
 )
 
 #: (zh) 哪 with a measure word and the two characters after it: the kind it governs ("哪家酒馆").
-GOVERNED_ZH = re.compile(r"哪一?[个种家座条位所间把件只首张款]([\u4e00-\u9fff]{2})")
+GOVERNED_ZH = re.compile(rf"哪一?[{MEASURE_ZH}]([\u4e00-\u9fff]{{2}})")
 
 #: Words that say the question is about getting a thing at the place it asks ("which store ... to get the tires").
 GETS: dict[str, TextPattern] = {

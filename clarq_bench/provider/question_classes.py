@@ -11,6 +11,9 @@ import re
 
 from .caseblind import TextPattern, case_blind
 
+#: (zh) Measure words a which takes before its kind ("哪家酒馆", "哪颗宝石", "哪双跑鞋", "哪片森林").
+MEASURE_ZH = "个种家座条位所间把件只首款张部台辆本类颗双套份瓶盏匹头艘架枚块根支扇棵朵封袋桶箱罐栋层片段项幅篇口名"
+
 #: Interrogative classes of a question (what kind of thing it asks for), per language.
 CLASSES: dict[str, dict[str, TextPattern]] = {
     "en": {
@@ -51,4 +54,4 @@ CLASSES: dict[str, dict[str, TextPattern]] = {
 }
 
 
-__all__ = ["CLASSES"]
+__all__ = ["CLASSES", "MEASURE_ZH"]

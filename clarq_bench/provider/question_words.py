@@ -12,7 +12,7 @@ from typing import Any
 
 from .caseblind import TextPattern, case_blind
 from .lexical import FOCUS_STOP_EN, tokens
-from .question_classes import CLASSES
+from .question_classes import CLASSES, MEASURE_ZH
 
 
 class Prefiltered:
@@ -131,7 +131,7 @@ CHOOSER = {
     ),
     "zh": Prefiltered(
         re.compile(
-            r"(?:(?:哪|什么)(?:一)?[个种家座条位所间把件只首款张部台辆本类]?(?:样的|类型的|种类的|种)?|"
+            rf"(?:(?:哪|什么)(?:一)?[{MEASURE_ZH}]?(?:样的|类型的|种类的|种)?|"
             r"(?:合适|特定|正确|最好|最佳)的)([\u4e00-\u9fffA-Za-z]{1,2})"
         ),
         ("哪", "什么", "合适", "特定", "正确", "最好", "最佳"),
@@ -161,7 +161,7 @@ GOVERNS: dict[str, TextPattern] = {
         r"\b(?:which|what)\s+(?:specific\s+|particular\s+|kind of\s+|type of\s+|sort of\s+)?"
         r"([a-z]+)"
     ),
-    "zh": re.compile(r"哪一?[个种首把条位家座件只张款]([\u4e00-\u9fff])"),
+    "zh": re.compile(rf"哪一?[{MEASURE_ZH}]([\u4e00-\u9fff])"),
 }
 #: A which / what governing a part of the job, not a thing ("which step involves the A or the B?" asks for a step).
 FRAME_WHICH: dict[str, TextPattern] = {
@@ -259,7 +259,7 @@ STANDS_FOR: dict[str, TextPattern] = {
 #: "which one", "which of them", "哪一个": a choice whose kind was named just before.
 ANAPHORIC: dict[str, TextPattern] = {
     "en": case_blind(r"\bwhich (one|ones|of them|of these|of those|(?=(is|are|do|does|should|would|will|can)\b))"),
-    "zh": re.compile(r"哪一?[个种家座条位所间把件只]|哪一"),
+    "zh": re.compile(rf"哪一?[{MEASURE_ZH}]|哪一"),
 }
 #: Question classes that ask for a thing (a choice's option): not a yes/no, how many, when or who question.
 ASKS_THING = frozenset({"identity", "place", "manner"})
@@ -285,7 +285,7 @@ WHICH_KIND: dict[str, TextPattern] = {
         r"\bwhich\s+(?:specific\s+|particular\s+|kind of\s+|type of\s+)?([a-z][a-z-]+"
         r"(?:\s+[a-z][a-z-]+(?=\s+(?:to|should|would|is|are|was|were|that|for)\b))?)"
     ),
-    "zh": re.compile(r"(?:哪(?!里|儿)(?:一)?[个种家座条位所间把件只]?|什么(?!时候|地方|人|样))(.{2})"),
+    "zh": re.compile(rf"(?:哪(?!里|儿)(?:一)?[{MEASURE_ZH}]?|什么(?!时候|地方|人|样))(.{{2}})"),
 }
 
 
@@ -335,7 +335,7 @@ BARE_FILLER_EN = frozenset(
     )
 )
 BARE_SCAFFOLD_ZH = re.compile(
-    r"具体|到底|究竟|你说的|你指的|指的|说的|是|哪一?[个种家座条位所间把件只]?|什么|的|吗|呢|呀|啊|请问|"
+    rf"具体|到底|究竟|你说的|你指的|指的|说的|是|哪一?[{MEASURE_ZH}]?|什么|的|吗|呢|呀|啊|请问|"
     r"我|应该|应当|需要|要|选择|挑选|选|使用|用|去|拿|买|最好|合适"
 )
 BARE_WHICH_EN = case_blind(
@@ -358,7 +358,7 @@ WHICH_OF_LIST: dict[str, TextPattern] = {
         r"exactly|one|ones))*\s*(?:[\w'-]+\s*){0,2}?(?:,|/|\bor\b)"
     ),
     "zh": re.compile(
-        r"(?:哪|什么)一?[个种家座条位所间把件只首款张部台辆本类]?(?:样的|类型的|种类的|种)?"
+        rf"(?:哪|什么)一?[{MEASURE_ZH}]?(?:样的|类型的|种类的|种)?"
         r"[\u4e00-\u9fffA-Za-z0-9]{0,3}?\s*(?:[、，,/]|还是)(?!哪|什么|怎么|如何|多少|谁|几|是否|为什么|何时)"
         r"|还是[^、，,/？?。！!]{0,6}?(?:具体|到底|究竟)?是?(?:哪|什么)"
     ),

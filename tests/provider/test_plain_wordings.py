@@ -20,6 +20,7 @@ from clarq_bench.provider.detail_kinds import SAYS_GETTING
 from clarq_bench.provider.focus import FocusIndex
 from clarq_bench.provider.option_groups import which_kinds
 from clarq_bench.provider.question_classes import CLASSES
+from clarq_bench.provider.question_words import WHICH_KIND
 from clarq_bench.provider.screen import TurnScreen, Verdict
 
 ROOT = {
@@ -124,6 +125,14 @@ def test_alternatives_of_one_list_of_the_brief_are_no_spray(language: str, quest
 )
 def test_how_to_get_to_a_place_asks_where(language: str, question: str, place: bool) -> None:
     assert bool(CLASSES[language]["place"].search(question)) is place
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"), [("哪颗宝石？", "宝石"), ("该穿哪双跑鞋？", "跑鞋"), ("哪片森林？", "森林")]
+)
+def test_a_chinese_which_reads_its_kind_past_any_measure_word(question: str, kind: str) -> None:
+    found = WHICH_KIND["zh"].search(question)
+    assert found is not None and found.group(1) == kind
 
 
 @pytest.mark.parametrize(
