@@ -36,6 +36,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--lang", choices=["en", "zh", "all"], default="all", help="suite language (default: all)")
     parser.add_argument(
+        "--family",
+        choices=["tuned", "held-out"],
+        default="tuned",
+        help="tuned: the suite the reader's rules were refined against (default); held-out: wordings of other tasks "
+        "the rules were never tuned on",
+    )
+    parser.add_argument(
         "--data", metavar="DIR", help="the released ClarQ-LLM data (default: $CLARQ_DATA, else the downloaded copy)"
     )
     parser.add_argument(
@@ -65,6 +72,7 @@ def _run(args: argparse.Namespace) -> int:
         modes=modes,
         data=args.data,
         concurrency=args.concurrency,
+        family=args.family,
         **llm_options(args),
     )
     if budget_exhausted:
@@ -87,7 +95,7 @@ def _print(report: Any, limit: int) -> None:  # fidelity.natural_suite's report 
 
     console = Console()
     table = Table(
-        title=f"natural questions: {report.provider}",
+        title=f"natural questions ({report.family}): {report.provider}",
         box=box.SIMPLE_HEAD,
         show_edge=False,
         caption="passed: single-info, exactly the asked node revealed; multi-info, the asked node revealed "

@@ -92,24 +92,28 @@ def natural_eval(
     modes: list[str] | None = None,
     data: str | Path | None = None,
     concurrency: int = 8,
+    family: str = "tuned",
     **llm: Any,
 ) -> Checked:
-    """Play every wording of the natural-question suite (languages `lang`, provider modes `modes`, default both)
-    against `provider` and report the share that gets the node a person would give; the suite is validated against
-    its tasks first (a problem is one ClarqError), and `data` is the released data folder (else $CLARQ_DATA)."""
+    """Play every wording of the natural-question suite (languages `lang`, provider modes `modes`, default both;
+    `family`: the `tuned` suite or the `held-out` wordings, natural_suite.FAMILIES) against `provider` and report
+    the share that gets the node a person would give; the suite is validated against its tasks first (a problem is
+    one ClarqError), and `data` is the released data folder (else $CLARQ_DATA)."""
     import asyncio
 
     from ..data.selection import selected_languages
     from ..provider.factory import make_provider
-    from .natural_suite import MODES, load_suite, play, report, suite_tasks, validate
+    from .natural_suite import FAMILIES, MODES, load_suite, play, report, suite_tasks, validate
 
     languages = selected_languages(lang)
     chosen = list(modes or MODES)
     for mode in chosen:
         if mode not in MODES:
             raise ClarqError(f"unknown provider mode {mode!r}", f"use {' or '.join(MODES)}")
-    suite = load_suite(languages)
-    tasks = suite_tasks(languages, data)
+    if family not in FAMILIES:
+        raise ClarqError(f"unknown natural-question family {family!r}", f"use {' or '.join(FAMILIES)}")
+    suite = load_suite(languages, FAMILIES[family])
+    tasks = suite_tasks(languages, data, named={w.task for w in suite} if family == "held-out" else None)
     problems = validate(suite, tasks)
     if problems:
         raise ClarqError(
@@ -133,7 +137,7 @@ def natural_eval(
             if client is not None:
                 await client.aclose()
 
-    outcome = report(asyncio.run(go()), provider)
+    outcome = report(asyncio.run(go()), provider, family)
     if client is None:
         return Checked(outcome, False)
     return Checked(outcome, bool(client.budget_exhausted))

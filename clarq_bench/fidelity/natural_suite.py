@@ -31,6 +31,10 @@ from ..provider.base import Provider
 
 #: Where the suite lives: one JSON Lines file a language.
 SUITE_DIR = Path(__file__).with_name("natural_questions")
+#: The families of wordings: `tuned`, the suite the reader's rules have been refined against, and `held-out`,
+#: wordings of ten other released tasks written by someone who never saw the rules, kept apart to measure how the
+#: reader does on text nobody tuned it on (held_out/<lang>.jsonl; its tasks are the ones its lines name).
+FAMILIES = {"tuned": SUITE_DIR, "held-out": SUITE_DIR / "held_out"}
 #: The released tasks of the suite: `spread_limit(test tasks of types 1-26, RELEASED_COUNT, RELEASED_SEED)`.
 RELEASED_COUNT = 20
 RELEASED_SEED = 39
@@ -82,22 +86,30 @@ def load_suite(languages: Iterable[str] = ("en", "zh"), folder: Path = SUITE_DIR
 
 
 def suite_tasks(
-    languages: Iterable[str] = ("en", "zh"), data: str | Path | None = None, sample: str | Path | None = None
+    languages: Iterable[str] = ("en", "zh"),
+    data: str | Path | None = None,
+    sample: str | Path | None = None,
+    named: Iterable[str] | None = None,
 ) -> dict[tuple[str, str], Task]:
     """The suite's tasks by (source, id): the test-split sample tasks, and the released ones chosen by the fixed
-    seeded spread over types 1-26 from the data folder (`data`, else $CLARQ_DATA, else the download cache)."""
+    seeded spread over types 1-26 from the data folder (`data`, else $CLARQ_DATA, else the download cache); with
+    `named` (the held-out family's task ids), those released tasks alone."""
     from ..data.loader import SAMPLE_TASKS, load_tasks, resolve_data_dir
     from ..data.selection import spread_limit
 
     languages = tuple(languages)
     tasks: dict[tuple[str, str], Task] = {}
-    for task in load_tasks(Path(sample) if sample else SAMPLE_TASKS, languages, split="test"):  # type: ignore[arg-type]
-        tasks["sample", task.id] = task
+    wanted = set(named) if named is not None else None
+    if wanted is None:
+        for task in load_tasks(Path(sample) if sample else SAMPLE_TASKS, languages, split="test"):  # type: ignore[arg-type]
+            tasks["sample", task.id] = task
     released_root = resolve_data_dir(data)
     for language in languages:
         pool = load_tasks(released_root, (language,), split="test", types=RELEASED_TYPES)  # type: ignore[arg-type]
-        for task in spread_limit(pool, RELEASED_COUNT, RELEASED_SEED):
-            tasks["released", task.id] = task
+        chosen = spread_limit(pool, RELEASED_COUNT, RELEASED_SEED) if wanted is None else pool
+        for task in chosen:
+            if wanted is None or task.id in wanted:
+                tasks["released", task.id] = task
     return tasks
 
 
@@ -206,6 +218,7 @@ class NaturalReport(BaseModel):
     provider: str
     rows: list[Row]
     failures: list[Outcome]
+    family: str = "tuned"
 
     def row(self, language: str, mode: str, source: str = "all") -> Row | None:
         return next((r for r in self.rows if (r.language, r.mode, r.source) == (language, mode, source)), None)
@@ -260,7 +273,7 @@ async def play(
     return [outcome for chunk in await asyncio.gather(*jobs) for outcome in chunk]
 
 
-def report(outcomes: list[Outcome], provider: str) -> NaturalReport:
+def report(outcomes: list[Outcome], provider: str, family: str = "tuned") -> NaturalReport:
     """Rows per (language, mode, source) and per (language, mode) over both sources, in a stable order."""
     groups: dict[tuple[str, str, str], list[Outcome]] = defaultdict(list)
     for o in outcomes:
@@ -274,4 +287,4 @@ def report(outcomes: list[Outcome], provider: str) -> NaturalReport:
             key=lambda kv: (kv[0][0], MODES.index(kv[0][1]) if kv[0][1] in MODES else 9, order[kv[0][2]]),
         )
     ]
-    return NaturalReport(provider=provider, rows=rows, failures=[o for o in outcomes if not o.passed])
+    return NaturalReport(provider=provider, rows=rows, failures=[o for o in outcomes if not o.passed], family=family)

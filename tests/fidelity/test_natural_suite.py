@@ -12,6 +12,7 @@ from clarq_bench.core.errors import ClarqError
 from clarq_bench.core.tasks import ResponseTree, Split, Task, TaskBrief
 from clarq_bench.core.transcript import ReplyKind, Speaker, Turn
 from clarq_bench.fidelity.natural_suite import (
+    FAMILIES,
     MIN_WORDINGS,
     Wording,
     ancestors,
@@ -38,6 +39,18 @@ def test_suite_fits_its_tasks(language):
         for node in task.tree.required_ids:
             assert sum(w.key == (source, task_id) and w.node == node for w in suite) >= MIN_WORDINGS
     assert len({w.text for w in suite}) == len(suite), "a wording is repeated"
+
+
+@needs_upstream
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_held_out_family_fits_its_tasks_and_shares_none_with_the_tuned_suite(language):
+    held_out = load_suite([language], FAMILIES["held-out"])
+    tasks = suite_tasks([language], UPSTREAM_DATA, named={w.task for w in held_out})
+    assert validate(held_out, tasks) == []
+    assert {source for source, _ in tasks} == {"released"} and len(tasks) == 10
+    tuned = suite_tasks([language], UPSTREAM_DATA, SAMPLE_TASKS)
+    assert not set(tasks) & set(tuned), "a held-out task is also a task of the tuned suite"
+    assert len({w.text for w in held_out}) == len(held_out), "a wording is repeated"
 
 
 def tiny_task() -> Task:
@@ -211,3 +224,20 @@ def test_cli_json_and_errors(capsys):
     ]
     assert len(out["failures"]) == out["rows"][-1]["wordings"] == len(load_suite(["en"]))
     assert main(["natural-eval", "--data", str(SAMPLE_TASKS / "English")]) == 2  # not a data folder: one line
+
+
+@needs_upstream
+def test_the_documented_natural_figures_are_the_offline_providers():
+    from pathlib import Path
+
+    from clarq_bench.fidelity.checks import natural_eval
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "providers.md").read_text(encoding="utf-8")
+    for column, family in ((1, "tuned"), (2, "held-out")):
+        result = natural_eval(lang="all", data=UPSTREAM_DATA, family=family).report
+        for language, name in (("en", "English"), ("zh", "Chinese")):
+            single, multi = (result.row(language, mode) for mode in ("single", "multi-info"))
+            assert single is not None and multi is not None
+            line = next(line for line in doc.splitlines() if line.startswith(f"| {name} |"))
+            stated = line.strip(" |").split("|")[column].strip()
+            assert stated == f"{100 * single.share:.1f}% / {100 * multi.share:.1f}%", (family, language, stated)
