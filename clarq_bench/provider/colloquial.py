@@ -1,9 +1,12 @@
-"""Spoken Chinese interrogatives read as their written forms before any rule reads a seeker's turn.
+"""A seeker's turn in the forms every rule is written against, before any rule reads it: spoken Chinese
+interrogatives in their written forms, and an English doubt said as the question it is.
 
-Why apart: people chat in the spoken forms ("用啥挖？", "矿山咋进去？", "为啥不行？"), and every rule of the reader, the
-screen and the matcher is written against the written ones (什么, 怎么, 为什么). Rewriting the turn once, where the
-provider takes it, keeps each rule single and the transcript as the seeker wrote it. A spoken form asks exactly what
-its written form asks, so this reads no question that its written wording would not.
+Why apart: people chat in spoken forms ("用啥挖？", "矿山咋进去？", "为啥不行？") and say what they do not know instead of
+asking it ("I don't know which tavern you mean."), and every rule of the reader, the screen and the matcher is written
+against the written question (什么, 怎么; "Which tavern do you mean?"). Rewriting the turn once, where the provider
+takes it, keeps each rule single and the transcript as the seeker wrote it. A spoken form or a doubt asks exactly what
+its question asks, so this reads no question that the question would not: the guards a bare "Which tavern?" meets
+(asked before any tavern came up, it is a guess) meet "I don't know which tavern." too.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import re
 
 from ..core.transcript import Speaker, Turn
+from .indirect_questions import INDIRECT_QUESTION_EN, SAID_DOUBT_EN
 
 #: Spoken form -> written form, longest first ("咋办" before "咋").
 _SPOKEN_ZH = {
@@ -27,20 +31,42 @@ _SPOKEN_ZH = {
 _SPOKEN = re.compile("|".join(map(re.escape, _SPOKEN_ZH)))
 
 
+_SENTENCE_EN = re.compile(r"[^.!?\n]+[.!?]*\s*|\n")
+_TRAILING_JOINT = re.compile(r"[\s,;:]*\b(?:but|and|so|yet)?[\s,;:]*$", re.IGNORECASE)
+
+
 def written(text: str) -> str:
     """(zh) The text with its spoken interrogatives in their written forms."""
     return _SPOKEN.sub(lambda match: _SPOKEN_ZH[match.group(0)], text)
 
 
+def asked_outright(text: str) -> str:
+    """(en) The text with each sentence that says what the seeker does not know asked as the question it is: "There
+    are three taverns, I don't know which one you mean." -> "There are three taverns. which one you mean?"."""
+    out = []
+    for sentence in _SENTENCE_EN.findall(text):
+        doubt = SAID_DOUBT_EN.match(sentence.strip())
+        if doubt is None:
+            out.append(sentence)
+            continue
+        before = _TRAILING_JOINT.sub("", doubt.group("before"))
+        out.append((f"{before}. " if before.strip() else "") + doubt.group("asked").strip() + "? ")
+    return "".join(out).strip()
+
+
 def written_turns(turns: list[Turn], language: str) -> list[Turn]:
-    """The dialogue with every seeker turn in written forms (Chinese; other languages and unchanged turns as given)."""
-    if language != "zh":
-        return turns
+    """The dialogue with every seeker turn in the forms the rules read (unchanged turns as given)."""
     rewritten = list(turns)
     for index, turn in enumerate(turns):
-        if turn.speaker == Speaker.seeker and _SPOKEN.search(turn.text):
+        if turn.speaker != Speaker.seeker:
+            continue
+        if language == "zh" and _SPOKEN.search(turn.text):
             rewritten[index] = turn.model_copy(update={"text": written(turn.text)})
+        elif language == "en" and INDIRECT_QUESTION_EN.search(turn.text.lower()):
+            text = asked_outright(turn.text)
+            if text != turn.text:
+                rewritten[index] = turn.model_copy(update={"text": text})
     return rewritten
 
 
-__all__ = ["written", "written_turns"]
+__all__ = ["asked_outright", "written", "written_turns"]

@@ -17,6 +17,14 @@ _NOT_KNOWING_EN = (
     r"(?:not sure|unsure|not certain|uncertain|unclear|not clear)(?: about)?|can't tell|cannot tell|can not tell|can't figure out|"
     r"(?:never|didn't|did not|don't|do not) (?:say|said|tell|told|mention|mentioned|specify|specified)"
 )
+#: A sentence that says what one does not know, up to the interrogative that opens what is not known ("I don't
+#: really know which crystal ...": the question "which crystal ...?").
+SAID_DOUBT_EN = re.compile(
+    r"^(?P<before>[^.!?\n]*?)\b(?:i\s+|i'm\s+|i am\s+|you\s+|he\s+)?(?:have\s+|got\s+)?(?:really\s+|just\s+)?(?:"
+    + _NOT_KNOWING_EN
+    + r")\s+(?:me\s+)?(?P<asked>(?:which|what|where|how|when|who|whom|whose|whether|if)\b[^.!?\n]*)[.!]*\s*$",
+    re.IGNORECASE,
+)
 #: Requests phrased as statements ("I'd like to know which ...", "please tell me where ...", "I wonder which ...").
 INDIRECT_QUESTION_EN = re.compile(
     r"\b(tell me|let me know|i wonder|wondering|curious (?:which|what|where|how|who|whether)|(like|need|want) to know|"
@@ -53,4 +61,4 @@ QUESTION_MARKERS_ZH = (
     "说明一下",
 )
 
-__all__ = ["INDIRECT_QUESTION_EN", "QUESTION_MARKERS_ZH"]
+__all__ = ["INDIRECT_QUESTION_EN", "QUESTION_MARKERS_ZH", "SAID_DOUBT_EN"]

@@ -10,7 +10,7 @@ from provider_helpers import after_root, synthetic_task
 from test_said_doubts import BRIEFS, NODES, ROOT
 
 from clarq_bench.core.transcript import Speaker
-from clarq_bench.provider.colloquial import written, written_turns
+from clarq_bench.provider.colloquial import asked_outright, written, written_turns
 from clarq_bench.provider.factory import make_provider
 
 
@@ -30,13 +30,13 @@ def test_spoken_forms_read_as_written(spoken: str, expected: str) -> None:
     assert written(spoken) == expected
 
 
-def test_only_chinese_seeker_turns_are_rewritten_and_the_given_turns_are_kept() -> None:
+def test_only_seeker_turns_are_rewritten_and_the_given_turns_are_kept() -> None:
     turns = after_root("啥都有。", "房子啥时候进去安全？")
     rewritten = written_turns(turns, "zh")
     assert [t.text for t in rewritten if t.speaker == Speaker.seeker][-1] == "房子什么时候进去安全？"
     assert rewritten[2].text == "啥都有。"  # Jax's words are his own
     assert turns[-1].text == "房子啥时候进去安全？"
-    assert written_turns(turns, "en") is turns
+    assert [t.text for t in written_turns(turns, "en")] == [t.text for t in turns]
 
 
 @pytest.mark.parametrize(
@@ -55,3 +55,35 @@ def test_the_offline_provider_answers_a_spoken_question_as_its_written_form(ques
     provider = make_provider("offline", task, "single")
     reply = asyncio.run(provider.respond(after_root(ROOT["zh"], question)))
     assert [node for node in reply.revealed if node != "0"] == expected
+
+
+@pytest.mark.parametrize(
+    ("said", "asked"),
+    [
+        ("I don't know which tavern.", "which tavern?"),
+        ("There are three taverns, I don't know which one you mean.", "There are three taverns. which one you mean?"),
+        ("You said a time but never said which one.", "You said a time. which one?"),
+        ("No idea how to get in. Where is Henry?", "how to get in? Where is Henry?"),
+        ("I know which tavern it is.", "I know which tavern it is."),  # no doubt said
+    ],
+)
+def test_an_english_doubt_is_read_as_the_question_it_is(said: str, asked: str) -> None:
+    assert asked_outright(said) == asked
+
+
+@pytest.mark.parametrize(
+    ("said", "asked"),
+    [
+        ("I don't know which tavern.", "Which tavern?"),
+        ("I have no idea when it is safe to enter.", "When is it safe to enter?"),
+        ("I don't know which gem for the deal.", "Which gem for the deal?"),
+    ],
+)
+def test_a_doubt_gets_what_its_question_gets_and_no_more(said: str, asked: str) -> None:
+    task = synthetic_task("en", BRIEFS["en"], NODES["en"])
+
+    def reveals(question: str) -> list[str]:
+        reply = asyncio.run(make_provider("offline", task, "single").respond(after_root(ROOT["en"], question)))
+        return reply.revealed
+
+    assert reveals(said) == reveals(asked)
