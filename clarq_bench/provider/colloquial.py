@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from ..core.transcript import Speaker, Turn
-from .indirect_questions import INDIRECT_QUESTION_EN, SAID_DOUBT_EN
+from .indirect_questions import INDIRECT_QUESTION_EN, SAID_DOUBT_EN, SAID_DOUBT_ZH
 
 #: Spoken form -> written form, longest first ("咋办" before "咋").
 _SPOKEN_ZH = {
@@ -35,9 +35,23 @@ _SENTENCE_EN = re.compile(r"[^.!?\n]+[.!?]*\s*|\n")
 _TRAILING_JOINT = re.compile(r"[\s,;:]*\b(?:but|and|so|yet)?[\s,;:]*$", re.IGNORECASE)
 
 
+_SENTENCE_ZH = re.compile(r"[^。！？!?\n]+[。！？!?]*|\n")
+_TRAILING_JOINT_ZH = re.compile(r"[，,、\s]*(?:可是|可|但是|但|而且|就)?[，,、\s]*$")  # ("…，可我不知道")
+
+
 def written(text: str) -> str:
-    """(zh) The text with its spoken interrogatives in their written forms."""
-    return _SPOKEN.sub(lambda match: _SPOKEN_ZH[match.group(0)], text)
+    """(zh) The text with its spoken interrogatives in their written forms, and each sentence that says what the
+    seeker does not know asked as the question it is ("不知道是哪颗宝石。" -> "哪颗宝石？")."""
+    text = _SPOKEN.sub(lambda match: _SPOKEN_ZH[match.group(0)], text)
+    out = []
+    for sentence in _SENTENCE_ZH.findall(text):
+        doubt = SAID_DOUBT_ZH.match(sentence.strip())
+        if doubt is None:
+            out.append(sentence)
+            continue
+        before = _TRAILING_JOINT_ZH.sub("", doubt.group("before"))
+        out.append((f"{before}，" if before.strip() else "") + doubt.group("asked").strip() + "？")
+    return "".join(out)
 
 
 def asked_outright(text: str) -> str:
@@ -60,8 +74,10 @@ def written_turns(turns: list[Turn], language: str) -> list[Turn]:
     for index, turn in enumerate(turns):
         if turn.speaker != Speaker.seeker:
             continue
-        if language == "zh" and _SPOKEN.search(turn.text):
-            rewritten[index] = turn.model_copy(update={"text": written(turn.text)})
+        if language == "zh":
+            text = written(turn.text)
+            if text != turn.text:
+                rewritten[index] = turn.model_copy(update={"text": text})
         elif language == "en" and INDIRECT_QUESTION_EN.search(turn.text.lower()):
             text = asked_outright(turn.text)
             if text != turn.text:

@@ -50,7 +50,7 @@ from .option_groups import (
 from .own_words import OwnWordsReading
 from .prices import PriceReading
 from .question_lists import Question
-from .question_reading import QuestionReading, asked_names
+from .question_reading import QuestionReading
 from .question_words import (
     ALTERNATIVE,
     ASK_PIECES,
@@ -374,14 +374,14 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
         # fragment of any of them (two things: "电阻和电容" are whole two-character words, the thing itself)
         least = ZH_CHOICE_ANCHOR if self.language == "zh" and self.lists_things(question) else 1
         # (en) the thing may be one of the brief's names ("How do I get to Rock Island Lighthouse?" when the island is
-        # what the detail is about), when it names that one alone or asks about it (asked_names); Chinese names share
-        # pairs with too much (agreement fell): only a name wholly the place asked ("书房在哪里？", not "玄幻森林的地图")
-        every = self.named_options(question)
-        names = asked_names(question.text, every, self.asks_which_of(question), self.language)
+        # what the detail is about), when it names that one alone (two are offered, a choice between them); Chinese
+        # names share character pairs with too much (agreement fell): there only a name that is wholly the place
+        # asked ("书房在哪里？"), not one that qualifies the thing ("玄幻森林的地图")
+        names = self.named_options(question)
         whole = focus.needs == "place" and len(names) == 1 and names[0].terms <= focus.anchor
         alone = len(names) <= 1 if self.language == "en" else whole
-        named = (question.terms if names == every else set().union(*(o.terms for o in names))) if alone else set()
-        return short or self._overlaps(focus.anchor, self._own_terms(question) | (named & focus.anchor), least=least)
+        named = question.terms & focus.anchor if alone else set()
+        return short or self._overlaps(focus.anchor, self._own_terms(question) | named, least=least)
 
     def asks_short(self, question: Question, focus: NodeFocus) -> bool:
         """Does the question ask whether there is enough of what this node's explanation says may fall short?"""

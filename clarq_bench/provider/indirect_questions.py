@@ -25,6 +25,12 @@ SAID_DOUBT_EN = re.compile(
     + r")\s+(?:me\s+)?(?P<asked>(?:which|what|where|how|when|who|whom|whose|whether|if)\b[^.!?\n]*)[.!]*\s*$",
     re.IGNORECASE,
 )
+#: (zh) A sentence that says what one does not know before what it asks ("不知道是哪颗宝石。", "我也不清楚亨利在哪"):
+#: the question is what follows the not-knowing.
+SAID_DOUBT_ZH = re.compile(
+    r"^(?P<before>[^。！？!?\n]*?)(?:我)?(?:也|还|真|实在|都)?(?:不知道|不确定|不清楚|不记得|搞不清楚?|弄不清楚?)"
+    r"(?:是|该|要|应该|到底)?(?P<asked>[^。！？!?\n]*(?:哪|什么|怎么|如何|怎样|谁|多少|几)[^。！？!?\n]*?)[。！!～~]*$"
+)
 #: Requests phrased as statements ("I'd like to know which ...", "please tell me where ...", "I wonder which ...").
 INDIRECT_QUESTION_EN = re.compile(
     r"\b(tell me|let me know|i wonder|wondering|curious (?:which|what|where|how|who|whether)|(like|need|want) to know|"
@@ -61,4 +67,4 @@ QUESTION_MARKERS_ZH = (
     "说明一下",
 )
 
-__all__ = ["INDIRECT_QUESTION_EN", "QUESTION_MARKERS_ZH", "SAID_DOUBT_EN"]
+__all__ = ["INDIRECT_QUESTION_EN", "QUESTION_MARKERS_ZH", "SAID_DOUBT_EN", "SAID_DOUBT_ZH"]

@@ -7,12 +7,11 @@ the list reading's names, which FocusIndex sets (focus.py decides what each ques
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from .asks import wh_pieces
 from .caseblind import TextPattern, case_blind
 from .detail_kinds import ASKED_KINDS, KIND_WORDS
-from .lexical import WH_EN_PATTERN, is_question, sentences, token_set, tokens
+from .lexical import is_question, sentences, token_set, tokens
 from .memo import per_reader
 from .question_lists import ListReading, Question
 from .question_words import (
@@ -185,21 +184,6 @@ class QuestionReading(ListReading):
 #: "immobiliz" of "immobilizing" / "immobilize"), after a stem of DERIVED_STEM letters at least.
 DERIVED_ENDINGS = ("ation", "ion", "ment", "e")
 DERIVED_STEM = 5
-
-
-_WH_EN = case_blind(WH_EN_PATTERN)
-
-
-def asked_names(text: str, names: list[Any], offered: bool, language: str) -> list[Any]:
-    """(en) Of the brief's names a question names, offering none as alternatives, the one it asks about: the first
-    after its interrogative ("How do I reach the study once I'm past the main hall?": the study; the hall sets the
-    scene). All of them where they are offered, one or none is named, or no interrogative leads to one."""
-    if language != "en" or offered or len(names) <= 1:
-        return names
-    asking = _WH_EN.search(text)
-    after = tokens(text[asking.end() :], language) if asking else []
-    first = next((term for term in after if any(term in o.terms for o in names)), None)
-    return [o for o in names if first in o.terms][:1] if first is not None else names
 
 
 def _plural(word: str, single: str) -> bool:

@@ -24,6 +24,10 @@ from clarq_bench.provider.factory import make_provider
         ("亨利在哪儿？", "亨利在哪里？"),
         ("几时出发？", "什么时候出发？"),
         ("亨利在哪里？", "亨利在哪里？"),  # written already
+        ("不知道是哪颗宝石。", "哪颗宝石？"),  # a doubt said: the question it is
+        ("有三家酒馆，不知道你说的是哪一家", "有三家酒馆，你说的是哪一家？"),
+        ("你说约好了时间，可我不记得是啥时候了", "你说约好了时间，什么时候了？"),
+        ("我知道是哪家了。", "我知道是哪家了。"),  # no doubt said
     ],
 )
 def test_spoken_forms_read_as_written(spoken: str, expected: str) -> None:

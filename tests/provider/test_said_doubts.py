@@ -1,10 +1,8 @@
-"""A doubt said instead of asked, a detail asked the way the explanation's own question puts it, and a name that sets
-the scene, each read as a person reads it, and each shown not firing where it must not:
+"""A doubt said instead of asked, and a detail asked the way the explanation's own question puts it, each read as a
+person reads it, and each shown not firing where it must not:
 - "I don't know which tavern you mean", "不记得是啥时候了" ask, as "Which tavern?" does (indirect_questions.py);
 - "did not explain how to avoid the monsters ... addresses the question of when it is safe" is asked by when too
   (detail_kinds.kinds_asking);
-- (en) of two names of the brief a question names without offering them, it asks about the first after its
-  interrogative: "How do I reach the study once I'm past the main hall?" (question_reading.asked_names).
 """
 
 from __future__ import annotations
@@ -132,32 +130,3 @@ def test_the_kind_the_explanation_question_asks_joins_the_kinds_that_ask_it() ->
     assert other_wording(explanation, "manner", "en") == "when it is safe to enter the house"
     same = "Jax did not explain where to get it. This response addresses the question of where to buy fertilizer."
     assert other_wording(same, "place", "en") == ""  # the same kind asked twice adds only its verbs
-
-
-@pytest.mark.parametrize(
-    ("question", "expected"),
-    [
-        ("How do I reach the study once I'm past the main hall?", ["1"]),
-        ("Once I'm past the main hall, how do I reach the study?", ["1"]),
-        ("How do I get to the main hall once I'm past the study?", []),  # the hall is asked, not the study
-    ],
-)
-def test_a_name_that_sets_the_scene_is_not_what_is_asked(question: str, expected: list[str]) -> None:
-    root = "The key is in the study. Go through the main hall first."
-    nodes = [
-        ("0", root, None),
-        (
-            "1",
-            "The study is hidden behind the wall of the West Guest Room.",
-            "The previous responses did not explain how to reach the study. Note: use this response only if the "
-            "other party noticed that the way to the study is unclear.",
-        ),
-    ]
-    brief = TaskBrief(
-        role="thief",
-        task_name="opening the chest",
-        items=("A key",),
-        scenes=("Main Hall", "Study", "East Guest Room", "West Guest Room"),
-        background="Open the chest.",
-    )
-    assert revealed_after_root(synthetic_task("en", brief, nodes), root, question, ["1"]) == expected
