@@ -31,41 +31,50 @@ _SPOKEN_ZH = {
 _SPOKEN = re.compile("|".join(map(re.escape, _SPOKEN_ZH)))
 
 
-_SENTENCE_EN = re.compile(r"[^.!?\n]+[.!?]*\s*|\n")
-_TRAILING_JOINT = re.compile(r"[\s,;:]*\b(?:but|and|so|yet)?[\s,;:]*$", re.IGNORECASE)
+#: Per language: a sentence, what a said doubt may trail off from ("..., but I don't know"), and how the question it
+#: is joins what came before and ends.
+_DOUBTS = {
+    "en": (
+        re.compile(r"[^.!?\n]+[.!?]*\s*|\n"),
+        SAID_DOUBT_EN,
+        re.compile(r"[\s,;:]*\b(?:but|and|so|yet)?[\s,;:]*$", re.IGNORECASE),
+        ". ",
+        "? ",
+    ),
+    "zh": (
+        re.compile(r"[^。！？!?\n]+[。！？!?]*|\n"),
+        SAID_DOUBT_ZH,
+        re.compile(r"[，,、\s]*(?:可是|可|但是|但|而且|就)?[，,、\s]*$"),  # ("…，可我不知道")
+        "，",
+        "？",
+    ),
+}
 
 
-_SENTENCE_ZH = re.compile(r"[^。！？!?\n]+[。！？!?]*|\n")
-_TRAILING_JOINT_ZH = re.compile(r"[，,、\s]*(?:可是|可|但是|但|而且|就)?[，,、\s]*$")  # ("…，可我不知道")
+def _doubts_asked(text: str, language: str) -> str:
+    """The text with each sentence that says what the seeker does not know asked as the question it is."""
+    sentence, said_doubt, trailing, join, mark = _DOUBTS[language]
+    out = []
+    for piece in sentence.findall(text):
+        doubt = said_doubt.match(piece.strip())
+        if doubt is None:
+            out.append(piece)
+            continue
+        before = trailing.sub("", doubt.group("before"))
+        out.append((before + join if before.strip() else "") + doubt.group("asked").strip() + mark)
+    return "".join(out)
 
 
 def written(text: str) -> str:
     """(zh) The text with its spoken interrogatives in their written forms, and each sentence that says what the
     seeker does not know asked as the question it is ("不知道是哪颗宝石。" -> "哪颗宝石？")."""
-    text = _SPOKEN.sub(lambda match: _SPOKEN_ZH[match.group(0)], text)
-    out = []
-    for sentence in _SENTENCE_ZH.findall(text):
-        doubt = SAID_DOUBT_ZH.match(sentence.strip())
-        if doubt is None:
-            out.append(sentence)
-            continue
-        before = _TRAILING_JOINT_ZH.sub("", doubt.group("before"))
-        out.append((f"{before}，" if before.strip() else "") + doubt.group("asked").strip() + "？")
-    return "".join(out)
+    return _doubts_asked(_SPOKEN.sub(lambda match: _SPOKEN_ZH[match.group(0)], text), "zh")
 
 
 def asked_outright(text: str) -> str:
     """(en) The text with each sentence that says what the seeker does not know asked as the question it is: "There
     are three taverns, I don't know which one you mean." -> "There are three taverns. which one you mean?"."""
-    out = []
-    for sentence in _SENTENCE_EN.findall(text):
-        doubt = SAID_DOUBT_EN.match(sentence.strip())
-        if doubt is None:
-            out.append(sentence)
-            continue
-        before = _TRAILING_JOINT.sub("", doubt.group("before"))
-        out.append((f"{before}. " if before.strip() else "") + doubt.group("asked").strip() + "? ")
-    return "".join(out).strip()
+    return _doubts_asked(text, "en").strip()
 
 
 def written_turns(turns: list[Turn], language: str) -> list[Turn]:
@@ -76,12 +85,12 @@ def written_turns(turns: list[Turn], language: str) -> list[Turn]:
             continue
         if language == "zh":
             text = written(turn.text)
-            if text != turn.text:
-                rewritten[index] = turn.model_copy(update={"text": text})
         elif language == "en" and INDIRECT_QUESTION_EN.search(turn.text.lower()):
             text = asked_outright(turn.text)
-            if text != turn.text:
-                rewritten[index] = turn.model_copy(update={"text": text})
+        else:
+            continue
+        if text != turn.text:
+            rewritten[index] = turn.model_copy(update={"text": text})
     return rewritten
 
 
