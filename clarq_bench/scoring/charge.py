@@ -54,6 +54,10 @@ _JOINT = re.compile(
 #: enumeration marks, and commas when there are two or more (a list; one comma is a pause: "Okay, do I need it?").
 _YES_NO_JOINT = re.compile(r"、|\b(?:and|plus|as well as)\b|以及|还有|和|与|及")
 _COMMA = re.compile(r"[,，]")
+#: The last alternative of a choice: "A, B or C" / "A、B还是C" offers the options of one ask, so its marks list
+#: nothing; a conjunction ("A, B and C") still does.
+_LAST_ALTERNATIVE = re.compile(r"\bor\b|还是|或者|或")
+_LIST_MARK = re.compile(r"[,，、/&+|·•—–]")
 _CONTENT = re.compile(r"\w")
 #: A clause opened by a connective goes on with the same ask ("..., so what should I do?"), it lists nothing.
 _CONNECTIVE = re.compile(
@@ -71,7 +75,7 @@ def asks(text: str) -> int:
     question words plus the list items that follow the first of them (or, in a question without an English or
     Chinese question word, its conjunctions, enumeration marks and commas when two or more); at least one per asking
     sentence. Before the first question word a comma is a pause ("Okay, which cave?" asks one thing); "or" joins the
-    options of one ask. A goodbye turn asks nothing (the judge gives it 0: nothing is answered after it)."""
+    options of one ask, and so do the marks before it ("Which one: A, B or C?" asks one thing, "A, B and C" three). A goodbye turn asks nothing (the judge gives it 0: nothing is answered after it)."""
     total = 0
     for match in _SENTENCE.finditer(_normal(text)):
         sentence = match.group(0)
@@ -80,9 +84,12 @@ def asks(text: str) -> int:
         wh = list(_WH.finditer(sentence))
         if wh:
             rest = sentence[wh[0].end() :]
+            parts = _JOINT.split(rest)
+            if len(parts) > 1 and _LAST_ALTERNATIVE.search(parts[-1]) and _only_marks(rest):
+                parts = parts[:1]  # "which one: A, B or C?": one choice
             items = [
                 part
-                for part in _JOINT.split(rest)[1:]
+                for part in parts[1:]
                 if _CONTENT.search(part) and not _WH.search(part) and not _CONNECTIVE.match(part)
             ]
             total += len(wh) + len(items)
@@ -90,6 +97,11 @@ def asks(text: str) -> int:
             commas = len(_COMMA.findall(sentence))
             total += 1 + len(_YES_NO_JOINT.findall(sentence)) + (commas if commas >= 2 else 0)
     return total
+
+
+def _only_marks(rest: str) -> bool:
+    """Are all the joints of this question's rest list marks (no "and", 和, 以及 ...)?"""
+    return len(_JOINT.findall(rest)) == len(_LIST_MARK.findall(rest))
 
 
 def human_turn_tokens(unit: str, language: str) -> float:

@@ -26,7 +26,7 @@ from ..data.loader import strip_speaker
 from .base import DialogueView
 from .baselines import PARENTHESES
 from .brief_lists import brief_kinds, listed_options
-from .kind_words import KindWordsSeeker
+from .kind_words import KindHowSeeker, KindWordsSeeker
 from .redteam_base import RedTeamSeeker, fill, scrub_goodbye, wordings
 from .registry import SeekerTask
 from .scrambled_walk import ScrambledWalkSeeker, TelegraphicWalkSeeker
@@ -336,5 +336,6 @@ ENUMERATION: dict[str, type[RedTeamSeeker]] = {
         ScrambledWalkSeeker,
         TelegraphicWalkSeeker,
         KindWordsSeeker,
+        KindHowSeeker,
     )
 }

@@ -8,6 +8,7 @@ is built from the response tree.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from .phrasing import (
     option_groups,
     plain,
     restrictions,
+    short_options,
     task_phrase,
     with_article,
 )
@@ -120,6 +122,12 @@ class _Question:
         self.read = 0
 
 
+def _choice(template: str, kind: str, options: Sequence[str], language: str) -> str:
+    """A choice of a kind: with the kind named, its options are said in short ("Which mine: West or North?")."""
+    options = short_options(list(options), kind, language)
+    return prompts.render(template, language, kind=kind, options=join_options(options, language))
+
+
 def _subjects(names: list[str], skill: bool, language: str) -> str:
     """How a restriction question names what the note is on: "the West Mine and the North Mine", a skill in
     quotes, "西矿、北矿"."""
@@ -175,7 +183,9 @@ class HeuristicSeeker:
                 kind = None if skill else group_kind(group, language)
                 group_of.update(dict.fromkeys(group, kind))
                 self._add(
-                    prompts.render("seeker/choose", language, options=join_options(group, language)),
+                    _choice("seeker/choose_of_kind", kind, group, language)
+                    if kind
+                    else prompts.render("seeker/choose", language, options=join_options(group, language)),
                     " ".join(group),
                     1.5,
                     next(order),
@@ -340,9 +350,7 @@ class HeuristicSeeker:
             return prompts.render("seeker/find_person_again", self.language, person=question.person)
         if question.kind and question.mention and any(question.mention.search(reply) for reply in replies):
             template = "seeker/choose_again" if question.asked else "seeker/choose_kind"  # (asked again in new words)
-            return prompts.render(
-                template, self.language, kind=question.kind, options=join_options(question.options, self.language)
-            )
+            return _choice(template, question.kind, question.options, self.language)
         return question.text
 
     def _next(self, replies: list[str]) -> str | None:

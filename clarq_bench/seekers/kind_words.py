@@ -1,4 +1,5 @@
-"""A walker of which-questions over the brief's kinds, padded with Jax's words (enum-kind-words).
+"""Walkers of which-questions over the brief's kinds, padded with Jax's words (enum-kind-words) or paired with a
+how-question over one of his words (enum-kind-how).
 
 Why: a which over a kind the brief lists several of is a real choice question, and the words after it may name what
 the choice is for ("Which tavern should I visit for the trade?"). A walker that never reads the tree can fill those
@@ -50,3 +51,20 @@ class KindWordsSeeker(RedTeamSeeker):
         at = 2 * ((turn - 1) // len(kinds))
         word, thing = words[at % len(words)], words[(at + 1) % len(words)]
         return fill(self.pick("kind_words", view, turn), kind=kind, word=word, thing=thing)
+
+
+class KindHowSeeker(RedTeamSeeker):
+    """Enumeration: one of the brief's kinds a turn in a bare which, beside a how over the next of Jax's words, asked
+    or said as a doubt ("Which tavern? How do I deal?", "Not sure which tavern or how to deal.", "哪个酒馆？交易怎么办？"):
+    two asks a turn, inside the honest seekers' bound, that add blind probes of his words to the real choice
+    question."""
+
+    strategy = "enum-kind-how"
+
+    def attack(self, view: DialogueView, turn: int) -> str:
+        kinds = brief_kinds(self.task)
+        if not kinds:
+            return "?"
+        words = jax_words(view, self.language) or kinds
+        kind, word = kinds[(turn - 1) % len(kinds)], words[(turn - 1) % len(words)]
+        return fill(self.pick("kind_how", view, turn), kind=kind, word=word)

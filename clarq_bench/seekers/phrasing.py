@@ -301,6 +301,20 @@ def group_kind(group: list[str], language: str) -> str | None:
     return suffix if suffix and all("\u4e00" <= c <= "\u9fff" for c in suffix) else None
 
 
+def short_options(group: list[str], kind: str | None, language: str) -> list[str]:
+    """The options of a kind group by the words that set them apart, as a person says them once the kind is named
+    ("Which tavern: Mystic or Forest?"): the words every option shares dropped, each keeping one of its own. English
+    only (a Chinese name without its ending is no name); without a kind, or where two would read alike, the names."""
+    if language != "en" or not kind or len(group) < 2:
+        return group
+    words = [name.split() for name in group]
+    shared = set.intersection(*({word.lower() for word in name} for name in words))
+    short = [" ".join(word for word in name if word.lower() not in shared) for name in words]
+    if not all(short) or len({name.lower() for name in short}) < len(short):
+        return group
+    return short
+
+
 def kind_pattern(kind: str, language: str) -> re.Pattern[str]:
     """Where a reply speaks of a kind ("the tavern", "taverns", "酒馆")."""
     if language == "en":

@@ -13,8 +13,9 @@ from typing import ClassVar, TypeVar
 from ..core import prompts
 from ..core.errors import ClarqError
 from ..core.goodbye import CHINESE_GOODBYE, ENGLISH_GOODBYE
+from ..core.transcript import Speaker
 from .base import DialogueView
-from .baselines import opening, seeker_turn_count
+from .baselines import goodbye, opening, seeker_turn_count, told_enough
 from .registry import SeekerConfig, SeekerTask
 
 T = TypeVar("T")
@@ -54,7 +55,10 @@ def scrub_goodbye(text: str) -> str:
 
 
 class RedTeamSeeker:
-    """Base of the red-team strategies: the opening request, then `attack(view, turn)` on every later turn."""
+    """Base of the red-team strategies: the opening request, then `attack(view, turn)` on every later turn, until
+    Jax says the seeker already has enough information. Stopping there costs no success (nothing is left to reveal)
+    and saves the turns the efficiency figure charges, as the honest heuristic does: an attacker is audited at its
+    cheapest."""
 
     #: Registered name (`red-...`); also the key of the wording choice.
     strategy: ClassVar[str] = "red"
@@ -69,6 +73,9 @@ class RedTeamSeeker:
         turn = seeker_turn_count(view)
         if turn == 0:
             return opening(self.task)
+        replies = [t.text for t in view.turns[1:] if t.speaker == Speaker.provider]
+        if replies and told_enough(replies[-1]):
+            return goodbye(self.language)
         text = scrub_goodbye(self.attack(view, turn)).strip()
         return text or "?"
 

@@ -72,6 +72,7 @@ ENUMERATION = {
     "enum-scrambled": "ScrambledWalkSeeker",
     "enum-telegraphic": "TelegraphicWalkSeeker",
     "enum-kind-words": "KindWordsSeeker",
+    "enum-kind-how": "KindHowSeeker",
 }
 #: The template family (seekers/templates.py): any spec `tpl-<form>+q..+n..+<source>...` names a member; these
 #: named members are known attacks on a provider. Kept in step with templates.MEMBERS (a test checks it).

@@ -188,6 +188,10 @@ def test_a_packing_seeker_scores_below_an_honest_one_with_the_same_success() -> 
         ("which:cave,torch,silk,map", 4),  # no spaces: the same list
         ("Where do I get the cave — torch | silk • map / rope?", 5),  # other separators: the same list
         ("Which fuel: the lamp kerosene or the whale oil?", 1),
+        ("Which tavern should I choose: Mystic Tavern, Forest Tavern or Riverside Tavern?", 1),  # one choice
+        ("你说的酒馆是哪一个：神秘酒馆、森林酒馆还是河边酒馆？", 1),
+        ("Which tavern: Mystic, Forest and Riverside?", 3),  # "and" lists three things
+        ("Which tavern, where is the gem or the map?", 2),  # a second question word still counts
         ("Which cave，which torch？", 2),  # full-width marks read as their ASCII forms
         ("I need to collect the gem.", 0),
         ("哪个山洞？", 1),

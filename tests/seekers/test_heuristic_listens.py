@@ -17,7 +17,7 @@ from clarq_bench.core.transcript import ReplyKind, Speaker
 from clarq_bench.provider.base import ProviderTurn
 from clarq_bench.runner.dialogue import play_dialogue
 from clarq_bench.seekers.baselines import join_options
-from clarq_bench.seekers.phrasing import group_kind, open_things, option_groups
+from clarq_bench.seekers.phrasing import group_kind, open_things, option_groups, short_options
 from clarq_bench.seekers.registry import SeekerTask, build_seeker
 from clarq_bench.seekers.reply_details import persons, placed
 
@@ -76,7 +76,8 @@ async def dialogue(task, lines: list[str]) -> list[tuple[str, str]]:
 
 
 def tavern_asks(pairs, language: str) -> list[int]:
-    listed = join_options(TAVERNS[language], language)
+    """The turns that ask the tavern choice by its options (in English by the words that set them apart)."""
+    listed = join_options(short_options(TAVERNS[language], "tavern", language), language)
     return [i for i, (line, _) in enumerate(pairs) if listed in line]
 
 
@@ -124,8 +125,13 @@ async def test_a_choice_a_reply_answered_is_never_asked_again(language):
 async def test_a_choice_raised_before_it_was_asked_names_the_kind(language):
     task = tavern_task(language)
     pairs = await dialogue(task, [RAISES[language]])
-    listed = join_options(TAVERNS[language], language)
-    expected = f"Which tavern do you mean: {listed}?" if language == "en" else f"你说的酒馆是哪一个：{listed}？"
+    if language == "en":  # the kind named, each tavern by the word that sets it apart
+        expected = "Which tavern do you mean: Mystic, Forest or Riverside?"
+    else:  # (a Chinese name without its ending is no name)
+        expected = f"你说的酒馆是哪一个：{join_options(TAVERNS[language], language)}？"
+    assert short_options(TAVERNS[language], "tavern", language) == (
+        ["Mystic", "Forest", "Riverside"] if language == "en" else TAVERNS[language]
+    )
     assert pairs[0][0] == expected and len(tavern_asks(pairs, language)) == 1
 
 

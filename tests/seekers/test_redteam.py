@@ -281,3 +281,31 @@ def test_the_telegraphic_walker_keeps_his_order_and_drops_his_grammar():
     walker = build_seeker("enum-telegraphic", task)
     first = walker.attack(view_of(task, 1, said), 1)  # type: ignore[attr-defined]
     assert "trade gem henry" in first and first.endswith("?")
+
+
+@pytest.mark.parametrize("name", EVERY)
+@pytest.mark.parametrize("language", ["en", "zh"])
+async def test_every_strategy_says_goodbye_once_told_it_has_enough(name, language):
+    """An attacker is audited at its cheapest: once Jax says nothing is left to tell, it stops paying for turns."""
+    from clarq_bench.core import prompts
+
+    task = make_task() if language == "en" else zh_task()
+    enough = prompts.render("provider/offline_enough", language)
+    seeker = build_seeker(name, task)
+    assert is_goodbye(await seeker.respond(view_of(task, 3, enough)))
+    assert not is_goodbye(await seeker.respond(view_of(task, 3)))
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_kind_how_walker_pairs_a_kind_with_a_how_over_one_of_jaxs_words(language):
+    task = make_task() if language == "en" else zh_task()
+    seeker = build_seeker("enum-kind-how", task)
+    reply = "You need to dig in the mine at dawn." if language == "en" else "你需要在黎明时去矿山挖掘。"
+    texts = [seeker.attack(view_of(task, turn, reply), turn) for turn in range(1, 5)]  # type: ignore[attr-defined]
+    from clarq_bench.seekers.brief_lists import brief_kinds
+
+    kinds = brief_kinds(task)
+    assert len(kinds) >= 2 and all(kinds[turn % len(kinds)] in text for turn, text in enumerate(texts)), texts
+    how = ("how", "How") if language == "en" else ("怎么", "咋")
+    assert all(any(word in text for word in how) for text in texts), texts
+    assert len(set(texts)) == 4
