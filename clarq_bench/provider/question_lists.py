@@ -218,6 +218,16 @@ class ListReading:
         while lead >= 0 and not pieces[lead].strip():
             lead -= 1
         kept = list(pieces)
+        if lead < 0 and self.language == "zh" and NAME_MARK not in pieces[run[0]] and len(run) > 1:
+            # (zh) the run's first piece may carry the frame before its item ("香料是在ABC、XYZ还是…买"): the item is
+            # said as long as the next one, the rest leads into the run
+            first, size = pieces[run[0]], len(pieces[run[1]].replace(NAME_MARK, "xx").strip())
+            if len(first.strip()) > size:
+                pieces = [*pieces]
+                kept[run[0]] = pieces[run[0]] = first.strip()[-size:]
+                kept.insert(run[0], first.strip()[:-size])
+                pieces.insert(run[0], kept[run[0]])
+                run = [index + 1 for index in run]
         if lead >= 0 and lead not in run:
             size = len(pieces[run[0]]) if self.language == "zh" else len(pieces[run[0]].split())
             words = kept[lead] if self.language == "zh" else kept[lead].split()
