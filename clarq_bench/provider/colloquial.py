@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from ..core.transcript import Speaker, Turn
-from .indirect_questions import INDIRECT_QUESTION_EN, SAID_DOUBT_EN, SAID_DOUBT_ZH
+from .indirect_questions import INDIRECT_QUESTION_EN, SAID_DOUBT_EN, SAID_DOUBT_ZH, SAID_LACK_EN, SAID_LACK_ZH
 
 #: Spoken form -> written form, longest first ("咋办" before "咋").
 _SPOKEN_ZH = {
@@ -29,6 +29,8 @@ _SPOKEN_ZH = {
     "几时": "什么时候",
 }
 _SPOKEN = re.compile("|".join(map(re.escape, _SPOKEN_ZH)))
+#: (en) Words a said lack needs, a cheap test before the sentence patterns are tried.
+_LACK_EN = re.compile(r"\b(?:have|own|carry|find|locate|see|get|buy)\b", re.IGNORECASE)
 
 
 #: Per language: a sentence, what a said doubt may trail off from ("..., but I don't know"), and how the question it
@@ -51,14 +53,39 @@ _DOUBTS = {
 }
 
 
+#: Per language: a lack said, and the question it is: where to find what cannot be found, else where to get it.
+_LACKS = {
+    "en": (SAID_LACK_EN, "Where can I find {thing}? ", "Where can I get {thing}? "),
+    "zh": (SAID_LACK_ZH, "哪里能找到{thing}？", "哪里能弄到{thing}？"),
+}
+
+
+def _lack_asked(piece: str, language: str) -> str | None:
+    """The question a sentence that says what the seeker lacks is ("I don't have a shovel." -> "Where can I get a
+    shovel?"), or None."""
+    pattern, find, get = _LACKS[language]
+    lack = pattern.match(piece.strip())
+    if lack is None:
+        return None
+    asked = (find if lack.group("find") else get).format(thing=lack.group("thing").strip())
+    return lack.group("before") + asked
+
+
+#: A turn that asks anything itself: its lacks are what it asks about ("I don't have a shovel. Where can I buy one?").
+_ASKS_ITSELF = re.compile(r"[?？]|哪|什么|怎么|怎样|如何|谁|几|多少|吗")
+
+
 def _doubts_asked(text: str, language: str) -> str:
-    """The text with each sentence that says what the seeker does not know asked as the question it is."""
+    """The text with each sentence that says what the seeker does not know asked as the question it is; in a turn
+    that asks nothing itself, each that says what it lacks too."""
     sentence, said_doubt, trailing, join, mark = _DOUBTS[language]
+    lacks = not _ASKS_ITSELF.search(text)
     out = []
     for piece in sentence.findall(text):
         doubt = said_doubt.match(piece.strip())
         if doubt is None:
-            out.append(piece)
+            lack = _lack_asked(piece, language) if lacks else None
+            out.append(piece if lack is None else lack)
             continue
         before = trailing.sub("", doubt.group("before"))
         out.append((before + join if before.strip() else "") + doubt.group("asked").strip() + mark)
@@ -85,7 +112,7 @@ def written_turns(turns: list[Turn], language: str) -> list[Turn]:
             continue
         if language == "zh":
             text = written(turn.text)
-        elif language == "en" and INDIRECT_QUESTION_EN.search(turn.text.lower()):
+        elif language == "en" and (INDIRECT_QUESTION_EN.search(turn.text.lower()) or _LACK_EN.search(turn.text)):
             text = asked_outright(turn.text)
         else:
             continue

@@ -31,6 +31,23 @@ SAID_DOUBT_ZH = re.compile(
     r"^(?P<before>[^。！？!?\n]*?)(?:我)?(?:也|还|真|实在|都)?(?:不知道|不确定|不清楚|不记得|搞不清楚?|弄不清楚?)"
     r"(?:是|该|要|应该|到底)?(?P<asked>[^。！？!?\n]*(?:哪|什么|怎么|如何|怎样|谁|多少|几)[^。！？!?\n]*?)[。！!～~]*$"
 )
+#: A lack said as the last clause of a sentence ("I don't have a shovel.", "I can't find the key.", "我手上没有能挖坑的工
+#: 具啊", "找不到去书房的路"): the question is where to get (find) the thing. Not a feeling or a state ("I have no idea",
+#: "我没有问题") nor, in Chinese, an action not done ("我没有去过城堡": a thing that opens with a verb).
+SAID_LACK_EN = re.compile(
+    r"^(?P<before>(?:[^.!?\n]*[,;:]\s*)?(?:(?:but|and|so|yet|though|sadly|unfortunately),?\s+)?)(?:i|we)\s+"
+    r"(?P<verb>(?:don't|do not|dont|didn't|did not)\s+(?:have|own|carry)|have\s+no|(?:can't|cannot|can not|couldn't|"
+    r"could not)\s+(?P<find>find|locate|see|get|buy))\s+(?:any\s+)?"
+    r"(?P<thing>(?!(?:an?\s+)?(?:idea|clue|problems?|questions?|doubts?|worries|objections?|preference|time to|"
+    r"way)\b)[^.!?\n,;]{1,40}?)(?:\s+(?:yet|anymore|with me|on me|here|at all))?\s*[.!]*\s*$",
+    re.IGNORECASE,
+)
+SAID_LACK_ZH = re.compile(
+    r"^(?P<before>(?:[^。！？!?\n]*(?:[，,]|以后|之后|可是|但是|但|可))?)(?:我们|咱们|我)?(?:现在|目前|手上|手头|手里|身上|这里|这儿)*"
+    r"(?:也|还|都|根本|完全)?(?P<verb>没有|缺少|缺|(?P<find>找不到)|买不到|弄不到)"
+    r"(?P<thing>(?!说|告诉|提|讲|问题|办法|头绪|想法|主意|关系|事|去|来|到|做|用|看|听|想|问|见|时间)"
+    r"[^。！？!?\n，,哪什怎谁几吗]{1,16}?)(?:啊|呀|哦|了|呢|诶|哎|啦)*[。！!～~…]*$"
+)
 #: Requests phrased as statements ("I'd like to know which ...", "please tell me where ...", "I wonder which ...").
 INDIRECT_QUESTION_EN = re.compile(
     r"\b(tell me|let me know|i wonder|wondering|curious (?:which|what|where|how|who|whether)|(like|need|want) to know|"
@@ -67,4 +84,11 @@ QUESTION_MARKERS_ZH = (
     "说明一下",
 )
 
-__all__ = ["INDIRECT_QUESTION_EN", "QUESTION_MARKERS_ZH", "SAID_DOUBT_EN", "SAID_DOUBT_ZH"]
+__all__ = [
+    "INDIRECT_QUESTION_EN",
+    "QUESTION_MARKERS_ZH",
+    "SAID_DOUBT_EN",
+    "SAID_DOUBT_ZH",
+    "SAID_LACK_EN",
+    "SAID_LACK_ZH",
+]

@@ -91,3 +91,51 @@ def test_a_doubt_gets_what_its_question_gets_and_no_more(said: str, asked: str) 
         return reply.revealed
 
     assert reveals(said) == reveals(asked)
+
+
+@pytest.mark.parametrize(
+    ("said", "asked"),
+    [
+        ("我手上没有能挖坑的工具啊", "哪里能弄到能挖坑的工具？"),
+        ("我手头没有椰子水", "哪里能弄到椰子水？"),
+        ("到了大厅以后找不到书房", "到了大厅以后哪里能找到书房？"),
+        ("进了城以后，我还没有通行证", "进了城以后，哪里能弄到通行证？"),
+        ("我没有问题。", "我没有问题。"),  # a state, no thing lacked
+        ("我没有去过城堡。", "我没有去过城堡。"),  # an action not done
+        ("亨利没有地图。", "亨利没有地图。"),  # someone else's lack
+        ("我没有钥匙，怎么进去？", "我没有钥匙，怎么进去？"),  # the turn asks itself
+    ],
+)
+def test_a_chinese_lack_said_is_read_as_where_to_get_the_thing(said: str, asked: str) -> None:
+    assert written(said) == asked
+
+
+@pytest.mark.parametrize(
+    ("said", "asked"),
+    [
+        ("I don't have a shovel.", "Where can I get a shovel?"),
+        ("I can't find the key to the study.", "Where can I find the key to the study?"),
+        ("We have no boat yet!", "Where can I get boat?"),
+        ("I have no idea.", "I have no idea."),  # a state, no thing lacked
+        ("I don't have time to wait.", "I don't have time to wait."),
+        ("I don't have a shovel. Where can I buy one?", "I don't have a shovel. Where can I buy one?"),  # asked
+    ],
+)
+def test_an_english_lack_said_is_read_as_where_to_get_the_thing(said: str, asked: str) -> None:
+    turns = after_root("Dig for the gems.", said)
+    assert written_turns(turns, "en")[-1].text == asked
+
+
+@pytest.mark.parametrize(
+    ("said", "asked"),
+    [("I don't have a lantern.", "Where can I get a lantern?"), ("我没有提灯。", "哪里能弄到提灯？")],
+)
+def test_a_lack_gets_what_its_question_gets_and_no_more(said: str, asked: str) -> None:
+    language = "zh" if "提灯" in said else "en"
+    task = synthetic_task(language, BRIEFS[language], NODES[language])
+
+    def reveals(question: str) -> list[str]:
+        reply = asyncio.run(make_provider("offline", task, "single").respond(after_root(ROOT[language], question)))
+        return reply.revealed
+
+    assert reveals(said) == reveals(asked)
