@@ -14,7 +14,15 @@ from __future__ import annotations
 import re
 
 from ..core.transcript import Speaker, Turn
-from .indirect_questions import INDIRECT_QUESTION_EN, SAID_DOUBT_EN, SAID_DOUBT_ZH, SAID_LACK_EN, SAID_LACK_ZH
+from .indirect_questions import (
+    INDIRECT_QUESTION_EN,
+    SAID_DOUBT_ABOUT_EN,
+    SAID_DOUBT_ABOUT_ZH,
+    SAID_DOUBT_EN,
+    SAID_DOUBT_ZH,
+    SAID_LACK_EN,
+    SAID_LACK_ZH,
+)
 
 #: Spoken form -> written form, longest first ("咋办" before "咋").
 _SPOKEN_ZH = {
@@ -30,7 +38,7 @@ _SPOKEN_ZH = {
 }
 _SPOKEN = re.compile("|".join(map(re.escape, _SPOKEN_ZH)))
 #: (en) Words a said lack needs, a cheap test before the sentence patterns are tried.
-_LACK_EN = re.compile(r"\b(?:have|own|carry|find|locate|see|get|buy)\b", re.IGNORECASE)
+_LACK_EN = re.compile(r"\b(?:have|own|carry|find|locate|see|get|buy|sure|unsure|uncertain|unclear|confused)\b", re.I)
 
 
 #: Per language: a sentence, what a said doubt may trail off from ("..., but I don't know"), and how the question it
@@ -60,6 +68,21 @@ _LACKS = {
 }
 
 
+#: Per language: a doubt said about a thing, and the question it is ("What is the voltage ...?", "线路电压是什么？").
+_ABOUTS = {"en": (SAID_DOUBT_ABOUT_EN, "What is {thing}? "), "zh": (SAID_DOUBT_ABOUT_ZH, "{thing}是什么？")}
+
+
+def _about_asked(piece: str, language: str) -> str | None:
+    """The question a sentence that says the seeker is unsure about a thing is ("I'm unsure about the voltage." ->
+    "What is the voltage?"), or None."""
+    pattern, question = _ABOUTS[language]
+    doubt = pattern.match(piece.strip())
+    if doubt is None:
+        return None
+    before = doubt.groupdict().get("before") or ""
+    return before + question.format(thing=doubt.group("thing").strip())
+
+
 def _lack_asked(piece: str, language: str) -> str | None:
     """The question a sentence that says what the seeker lacks is ("I don't have a shovel." -> "Where can I get a
     shovel?"), or None."""
@@ -84,8 +107,8 @@ def _doubts_asked(text: str, language: str) -> str:
     for piece in sentence.findall(text):
         doubt = said_doubt.match(piece.strip())
         if doubt is None:
-            lack = _lack_asked(piece, language) if lacks else None
-            out.append(piece if lack is None else lack)
+            asked = _about_asked(piece, language) or (_lack_asked(piece, language) if lacks else None)
+            out.append(piece if asked is None else asked)
             continue
         before = trailing.sub("", doubt.group("before"))
         out.append((before + join if before.strip() else "") + doubt.group("asked").strip() + mark)

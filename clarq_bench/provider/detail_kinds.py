@@ -32,6 +32,17 @@ SAYS_GETTING: dict[str, TextPattern] = {
     "zh": re.compile(r"(?:如何|怎么|怎样|怎么样)(?:才能|可以|能|去)?(?:获得|获取|得到|购买|买到|拿到|取得|弄到)"),
 }
 
+#: A choice that is the means of making its thing ("which furnace to use for refining ... into a Fire Spirit Stone",
+#: "应该使用黄色熔炉来炼成火灵石"), and a question of how to get a thing ("How do I get a fire spirit stone?",
+#: "火灵石怎么得到？"): such a question asks that choice, as a person answers it with the means.
+MAKES: dict[str, TextPattern] = {
+    "en": case_blind(r"\b(?:to|for) (?:make|making|craft\w*|refin\w*|forg(?:e|ing)|brew\w*|smelt\w*|produc\w*)\b"),
+    "zh": re.compile(r"(?:炼成|炼化|炼制|制作|做成|制成|合成|打造|锻造|酿造|熔炼)"),
+}
+ASKS_GETTING: dict[str, TextPattern] = {
+    "en": case_blind(r"\bhow\b(?:\s+\w+){0,3}\s+(?:get|obtain|acquire|make|craft)\b"),
+    "zh": re.compile(r"(?:怎么|如何|怎样)(?:才能|可以|能|去)?(?:得到|获得|弄到|拿到|搞到|做出|炼出|做)"),
+}
 #: The question an explanation says its node answers ("addresses the question of when it is safe to enter"): where
 #: its missing detail was put another way first ("did not explain how to avoid the monsters"), this names its kind too.
 QUESTION_OF: dict[str, TextPattern] = {
@@ -53,6 +64,12 @@ def kinds_asking(needs: str | None, explanation: str, language: str) -> frozense
     return kinds | {also} if also is not None else kinds
 
 
+def asks_making(question: str, explanation: str, language: str) -> frozenset[str]:
+    """{"manner"} when the question asks how to get the thing the explanation says its choice makes (MAKES)."""
+    found = ASKS_GETTING[language].search(question) and MAKES[language].search(explanation)
+    return frozenset({"manner"}) if found else frozenset()
+
+
 def other_wording(explanation: str, needs: str | None, language: str) -> str:
     """(en) The explanation's own question where it asks another kind of detail than its gap said ("did not explain
     how to avoid the monsters ... the question of when it is safe to enter the house", up to its first comma): its
@@ -62,4 +79,12 @@ def other_wording(explanation: str, needs: str | None, language: str) -> str:
     return said.group(1).split(",")[0] if said and kind != needs else ""
 
 
-__all__ = ["ASKED_KINDS", "KIND_WORDS", "QUESTION_OF", "SAYS_GETTING", "kinds_asking", "other_wording"]
+__all__ = [
+    "ASKED_KINDS",
+    "KIND_WORDS",
+    "QUESTION_OF",
+    "SAYS_GETTING",
+    "asks_making",
+    "kinds_asking",
+    "other_wording",
+]

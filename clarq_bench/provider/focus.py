@@ -173,7 +173,8 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
                 options = members
                 kind |= set(frozenset.intersection(*(o.terms for o in members)))
         if not options and kind and not spoken:  # a kind no name carries, its options named by their own parts
-            options = named_by_own_part(present, self.options, self._distinct, self._list_of)
+            listed = set(tokens(explanation, language))  # (in the answer, or listed: "Pink, Blue, and Green")
+            options = named_by_own_part(present, self.options, self._distinct, self._list_of, listed)
         if options and not any(names_entity(present, o.terms) for o in options):
             options += answer_group(options, named, self.options, self._list_of)
         if not options and spoken:  # names that share no word: a which over any one's head asks among them
@@ -302,7 +303,7 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
             return None  # one option named, no other offered: a bet on the answer
         if named and len(named) > 2:
             return None  # names of other kinds thrown in: no question about this choice
-        allowed = self._choice_asked_by(focus)
+        allowed = self._choice_asked_by(focus) | self.asks_making_of(question, focus)
         if not question.classes & allowed:
             return None  # a yes/no question, or one that asks another kind of thing (how many, when, who)
         if self._asks_kind_word(question) and not question.classes & ASKED_KINDS & allowed:

@@ -15,7 +15,8 @@ import re
 _NOT_KNOWING_EN = (
     r"(?:do not|don't|dont|did not|didn't|does not|doesn't) (?:really |quite |even )?know|no idea|no clue|"
     r"(?:not sure|unsure|not certain|uncertain|unclear|not clear)(?: about)?|can't tell|cannot tell|can not tell|can't figure out|"
-    r"(?:never|didn't|did not|don't|do not) (?:say|said|tell|told|mention|mentioned|specify|specified)"
+    r"(?:never|didn't|did not|don't|do not) (?:say|said|tell|told|mention|mentioned|specify|specified)|"
+    r"(?:won't|will not|wouldn't|would not) know"
 )
 #: A sentence that says what one does not know, up to the interrogative that opens what is not known ("I don't
 #: really know which crystal ...": the question "which crystal ...?").
@@ -28,7 +29,8 @@ SAID_DOUBT_EN = re.compile(
 #: (zh) A sentence that says what one does not know before what it asks ("不知道是哪颗宝石。", "我也不清楚亨利在哪"):
 #: the question is what follows the not-knowing.
 SAID_DOUBT_ZH = re.compile(
-    r"^(?P<before>[^。！？!?\n]*?)(?:我)?(?:也|还|真|实在|都)?(?:不知道|不确定|不清楚|不记得|搞不清楚?|弄不清楚?)"
+    r"^(?P<before>[^。！？!?\n]*?)(?:我)?(?:也|还|真|实在|都)?(?:有点|有些)?(?:不知道|不确定|不清楚|不记得|搞不清楚?|弄不清楚?|"
+    r"拿不准|拿不定|吃不准)"
     r"(?:是|该|要|应该|到底)?(?P<asked>[^。！？!?\n]*(?:哪|什么|怎么|如何|怎样|谁|多少|几)[^。！？!?\n]*?)[。！!～~]*$"
 )
 #: A lack said as the last clause of a sentence ("I don't have a shovel.", "I can't find the key.", "我手上没有能挖坑的工
@@ -47,6 +49,18 @@ SAID_LACK_ZH = re.compile(
     r"(?:也|还|都|根本|完全)?(?P<verb>没有|缺少|缺|(?P<find>找不到)|买不到|弄不到)"
     r"(?P<thing>(?!说|告诉|提|讲|问题|办法|头绪|想法|主意|关系|事|去|来|到|做|用|看|听|想|问|见|时间)"
     r"[^。！？!?\n，,哪什怎谁几吗]{1,16}?)(?:啊|呀|哦|了|呢|诶|哎|啦)*[。！!～~…]*$"
+)
+#: A doubt said about a thing, not a wh-clause ("I'm unsure about the voltage for the line to Blue Sky.",
+#: "通往蓝天城变电站的线路电压，我有点拿不准。"): the question is what that thing is.
+SAID_DOUBT_ABOUT_EN = re.compile(
+    r"^(?P<before>(?:[^.!?\n]*[,;:]\s*)?(?:but|and|so)?\s*)(?:i'm|i am|i'm still|i am still)\s+(?:a bit\s+|a little\s+|"
+    r"quite\s+|really\s+)?(?:not sure|unsure|uncertain|not clear|unclear|confused)\s+(?:about|of|on)\s+"
+    r"(?P<thing>(?:the|my|that|this|those|these)\s+[^.!?\n,;]{2,60}?)\s*[.!]*\s*$",
+    re.IGNORECASE,
+)
+SAID_DOUBT_ABOUT_ZH = re.compile(
+    r"^(?P<thing>[^，,。！？!?\n]{4,30})[，,]\s*(?:我|可我|但我)?(?:还|也|真|实在)?(?:有点|有些|还是)?"
+    r"(?:拿不准|拿不定|吃不准|不确定|不清楚|不知道|搞不清楚?|弄不清楚?|没把握)[了啊呀哦]*[。！!～~…]*$"
 )
 #: Requests phrased as statements ("I'd like to know which ...", "please tell me where ...", "I wonder which ...").
 INDIRECT_QUESTION_EN = re.compile(
@@ -79,6 +93,10 @@ QUESTION_MARKERS_ZH = (
     "不记得",
     "搞不清",
     "弄不清",
+    "拿不准",
+    "拿不定",
+    "吃不准",
+    "没把握",
     "没说",
     "指点",
     "说明一下",
@@ -87,6 +105,8 @@ QUESTION_MARKERS_ZH = (
 __all__ = [
     "INDIRECT_QUESTION_EN",
     "QUESTION_MARKERS_ZH",
+    "SAID_DOUBT_ABOUT_EN",
+    "SAID_DOUBT_ABOUT_ZH",
     "SAID_DOUBT_EN",
     "SAID_DOUBT_ZH",
     "SAID_LACK_EN",

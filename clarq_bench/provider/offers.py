@@ -17,6 +17,7 @@ from typing import Any
 from ..core.tasks import Task
 from .brief_options import BriefOption, names_entity
 from .caseblind import TextPattern, case_blind
+from .detail_kinds import asks_making
 from .lexical import tokens
 from .memo import per_reader
 from .question_lists import Question
@@ -130,6 +131,10 @@ class OfferReading:
 
     def _lists_of(self, question: Question, groups: set[int]) -> tuple[bool, bool]:
         raise NotImplementedError  # pragma: no cover - ListReading's
+
+    def asks_making_of(self, question: Question, focus: Any) -> frozenset[str]:
+        """The classes that ask this choice because it makes the thing the question asks how to get (asks_making)."""
+        return asks_making(question.text, self.task.tree[focus.node_id].explanation or "", self.language)
 
     def _options_spoken_of(self, explanation: str, answer: set[str], one_list: bool = False) -> tuple[BriefOption, ...]:
         """Options of a choice whose names share no word ("Lamp kerosene", "Whale oil": the fuels): the brief's names

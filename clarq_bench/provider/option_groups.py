@@ -200,13 +200,16 @@ def named_by_own_part(
     every: Sequence[BriefOption],
     distinct: Mapping[BriefOption, frozenset[str]],
     list_of: Mapping[str, int],
+    listed: set[str] | frozenset[str] = frozenset(),
 ) -> tuple[BriefOption, ...]:
     """The options of a kind no name carries ("several modes of transportation", answered "travel by car ... a plane or
-    a train is too risky"): where the answer names two or more names of one list of the brief by the part that sets
-    each apart ("car" of "Drive a car", "train" of "Take a train"), the groups of those names. A list's names may be
-    split into groups by their verbs ("Take ...", "Drive ..."): the kind takes them all. A name the answer says whole
-    is no option named by its part (the answer's "from Sun City to Moon City" are the way's two ends)."""
-    spoken = [o for o in every if distinct.get(o) and distinct[o] <= present and not o.terms <= present]
+    a train is too risky"): where the answer, or the explanation (`listed`: "three colors of spray paint: Pink, Blue,
+    and Green"), names two or more names of one list of the brief by the part that sets each apart ("car" of "Drive a
+    car", "train" of "Take a train"), the groups of those names. A list's names may be split into groups by their
+    verbs ("Take ...", "Drive ..."): the kind takes them all. A name the answer says whole is no option named by its
+    part (the answer's "from Sun City to Moon City" are the way's two ends)."""
+    said = present | listed
+    spoken = [o for o in every if distinct.get(o) and distinct[o] <= said and not o.terms <= present]
     lists = {list_of[o.name] for o in spoken}
     if len(spoken) < 2 or len(lists) != 1:
         return ()

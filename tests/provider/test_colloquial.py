@@ -139,3 +139,27 @@ def test_a_lack_gets_what_its_question_gets_and_no_more(said: str, asked: str) -
         return reply.revealed
 
     assert reveals(said) == reveals(asked)
+
+
+@pytest.mark.parametrize(
+    ("said", "asked"),
+    [
+        ("通往蓝天城变电站的线路电压，我有点拿不准。", "通往蓝天城变电站的线路电压是什么？"),  # unsure about a thing
+        ("我有点拿不准该走哪条路。", "走哪条路？"),
+        ("亨利，我不确定。", "亨利，我不确定。"),  # an address, not a thing
+    ],
+)
+def test_a_chinese_doubt_about_a_thing_asks_what_it_is(said: str, asked: str) -> None:
+    assert written(said) == asked
+
+
+@pytest.mark.parametrize(
+    ("said", "asked"),
+    [
+        ("I'm unsure about the voltage for the line to Blue Sky.", "What is the voltage for the line to Blue Sky?"),
+        ("Once there, I won't know which key to use.", "Once there. which key to use?"),
+        ("I'm not sure about that.", "I'm not sure about that."),  # nothing named
+    ],
+)
+def test_an_english_doubt_about_a_thing_asks_what_it_is(said: str, asked: str) -> None:
+    assert written_turns(after_root("Go to the substation.", said), "en")[-1].text == asked

@@ -10,7 +10,7 @@ by them; a pronoun "which" takes its kind from the statement before it.)
 from __future__ import annotations
 
 import pytest
-from provider_helpers import after_root, synthetic_task
+from provider_helpers import after_root, revealed_after_root, synthetic_task
 
 from clarq_bench.core.tasks import Task, TaskBrief
 from clarq_bench.provider.answering import answer
@@ -331,3 +331,44 @@ def test_a_chinese_kind_carried_inside_every_name_of_a_group_chooses_among_them(
     # a kind that names one of them apart ("IIC总线") is that one, not their kind; a pair no group carries is none
     assert kind_members(every, {"总线", "iic"}, "zh") == ()
     assert kind_members(every, {"门锁"}, "zh") == ()
+
+
+PAINT_ROOT = "Paint the client's new car and install its battery."
+PAINT_NODES = [
+    ("0", PAINT_ROOT, None),
+    (
+        "1",
+        "The client's previous car was painted pink.",
+        "There are three colors of spray paint available: Pink, Blue, and Green. This response addresses the question "
+        "of which color to paint the car. Note: use this response only if the other party noticed the colors.",
+    ),
+]
+PAINT_BRIEF = TaskBrief(
+    role="car maker",
+    task_name="painting a car",
+    items=(
+        "Lithium Nickel Cobalt Batteries",
+        "Lithium Polymer Batteries",
+        "Lithium Iron Phosphate Batteries",
+        "Pink Spray Paint",
+        "Blue Spray Paint",
+        "Green Spray Paint",
+    ),
+    skills=("Install a battery in the car", "Paint the car"),
+    background="Paint the car.",
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Pink, blue or green?", ["1"]),  # the options the explanation lists, each said by its own part
+        ("Pink, blue or green paint?", ["1"]),
+        ("Pink or the polymer battery?", []),  # another name among them: no choice among the paints
+    ],
+)
+def test_options_listed_by_their_own_parts_in_the_explanation_are_the_choice(
+    question: str, expected: list[str]
+) -> None:
+    task = synthetic_task("en", PAINT_BRIEF, PAINT_NODES, type_number=17)
+    assert revealed_after_root(task, PAINT_ROOT, question, ["1"]) == expected

@@ -130,3 +130,53 @@ def test_the_kind_the_explanation_question_asks_joins_the_kinds_that_ask_it() ->
     assert other_wording(explanation, "manner", "en") == "when it is safe to enter the house"
     same = "Jax did not explain where to get it. This response addresses the question of where to buy fertilizer."
     assert other_wording(same, "place", "en") == ""  # the same kind asked twice adds only its verbs
+
+
+FURNACE_ROOT = {"en": "Forge a fire spirit stone, then cast the fire spell.", "zh": "先炼出火灵石，再施放火魔法。"}
+FURNACE_NODES = {
+    "en": [
+        ("0", FURNACE_ROOT["en"], None),
+        (
+            "1",
+            "Put the pure spirit stone into your yellow furnace to refine a fire spirit stone.",
+            "There are several furnaces in the game. This response addresses which furnace to use for refining a fire "
+            "spirit stone. Note: use this response only if the other party noticed that there are several furnaces.",
+        ),
+    ],
+    "zh": [
+        ("0", FURNACE_ROOT["zh"], None),
+        (
+            "1",
+            "你可以将纯净灵石放到你的黄色熔炉里炼成火灵石。",
+            "游戏物品中存在多个熔炉，这个回复用于回答应该使用黄色熔炉来炼成火灵石的疑问。注：只有在对方注意到存在多个熔炉且不确定应该使用哪一个来炼成火灵石才需要这个回复。",
+        ),
+    ],
+}
+FURNACE_BRIEFS = {
+    "en": TaskBrief(
+        role="mage",
+        task_name="casting a fire spell",
+        items=("Black furnace", "Yellow furnace", "Green furnace", "Pure spirit stone"),
+        background="Cast a fire spell.",
+    ),
+    "zh": TaskBrief(
+        role="法师",
+        task_name="施放火魔法",
+        items=("黑色熔炉", "黄色熔炉", "绿色熔炉", "纯净灵石"),
+        background="施放火魔法。",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "expected"),
+    [
+        ("zh", "火灵石怎么得到？", ["1"]),  # how to get what the choice makes: the furnace that makes it
+        ("zh", "火灵石怎么用？", []),  # how to use it: not what the furnace choice answers
+        ("en", "How do I get a fire spirit stone?", ["1"]),
+        ("en", "How do I use a fire spirit stone?", []),
+    ],
+)
+def test_how_to_get_what_a_choice_makes_asks_that_choice(language: str, question: str, expected: list[str]) -> None:
+    task = synthetic_task(language, FURNACE_BRIEFS[language], FURNACE_NODES[language])
+    assert revealed_after_root(task, FURNACE_ROOT[language], question, ["1"]) == expected
