@@ -51,12 +51,22 @@ QUESTION_OF: dict[str, TextPattern] = {
 }
 
 
+#: An answer that states a clock time ("only during the hour of 12 to 1 pm", "中午12点到1点"): when asks it too.
+STATES_TIME: dict[str, TextPattern] = {
+    "en": case_blind(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'clock)(?!\w)|\b(?:noon|midnight)\b"),
+    "zh": re.compile(r"[0-9０-９一二三四五六七八九十两]+点|中午|午夜|凌晨|黄昏|黎明|傍晚"),
+}
+
+
 @lru_cache(maxsize=4096)
-def kinds_asking(needs: str | None, explanation: str, language: str) -> frozenset[str]:
+def kinds_asking(needs: str | None, explanation: str, language: str, answer: str = "") -> frozenset[str]:
     """The question classes that ask a missing detail of this kind (`needs`), given the node's explanation: a way
     of getting a thing is asked by who as well, and a detail the explanation's own question puts another way by the
-    kind that question asks ("how to avoid the monsters" / "the question of when it is safe": when, too)."""
+    kind that question asks ("how to avoid the monsters" / "the question of when it is safe": when, too); a way the
+    answer gives as a clock time ("You can avoid monsters only during the hour of 12 to 1 pm") by when too."""
     kinds = frozenset(ASKS_FOR[needs])
+    if needs != "time" and STATES_TIME[language].search(answer):
+        kinds |= {"time"}
     if needs == "manner" and SAYS_GETTING[language].search(explanation):
         kinds |= {"person"}
     asked = QUESTION_OF[language].search(explanation)

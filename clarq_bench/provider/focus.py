@@ -366,7 +366,7 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
             return False
         short = self.asks_short(question, focus)
         explanation = self.task.tree[focus.node_id].explanation or ""  # ("who can give me the map?": how to get it)
-        asked = kinds_asking(focus.needs, explanation, self.language)
+        asked = kinds_asking(focus.needs, explanation, self.language, self.task.tree[focus.node_id].text)
         if not question.classes & asked and not (short and "polar" in question.classes):
             return False  # (whether there is enough is asked by a yes / no question too)
         if focus.needs == "time" and "time" not in question.classes and self._asks_other_thing(question):

@@ -180,3 +180,32 @@ FURNACE_BRIEFS = {
 def test_how_to_get_what_a_choice_makes_asks_that_choice(language: str, question: str, expected: list[str]) -> None:
     task = synthetic_task(language, FURNACE_BRIEFS[language], FURNACE_NODES[language])
     assert revealed_after_root(task, FURNACE_ROOT[language], question, ["1"]) == expected
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "expected"),
+    [
+        ("en", "When should I go in so I don't meet the monsters?", ["2"]),
+        ("en", "When do the taverns open?", []),  # a when of another thing
+        ("zh", "几点进房子才不会碰到怪物？", ["2"]),
+    ],
+)
+def test_a_way_the_answer_gives_as_a_clock_time_is_asked_by_when(
+    language: str, question: str, expected: list[str]
+) -> None:
+    nodes = [(node_id, text, explanation) for node_id, text, explanation in NODES[language]]
+    if language == "en":  # the gap said as how to avoid them, its own question as how too: only the answer is a time
+        nodes[2] = (
+            "2",
+            "You can avoid the monsters only during the hour of 12 to 1 pm.",
+            "The previous responses did not explain how to avoid the monsters in the house. This response addresses "
+            "the question of how to avoid them. Note: use this response only if the other party noticed the monsters.",
+        )
+    else:
+        nodes[2] = (
+            "2",
+            "只有中午12点到1点之间房子里没有怪物。",
+            "前面Jax没有介绍如何避开房子里的怪物，这个回复用于回答如何避开怪物的疑问。注：只有在对方注意到了怪物才使用这个回复。",
+        )
+    task = synthetic_task(language, BRIEFS[language], nodes)
+    assert revealed_after_root(task, ROOT[language], question, FRONTIER) == expected
