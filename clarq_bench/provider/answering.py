@@ -21,6 +21,7 @@ from ..core.transcript import Speaker, Turn
 from .detail_kinds import ASKED_KINDS
 from .focus import FocusIndex
 from .intents import TAG_QUESTION
+from .lexical import joined
 from .question_lists import Question
 from .question_words import ASKS, ASKS_FOR
 from .shortfall import asks_shortfall
@@ -103,7 +104,7 @@ def read_turn(
     last = max((i for i, t in enumerate(turns) if t.speaker == Speaker.seeker), default=-1)
     turn = turns[last].text if last >= 0 else ""
     earlier = [t for t in turns[: max(last, 0)] if t.speaker == Speaker.provider]
-    heard = " ".join(t.text for t in earlier)
+    heard = joined([t.text for t in earlier], focus.language)  # (" ".join, its tokens read from each reply's)
     read = MULTI_INFO_QUESTIONS if multi_info else ANSWERED_QUESTIONS
     answered = focus.unnamed_answers(turns[: max(last, 0)], read)
     questions = focus.questions(turn, heard, read)
