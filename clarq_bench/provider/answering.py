@@ -21,6 +21,7 @@ from ..core.transcript import Speaker, Turn
 from .detail_kinds import ASKED_KINDS
 from .focus import FocusIndex
 from .intents import TAG_QUESTION
+from .lexical import joined
 from .question_lists import Question
 from .question_words import ASKS, ASKS_FOR
 from .shortfall import asks_shortfall
@@ -103,12 +104,14 @@ def read_turn(
     last = max((i for i, t in enumerate(turns) if t.speaker == Speaker.seeker), default=-1)
     turn = turns[last].text if last >= 0 else ""
     earlier = [t for t in turns[: max(last, 0)] if t.speaker == Speaker.provider]
-    heard = " ".join(t.text for t in earlier)
+    said = tuple(t.text for t in earlier)
+    heard = joined(said, focus.language)  # (" ".join, its tokens read from each reply's)
     read = MULTI_INFO_QUESTIONS if multi_info else ANSWERED_QUESTIONS
     answered = focus.unnamed_answers(turns[: max(last, 0)], read)
     questions = focus.questions(turn, heard, read)
     # (L204, L205: questions that only say Jax's words back ask nothing of their own)
-    scrambled = [q for q in questions if strings_his_words(q.text, heard, focus.task.brief.background, focus.language)]
+    background = focus.task.brief.background
+    scrambled = [q for q in questions if strings_his_words(q.text, heard, background, focus.language, said)]
     handled = [q for q in questions if q not in scrambled and focus.handles_his_words(q, heard)]
     questions = [q for q in questions if q not in handled and q not in scrambled]
     proposed = set(candidates)

@@ -6,7 +6,9 @@ A pattern whose letters are all lower-case ASCII matches a text case-blind exact
 matches the lower-cased text, at the same positions (str.lower keeps every other character's length), unless the
 text holds one of the four characters re folds to an ASCII letter (lexical.lowered_for_search): so the case-sensitive
 twin decides whether there is any match and where the first one starts, and the real pattern runs only from there.
-Results are always the real pattern's own (match objects, groups, substitutions), so nothing a rule reads changes.
+Match objects are always the real pattern's own; the strings of findall, split and a plain sub are cut from the text
+at the twin's spans, which are the real pattern's (a case-blind pass over the rest of the text was the dearest part of
+splitting every question into its lists and clauses), so nothing a rule reads changes.
 """
 
 from __future__ import annotations
@@ -167,14 +169,49 @@ class CaseBlind:
         return iter(()) if start is None else self.real.finditer(text, start, endpos)
 
     def findall(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> list[Any]:
-        start = self._start(text, pos, endpos)
-        return [] if start is None else self.real.findall(text, start, endpos)
+        start = self._start(text, pos, endpos)  # (most often no match, found by the lead: nothing to read)
+        lowered = _lowered(text)
+        if start is None or lowered is None:
+            return [] if start is None else self.real.findall(text, start, endpos)
+        # (strings cut from the text at the twin's spans, as findall gives them: '' for a group that took no part)
+        groups, found = self.real.groups, self.twin.finditer(lowered, start, endpos)
+        if groups == 0:
+            return [text[m.start() : m.end()] for m in found]
+        if groups == 1:
+            return [text[m.start(1) : m.end(1)] for m in found]
+        return [tuple(text[a:b] for a, b in map(m.span, range(1, groups + 1))) for m in found]
 
     def split(self, text: str, maxsplit: int = 0) -> list[str | Any]:
-        return [text] if self._start(text, 0, sys.maxsize) is None else self.real.split(text, maxsplit)
+        start = self._start(text, 0, sys.maxsize)
+        lowered = _lowered(text)
+        if start is None or lowered is None:
+            return [text] if start is None else self.real.split(text, maxsplit)
+        # (the pieces between the twin's matches and its groups, cut from the text: None for a group that took no part)
+        pieces: list[str | Any] = []
+        groups, last = range(1, self.real.groups + 1), 0
+        for count, match in enumerate(self.twin.finditer(lowered, start), 1):
+            pieces.append(text[last : match.start()])
+            pieces.extend(None if a < 0 else text[a:b] for a, b in map(match.span, groups))
+            last = match.end()
+            if count == maxsplit:
+                break
+        pieces.append(text[last:])
+        return pieces
 
     def sub(self, repl: str | Callable[[re.Match[str]], str], text: str, count: int = 0) -> str:
-        return text if self._start(text, 0, sys.maxsize) is None else self.real.sub(repl, text, count)
+        start = self._start(text, 0, sys.maxsize)
+        lowered = _lowered(text)
+        if start is None or lowered is None or not isinstance(repl, str) or "\\" in repl:
+            return text if start is None else self.real.sub(repl, text, count)
+        # (a plain replacement: the text between the twin's matches, joined by it)
+        pieces, last = [], 0
+        for done, match in enumerate(self.twin.finditer(lowered, start), 1):
+            pieces.append(text[last : match.start()])
+            last = match.end()
+            if done == count:
+                break
+        pieces.append(text[last:])
+        return repl.join(pieces)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.real, name)

@@ -145,6 +145,21 @@ def _read_text(key: tuple[str, str]) -> tuple[str, ...]:
 #: Each text's tokens, and each piece's (a piece has no break inside it: it is read whole, never split again).
 _TEXTS = Table(_read_text, TEXT_CACHE)
 _PIECES = Table(lambda key: tuple(_read_tokens(*key)), TEXT_CACHE)
+#: What a piece break follows (_PIECE_BREAK), so a part ending in one (trailing whitespace aside) ends a piece.
+_BREAK_ENDS = tuple(".?!。？！;；")
+
+
+def joined(texts: Iterable[str], language: str) -> str:
+    """ " ".join(texts), its tokens read as its parts' when every part but the last ends a sentence: the space between
+    two parts is then a piece break, so the whole's tokens (_read_text) are the parts' in order. Every later turn of
+    a dialogue joins all Jax has said again, and reading the whole found every break in it anew; each part is read
+    once."""
+    parts = list(texts)
+    text = " ".join(parts)
+    key = (text, language)
+    if len(parts) > 1 and key not in _TEXTS and all(part.rstrip().endswith(_BREAK_ENDS) for part in parts[:-1]):
+        _TEXTS.put(key, tuple(itertools.chain.from_iterable(_TEXTS[part, language] for part in parts)))
+    return text
 
 
 @lru_cache(maxsize=TEXT_CACHE)

@@ -96,15 +96,22 @@ class _Said:
     """What Jax and the brief have said, read once per dialogue state: his terms, his names, the pairs of terms side
     by side (English) or the text itself (Chinese)."""
 
-    def __init__(self, heard: str, background: str, language: str) -> None:
+    def __init__(self, heard: str, background: str, language: str, parts: tuple[str, ...] = ()) -> None:
         self.language = language
         if language == "zh":
             self.text = f"{heard}\n{background}"
             self.heard = heard
             self._near: dict[tuple[str, str], bool] = {}
             return
-        self.names = frozenset(name.lower() for name in _NAME_EN.findall(heard))
-        terms, pairs = _read_en(heard)
+        if len(parts) > 1 and all(part.rstrip().endswith(_SENTENCE_ENDS) for part in parts[:-1]):
+            # (each reply ends a sentence: the whole's sentences and names are its replies', each read once)
+            read = [_read_part_en(part) for part in parts]
+            self.names = frozenset().union(*(names for names, _, _ in read))
+            terms = frozenset().union(*(terms for _, terms, _ in read))
+            pairs = frozenset().union(*(pairs for _, _, pairs in read))
+        else:
+            self.names = frozenset(name.lower() for name in _NAME_EN.findall(heard))
+            terms, pairs = _read_en(heard)
         self.terms = terms - BARE_FILLER_EN - BOILERPLATE - STOPWORDS_EN
         self.pairs, self.brief_pairs = pairs, _brief_pairs(background)  # (his and the brief's: each looked up alone)
 
@@ -142,16 +149,28 @@ def _near_in(first: str, second: str, text: str) -> bool:
 
 
 @lru_cache(maxsize=512)
-def _said(heard: str, background: str, language: str) -> _Said:
-    return _Said(heard, background, language)
+def _said(heard: str, background: str, language: str, parts: tuple[str, ...] = ()) -> _Said:
+    return _Said(heard, background, language, parts)
 
 
-def out_of_his_order(question: str, heard: str, background: str, language: str) -> int:
-    """How many pairs of Jax's words (`heard`: all he has said) the question sets side by side in an order neither he
-    nor the brief (`background`) has them."""
+#: What ends an English sentence (lexical._SENTENCE_EN): a reply ending in one (trailing whitespace aside) ends its
+#: last sentence in the join of his replies too, and no name of his (_NAME_EN) runs over into the next reply.
+_SENTENCE_ENDS = (".", "?", "!")
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _read_part_en(part: str) -> tuple[frozenset[str], frozenset[str], frozenset[tuple[str, str]]]:
+    """One reply's names, terms and pairs (_Said), read once: every later turn of a dialogue joins his replies
+    again, and reading the whole found every sentence and name in it anew."""
+    return frozenset(name.lower() for name in _NAME_EN.findall(part)), *_read_en(part)
+
+
+def out_of_his_order(question: str, heard: str, background: str, language: str, parts: tuple[str, ...] = ()) -> int:
+    """How many pairs of Jax's words (`heard`: all he has said; `parts`: his replies, when `heard` is " ".join of
+    them) the question sets side by side in an order neither he nor the brief (`background`) has them."""
     if not heard:
         return 0
-    said = _said(heard, background, language)
+    said = _said(heard, background, language, parts)
     if language == "zh":
         found = set()
         for run in _CJK_RUN.findall(question):
@@ -167,6 +186,6 @@ def out_of_his_order(question: str, heard: str, background: str, language: str) 
     )
 
 
-def strings_his_words(question: str, heard: str, background: str, language: str) -> bool:
+def strings_his_words(question: str, heard: str, background: str, language: str, parts: tuple[str, ...] = ()) -> bool:
     """Does the question set OUT_OF_ORDER pairs or more of Jax's words side by side out of his order (L205)?"""
-    return out_of_his_order(question, heard, background, language) >= OUT_OF_ORDER
+    return out_of_his_order(question, heard, background, language, parts) >= OUT_OF_ORDER

@@ -38,12 +38,16 @@ def _same(blind: CaseBlind, text: str) -> None:
     assert spans(blind.finditer(text)) == spans(real.finditer(text))
     assert blind.findall(text) == real.findall(text)
     assert blind.split(text) == real.split(text)
+    assert blind.split(text, 1) == real.split(text, 1)
     assert blind.sub("#", text) == real.sub("#", text)
+    assert blind.sub(" , ", text, 1) == real.sub(" , ", text, 1)
+    assert blind.sub(r"<\g<0>>", text) == real.sub(r"<\g<0>>", text)
     assert bool(blind.match(text)) == bool(real.match(text))
     assert bool(blind.fullmatch(text)) == bool(real.fullmatch(text))
     for pos in range(0, len(text) + 1, 3):
         hit, want = blind.search(text, pos), real.search(text, pos)
         assert (hit and hit.span()) == (want and want.span())
+        assert blind.findall(text, pos) == real.findall(text, pos)
 
 
 @pytest.mark.parametrize("pattern", PATTERNS)

@@ -137,3 +137,34 @@ def test_fast_paths_of_plain_text_give_the_patterns_results(text: str) -> None:
     assert joined_words_en(lowered) == re.sub(r"[^a-z0-9]+", " ", lowered).strip()
     folds = re.search("[\u0130\u0131\u017f\u212a]", text)
     assert lowered_for_search(text) == (None if folds else text.lower())
+
+
+#: Jax's replies as they are joined (each ending a sentence or not), in both languages.
+REPLIES = [
+    ("Jax: what can help you?", "Jax: Go to the North Mine. Henry waits at the Forest Tavern.  ", "Ask Henry, then"),
+    ("Jax: You need the gem!\n", "Jax: The Ruby Cave is east; the West Mine, north.", "Jax: ok"),
+    ("Jax: Go to the mine", "Jax: Henry is there.", "Bring a pick"),  # (a reply that ends no sentence)
+    ("Jax: 去北矿。", "Jax: 亨利在森林酒馆（Forest Tavern）！ ", "Jax: 带上A1钥匙"),
+    ("Jax: 去北矿", "Jax: 亨利在 Forest 酒馆。", "好"),
+]
+
+
+@pytest.mark.parametrize("replies", REPLIES)
+def test_joined_replies_read_as_their_whole(replies: tuple[str, ...]) -> None:
+    from clarq_bench.provider import lexical
+
+    for language in ("en", "zh"):
+        for count in range(1, len(replies) + 1):
+            heard = lexical.joined(replies[:count], language)
+            assert heard == " ".join(replies[:count])
+            assert lexical._TEXTS[heard, language] == lexical._read_text((heard, language))
+
+
+@pytest.mark.parametrize("replies", REPLIES[:3])
+def test_his_words_read_reply_by_reply_as_in_their_whole(replies: tuple[str, ...]) -> None:
+    from clarq_bench.provider.word_order import _Said
+
+    for count in range(1, len(replies) + 1):
+        heard = " ".join(replies[:count])
+        by_reply, whole = _Said(heard, "", "en", replies[:count]), _Said(heard, "", "en")
+        assert (by_reply.names, by_reply.terms, by_reply.pairs) == (whole.names, whole.terms, whole.pairs)
