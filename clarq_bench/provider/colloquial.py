@@ -1,11 +1,11 @@
 """A seeker's turn in the forms every rule is written against, before any rule reads it: spoken Chinese
-interrogatives in their written forms, and an English doubt said as the question it is.
+interrogatives in their written forms, and a doubt or a lack said as the question it is (both languages).
 
 Why apart: people chat in spoken forms ("用啥挖？", "矿山咋进去？", "为啥不行？") and say what they do not know instead of
 asking it ("I don't know which tavern you mean."), and every rule of the reader, the screen and the matcher is written
 against the written question (什么, 怎么; "Which tavern do you mean?"). Rewriting the turn once, where the provider
-takes it, keeps each rule single and the transcript as the seeker wrote it. A spoken form or a doubt asks exactly what
-its question asks, so this reads no question that the question would not: the guards a bare "Which tavern?" meets
+takes it, keeps each rule single and the transcript as the seeker wrote it. A spoken form, a doubt or a lack ("I don't
+have a shovel.": where can I get one?) asks exactly what its question asks, so this reads no question that the question would not: the guards a bare "Which tavern?" meets
 (asked before any tavern came up, it is a guess) meet "I don't know which tavern." too.
 """
 
