@@ -41,7 +41,7 @@ MAKES: dict[str, TextPattern] = {
 }
 ASKS_GETTING: dict[str, TextPattern] = {
     "en": case_blind(r"\bhow\b(?:\s+\w+){0,3}\s+(?:get|obtain|acquire|make|craft)\b"),
-    "zh": re.compile(r"(?:怎么|如何|怎样)(?:才能|可以|能|去)?(?:得到|获得|弄到|拿到|搞到|做出|炼出|做)"),
+    "zh": re.compile(r"(?:怎么|如何|怎样)(?:才能|可以|能|去)?(?:得到|获得|弄到|拿到|搞到|做出|炼出)"),
 }
 #: The question an explanation says its node answers ("addresses the question of when it is safe to enter"): where
 #: its missing detail was put another way first ("did not explain how to avoid the monsters"), this names its kind too.
