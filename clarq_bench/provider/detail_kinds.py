@@ -74,6 +74,7 @@ def kinds_asking(needs: str | None, explanation: str, language: str, answer: str
     return kinds | {also} if also is not None else kinds
 
 
+@lru_cache(maxsize=4096)  # (asked of every choice node for every question of a turn)
 def asks_making(question: str, explanation: str, language: str) -> frozenset[str]:
     """{"manner"} when the question asks how to get the thing the explanation says its choice makes (MAKES)."""
     found = ASKS_GETTING[language].search(question) and MAKES[language].search(explanation)
