@@ -84,13 +84,14 @@ def test_an_english_doubt_is_read_as_the_question_it_is(said: str, asked: str) -
     ],
 )
 def test_a_doubt_gets_what_its_question_gets_and_no_more(said: str, asked: str) -> None:
-    task = synthetic_task("en", BRIEFS["en"], NODES["en"])
+    assert reveals("en", said) == reveals("en", asked)
 
-    def reveals(question: str) -> list[str]:
-        reply = asyncio.run(make_provider("offline", task, "single").respond(after_root(ROOT["en"], question)))
-        return reply.revealed
 
-    assert reveals(said) == reveals(asked)
+def reveals(language: str, question: str) -> list[str]:
+    """What the offline provider reveals for `question` asked right after the root of the doubts' task."""
+    task = synthetic_task(language, BRIEFS[language], NODES[language])
+    reply = asyncio.run(make_provider("offline", task, "single").respond(after_root(ROOT[language], question)))
+    return reply.revealed
 
 
 @pytest.mark.parametrize(
@@ -127,18 +128,11 @@ def test_an_english_lack_said_is_read_as_where_to_get_the_thing(said: str, asked
 
 
 @pytest.mark.parametrize(
-    ("said", "asked"),
-    [("I don't have a lantern.", "Where can I get a lantern?"), ("我没有提灯。", "哪里能弄到提灯？")],
+    ("language", "said", "asked"),
+    [("en", "I don't have a lantern.", "Where can I get a lantern?"), ("zh", "我没有提灯。", "哪里能弄到提灯？")],
 )
-def test_a_lack_gets_what_its_question_gets_and_no_more(said: str, asked: str) -> None:
-    language = "zh" if "提灯" in said else "en"
-    task = synthetic_task(language, BRIEFS[language], NODES[language])
-
-    def reveals(question: str) -> list[str]:
-        reply = asyncio.run(make_provider("offline", task, "single").respond(after_root(ROOT[language], question)))
-        return reply.revealed
-
-    assert reveals(said) == reveals(asked)
+def test_a_lack_gets_what_its_question_gets_and_no_more(language: str, said: str, asked: str) -> None:
+    assert reveals(language, said) == reveals(language, asked)
 
 
 @pytest.mark.parametrize(
