@@ -1,5 +1,5 @@
 """Reference seekers that need no model: no-question (floor), heuristic (an honest rule-based baseline, the offline
-default), replay; the oracle (ceiling) is oracle.py.
+default); the replay seeker is replay.py, the oracle (ceiling) oracle.py.
 
 All wording comes from prompts/seeker/. These see the brief and the dialogue only, like any seeker; only the oracle
 is built from the response tree.
@@ -9,13 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import lru_cache
-from pathlib import Path
 
 from ..core import prompts
-from ..core.errors import ClarqError, DataError
-from ..core.tasks import ROOT_ID, node_sort_key
-from ..core.transcript import ScriptedReplay, Speaker, Turn
+from ..core.transcript import Speaker
 from .base import DialogueView
 from .phrasing import (
     EN_LEAD,
@@ -35,6 +31,7 @@ from .phrasing import (
 )
 from .registry import SeekerConfig, SeekerTask
 from .reply_details import ENTRY, open_time, persons, placed, steps, whose_places
+from .siblings import coordinated
 
 
 def seeker_turn_count(view: DialogueView) -> int:
@@ -159,7 +156,9 @@ class HeuristicSeeker:
     the stock question sharing most words with what was said. One question a turn; each question once, except a
     choice asked before Jax spoke of its kind and not answered, which is asked again once when he does (not one asked
     in his words whose reply spoke of that kind again: Jax answered about it, for something else); a choice a reply
-    settled (it named one of the options) is never asked. It says goodbye when the provider says it already has
+    settled (it named one of the options) is never asked, but when it settled it for one of the things Jax said
+    together ("the garlic and onion"), it asks which one for each of the others next ("And which supermarket for the
+    onion?"). It says goodbye when the provider says it already has
     enough information (detected from the reply's wording, en and zh), when its questions run out, or after
     `max_questions` questions.
     """
@@ -230,6 +229,7 @@ class HeuristicSeeker:
         self.people: list[_Question] = []  # the people replies sent the seeker to
         self.task_terms = content_terms(brief.task_name, language)
         self.steps_read = False  # the instructions of Jax's first reply were read (how_step questions)
+        self.twins: set[int] = set()  # the settled choices whose things said with theirs were queued (_rest_of)
 
     def _add(
         self,
@@ -358,7 +358,7 @@ class HeuristicSeeker:
         the stock question most related to what was said."""
         settled = [q for q in self.pending if q.options and self._answered(q, replies)]
         self.settled |= {term for q in settled for term in q.terms}
-        fresh: list[_Question] = []
+        fresh: list[_Question] = self._rest_of(settled, replies)
         for reply in replies[self.seen :]:
             fresh = [q for _, q in self._raised(reply)] + fresh
         self.seen = len(replies)
@@ -377,6 +377,23 @@ class HeuristicSeeker:
         said = self._said(replies)
         best = max(left, key=lambda q: (2 * len(q.terms & latest) + len(q.terms & said) + q.bonus, -q.order))
         return self._ask(best, replies)
+
+    def _rest_of(self, settled: list[_Question], replies: list[str]) -> list[_Question]:
+        """A choice of a kind settled for one thing may be open for the things said with it ("Garlic is only at
+        ABC", and Jax had said "the garlic and onion"): ask which one for each of those, once."""
+        rest: list[_Question] = []
+        for choice in settled:
+            if not choice.kind or id(choice) in self.twins:
+                continue
+            self.twins.add(id(choice))
+            at = next(i for i, reply in enumerate(replies) if answered_option(choice.options, [reply], self.language))
+            earlier = " ".join(replies[:at])
+            said = content_terms(replies[at], self.language) & content_terms(earlier, self.language)
+            things = [t for term in sorted(said - choice.terms) for t in coordinated(earlier, term, self.language)]
+            for thing in dict.fromkeys(things):
+                text = prompts.render("seeker/choose_for", self.language, kind=choice.kind, thing=thing)
+                rest.append(_Question(text, thing, self.language, 0.0, -1))
+        return rest
 
     def _answered(self, question: _Question, replies: list[str]) -> str | None:
         """answered_option(question.options, replies), reading each reply once per question: the replies of a
@@ -410,90 +427,3 @@ class HeuristicSeeker:
         if asked > self.max_questions or (replies and told_enough(replies[-1])):
             return goodbye(self.language)
         return self._next(replies) or goodbye(self.language)
-
-
-def recorded_seeker_turns(path: str | Path) -> dict[tuple[str, int], list[str]]:
-    """Seeker utterances per (task id, trial) from a run's transcripts.jsonl or a released results file."""
-    return {key: turns for key, (turns, _) in recorded_dialogues(path).items()}
-
-
-def recorded_dialogues(path: str | Path) -> dict[tuple[str, int], tuple[list[str], list[list[str]]]]:
-    """Per (task id, trial): the seeker utterances and, per seeker turn that got a reply, the node ids the recorded
-    provider newly revealed in that reply (the root as "0"): what a replay is compared against."""
-    path = Path(path).expanduser()
-    if not path.exists():
-        raise ClarqError(f"replay file {path} does not exist", "pass --replay FILE (transcripts.jsonl or results)")
-    return _load_recorded(str(path.resolve()), path.stat().st_mtime_ns)
-
-
-def _new_ids(turns: list[Turn]) -> list[list[str]]:
-    """For each seeker turn followed by a provider reply: the ids that reply claims and no earlier reply did."""
-    seen: set[str] = set()
-    decisions = []
-    for i, turn in enumerate(turns):
-        if turn.speaker != Speaker.seeker or i + 1 >= len(turns) or turns[i + 1].speaker != Speaker.provider:
-            continue
-        new = sorted(set(turns[i + 1].revealed) - seen, key=node_sort_key)
-        seen.update(new)
-        decisions.append(new)
-    return decisions
-
-
-@lru_cache(maxsize=8)
-def _load_recorded(path: str, _mtime: int) -> dict[tuple[str, int], tuple[list[str], list[list[str]]]]:
-    if path.endswith(".jsonl"):
-        from ..core.jsonl import parse_jsonl, read_text
-
-        recorded: dict[tuple[str, int], tuple[list[str], list[list[str]]]] = {}
-        read = parse_jsonl(read_text(Path(path)), path)  # an unfinished last line (interrupted run) is left out
-        for number, record in read.records:
-            try:
-                key = (str(record["task_id"]), int(record.get("trial", 0)))
-                turns = [Turn.model_validate(t) for t in record["turns"]]
-            except (KeyError, TypeError, ValueError, AttributeError):
-                raise DataError(path, "not a transcript line", number) from None
-            recorded[key] = ([t.text for t in turns if t.speaker == Speaker.seeker], _new_ids(turns))
-        return recorded
-    from ..data.reference_steps import replay_steps
-    from ..data.upstream import load_released_dialogues
-
-    out = {}
-    for d in load_released_dialogues(path):
-        # The released provider gave the root in reply to the opening request (lines[2]), then the steps' reveals.
-        decisions = ([[ROOT_ID]] if len(d.lines) > 2 else []) + [step.reference for step in replay_steps(d)]
-        out[(d.task.id, 0)] = (list(d.seeker_lines), decisions)
-    return out
-
-
-class ReplaySeeker:
-    """Replays recorded seeker turns (our transcripts.jsonl or a released results file) against a live provider.
-
-    Open loop: the recorded turns do not react to our provider. `scripted_replay` tells the dialogue where our
-    provider first decided differently from the recorded one, so reports can keep in-sync and diverged dialogues
-    apart (a diverged replay measures neither seeker nor provider)."""
-
-    def __init__(self, task: SeekerTask, config: SeekerConfig) -> None:
-        if not config.replay:
-            raise ClarqError("the replay seeker needs a file", "pass --replay FILE")
-        self.source = str(config.replay)
-        recorded = recorded_dialogues(config.replay)
-        self.by_trial = {trial: turns for (task_id, trial), (turns, _) in recorded.items() if task_id == task.id}
-        self.decisions = {trial: ids for (task_id, trial), (_, ids) in recorded.items() if task_id == task.id}
-        if not self.by_trial:
-            raise ClarqError(f"{config.replay} has no dialogue for task {task.id}", "replay a file of this language")
-
-    def _trial(self, trial: int) -> int:
-        return trial if trial in self.by_trial else min(self.by_trial)
-
-    def scripted_replay(self, turns: list[Turn], trial: int = 0) -> ScriptedReplay:
-        """Compare our provider's decision on each replayed seeker turn with the recorded provider's."""
-        recorded = self.decisions[self._trial(trial)]
-        ours = _new_ids(turns)
-        compared = min(len(recorded), len(ours))
-        diverged = next((k + 1 for k in range(compared) if ours[k] != recorded[k]), None)
-        return ScriptedReplay(source=Path(self.source).name, diverged_at=diverged, compared=compared)
-
-    async def respond(self, view: DialogueView) -> str:
-        turns = self.by_trial[self._trial(view.trial)]
-        index = seeker_turn_count(view)
-        return turns[index] if index < len(turns) else goodbye(view.language)

@@ -41,7 +41,7 @@ BUILTIN = {
     "no-question": "clarq_bench.seekers.baselines:NoQuestionSeeker",
     "oracle": "clarq_bench.seekers.oracle:OracleSeeker",
     "heuristic": "clarq_bench.seekers.baselines:HeuristicSeeker",
-    "replay": "clarq_bench.seekers.baselines:ReplaySeeker",
+    "replay": "clarq_bench.seekers.replay:ReplaySeeker",
     "human": "clarq_bench.seekers.human:HumanSeeker",
     "human-web": "clarq_bench.seekers.web_human:WebHumanSeeker",
 }

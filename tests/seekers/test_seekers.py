@@ -253,7 +253,7 @@ def test_replay_reads_only_seeker_turns(tmp_path: Path) -> None:
     path = tmp_path / "transcripts.jsonl"
     path.write_text(line + "\n" + "not json\n", encoding="utf-8")
     from clarq_bench.core.errors import DataError
-    from clarq_bench.seekers.baselines import recorded_seeker_turns
+    from clarq_bench.seekers.replay import recorded_seeker_turns
 
     with pytest.raises(DataError, match=r"line 2|record 2"):
         recorded_seeker_turns(path)
