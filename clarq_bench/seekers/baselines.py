@@ -26,6 +26,7 @@ from .phrasing import (
     plain,
     restrictions,
     short_options,
+    skill_kind,
     task_phrase,
     with_article,
 )
@@ -179,7 +180,7 @@ class HeuristicSeeker:
         for entries, skill in kinds:
             for group in option_groups(entries, language):
                 covered.update(group)
-                kind = None if skill else group_kind(group, language)
+                kind = skill_kind(group, language) if skill else group_kind(group, language)
                 group_of.update(dict.fromkeys(group, kind))
                 self._add(
                     _choice("seeker/choose_of_kind", kind, group, language)
@@ -190,7 +191,7 @@ class HeuristicSeeker:
                     next(order),
                     tuple(group),
                     kind,
-                    kind or "",
+                    kind or group_kind(group, language) or "",  # (a skill's ending still says when Jax speaks of it)
                 )
         for entries, skill in kinds:
             for names, note in restrictions(entries, language):
@@ -388,9 +389,14 @@ class HeuristicSeeker:
             self.twins.add(id(choice))
             at = next(i for i, reply in enumerate(replies) if answered_option(choice.options, [reply], self.language))
             earlier = " ".join(replies[:at])
-            said = content_terms(replies[at], self.language) & content_terms(earlier, self.language)
-            things = [t for term in sorted(said - choice.terms) for t in coordinated(earlier, term, self.language)]
-            for thing in dict.fromkeys(things):
+            answer = content_terms(replies[at], self.language)
+            said = answer & content_terms(earlier, self.language)
+            things = [
+                t
+                for term in sorted(said - choice.terms - self.task_terms)
+                for t in coordinated(earlier, term, self.language)
+            ]
+            for thing in dict.fromkeys(t for t in things if not content_terms(t, self.language) & answer):
                 text = prompts.render("seeker/choose_for", self.language, kind=choice.kind, thing=thing)
                 rest.append(_Question(text, thing, self.language, 0.0, -1))
         return rest

@@ -301,6 +301,34 @@ def group_kind(group: list[str], language: str) -> str | None:
     return suffix if suffix and all("\u4e00" <= c <= "\u9fff" for c in suffix) else None
 
 
+#: Words that make the shared head of skill names an object or an instrument ("Use an axe to chop wood"), not the
+#: thing the names choose between.
+_EN_LINKS = frozenset({"to", "for", "with", "into", "in", "on", "by", "from", "using", "and"})
+
+
+def skill_kind(group: list[str], language: str) -> str | None:
+    """The kind of a group of skills, where the names choose between kinds of one thing: they share their first words
+    (the action) and their head noun, and differ only in the words just before it ("Cast fire magic" / "Cast earth
+    magic": magic; "Simmer over high heat" / "... low heat": heat). Not where the words that differ hold a link
+    ("Use an axe to chop wood": the wood is what is chopped, the choice is the tool), nor where the actions differ
+    ("Planting watermelons" / "Fertilizing watermelons"); Chinese names carry no word breaks to read this by: None."""
+    kind = group_kind(group, language)
+    if language != "en" or kind is None:
+        return None
+    words = [name.lower().split() for name in group]
+    prefix = _shared_lead(words)
+    suffix = _shared_lead([w[::-1] for w in words])
+    if prefix == 0 or any(len(w) <= prefix + suffix for w in words):  # the same action, own words, then the head
+        return None
+    after = [word for w in words for word in w[prefix:]]  # the own words and the head: no link among them
+    return None if _EN_LINKS.intersection(after) else kind
+
+
+def _shared_lead(lists: list[list[str]]) -> int:
+    """How many first words every list shares."""
+    return next((i for i, words in enumerate(zip(*lists, strict=False)) if len(set(words)) > 1), min(map(len, lists)))
+
+
 def short_options(group: list[str], kind: str | None, language: str) -> list[str]:
     """The options of a kind group by the words that set them apart, as a person says them once the kind is named
     ("Which tavern: Mystic or Forest?"): the words every option shares dropped, each keeping one of its own. English

@@ -7,6 +7,7 @@ import pytest
 from runner_helpers import make_task
 from test_heuristic_listens import dialogue
 
+from clarq_bench.seekers.phrasing import skill_kind
 from clarq_bench.seekers.siblings import coordinated
 
 ROOT = {
@@ -66,3 +67,27 @@ async def test_nothing_is_asked_for_things_never_said_with_the_settled_one(langu
     settled = "The ABC Supermarket sells it." if language == "en" else "ABC超市有卖。"
     pairs = await dialogue(supermarket_task(language), [ROOT[language], settled])
     assert not any(("for the " in line and "supermarket" in line) or line.startswith("那") for line, _ in pairs)
+
+
+@pytest.mark.parametrize(
+    ("group", "kind"),
+    [
+        (["Cast fire magic", "Cast earth magic"], "magic"),
+        (["Simmer over high heat", "Simmer over low heat"], "heat"),
+        (["Shoot photos in Aperture Priority mode", "Shoot photos in Night Scene mode"], "mode"),
+        (["Use an axe to chop wood", "Use an electric chainsaw to process wood"], None),  # the tool is the choice
+        (["Play the Sound of Spring with the Flute", "Play the Song of Summer with the Flute"], None),
+        (["Planting watermelons", "Fertilizing watermelons"], None),  # two actions, not two kinds of one thing
+        (["Summon the excavator to dig", "Summon the small shovel to dig"], None),  # a verb is no kind
+    ],
+)
+def test_a_skill_group_has_a_kind_only_where_its_names_choose_between_kinds_of_one_thing(group, kind) -> None:
+    assert skill_kind(group, "en") == kind
+    assert skill_kind(["释放火魔法", "释放水魔法"], "zh") is None  # no word breaks to read it by
+
+
+async def test_the_heuristic_names_a_skill_choice_by_its_kind() -> None:
+    task = make_task()
+    brief = task.brief.model_copy(update={"skills": ("Cast fire magic", "Cast earth magic"), "items": (), "scenes": ()})
+    pairs = await dialogue(task.model_copy(update={"brief": brief}), ["Defeat the golem with magic."])
+    assert pairs[0][0] == "Which magic do you mean: fire or earth?"  # (Jax spoke of magic first)
