@@ -7,6 +7,7 @@ to <his words>?") fits any clause Jax said, so it asks about none of them (adds_
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from ..data.loader import strip_speaker
@@ -28,12 +29,22 @@ TERM_RUN = 3
 TERM_SET = 4
 
 
+#: (en) A question word run together with its verb is two words of the seeker's own ("Where's" as "Where is"), so a
+#: contraction does not make a question look more copied than its spelled-out twin.
+WH_CONTRACTED = re.compile(r"^(what|where|who|how|when|which|why)'(s|re|d|ll|ve)$")
+
+
 def units(text: str, language: str) -> list[str]:
     """Characters (zh, spaces and punctuation dropped) or lower-cased words (en), quotes around a word dropped (a
-    clause in single quotes is still his)."""
+    clause in single quotes is still his), a question word's contraction as two words."""
     if language == "zh":
         return [ch for ch in text if ch.isalnum()]
-    return [bare for word in words(text) if (bare := word.strip("'"))]
+    found: list[str] = []
+    for word in words(text):
+        bare = word.strip("'")
+        contracted = WH_CONTRACTED.match(bare)
+        found += [contracted.group(1), contracted.group(2)] if contracted else [bare] if bare else []
+    return found
 
 
 #: Joins the units of a run into one string: no unit holds it (nor any whitespace), so runs and their keys match one

@@ -105,11 +105,16 @@ TEXT_CACHE = 16384
 WORD_CACHE = 65536
 
 
+#: Endings of short words whose final s makes no plural ("boss", "plus", "this", "gas", "also").
+_NOT_PLURAL = ("ss", "us", "is", "as", "os")
+
+
 @lru_cache(maxsize=WORD_CACHE)
 def _stem(word: str) -> str:
-    """A deliberately crude English stemmer: enough to meet `mines`/`mine`, `digging`/`dig`, `boxes`/`box`."""
+    """A deliberately crude English stemmer: enough to meet `mines`/`mine`, `digging`/`dig`, `boxes`/`box`, and
+    the plurals of short words, `gems`/`gem`, `labs`/`lab` (not `boss`, `plus`, `this`)."""
     if len(word) <= 4:
-        return word
+        return word[:-1] if len(word) == 4 and word.endswith("s") and not word.endswith(_NOT_PLURAL) else word
     if word.endswith("ies"):
         return word[:-3] + "y"
     if word.endswith(("sses", "shes", "ches", "xes", "zes")):

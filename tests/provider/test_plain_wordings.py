@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import pytest
 from provider_helpers import after_root, revealed_after_root, synthetic_task
+from upstream_paths import UPSTREAM_DATA, needs_upstream
 
 from clarq_bench.core.tasks import Task, TaskBrief
+from clarq_bench.data.loader import load_tasks
 from clarq_bench.provider.answering import answer
 from clarq_bench.provider.detail_kinds import SAYS_GETTING
+from clarq_bench.provider.factory import make_provider
 from clarq_bench.provider.focus import FocusIndex
+from clarq_bench.provider.lexical import _stem
 from clarq_bench.provider.option_groups import which_kinds
 from clarq_bench.provider.question_classes import CLASSES
 from clarq_bench.provider.question_words import WHICH_KIND
@@ -272,3 +276,20 @@ def test_a_chinese_name_that_only_qualifies_the_thing_is_not_the_thing() -> None
     focus = FocusIndex(synthetic_task("zh", brief, nodes))
     assert answer(focus, after_root(root, "玄幻森林怎么才能进去？"), ["1"], multi_info=False, frontier=["1"]) == []
     assert answer(focus, after_root(root, "玄幻森林的地图怎么获得？"), ["1"], multi_info=False, frontier=["1"]) == ["1"]
+
+
+@pytest.mark.parametrize(
+    ("word", "stem"),
+    [("gems", "gem"), ("labs", "lab"), ("keys", "key"), ("boss", "boss"), ("plus", "plus"), ("this", "this")],
+)
+def test_the_plural_of_a_short_word_meets_its_singular(word: str, stem: str) -> None:
+    assert _stem(word) == stem
+
+
+@needs_upstream
+@pytest.mark.parametrize("question", ["Which of my gems is he after?", "I'm not sure which of my gems he's after."])
+async def test_a_short_plural_is_the_one_word_a_question_shares_with_its_node(question: str) -> None:
+    """en/14/0: "Henry needs the starlight gem." shares no word with these but "gems": the matcher must hear it."""
+    released = next(t for t in load_tasks(UPSTREAM_DATA, ("en",), split="test", types=[14]) if t.id == "en/14/0")
+    reply = await make_provider("offline", released, "single").respond(after_root(released.tree.root.text, question))
+    assert reply.revealed == ["1"]

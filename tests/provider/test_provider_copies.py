@@ -178,3 +178,13 @@ def test_chinese_is_not_checked() -> None:
     words is not read as bare there (only the probe above is)."""
     assert make_task("zh").language == "zh"
     assert verdict("zh", "用宝石和亨利交换火晶石，该选哪一个？") is None
+
+
+@pytest.mark.parametrize("contracted", ["Where's", "What's", "Who's"])
+def test_a_question_words_contraction_is_as_much_the_seekers_own_as_its_spelled_out_twin(contracted: str) -> None:
+    runs = runs_of("You can buy it at the nearest fuel station.")
+    spelled = contracted.replace("'s", " is")
+    assert copied_share(f"{contracted} the nearest fuel station?", runs, "en") == copied_share(
+        f"{spelled} the nearest fuel station?", runs, "en"
+    )
+    assert copied_share("Where's the nearest fuel station?", runs, "en") < 0.8  # (MAX_COPIED_SHARE: a question)
