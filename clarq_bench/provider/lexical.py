@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from ..core.tasks import ResponseTree
 from .ascii_words import PIECE_BREAK_AT, joined_words_en, words_en
-from .indirect_questions import INDIRECT_QUESTION_EN, QUESTION_MARKERS_ZH
+from .indirect_questions import QUESTION_MARKERS_ZH, asks_indirectly
 from .memo import Table
 
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
@@ -228,11 +228,7 @@ def is_question(sentence: str, language: str) -> bool:
     if language == "zh":
         return any(marker in sentence for marker in QUESTION_MARKERS_ZH)
     lowered = sentence.lower().lstrip("0123456789.-*) ")
-    return (
-        sentence.rstrip().endswith("?")
-        or lowered.startswith(QUESTION_WORDS_EN)
-        or bool(INDIRECT_QUESTION_EN.search(lowered))
-    )
+    return sentence.rstrip().endswith("?") or lowered.startswith(QUESTION_WORDS_EN) or asks_indirectly(lowered)
 
 
 @lru_cache(maxsize=TEXT_CACHE)
