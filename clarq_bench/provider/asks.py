@@ -97,10 +97,11 @@ def _things_in(sentence: str, language: str) -> int:
     wh = WH[language]
     found = list(wh.finditer(sentence))
     things = max(1, len(found))
-    for joint in JOINT[language].finditer(sentence, found[0].start() if found else 0):
-        # (searched from the joint's end in the sentence: a joint ends on a non-word character or before one, so
-        # \b there reads as at the start of the rest)
-        nxt = JOINT[language].search(sentence, joint.end())
+    joints = list(JOINT[language].finditer(sentence, found[0].start() if found else 0))
+    for index, joint in enumerate(joints):
+        # (the next joint is the one a search from this joint's end finds: a joint is never empty, so finditer goes
+        # on from there)
+        nxt = joints[index + 1] if index + 1 < len(joints) else None
         piece = sentence[joint.end() : nxt.start()] if nxt else sentence[joint.end() :]
         if not piece.strip(" \t?？.。!！:："):
             continue  # a joint closing the sentence, or two joints in a row
@@ -112,9 +113,14 @@ def _things_in(sentence: str, language: str) -> int:
     return things
 
 
+#: Where a comma's run of alternatives ends (_alternatives_follow), compiled once: re's own cache of patterns
+#: thrashes over a run's brief names.
+_RUN_END = {"en": re.compile(r"\band\b|[;/&+]"), "zh": re.compile(r"[；;／/&＋+]|和|与|及|以及")}
+
+
 def _alternatives_follow(after: str, language: str) -> bool:
     """The comma's run goes on, through commas only, to an "or": the items are one choice's options."""
-    run = re.split(r"\band\b|[;/&+]" if language == "en" else r"[；;／/&＋+]|和|与|及|以及", after, maxsplit=1)[0]
+    run = _RUN_END[language].split(after, maxsplit=1)[0]
     return bool(_ALTERNATIVES_AHEAD[language].search(run)) and not WH[language].search(run)
 
 
