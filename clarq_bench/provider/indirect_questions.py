@@ -26,10 +26,14 @@ SAID_DOUBT_EN = re.compile(
     + r")\s+(?:me\s+)?(?P<asked>(?:which|what|where|how|when|who|whom|whose|whether|if)\b[^.!?\n]*)[.!]*\s*$",
     re.IGNORECASE,
 )
-#: Words one of SAID_DOUBT_EN's ways of not knowing holds (lower-cased), so a sentence without any needs no match.
+#: What each of _NOT_KNOWING_EN's ways of not knowing holds (lower-cased, its single spaces kept), one of which a
+#: sentence must hold for SAID_DOUBT_EN or INDIRECT_QUESTION_EN to match it: a plain test rules out the rest ("make
+#: sure", "tell me" hold none).
 DOUBT_WORDS_EN = (
-    "know", "idea", "clue", "sure", "certain", "clear", "tell", "figure", "say", "said", "told", "mention", "specif"
-)  # fmt: skip
+    *("t know", "not know", "really know", "quite know", "even know", "no idea", "no clue", "t figure out"),
+    *("not sure", "unsure", "not certain", "uncertain", "unclear", "not clear"),
+    *(f"{no} {verb}" for no in ("never", "t", "not") for verb in ("say", "said", "tell", "told", "mention", "specif")),
+)
 #: SAID_DOUBT_ZH's ways of not knowing, one of which a sentence must hold for it to match.
 DOUBT_WORDS_ZH = ("不知道", "不确定", "不清楚", "不记得", "搞不清", "弄不清", "拿不准", "拿不定", "吃不准")
 #: (zh) A sentence that says what one does not know before what it asks ("不知道是哪颗宝石。", "我也不清楚亨利在哪"):
@@ -66,7 +70,7 @@ SAID_DOUBT_ABOUT_EN = re.compile(
 )
 #: The words of not being sure each SAID_DOUBT_ABOUT_* pattern needs (lower-cased), a cheap test before it is tried.
 DOUBT_ABOUT_WORDS = {
-    "en": ("sure", "certain", "clear", "confused"),
+    "en": ("not sure", "unsure", "uncertain", "not clear", "unclear", "confused"),
     "zh": ("拿不准", "拿不定", "吃不准", "不确定", "不清楚", "不知道", "搞不清", "弄不清", "没把握"),
 }
 SAID_DOUBT_ABOUT_ZH = re.compile(
@@ -80,7 +84,10 @@ INDIRECT_QUESTION_EN = re.compile(
     r"whether|if)\b)"
 )
 #: Words one of INDIRECT_QUESTION_EN's requests holds, one of which a text must hold for it to match.
-INDIRECT_WORDS_EN = (*DOUBT_WORDS_EN, "wonder", "curious", "advise", "guide", "point")
+INDIRECT_WORDS_EN = (
+    *DOUBT_WORDS_EN,
+    *("tell me", "let me know", "wonder", "curious", "to know", "advise", "guide me", "point me"),
+)
 
 
 def asks_indirectly(lowered: str) -> bool:
