@@ -158,7 +158,10 @@ class EntityIndex(NamedTuple):
         """How many kinds of entity the text names: a name written out counts (and the names inside it do not:
         "更换电脑电池" names the skill, not the "D1电脑电池" item), then any entity with all its content terms in
         what is left (two thirds of them for names of three terms or more)."""
-        return _kinds_named(tuple(self.names), tuple(self.kinds), tuple(map(frozenset, self.terms)), text, language)
+        try:  # (EntityIndex.of's fields are tuples of frozensets already: not copied on every call)
+            return _kinds_named(self.names, self.kinds, self.terms, text, language)
+        except TypeError:  # a list or sets: the same reading of them frozen
+            return _kinds_named(tuple(self.names), tuple(self.kinds), tuple(map(frozenset, self.terms)), text, language)
 
     def content_besides(self, text: str, language: str, vocabulary: set[str] | None = None) -> int:
         """Content terms of the text once every phrase copied from the brief's lists is taken out: what it says
