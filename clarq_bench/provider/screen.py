@@ -264,16 +264,22 @@ def _longest_first(names: tuple[str, ...]) -> tuple[tuple[int, str, str | None, 
     return tuple((i, names[i], *phrase_form(names[i])) for i in order)
 
 
+@lru_cache(maxsize=64)
+def _lowered_phrases(phrases: tuple[str, ...]) -> tuple[str, ...]:
+    """The brief's phrases lower-cased, once per brief (every sentence of every turn is tested for them)."""
+    return tuple(map(str.lower, phrases))
+
+
 @lru_cache(maxsize=TEXT_CACHE)
 def _copies_phrase(phrases: tuple[str, ...], text: str) -> bool:
     lowered = text.lower()
-    return any(phrase.lower() in lowered for phrase in phrases)
+    return any(phrase in lowered for phrase in _lowered_phrases(phrases))
 
 
 @lru_cache(maxsize=TEXT_CACHE)
 def _listed(phrases: tuple[str, ...], text: str) -> tuple[int, float]:
     lowered = text.lower()
-    present = [needle for needle in map(str.lower, phrases) if needle in lowered]  # (most texts name none)
+    present = [needle for needle in _lowered_phrases(phrases) if needle in lowered]  # (most texts name none)
     if not present:
         return 0, 0.0
     covered = [False] * len(lowered)
