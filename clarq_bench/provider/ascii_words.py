@@ -12,8 +12,9 @@ import re
 
 _WORD = re.compile(r"[a-z0-9]+")
 _NON_WORD = re.compile(r"[^a-z0-9]+")
-#: Every ASCII character but a-z and 0-9, as a space.
-_APART = str.maketrans({c: " " for c in map(chr, range(128)) if not ("a" <= c <= "z" or "0" <= c <= "9")})
+#: Every ASCII character but a-z and 0-9, as a space: a bytes table (bytes.translate reads one byte a character
+#: through it, about twice as fast as str.translate through a mapping).
+_APART = bytes(c if 97 <= c <= 122 or 48 <= c <= 57 else 32 for c in range(256))
 #: A sentence's end followed by whitespace: where lexical._PIECE_BREAK cuts a text (a text without one is one piece).
 PIECE_BREAK_AT = re.compile(r"[.?!。？！;；]\s")
 
@@ -21,7 +22,7 @@ PIECE_BREAK_AT = re.compile(r"[.?!。？！;；]\s")
 def words_en(lowered: str) -> list[str]:
     """_WORD.findall(lowered): the runs of a-z and 0-9 of a lower-cased text, in order."""
     if lowered.isascii():
-        return lowered.translate(_APART).split()
+        return lowered.encode().translate(_APART).decode().split()
     return _WORD.findall(lowered)
 
 
@@ -29,5 +30,5 @@ def joined_words_en(lowered: str) -> str:
     """_NON_WORD.sub(" ", lowered).strip(): the words of a lower-cased text, one space between each two (no run of
     other characters is left in an ASCII text to strip but the spaces at its ends)."""
     if lowered.isascii():
-        return " ".join(lowered.translate(_APART).split())
+        return " ".join(lowered.encode().translate(_APART).decode().split())
     return _NON_WORD.sub(" ", lowered).strip()

@@ -16,15 +16,18 @@ from functools import lru_cache
 
 from ..core.transcript import Speaker, Turn
 from .indirect_questions import (
-    INDIRECT_QUESTION_EN,
+    DOUBT_ABOUT_WORDS,
+    DOUBT_WORDS_EN,
+    DOUBT_WORDS_ZH,
     SAID_DOUBT_ABOUT_EN,
     SAID_DOUBT_ABOUT_ZH,
     SAID_DOUBT_EN,
     SAID_DOUBT_ZH,
     SAID_LACK_EN,
     SAID_LACK_ZH,
+    asks_indirectly,
 )
-from .lexical import TEXT_CACHE
+from .lexical import TEXT_CACHE, lowered_for_search
 
 #: Spoken form -> written form, longest first ("咋办" before "咋").
 _SPOKEN_ZH = {
@@ -49,6 +52,7 @@ _DOUBTS = {
     "en": (
         re.compile(r"[^.!?\n]+[.!?]*\s*|\n"),
         SAID_DOUBT_EN,
+        DOUBT_WORDS_EN,
         re.compile(r"[\s,;:]*\b(?:but|and|so|yet)?[\s,;:]*$", re.IGNORECASE),
         ". ",
         "? ",
@@ -56,6 +60,7 @@ _DOUBTS = {
     "zh": (
         re.compile(r"[^。！？!?\n]+[。！？!?]*|\n"),
         SAID_DOUBT_ZH,
+        DOUBT_WORDS_ZH,
         re.compile(r"[，,、\s]*(?:可是|可|但是|但|而且|就)?[，,、\s]*$"),  # ("…，可我不知道")
         "，",
         "？",
@@ -74,9 +79,19 @@ _LACKS = {
 _ABOUTS = {"en": (SAID_DOUBT_ABOUT_EN, "What is {thing}? "), "zh": (SAID_DOUBT_ABOUT_ZH, "{thing}是什么？")}
 
 
+def _mentions(piece: str, words: tuple[str, ...]) -> bool:
+    """May a case-blind pattern that needs one of these lower-case words match in the piece? A plain search of the
+    lower-cased piece, so the sentence patterns (which try every start of a sentence) run only on the few that may
+    say a doubt; True when lower-casing cannot tell (lexical.lowered_for_search)."""
+    lowered = lowered_for_search(piece)
+    return lowered is None or any(word in lowered for word in words)
+
+
 def _about_asked(piece: str, language: str) -> str | None:
     """The question a sentence that says the seeker is unsure about a thing is ("I'm unsure about the voltage." ->
     "What is the voltage?"), or None."""
+    if not _mentions(piece, DOUBT_ABOUT_WORDS[language]):
+        return None
     pattern, question = _ABOUTS[language]
     doubt = pattern.match(piece.strip())
     if doubt is None:
@@ -103,11 +118,11 @@ _ASKS_ITSELF = re.compile(r"[?？]|哪|什么|怎么|怎样|如何|谁|几|多�
 def _doubts_asked(text: str, language: str) -> str:
     """The text with each sentence that says what the seeker does not know asked as the question it is; in a turn
     that asks nothing itself, each that says what it lacks too."""
-    sentence, said_doubt, trailing, join, mark = _DOUBTS[language]
+    sentence, said_doubt, doubt_words, trailing, join, mark = _DOUBTS[language]
     lacks = not _ASKS_ITSELF.search(text)
     out = []
     for piece in sentence.findall(text):
-        doubt = said_doubt.match(piece.strip())
+        doubt = said_doubt.match(piece.strip()) if _mentions(piece, doubt_words) else None
         if doubt is None:
             asked = _about_asked(piece, language) or (_lack_asked(piece, language) if lacks else None)
             out.append(piece if asked is None else asked)
@@ -147,7 +162,7 @@ def _as_written(text: str, language: str) -> str:
     provider the whole dialogue again, whose earlier turns were rewritten already (a tenth of a turn's CPU)."""
     if language == "zh":
         return written(text)
-    if language == "en" and (INDIRECT_QUESTION_EN.search(text.lower()) or _LACK_EN.search(text)):
+    if language == "en" and (asks_indirectly(text.lower()) or _LACK_EN.search(text)):
         return asked_outright(text)
     return text
 

@@ -29,7 +29,14 @@ def words(text: str) -> list[str]:
 
 @lru_cache(maxsize=TEXT_CACHE)
 def _word_tuple(text: str) -> tuple[str, ...]:
-    return tuple(piece.lower() for piece in _WORD_OR_MARK.findall(text) if piece[0].isalnum() or piece[0] == "'")
+    return tuple(piece.lower() for piece in _pieces(text) if piece[0].isalnum() or piece[0] == "'")
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _pieces(text: str) -> tuple[str, ...]:
+    """The text's words and marks (_WORD_OR_MARK), cut once: its words are read from them, and without_spans joins
+    them again for most questions."""
+    return tuple(_WORD_OR_MARK.findall(text))
 
 
 def without_echo(text: str, earlier: list[str], language: str) -> str:
@@ -65,11 +72,11 @@ def without_spans(text: str, spans: dict[str, list[list[str]]], language: str) -
         if spans.keys().isdisjoint(text):  # (a span opens on a character str.isalnum() keeps)
             return text
     elif spans.keys().isdisjoint(_word_tuple(text)):
-        return " ".join(_WORD_OR_MARK.findall(text))
+        return " ".join(_pieces(text))
     if language == "zh":  # compare characters, ignoring spaces and punctuation
         units = [(i, ch) for i, ch in enumerate(text) if ch.isalnum()]  # (text: not NON_TEXT)
     else:  # compare lower-cased words
-        pieces = _WORD_OR_MARK.findall(text)
+        pieces = _pieces(text)
         units = [(i, p.lower()) for i, p in enumerate(pieces) if p[0].isalnum() or p[0] == "'"]
     keys = [unit for _, unit in units]
     covered: set[int] = set()

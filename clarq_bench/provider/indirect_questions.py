@@ -26,6 +26,16 @@ SAID_DOUBT_EN = re.compile(
     + r")\s+(?:me\s+)?(?P<asked>(?:which|what|where|how|when|who|whom|whose|whether|if)\b[^.!?\n]*)[.!]*\s*$",
     re.IGNORECASE,
 )
+#: What each of _NOT_KNOWING_EN's ways of not knowing holds (lower-cased, its single spaces kept), one of which a
+#: sentence must hold for SAID_DOUBT_EN or INDIRECT_QUESTION_EN to match it: a plain test rules out the rest ("make
+#: sure", "tell me" hold none).
+DOUBT_WORDS_EN = (
+    *("t know", "not know", "really know", "quite know", "even know", "no idea", "no clue", "t figure out"),
+    *("not sure", "unsure", "not certain", "uncertain", "unclear", "not clear"),
+    *(f"{no} {verb}" for no in ("never", "t", "not") for verb in ("say", "said", "tell", "told", "mention", "specif")),
+)
+#: SAID_DOUBT_ZH's ways of not knowing, one of which a sentence must hold for it to match.
+DOUBT_WORDS_ZH = ("不知道", "不确定", "不清楚", "不记得", "搞不清", "弄不清", "拿不准", "拿不定", "吃不准")
 #: (zh) A sentence that says what one does not know before what it asks ("不知道是哪颗宝石。", "我也不清楚亨利在哪"):
 #: the question is what follows the not-knowing.
 SAID_DOUBT_ZH = re.compile(
@@ -58,6 +68,11 @@ SAID_DOUBT_ABOUT_EN = re.compile(
     r"(?P<thing>(?:the|my|that|this|those|these)\s+[^.!?\n,;]{2,60}?)\s*[.!]*\s*$",
     re.IGNORECASE,
 )
+#: The words of not being sure each SAID_DOUBT_ABOUT_* pattern needs (lower-cased), a cheap test before it is tried.
+DOUBT_ABOUT_WORDS = {
+    "en": ("not sure", "unsure", "uncertain", "not clear", "unclear", "confused"),
+    "zh": ("拿不准", "拿不定", "吃不准", "不确定", "不清楚", "不知道", "搞不清", "弄不清", "没把握"),
+}
 SAID_DOUBT_ABOUT_ZH = re.compile(
     r"^(?P<thing>[^，,。！？!?\n]{4,30})[，,]\s*(?:我|可我|但我)?(?:还|也|真|实在)?(?:有点|有些|还是)?"
     r"(?:拿不准|拿不定|吃不准|不确定|不清楚|不知道|搞不清楚?|弄不清楚?|没把握)[了啊呀哦]*[。！!～~…]*$"
@@ -68,6 +83,19 @@ INDIRECT_QUESTION_EN = re.compile(
     r"advise|guide me|point me|(?:" + _NOT_KNOWING_EN + r") (?:me )?(?:which|what|where|how|when|who|whom|whose|"
     r"whether|if)\b)"
 )
+#: Words one of INDIRECT_QUESTION_EN's requests holds, one of which a text must hold for it to match.
+INDIRECT_WORDS_EN = (
+    *DOUBT_WORDS_EN,
+    *("tell me", "let me know", "wonder", "curious", "to know", "advise", "guide me", "point me"),
+)
+
+
+def asks_indirectly(lowered: str) -> bool:
+    """INDIRECT_QUESTION_EN.search of lower-cased text, by a plain test for its words first: most sentences hold
+    none, and the pattern tries every word of them."""
+    return any(word in lowered for word in INDIRECT_WORDS_EN) and INDIRECT_QUESTION_EN.search(lowered) is not None
+
+
 #: (zh) A sentence asks when it has one of these: a question mark or particle, an interrogative (啥 the spoken
 #: "what": 啥时候, 用啥), or words of not knowing (不知道, 不记得, 搞不清, 没说).
 QUESTION_MARKERS_ZH = (
@@ -103,6 +131,9 @@ QUESTION_MARKERS_ZH = (
 )
 
 __all__ = [
+    "DOUBT_ABOUT_WORDS",
+    "DOUBT_WORDS_EN",
+    "DOUBT_WORDS_ZH",
     "INDIRECT_QUESTION_EN",
     "QUESTION_MARKERS_ZH",
     "SAID_DOUBT_ABOUT_EN",
@@ -111,4 +142,5 @@ __all__ = [
     "SAID_DOUBT_ZH",
     "SAID_LACK_EN",
     "SAID_LACK_ZH",
+    "asks_indirectly",
 ]

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from ..core.tasks import ResponseTree
 from .ascii_words import PIECE_BREAK_AT, joined_words_en, words_en
-from .indirect_questions import INDIRECT_QUESTION_EN, QUESTION_MARKERS_ZH
+from .indirect_questions import QUESTION_MARKERS_ZH, asks_indirectly
 from .memo import Table
 
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
@@ -149,7 +149,7 @@ def _read_text(key: tuple[str, str]) -> tuple[str, ...]:
 
 #: Each text's tokens, and each piece's (a piece has no break inside it: it is read whole, never split again).
 _TEXTS = Table(_read_text, TEXT_CACHE)
-_PIECES = Table(lambda key: tuple(_read_tokens(*key)), TEXT_CACHE)
+_PIECES = Table(lambda key: _read_piece(*key), TEXT_CACHE)
 #: What a piece break follows (_PIECE_BREAK), so a part ending in one (trailing whitespace aside) ends a piece.
 _BREAK_ENDS = tuple(".?!。？！;；")
 
@@ -190,15 +190,16 @@ _WORD_TOKENS = Table(_word_token, WORD_CACHE)
 _LATIN_TOKENS = Table(_latin_token, WORD_CACHE)
 
 
-def _read_tokens(text: str, language: str) -> list[str]:
+def _read_piece(text: str, language: str) -> tuple[str, ...]:
+    """One piece's tokens, as _PIECES holds them (an English piece's built straight into the tuple: most are)."""
     if language == "zh":
         out = list(filter(None, map(_LATIN_TOKENS.__getitem__, _LATIN_RUN.findall(text))))
         for run in _CJK_RUN.findall(text):
             if len(run) == 1:
                 out.append(run)
             out.extend(itertools.filterfalse(STOP_BIGRAMS_ZH.__contains__, map(str.__add__, run[:-1], run[1:])))
-        return out
-    return list(filter(None, map(_WORD_TOKENS.__getitem__, words_en(text.lower()))))
+        return tuple(out)
+    return tuple(filter(None, map(_WORD_TOKENS.__getitem__, words_en(text.lower()))))
 
 
 _SPACE = re.compile(r"\s+")
@@ -233,11 +234,7 @@ def is_question(sentence: str, language: str) -> bool:
     if language == "zh":
         return any(marker in sentence for marker in QUESTION_MARKERS_ZH)
     lowered = sentence.lower().lstrip("0123456789.-*) ")
-    return (
-        sentence.rstrip().endswith("?")
-        or lowered.startswith(QUESTION_WORDS_EN)
-        or bool(INDIRECT_QUESTION_EN.search(lowered))
-    )
+    return sentence.rstrip().endswith("?") or lowered.startswith(QUESTION_WORDS_EN) or asks_indirectly(lowered)
 
 
 @lru_cache(maxsize=TEXT_CACHE)

@@ -53,7 +53,7 @@ CHOICE_SAID: dict[str, TextPattern] = {
 }
 #: Where a question's alternatives part: "or", "versus", commas and slashes before the last or (zh 还是 / 或 / 、).
 ALTERNATIVE_PIECES: dict[str, TextPattern] = {
-    "en": case_blind(r"\s*(?:,|/|\bor\b|\bversus\b|\bvs\b|:)\s*"),
+    "en": case_blind(r"(?=[\s,/ov:])\s*(?:,|/|\bor\b|\bversus\b|\bvs\b|:)\s*"),  # (look-ahead: LIST_JOINT)
     "zh": re.compile(r"\s*(?:还是|或者|或是|或|、|，|,|/|：|:)\s*"),
 }
 

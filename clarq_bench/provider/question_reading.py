@@ -11,7 +11,7 @@ import re
 from .asks import wh_pieces
 from .caseblind import TextPattern, case_blind
 from .detail_kinds import ASKED_KINDS, KIND_WORDS
-from .lexical import is_question, sentences, token_set, tokens
+from .lexical import is_question, lowered_for_search, sentences, token_set, tokens
 from .memo import per_reader
 from .question_lists import ListReading, Question
 from .question_words import (
@@ -46,6 +46,19 @@ WHICH_ZH = re.compile(r"哪|什么")
 CONTEXT_TERMS = 8
 
 
+#: What every ABBREVIATION match holds, lower-cased: a turn with none of them has no abbreviation (most turns).
+_ABBREVIATED = ("vs.", "etc.", "e.g.", "i.e.", "approx.", "mr.", "ms.", "mrs.", "dr.", "prof.", "st.", "no.")
+
+
+def _dots_kept(turn: str) -> str:
+    """The turn with the dots that end no sentence (an abbreviation's, a decimal's) taken out or made middle dots,
+    each pattern run only on a turn that may hold one (a plain test first: re tried them at every word)."""
+    lowered = lowered_for_search(turn)
+    if lowered is None or any(abbreviated in lowered for abbreviated in _ABBREVIATED):
+        turn = ABBREVIATION.sub(lambda m: m.group(1) or m.group(2), turn)
+    return DECIMAL.sub("\\1\u00b7\\2", turn) if DECIMAL.search(turn) else turn
+
+
 class QuestionReading(ListReading):
     """The question reading of FocusIndex (see the module docstring); on the list reading, whose names it sets apart."""
 
@@ -60,9 +73,7 @@ class QuestionReading(ListReading):
         jax = token_set(heard, language) if heard is not None else None
         found: list[Question] = []
         context = ""
-        for sentence in sentences(
-            DECIMAL.sub("\\1\u00b7\\2", ABBREVIATION.sub(lambda m: m.group(1) or m.group(2), turn)), language
-        ):
+        for sentence in sentences(_dots_kept(turn), language):
             if not is_question(sentence, language) or sentence.rstrip().endswith((":", "：")):
                 context = sentence  # (a preamble such as "I have a few questions:" asks nothing itself)
                 continue

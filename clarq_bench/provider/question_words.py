@@ -230,7 +230,7 @@ ASK_PIECES = re.compile(r"[，,、；;]|或者|还是|或")
 DECIMAL = re.compile(r"(\d)\.(\d)")
 #: Where a sentence may hold a second question, and the question words that make each side one.
 CLAUSE_BREAK: dict[str, TextPattern] = {
-    "en": case_blind(r"\s*[,;]\s*(?:and\s+|also\s+|plus\s+)?"),
+    "en": case_blind(r"(?=[\s,;])\s*[,;]\s*(?:and\s+|also\s+|plus\s+)?"),  # (look-ahead: LIST_JOINT)
     "zh": re.compile(r"\s*[，；,;]\s*"),
 }
 #: A second interrogative joined to the first by "and" / "or" / a slash or plus ("which X and which Y", "where and
@@ -343,8 +343,10 @@ BARE_WHICH_EN = case_blind(
 )
 CJK_WORD = re.compile(r"[\u4e00-\u9fff]")
 #: What joins the items of one list ("A, B or C", "A、B还是C"; "交易 亨利": Chinese puts no spaces between words).
+#: (en: the look-ahead holds every first character of a match, so re rules out most positions with one test
+#: instead of trying \s* and every branch there; the matches are the same.)
 LIST_JOINT: dict[str, TextPattern] = {
-    "en": case_blind(r"\s*(?:[,;/]|\b(?:or|and|either|versus|vs)\b)\s*"),
+    "en": case_blind(r"(?=[\s,;/aeov])\s*(?:[,;/]|\b(?:or|and|either|versus|vs)\b)\s*"),
     "zh": re.compile(
         r"\s*(?:[，,、;；/]|还是|或者|或是|或|以及|和|与|及)\s*|(?<=[\u4e00-\u9fff])[ \t\u3000]+(?=[\u4e00-\u9fff])"
     ),

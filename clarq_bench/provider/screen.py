@@ -158,7 +158,10 @@ class EntityIndex(NamedTuple):
         """How many kinds of entity the text names: a name written out counts (and the names inside it do not:
         "更换电脑电池" names the skill, not the "D1电脑电池" item), then any entity with all its content terms in
         what is left (two thirds of them for names of three terms or more)."""
-        return _kinds_named(tuple(self.names), tuple(self.kinds), tuple(map(frozenset, self.terms)), text, language)
+        try:  # (EntityIndex.of's fields are tuples of frozensets already: not copied on every call)
+            return _kinds_named(self.names, self.kinds, self.terms, text, language)
+        except TypeError:  # a list or sets: the same reading of them frozen
+            return _kinds_named(tuple(self.names), tuple(self.kinds), tuple(map(frozenset, self.terms)), text, language)
 
     def content_besides(self, text: str, language: str, vocabulary: set[str] | None = None) -> int:
         """Content terms of the text once every phrase copied from the brief's lists is taken out: what it says
@@ -261,16 +264,22 @@ def _longest_first(names: tuple[str, ...]) -> tuple[tuple[int, str, str | None, 
     return tuple((i, names[i], *phrase_form(names[i])) for i in order)
 
 
+@lru_cache(maxsize=64)
+def _lowered_phrases(phrases: tuple[str, ...]) -> tuple[str, ...]:
+    """The brief's phrases lower-cased, once per brief (every sentence of every turn is tested for them)."""
+    return tuple(map(str.lower, phrases))
+
+
 @lru_cache(maxsize=TEXT_CACHE)
 def _copies_phrase(phrases: tuple[str, ...], text: str) -> bool:
     lowered = text.lower()
-    return any(phrase.lower() in lowered for phrase in phrases)
+    return any(phrase in lowered for phrase in _lowered_phrases(phrases))
 
 
 @lru_cache(maxsize=TEXT_CACHE)
 def _listed(phrases: tuple[str, ...], text: str) -> tuple[int, float]:
     lowered = text.lower()
-    present = [needle for needle in map(str.lower, phrases) if needle in lowered]  # (most texts name none)
+    present = [needle for needle in _lowered_phrases(phrases) if needle in lowered]  # (most texts name none)
     if not present:
         return 0, 0.0
     covered = [False] * len(lowered)

@@ -150,10 +150,18 @@ def node_features(
     specific = [s for s in asked if not is_vague(s, language) and not asks_confirmation(s, language)]
     specific_set = token_set(" ".join(specific), language)
     # Each question sentence's BM25 and focus cover of each node (frontier order within a sentence).
-    sentence_bm25 = [[index.bm25(present, node_id) for node_id in frontier] for present in sentence_sets]
+    # (a turn's one question's set is the asked set itself, token_set's same object: its scores are bq and fq)
+    sentence_bm25 = [
+        bq if present is asked_set else [index.bm25(present, node_id) for node_id in frontier]
+        for present in sentence_sets
+    ]
     cover, grams = term_cover(index), gram_cover(index)  # (index.cover / gram_cover of these frozensets)
     focus_terms = index.focus_terms
-    sentence_focus = [[cover(focus_terms[node_id], present) for node_id in frontier] for present in sentence_sets]
+    fq = [cover(focus_terms[node_id], asked_set) for node_id in frontier]
+    sentence_focus = [
+        fq if present is asked_set else [cover(focus_terms[node_id], present) for node_id in frontier]
+        for present in sentence_sets
+    ]
     # Which node each question sentence is most about (by BM25 + focus cover); its order among the questions.
     winners: list[str] = []
     for bm25s, covers in zip(sentence_bm25, sentence_focus):
@@ -163,8 +171,9 @@ def node_features(
             if value > best_score:
                 best, best_score = node_id, value
         winners.append(best)
-    asked_grams = char_grams(" ".join(asked), language)
-    turn_grams = char_grams(turn, language)
+    # (a turn's n-grams are read by this one call: not kept in char_grams' table, where the collector walks them)
+    asked_grams = char_grams.__wrapped__(" ".join(asked), language)
+    turn_grams = char_grams.__wrapped__(turn, language)
     apart = index.frontier(frontier)
     # (the same values for every node, counted once)
     hasq, ntok, nfr, nspec = float(bool(asked)), math.log1p(len(turn_set)), float(len(frontier)), float(len(specific))
@@ -194,7 +203,7 @@ def node_features(
                 "ntok": ntok,
                 "pos": float(position),
                 "nfr": nfr,
-                "fq": cover(focus, asked_set),
+                "fq": fq[position],
                 "ft": cover(focus, turn_set),
                 "fx": cover(exclusive, asked_set),
                 "fs": max((covers[position] for covers in sentence_focus), default=0.0),
