@@ -47,12 +47,12 @@ def _en_lists(text: str) -> tuple[tuple[str, ...], ...]:
     for index, word in enumerate(words):
         if word.lower() != "and":
             continue
-        rest = words[index + 1 :]
+        rest = words[index + 1 : index + 2 + _RUN]
         after = _run(rest[1:] if rest and rest[0].lower() in _EN_ARTICLE else rest)
         items = [after] if after else []
         at = index
         while True:
-            before = _run(words[:at][::-1])[::-1]
+            before = _run(words[max(0, at - _RUN) : at][::-1])[::-1]  # (a window: long texts stay linear)
             if not before:
                 break
             items.insert(0, before)
