@@ -230,7 +230,7 @@ class HeuristicSeeker:
         self.people: list[_Question] = []  # the people replies sent the seeker to
         self.task_terms = content_terms(brief.task_name, language)
         self.steps_read = False  # the instructions of Jax's first reply were read (how_step questions)
-        self.twins: set[int] = set()  # the settled choices whose things said with theirs were queued (_rest_of)
+        self.rest_asked: set[int] = set()  # the settled choices whose things said with theirs were queued (_rest_of)
 
     def _add(
         self,
@@ -384,10 +384,12 @@ class HeuristicSeeker:
         ABC", and Jax had said "the garlic and onion"): ask which one for each of those, once."""
         rest: list[_Question] = []
         for choice in settled:
-            if not choice.kind or id(choice) in self.twins:
+            if not choice.kind or id(choice) in self.rest_asked:
                 continue
-            self.twins.add(id(choice))
-            at = next(i for i, reply in enumerate(replies) if answered_option(choice.options, [reply], self.language))
+            self.rest_asked.add(id(choice))
+            at = next((i for i, r in enumerate(replies) if answered_option(choice.options, [r], self.language)), None)
+            if at is None:  # (settled by words spread over two replies: no one answer to read the thing from)
+                continue
             earlier = " ".join(replies[:at])
             answer = content_terms(replies[at], self.language)
             said = answer & content_terms(earlier, self.language)
