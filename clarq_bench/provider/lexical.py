@@ -105,7 +105,7 @@ TEXT_CACHE = 16384
 WORD_CACHE = 65536
 
 
-#: Endings of short words whose final s makes no plural ("boss", "plus", "this", "gas", "also").
+#: Endings of short words whose final s makes no plural ("boss", "plus", "this", "bias").
 _NOT_PLURAL = ("ss", "us", "is", "as", "os")
 
 
