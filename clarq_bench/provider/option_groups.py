@@ -43,6 +43,10 @@ def kind_members(every: Sequence[BriefOption], kind: set[str], language: str) ->
         groups = {o.group for o in every if o.name[-1:] in firsts or _around(o.name, pairs)}
     if not groups and language == "zh":  # "哪种总线": the names that all say 总线, wherever in the name
         groups = {g for g in {o.group for o in every} if _all_carry([o for o in every if o.group == g], every, kind)}
+    if not groups and language == "zh":  # "哪个变身魔法": the names of a group that say 变身, two or more apart
+        carried = _carried_apart(every, pairs)
+        if carried:
+            return carried
     members = tuple(o for o in every if o.group in groups)
     carrying = tuple(o for o in members if o.head & kind or o.name[-1:] in firsts or _around(o.name, pairs))
     if len(carrying) >= 2 and len(members) - len(carrying) >= 2:  # (the rest: a kind of its own, two names)
@@ -61,6 +65,19 @@ def _all_carry(members: Sequence[BriefOption], every: Sequence[BriefOption], kin
     others = [o for o in every if o not in members]
     pairs = [term for term in kind if len(term) == 2]
     return any(all(p in o.terms for o in members) and not any(p in o.terms for o in others) for p in pairs)
+
+
+def _carried_apart(every: Sequence[BriefOption], pairs: Sequence[str]) -> tuple[BriefOption, ...]:
+    """(zh) The names of one group that carry every pair of the kind where two or more of the group do not: the
+    kind sets them apart as a choice of their own ("使用变身魔法变成…" among the attack magics and the transformations)."""
+    if not pairs:
+        return ()
+    for group in dict.fromkeys(o.group for o in every):
+        members = [o for o in every if o.group == group]
+        carrying = tuple(o for o in members if all(p in o.terms for p in pairs))
+        if len(carrying) >= 2 and len(members) - len(carrying) >= 2:
+            return carrying
+    return ()
 
 
 def _around(name: str, pairs: Sequence[str]) -> bool:

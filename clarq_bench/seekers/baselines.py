@@ -25,6 +25,7 @@ from .phrasing import (
     option_groups,
     plain,
     restrictions,
+    said_once,
     short_options,
     skill_kind,
     task_phrase,
@@ -120,9 +121,10 @@ class _Question:
         self.read = 0
 
 
-def _choice(template: str, kind: str, options: Sequence[str], language: str) -> str:
-    """A choice of a kind: with the kind named, its options are said in short ("Which mine: West or North?")."""
-    options = short_options(list(options), kind, language)
+def _choice(template: str, kind: str, options: Sequence[str], language: str, names: Sequence[str]) -> str:
+    """A choice of a kind: with the kind named, its options are said in short ("Which mine: West or North?"; the
+    brief's `names` tell a short part that stands for no one name)."""
+    options = said_once(short_options(list(options), kind, language), language, names)
     return prompts.render(template, language, kind=kind, options=join_options(options, language))
 
 
@@ -177,15 +179,18 @@ class HeuristicSeeker:
         self.pending: list[_Question] = []
         covered: set[str] = set()
         group_of: dict[str, str | None] = {}  # name -> its group's kind (nouns only: a skill's last word is no kind)
+        self.names = names = [plain(entry) for entry in (*brief.items, *brief.skills, *brief.scenes)]
         for entries, skill in kinds:
             for group in option_groups(entries, language):
                 covered.update(group)
                 kind = skill_kind(group, language) if skill else group_kind(group, language)
                 group_of.update(dict.fromkeys(group, kind))
                 self._add(
-                    _choice("seeker/choose_of_kind", kind, group, language)
+                    _choice("seeker/choose_of_kind", kind, group, language, names)
                     if kind
-                    else prompts.render("seeker/choose", language, options=join_options(group, language)),
+                    else prompts.render(
+                        "seeker/choose", language, options=join_options(said_once(group, language, names), language)
+                    ),
                     " ".join(group),
                     1.5,
                     next(order),
@@ -351,7 +356,7 @@ class HeuristicSeeker:
             return prompts.render("seeker/find_person_again", self.language, person=question.person)
         if question.kind and question.mention and any(question.mention.search(reply) for reply in replies):
             template = "seeker/choose_again" if question.asked else "seeker/choose_kind"  # (asked again in new words)
-            return _choice(template, question.kind, question.options, self.language)
+            return _choice(template, question.kind, question.options, self.language, self.names)
         return question.text
 
     def _next(self, replies: list[str]) -> str | None:

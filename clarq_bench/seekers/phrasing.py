@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 
 PARENTHESES = re.compile(r"\s*[(（]([^()（）]*)[)）]\s*")
@@ -82,6 +83,11 @@ def _tail(name: str, language: str) -> str | None:
     return None if any(c.isdigit() for c in word) else word
 
 
+def _last_character(name: str, language: str) -> str | None:
+    """(zh) A name's last character, where it is a word of its own: "碧峰山", "金川山" are both mountains."""
+    return name[-1] if language == "zh" and len(name) >= 3 and "\u4e00" <= name[-1] <= "\u9fff" else None
+
+
 def _head(name: str, language: str) -> str | None:
     """Two leading words (en: one shared verb is no shared kind: "Use a camera" / "Use the flute") or two leading
     characters (zh)."""
@@ -94,13 +100,13 @@ def _head(name: str, language: str) -> str | None:
 def option_groups(entries: tuple[str, ...], language: str) -> list[list[str]]:
     """Entries of one list (items, skills or scenes) that are real alternatives: grouped by a shared head noun (last
     word, en; last two characters, zh; numbers are no head), leftovers by two shared leading
-    words (en) or characters (zh). Left out: a name inside another ("energy fruit" / "energy fruit seeds" is a seed
+    words (en) or characters (zh), then (zh) by a shared last character ("碧峰山", "金川山"). Left out: a name inside another ("energy fruit" / "energy fruit seeds" is a seed
     and what it grows), and an entry whose note names another of its group (a route through it, not an alternative
     to it). Groups of one are dropped."""
     notes = {plain(entry): " ".join(PARENTHESES.findall(entry)).lower() for entry in entries}
     left = [name for name in dict.fromkeys(plain(entry) for entry in entries) if name]
     groups: list[list[str]] = []
-    for key in (_tail, _head):
+    for key in (_tail, _head, _last_character):
         by_key: dict[str, list[str]] = {}
         for name in left:
             found = key(name, language)
@@ -298,6 +304,7 @@ def group_kind(group: list[str], language: str) -> str | None:
         if len(longer) > 2 and shortest - len(longer) < 2:
             break
         suffix = longer
+    suffix = suffix.rpartition("的")[2]  # "红色的木材": 木材; "X形状的宝箱钥匙": 宝箱钥匙
     return suffix if suffix and all("\u4e00" <= c <= "\u9fff" for c in suffix) else None
 
 
@@ -324,8 +331,8 @@ def skill_kind(group: list[str], language: str) -> str | None:
     return None if _EN_LINKS.intersection(after) else kind
 
 
-def _shared_lead(lists: list[list[str]]) -> int:
-    """How many first words every list shares."""
+def _shared_lead(lists: Sequence[Sequence[str]]) -> int:
+    """How many first words (or characters) every list shares."""
     return next((i for i, words in enumerate(zip(*lists, strict=False)) if len(set(words)) > 1), min(map(len, lists)))
 
 
@@ -341,6 +348,33 @@ def short_options(group: list[str], kind: str | None, language: str) -> list[str
     if not all(short) or len({name.lower() for name in short}) < len(short):
         return group
     return short
+
+
+def _joined(pair: str) -> bool:
+    """Two characters of one Latin word or number ("4K"), which a list must not cut apart."""
+    return len(pair) == 2 and pair.isascii() and pair.isalnum()
+
+
+def said_once(group: list[str], language: str, names: Sequence[str] = ()) -> list[str]:
+    """(zh) A list of names said as a person says it, what they all share said once: the shared start on the first,
+    the shared ending on the last ("使用火焰、寒风还是雷电魔法攻击", "微型风力还是太阳能发电设备"). The names as they
+    are where nothing is shared, where a name keeps under two characters of its own (东、西还是北: too short to stand
+    for the name), or where a name's own part is in another of the brief's `names` (莉莉安 of 莉莉安酒馆: it stands for
+    no one name)."""
+    if language != "zh" or len(group) < 2:
+        return group
+    lead = _shared_lead(group)
+    while lead and any(_joined(name[lead - 1 : lead + 1]) for name in group):  # "4K120Hz", "4K60Hz": no cut in 4K
+        lead -= 1
+    end = _shared_lead([name[::-1] for name in group])
+    while end and any(_joined(name[-end - 1 : len(name) - end + 1]) for name in group):  # nor in "120Hz"
+        end -= 1
+    own = [name[lead : len(name) - end] for name in group]
+    if not (lead or end) or any(not part or (len(part) < 2 and not part.isascii()) for part in own):
+        return group
+    if any(part in name for part in own for name in names if name not in group):
+        return group
+    return [group[0][:lead] + own[0], *own[1:-1], own[-1] + group[0][len(group[0]) - end :]]
 
 
 def kind_pattern(kind: str, language: str) -> re.Pattern[str]:

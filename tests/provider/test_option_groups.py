@@ -333,6 +333,42 @@ def test_a_chinese_kind_carried_inside_every_name_of_a_group_chooses_among_them(
     assert kind_members(every, {"门锁"}, "zh") == ()
 
 
+def test_a_chinese_kind_carried_by_part_of_a_group_chooses_among_those_that_carry_it() -> None:
+    """One group holds the attack magics and the transformations (they share 魔法): "哪个变身魔法" chooses among the
+    three that say 变身, and a question naming them is that choice."""
+    brief = TaskBrief(
+        role="冒险者",
+        task_name="拯救士兵",
+        items=(),
+        skills=(
+            "发动寒冰魔法攻击",
+            "发动火焰魔法攻击",
+            "发动雷电魔法攻击",
+            "使用变身魔法变成亨利长官",
+            "使用变身魔法变成乔治士兵",
+            "使用变身魔法变成约翰参谋长",
+        ),
+        scenes=("监狱（有人看守，无法直接进去）",),
+        background="拯救士兵。",
+    )
+    nodes = [
+        ("0", "士兵被关在监狱里，你需要把他们救出来。", None),
+        (
+            "1",
+            "约翰参谋长是调查队的一员，你变成他就能把士兵救出来。",
+            "前面Jax介绍了需要变身成调查员才能进入监狱，但是没有明确哪个变身魔法可以变成调查员，这个回复用于回答应该"
+            "使用变身魔法变成约翰参谋长来进入监狱的疑问。",
+        ),
+    ]
+    task = synthetic_task("zh", brief, nodes)
+    every = brief_options(task, "zh")
+    changes = [o.name for o in kind_members(every, {"变身"}, "zh")]
+    assert changes == ["使用变身魔法变成亨利长官", "使用变身魔法变成乔治士兵", "使用变身魔法变成约翰参谋长"]
+    assert kind_members(every, {"变身", "亨利"}, "zh") == ()  # (a kind one name alone carries is that name)
+    root, question = nodes[0][1], "亨利长官、乔治士兵还是约翰参谋长，我应该选哪一个？"
+    assert revealed_after_root(task, root, question, ["1"]) == ["1"]
+
+
 PAINT_ROOT = "Paint the client's new car and install its battery."
 PAINT_NODES = [
     ("0", PAINT_ROOT, None),

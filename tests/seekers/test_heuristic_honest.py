@@ -4,8 +4,8 @@ stops when told it has enough and says goodbye.
 "Quoting back" is measured as in issue 13: a seeker question repeats a provider sentence when it shares a run of
 more than five consecutive words with an earlier provider turn (English: word 6-grams, lower-cased), or, in
 Chinese, a run of 10 or more CJK characters (about five words). Naming the brief's things is not quoting: the brief's names
-(task, items, skills, scenes and their notes) are cut out of both sides first, runs of the brief's background are
-allowed, and English articles are ignored ("the Lantian brand ..." is the brief's "A Lantian brand ...").
+(task, items, skills, scenes and their notes) are cut out of both sides first, runs of the brief's background and of
+any one name (a list that says what its names share once cuts them) are allowed, and English articles are ignored ("the Lantian brand ..." is the brief's "A Lantian brand ...").
 """
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ def quotes(transcript, task) -> list[str]:
     """Runs a seeker turn shares with an earlier provider turn (and not with the brief)."""
     names = brief_names(task)
     allowed = runs(task.brief.background, task.language, names)
+    allowed |= {run for name in names for run in runs(name, task.language)}  # a name said in parts ("A还是B软件")
     told: set[str] = set()
     found = []
     for turn in transcript.turns:

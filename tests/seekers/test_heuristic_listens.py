@@ -17,7 +17,7 @@ from clarq_bench.core.transcript import ReplyKind, Speaker
 from clarq_bench.provider.base import ProviderTurn
 from clarq_bench.runner.dialogue import play_dialogue
 from clarq_bench.seekers.baselines import join_options
-from clarq_bench.seekers.phrasing import group_kind, open_things, option_groups, short_options
+from clarq_bench.seekers.phrasing import group_kind, open_things, option_groups, said_once, short_options
 from clarq_bench.seekers.registry import SeekerTask, build_seeker
 from clarq_bench.seekers.reply_details import persons, placed
 
@@ -77,7 +77,7 @@ async def dialogue(task, lines: list[str]) -> list[tuple[str, str]]:
 
 def tavern_asks(pairs, language: str) -> list[int]:
     """The turns that ask the tavern choice by its options (in English by the words that set them apart)."""
-    listed = join_options(short_options(TAVERNS[language], "tavern", language), language)
+    listed = join_options(said_once(short_options(TAVERNS[language], "tavern", language), language), language)
     return [i for i, (line, _) in enumerate(pairs) if listed in line]
 
 
@@ -127,8 +127,8 @@ async def test_a_choice_raised_before_it_was_asked_names_the_kind(language):
     pairs = await dialogue(task, [RAISES[language]])
     if language == "en":  # the kind named, each tavern by the word that sets it apart
         expected = "Which tavern do you mean: Mystic, Forest or Riverside?"
-    else:  # (a Chinese name without its ending is no name)
-        expected = f"你说的酒馆是哪一个：{join_options(TAVERNS[language], language)}？"
+    else:  # (a Chinese name keeps its ending, said once on the last of the list)
+        expected = "你说的酒馆是哪一个：神秘、森林还是河边酒馆？"
     assert short_options(TAVERNS[language], "tavern", language) == (
         ["Mystic", "Forest", "Riverside"] if language == "en" else TAVERNS[language]
     )
@@ -214,6 +214,27 @@ def test_kinds_of_alternatives():
         ["Primeval Forest", "Mystical Forest", "Tropical Rainforest"]
     ]  # a rainforest is a forest
     assert group_kind(["Primeval Forest", "Tropical Rainforest"], "en") == "forest"
+    # a Chinese kind is the noun after the names' 的, and a last character of its own groups names ("碧峰山": a 山)
+    assert group_kind(["红色的木材", "黑色的木材"], "zh") == "木材"
+    assert group_kind(["X形状的宝箱钥匙", "Y形状的宝箱钥匙"], "zh") == "宝箱钥匙"
+    assert option_groups(("碧峰山", "玉峦山", "金川山", "东方学府", "沙河"), "zh") == [["碧峰山", "玉峦山", "金川山"]]
+
+
+@pytest.mark.parametrize(
+    ("names", "said"),
+    [
+        (["使用火焰魔法攻击", "使用寒风魔法攻击", "使用雷电魔法攻击"], ["使用火焰", "寒风", "雷电魔法攻击"]),
+        (["微型风力发电设备", "微型太阳能发电设备"], ["微型风力", "太阳能发电设备"]),
+        (["设置模式为4K120Hz", "设置模式为4K60Hz", "设置模式为8K60Hz"], ["设置模式为4K120Hz", "4K60Hz", "8K60Hz"]),
+        (["X形状的钥匙", "Y形状的钥匙"], ["X", "Y形状的钥匙"]),  # (a Latin letter stands for its name)
+        (["东迷宫", "西迷宫", "北迷宫"], ["东迷宫", "西迷宫", "北迷宫"]),  # one character is too short to stand alone
+        (["莉莉安魔法学校", "女王魔法学校"], ["莉莉安魔法学校", "女王魔法学校"]),  # 莉莉安 is also a tavern's
+        (["铁剑", "木盾"], ["铁剑", "木盾"]),  # nothing shared
+    ],
+)
+def test_a_chinese_list_says_what_its_names_share_once(names: list[str], said: list[str]) -> None:
+    assert said_once(names, "zh", [*names, "莉莉安酒馆"]) == said
+    assert said_once(names, "en") == names
 
 
 async def test_it_never_reads_the_tree():
