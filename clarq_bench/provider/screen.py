@@ -60,6 +60,7 @@ from .lexical import (
     sentences,
     tokens,
 )
+from .option_groups import own_parts
 from .question_words import ALTERNATIVE
 from .script import in_other_script
 from .verdicts import Screened, Verdict
@@ -121,6 +122,7 @@ class EntityIndex(NamedTuple):
     kinds: Sequence[int]
     names: Sequence[str]  # each entity's name, as `terms` and `kinds`
     lists: Sequence[int] = ()  # which list of the brief each entity's name comes from (0 items, 1 skills, 2 scenes)
+    own: Sequence[frozenset[str]] = ()  # each entity's terms that set it apart from the rest of its kind
 
     @classmethod
     def of(cls, task: Task, language: str) -> EntityIndex:
@@ -136,6 +138,7 @@ class EntityIndex(NamedTuple):
             tuple(kind_of(o) for o in options),
             tuple(o.name for o in options),
             tuple(list_of.get(o.name, -1) for o in options),
+            tuple(distinct[o] for o in options) if (distinct := own_parts(options, language)[0]) else (),
         )
 
     def offered(self, sentence: str, language: str) -> bool:
@@ -143,7 +146,13 @@ class EntityIndex(NamedTuple):
         question."""
         present = lexical.token_set(sentence, language)
         joint = ALTERNATIVE[language].search(sentence)
-        return bool(joint) and sum(bool(t) and names_entity(present, t) for t in self.terms) >= 2
+        if not joint:
+            return False
+        own = self.own or [frozenset()] * len(self.terms)  # (a name said by its own part: "the Notes of Autumn")
+        return (
+            sum(bool(t) and (names_entity(present, t) or (bool(o) and o <= present)) for t, o in zip(self.terms, own))
+            >= 2
+        )
 
     def offers_one_list(self, sentence: str, language: str) -> bool:
         """Alternatives that are all names of one list of the brief ("Does Henry want my agate, my diamond or my
