@@ -356,13 +356,22 @@ def _joined(pair: str) -> bool:
 
 
 def said_once(group: list[str], language: str, names: Sequence[str] = ()) -> list[str]:
-    """(zh) A list of names said as a person says it, what they all share said once: the shared start on the first,
-    the shared ending on the last ("使用火焰、寒风还是雷电魔法攻击", "微型风力还是太阳能发电设备"). The names as they
-    are where nothing is shared, where a name keeps under two characters of its own (东、西还是北: too short to stand
-    for the name), or where a name's own part is in another of the brief's `names` (莉莉安 of 莉莉安酒馆: it stands for
-    no one name)."""
-    if language != "zh" or len(group) < 2:
+    """A list of names said as a person says it, what they all share said once: the shared start on the first, the
+    shared ending on the last ("Cook with high or low heat", "Garden District No. 101, 201 or 301", "使用火焰、寒风还是
+    雷电魔法攻击"). The names as they are where nothing is shared, where a name keeps nothing of its own or (zh) under
+    two characters (东、西还是北: too short to stand for the name), or where a name's own part is in another of the
+    brief's `names` (莉莉安 of 莉莉安酒馆: it stands for no one name)."""
+    if len(group) < 2:
         return group
+    if language == "en":
+        words = [name.split() for name in group]
+        lead = _shared_lead([[w.lower() for w in name] for name in words])
+        end = _shared_lead([[w.lower() for w in reversed(name)] for name in words])
+        own = [" ".join(name[lead : len(name) - end]) for name in words]
+        if not (lead or end) or not all(own) or _in_others(own, group, names):
+            return group
+        first, last = words[0][:lead], words[0][len(words[0]) - end :]
+        return [" ".join([*first, own[0]]), *own[1:-1], " ".join([own[-1], *last])]
     lead = _shared_lead(group)
     while lead and any(_joined(name[lead - 1 : lead + 1]) for name in group):  # "4K120Hz", "4K60Hz": no cut in 4K
         lead -= 1
@@ -372,9 +381,14 @@ def said_once(group: list[str], language: str, names: Sequence[str] = ()) -> lis
     own = [name[lead : len(name) - end] for name in group]
     if not (lead or end) or any(not part or (len(part) < 2 and not part.isascii()) for part in own):
         return group
-    if any(part in name for part in own for name in names if name not in group):
+    if _in_others(own, group, names):
         return group
     return [group[0][:lead] + own[0], *own[1:-1], own[-1] + group[0][len(group[0]) - end :]]
+
+
+def _in_others(own: list[str], group: list[str], names: Sequence[str]) -> bool:
+    """Is a name's own part in a name outside its group (then it stands for no one name)?"""
+    return any(part.lower() in name.lower() for part in own for name in names if name not in group)
 
 
 def kind_pattern(kind: str, language: str) -> re.Pattern[str]:

@@ -234,7 +234,20 @@ def test_kinds_of_alternatives():
 )
 def test_a_chinese_list_says_what_its_names_share_once(names: list[str], said: list[str]) -> None:
     assert said_once(names, "zh", [*names, "莉莉安酒馆"]) == said
-    assert said_once(names, "en") == names
+
+
+@pytest.mark.parametrize(
+    ("names", "said"),
+    [
+        (["Cook with high heat", "Cook with low heat"], ["Cook with high", "low heat"]),
+        (["Garden District No. 101", "Garden District No. 201"], ["Garden District No. 101", "201"]),
+        (["Play Spring with the flute", "Play Summer with the flute"], ["Play Spring", "Summer with the flute"]),
+        (["High Voltage Lines", "Ultra High Voltage Lines"], ["High Voltage Lines", "Ultra High Voltage Lines"]),
+        (["Mystic Tavern", "Forest Tavern"], ["Mystic Tavern", "Forest Tavern"]),  # "Forest" is also a scene's
+    ],
+)
+def test_an_english_list_says_what_its_names_share_once(names: list[str], said: list[str]) -> None:
+    assert said_once(names, "en", [*names, "Forest Road"]) == said
 
 
 async def test_it_never_reads_the_tree():

@@ -212,7 +212,7 @@ async def test_the_heuristic_never_asks_a_settled_choice_and_follows_up_on_the_r
     assert not any("West Mine or North Mine" in line for line in lines)
     # the follow-ups, in the root's order: "Dig" speaks of the brief's two ways to dig (the ending the skills share),
     # then it sent the seeker to a mine the brief says monsters guard; "a shovel" was said of that choice
-    assert lines[1] == "Which one should I choose: Summon the excavator to dig or Summon the small shovel to dig?"
+    assert lines[1] == "Which one should I choose: Summon the excavator or small shovel to dig?"
     assert lines[2] == 'What do I do about the note "monsters guard it" on the mines?'
     assert open_nouns(RootNamesAnOption.root, "en") == ["shovel"]
     assert sum("?" in line and "choose" in line for line in lines) == 2  # the forests are still open
