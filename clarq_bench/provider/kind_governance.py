@@ -70,9 +70,10 @@ class KindGovernance:
             return False
         if not governed & self.place_heads:
             return True
-        # a node whose answer is such a place ("You can buy it at the Volt Store": "Which store ...?")
+        # a node whose answer is such a place ("You can buy it at the Volt Store": "Which store ...?"), or says of
+        # such a place what it does not say otherwise ("小精灵只出现在昨晚刚发生大火的森林里": "小精灵在哪片森林？")
         place = bool(governed & self.index.text_terms[focus.node_id]) and (
-            focus.needs == "place" or any(o.group in self.scene_groups for o in focus.options)
+            focus.needs in ("place", None) or any(o.group in self.scene_groups for o in focus.options)
         )
         # or where to get what the question names of this node ("Which store should I visit to buy a metal detector?",
         # "... to get the tires?")
