@@ -308,9 +308,8 @@ class FocusIndex(QuestionReading, TwinReading, OfferReading, OwnWordsReading, Ki
             return None  # a yes/no question, or one that asks another kind of thing (how many, when, who)
         if self._asks_kind_word(question) and not question.classes & ASKED_KINDS & allowed:
             return None  # "Which place should I go to complete the deal?" asks a place, not which gem the deal needs
-        asked = self._kind_apart(question, focus.kind) or self._overlaps(
-            focus.anchor, self._own_terms(question), least=ZH_CHOICE_ANCHOR
-        )
+        own = self._own_terms(question) | self.names_its_thing(question, focus)
+        asked = self._kind_apart(question, focus.kind) or self._overlaps(focus.anchor, own, least=ZH_CHOICE_ANCHOR)
         return "R104" if asked else None
 
     def _choice_asked_by(self, focus: NodeFocus) -> frozenset[str]:

@@ -7,6 +7,7 @@ the list reading's names, which FocusIndex sets (focus.py decides what each ques
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from .asks import wh_pieces
 from .caseblind import TextPattern, case_blind
@@ -160,6 +161,17 @@ class QuestionReading(ListReading):
         person"), so that the question asks that detail rather than which thing?"""
         governed = self._governed_terms(question)
         return bool(question.classes & ASKED_KINDS) and bool(governed) and governed <= KIND_WORDS[self.language]
+
+    def names_its_thing(self, question: Question, focus: Any) -> set[str]:
+        """(zh) The terms of the brief's names the question says that are wholly the thing a choice is for, not one of
+        its options ("从太阳城到月亮城该怎么走？" of the way to go to 月亮城): naming that place asks about it. (English
+        anchors keep the explanation's own words for the thing besides its name, and a name there is more often
+        pasted into a general question: agreement fell.)"""
+        if self.language != "zh":
+            return set()
+        options = set(focus.options)
+        named = self.named_options(question)  # type: ignore[attr-defined]
+        return {t for o in named if o not in options and o.terms <= focus.anchor for t in o.terms}
 
     @per_reader
     def _governed_terms(self, question: Question) -> frozenset[str]:
