@@ -196,6 +196,13 @@ def test_a_bare_name_is_a_guess_not_a_question(language: str, turn: str) -> None
     assert reply.text == prompts.load("provider/screen_what_exactly", language)
 
 
+@pytest.mark.parametrize("turn", ["要先去市政厅吗？", "市政厅晚上开门吗？"])
+def test_a_chinese_yes_or_no_question_with_words_of_its_own_asks_something(turn: str) -> None:
+    """ "要先去市政厅吗？" asks whether to go there first, as "Do I go to the Town Hall first?" does; "需要钻石吗？"
+    (above) throws the name in with function characters only."""
+    assert verdict("zh", turn) != Verdict.names_only
+
+
 @pytest.mark.parametrize(
     ("language", "turn"),
     [
