@@ -17,6 +17,7 @@ from .memo import per_reader
 from .question_lists import ListReading, Question
 from .question_words import (
     ABBREVIATION,
+    ALTERNATIVE,
     ANAPHORIC,
     ASKS,
     BARE_FILLER_EN,
@@ -167,8 +168,8 @@ class QuestionReading(ListReading):
         its options ("从太阳城到月亮城该怎么走？" of the way to go to 月亮城): naming that place asks about it. (English
         anchors keep the explanation's own words for the thing besides its name, and a name there is more often
         pasted into a general question: agreement fell.)"""
-        if self.language != "zh":
-            return set()
+        if self.language != "zh" or ALTERNATIVE["zh"].search(question.text):
+            return set()  # (names offered as alternatives, "A还是B？", ask which of them, not about the thing)
         options = set(focus.options)
         named = self.named_options(question)  # type: ignore[attr-defined]
         return {t for o in named if o not in options and o.terms <= focus.anchor for t in o.terms}

@@ -31,3 +31,5 @@ def test_a_chinese_question_asks_a_choice_by_the_place_it_is_for() -> None:
     task = synthetic_task("zh", BRIEF, NODES)
     assert revealed_after_root(task, ROOT, "从太阳城到月亮城该怎么走？", ["1"]) == ["1"]
     assert revealed_after_root(task, ROOT, "太阳城在哪里？", ["1"]) == []  # (the place it goes from is no such thing)
+    # places offered as alternatives ask which of them, not the way between them
+    assert revealed_after_root(task, ROOT, "是太阳城还是月亮城？", ["1"]) == []
