@@ -128,11 +128,11 @@ def _choice(template: str, kind: str, options: Sequence[str], language: str, nam
     return prompts.render(template, language, kind=kind, options=join_options(options, language))
 
 
-def _subjects(names: list[str], skill: bool, language: str) -> str:
+def _subjects(names: list[str], skill: bool, language: str, every: Sequence[str] = ()) -> str:
     """How a restriction question names what the note is on: "the West Mine and the North Mine", a skill in
-    quotes, "西矿、北矿"."""
+    quotes, "西矿、北矿" ("使用A、B追踪目标": what they share said once; `every`: the brief's names)."""
     if language != "en":
-        return "、".join(names)
+        return "、".join(said_once(names, language, every))
     named = [f'"{name}"' if skill else name if EN_LEAD.match(name) else f"the {name}" for name in names]
     last = prompts.load("seeker/options_and", language)
     return named[0] if len(named) == 1 else ", ".join(named[:-1]) + last + named[-1]
@@ -206,7 +206,7 @@ class HeuristicSeeker:
                 subject = (
                     (f"the {_plural(kind)}" if language == "en" else kind)
                     if kind
-                    else _subjects(names, skill, language)
+                    else _subjects(names, skill, language, self.names)
                 )
                 template = "seeker/enter" if ENTRY[language].search(note) and not skill else "seeker/restriction"
                 text = prompts.render(template, language, subject=subject, note=note.rstrip("。."))

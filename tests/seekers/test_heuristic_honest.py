@@ -163,6 +163,12 @@ async def test_heuristic_questions_come_from_the_brief():
         and "在码头需要做什么？" in planned
     )
     assert any("需要火晶石" in line for line in planned)
+    # skills that share a note are named together, what their names share said once
+    tracking = ("使用心灵定位法追踪目标（需要魔晶石）", "使用风迹寻踪术追踪目标（需要魔晶石）")
+    zh_task = make_task(language="zh")
+    zh_task = zh_task.model_copy(update={"brief": zh_task.brief.model_copy(update={"skills": tracking})})
+    planned = [question.text for question in build_seeker("heuristic", zh_task).pending]  # type: ignore[attr-defined]
+    assert "使用心灵定位法、风迹寻踪术追踪目标的说明写着“需要魔晶石”，这个我该怎么解决？" in planned
 
 
 @needs_upstream
