@@ -33,3 +33,5 @@ def test_a_chinese_question_asks_a_choice_by_the_place_it_is_for() -> None:
     assert revealed_after_root(task, ROOT, "太阳城在哪里？", ["1"]) == []  # (the place it goes from is no such thing)
     # places offered as alternatives ask which of them, not the way between them
     assert revealed_after_root(task, ROOT, "是太阳城还是月亮城？", ["1"]) == []
+    # and a name the answer never says strings names together: no way between places is asked
+    assert revealed_after_root(task, ROOT, "到了沙河以后，月亮城怎么用？", ["1"]) == []
