@@ -136,7 +136,7 @@ async def test_heuristic_questions_come_from_the_brief():
     assert "Which mine should I choose: West or North?" in planned  # the kind named, the options in short
     assert any("Summon the excavator or small shovel to dig" in line for line in planned)
     assert any("monsters guard it" in line for line in planned)  # the restriction
-    assert "What do I need the air sucker for?" in planned  # how to use an item (its article dropped)
+    assert "What is the air sucker for?" in planned  # how to use an item (its article dropped)
     transcript = await play_dialogue(task, build_seeker("heuristic", task), TreeWalkingProvider(task))
     lines = [turn.text for turn in transcript.seeker_turns]
     assert len(set(lines)) == len(lines) and is_goodbye(lines[-1])

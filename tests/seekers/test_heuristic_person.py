@@ -166,7 +166,7 @@ def test_only_notes_that_restrict_are_asked_about():
     ]
     task = make_task()
     planned = [q.text for q in build_seeker("heuristic", task).pending]  # type: ignore[attr-defined]
-    assert 'What do I do about the note "monsters guard it" on the mines?' in planned  # one kind: named by it
+    assert 'How do I deal with "monsters guard it" on the mines?' in planned  # one kind: named by it
 
 
 def garbled(text: str) -> bool:
@@ -213,7 +213,7 @@ async def test_the_heuristic_never_asks_a_settled_choice_and_follows_up_on_the_r
     # the follow-ups, in the root's order: "Dig" speaks of the brief's two ways to dig (the ending the skills share),
     # then it sent the seeker to a mine the brief says monsters guard; "a shovel" was said of that choice
     assert lines[1] == "Which one should I choose: Summon the excavator or small shovel to dig?"
-    assert lines[2] == 'What do I do about the note "monsters guard it" on the mines?'
+    assert lines[2] == 'How do I deal with "monsters guard it" on the mines?'
     assert open_nouns(RootNamesAnOption.root, "en") == ["shovel"]
     assert sum("?" in line and "choose" in line for line in lines) == 2  # the forests are still open
     # a root that names the small shovel settles that choice too: neither it nor "which shovel" is asked
