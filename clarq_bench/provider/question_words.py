@@ -418,7 +418,19 @@ LIST_ITEM_OWN = {"en": 2, "zh": 3}
 #: An item of a list that names a phrase of the brief which is no option (a note, the task name, the role).
 PASTED = -1
 
+#: (zh) Who a yes / no question is about ("我需要X吗？"): no word of the question's own.
+_PERSONS_ZH = frozenset("我你您他她它们咱")
+
+
+def asks_yes_or_no(rest: str) -> bool:
+    """(zh) A 吗 question with a word of its own besides the names ("要先过海关吗？": whether to pass it first), not a
+    name thrown in ("海关吗？", "我需要海关吗？": only function characters and persons around it)."""
+    own = [c for c in CJK_WORD.findall(rest.rstrip("？?！! ")[:-1]) if c not in FUNCTION_ZH and c not in _PERSONS_ZH]
+    return rest.rstrip("？?！! ").endswith("吗") and bool(own)
+
+
 __all__ = [
+    "asks_yes_or_no",
     "ABBREVIATION",
     "ALTERNATIVE",
     "ANAPHORIC",

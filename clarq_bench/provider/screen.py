@@ -61,7 +61,7 @@ from .lexical import (
     tokens,
 )
 from .option_groups import own_parts
-from .question_words import ALTERNATIVE, CJK_WORD, FUNCTION_ZH
+from .question_words import ALTERNATIVE, asks_yes_or_no
 from .script import in_other_script
 from .verdicts import Screened, Verdict
 
@@ -104,12 +104,6 @@ _CONTENT_FREE: dict[str, TextPattern] = {
 #: A frame of at most this many words (en) / characters (zh) of the seeker's own around words of Jax's ("Which place
 #: should I go to", "，具体该怎么做").
 PROBE_FRAME = {"en": 6, "zh": 8}
-
-
-def _asks_yes_or_no(rest: str) -> bool:
-    """(zh) A 吗 question with a word of its own besides the names ("要先过海关吗？": whether to pass it first), not a
-    name thrown in ("海关吗？", "需要海关吗？": only function characters around it)."""
-    return rest.rstrip("？?！! ").endswith("吗") and any(c not in FUNCTION_ZH for c in CJK_WORD.findall(rest[:-1]))
 
 
 def entities(task: Task) -> list[str]:
@@ -194,7 +188,7 @@ class EntityIndex(NamedTuple):
             self.kinds_named(s, language)
             and not _INTERROGATIVE[language].search(_CONTENT_FREE[language].sub(" ", s))
             and not self.content_besides(s, language, vocabulary)
-            and not (language == "zh" and _asks_yes_or_no(self.without_names(s, language)))
+            and not (language == "zh" and asks_yes_or_no(self.without_names(s, language)))
             for s in asked
         )
 

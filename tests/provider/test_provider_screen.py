@@ -188,7 +188,13 @@ def test_a_real_question_still_gets_its_node(language: str) -> None:
 
 @pytest.mark.parametrize(
     ("language", "turn"),
-    [("en", "What about the Agate?"), ("en", "Do I need the Diamond?"), ("zh", "玛瑙石呢？"), ("zh", "需要钻石吗？")],
+    [
+        ("en", "What about the Agate?"),
+        ("en", "Do I need the Diamond?"),
+        ("zh", "玛瑙石呢？"),
+        ("zh", "需要钻石吗？"),
+        ("zh", "我需要钻石吗？"),
+    ],
 )
 def test_a_bare_name_is_a_guess_not_a_question(language: str, turn: str) -> None:
     reply = offline_reply(language, turn)
