@@ -42,6 +42,7 @@ from .copies import (
     copied_share,
     copied_terms,
     frames_own,
+    heard_grams,
     reframed,
     split_copied,
     text_grams,
@@ -409,7 +410,7 @@ class TurnScreen:
             return Screened(Verdict.instruction, 0)
         said = sentences(raw, language)
         asked = [s for s in said if is_question(s, language)]
-        copied_grams = CopiedRuns(self.brief_grams, *(text_grams(text, language) for text in earlier))
+        copied_grams = CopiedRuns(self.brief_grams, heard_grams(earlier, language))
         own_asked = [  # naming the brief's things is no copy: what is left of a sentence must be the seeker's own
             s
             for s in asked
@@ -442,7 +443,7 @@ class TurnScreen:
             return Screened(Verdict.repeat, 0)
         # Echo: its questions name the task only in what they copy from Jax or the brief (read only when they do).
         if _names_task(asked, self.vocabulary, language):
-            echo = echo_spans([*earlier, *self.brief_sentences], language)
+            echo = echo_spans([*self.brief_sentences, *earlier], language)  # (the brief first: the rest grows)
             if not _names_task([without_spans(s, echo, language) for s in own_asked], self.vocabulary, language):
                 return Screened(Verdict.echo, 0)
         return Screened(None, asks)

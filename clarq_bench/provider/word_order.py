@@ -23,6 +23,7 @@ import re
 from functools import lru_cache
 from itertools import pairwise
 
+from .growing import Growing
 from .lexical import STOPWORDS_EN, TEXT_CACHE, sentences, tokens
 from .memo import Table
 from .question_words import BARE_FILLER_EN, BOILERPLATE
@@ -105,10 +106,7 @@ class _Said:
             return
         if len(parts) > 1 and all(part.rstrip().endswith(_SENTENCE_ENDS) for part in parts[:-1]):
             # (each reply ends a sentence: the whole's sentences and names are its replies', each read once)
-            read = [_read_part_en(part) for part in parts]
-            self.names = frozenset().union(*(names for names, _, _ in read))
-            terms = frozenset().union(*(terms for _, terms, _ in read))
-            pairs = frozenset().union(*(pairs for _, _, pairs in read))
+            self.names, terms, pairs = _PARTS_EN(parts, language)
         else:
             self.names = frozenset(name.lower() for name in _NAME_EN.findall(heard))
             terms, pairs = _read_en(heard)
@@ -158,11 +156,23 @@ def _said(heard: str, background: str, language: str, parts: tuple[str, ...] = (
 _SENTENCE_ENDS = (".", "?", "!")
 
 
+_PartRead = tuple[frozenset[str], frozenset[str], frozenset[tuple[str, str]]]
+
+
 @lru_cache(maxsize=TEXT_CACHE)
-def _read_part_en(part: str) -> tuple[frozenset[str], frozenset[str], frozenset[tuple[str, str]]]:
+def _read_part_en(part: str) -> _PartRead:
     """One reply's names, terms and pairs (_Said), read once: every later turn of a dialogue joins his replies
     again, and reading the whole found every sentence and name in it anew."""
     return frozenset(name.lower() for name in _NAME_EN.findall(part)), *_read_en(part)
+
+
+def _add_part_en(read: _PartRead, part: str, language: str) -> _PartRead:
+    names, terms, pairs = _read_part_en(part)
+    return read[0] | names, read[1] | terms, read[2] | pairs
+
+
+#: His replies' names, terms and pairs together, grown a reply a turn (every later turn joins them all again).
+_PARTS_EN: Growing[_PartRead] = Growing(lambda language: (frozenset(), frozenset(), frozenset()), _add_part_en)
 
 
 def out_of_his_order(question: str, heard: str, background: str, language: str, parts: tuple[str, ...] = ()) -> int:
