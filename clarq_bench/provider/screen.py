@@ -202,12 +202,13 @@ class EntityIndex(NamedTuple):
             return True  # (the options of one or two kinds, tersely listed, are a real choice)
         if any(self.kinds_named(sentence, language) >= SPRAY_KINDS_PER_QUESTION for sentence in asked):
             return True
-        anchored = [s for s in asked if self.names_something(s, language)]
-        if len(anchored) >= SPRAY_NAMED_QUESTIONS:
-            return True
-        thrown_in = [s for s in anchored if self.content_besides(s, language) <= NAME_QUESTION_CONTENT]
-        if len(thrown_in) >= SPRAY_NAME_QUESTIONS:
-            return True
+        if len(asked) >= min(SPRAY_NAMED_QUESTIONS, SPRAY_NAME_QUESTIONS):  # (fewer questions: neither count is met)
+            anchored = [s for s in asked if self.names_something(s, language)]
+            if len(anchored) >= SPRAY_NAMED_QUESTIONS:
+                return True
+            thrown_in = [s for s in anchored if self.content_besides(s, language) <= NAME_QUESTION_CONTENT]
+            if len(thrown_in) >= SPRAY_NAME_QUESTIONS:
+                return True
         if len(asked) == 1 and self.offers_one_list(asked[0], language):
             return False  # one question offering things of one list of the brief: a choice among them, not a spray
         joined = " ".join(asked)
@@ -452,9 +453,11 @@ class TurnScreen:
         """Is every question of the turn a bare frame around words copied from Jax or the brief (copies.adds_nothing;
         the brief's names are the seeker's to name), with no statement of its own that names the task?"""
         language, names, vocabulary = self.language, self.names, self.frame_vocabulary
+        asked = [names.without_names(s, language) for s in own_asked]
+        if not all(terms.covered(tokens(s, language)) for s in asked):
+            return False  # a question that says none of his terms back is no frame around them (adds_nothing): most
         if any(names.listed(s)[0] >= 2 or names.offered(s, language) for s in own_asked):
             return False  # it offers names of the brief as alternatives, whole or in short: a choice of its own
-        asked = [names.without_names(s, language) for s in own_asked]
         probed = reframed(asked, terms, language)
         if not all(adds_nothing(s, grams, terms, language, vocabulary, s in probed) for s in asked):
             return False
