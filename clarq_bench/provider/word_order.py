@@ -24,7 +24,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from .growing import Growing
-from .lexical import STOPWORDS_EN, TEXT_CACHE, sentences, tokens
+from .lexical import STOPWORDS_EN, TEXT_CACHE, sentences, token_set, tokens
 from .memo import Table
 from .question_words import BARE_FILLER_EN, BOILERPLATE
 
@@ -198,4 +198,14 @@ def out_of_his_order(question: str, heard: str, background: str, language: str, 
 
 def strings_his_words(question: str, heard: str, background: str, language: str, parts: tuple[str, ...] = ()) -> bool:
     """Does the question set OUT_OF_ORDER pairs or more of Jax's words side by side out of his order (L205)?"""
+    if not heard or (language == "en" and heard.isascii() and not _may_string(question, heard)):
+        return False
     return out_of_his_order(question, heard, background, language, parts) >= OUT_OF_ORDER
+
+
+def _may_string(question: str, heard: str) -> bool:
+    """(en, his text in ASCII) Has the question OUT_OF_ORDER pairs of terms side by side (a name of his only takes
+    pairs away) whose terms are both among the tokens of his text (which hold every term of his)? Most questions
+    have fewer, and then all he has said need not be read as pairs (_Said) at all."""
+    his = token_set(heard, "en")
+    return sum(a in his and b in his for a, b in _pairs(_terms_en(question))) >= OUT_OF_ORDER
