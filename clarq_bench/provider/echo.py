@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from ..data.loader import strip_speaker
 from .growing import Growing
-from .lexical import TEXT_CACHE, sentences
+from .lexical import TEXT_CACHE, sentences, token_set
 
 #: A sentence of an earlier provider turn copied whole, of this many words (en) / characters (zh) or more.
 ECHO_WORDS = 5
@@ -101,6 +101,14 @@ def without_spans(text: str, spans: Spans, language: str) -> str:
     if language == "zh":  # (most questions copy nothing: then the text stays whole)
         return "".join(ch for i, ch in enumerate(text) if i not in covered) if covered else text
     return " ".join(piece for i, piece in enumerate(pieces) if i not in covered) if covered else " ".join(pieces)
+
+
+def terms_without_spans(text: str, spans: Spans, language: str) -> frozenset[str]:
+    """token_set(without_spans(text, spans, language)), read from the text's own tokens when nothing is taken out of
+    an ASCII English text: its words joined back by single spaces are the same words (most questions copy none)."""
+    if language != "zh" and text.isascii() and spans.keys().isdisjoint(_word_tuple(text)):
+        return token_set(text, language)
+    return token_set(without_spans(text, spans, language), language)
 
 
 @lru_cache(maxsize=TEXT_CACHE)

@@ -47,7 +47,7 @@ from .copies import (
     split_copied,
     text_grams,
 )
-from .echo import ECHO_CHARS, ECHO_WORDS, NON_TEXT, echo_spans, without_spans, words
+from .echo import ECHO_CHARS, ECHO_WORDS, NON_TEXT, echo_spans, terms_without_spans, words
 from .intents import instructs_provider
 from .lexical import (
     TEXT_CACHE,
@@ -445,7 +445,7 @@ class TurnScreen:
         # Echo: its questions name the task only in what they copy from Jax or the brief (read only when they do).
         if _names_task(asked, self.vocabulary, language):
             echo = echo_spans([*self.brief_sentences, *earlier], language)  # (the brief first: the rest grows)
-            if not _names_task([without_spans(s, echo, language) for s in own_asked], self.vocabulary, language):
+            if all(terms_without_spans(s, echo, language).isdisjoint(self.vocabulary) for s in own_asked):
                 return Screened(Verdict.echo, 0)
         return Screened(None, asks)
 
