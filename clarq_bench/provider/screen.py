@@ -176,9 +176,9 @@ class EntityIndex(NamedTuple):
         """Every question only names entities, with no interrogative and nothing of the task of its own ("What
         about the X?", "And X?", "X呢？"): a name thrown in, not a question about an uncertainty. ("How do I use
         the X?" and "A, B or C: which one?" ask something and pass.)"""
-        return all(
-            self.kinds_named(s, language)
-            and not _INTERROGATIVE[language].search(_CONTENT_FREE[language].sub(" ", s))
+        return all(  # (the interrogative first: most questions have one, and their names need not be read)
+            not _INTERROGATIVE[language].search(_CONTENT_FREE[language].sub(" ", s))
+            and self.kinds_named(s, language)
             and not self.content_besides(s, language, vocabulary)
             for s in asked
         )
@@ -200,7 +200,10 @@ class EntityIndex(NamedTuple):
         named, share = self.listed(turn)
         if named >= SPRAY_LISTED and share >= SPRAY_LISTED_SHARE and self.kinds_named(turn, language) >= SPRAY_KINDS:
             return True  # (the options of one or two kinds, tersely listed, are a real choice)
-        if any(self.kinds_named(sentence, language) >= SPRAY_KINDS_PER_QUESTION for sentence in asked):
+        kinds = len(set(self.kinds))  # (a text names no more kinds than the brief has: most have fewer than five)
+        if kinds >= SPRAY_KINDS_PER_QUESTION and any(
+            self.kinds_named(sentence, language) >= SPRAY_KINDS_PER_QUESTION for sentence in asked
+        ):
             return True
         if len(asked) >= min(SPRAY_NAMED_QUESTIONS, SPRAY_NAME_QUESTIONS):  # (fewer questions: neither count is met)
             anchored = [s for s in asked if self.names_something(s, language)]
@@ -209,7 +212,7 @@ class EntityIndex(NamedTuple):
             thrown_in = [s for s in anchored if self.content_besides(s, language) <= NAME_QUESTION_CONTENT]
             if len(thrown_in) >= SPRAY_NAME_QUESTIONS:
                 return True
-        if len(asked) == 1 and self.offers_one_list(asked[0], language):
+        if kinds < SPRAY_KINDS or (len(asked) == 1 and self.offers_one_list(asked[0], language)):
             return False  # one question offering things of one list of the brief: a choice among them, not a spray
         joined = " ".join(asked)
         return (
