@@ -228,6 +228,8 @@ def _clearly_asked(
     that names a choice by a rule (`ruled`: node -> rule), nor (`OPTIONS_READ`) a bet or an offer of other options.
     Under the clear floor and gap, only a question in words of its own (LOOSE_FLOOR; `heard`: all Jax has said)."""
     language = focus.language
+    if not any(_may_be_clear(node_id, proposed, confidence, ruled) for node_id in ordered):
+        return frozenset()  # (no node the reader is sure enough of: the question need not be read)
     real = [q for q in questions if ASKS[language].search(q.text) or not TAG_QUESTION[language].search(q.text)]
     if language not in CLEAR_LANGUAGES or len(real) != 1 or not real[0].classes or not confidence:
         return frozenset()  # (a tag question put before it, "..., right?", asks nothing open: the other is lone)
@@ -236,10 +238,10 @@ def _clearly_asked(
         return frozenset()  # a list asks none in particular; a question naming a choice asks that one; his words back
     clear = []
     for node_id in ordered:
-        value = confidence.get(node_id, 0.0)
-        rest = max((v for other, v in confidence.items() if other != node_id), default=0.0)
-        if node_id not in proposed or node_id in ruled or value < LOOSE_FLOOR or value - rest < LOOSE_GAP:
+        if not _may_be_clear(node_id, proposed, confidence, ruled):
             continue
+        value = confidence[node_id]
+        rest = max((v for other, v in confidence.items() if other != node_id), default=0.0)
         sure = value >= CLEAR_FLOOR and value - rest >= CLEAR_GAP
         if not sure and not focus.asks_in_own_words(question, node_id, heard):
             continue  # fairly sure only: the question must say it in words of its own
@@ -251,6 +253,14 @@ def _clearly_asked(
             continue
         clear.append(node_id)
     return frozenset(clear)
+
+
+def _may_be_clear(node_id: str, proposed: set[str], confidence: Mapping[str, float], ruled: Mapping[str, str]) -> bool:
+    """Is the reader sure enough of this proposed node, by LOOSE_FLOOR and LOOSE_GAP over every other, for R108?"""
+    value = confidence.get(node_id, 0.0)
+    if node_id not in proposed or node_id in ruled or value < LOOSE_FLOOR:
+        return False
+    return value - max((v for other, v in confidence.items() if other != node_id), default=0.0) >= LOOSE_GAP
 
 
 def _asks_another_kind(focus: FocusIndex, question: Question, node_id: str) -> bool:

@@ -8,10 +8,12 @@ to <his words>?") fits any clause Jax said, so it asks about none of them (adds_
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 
 from ..data.loader import strip_speaker
 from .echo import words
+from .growing import Growing
 from .lexical import TEXT_CACHE, sentences, tokens
 from .question_words import GOVERNS, NOTICED_MANY, SPECIFIC_WH, UNJOINED_FRAME
 
@@ -63,6 +65,15 @@ def text_grams(text: str, language: str) -> frozenset[str]:
     return frozenset(_runs(units(strip_speaker(text), language), COPY_GRAM[language]))
 
 
+#: Every run of Jax's replies so far (the union of their text_grams), grown a reply a turn.
+_HEARD_GRAMS = Growing(lambda language: frozenset(), lambda read, text, language: read | text_grams(text, language))
+
+
+def heard_grams(earlier: Sequence[str], language: str) -> frozenset[str]:
+    """The runs of all the earlier texts together (read-only): CopiedRuns reads one set as it reads them apart."""
+    return _HEARD_GRAMS(earlier, language)
+
+
 @lru_cache(maxsize=TEXT_CACHE)
 def sentence_terms(text: str, language: str) -> tuple[tuple[str, ...], ...]:
     """The content terms of each sentence of an earlier text, in order (sentences of TERM_RUN terms or more)."""
@@ -79,6 +90,17 @@ def _said_terms(text: str, language: str) -> tuple[tuple[frozenset[str], ...], f
     return tuple(frozenset(terms) for terms in said), runs
 
 
+def _add_said_terms(
+    read: tuple[tuple[frozenset[str], ...], frozenset[tuple[str, ...]]], text: str, language: str
+) -> tuple[tuple[frozenset[str], ...], frozenset[tuple[str, ...]]]:
+    sets, runs = _said_terms(text, language)
+    return read[0] + sets, read[1] | runs
+
+
+#: All of Jax's replies as SaidTerms reads them, each turn's grown from the last turn's by his newest reply.
+_SAID_TERMS = Growing(lambda language: ((), frozenset()), _add_said_terms)
+
+
 class SaidTerms:
     """What Jax said, sentence by sentence, as content terms. A question says a sentence of his back with TERM_RUN of
     its terms in a row, in his order ("complete deal henry": the small words left out), or with TERM_SET of them in
@@ -86,9 +108,7 @@ class SaidTerms:
     magic shops and unsure which one to go to for the teleportation artefact") are no copy."""
 
     def __init__(self, earlier: list[str], language: str) -> None:
-        read = [_said_terms(text, language) for text in earlier]
-        self.sets = [terms for sets, _ in read for terms in sets]
-        self.runs: set[tuple[str, ...]] = set().union(*(runs for _, runs in read))
+        self.sets, self.runs = _SAID_TERMS(earlier, language)
 
     def covered(self, said: list[str]) -> set[int]:
         """The positions of `said` (terms) that say back a sentence of his."""

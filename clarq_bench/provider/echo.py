@@ -8,10 +8,12 @@ for Chinese), prepared once per turn and reused for every question of it.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from ..data.loader import strip_speaker
-from .lexical import TEXT_CACHE, sentences
+from .growing import Growing
+from .lexical import TEXT_CACHE, sentences, token_set
 
 #: A sentence of an earlier provider turn copied whole, of this many words (en) / characters (zh) or more.
 ECHO_WORDS = 5
@@ -45,17 +47,28 @@ def without_echo(text: str, earlier: list[str], language: str) -> str:
     return without_spans(text, echo_spans(earlier, language), language)
 
 
-def echo_spans(earlier: list[str], language: str) -> dict[str, list[list[str]]]:
+#: A text's sentences to echo, by their first unit (what echo_spans gives).
+Spans = Mapping[str, tuple[list[str], ...]]
+
+
+def echo_spans(earlier: Sequence[str], language: str) -> Spans:
     """The sentences of `earlier` texts as the echo rule compares them (characters / lower-cased words), long enough
-    to count, each once, by their first unit: prepared once for all the questions of a turn."""
-    seen: set[str] = set()
-    spans: dict[str, list[list[str]]] = {}
-    for turn in earlier:
-        for sentence, span in _said_spans(turn, language):
-            if sentence not in seen:
-                seen.add(sentence)
-                spans.setdefault(span[0], []).append(span)
-    return spans
+    to count, each once, by their first unit: prepared once for all the questions of a turn (read-only), and grown
+    by a text a turn (the order of the spans under one unit makes no difference to without_spans)."""
+    return _SPANS(earlier, language)
+
+
+def _add_spans(spans: Spans, turn: str, language: str) -> Spans:
+    grown: dict[str, tuple[list[str], ...]] | None = None
+    for _, span in _said_spans(turn, language):
+        have = (spans if grown is None else grown).get(span[0], ())
+        if span not in have:  # (a span is its sentence's units: the same span, the same sentence)
+            grown = dict(spans) if grown is None else grown
+            grown[span[0]] = (*have, span)
+    return spans if grown is None else grown
+
+
+_SPANS: Growing[Spans] = Growing(lambda language: {}, _add_spans)
 
 
 @lru_cache(maxsize=TEXT_CACHE)
@@ -65,7 +78,7 @@ def _said_spans(turn: str, language: str) -> tuple[tuple[str, list[str]], ...]:
     return tuple((sentence, span) for sentence, span in spans if len(span) >= minimum)
 
 
-def without_spans(text: str, spans: dict[str, list[list[str]]], language: str) -> str:
+def without_spans(text: str, spans: Spans, language: str) -> str:
     """The text with every run of `spans` (echo_spans) it holds taken out."""
     # (most questions hold no unit that opens a span: then nothing is taken out, and no unit is listed)
     if language == "zh":
@@ -88,6 +101,14 @@ def without_spans(text: str, spans: dict[str, list[list[str]]], language: str) -
     if language == "zh":  # (most questions copy nothing: then the text stays whole)
         return "".join(ch for i, ch in enumerate(text) if i not in covered) if covered else text
     return " ".join(piece for i, piece in enumerate(pieces) if i not in covered) if covered else " ".join(pieces)
+
+
+def terms_without_spans(text: str, spans: Spans, language: str) -> frozenset[str]:
+    """token_set(without_spans(text, spans, language)), read from the text's own tokens when nothing is taken out of
+    an ASCII English text: its words joined back by single spaces are the same words (most questions copy none)."""
+    if language != "zh" and text.isascii() and spans.keys().isdisjoint(_word_tuple(text)):
+        return token_set(text, language)
+    return token_set(without_spans(text, spans, language), language)
 
 
 @lru_cache(maxsize=TEXT_CACHE)

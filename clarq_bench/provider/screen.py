@@ -42,11 +42,12 @@ from .copies import (
     copied_share,
     copied_terms,
     frames_own,
+    heard_grams,
     reframed,
     split_copied,
     text_grams,
 )
-from .echo import ECHO_CHARS, ECHO_WORDS, NON_TEXT, echo_spans, without_spans, words
+from .echo import ECHO_CHARS, ECHO_WORDS, NON_TEXT, echo_spans, terms_without_spans, words
 from .intents import instructs_provider
 from .lexical import (
     TEXT_CACHE,
@@ -184,9 +185,9 @@ class EntityIndex(NamedTuple):
         """Every question only names entities, with no interrogative and nothing of the task of its own ("What
         about the X?", "And X?", "X呢？"): a name thrown in, not a question about an uncertainty. ("How do I use
         the X?" and "A, B or C: which one?" ask something and pass.)"""
-        return all(
-            self.kinds_named(s, language)
-            and not _INTERROGATIVE[language].search(_CONTENT_FREE[language].sub(" ", s))
+        return all(  # (the interrogative first: most questions have one, and their names need not be read)
+            not _INTERROGATIVE[language].search(_CONTENT_FREE[language].sub(" ", s))
+            and self.kinds_named(s, language)
             and not self.content_besides(s, language, vocabulary)
             and not (language == "zh" and asks_yes_or_no(self.without_names(s, language)))
             for s in asked
@@ -209,15 +210,19 @@ class EntityIndex(NamedTuple):
         named, share = self.listed(turn)
         if named >= SPRAY_LISTED and share >= SPRAY_LISTED_SHARE and self.kinds_named(turn, language) >= SPRAY_KINDS:
             return True  # (the options of one or two kinds, tersely listed, are a real choice)
-        if any(self.kinds_named(sentence, language) >= SPRAY_KINDS_PER_QUESTION for sentence in asked):
+        kinds = len(set(self.kinds))  # (a text names no more kinds than the brief has: most have fewer than five)
+        if kinds >= SPRAY_KINDS_PER_QUESTION and any(
+            self.kinds_named(sentence, language) >= SPRAY_KINDS_PER_QUESTION for sentence in asked
+        ):
             return True
-        anchored = [s for s in asked if self.names_something(s, language)]
-        if len(anchored) >= SPRAY_NAMED_QUESTIONS:
-            return True
-        thrown_in = [s for s in anchored if self.content_besides(s, language) <= NAME_QUESTION_CONTENT]
-        if len(thrown_in) >= SPRAY_NAME_QUESTIONS:
-            return True
-        if len(asked) == 1 and self.offers_one_list(asked[0], language):
+        if len(asked) >= min(SPRAY_NAMED_QUESTIONS, SPRAY_NAME_QUESTIONS):  # (fewer questions: neither count is met)
+            anchored = [s for s in asked if self.names_something(s, language)]
+            if len(anchored) >= SPRAY_NAMED_QUESTIONS:
+                return True
+            thrown_in = [s for s in anchored if self.content_besides(s, language) <= NAME_QUESTION_CONTENT]
+            if len(thrown_in) >= SPRAY_NAME_QUESTIONS:
+                return True
+        if kinds < SPRAY_KINDS or (len(asked) == 1 and self.offers_one_list(asked[0], language)):
             return False  # one question offering things of one list of the brief: a choice among them, not a spray
         joined = " ".join(asked)
         return (
@@ -419,7 +424,7 @@ class TurnScreen:
             return Screened(Verdict.instruction, 0)
         said = sentences(raw, language)
         asked = [s for s in said if is_question(s, language)]
-        copied_grams = CopiedRuns(self.brief_grams, *(text_grams(text, language) for text in earlier))
+        copied_grams = CopiedRuns(self.brief_grams, heard_grams(earlier, language))
         own_asked = [  # naming the brief's things is no copy: what is left of a sentence must be the seeker's own
             s
             for s in asked
@@ -452,8 +457,8 @@ class TurnScreen:
             return Screened(Verdict.repeat, 0)
         # Echo: its questions name the task only in what they copy from Jax or the brief (read only when they do).
         if _names_task(asked, self.vocabulary, language):
-            echo = echo_spans([*earlier, *self.brief_sentences], language)
-            if not _names_task([without_spans(s, echo, language) for s in own_asked], self.vocabulary, language):
+            echo = echo_spans([*self.brief_sentences, *earlier], language)  # (the brief first: the rest grows)
+            if all(terms_without_spans(s, echo, language).isdisjoint(self.vocabulary) for s in own_asked):
                 return Screened(Verdict.echo, 0)
         return Screened(None, asks)
 
@@ -461,9 +466,11 @@ class TurnScreen:
         """Is every question of the turn a bare frame around words copied from Jax or the brief (copies.adds_nothing;
         the brief's names are the seeker's to name), with no statement of its own that names the task?"""
         language, names, vocabulary = self.language, self.names, self.frame_vocabulary
+        asked = [names.without_names(s, language) for s in own_asked]
+        if not all(terms.covered(tokens(s, language)) for s in asked):
+            return False  # a question that says none of his terms back is no frame around them (adds_nothing): most
         if any(names.listed(s)[0] >= 2 or names.offered(s, language) for s in own_asked):
             return False  # it offers names of the brief as alternatives, whole or in short: a choice of its own
-        asked = [names.without_names(s, language) for s in own_asked]
         probed = reframed(asked, terms, language)
         if not all(adds_nothing(s, grams, terms, language, vocabulary, s in probed) for s in asked):
             return False

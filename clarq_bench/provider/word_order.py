@@ -23,7 +23,8 @@ import re
 from functools import lru_cache
 from itertools import pairwise
 
-from .lexical import STOPWORDS_EN, TEXT_CACHE, sentences, tokens
+from .growing import Growing
+from .lexical import STOPWORDS_EN, TEXT_CACHE, sentences, token_set, tokens
 from .memo import Table
 from .question_words import BARE_FILLER_EN, BOILERPLATE
 
@@ -105,10 +106,7 @@ class _Said:
             return
         if len(parts) > 1 and all(part.rstrip().endswith(_SENTENCE_ENDS) for part in parts[:-1]):
             # (each reply ends a sentence: the whole's sentences and names are its replies', each read once)
-            read = [_read_part_en(part) for part in parts]
-            self.names = frozenset().union(*(names for names, _, _ in read))
-            terms = frozenset().union(*(terms for _, terms, _ in read))
-            pairs = frozenset().union(*(pairs for _, _, pairs in read))
+            self.names, terms, pairs = _PARTS_EN(parts, language)
         else:
             self.names = frozenset(name.lower() for name in _NAME_EN.findall(heard))
             terms, pairs = _read_en(heard)
@@ -158,11 +156,23 @@ def _said(heard: str, background: str, language: str, parts: tuple[str, ...] = (
 _SENTENCE_ENDS = (".", "?", "!")
 
 
+_PartRead = tuple[frozenset[str], frozenset[str], frozenset[tuple[str, str]]]
+
+
 @lru_cache(maxsize=TEXT_CACHE)
-def _read_part_en(part: str) -> tuple[frozenset[str], frozenset[str], frozenset[tuple[str, str]]]:
+def _read_part_en(part: str) -> _PartRead:
     """One reply's names, terms and pairs (_Said), read once: every later turn of a dialogue joins his replies
     again, and reading the whole found every sentence and name in it anew."""
     return frozenset(name.lower() for name in _NAME_EN.findall(part)), *_read_en(part)
+
+
+def _add_part_en(read: _PartRead, part: str, language: str) -> _PartRead:
+    names, terms, pairs = _read_part_en(part)
+    return read[0] | names, read[1] | terms, read[2] | pairs
+
+
+#: His replies' names, terms and pairs together, grown a reply a turn (every later turn joins them all again).
+_PARTS_EN: Growing[_PartRead] = Growing(lambda language: (frozenset(), frozenset(), frozenset()), _add_part_en)
 
 
 def out_of_his_order(question: str, heard: str, background: str, language: str, parts: tuple[str, ...] = ()) -> int:
@@ -188,4 +198,14 @@ def out_of_his_order(question: str, heard: str, background: str, language: str, 
 
 def strings_his_words(question: str, heard: str, background: str, language: str, parts: tuple[str, ...] = ()) -> bool:
     """Does the question set OUT_OF_ORDER pairs or more of Jax's words side by side out of his order (L205)?"""
+    if not heard or (language == "en" and heard.isascii() and not _may_string(question, heard)):
+        return False
     return out_of_his_order(question, heard, background, language, parts) >= OUT_OF_ORDER
+
+
+def _may_string(question: str, heard: str) -> bool:
+    """(en, his text in ASCII) Has the question OUT_OF_ORDER pairs of terms side by side (a name of his only takes
+    pairs away) whose terms are both among the tokens of his text (which hold every term of his)? Most questions
+    have fewer, and then all he has said need not be read as pairs (_Said) at all."""
+    his = token_set(heard, "en")
+    return sum(a in his and b in his for a, b in _pairs(_terms_en(question))) >= OUT_OF_ORDER

@@ -26,7 +26,7 @@ from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, NamedTuple, TypedDict, cast
 
 from ...core.transcript import Speaker, Turn
-from ..copies import CopiedRuns, copied_share, text_grams
+from ..copies import CopiedRuns, copied_share, heard_grams
 from ..intents import asks_confirmation, is_vague
 from ..lexical import TaskIndex, char_grams, is_question, sentences, token_set, tokens
 from ..question_words import ANAPHORIC, STANDS_FOR
@@ -255,7 +255,7 @@ def asked_in_context(turn: str, language: str, heard: Sequence[str] = ()) -> lis
                 )
             )
         ):
-            runs = runs or CopiedRuns(*(text_grams(text, language) for text in heard))
+            runs = runs or CopiedRuns(heard_grams(heard, language))
             if copied_share(before, runs, language) < 0.5:
                 sentence = f"{before} {sentence}"
         asked.append(sentence)
