@@ -76,15 +76,17 @@ RULES: list[Rule] = [
         "S006",
         "no-question",
         "Nothing asked: a bare list of names, or questions copied from Jax or the brief (a turn whose only questions "
-        "offer two of the brief's names as alternatives, 'A还是B？', asks that choice; a doubt said, 'I don't know "
-        "which tavern you mean', '不记得是啥时候了', asks as a question does).",
+        "offer two of the brief's names as alternatives, 'A还是B？', whole or by the part that sets each apart, asks "
+        "that choice; a doubt said, 'I don't know which tavern you mean', '不记得是啥时候了', asks as a question "
+        "does).",
         "Lamp kerosene. Whale oil. A cotton wick.",
         "Which wick should I fit?",
     ),
     Rule(
         "S007",
         "names-only",
-        "A name thrown in with no question of its own ('What about the X?').",
+        "A name thrown in with no question of its own ('What about the X?', '需要X吗？'; a 吗 question with a word of "
+        "its own, '要先过X吗？', asks something).",
         "What about the Chandler's Shop?",
         "Which wick should I fit?",
     ),
@@ -149,7 +151,9 @@ RULES: list[Rule] = [
         "choice-by-its-thing",
         "It asks what the choice answers about the thing the choice is for, betting on no option; a which over a word "
         "for a kind of detail ('which place', 'what time') asks that detail instead, and a which over another "
-        "choice's kind asks that choice ('Which tavern should I visit for the deal?' asks no gem).",
+        "choice's kind asks that choice ('Which tavern should I visit for the deal?' asks no gem) unless this node's "
+        "answer says which such place; in Chinese the place the choice is for may be said by its name ('从A到B该怎么"
+        "走？').",
         "What should I refill the lamp with?",
         "When should I refill the lamp?",
     ),
