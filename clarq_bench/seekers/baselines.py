@@ -33,7 +33,7 @@ from .phrasing import (
 )
 from .registry import SeekerConfig, SeekerTask
 from .reply_details import ENTRY, open_time, persons, placed, steps, whose_places
-from .siblings import coordinated
+from .siblings import a_thing, coordinated
 
 
 def seeker_turn_count(view: DialogueView) -> int:
@@ -180,6 +180,7 @@ class HeuristicSeeker:
         covered: set[str] = set()
         group_of: dict[str, str | None] = {}  # name -> its group's kind (nouns only: a skill's last word is no kind)
         self.names = names = [plain(entry) for entry in (*brief.items, *brief.skills, *brief.scenes)]
+        self.skill_verbs = frozenset(plain(entry).split()[0].lower() for entry in brief.skills if plain(entry).split())
         for entries, skill in kinds:
             for group in option_groups(entries, language):
                 covered.update(group)
@@ -403,6 +404,7 @@ class HeuristicSeeker:
                 for term in sorted(said - choice.terms - self.task_terms)
                 for t in coordinated(earlier, term, self.language)
             ]
+            things = [t for t in things if a_thing(t, self.skill_verbs, self.language)]  # (no step of the brief's)
             for thing in dict.fromkeys(t for t in things if not content_terms(t, self.language) & answer):
                 text = prompts.render("seeker/choose_for", self.language, kind=choice.kind, thing=thing)
                 rest.append(_Question(text, thing, self.language, 0.0, -1))

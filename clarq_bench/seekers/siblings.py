@@ -39,6 +39,20 @@ def coordinated(text: str, term: str, language: str) -> list[str]:
     return found
 
 
+#: (en) Words that make a run no thing: a person ("hand him") or a dangling preposition ("units within").
+_EN_NOT_A_THING = frozenset({"him", "her", "them", "it", "us", "me", "within"})
+
+
+def a_thing(words: str, verbs: frozenset[str], language: str) -> bool:
+    """(en) Is the run a thing rather than a step: it opens with none of `verbs` (the first words of the brief's
+    skills: "fry garlic" when a skill is "Fry garlic in oil") and holds no pronoun ("hand him")? Chinese runs are cut
+    at verbs and particles already (_ZH_EDGE)."""
+    if language != "en" or not words.split():
+        return True
+    lowered = words.lower().split()
+    return lowered[0] not in verbs and _EN_NOT_A_THING.isdisjoint(lowered)
+
+
 @lru_cache(maxsize=1024)
 def _en_lists(text: str) -> tuple[tuple[str, ...], ...]:
     """Runs of words joined by "and" (and the commas before it), without the articles and verbs around them."""

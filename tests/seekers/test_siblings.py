@@ -8,7 +8,7 @@ from runner_helpers import make_task
 from test_heuristic_listens import dialogue
 
 from clarq_bench.seekers.phrasing import skill_kind
-from clarq_bench.seekers.siblings import coordinated
+from clarq_bench.seekers.siblings import a_thing, coordinated
 
 ROOT = {
     "en": "Cook the garlic and onion in a pan, then put the curry seasoning packet and potatoes in.",
@@ -91,3 +91,13 @@ async def test_the_heuristic_names_a_skill_choice_by_its_kind() -> None:
     brief = task.brief.model_copy(update={"skills": ("Cast fire magic", "Cast earth magic"), "items": (), "scenes": ()})
     pairs = await dialogue(task.model_copy(update={"brief": brief}), ["Defeat the golem with magic."])
     assert pairs[0][0] == "Which magic do you mean: fire or earth?"  # (Jax spoke of magic first)
+
+
+def test_a_step_or_a_person_is_no_thing_said_with_another() -> None:
+    """ "Fry garlic and add curry powder": the runs open with the brief's skill verbs, so they are steps, and no
+    supermarket is asked for them; "hand him" names a person."""
+    verbs = frozenset({"fry", "add"})
+    assert not a_thing("fry garlic", verbs, "en") and not a_thing("add curry powder", verbs, "en")
+    assert not a_thing("hand him", verbs, "en")
+    assert a_thing("onion", verbs, "en") and a_thing("curry powder", verbs, "en")
+    assert a_thing("洋葱", verbs, "zh")
