@@ -165,19 +165,17 @@ class QuestionReading(ListReading):
 
     def names_its_thing(self, question: Question, focus: Any) -> set[str]:
         """(zh) The terms of the brief's names the question says that are wholly the thing a choice is for, not one of
-        its options ("从太阳城到月亮城该怎么走？" of the way to go to 月亮城), every name it says one the answer says too:
-        naming that place asks about it. (English
-        anchors keep the explanation's own words for the thing besides its name, and a name there is more often
-        pasted into a general question: agreement fell.)"""
+        its options ("从太阳城到月亮城该怎么走？" of the way to go to 月亮城), where every name it says is one the
+        answer says too: naming that place asks about it. (English anchors keep the explanation's own words for the
+        thing besides its name, and a name there is more often pasted into a general question: agreement fell.)"""
         if self.language != "zh" or ALTERNATIVE["zh"].search(question.text):
             return set()  # (names offered as alternatives, "A还是B？", ask which of them, not about the thing)
-        options = set(focus.options)
         named = self.named_options(question)  # type: ignore[attr-defined]
         said = self.index.text_terms[focus.node_id]  # type: ignore[attr-defined]
         if any(not o.terms <= said for o in named):
-            return (
-                set()
-            )  # (a name the answer never says: "到了X以后，Y怎么用？" strings names, it asks no way between them)
+            # a name the answer never says: "到了X以后，Y怎么用？" strings names, it asks no way between them
+            return set()
+        options = set(focus.options)
         return {t for o in named if o not in options and o.terms <= focus.anchor for t in o.terms}
 
     @per_reader

@@ -99,10 +99,10 @@ def _head(name: str, language: str) -> str | None:
 
 def option_groups(entries: tuple[str, ...], language: str) -> list[list[str]]:
     """Entries of one list (items, skills or scenes) that are real alternatives: grouped by a shared head noun (last
-    word, en; last two characters, zh; numbers are no head), leftovers by two shared leading
-    words (en) or characters (zh), then (zh) by a shared last character ("碧峰山", "金川山"). Left out: a name inside another ("energy fruit" / "energy fruit seeds" is a seed
-    and what it grows), and an entry whose note names another of its group (a route through it, not an alternative
-    to it). Groups of one are dropped."""
+    word, en; last two characters, zh; numbers are no head), leftovers by two shared leading words (en) or characters
+    (zh), then (zh) by a shared last character ("碧峰山", "金川山"). Left out: a name inside another ("energy fruit" /
+    "energy fruit seeds" is a seed and what it grows), and an entry whose note names another of its group (a route
+    through it, not an alternative to it). Groups of one are dropped."""
     notes = {plain(entry): " ".join(PARENTHESES.findall(entry)).lower() for entry in entries}
     left = [name for name in dict.fromkeys(plain(entry) for entry in entries) if name]
     groups: list[list[str]] = []
